@@ -1,0 +1,153 @@
+import type { WebhookOrderType } from './order-types.js';
+
+/**
+ * Every state code of the spec's States table, by name. Webhooks carry the code in `state`.
+ *
+ * @example
+ * ```ts
+ * if (event.state === DeliveryState.Delivered) markPaid(event.cod);
+ * ```
+ */
+export const DeliveryState = {
+  PickupRequested: 10,
+  WaitingForRoute: 11,
+  RouteAssigned: 20,
+  PickedUpFromBusiness: 21,
+  PickingUpFromConsignee: 22,
+  PickedUpFromConsignee: 23,
+  ReceivedAtWarehouse: 24,
+  Fulfilled: 25,
+  InTransitBetweenHubs: 30,
+  PickingUp: 40,
+  /** The spec's "Picked up": out for delivery (SEND, FXF_SEND) or out for return (CRP, RTO, EXCHANGE). */
+  OutForDelivery: 41,
+  Delivered: 45,
+  ReturnedToBusiness: 46,
+  Exception: 47,
+  Terminated: 48,
+  Canceled: 49,
+  ReturnedToStock: 60,
+  Lost: 100,
+  Damaged: 101,
+  Investigation: 102,
+  AwaitingYourAction: 103,
+  Archived: 104,
+  OnHold: 105,
+} as const;
+export type DeliveryState = (typeof DeliveryState)[keyof typeof DeliveryState];
+
+/** The state groups the dashboard shows. */
+export type DashboardState =
+  | 'New'
+  | 'In progress'
+  | 'Heading to customer'
+  | 'Heading to you'
+  | 'Picked up'
+  | 'Fulfilled'
+  | 'Successful'
+  | 'Terminated'
+  | 'Unsuccessful'
+  | 'Returned'
+  | 'Awaiting your action'
+  | 'Archived';
+
+export interface StateInfo {
+  readonly code: DeliveryState;
+  /** The spec's state name. */
+  readonly name: string;
+  /** The dashboard state; 41 differs by type, see {@link describeState}. */
+  readonly dashboardState: DashboardState;
+  /** Order types (webhook type strings) the state applies to. */
+  readonly appliesTo: readonly WebhookOrderType[];
+  /** No further state follows. */
+  readonly final: boolean;
+}
+
+const ALL: readonly WebhookOrderType[] = ['SEND', 'CASH_COLLECTION', 'EXCHANGE', 'CUSTOMER_RETURN_PICKUP', 'RTO', 'SIGN_AND_RETURN', 'FXF_SEND'];
+const ALL_BUT_CASH = ALL.filter((type) => type !== 'CASH_COLLECTION');
+
+function state(code: DeliveryState, name: string, dashboardState: DashboardState, appliesTo: readonly WebhookOrderType[], final = false): StateInfo {
+  return { code, name, dashboardState, appliesTo, final };
+}
+
+/** The spec's States table, keyed by code. */
+export const STATES: Readonly<Record<DeliveryState, StateInfo>> = {
+  10: state(10, 'Pickup requested', 'New', ALL_BUT_CASH),
+  11: state(11, 'Waiting for route', 'In progress', ['CASH_COLLECTION']),
+  20: state(20, 'Route Assigned', 'In progress', ALL),
+  22: state(22, 'Picking up from consignee', 'Heading to customer', ['CUSTOMER_RETURN_PICKUP', 'EXCHANGE']),
+  40: state(40, 'Picking up', 'Heading to customer', ['CASH_COLLECTION']),
+  21: state(21, 'Picked up from business', 'Picked up', ['SEND', 'EXCHANGE']),
+  23: state(23, 'Picked up from consignee', 'Picked up', ['CUSTOMER_RETURN_PICKUP', 'EXCHANGE']),
+  41: state(41, 'Picked up', 'Heading to customer', ['SEND', 'FXF_SEND', 'EXCHANGE', 'CUSTOMER_RETURN_PICKUP', 'RTO']),
+  24: state(24, 'Received at warehouse', 'In progress', ALL_BUT_CASH),
+  25: state(25, 'Fulfilled', 'Fulfilled', ['FXF_SEND']),
+  30: state(30, 'In transit between Hubs', 'In progress', ALL_BUT_CASH),
+  45: state(45, 'Delivered', 'Successful', ['SEND', 'FXF_SEND', 'CASH_COLLECTION'], true),
+  46: state(46, 'Returned to business', 'Successful', ['EXCHANGE', 'CUSTOMER_RETURN_PICKUP', 'RTO'], true),
+  47: state(47, 'Exception', 'In progress', ALL),
+  49: state(49, 'Canceled', 'In progress', ALL, true),
+  48: state(48, 'Terminated', 'Terminated', ALL, true),
+  100: state(100, 'Lost', 'Unsuccessful', ALL, true),
+  101: state(101, 'Damaged', 'Unsuccessful', ALL_BUT_CASH, true),
+  60: state(60, 'Returned to stock', 'Returned', ['FXF_SEND'], true),
+  102: state(102, 'Investigation', 'In progress', ALL),
+  103: state(103, 'Awaiting your action', 'Awaiting your action', ['EXCHANGE', 'CUSTOMER_RETURN_PICKUP', 'RTO']),
+  104: state(104, 'Archived', 'Archived', ALL_BUT_CASH, true),
+  105: state(105, 'On hold', 'In progress', ALL_BUT_CASH),
+};
+
+/** Whether a number is a state code the SDK knows. Unknown codes still arrive: the service may add some. */
+export function isKnownState(code: unknown): code is DeliveryState {
+  return typeof code === 'number' && Object.prototype.hasOwnProperty.call(STATES, code);
+}
+
+/**
+ * Whether no further state follows: Delivered, Returned to business, Canceled, Terminated,
+ * Returned to stock, Lost, Damaged, Archived. Unknown codes are not final.
+ */
+export function isFinalState(code: number): boolean {
+  return isKnownState(code) && STATES[code].final;
+}
+
+export interface StateDescription {
+  readonly code: number;
+  readonly known: boolean;
+  readonly name: string;
+  readonly dashboardState: DashboardState | undefined;
+  /** What the state means for this order type. */
+  readonly meaning: string;
+}
+
+const RETURN_TYPES: ReadonlySet<string> = new Set(['CUSTOMER_RETURN_PICKUP', 'RTO', 'EXCHANGE']);
+
+/**
+ * The type-specific meaning of a state, as the spec words it.
+ *
+ * @example
+ * ```ts
+ * describeState(41, 'SEND').meaning;  // 'Out for delivery'
+ * describeState(41, 'RTO').meaning;   // 'Out for return: the courier takes the order from the warehouse back to the business'
+ * ```
+ */
+export function describeState(code: number, type?: string): StateDescription {
+  if (!isKnownState(code)) {
+    return { code, known: false, name: `Unknown state ${code}`, dashboardState: undefined, meaning: `State ${code} is not in the SDK's catalogue yet` };
+  }
+  const info = STATES[code];
+  let meaning = info.name;
+  let dashboardState = info.dashboardState;
+  if (code === 41) {
+    if (type !== undefined && RETURN_TYPES.has(type)) {
+      meaning = 'Out for return: the courier takes the order from the warehouse back to the business';
+      dashboardState = 'Heading to you';
+    } else {
+      meaning = 'Out for delivery';
+    }
+  } else if (code === 22) {
+    meaning = type === 'EXCHANGE' ? 'Out for exchange' : 'Out for pickup from the customer';
+  } else if (code === 40) {
+    meaning = 'Collecting cash: the courier is out to collect money from the customer';
+  }
+  return { code, known: true, name: info.name, dashboardState, meaning };
+}

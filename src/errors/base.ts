@@ -1,0 +1,171 @@
+/** The request an error belongs to. Never carries headers, so never the API key. */
+export interface RequestSummary {
+  readonly method: string;
+  readonly url: string;
+}
+
+/** One problem found in an input, with the path of the field it concerns. */
+export interface ValidationIssue {
+  /** Path of the field, e.g. `['dropOffAddress', 'firstLine']`; empty for the input itself. */
+  readonly path: ReadonlyArray<string | number>;
+  /** What is wrong, for people. */
+  readonly message: string;
+  /** The spec's errorCode for this rule, where the spec gives one. */
+  readonly errorCode?: number;
+}
+
+/** Formats an issue path the way users write it: `deliveryImages[0].images[3]`. */
+export function formatPath(path: ReadonlyArray<string | number>): string {
+  let out = '';
+  for (const part of path) {
+    out += typeof part === 'number' ? `[${part}]` : out === '' ? part : `.${part}`;
+  }
+  return out === '' ? '(input)' : out;
+}
+
+export interface DeliveryErrorOptions {
+  errorCode?: number | undefined;
+  cause?: unknown;
+}
+
+/**
+ * The base of every error the SDK throws. Catch this one to handle them all;
+ * narrow with {@link isDeliveryError} or `instanceof` on a subclass.
+ */
+export class DeliveryError extends Error {
+  override name = 'DeliveryError';
+  /** The spec's errorCode when one applies (server answer or client-side rule). */
+  readonly errorCode: number | undefined;
+
+  constructor(message: string, options: DeliveryErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.errorCode = options.errorCode;
+  }
+
+  /** A plain, key-free description, so `JSON.stringify(err)` is useful in logs. */
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = { name: this.name, message: this.message };
+    for (const [key, value] of Object.entries(this)) {
+      if (key !== 'name' && key !== 'message' && value !== undefined) out[key] = value;
+    }
+    return out;
+  }
+}
+
+export interface ApiErrorOptions extends DeliveryErrorOptions {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  request: RequestSummary;
+}
+
+/** The server answered with an error status. */
+export class ApiError extends DeliveryError {
+  override name = 'ApiError';
+  /** HTTP status of the answer. */
+  readonly status: number;
+  /** The parsed error body (`{ success, message, errorCode, data }`), or a short excerpt of a non-JSON body. */
+  readonly body: unknown;
+  /** Response headers, lower-cased names. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Method and URL of the request. */
+  readonly request: RequestSummary;
+
+  constructor(message: string, options: ApiErrorOptions) {
+    super(message, options);
+    this.status = options.status;
+    this.body = options.body;
+    this.headers = options.headers ?? {};
+    this.request = options.request;
+  }
+}
+
+/** 401: the API key is missing or wrong. */
+export class AuthenticationError extends ApiError {
+  override name = 'AuthenticationError';
+}
+
+/** 403: the key is valid but may not do this. */
+export class PermissionDeniedError extends ApiError {
+  override name = 'PermissionDeniedError';
+}
+
+/** 404: the path or the resource does not exist. */
+export class NotFoundError extends ApiError {
+  override name = 'NotFoundError';
+}
+
+/** 429: too many requests; `retryAfter` says how long the server asked to wait. */
+export class RateLimitError extends ApiError {
+  override name = 'RateLimitError';
+  /** Milliseconds the server asked to wait (from `Retry-After`), when it said. */
+  readonly retryAfter: number | undefined;
+
+  constructor(message: string, options: ApiErrorOptions & { retryAfter?: number | undefined }) {
+    super(message, options);
+    this.retryAfter = options.retryAfter;
+  }
+}
+
+/** 5xx: the server failed. For a create, the order may or may not exist. */
+export class ServerError extends ApiError {
+  override name = 'ServerError';
+}
+
+/** Input rejected before sending: nothing was sent. `issues` lists every problem with its path. */
+export class ValidationError extends DeliveryError {
+  override name = 'ValidationError';
+  readonly issues: readonly ValidationIssue[];
+
+  constructor(issues: readonly ValidationIssue[], options: DeliveryErrorOptions & { subject?: string } = {}) {
+    super(describeIssues(options.subject ?? 'Invalid input', issues), options);
+    this.issues = issues;
+  }
+}
+
+/** Builds a message that names each field: `Invalid order: cod: must be at most 30000; receiver.phone: required`. */
+export function describeIssues(subject: string, issues: readonly ValidationIssue[]): string {
+  if (issues.length === 0) return subject;
+  const shown = issues.slice(0, 10).map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
+  const more = issues.length > shown.length ? `; and ${issues.length - shown.length} more` : '';
+  return `${subject}: ${shown.join('; ')}${more}`;
+}
+
+/** The SDK was set up wrongly (missing baseUrl, webhook header name without value, ...). */
+export class ConfigurationError extends DeliveryError {
+  override name = 'ConfigurationError';
+}
+
+/** The request never got an answer: DNS, refused or reset connection, or an unreadable body. */
+export class ConnectionError extends DeliveryError {
+  override name = 'ConnectionError';
+  readonly request: RequestSummary | undefined;
+
+  constructor(message: string, options: DeliveryErrorOptions & { request?: RequestSummary } = {}) {
+    super(message, options);
+    this.request = options.request;
+  }
+}
+
+/** An attempt (`timeout`) or the whole call (`totalTimeout`) took too long. */
+export class TimeoutError extends ConnectionError {
+  override name = 'TimeoutError';
+}
+
+/** The caller aborted the call through its `signal`. */
+export class RequestAbortedError extends DeliveryError {
+  override name = 'RequestAbortedError';
+}
+
+/** A 2xx answer whose body is not what the endpoint should return (e.g. not JSON). */
+export class ResponseShapeError extends DeliveryError {
+  override name = 'ResponseShapeError';
+  readonly status: number;
+  readonly request: RequestSummary;
+
+  constructor(message: string, options: DeliveryErrorOptions & { status: number; request: RequestSummary }) {
+    super(message, options);
+    this.status = options.status;
+    this.request = options.request;
+  }
+}

@@ -1,0 +1,196 @@
+import { DeliveryError, type RequestSummary, type ValidationIssue } from './base.js';
+import { ErrorCode, errorCodeMeaning } from './codes.js';
+
+export interface CodedErrorOptions {
+  /** `'client'` when the SDK found the problem before sending; `'server'` when the service answered it. */
+  source: 'client' | 'server';
+  message?: string | undefined;
+  status?: number | undefined;
+  body?: unknown;
+  headers?: Record<string, string> | undefined;
+  request?: RequestSummary | undefined;
+  issues?: readonly ValidationIssue[] | undefined;
+  cause?: unknown;
+}
+
+/**
+ * An error with one of the spec's errorCodes. The same class is thrown whether the
+ * SDK caught the rule before sending (`source: 'client'`, nothing sent) or the service
+ * answered it (`source: 'server'`, with `status`, `body`, `headers`), so one `catch` handles both.
+ */
+export abstract class CodedDeliveryError<C extends ErrorCode = ErrorCode> extends DeliveryError {
+  declare readonly errorCode: C;
+  readonly source: 'client' | 'server';
+  /** HTTP status, when the server answered. */
+  readonly status: number | undefined;
+  /** The error body, when the server answered. */
+  readonly body: unknown;
+  /** Response headers, when the server answered. */
+  readonly headers: Readonly<Record<string, string>> | undefined;
+  readonly request: RequestSummary | undefined;
+  /** Every problem found with its field path (client side; empty for server answers). */
+  readonly issues: readonly ValidationIssue[];
+
+  protected constructor(code: C, options: CodedErrorOptions) {
+    super(options.message ?? `${errorCodeMeaning[code]} (errorCode ${code})`, { errorCode: code, cause: options.cause });
+    this.source = options.source;
+    this.status = options.status;
+    this.body = options.body;
+    this.headers = options.headers;
+    this.request = options.request;
+    this.issues = options.issues ?? [];
+  }
+}
+
+/** 1061: some deliveries of a bulk upload failed. */
+export class BulkCreationError extends CodedDeliveryError<1061> {
+  override name = 'BulkCreationError';
+  constructor(options: CodedErrorOptions) {
+    super(ErrorCode.BulkCreationFailed, options);
+  }
+}
+
+/** 1073: the business has no pickup location yet; add one with `businesses.updatePickupLocations`. */
+export class BusinessLocationRequiredError extends CodedDeliveryError<1073> {
+  override name = 'BusinessLocationRequiredError';
+  constructor(options: CodedErrorOptions) {
+    super(ErrorCode.BusinessLocationRequired, options);
+  }
+}
+
+/** 2150: `allowToOpenPackage` is true but `deliveryImages` is missing or empty. */
+export class DeliveryImagesRequiredError extends CodedDeliveryError<2150> {
+  override name = 'DeliveryImagesRequiredError';
+  constructor(options: CodedErrorOptions) {
+    super(ErrorCode.DeliveryImagesRequired, options);
+  }
+}
+
+/** 2151: a URL in `deliveryImages` is not a valid http(s) URL. */
+export class InvalidDeliveryImageUrlError extends CodedDeliveryError<2151> {
+  override name = 'InvalidDeliveryImageUrlError';
+  constructor(options: CodedErrorOptions) {
+    super(ErrorCode.InvalidDeliveryImageUrl, options);
+  }
+}
+
+/** 2152: images of one type mix dashboard uploads and external links. */
+export class MixedDeliveryImageSourcesError extends CodedDeliveryError<2152> {
+  override name = 'MixedDeliveryImageSourcesError';
+  constructor(options: CodedErrorOptions) {
+    super(ErrorCode.MixedDeliveryImageSources, options);
+  }
+}
+
+/** 3001: the city is unknown; take it from `lookup.cities`. */
+export class CityNotFoundError extends CodedDeliveryError<3001> {
+  override name = 'CityNotFoundError';
+  constructor(options: CodedErrorOptions) {
+    super(ErrorCode.CityNotFound, options);
+  }
+}
+
+/** 3002: the zone is unknown; take it from `lookup.zones`. */
+export class ZoneNotFoundError extends CodedDeliveryError<3002> {
+  override name = 'ZoneNotFoundError';
+  constructor(options: CodedErrorOptions) {
+    super(ErrorCode.ZoneNotFound, options);
+  }
+}
+
+/** 3003: the district is unknown; take it from `lookup.districts`. */
+export class DistrictNotFoundError extends CodedDeliveryError<3003> {
+  override name = 'DistrictNotFoundError';
+  constructor(options: CodedErrorOptions) {
+    super(ErrorCode.DistrictNotFound, options);
+  }
+}
+
+/** 3004: the street code is unknown. */
+export class StreetCodeNotFoundError extends CodedDeliveryError<3004> {
+  override name = 'StreetCodeNotFoundError';
+  constructor(options: CodedErrorOptions) {
+    super(ErrorCode.StreetCodeNotFound, options);
+  }
+}
+
+/** 3005: a Customer Return Pickup accepts only a refund COD (a negative amount). */
+export class CrpRefundCodOnlyError extends CodedDeliveryError<3005> {
+  override name = 'CrpRefundCodOnlyError';
+  constructor(options: CodedErrorOptions) {
+    super(ErrorCode.CrpRefundCodOnly, options);
+  }
+}
+
+/** 3006: a Cash Collection order needs `cod`. */
+export class CodRequiredError extends CodedDeliveryError<3006> {
+  override name = 'CodRequiredError';
+  constructor(options: CodedErrorOptions) {
+    super(ErrorCode.CodRequired, options);
+  }
+}
+
+/** 3007: `cod` is above 30000 EGP. */
+export class CodLimitExceededError extends CodedDeliveryError<3007> {
+  override name = 'CodLimitExceededError';
+  constructor(options: CodedErrorOptions) {
+    super(ErrorCode.CodLimitExceeded, options);
+  }
+}
+
+/** 3008: a refund COD is above 30000 EGP. */
+export class RefundCodLimitExceededError extends CodedDeliveryError<3008> {
+  override name = 'RefundCodLimitExceededError';
+  constructor(options: CodedErrorOptions) {
+    super(ErrorCode.RefundCodLimitExceeded, options);
+  }
+}
+
+/** 3009: the address has none of `city`, `zoneId` or `districtId`. */
+export class AddressLocationRequiredError extends CodedDeliveryError<3009> {
+  override name = 'AddressLocationRequiredError';
+  constructor(options: CodedErrorOptions) {
+    super(ErrorCode.AddressLocationRequired, options);
+  }
+}
+
+/** The class thrown for each code. */
+export interface ErrorClassByCode {
+  1061: BulkCreationError;
+  1073: BusinessLocationRequiredError;
+  2150: DeliveryImagesRequiredError;
+  2151: InvalidDeliveryImageUrlError;
+  2152: MixedDeliveryImageSourcesError;
+  3001: CityNotFoundError;
+  3002: ZoneNotFoundError;
+  3003: DistrictNotFoundError;
+  3004: StreetCodeNotFoundError;
+  3005: CrpRefundCodOnlyError;
+  3006: CodRequiredError;
+  3007: CodLimitExceededError;
+  3008: RefundCodLimitExceededError;
+  3009: AddressLocationRequiredError;
+}
+
+const constructors: { [C in ErrorCode]: new (options: CodedErrorOptions) => ErrorClassByCode[C] } = {
+  1061: BulkCreationError,
+  1073: BusinessLocationRequiredError,
+  2150: DeliveryImagesRequiredError,
+  2151: InvalidDeliveryImageUrlError,
+  2152: MixedDeliveryImageSourcesError,
+  3001: CityNotFoundError,
+  3002: ZoneNotFoundError,
+  3003: DistrictNotFoundError,
+  3004: StreetCodeNotFoundError,
+  3005: CrpRefundCodOnlyError,
+  3006: CodRequiredError,
+  3007: CodLimitExceededError,
+  3008: RefundCodLimitExceededError,
+  3009: AddressLocationRequiredError,
+};
+
+/** Builds the error of a spec code, from either side. */
+export function createCodedError<C extends ErrorCode>(code: C, options: CodedErrorOptions): ErrorClassByCode[C] {
+  const Ctor = constructors[code] as new (options: CodedErrorOptions) => ErrorClassByCode[C];
+  return new Ctor(options);
+}

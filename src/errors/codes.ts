@@ -1,0 +1,64 @@
+/**
+ * Every `errorCode` of the spec's Errors table, by name.
+ *
+ * @example
+ * ```ts
+ * if (isDeliveryError(err, ErrorCode.CodLimitExceeded)) console.log(err.message);
+ * ```
+ */
+export const ErrorCode = {
+  /** 1061: some deliveries of a bulk upload failed; fix them and upload again. */
+  BulkCreationFailed: 1061,
+  /** 1073: the business needs a pickup location before it can create an order. */
+  BusinessLocationRequired: 1073,
+  /** 2150: `allowToOpenPackage` is true but `deliveryImages` is missing or empty. */
+  DeliveryImagesRequired: 2150,
+  /** 2151: a URL in `deliveryImages` is invalid. */
+  InvalidDeliveryImageUrl: 2151,
+  /** 2152: images of one type mix dashboard uploads and external links. */
+  MixedDeliveryImageSources: 2152,
+  /** 3001: the city is unknown. */
+  CityNotFound: 3001,
+  /** 3002: the zone is unknown. */
+  ZoneNotFound: 3002,
+  /** 3003: the district is unknown. */
+  DistrictNotFound: 3003,
+  /** 3004: the street code is unknown. */
+  StreetCodeNotFound: 3004,
+  /** 3005: a Customer Return Pickup accepts only a refund COD (a negative amount). */
+  CrpRefundCodOnly: 3005,
+  /** 3006: a Cash Collection order needs `cod`. */
+  CodRequired: 3006,
+  /** 3007: `cod` is above 30000 EGP. */
+  CodLimitExceeded: 3007,
+  /** 3008: a refund COD is above 30000 EGP. */
+  RefundCodLimitExceeded: 3008,
+  /** 3009: the address has none of `city`, `zoneId` or `districtId`. */
+  AddressLocationRequired: 3009,
+} as const;
+
+/** One of the spec's error codes. */
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** The spec's own meaning of each code, for messages and docs. */
+export const errorCodeMeaning: Readonly<Record<ErrorCode, string>> = {
+  1061: 'Some deliveries failed, fix them and upload again',
+  1073: 'A business location is needed before creating an order',
+  2150: 'Product images are required when allowToOpenPackage is enabled',
+  2151: 'Invalid delivery image URL',
+  2152: 'Images for the same type must all be uploaded the same way, all from the dashboard or all external links, not mixed',
+  3001: 'City Not Found',
+  3002: 'Zone Not Found',
+  3003: 'District Not Found',
+  3004: 'Street Code Not Found',
+  3005: 'CRP orders accept only refund COD values',
+  3006: 'COD is required for Cash Collection orders',
+  3007: 'COD must be at most 30000 EGP',
+  3008: 'Refund COD must be at most 30000 EGP',
+  3009: 'city, zoneId, or districtId is required',
+};
+
+/** Whether a number is one of the spec's error codes. */
+export function isKnownErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'number' && Object.prototype.hasOwnProperty.call(errorCodeMeaning, code);
+}

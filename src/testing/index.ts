@@ -1,0 +1,2 @@
+/** The sandbox lands here (see README). */
+export {};

@@ -1,0 +1,9 @@
+export {
+  DeliveryState,
+  describeException,
+  describeState,
+  ExceptionReason,
+  isFinalState,
+  STATES,
+  WebhookOrderType,
+} from '../catalogue/index.js';

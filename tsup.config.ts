@@ -1,0 +1,29 @@
+import { defineConfig } from 'tsup';
+
+const entry = {
+  index: 'src/index.ts',
+  'webhooks/index': 'src/webhooks/index.ts',
+  'testing/index': 'src/testing/index.ts',
+};
+
+export default defineConfig([
+  {
+    entry,
+    format: ['esm'],
+    dts: true,
+    sourcemap: true,
+    clean: true,
+    target: 'es2022',
+    splitting: true,
+    treeshake: true,
+  },
+  {
+    entry,
+    format: ['cjs'],
+    dts: true,
+    sourcemap: true,
+    target: 'es2022',
+    // ky 1.x ships ESM only: bundling it keeps `require('delivery-sdk')` working on every supported Node.
+    noExternal: ['ky'],
+  },
+]);
