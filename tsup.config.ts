@@ -23,7 +23,5 @@ export default defineConfig([
     dts: true,
     sourcemap: true,
     target: 'es2022',
-    // ky 1.x ships ESM only: bundling it keeps `require('delivery-sdk')` working on every supported Node.
-    noExternal: ['ky'],
   },
 ]);

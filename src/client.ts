@@ -1,0 +1,52 @@
+import type { APIPromise } from './core/api-promise.js';
+import { type DeliveryClientOptions, resolveConfig, type RequestOptions } from './core/config.js';
+import { type HttpMethod, HttpClient, type QueryValue } from './core/http.js';
+
+/** A call of an endpoint the SDK does not wrap (yet). */
+export interface RawRequest {
+  method: HttpMethod;
+  /** Path below `baseUrl`, starting with `/`, e.g. `/deliveries/123`. */
+  path: string;
+  query?: Record<string, QueryValue> | undefined;
+  body?: unknown;
+}
+
+/**
+ * The client of the Delivery Service API.
+ *
+ * @example
+ * ```ts
+ * const client = new DeliveryClient({ apiKey: process.env.DELIVERY_API_KEY, baseUrl: 'https://api.example.com/v2' });
+ * const order = await client.deliveries.create({
+ *   type: DeliveryType.Deliver,
+ *   dropOffAddress: { city: 'Cairo', districtId: 'aiJudRHeOt', firstLine: '12 Talaat Harb Street' },
+ *   receiver: { firstName: 'Mona', lastName: 'Adel', phone: '01012345678' },
+ *   cod: 250,
+ * });
+ * console.log(order.trackingNumber);
+ * ```
+ */
+export class DeliveryClient {
+  readonly #http: HttpClient;
+  /** The base URL every path is relative to (ends in `/v2`). */
+  readonly baseUrl: string;
+
+  constructor(options: DeliveryClientOptions) {
+    const config = resolveConfig(options);
+    this.#http = new HttpClient(config);
+    this.baseUrl = config.baseUrl;
+  }
+
+  /**
+   * Calls any endpoint with the client's auth, retries, timeouts and error mapping.
+   * A POST is not repeated when its outcome is unknown, as for every wrapped method.
+   *
+   * @example
+   * ```ts
+   * const raw = await client.request<{ trackingNumber: string }>({ method: 'GET', path: '/deliveries/123' });
+   * ```
+   */
+  request<T = unknown>(request: RawRequest, options?: RequestOptions): APIPromise<T> {
+    return this.#http.request<T>({ method: request.method, path: request.path, query: request.query, body: request.body }, options);
+  }
+}

@@ -1,0 +1,43 @@
+/** A successful answer together with the HTTP response it came from (body already read). */
+export interface WithResponse<T> {
+  data: T;
+  response: Response;
+}
+
+/**
+ * The promise every method returns: await it for the typed result, or call `.withResponse()`
+ * for the status and headers too.
+ *
+ * @example
+ * ```ts
+ * const { data, response } = await client.deliveries.create(order).withResponse();
+ * console.log(response.status, data.trackingNumber);
+ * ```
+ */
+export class APIPromise<T> extends Promise<T> {
+  readonly #raw: Promise<WithResponse<T>>;
+  #data: Promise<T> | undefined;
+
+  constructor(raw: Promise<WithResponse<T>>) {
+    super((resolve) => resolve(undefined as T));
+    this.#raw = raw;
+  }
+
+  // Derived promises (then/catch/finally results) are plain Promises, not APIPromises.
+  static override get [Symbol.species](): PromiseConstructor {
+    return Promise;
+  }
+
+  /** Resolves to `{ data, response }`. */
+  withResponse(): Promise<WithResponse<T>> {
+    return this.#raw;
+  }
+
+  override then<R1 = T, R2 = never>(
+    onFulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    this.#data ??= this.#raw.then((result) => result.data);
+    return this.#data.then(onFulfilled, onRejected);
+  }
+}

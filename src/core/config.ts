@@ -1,0 +1,169 @@
+import { ConfigurationError } from '../errors/index.js';
+import { LOG_LEVELS, type Logger, type LogLevel } from './logger.js';
+
+/** Observation points for metrics and tracing. Hooks see no secrets: `Authorization` is redacted. */
+export interface ClientHooks {
+  /** Before each attempt is sent. */
+  onRequest?(event: { method: string; url: string; attempt: number; headers: Record<string, string> }): void;
+  /** After each attempt is answered, whatever the status. */
+  onResponse?(event: { method: string; url: string; attempt: number; status: number; durationMs: number }): void;
+  /** Before waiting for a retry. */
+  onRetry?(event: { method: string; url: string; attempt: number; delayMs: number; error: Error }): void;
+  /** When a call fails for good. */
+  onError?(event: { method: string; url: string; error: Error }): void;
+}
+
+/** Options of {@link DeliveryClient}. */
+export interface DeliveryClientOptions {
+  /**
+   * Base address of the API, ending in the version segment, e.g. `https://api.example.com/v2`.
+   * `http://` is refused unless the host is loopback or `allowInsecureHttp` is set.
+   */
+  baseUrl: string;
+  /** The API key. Defaults to the `DELIVERY_API_KEY` environment variable where `process` exists. Lookup and registration work without one. */
+  apiKey?: string | undefined;
+  /** How the key is sent. Default: `{ headerName: 'Authorization', scheme: '' }`, i.e. `Authorization: <apiKey>`. */
+  auth?: { headerName?: string; scheme?: string } | undefined;
+  /** Milliseconds one attempt may take, body included. Default 30000. */
+  timeout?: number | undefined;
+  /** Milliseconds all attempts of one call may take together, waits included. Default 120000. */
+  totalTimeout?: number | undefined;
+  /** Retries after the first attempt, where retrying is safe (see README, Retries). Default 2. */
+  maxRetries?: number | undefined;
+  /** Backoff between retries: full jitter over `base * 2^n`, capped at `max` (ms). Default `{ base: 500, max: 8000 }`. */
+  retryDelay?: { base?: number; max?: number } | undefined;
+  /** A `fetch` implementation, e.g. for a proxy agent or for tests. Default `globalThis.fetch`. */
+  fetch?: typeof fetch | undefined;
+  /** Headers sent with every request. */
+  headers?: Record<string, string> | undefined;
+  /** Check inputs against the spec's rules before sending. Default true. */
+  validate?: boolean | undefined;
+  /** Allow `http://` to a non-loopback host. Only for trusted networks: the key travels in clear. */
+  allowInsecureHttp?: boolean | undefined;
+  hooks?: ClientHooks | undefined;
+  /** Where to log requests, retries and errors (the key is always redacted). */
+  logger?: Logger | undefined;
+  /** Lowest level logged. Default `'info'` when a logger is given. */
+  logLevel?: LogLevel | undefined;
+}
+
+/** Options every method takes as its last argument; they override the client's for one call. */
+export interface RequestOptions {
+  signal?: AbortSignal | undefined;
+  timeout?: number | undefined;
+  totalTimeout?: number | undefined;
+  headers?: Record<string, string> | undefined;
+  maxRetries?: number | undefined;
+  validate?: boolean | undefined;
+}
+
+export interface ResolvedConfig {
+  readonly baseUrl: string;
+  /** Headers of every request, auth included; shared, never mutated. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly authHeaderName: string;
+  readonly timeout: number;
+  readonly totalTimeout: number;
+  readonly maxRetries: number;
+  readonly retryBase: number;
+  readonly retryMax: number;
+  readonly fetch: typeof fetch;
+  readonly validate: boolean;
+  readonly hooks: ClientHooks;
+  readonly logger: Logger | undefined;
+  readonly logThreshold: number;
+}
+
+const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const UNSAFE_HEADER_VALUE = /[\r\n\0]/;
+
+function envApiKey(): string | undefined {
+  // `process` is absent in browsers and edge workers; the typeof guard keeps this entry portable.
+  return typeof process === 'undefined' ? undefined : process.env?.['DELIVERY_API_KEY'];
+}
+
+function parseBaseUrl(raw: unknown, allowInsecureHttp: boolean): string {
+  if (typeof raw !== 'string' || raw.trim() === '') {
+    throw new ConfigurationError('DeliveryClient needs `baseUrl`, the API address ending in /v2 (e.g. https://api.example.com/v2).');
+  }
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new ConfigurationError(`DeliveryClient \`baseUrl\` is not an absolute URL: ${JSON.stringify(raw)}.`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ConfigurationError(`DeliveryClient \`baseUrl\` must use https (got ${url.protocol}).`);
+  }
+  if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname) && !allowInsecureHttp) {
+    throw new ConfigurationError(
+      `DeliveryClient refuses http://${url.hostname}: the API key would travel unencrypted. Use https, or set allowInsecureHttp on a trusted network.`,
+    );
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new ConfigurationError('DeliveryClient `baseUrl` must not carry credentials; pass the key as `apiKey`.');
+  }
+  url.search = '';
+  url.hash = '';
+  return url.href.replace(/\/+$/, '');
+}
+
+/** Throws when a header would be refused by fetch or could split a request (CR/LF). */
+export function checkHeaders(headers: Record<string, string>, where: string): void {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(name)) throw new ConfigurationError(`${where}: ${JSON.stringify(name)} is not a valid header name.`);
+    if (typeof value !== 'string' || UNSAFE_HEADER_VALUE.test(value)) {
+      throw new ConfigurationError(`${where}: the value of header "${name}" must be a string without CR, LF or NUL.`);
+    }
+  }
+}
+
+function nonNegative(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !(value >= 0)) throw new ConfigurationError(`DeliveryClient \`${name}\` must be a number >= 0.`);
+  return value;
+}
+
+export function resolveConfig(options: DeliveryClientOptions): ResolvedConfig {
+  if (options === null || typeof options !== 'object') {
+    throw new ConfigurationError('DeliveryClient needs an options object with at least `baseUrl`.');
+  }
+  const baseUrl = parseBaseUrl(options.baseUrl, options.allowInsecureHttp === true);
+  const authHeaderName = options.auth?.headerName ?? 'Authorization';
+  const scheme = options.auth?.scheme ?? '';
+  const apiKey = options.apiKey ?? envApiKey();
+
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  checkHeaders(headers, 'DeliveryClient `headers`');
+  if (apiKey !== undefined && apiKey !== '') {
+    if (typeof apiKey !== 'string' || UNSAFE_HEADER_VALUE.test(apiKey)) {
+      // The key itself is never echoed back, not even in this message.
+      throw new ConfigurationError('DeliveryClient `apiKey` must be a string without CR, LF or NUL.');
+    }
+    if (!HEADER_NAME.test(authHeaderName)) throw new ConfigurationError(`DeliveryClient \`auth.headerName\` ${JSON.stringify(authHeaderName)} is not a valid header name.`);
+    headers[authHeaderName] = scheme === '' ? apiKey : `${scheme} ${apiKey}`;
+  }
+
+  const fetchImpl = options.fetch ?? (typeof globalThis.fetch === 'function' ? globalThis.fetch.bind(globalThis) : undefined);
+  if (fetchImpl === undefined) throw new ConfigurationError('No fetch implementation: pass `fetch` to DeliveryClient.');
+
+  const logLevel = options.logLevel ?? 'info';
+  if (!(logLevel in LOG_LEVELS)) throw new ConfigurationError(`DeliveryClient \`logLevel\` must be one of ${Object.keys(LOG_LEVELS).join(', ')}.`);
+
+  return {
+    baseUrl,
+    headers,
+    authHeaderName,
+    timeout: nonNegative(options.timeout, 30_000, 'timeout'),
+    totalTimeout: nonNegative(options.totalTimeout, 120_000, 'totalTimeout'),
+    maxRetries: Math.floor(nonNegative(options.maxRetries, 2, 'maxRetries')),
+    retryBase: nonNegative(options.retryDelay?.base, 500, 'retryDelay.base'),
+    retryMax: nonNegative(options.retryDelay?.max, 8_000, 'retryDelay.max'),
+    fetch: fetchImpl,
+    validate: options.validate ?? true,
+    hooks: options.hooks ?? {},
+    logger: options.logger,
+    logThreshold: LOG_LEVELS[logLevel],
+  };
+}

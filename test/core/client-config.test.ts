@@ -1,0 +1,159 @@
+import { createServer } from 'node:net';
+import { inspect } from 'node:util';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ConfigurationError, ConnectionError, DeliveryClient, type Logger, ValidationError } from '../../src/index.js';
+
+const KEY = 'sk_live_SECRET_do_not_leak_42';
+
+/** A fetch that records what it was given and answers from `answer`. */
+function recordingFetch(answer: () => Response = () => Response.json({ success: true, data: {} })) {
+  const calls: Array<{ url: string; init: RequestInit }> = [];
+  const fetch = async (url: string | URL | Request, init?: RequestInit) => {
+    calls.push({ url: String(url), init: init ?? {} });
+    return answer();
+  };
+  return { calls, fetch: fetch as typeof globalThis.fetch };
+}
+
+afterEach(() => vi.unstubAllEnvs());
+
+describe('baseUrl', () => {
+  it('is required, with a message that says what it should be', () => {
+    expect(() => new DeliveryClient({} as never)).toThrow(/needs `baseUrl`.*\/v2/);
+    expect(() => new DeliveryClient({ baseUrl: '' })).toThrow(ConfigurationError);
+  });
+
+  it('must be an absolute http(s) URL', () => {
+    expect(() => new DeliveryClient({ baseUrl: 'api.example.com/v2' })).toThrow(/not an absolute URL/);
+    expect(() => new DeliveryClient({ baseUrl: 'ftp://api.example.com/v2' })).toThrow(/https/);
+  });
+
+  it('refuses http:// except to loopback or when explicitly allowed', () => {
+    expect(() => new DeliveryClient({ baseUrl: 'http://api.example.com/v2' })).toThrow(/unencrypted/);
+    expect(new DeliveryClient({ baseUrl: 'http://127.0.0.1:4010/v2' }).baseUrl).toBe('http://127.0.0.1:4010/v2');
+    expect(new DeliveryClient({ baseUrl: 'http://localhost:4010/v2/' }).baseUrl).toBe('http://localhost:4010/v2');
+    expect(new DeliveryClient({ baseUrl: 'http://[::1]:4010/v2' }).baseUrl).toBe('http://[::1]:4010/v2');
+    expect(new DeliveryClient({ baseUrl: 'http://10.0.0.5/v2', allowInsecureHttp: true }).baseUrl).toBe('http://10.0.0.5/v2');
+  });
+
+  it('refuses credentials in the URL', () => {
+    expect(() => new DeliveryClient({ baseUrl: 'https://user:pw@api.example.com/v2' })).toThrow(ConfigurationError);
+  });
+});
+
+describe('authentication header', () => {
+  it('sends the key as the raw Authorization header by default', async () => {
+    const { calls, fetch } = recordingFetch();
+    await new DeliveryClient({ apiKey: KEY, baseUrl: 'https://api.example.com/v2', fetch }).request({ method: 'GET', path: '/x' });
+    expect((calls[0]?.init.headers as Record<string, string>)['Authorization']).toBe(KEY);
+  });
+
+  it('takes another header name and a scheme when configured', async () => {
+    const { calls, fetch } = recordingFetch();
+    const client = new DeliveryClient({ apiKey: KEY, baseUrl: 'https://api.example.com/v2', fetch, auth: { headerName: 'X-Api-Key', scheme: 'Bearer' } });
+    await client.request({ method: 'GET', path: '/x' });
+    const headers = calls[0]?.init.headers as Record<string, string>;
+    expect(headers['X-Api-Key']).toBe(`Bearer ${KEY}`);
+    expect(headers['Authorization']).toBeUndefined();
+  });
+
+  it('reads the key from DELIVERY_API_KEY when none is given', async () => {
+    vi.stubEnv('DELIVERY_API_KEY', 'from-env');
+    const { calls, fetch } = recordingFetch();
+    await new DeliveryClient({ baseUrl: 'https://api.example.com/v2', fetch }).request({ method: 'GET', path: '/x' });
+    expect((calls[0]?.init.headers as Record<string, string>)['Authorization']).toBe('from-env');
+  });
+
+  it('sends no Authorization header without a key (lookups are public)', async () => {
+    vi.stubEnv('DELIVERY_API_KEY', '');
+    const { calls, fetch } = recordingFetch();
+    await new DeliveryClient({ baseUrl: 'https://api.example.com/v2', fetch }).request({ method: 'GET', path: '/cities' });
+    expect(calls[0]?.init.headers).not.toHaveProperty('Authorization');
+  });
+});
+
+describe('headers and bodies', () => {
+  it('merges client and per-call headers and sends JSON with its content type', async () => {
+    const { calls, fetch } = recordingFetch();
+    const client = new DeliveryClient({ baseUrl: 'https://api.example.com/v2', fetch, headers: { 'x-app': 'shop' } });
+    await client.request({ method: 'POST', path: '/x', query: { apiVersion: 1, skip: undefined }, body: { a: 1 } }, { headers: { 'x-trace': 't1' } });
+    const call = calls[0];
+    expect(call?.url).toBe('https://api.example.com/v2/x?apiVersion=1');
+    expect(call?.init.body).toBe('{"a":1}');
+    expect(call?.init.headers).toMatchObject({ 'x-app': 'shop', 'x-trace': 't1', 'content-type': 'application/json' });
+  });
+
+  it('refuses header values with CR or LF before sending anything', async () => {
+    const { calls, fetch } = recordingFetch();
+    expect(() => new DeliveryClient({ baseUrl: 'https://api.example.com/v2', fetch, headers: { 'x-a': 'a\r\nInjected: 1' } })).toThrow(ConfigurationError);
+    expect(() => new DeliveryClient({ baseUrl: 'https://api.example.com/v2', apiKey: 'k\nx' })).toThrow(ConfigurationError);
+    const client = new DeliveryClient({ baseUrl: 'https://api.example.com/v2', fetch });
+    await expect(client.request({ method: 'GET', path: '/x' }, { headers: { 'x-a': 'a\nb' } })).rejects.toBeInstanceOf(ConfigurationError);
+    expect(calls).toHaveLength(0);
+  });
+
+  it('refuses a body that cannot be JSON with a ValidationError instead of a TypeError', async () => {
+    const { calls, fetch } = recordingFetch();
+    const client = new DeliveryClient({ baseUrl: 'https://api.example.com/v2', fetch });
+    await expect(client.request({ method: 'POST', path: '/x', body: { n: 10n } })).rejects.toBeInstanceOf(ValidationError);
+    expect(calls).toHaveLength(0);
+  });
+
+  it('only sends to paths below baseUrl', async () => {
+    const { calls, fetch } = recordingFetch();
+    const client = new DeliveryClient({ baseUrl: 'https://api.example.com/v2', apiKey: KEY, fetch });
+    for (const path of ['https://evil.example/steal', '//evil.example/x', 'deliveries']) {
+      await expect(client.request({ method: 'GET', path })).rejects.toBeInstanceOf(ValidationError);
+    }
+    expect(calls).toHaveLength(0);
+  });
+});
+
+describe('connection failures', () => {
+  it('repeats even a POST when the connection was refused, since nothing was sent', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const address = probe.address();
+        probe.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+      });
+    });
+    const retries: number[] = [];
+    const client = new DeliveryClient({
+      baseUrl: `http://127.0.0.1:${port}/v2`,
+      maxRetries: 2,
+      retryDelay: { base: 1, max: 2 },
+      hooks: { onRetry: (event) => retries.push(event.attempt) },
+    });
+    const err = await client.request({ method: 'POST', path: '/deliveries', body: {} }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConnectionError);
+    expect((err as Error).message).toMatch(/ECONNREFUSED|refused/i);
+    expect(retries).toEqual([1, 2]);
+  });
+});
+
+describe('secrets', () => {
+  it('never shows the key in errors, their JSON, util.inspect, the client, or the logs', async () => {
+    const lines: string[] = [];
+    const logger: Logger = {
+      debug: (m, d) => lines.push(m + JSON.stringify(d ?? {})),
+      info: (m, d) => lines.push(m + JSON.stringify(d ?? {})),
+      warn: (m, d) => lines.push(m + JSON.stringify(d ?? {})),
+      error: (m, d) => lines.push(m + JSON.stringify(d ?? {})),
+    };
+    const hookEvents: unknown[] = [];
+    const { fetch } = recordingFetch(() => Response.json({ success: false, message: 'Unauthorized', data: null }, { status: 401 }));
+    const client = new DeliveryClient({
+      apiKey: KEY,
+      baseUrl: 'https://api.example.com/v2',
+      fetch,
+      logger,
+      logLevel: 'debug',
+      hooks: { onRequest: (e) => hookEvents.push(e), onError: (e) => hookEvents.push(e) },
+    });
+    const err: Error = await client.request({ method: "GET", path: "/x" }).then(() => new Error("expected a failure"), (e: unknown) => e as Error);
+    const surfaces = [err.message, String(err.stack), err.toString(), JSON.stringify(err), inspect(err, { depth: 10 }), inspect(client, { depth: 10 }), JSON.stringify(client), lines.join('\n'), inspect(hookEvents, { depth: 10 })];
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.join('\n')).toContain('[redacted]');
+    for (const surface of surfaces) expect(surface).not.toContain(KEY);
+  });
+});

@@ -1,0 +1,141 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ConnectionError, RateLimitError, RequestAbortedError, ServerError, TimeoutError } from '../../src/index.js';
+import { BASE, http, HttpResponse, makeClient, useMockServer } from './helpers.js';
+
+const server = useMockServer();
+
+function countCalls(method: 'get' | 'post' | 'put', respond: (call: number) => Response | Promise<Response>) {
+  const calls = { count: 0 };
+  server.use(http[method](`${BASE}/r`, () => respond(++calls.count)));
+  return calls;
+}
+
+describe('retries', () => {
+  it.each([408, 429, 500, 502, 503, 504])('retries a GET answered %i, up to maxRetries', async (status) => {
+    const calls = countCalls('get', () => HttpResponse.json({}, { status }));
+    await expect(makeClient({ maxRetries: 2 }).request({ method: 'GET', path: '/r' })).rejects.toMatchObject({ status });
+    expect(calls.count).toBe(3);
+  });
+
+  it('retries a PUT and succeeds when a later attempt does', async () => {
+    const calls = countCalls('put', (n) => (n < 3 ? HttpResponse.json({}, { status: 503 }) : HttpResponse.json({ success: true, data: 'ok' })));
+    await expect(makeClient().request({ method: 'PUT', path: '/r', body: {} })).resolves.toBe('ok');
+    expect(calls.count).toBe(3);
+  });
+
+  it('does not retry a GET answered 400, 404 or 501', async () => {
+    for (const status of [400, 404, 501]) {
+      const calls = countCalls('get', () => HttpResponse.json({}, { status }));
+      await expect(makeClient().request({ method: 'GET', path: '/r' })).rejects.toMatchObject({ status });
+      expect(calls.count).toBe(1);
+    }
+  });
+
+  it('never repeats a POST whose outcome is unknown (503)', async () => {
+    const calls = countCalls('post', () => HttpResponse.json({}, { status: 503 }));
+    await expect(makeClient({ maxRetries: 5 }).request({ method: 'POST', path: '/r', body: {} })).rejects.toBeInstanceOf(ServerError);
+    expect(calls.count).toBe(1);
+  });
+
+  it('never repeats a POST whose connection broke after sending', async () => {
+    const calls = countCalls('post', () => HttpResponse.error());
+    await expect(makeClient({ maxRetries: 5 }).request({ method: 'POST', path: '/r', body: {} })).rejects.toBeInstanceOf(ConnectionError);
+    expect(calls.count).toBe(1);
+  });
+
+  it('repeats a POST answered 429, where the service said it did nothing', async () => {
+    const calls = countCalls('post', (n) => (n === 1 ? HttpResponse.json({}, { status: 429, headers: { 'retry-after': '0' } }) : HttpResponse.json({ success: true, data: 1 })));
+    await expect(makeClient().request({ method: 'POST', path: '/r', body: {} })).resolves.toBe(1);
+    expect(calls.count).toBe(2);
+  });
+
+  it('retries a GET after a network failure', async () => {
+    const calls = countCalls('get', (n) => (n === 1 ? HttpResponse.error() : HttpResponse.json({ success: true, data: 'up' })));
+    await expect(makeClient().request({ method: 'GET', path: '/r' })).resolves.toBe('up');
+    expect(calls.count).toBe(2);
+  });
+
+  it('waits as long as Retry-After asks before the next attempt', async () => {
+    const seen: number[] = [];
+    const calls = countCalls('get', (n) => (n === 1 ? HttpResponse.json({}, { status: 429, headers: { 'retry-after': '1' } }) : HttpResponse.json({ success: true, data: 2 })));
+    const client = makeClient({ hooks: { onRetry: (event) => seen.push(event.delayMs) } });
+    const started = Date.now();
+    await expect(client.request({ method: 'GET', path: '/r' })).resolves.toBe(2);
+    expect(calls.count).toBe(2);
+    expect(seen).toEqual([1000]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
+  it('gives up at once when Retry-After would outlast totalTimeout', async () => {
+    const calls = countCalls('get', () => HttpResponse.json({}, { status: 429, headers: { 'retry-after': '60' } }));
+    const err = await makeClient({ totalTimeout: 2_000 }).request({ method: 'GET', path: '/r' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect(calls.count).toBe(1);
+  });
+
+  it('honours maxRetries per call', async () => {
+    const calls = countCalls('get', () => HttpResponse.json({}, { status: 503 }));
+    await expect(makeClient({ maxRetries: 4 }).request({ method: 'GET', path: '/r' }, { maxRetries: 0 })).rejects.toBeInstanceOf(ServerError);
+    expect(calls.count).toBe(1);
+  });
+});
+
+describe('timeouts and aborts', () => {
+  const slow = () => new Promise<Response>((resolve) => setTimeout(() => resolve(HttpResponse.json({ success: true, data: 'late' })), 300));
+
+  it('raises TimeoutError when one attempt takes longer than timeout, and retries an idempotent call', async () => {
+    const calls = countCalls('get', slow);
+    const err = await makeClient({ timeout: 50, maxRetries: 1 }).request({ method: 'GET', path: '/r' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect(calls.count).toBe(2);
+  });
+
+  it('does not repeat a POST that timed out, and says the service may have acted', async () => {
+    const calls = countCalls('post', slow);
+    const err = await makeClient({ timeout: 50 }).request({ method: 'POST', path: '/r', body: {} }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect((err as Error).message).toContain('not sent again');
+    expect(calls.count).toBe(1);
+  });
+
+  it('bounds all attempts together with totalTimeout', async () => {
+    countCalls('get', slow);
+    const started = Date.now();
+    const err = await makeClient({ timeout: 250, maxRetries: 10 }).request({ method: 'GET', path: '/r' }, { totalTimeout: 400 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('raises RequestAbortedError, a DeliveryError, when the caller aborts', async () => {
+    countCalls('get', slow);
+    const controller = new AbortController();
+    const pending = makeClient().request({ method: 'GET', path: '/r' }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    await expect(pending).rejects.toBeInstanceOf(RequestAbortedError);
+  });
+
+  it('does not send at all when the signal is already aborted', async () => {
+    const calls = countCalls('get', slow);
+    await expect(makeClient().request({ method: 'GET', path: '/r' }, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(RequestAbortedError);
+    expect(calls.count).toBe(0);
+  });
+
+  it('stops waiting between retries when the caller aborts', async () => {
+    countCalls('get', () => HttpResponse.json({}, { status: 429, headers: { 'retry-after': '30' } }));
+    const controller = new AbortController();
+    const pending = makeClient().request({ method: 'GET', path: '/r' }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    await expect(pending).rejects.toBeInstanceOf(RequestAbortedError);
+  });
+
+  it('leaves no timer behind once a call has ended', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      server.use(http.get(`${BASE}/r`, () => HttpResponse.json({ success: true, data: 1 })));
+      await makeClient().request({ method: 'GET', path: '/r' });
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
