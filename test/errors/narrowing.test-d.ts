@@ -1,0 +1,51 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  type APIPromise,
+  type ApiError,
+  type CodLimitExceededError,
+  DeliveryClient,
+  type DeliveryError,
+  ErrorCode,
+  isDeliveryError,
+  type WithResponse,
+} from '../../src/index.js';
+
+describe('isDeliveryError', () => {
+  it('narrows to the class of a spec code', () => {
+    const err: unknown = undefined;
+    if (isDeliveryError(err, ErrorCode.CodLimitExceeded)) {
+      expectTypeOf(err).toEqualTypeOf<CodLimitExceededError>();
+      expectTypeOf(err.errorCode).toEqualTypeOf<3007>();
+      expectTypeOf(err.source).toEqualTypeOf<'client' | 'server'>();
+    }
+  });
+
+  it('narrows to an ApiError carrying an unknown code', () => {
+    const err: unknown = undefined;
+    if (isDeliveryError(err, 4242)) {
+      expectTypeOf(err).toMatchTypeOf<ApiError>();
+      expectTypeOf(err.errorCode).toEqualTypeOf<4242>();
+    }
+  });
+
+  it('narrows to DeliveryError without a code', () => {
+    const err: unknown = undefined;
+    if (isDeliveryError(err)) expectTypeOf(err).toEqualTypeOf<DeliveryError>();
+  });
+
+  it('keeps ErrorCode values literal', () => {
+    expectTypeOf(ErrorCode.CodLimitExceeded).toEqualTypeOf<3007>();
+    // @ts-expect-error ErrorCode is a frozen catalogue, not a mutable record
+    ErrorCode.CodLimitExceeded = 1;
+  });
+});
+
+describe('APIPromise', () => {
+  it('awaits to the result and offers withResponse', () => {
+    const client = new DeliveryClient({ baseUrl: 'https://api.example.com/v2' });
+    const call = client.request<{ trackingNumber: string }>({ method: 'GET', path: '/x' });
+    expectTypeOf(call).toEqualTypeOf<APIPromise<{ trackingNumber: string }>>();
+    expectTypeOf(call).resolves.toEqualTypeOf<{ trackingNumber: string }>();
+    expectTypeOf(call.withResponse()).resolves.toEqualTypeOf<WithResponse<{ trackingNumber: string }>>();
+  });
+});
