@@ -1,2 +1,13 @@
-/** The sandbox lands here (see README). */
-export {};
+/**
+ * `delivery-sdk/testing`: an offline sandbox that behaves like the Delivery Service API, for your
+ * own tests. Loads without msw and without Node built-ins; `listen()` needs Node, `handlers()` needs msw.
+ */
+export { createSandbox, type Sandbox, type SandboxOptions, type SandboxOrder, type SandboxStateEvent, type SandboxWebhookConfig } from './sandbox.js';
+export { SandboxError } from './errors.js';
+export type { AdvanceOptions } from './state-engine.js';
+export { SCENARIOS, type ScenarioName } from './flows.js';
+export { FAULT_KINDS, type FaultKind, type FaultOptions } from './faults.js';
+export type { ListenOptions, SandboxServer } from './server.js';
+export type { SandboxWebhookBody, WebhookAttempt, WebhookDelivery, WebhookRetryOptions } from './webhook-dispatch.js';
+export { SANDBOX_COUNTRY_IDS, SANDBOX_STREET_CODES } from './seed.js';
+export { SANDBOX_UPLOAD_HOST } from './order-rules.js';

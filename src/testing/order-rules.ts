@@ -1,0 +1,208 @@
+import type { BusinessRecord, FlowKind, FulfillmentItem, OrderRecord } from './store.js';
+import { checkOrderAddress } from './addresses.js';
+import { coded, invalid, isNonEmptyString, isRecord } from './wire.js';
+
+/**
+ * Host of the sandbox's "dashboard uploads". An image URL on this host counts as uploaded from the
+ * dashboard, any other http(s) URL as an external link; mixing both in one image type answers 2152.
+ */
+export const SANDBOX_UPLOAD_HOST = 'uploads.sandbox.delivery-sdk.test';
+
+const COD_LIMIT = 30_000;
+const KIND_OF_TYPE: ReadonlyMap<unknown, FlowKind> = new Map<unknown, FlowKind>([
+  [10, 'SEND'],
+  [15, 'CASH_COLLECTION'],
+  [25, 'CUSTOMER_RETURN_PICKUP'],
+  [30, 'EXCHANGE'],
+  ['FXF_SEND', 'FXF_SEND'],
+  ['CUSTOMER_RETURN_PICKUP', 'FXF_CUSTOMER_RETURN_PICKUP'],
+]);
+const TYPE_NAMES: Readonly<Record<string, string>> = { 10: 'Deliver', 15: 'Cash Collection', 25: 'CRP', 30: 'Exchange' };
+const PACKAGE_TYPES = ['small', 'medium', 'large', 'light bulky', 'heavy bulky', 'parcel'];
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** An order that passed every server-side rule. */
+export interface AcceptedOrder {
+  readonly type: number | string;
+  readonly kind: FlowKind;
+  readonly cod: number | undefined;
+  readonly businessReference: string | undefined;
+  readonly webhookUrl: string | undefined;
+  readonly webhookCustomHeaders: Readonly<Record<string, string>> | undefined;
+  readonly fulfillmentItems: readonly FulfillmentItem[] | undefined;
+  readonly request: Readonly<Record<string, unknown>>;
+}
+
+export interface OrderContext {
+  readonly business: BusinessRecord;
+  readonly findOrder: (trackingNumber: string) => OrderRecord | undefined;
+}
+
+function isHttpUrl(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+function optionalString(body: Record<string, unknown>, key: string): string | undefined {
+  const value = body[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw invalid(`${key} must be a string`);
+  return value;
+}
+
+function checkContact(body: Record<string, unknown>, key: string): void {
+  const value = body[key];
+  if (value === undefined) return;
+  if (!isRecord(value)) throw invalid(`${key} must be an object`);
+  for (const field of ['firstName', 'lastName', 'phone', 'email']) {
+    if (value[field] !== undefined && typeof value[field] !== 'string') throw invalid(`${key}.${field} must be a string`);
+  }
+}
+
+/** 3005 to 3008: a CRP takes only a refund (negative cod); every other cod is at most 30000; Cash Collection needs one. */
+function checkCod(body: Record<string, unknown>, kind: FlowKind): number | undefined {
+  const raw = body['cod'];
+  if (raw !== undefined && raw !== null && (typeof raw !== 'number' || !Number.isFinite(raw))) throw invalid('cod must be a number');
+  const cod = typeof raw === 'number' ? raw : undefined;
+  if (kind === 'CUSTOMER_RETURN_PICKUP' || kind === 'FXF_CUSTOMER_RETURN_PICKUP') {
+    if (cod !== undefined && cod > 0) throw coded(3005, `cod ${cod} is positive; send a negative amount (a refund) or none`);
+    if (cod !== undefined && -cod > COD_LIMIT) throw coded(3008, `refund ${-cod} is above ${COD_LIMIT}`);
+    return cod;
+  }
+  if (kind === 'CASH_COLLECTION' && (cod === undefined || cod <= 0)) throw coded(3006, 'a Cash Collection order needs a positive cod');
+  if (cod !== undefined && cod < 0) throw invalid('cod must not be negative: refunds (negative cod) are for CRP orders only');
+  if (cod !== undefined && cod > COD_LIMIT) throw coded(3007, `cod ${cod} is above ${COD_LIMIT}`);
+  const escrow = body['escrowInfo'];
+  if (escrow !== undefined) {
+    if (!isRecord(escrow)) throw invalid('escrowInfo must be an object');
+    const prepaid = escrow['amountToBeCollected'];
+    if (prepaid !== undefined && (typeof prepaid !== 'number' || prepaid < 0 || prepaid > (cod ?? 0))) {
+      throw invalid('escrowInfo.amountToBeCollected must be a number between 0 and cod (it is a portion of cod)');
+    }
+  }
+  return cod;
+}
+
+/** 2150 to 2152, in that order. */
+function checkImages(body: Record<string, unknown>): void {
+  const allow = body['allowToOpenPackage'];
+  if (allow !== undefined && typeof allow !== 'boolean') throw invalid('allowToOpenPackage must be a boolean');
+  const images = body['deliveryImages'];
+  if (images !== undefined && !Array.isArray(images)) throw invalid('deliveryImages must be an array');
+  const entries: unknown[] = images ?? [];
+  const totalUrls = entries.reduce<number>((sum, entry) => sum + (isRecord(entry) && Array.isArray(entry['images']) ? entry['images'].length : 0), 0);
+  if (allow === true && totalUrls === 0) throw coded(2150, 'allowToOpenPackage is true but deliveryImages is missing or empty');
+  const sourcesByType = new Map<string, Set<'dashboard' | 'external'>>();
+  entries.forEach((entry, i) => {
+    if (!isRecord(entry) || !Array.isArray(entry['images'])) throw invalid(`deliveryImages[${i}] must be { type, images: string[] }`);
+    if (entry['type'] !== 'ALLOW_TO_OPEN_THE_PACKAGE') throw invalid(`deliveryImages[${i}].type must be ALLOW_TO_OPEN_THE_PACKAGE`);
+    const urls: unknown[] = entry['images'];
+    if (urls.length > 10) throw invalid(`deliveryImages[${i}].images has ${urls.length} URLs; at most 10`);
+    const sources = sourcesByType.get(entry['type']) ?? new Set();
+    sourcesByType.set(entry['type'], sources);
+    urls.forEach((url, j) => {
+      if (!isHttpUrl(url)) throw coded(2151, `deliveryImages[${i}].images[${j}] is not an http(s) URL`);
+      sources.add(new URL(url).hostname === SANDBOX_UPLOAD_HOST ? 'dashboard' : 'external');
+    });
+  });
+  for (const [type, sources] of sourcesByType) {
+    if (sources.size > 1) throw coded(2152, `images of type ${type} mix dashboard uploads and external links`);
+  }
+}
+
+function checkItems(value: unknown, at: string): FulfillmentItem[] {
+  if (!isRecord(value)) throw invalid(`${at} is required for fulfillment orders`);
+  const items = value['items'];
+  if (!Array.isArray(items) || items.length === 0) throw invalid(`${at}.items must be a non-empty array`);
+  return items.map((item: unknown, i) => {
+    if (!isRecord(item) || !isNonEmptyString(item['sku'])) throw invalid(`${at}.items[${i}].sku is required`);
+    const quantity = item['quantity'];
+    if (typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity < 1) throw invalid(`${at}.items[${i}].quantity must be an integer of at least 1`);
+    return typeof item['name'] === 'string' ? { sku: item['sku'], quantity, name: item['name'] } : { sku: item['sku'], quantity };
+  });
+}
+
+function totals(items: readonly FulfillmentItem[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const item of items) out.set(item.sku, (out.get(item.sku) ?? 0) + item.quantity);
+  return out;
+}
+
+/** Spec rule 1: a fulfillment CRP returns a subset (or all) of the original FXF_SEND order's items. */
+function checkFulfillmentReturn(body: Record<string, unknown>, items: readonly FulfillmentItem[], context: OrderContext): void {
+  const original = body['originalFulfillmentTrackingNumber'];
+  if (!isNonEmptyString(original)) throw invalid('originalFulfillmentTrackingNumber is required for CUSTOMER_RETURN_PICKUP fulfillment orders');
+  const order = context.findOrder(original);
+  if (order === undefined) throw invalid(`originalFulfillmentTrackingNumber '${original}' is not an order of this account`);
+  if (order.type !== 'FXF_SEND') throw invalid(`originalFulfillmentTrackingNumber '${original}' is not a fulfillment (FXF_SEND) order`);
+  const sent = totals(order.fulfillmentItems ?? []);
+  for (const [sku, quantity] of totals(items)) {
+    const available = sent.get(sku) ?? 0;
+    if (quantity > available) throw invalid(`fulfillmentInfo.items: ${quantity} x ${sku} returned, but the original order ${original} had ${available}`);
+  }
+}
+
+function checkExtras(body: Record<string, unknown>, context: OrderContext): void {
+  checkContact(body, 'receiver');
+  checkContact(body, 'pickupLocationContact');
+  optionalString(body, 'notes');
+  const locationId = optionalString(body, 'businessLocationId');
+  if (locationId !== undefined && !context.business.pickupLocations.some((location) => location._id === locationId)) {
+    throw invalid(`businessLocationId '${locationId}' is not a pickup location of the business`);
+  }
+  const goods = body['goodsInfo'];
+  if (goods !== undefined) {
+    if (!isRecord(goods)) throw invalid('goodsInfo must be an object');
+    const amount = goods['amount'];
+    if (amount !== undefined && (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0)) throw invalid('goodsInfo.amount must be a number >= 0');
+  }
+  const specs = body['specs'];
+  if (specs !== undefined) {
+    if (!isRecord(specs)) throw invalid('specs must be an object');
+    const packageType = specs['packageType'];
+    if (packageType !== undefined && (typeof packageType !== 'string' || !PACKAGE_TYPES.includes(packageType.toLowerCase()))) {
+      throw invalid('specs.packageType must be one of SMALL, MEDIUM, LARGE, Light Bulky, Heavy Bulky (any case) or Parcel');
+    }
+  }
+}
+
+function checkWebhook(body: Record<string, unknown>): Pick<AcceptedOrder, 'webhookUrl' | 'webhookCustomHeaders'> {
+  const url = optionalString(body, 'webhookUrl');
+  if (url !== undefined && !isHttpUrl(url)) throw invalid('webhookUrl must be an http(s) URL');
+  const headers = body['webhookCustomHeaders'];
+  if (headers === undefined || headers === null) return { webhookUrl: url, webhookCustomHeaders: undefined };
+  if (!isRecord(headers)) throw invalid('webhookCustomHeaders must be an object of header names to values');
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(name) || typeof value !== 'string' || /[\r\n]/.test(value)) throw invalid(`webhookCustomHeaders.${name} is not a valid header`);
+    out[name] = value;
+  }
+  return { webhookUrl: url, webhookCustomHeaders: out };
+}
+
+/** Every server-side rule of one order, independent of any client check. Throws a `RuleViolation`. */
+export function checkOrder(body: unknown, context: OrderContext): AcceptedOrder {
+  if (!isRecord(body)) throw invalid('An order must be a JSON object');
+  const type = body['type'];
+  const kind = KIND_OF_TYPE.get(type);
+  if (kind === undefined) throw invalid('type must be one of 10, 15, 25, 30, FXF_SEND, CUSTOMER_RETURN_PICKUP');
+  const typeName = TYPE_NAMES[String(type)] ?? String(type);
+  if ((type === 10 || type === 30) && body['dropOffAddress'] === undefined) throw invalid(`dropOffAddress is required for ${typeName} orders`);
+  if ((type === 15 || type === 25) && body['pickupAddress'] === undefined) throw invalid(`pickupAddress is required for ${typeName} orders`);
+  if (body['dropOffAddress'] !== undefined) checkOrderAddress(body['dropOffAddress'], 'dropOffAddress');
+  if (body['pickupAddress'] !== undefined) checkOrderAddress(body['pickupAddress'], 'pickupAddress', context.business.autoCreatePickups);
+  const cod = checkCod(body, kind);
+  checkImages(body);
+  let fulfillmentItems: FulfillmentItem[] | undefined;
+  if (kind === 'FXF_SEND' || kind === 'FXF_CUSTOMER_RETURN_PICKUP') {
+    fulfillmentItems = checkItems(body['fulfillmentInfo'], 'fulfillmentInfo');
+    if (kind === 'FXF_CUSTOMER_RETURN_PICKUP') checkFulfillmentReturn(body, fulfillmentItems, context);
+  }
+  checkExtras(body, context);
+  return { type: type as number | string, kind, cod, businessReference: optionalString(body, 'businessReference'), ...checkWebhook(body), fulfillmentItems, request: body };
+}

@@ -1,0 +1,77 @@
+import { confirmEmail, confirmPhone, createBusiness, registerAdmin, updatePickupLocations, verifyPhone } from './routes-account.js';
+import { listAllDistricts, listCities, listDistricts, listZones } from './routes-lookup.js';
+import { createBulk, createBulky, createDelivery } from './routes-orders.js';
+import type { SandboxStore } from './store.js';
+import { fail, preflight, readJson, RuleViolation } from './wire.js';
+
+export interface RouterContext {
+  readonly store: SandboxStore;
+  readonly apiKey: string;
+  readonly now: () => number;
+}
+
+interface Call {
+  readonly ctx: RouterContext;
+  readonly url: URL;
+  readonly params: readonly string[];
+  readonly request: Request;
+}
+
+interface Route {
+  readonly method: string;
+  readonly path: RegExp;
+  /** Lookup and registration are public; everything else needs the API key (wire contract). */
+  readonly needsKey: boolean;
+  readonly handle: (call: Call) => Response | Promise<Response>;
+}
+
+const param = (call: Call, i: number): string => decodeURIComponent(call.params[i] ?? '');
+
+const ROUTES: readonly Route[] = [
+  { method: 'GET', path: /^\/cities$/, needsKey: false, handle: (c) => listCities(c.url) },
+  { method: 'GET', path: /^\/cities\/getAllDistricts$/, needsKey: false, handle: (c) => listAllDistricts(c.url) },
+  { method: 'GET', path: /^\/cities\/([^/]+)\/districts$/, needsKey: false, handle: (c) => listDistricts(param(c, 0)) },
+  { method: 'GET', path: /^\/cities\/([^/]+)\/zones$/, needsKey: false, handle: (c) => listZones(param(c, 0)) },
+  { method: 'POST', path: /^\/users\/business\/admin$/, needsKey: false, handle: async (c) => registerAdmin(c.ctx.store, await readJson(c.request)) },
+  { method: 'POST', path: /^\/users\/business-admin\/phone\/verify$/, needsKey: false, handle: async (c) => verifyPhone(c.ctx.store, await readJson(c.request)) },
+  { method: 'POST', path: /^\/users\/business-admin\/phone\/confirm$/, needsKey: false, handle: async (c) => confirmPhone(c.ctx.store, await readJson(c.request)) },
+  { method: 'POST', path: /^\/users\/mail\/confirm$/, needsKey: false, handle: async (c) => confirmEmail(c.ctx.store, await readJson(c.request)) },
+  { method: 'POST', path: /^\/businesses$/, needsKey: true, handle: async (c) => createBusiness(c.ctx.store, await readJson(c.request)) },
+  { method: 'PUT', path: /^\/businesses\/([^/]+)$/, needsKey: true, handle: async (c) => updatePickupLocations(c.ctx.store, param(c, 0), await readJson(c.request)) },
+  { method: 'POST', path: /^\/deliveries$/, needsKey: true, handle: async (c) => createDelivery(c.ctx.store, c.url, await readJson(c.request), c.ctx.now()) },
+  { method: 'POST', path: /^\/deliveries\/bulk$/, needsKey: true, handle: async (c) => createBulk(c.ctx.store, c.url, await readJson(c.request), c.ctx.now()) },
+  { method: 'POST', path: /^\/fulfillment\/deliveries\/bulky$/, needsKey: true, handle: async (c) => createBulky(c.ctx.store, await readJson(c.request), c.ctx.now()) },
+];
+
+/** The path after the `/v2` segment of the base URL, or undefined when the URL is not under it. */
+export function apiPath(url: URL): string | undefined {
+  const match = /^(?:.*?)\/v2(\/.*)?$/.exec(url.pathname);
+  if (match === null) return undefined;
+  const rest = match[1] ?? '/';
+  return rest.length > 1 && rest.endsWith('/') ? rest.slice(0, -1) : rest;
+}
+
+/** The raw key, as the wire contract sends it; `Bearer <key>` is accepted too. */
+function hasKey(request: Request, apiKey: string): boolean {
+  const sent = request.headers.get('authorization')?.trim();
+  return sent === apiKey || sent === `Bearer ${apiKey}`;
+}
+
+/** Answers one API request from the store. Never throws: every failure is an answer. */
+export async function route(ctx: RouterContext, request: Request): Promise<Response> {
+  if (request.method === 'OPTIONS') return preflight(request);
+  const url = new URL(request.url);
+  const path = apiPath(url);
+  for (const candidate of path === undefined ? [] : ROUTES) {
+    const match = candidate.path.exec(path ?? '');
+    if (match === null || candidate.method !== request.method) continue;
+    if (candidate.needsKey && !hasKey(request, ctx.apiKey)) return fail(401, 'Unauthorized: the API key is missing or wrong');
+    try {
+      return await candidate.handle({ ctx, url, params: match.slice(1), request });
+    } catch (err) {
+      if (err instanceof RuleViolation) return err.toResponse();
+      return fail(500, `Sandbox internal error: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  return fail(404, `Not Found: ${request.method} ${url.pathname}`);
+}

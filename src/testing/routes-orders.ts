@@ -1,0 +1,141 @@
+import { errorCodeMeaning } from '../errors/codes.js';
+import { isKnownState, STATES } from '../catalogue/states.js';
+import { startOf } from './flows.js';
+import { checkOrder, type AcceptedOrder } from './order-rules.js';
+import type { BusinessRecord, FulfillmentItem, OrderRecord, SandboxStore } from './store.js';
+import { formatPromiseDate } from './webhook-dispatch.js';
+import { coded, fail, invalid, isNonEmptyString, isRecord, ok, RuleViolation } from './wire.js';
+
+const DAY_MS = 86_400_000;
+/** Promise: three days after creation (the spec shows only the date format). */
+const PROMISE_DAYS = 3;
+
+/** Spec rule 4: orders need a business with a pickup location (1073); they belong to the account's latest business. */
+function businessWithLocation(store: SandboxStore): BusinessRecord {
+  const business = store.currentBusiness();
+  if (business === undefined) throw coded(1073, 'create a business and its pickup location first');
+  if (business.pickupLocations.length === 0) throw coded(1073, `business ${business._id} has no pickup location`);
+  return business;
+}
+
+function requireApiVersion(url: URL): void {
+  if (url.searchParams.get('apiVersion') !== '1') throw invalid('The query parameter apiVersion=1 is required');
+}
+
+function insert(store: SandboxStore, accepted: AcceptedOrder, business: BusinessRecord, now: number): OrderRecord {
+  const start = startOf(accepted.kind);
+  const order: OrderRecord = {
+    _id: store.nextId(),
+    trackingNumber: store.nextTrackingNumber(),
+    type: accepted.type,
+    kind: accepted.kind,
+    businessId: business._id,
+    createdAt: now,
+    deliveryPromiseDate: formatPromiseDate(now + PROMISE_DAYS * DAY_MS),
+    request: accepted.request,
+    cod: accepted.cod,
+    businessReference: accepted.businessReference,
+    webhookUrl: accepted.webhookUrl,
+    webhookCustomHeaders: accepted.webhookCustomHeaders,
+    fulfillmentItems: accepted.fulfillmentItems,
+    webhookType: start.type,
+    state: start.state,
+    leg: start.leg,
+    attempts: 0,
+    failures: 0,
+    resumeState: undefined,
+    history: [{ state: start.state, type: start.type, timeStamp: now, numberOfAttempts: 0 }],
+  };
+  store.orders.set(order.trackingNumber, order);
+  return order;
+}
+
+function createdView(order: OrderRecord) {
+  return {
+    _id: order._id,
+    trackingNumber: order.trackingNumber,
+    type: order.type,
+    state: { code: order.state, value: isKnownState(order.state) ? STATES[order.state].name : String(order.state) },
+    ...(order.cod === undefined ? {} : { cod: order.cod }),
+    ...(order.businessReference === undefined ? {} : { businessReference: order.businessReference }),
+    createdAt: new Date(order.createdAt).toISOString(),
+  };
+}
+
+const contextOf = (store: SandboxStore, business: BusinessRecord) => ({ business, findOrder: (tn: string) => store.orders.get(tn) });
+
+/** POST /deliveries?apiVersion=1. */
+export function createDelivery(store: SandboxStore, url: URL, body: unknown, now: number): Response {
+  requireApiVersion(url);
+  const business = businessWithLocation(store);
+  const order = insert(store, checkOrder(body, contextOf(store, business)), business, now);
+  return ok(createdView(order), 201, 'Delivery created');
+}
+
+/** POST /deliveries/bulk?apiVersion=1 `{ deliveries }`: valid ones are created even when others fail (1061). */
+export function createBulk(store: SandboxStore, url: URL, body: unknown, now: number): Response {
+  requireApiVersion(url);
+  if (!isRecord(body) || !Array.isArray(body['deliveries']) || body['deliveries'].length === 0) throw invalid('The body must be { deliveries: [ ...orders ] } with at least one order');
+  const business = businessWithLocation(store);
+  const created: Array<{ index: number; _id: string; trackingNumber: string; businessReference?: string }> = [];
+  const failed: Array<{ index: number; errorCode?: number; message: string }> = [];
+  (body['deliveries'] as unknown[]).forEach((element, index) => {
+    try {
+      const order = insert(store, checkOrder(element, contextOf(store, business)), business, now);
+      created.push({ index, _id: order._id, trackingNumber: order.trackingNumber, ...(order.businessReference === undefined ? {} : { businessReference: order.businessReference }) });
+    } catch (err) {
+      if (!(err instanceof RuleViolation)) throw err;
+      failed.push({ index, ...(err.errorCode === undefined ? {} : { errorCode: err.errorCode }), message: err.message });
+    }
+  });
+  if (failed.length === 0) return ok({ created }, 201, 'Deliveries created');
+  const total = created.length + failed.length;
+  return fail(400, `${errorCodeMeaning[1061]} (${failed.length} of ${total} failed)`, 1061, { created, failed });
+}
+
+function mergeItems(elements: ReadonlyArray<Record<string, unknown>>): FulfillmentItem[] {
+  const bySku = new Map<string, FulfillmentItem>();
+  for (const element of elements) {
+    const info = element['fulfillmentInfo'] as { items: FulfillmentItem[] };
+    for (const item of info.items) {
+      const known = bySku.get(item.sku);
+      bySku.set(item.sku, known === undefined ? { ...item } : { ...known, quantity: known.quantity + item.quantity });
+    }
+  }
+  return [...bySku.values()];
+}
+
+/**
+ * POST /fulfillment/deliveries/bulky `Order[]`: one FXF_SEND order per receiver phone, items combined.
+ * All or nothing: one invalid element rejects the call, its index leading the message.
+ */
+export function createBulky(store: SandboxStore, body: unknown, now: number): Response {
+  if (!Array.isArray(body) || body.length === 0) throw invalid('The body must be a non-empty array of fulfillment orders');
+  const business = businessWithLocation(store);
+  const groups = new Map<string, { indexes: number[]; elements: Array<Record<string, unknown>> }>();
+  (body as unknown[]).forEach((raw, index) => {
+    try {
+      if (!isRecord(raw)) throw invalid('An order must be a JSON object');
+      if (raw['type'] !== undefined && raw['type'] !== 'FXF_SEND') throw invalid('type must be FXF_SEND in a bulky upload');
+      const element: Record<string, unknown> = { ...raw, type: 'FXF_SEND' };
+      const receiver = element['receiver'];
+      const phone = isRecord(receiver) ? receiver['phone'] : undefined;
+      if (!isNonEmptyString(phone)) throw invalid('receiver.phone is required: orders are merged by it');
+      checkOrder(element, contextOf(store, business));
+      const group = groups.get(phone.trim()) ?? { indexes: [], elements: [] };
+      group.indexes.push(index);
+      group.elements.push(element);
+      groups.set(phone.trim(), group);
+    } catch (err) {
+      if (err instanceof RuleViolation) throw new RuleViolation(err.status, `[${index}] ${err.message}`, err.errorCode);
+      throw err;
+    }
+  });
+  const out = [...groups].map(([phone, group]) => {
+    const [first = {}] = group.elements;
+    const merged = { ...first, fulfillmentInfo: { ...(first['fulfillmentInfo'] as object), items: mergeItems(group.elements) } };
+    const order = insert(store, checkOrder(merged, contextOf(store, business)), business, now);
+    return { _id: order._id, trackingNumber: order.trackingNumber, receiverPhone: phone, mergedFrom: group.indexes };
+  });
+  return ok(out, 201, 'Fulfillment orders created');
+}

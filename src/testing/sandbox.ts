@@ -1,0 +1,225 @@
+import type { HttpHandler } from 'msw';
+import type { WebhookOrderType } from '../catalogue/order-types.js';
+import { SandboxError } from './errors.js';
+import { FaultInjector, type FaultOptions } from './faults.js';
+import type { ScenarioName } from './flows.js';
+import { route } from './router.js';
+import { startServer, type ListenOptions, type SandboxServer } from './server.js';
+import { StateEngine, type AdvanceOptions } from './state-engine.js';
+import { SandboxStore, type OrderRecord, type StateEvent } from './store.js';
+import { webhookBody, WebhookDispatcher, type WebhookDelivery, type WebhookRetryOptions } from './webhook-dispatch.js';
+import { preflight } from './wire.js';
+
+export interface SandboxOptions {
+  /** The account's API key (sent raw in `Authorization`). Default `'sandbox-api-key'`. */
+  readonly apiKey?: string;
+  /** Seed of one-time codes and e-mail tokens. Default 1. */
+  readonly seed?: number;
+  /** Webhook retries: attempts in all (default 4) and the first backoff delay (default 50 ms, doubled each retry). */
+  readonly webhookRetry?: WebhookRetryOptions;
+  /** Clock for timestamps (`createdAt`, webhook `timeStamp`, `deliveryPromiseDate`). Default `Date.now`. */
+  readonly now?: () => number;
+  /** Base URL the in-process adapters (`fetch`, `handlers()`) answer under. Default `https://sandbox.delivery-sdk.test/v2`. */
+  readonly baseUrl?: string;
+}
+
+/** The account-level webhook of the dashboard: URL, and optionally one header name with its value. */
+export interface SandboxWebhookConfig {
+  readonly url: string;
+  readonly headerName?: string;
+  readonly headerValue?: string;
+}
+
+/** One state an order reached, as its webhook reports it. */
+export type SandboxStateEvent = StateEvent;
+
+/** A read-only view of an order the sandbox holds. */
+export interface SandboxOrder {
+  readonly _id: string;
+  readonly trackingNumber: string;
+  /** As created: 10, 15, 25, 30, 'FXF_SEND' or 'CUSTOMER_RETURN_PICKUP'. */
+  readonly type: number | string;
+  /** The type its webhooks carry now (an FXF_SEND or SEND being returned turns `RTO`). */
+  readonly webhookType: WebhookOrderType;
+  readonly state: number;
+  readonly cod: number | undefined;
+  readonly businessReference: string | undefined;
+  readonly businessId: string;
+  readonly createdAt: number;
+  readonly numberOfAttempts: number;
+  /** Every state from creation on. */
+  readonly history: readonly SandboxStateEvent[];
+  /** The order as received (bulky: after merging). */
+  readonly request: Readonly<Record<string, unknown>>;
+}
+
+/** The emulated service. Create one per test (or per suite) with {@link createSandbox}. */
+export interface Sandbox {
+  readonly apiKey: string;
+  /** The base URL `fetch` and `handlers()` answer under (ends in `/v2`). */
+  readonly baseUrl: string;
+  /**
+   * The whole API as one Fetch-API function. Pass it as the client's `fetch`, or call it with a
+   * `Request`. A dropped connection (fault injection) rejects with a TypeError, like `fetch`.
+   */
+  readonly fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+  /** msw handlers for `setupServer` / `setupWorker`, answering under `baseUrl`. Loads msw (an optional peer) on call. */
+  handlers(): Promise<HttpHandler[]>;
+  /** Serves the sandbox over HTTP on 127.0.0.1 (Node only). */
+  listen(options?: ListenOptions): Promise<SandboxServer>;
+  /** The last one-time code "sent" to this phone by `phone/verify`. */
+  lastOtp(phone: string): string | undefined;
+  /** The e-mail confirmation token "sent" at registration. */
+  lastEmailToken(email: string): string | undefined;
+  /** Every order created, oldest first. */
+  orders(): SandboxOrder[];
+  /** One order by tracking number; throws a `SandboxError` when there is none. */
+  order(trackingNumber: string): SandboxOrder;
+  /** The states `advance` accepts for this order now. */
+  nextStates(trackingNumber: string): number[];
+  /**
+   * Moves an order one step along its flow and sends the webhook(s). Resolves after the first
+   * delivery attempt of each; a third failed attempt also yields the automatic 48 or 103.
+   * Refuses a transition the flow does not allow with a `SandboxError` naming from and to.
+   */
+  advance(trackingNumber: string, options: AdvanceOptions): Promise<SandboxStateEvent[]>;
+  /** Plays a scenario to its end from where the order is; returns the events it produced. */
+  play(trackingNumber: string, scenario: ScenarioName): Promise<SandboxStateEvent[]>;
+  /** Sets (or with `null` clears) the account-level webhook; used when an order has no `webhookUrl`. */
+  setWebhook(config: SandboxWebhookConfig | null): void;
+  /** Every webhook sent, with its attempts. */
+  webhookLog(): readonly WebhookDelivery[];
+  /** Resolves once every pending webhook retry has delivered or given up. */
+  drainWebhooks(): Promise<void>;
+  /** Makes a share of the following API requests fail; repeatable for a seed. */
+  injectFaults(options: FaultOptions): void;
+  clearFaults(): void;
+  /** Stops retries and timers and closes every `listen()` server. */
+  close(): Promise<void>;
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function snapshot(order: OrderRecord): SandboxOrder {
+  return {
+    _id: order._id,
+    trackingNumber: order.trackingNumber,
+    type: order.type,
+    webhookType: order.webhookType,
+    state: order.state,
+    cod: order.cod,
+    businessReference: order.businessReference,
+    businessId: order.businessId,
+    createdAt: order.createdAt,
+    numberOfAttempts: order.attempts,
+    history: [...order.history],
+    request: order.request,
+  };
+}
+
+function checkWebhookConfig(config: SandboxWebhookConfig): void {
+  let url: URL;
+  try {
+    url = new URL(config.url);
+  } catch {
+    throw new SandboxError(`setWebhook: '${config.url}' is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SandboxError('setWebhook: the URL must be http(s)');
+  if ((config.headerName === undefined) !== (config.headerValue === undefined)) {
+    throw new SandboxError('setWebhook: headerName and headerValue go together, never one alone (spec, Authentication 3)');
+  }
+  if (config.headerName !== undefined && !HEADER_NAME.test(config.headerName)) throw new SandboxError(`setWebhook: '${config.headerName}' is not a valid header name`);
+}
+
+/**
+ * Creates an in-memory emulation of the Delivery Service API: lookup data, accounts, orders with
+ * every server-side rule and errorCode, a state engine, webhooks and fault injection.
+ *
+ * @example
+ * ```ts
+ * import { createSandbox } from 'delivery-sdk/testing';
+ * import { DeliveryClient } from 'delivery-sdk';
+ *
+ * const sandbox = createSandbox();
+ * const client = new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, fetch: sandbox.fetch });
+ * // ... create a business, a pickup location and an order, then:
+ * await sandbox.play(trackingNumber, 'success'); // webhooks 20, 21, 24, 30, 24, 41, 45
+ * await sandbox.close();
+ * ```
+ */
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const now = options.now ?? Date.now;
+  const apiKey = options.apiKey ?? 'sandbox-api-key';
+  const baseUrl = (options.baseUrl ?? 'https://sandbox.delivery-sdk.test/v2').replace(/\/+$/, '');
+  const store = new SandboxStore(options.seed ?? 1);
+  const faults = new FaultInjector();
+  const webhooks = new WebhookDispatcher(options.webhookRetry ?? {}, now);
+  const servers = new Set<SandboxServer>();
+
+  const engine = new StateEngine(store, now, async (order, event) => {
+    const account = store.accountWebhook;
+    const target =
+      order.webhookUrl !== undefined
+        ? { url: order.webhookUrl, headers: order.webhookCustomHeaders ?? {} }
+        : account === undefined
+          ? undefined
+          : { url: account.url, headers: account.headerName === undefined || account.headerValue === undefined ? {} : { [account.headerName]: account.headerValue } };
+    if (target !== undefined) await webhooks.send(target, webhookBody(order, event));
+  });
+
+  const handle = async (request: Request): Promise<Response> => {
+    if (request.method === 'OPTIONS') return preflight(request);
+    return faults.apply(() => route({ store, apiKey, now }, request));
+  };
+  const fetchFn = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    try {
+      return handle(input instanceof Request && init === undefined ? input : new Request(input, init));
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  };
+
+  return {
+    apiKey,
+    baseUrl,
+    fetch: fetchFn,
+    handlers: async () => {
+      const { createSandboxHandlers } = await import('./msw.js');
+      return createSandboxHandlers(handle, baseUrl);
+    },
+    listen: async (listenOptions) => {
+      const server = await startServer(handle, listenOptions);
+      servers.add(server);
+      return {
+        baseUrl: server.baseUrl,
+        port: server.port,
+        close: () => {
+          servers.delete(server);
+          return server.close();
+        },
+      };
+    },
+    lastOtp: (phone) => store.otps.get(phone),
+    lastEmailToken: (email) => store.emailTokens.get(email.toLowerCase()),
+    orders: () => [...store.orders.values()].map(snapshot),
+    order: (trackingNumber) => snapshot(engine.order(trackingNumber)),
+    nextStates: (trackingNumber) => engine.nextStates(trackingNumber),
+    advance: (trackingNumber, advanceOptions) => engine.advance(trackingNumber, advanceOptions),
+    play: (trackingNumber, scenario) => engine.play(trackingNumber, scenario),
+    setWebhook: (config) => {
+      if (config !== null) checkWebhookConfig(config);
+      store.accountWebhook = config === null ? undefined : { ...config };
+    },
+    webhookLog: () => webhooks.log(),
+    drainWebhooks: () => webhooks.drain(),
+    injectFaults: (faultOptions) => faults.configure(faultOptions),
+    clearFaults: () => faults.clear(),
+    close: async () => {
+      faults.clear();
+      webhooks.close();
+      await webhooks.drain();
+      await Promise.all([...servers].map((server) => server.close()));
+      servers.clear();
+    },
+  };
+}

@@ -1,0 +1,138 @@
+import { describeException, type ExceptionDirection } from '../catalogue/exceptions.js';
+import type { WebhookOrderType } from '../catalogue/order-types.js';
+import { isFinalState, isKnownState, STATES } from '../catalogue/states.js';
+import { FAILED_ATTEMPTS_LIMIT } from '../catalogue/transitions.js';
+import { SandboxError } from './errors.js';
+import { edgesOf, flows, nodeKey, SCENARIOS, type Edge, type ScenarioName } from './flows.js';
+import type { OrderRecord, SandboxStore, StateEvent } from './store.js';
+
+/** What `advance` asks for: the next state, and for an Exception (47) optionally its reason code. */
+export interface AdvanceOptions {
+  readonly to: number;
+  /** Exception reason code for `to: 47`; default 1 (customer not at the address) going forward, 23 (business not answering) on the way back. */
+  readonly exceptionCode?: number;
+}
+
+/** States any live order may enter whatever its flow (not shown by the spec; see README). */
+const SIDE_STATES = [49, 100, 101, 102, 105];
+const PAUSE_STATES = [102, 105];
+const ARCHIVABLE = [45, 46, 60];
+/** States in which the courier is out: entering one is an attempt. */
+const OUT_STATES = [22, 40, 41];
+const DEFAULT_EXCEPTION: Readonly<Record<ExceptionDirection, number>> = { forward: 1, return: 23 };
+
+const label = (state: number): string => `${state} (${isKnownState(state) ? STATES[state].name : 'unknown'})`;
+const appliesTo = (state: number, type: WebhookOrderType): boolean => isKnownState(state) && STATES[state].appliesTo.includes(type);
+
+/** Moves orders through their type's flow and reports each change; refuses what the flow does not allow. */
+export class StateEngine {
+  constructor(
+    private readonly store: SandboxStore,
+    private readonly now: () => number,
+    private readonly onChange: (order: OrderRecord, event: StateEvent) => Promise<void>,
+  ) {}
+
+  order(trackingNumber: string): OrderRecord {
+    const order = this.store.orders.get(String(trackingNumber));
+    if (order === undefined) throw new SandboxError(`No order with tracking number ${trackingNumber} in this sandbox`);
+    return order;
+  }
+
+  /** The transitions open to an order now, automatic ones excluded. */
+  private options(order: OrderRecord): Edge[] {
+    const { state, webhookType: type, leg } = order;
+    if (PAUSE_STATES.includes(state)) {
+      const resume: Edge[] = order.resumeState === undefined ? [] : [{ state: order.resumeState, type, leg, automatic: false }];
+      return [...resume, ...this.side(order).filter((edge) => !PAUSE_STATES.includes(edge.state))];
+    }
+    if (ARCHIVABLE.includes(state)) return appliesTo(104, type) ? [{ state: 104, type, leg, automatic: false }] : [];
+    if (isFinalState(state)) return [];
+    const flow = (edgesOf(order.kind).get(nodeKey(state, type, leg)) ?? []).filter((edge) => !edge.automatic);
+    return [...flow, ...this.side(order).filter((edge) => !flow.some((f) => f.state === edge.state))];
+  }
+
+  private side(order: OrderRecord): Edge[] {
+    return SIDE_STATES.filter((s) => s !== order.state && appliesTo(s, order.webhookType)).map((state) => ({ state, type: order.webhookType, leg: order.leg, automatic: false }));
+  }
+
+  /** The states `advance` would accept now. */
+  nextStates(trackingNumber: string): number[] {
+    return this.options(this.order(trackingNumber)).map((edge) => edge.state);
+  }
+
+  /** Moves the order one step (plus any automatic step that follows) and sends the webhooks. */
+  async advance(trackingNumber: string, options: AdvanceOptions): Promise<StateEvent[]> {
+    const order = this.order(trackingNumber);
+    const choices = this.options(order);
+    const edge = choices.find((e) => e.state === options.to);
+    if (edge === undefined) {
+      const allowed = choices.map((e) => e.state);
+      throw new SandboxError(
+        `Order ${order.trackingNumber} (${order.webhookType}) cannot move from ${label(order.state)} to ${label(options.to)}. ` +
+          (allowed.length === 0 ? `${label(order.state)} is final.` : `Allowed next: ${allowed.map(label).join(', ')}.`),
+        { from: order.state, to: options.to, allowed },
+      );
+    }
+    if (options.exceptionCode !== undefined && options.to !== 47) throw new SandboxError('exceptionCode applies only to the Exception state (47)');
+    const events = [this.enter(order, edge, options.exceptionCode)];
+    const automatic = this.automaticStep(order);
+    if (automatic !== undefined) events.push(this.enter(order, automatic, undefined));
+    for (const event of events) await this.onChange(order, event);
+    return events;
+  }
+
+  /** After the third failed attempt of a leg the service moves on by itself (48 or 103, spec Events 6). */
+  private automaticStep(order: OrderRecord): Edge | undefined {
+    if (order.state !== 47 || order.failures < FAILED_ATTEMPTS_LIMIT) return undefined;
+    return edgesOf(order.kind).get(nodeKey(order.state, order.webhookType, order.leg))?.find((edge) => edge.automatic);
+  }
+
+  private enter(order: OrderRecord, edge: Edge, exceptionCode: number | undefined): StateEvent {
+    const direction: ExceptionDirection = edge.leg === 'forward' ? 'forward' : 'return';
+    let exception: { exceptionCode: number; exceptionReason: string } | undefined;
+    if (edge.state === 47) {
+      const code = exceptionCode ?? DEFAULT_EXCEPTION[direction];
+      const described = describeException(code, direction);
+      if (!described.known) throw new SandboxError(`Exception code ${code} is not a ${direction} exception reason of the spec`);
+      exception = { exceptionCode: code, exceptionReason: described.reason };
+    }
+    if (edge.leg !== order.leg) {
+      order.attempts = 0;
+      order.failures = 0;
+    }
+    order.resumeState = PAUSE_STATES.includes(edge.state) ? (PAUSE_STATES.includes(order.state) ? order.resumeState : order.state) : undefined;
+    order.state = edge.state;
+    order.webhookType = edge.type;
+    order.leg = edge.leg;
+    if (OUT_STATES.includes(edge.state)) order.attempts += 1;
+    if (edge.state === 47) order.failures += 1;
+    const event: StateEvent = { state: edge.state, type: edge.type, timeStamp: this.now(), numberOfAttempts: order.attempts, ...exception };
+    order.history.push(event);
+    return event;
+  }
+
+  /**
+   * Runs a scenario to its end from where the order is. The order's history so far must be the
+   * start of that scenario; otherwise it refuses rather than guess.
+   */
+  async play(trackingNumber: string, scenario: ScenarioName): Promise<StateEvent[]> {
+    const order = this.order(trackingNumber);
+    if (!SCENARIOS.includes(scenario)) throw new SandboxError(`Unknown scenario '${String(scenario)}'; use one of ${SCENARIOS.join(', ')}`);
+    const steps = flows()[order.kind][scenario];
+    if (steps === undefined) {
+      const available = SCENARIOS.filter((name) => flows()[order.kind][name] !== undefined);
+      throw new SandboxError(`Scenario '${scenario}' does not apply to ${order.kind} orders; available: ${available.join(', ')}`);
+    }
+    const onTrack = (): boolean => order.history.every((event, i) => steps[i]?.state === event.state && steps[i]?.type === event.type);
+    const events: StateEvent[] = [];
+    while (order.history.length < steps.length) {
+      const step = steps[order.history.length];
+      if (!onTrack() || step === undefined || step.automatic === true) {
+        throw new SandboxError(`Order ${order.trackingNumber} has left the '${scenario}' scenario (now in ${label(order.state)})`);
+      }
+      events.push(...(await this.advance(order.trackingNumber, step.exceptionCode === undefined ? { to: step.state } : { to: step.state, exceptionCode: step.exceptionCode })));
+    }
+    if (!onTrack()) throw new SandboxError(`Order ${order.trackingNumber} has left the '${scenario}' scenario (now in ${label(order.state)})`);
+    return events;
+  }
+}

@@ -1,0 +1,128 @@
+import type { WebhookOrderType } from '../catalogue/order-types.js';
+import { mulberry32 } from './random.js';
+
+export interface UserRecord {
+  readonly _id: string;
+  readonly email: string;
+  readonly profile: { readonly firstName: string; readonly lastName: string; readonly phone: string };
+  readonly countryId: string;
+  readonly heardAboutUsFrom: string | undefined;
+  phoneVerified: boolean;
+  emailVerified: boolean;
+}
+
+export interface PickupLocationRecord {
+  readonly _id: string;
+  readonly locationName: string;
+  readonly isDefault: boolean;
+  readonly address: Readonly<Record<string, unknown>>;
+}
+
+export interface BusinessRecord {
+  readonly _id: string;
+  readonly name: string;
+  readonly autoCreatePickups: boolean;
+  /** The registration input, echoed back. */
+  readonly input: Readonly<Record<string, unknown>>;
+  readonly pickupLocations: PickupLocationRecord[];
+}
+
+export interface FulfillmentItem {
+  readonly sku: string;
+  readonly quantity: number;
+  readonly name?: string;
+}
+
+/** Which way an order is travelling: to the customer (or collecting from them), or back. */
+export type Leg = 'forward' | 'return';
+
+/** One state an order reached, as its webhook reports it. */
+export interface StateEvent {
+  readonly state: number;
+  readonly type: WebhookOrderType;
+  readonly timeStamp: number;
+  readonly numberOfAttempts: number;
+  readonly exceptionCode?: number;
+  readonly exceptionReason?: string;
+}
+
+/** The flow family an order follows (fulfillment returns differ from ordinary CRPs: they end in stock). */
+export type FlowKind = 'SEND' | 'CASH_COLLECTION' | 'EXCHANGE' | 'CUSTOMER_RETURN_PICKUP' | 'FXF_SEND' | 'FXF_CUSTOMER_RETURN_PICKUP';
+
+export interface OrderRecord {
+  readonly _id: string;
+  readonly trackingNumber: string;
+  /** The `type` as created: a numeric DeliveryType or a FulfillmentType string. */
+  readonly type: number | string;
+  readonly kind: FlowKind;
+  readonly businessId: string;
+  readonly createdAt: number;
+  readonly deliveryPromiseDate: string;
+  /** The request body as received (after bulky merging). */
+  readonly request: Readonly<Record<string, unknown>>;
+  readonly cod: number | undefined;
+  readonly businessReference: string | undefined;
+  readonly webhookUrl: string | undefined;
+  readonly webhookCustomHeaders: Readonly<Record<string, string>> | undefined;
+  readonly fulfillmentItems: readonly FulfillmentItem[] | undefined;
+  webhookType: WebhookOrderType;
+  state: number;
+  leg: Leg;
+  /** Attempts (courier out to the customer or the business) in the current leg. */
+  attempts: number;
+  /** Failed attempts (exceptions) in the current leg. */
+  failures: number;
+  /** The state to go back to after On hold or Investigation. */
+  resumeState: number | undefined;
+  readonly history: StateEvent[];
+}
+
+/** The account-level webhook set in the dashboard (spec, Authentication 3). */
+export interface AccountWebhook {
+  readonly url: string;
+  readonly headerName?: string;
+  readonly headerValue?: string;
+}
+
+/** Everything the sandbox remembers. One API key is one account. */
+export class SandboxStore {
+  readonly users = new Map<string, UserRecord>();
+  readonly otps = new Map<string, string>();
+  readonly emailTokens = new Map<string, string>();
+  readonly businesses: BusinessRecord[] = [];
+  readonly orders = new Map<string, OrderRecord>();
+  accountWebhook: AccountWebhook | undefined;
+  private idCounter = 0;
+  private trackingCounter = 0;
+  private readonly random: () => number;
+
+  constructor(seed: number) {
+    this.random = mulberry32(seed);
+  }
+
+  /** A 24-hex id shaped like the service's (Mongo-style); sequential, so runs repeat. */
+  nextId(): string {
+    this.idCounter += 1;
+    return `5b${this.idCounter.toString(16).padStart(22, '0')}`;
+  }
+
+  nextTrackingNumber(): string {
+    this.trackingCounter += 1;
+    return String(70_000_000 + this.trackingCounter);
+  }
+
+  /** A six-digit one-time code drawn from the seeded PRNG. */
+  nextCode(): string {
+    return String(Math.floor(this.random() * 1_000_000)).padStart(6, '0');
+  }
+
+  /** The business orders belong to: the one created last. */
+  currentBusiness(): BusinessRecord | undefined {
+    return this.businesses[this.businesses.length - 1];
+  }
+
+  userByPhone(phone: string): UserRecord | undefined {
+    for (const user of this.users.values()) if (user.profile.phone === phone) return user;
+    return undefined;
+  }
+}

@@ -1,0 +1,208 @@
+import type { WebhookOrderType } from '../catalogue/order-types.js';
+import type { OrderRecord, StateEvent } from './store.js';
+
+/** The body the service POSTs on every state change (spec, Events 3). */
+export interface SandboxWebhookBody {
+  readonly _id: string;
+  readonly trackingNumber: string;
+  readonly state: number;
+  readonly type: WebhookOrderType;
+  /** Only in Delivered (45). */
+  readonly cod?: number;
+  readonly timeStamp: number;
+  readonly isConfirmedDelivery: boolean;
+  /** DD-MM-YYYY. */
+  readonly deliveryPromiseDate: string;
+  /** Only in Exception (47). */
+  readonly exceptionReason?: string;
+  /** Only in Exception (47). */
+  readonly exceptionCode?: number;
+  readonly businessReference?: string;
+  readonly numberOfAttempts: number;
+}
+
+export interface WebhookAttempt {
+  readonly at: number;
+  /** HTTP status of the receiver's answer; absent when it did not answer. */
+  readonly status?: number;
+  /** Why the attempt failed (network error, timeout, non-2xx). */
+  readonly error?: string;
+}
+
+/** One webhook the sandbox sent (or is still trying to send), with every attempt. */
+export interface WebhookDelivery {
+  readonly id: number;
+  readonly trackingNumber: string;
+  readonly state: number;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: SandboxWebhookBody;
+  readonly attempts: readonly WebhookAttempt[];
+  /** `pending` while retries remain; `failed` once they ran out (or the sandbox closed). */
+  readonly status: 'pending' | 'delivered' | 'failed';
+}
+
+export interface WebhookRetryOptions {
+  /** Attempts in all, the first included. Default 4. */
+  readonly attempts?: number;
+  /** Wait before the first retry; doubled each time. Default 50 ms, so tests stay fast. */
+  readonly baseDelayMs?: number;
+  /** Time a receiver gets to answer one attempt. Default 5000 ms. */
+  readonly timeoutMs?: number;
+}
+
+export interface WebhookTarget {
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** `DD-MM-YYYY` in UTC, as the spec writes deliveryPromiseDate. */
+export function formatPromiseDate(epochMs: number): string {
+  const date = new Date(epochMs);
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${pad(date.getUTCDate())}-${pad(date.getUTCMonth() + 1)}-${date.getUTCFullYear()}`;
+}
+
+/** The spec's body for one state change: cod only in 45, exception fields only in 47. */
+export function webhookBody(order: OrderRecord, event: StateEvent): SandboxWebhookBody {
+  return {
+    _id: order._id,
+    trackingNumber: order.trackingNumber,
+    state: event.state,
+    type: event.type,
+    ...(event.state === 45 ? { cod: order.cod ?? 0 } : {}),
+    timeStamp: event.timeStamp,
+    isConfirmedDelivery: event.state === 45 || event.state === 46,
+    deliveryPromiseDate: order.deliveryPromiseDate,
+    ...(event.state === 47 && event.exceptionCode !== undefined ? { exceptionReason: event.exceptionReason ?? '', exceptionCode: event.exceptionCode } : {}),
+    ...(order.businessReference === undefined ? {} : { businessReference: order.businessReference }),
+    numberOfAttempts: event.numberOfAttempts,
+  };
+}
+
+interface MutableDelivery {
+  id: number;
+  trackingNumber: string;
+  state: number;
+  url: string;
+  headers: Record<string, string>;
+  body: SandboxWebhookBody;
+  attempts: WebhookAttempt[];
+  status: WebhookDelivery['status'];
+}
+
+/** Sends webhooks with the global `fetch`, retries failures with exponential backoff, and keeps a log. */
+export class WebhookDispatcher {
+  private readonly deliveries: MutableDelivery[] = [];
+  private readonly pending = new Set<Promise<void>>();
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  private readonly wakers = new Set<() => void>();
+  private readonly maxAttempts: number;
+  private readonly baseDelayMs: number;
+  private readonly timeoutMs: number;
+  private closed = false;
+
+  constructor(options: WebhookRetryOptions, private readonly now: () => number) {
+    this.maxAttempts = Math.max(1, Math.floor(options.attempts ?? 4));
+    this.baseDelayMs = Math.max(0, options.baseDelayMs ?? 50);
+    this.timeoutMs = Math.max(1, options.timeoutMs ?? 5000);
+  }
+
+  /** Sends one webhook; resolves after the first attempt, retries go on in the background. */
+  async send(target: WebhookTarget, body: SandboxWebhookBody): Promise<void> {
+    const delivery: MutableDelivery = {
+      id: this.deliveries.length + 1,
+      trackingNumber: body.trackingNumber,
+      state: body.state,
+      url: target.url,
+      headers: { 'content-type': 'application/json', 'user-agent': 'delivery-sdk-sandbox', ...target.headers },
+      body,
+      attempts: [],
+      status: 'pending',
+    };
+    this.deliveries.push(delivery);
+    const delivered = await this.attempt(delivery);
+    if (delivered || this.closed) return;
+    const retries = this.retry(delivery);
+    this.pending.add(retries);
+    void retries.finally(() => this.pending.delete(retries));
+  }
+
+  private async retry(delivery: MutableDelivery): Promise<void> {
+    while (delivery.attempts.length < this.maxAttempts && !this.closed) {
+      await this.sleep(this.baseDelayMs * 2 ** (delivery.attempts.length - 1));
+      if (this.closed) break;
+      if (await this.attempt(delivery)) return;
+    }
+    delivery.status = 'failed';
+  }
+
+  private async attempt(delivery: MutableDelivery): Promise<boolean> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    unref(timer);
+    const at = this.now();
+    try {
+      const response = await globalThis.fetch(delivery.url, {
+        method: 'POST',
+        headers: delivery.headers,
+        body: JSON.stringify(delivery.body),
+        signal: controller.signal,
+      });
+      await response.arrayBuffer().catch(() => undefined);
+      if (response.ok) {
+        delivery.attempts.push({ at, status: response.status });
+        delivery.status = 'delivered';
+        return true;
+      }
+      delivery.attempts.push({ at, status: response.status, error: `HTTP ${response.status}` });
+    } catch (err) {
+      const reason = controller.signal.aborted ? `no answer within ${this.timeoutMs} ms` : err instanceof Error ? describeNetworkError(err) : String(err);
+      delivery.attempts.push({ at, error: reason });
+    } finally {
+      clearTimeout(timer);
+    }
+    if (delivery.attempts.length >= this.maxAttempts || this.closed) delivery.status = 'failed';
+    return false;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        this.timers.delete(timer);
+        this.wakers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      unref(timer);
+      this.timers.add(timer);
+      this.wakers.add(wake);
+    });
+  }
+
+  /** Resolves once no retry is pending (delivered or given up). */
+  async drain(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  log(): readonly WebhookDelivery[] {
+    return this.deliveries.map((d) => ({ ...d, headers: { ...d.headers }, attempts: [...d.attempts] }));
+  }
+
+  /** Stops every pending retry at once; pending deliveries end as `failed`. */
+  close(): void {
+    this.closed = true;
+    for (const wake of [...this.wakers]) wake();
+  }
+}
+
+function describeNetworkError(err: Error): string {
+  const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
+  return `${err.message}${cause}`;
+}
+
+/** Timers must not keep a test process alive (Node); browsers have no `unref`. */
+function unref(timer: ReturnType<typeof setTimeout>): void {
+  if (typeof timer === 'object' && timer !== null && 'unref' in timer && typeof timer.unref === 'function') timer.unref();
+}

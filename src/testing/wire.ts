@@ -1,0 +1,86 @@
+import { errorCodeMeaning, type ErrorCode } from '../errors/codes.js';
+
+/** CORS headers on every answer, so browser tests can call a `listen()`ed sandbox from any origin. */
+const CORS_HEADERS: Readonly<Record<string, string>> = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'Retry-After, Content-Type',
+};
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...CORS_HEADERS, ...headers },
+  });
+}
+
+/** The spec's success envelope (wire contract). */
+export function ok(data: unknown, status = 200, message = 'Success'): Response {
+  return json(status, { success: true, message, data });
+}
+
+/** The spec's error body; `errorCode` is left out for errors the spec has no code for. */
+export function fail(status: number, message: string, errorCode?: number, data: unknown = null, headers: Record<string, string> = {}): Response {
+  const body = errorCode === undefined ? { success: false, message, data } : { success: false, message, errorCode, data };
+  return json(status, body, headers);
+}
+
+/** Answer to a CORS preflight: every method, and whatever headers the browser asks for (custom ones too). */
+export function preflight(request: Request): Response {
+  const asked = request.headers.get('access-control-request-headers');
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...CORS_HEADERS,
+      'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+      'access-control-allow-headers': asked ?? 'Authorization, Content-Type',
+      'access-control-max-age': '600',
+    },
+  });
+}
+
+/** A rule broken by a request: the HTTP status, the message, and the spec code when there is one. */
+export class RuleViolation {
+  constructor(
+    readonly status: number,
+    readonly message: string,
+    readonly errorCode?: number,
+  ) {}
+
+  toResponse(): Response {
+    return fail(this.status, this.message, this.errorCode);
+  }
+}
+
+/** A violation of a spec rule: status 400 and the spec's own wording, followed by the detail. */
+export function coded(code: ErrorCode, detail?: string): RuleViolation {
+  const meaning = errorCodeMeaning[code];
+  return new RuleViolation(400, detail === undefined ? meaning : `${meaning}: ${detail}`, code);
+}
+
+/** A broken rule the spec has no code for (missing field, wrong type): status 400 without `errorCode`. */
+export function invalid(message: string): RuleViolation {
+  return new RuleViolation(400, message);
+}
+
+export function notFound(message: string, errorCode?: number): RuleViolation {
+  return new RuleViolation(404, message, errorCode);
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function isNonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value.trim() !== '';
+}
+
+/** Reads a JSON body; a missing or unreadable one is a 400 the caller returns. */
+export async function readJson(request: Request): Promise<unknown> {
+  const text = await request.text();
+  if (text.trim() === '') throw invalid('The request body must be JSON');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw invalid('The request body is not valid JSON');
+  }
+}
