@@ -1,5 +1,6 @@
 import type { HttpHandler } from 'msw';
 import type { WebhookOrderType } from '../catalogue/order-types.js';
+import { control, CONTROL_PREFIX } from './control.js';
 import { SandboxError } from './errors.js';
 import { FaultInjector, type FaultOptions } from './faults.js';
 import type { ScenarioName } from './flows.js';
@@ -65,7 +66,11 @@ export interface Sandbox {
   readonly fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
   /** msw handlers for `setupServer` / `setupWorker`, answering under `baseUrl`. Loads msw (an optional peer) on call. */
   handlers(): Promise<HttpHandler[]>;
-  /** Serves the sandbox over HTTP on 127.0.0.1 (Node only). */
+  /**
+   * Serves the sandbox over HTTP on 127.0.0.1 (Node only), with CORS. Besides the API under `/v2`,
+   * the server answers control endpoints under `/__sandbox/` (otp, orders, advance, play, webhook,
+   * faults) for tests running in another process or language.
+   */
   listen(options?: ListenOptions): Promise<SandboxServer>;
   /** The last one-time code "sent" to this phone by `phone/verify`. */
   lastOtp(phone: string): string | undefined;
@@ -179,7 +184,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     }
   };
 
-  return {
+  const sandbox: Sandbox = {
     apiKey,
     baseUrl,
     fetch: fetchFn,
@@ -188,7 +193,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return createSandboxHandlers(handle, baseUrl);
     },
     listen: async (listenOptions) => {
-      const server = await startServer(handle, listenOptions);
+      const server = await startServer((request) => (new URL(request.url).pathname.startsWith(`${CONTROL_PREFIX}/`) ? control(sandbox, request) : handle(request)), listenOptions);
       servers.add(server);
       return {
         baseUrl: server.baseUrl,
@@ -222,4 +227,5 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       servers.clear();
     },
   };
+  return sandbox;
 }

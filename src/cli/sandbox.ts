@@ -1,0 +1,56 @@
+import { parseArgs } from 'node:util';
+import { createSandbox } from '../testing/index.js';
+
+const HELP = `delivery-sdk-sandbox: the Delivery Service API sandbox over HTTP, on this machine only.
+
+Usage: delivery-sdk-sandbox [--port 4010] [--host 127.0.0.1] [--api-key KEY] [--seed N]
+                            [--webhook-url URL [--webhook-header-name NAME --webhook-header-value VALUE]]
+
+Prints the base URL (ending in /v2) once ready; Ctrl-C stops it.
+Control endpoints for tests: <origin>/__sandbox/otp?phone=, /__sandbox/orders,
+POST /__sandbox/orders/<trackingNumber>/advance {"to": 20}, POST .../play {"scenario": "success"},
+PUT /__sandbox/webhook, GET /__sandbox/webhooks, POST|DELETE /__sandbox/faults.`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '4010' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'api-key': { type: 'string' },
+      seed: { type: 'string' },
+      'webhook-url': { type: 'string' },
+      'webhook-header-name': { type: 'string' },
+      'webhook-header-value': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help === true) {
+    console.log(HELP);
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, got '${values.port}'`);
+  const sandbox = createSandbox({
+    ...(values['api-key'] === undefined ? {} : { apiKey: values['api-key'] }),
+    ...(values.seed === undefined ? {} : { seed: Number(values.seed) }),
+  });
+  if (values['webhook-url'] !== undefined) {
+    sandbox.setWebhook({
+      url: values['webhook-url'],
+      ...(values['webhook-header-name'] === undefined ? {} : { headerName: values['webhook-header-name'] }),
+      ...(values['webhook-header-value'] === undefined ? {} : { headerValue: values['webhook-header-value'] }),
+    });
+  }
+  const server = await sandbox.listen({ port, host: values.host });
+  console.log(`Delivery sandbox listening on ${server.baseUrl} (API key: ${sandbox.apiKey})`);
+  const stop = (): void => {
+    void sandbox.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((err: unknown) => {
+  console.error(`delivery-sdk-sandbox: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});
