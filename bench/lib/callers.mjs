@@ -1,0 +1,55 @@
+/**
+ * The three ways of creating the same order that the per-call and heap benchmarks compare:
+ * the SDK (`deliveries.create`, validation on), a raw `fetch` POST, and plain ky.
+ */
+import { pathToFileURL } from 'node:url';
+import { realisticOrder } from './order.mjs';
+
+export const API_KEY = 'bench-api-key';
+
+/** Resolves to `{ callers: { sdk?, fetch?, ky? }, notes }`; `only` loads just one of them. */
+export async function makeCallers({ targets, kyPath, baseUrl, only }) {
+  const wanted = (name) => only === undefined || only === name;
+  const order = realisticOrder();
+  const url = `${baseUrl}/deliveries?apiVersion=1`;
+  const callers = {};
+  const notes = [];
+
+  if (wanted('sdk')) {
+    const { DeliveryClient } = await import(pathToFileURL(targets.main).href);
+    const client = new DeliveryClient({ baseUrl, apiKey: API_KEY });
+    if (typeof client.deliveries?.create === 'function') {
+      callers.sdk = () => client.deliveries.create(order);
+    } else {
+      notes.push('`deliveries.create` has not landed: measured `client.request` (POST /deliveries, no validation) in its place');
+      callers.sdk = () => client.request({ method: 'POST', path: '/deliveries', query: { apiVersion: 1 }, body: order });
+    }
+  }
+  if (wanted('fetch')) {
+    const headers = { accept: 'application/json', 'content-type': 'application/json', authorization: API_KEY };
+    callers.fetch = async () => {
+      const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(order) });
+      if (!response.ok) throw new Error(`raw fetch: HTTP ${response.status}`);
+      return (await response.json()).data;
+    };
+  }
+  if (wanted('ky') && kyPath !== undefined) {
+    const { default: ky } = await import(pathToFileURL(kyPath).href);
+    callers.ky = () => ky.post(url, { json: order, headers: { authorization: API_KEY } }).json();
+  }
+  return { callers, notes };
+}
+
+/** Makes `count` calls with at most `concurrency` in flight; pushes each call's duration (ms) to `durations`. */
+export async function runConcurrent(call, count, concurrency, durations) {
+  let started = 0;
+  const worker = async () => {
+    while (started < count) {
+      started++;
+      const t0 = performance.now();
+      await call();
+      durations.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+}

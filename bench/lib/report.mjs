@@ -1,0 +1,116 @@
+/** Turns the measurements into the one table `npm run bench` prints and RESULTS.md keeps. */
+import { cpus, totalmem } from 'node:os';
+import { KB } from './bundle-size.mjs';
+
+const us = (ms) => `${Math.round(ms * 1000).toLocaleString('en-US')} µs`;
+const x = (ratio) => `${ratio.toFixed(2)}x`;
+const kb = (bytes) => `${(bytes / KB).toFixed(1)} KB`;
+const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+const msOf = (ms) => `${ms.toFixed(1)} ms`;
+const verdict = (ok) => (ok ? 'ok' : '**OVER**');
+
+/** Rows of [#, measure, SDK, baseline, ratio, budget, verdict]. */
+export function buildRows(results) {
+  const rows = [];
+  const { perCall, validation, bundles, bulk, coldStart, heap } = results;
+
+  for (const [mode, label] of [['sequential', 'sequential'], ['concurrent', `concurrency ${perCall.concurrency}`]]) {
+    const { sdk, fetch, ky } = perCall[mode];
+    rows.push(['1', `Per call, ${label}, median`, us(sdk.median), `raw fetch ${us(fetch.median)}`, x(sdk.median / fetch.median), '≤ 1.30x', verdict(sdk.median / fetch.median <= 1.3)]);
+    rows.push(['1', `Per call, ${label}, p99`, us(sdk.p99), `raw fetch ${us(fetch.p99)}`, x(sdk.p99 / fetch.p99), '', '']);
+    if (ky !== undefined) {
+      rows.push(['1', `Plain ky, ${label}, median (reference)`, us(ky.median), `raw fetch ${us(fetch.median)}`, x(ky.median / fetch.median), '', '']);
+      rows.push(['1', `Plain ky, ${label}, p99 (reference)`, us(ky.p99), `raw fetch ${us(fetch.p99)}`, x(ky.p99 / fetch.p99), '', '']);
+    }
+  }
+
+  if (validation.opsPerSecond === undefined) {
+    rows.push(['2', 'Validation of the order', 'not measured', '', '', '', 'missing']);
+  } else {
+    const perOp = 1000 / validation.opsPerSecond;
+    const call = perCall.sequential.sdk.median;
+    rows.push(['2', `Validation (\`${validation.validator}\`)`, `${Math.round(validation.opsPerSecond).toLocaleString('en-US')} ops/s (${us(perOp)})`, `one SDK call ${us(call)}`, `${((perOp / call) * 100).toFixed(1)} % of a call`, '', '']);
+  }
+
+  for (const [kind, label] of [['main', 'Bundle, main entry + `deliveries.create`'], ['webhooks', 'Bundle, `delivery-sdk/webhooks`']]) {
+    const bundle = bundles[kind];
+    const base = bundles.ky;
+    rows.push(['3', `${label}, min+gzip -9`, kb(bundle.gzipBytes), base ? `ky alone ${kb(base.gzipBytes)}` : '', base ? x(bundle.gzipBytes / base.gzipBytes) : '', `≤ ${kb(bundle.budget)}`, verdict(bundle.gzipBytes <= bundle.budget)]);
+  }
+  const forbidden = [...bundles.main.forbiddenInputs, ...bundles.webhooks.forbiddenInputs];
+  rows.push(['3', 'msw or `testing` code in those bundles', forbidden.length === 0 ? 'none' : forbidden.join(', '), '', '', 'none', verdict(forbidden.length === 0)]);
+
+  if (bulk.missing !== undefined) {
+    rows.push(['4', 'Bulk `createBulk`', 'not measured', '', '', 'RSS(100k) ≤ 2x RSS(10k)', 'missing']);
+  } else {
+    const [small, large] = bulk.runs;
+    for (const run of bulk.runs) {
+      const failures = run.failed > 0 ? `, ${run.failed.toLocaleString('en-US')} failed` : '';
+      rows.push(['4', `Bulk, ${run.count.toLocaleString('en-US')} orders`, `${Math.round(run.ordersPerSecond).toLocaleString('en-US')} orders/s${failures}`, '', '', '', '']);
+    }
+    const ratio = large.peakRss / small.peakRss;
+    rows.push(['4', `Bulk, peak RSS ${large.count.toLocaleString('en-US')} orders`, mb(large.peakRss), `${small.count.toLocaleString('en-US')} orders ${mb(small.peakRss)}`, x(ratio), '≤ 2.00x', verdict(ratio <= 2)]);
+  }
+
+  const reference = coldStart.ky === undefined ? 'zod/mini' : 'ky';
+  const base = coldStart[reference];
+  for (const [label, name] of [['main entry', 'main'], ['webhooks entry', 'webhooks']]) {
+    const budgeted = name === 'main';
+    rows.push(['5', `Cold start, ${label}`, msOf(coldStart[name]), `${reference} alone ${msOf(base)}`, x(coldStart[name] / base), budgeted ? '≤ 1.50x' : '', budgeted ? verdict(coldStart[name] / base <= 1.5) : '']);
+  }
+  for (const name of ['zod', 'zod/mini', 'ky']) {
+    if (coldStart[name] !== undefined && name !== reference) rows.push(['5', `Cold start, \`${name}\` alone (reference)`, msOf(coldStart[name]), `${reference} alone ${msOf(base)}`, x(coldStart[name] / base), '', '']);
+  }
+
+  const extra = heap.sdk - heap.fetch;
+  rows.push(['6', `Heap after ${heap.calls.toLocaleString('en-US')} calls, after gc()`, mb(heap.sdk), `raw fetch ${mb(heap.fetch)}`, `${extra >= 0 ? '+' : '−'}${mb(Math.abs(extra))}`, '≤ +7.0 MB', verdict(extra <= 7 * 2 ** 20)]);
+  if (heap.ky !== undefined) {
+    const kyExtra = heap.ky - heap.fetch;
+    rows.push(['6', 'Heap, plain ky (reference)', mb(heap.ky), `raw fetch ${mb(heap.fetch)}`, `${kyExtra >= 0 ? '+' : '−'}${mb(Math.abs(kyExtra))}`, '', '']);
+  }
+  return rows;
+}
+
+export function markdownTable(rows) {
+  const header = ['#', 'Measure', 'Delivery SDK', 'Baseline (same run)', 'Ratio', 'Budget', ''];
+  return [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}
+
+export function machineLine() {
+  const cpu = cpus();
+  return `${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB · Node ${process.version} · ${process.platform}/${process.arch}`;
+}
+
+export function resultsMarkdown({ rows, results, notes, date, durationSeconds }) {
+  return `# Benchmark results
+
+Written by \`npm run bench\` (bench/run.mjs); do not edit by hand.
+
+- Date: ${date}
+- Machine: ${machineLine()}
+- Measured: \`${results.source}/\`${results.kyVersion ? `; plain ky ${results.kyVersion} as a reference` : '; ky unavailable'}
+- Whole run: ${durationSeconds.toFixed(0)} s
+
+${markdownTable(rows)}
+
+## How each figure is taken
+
+1. **Per call**: a \`node:http\` server in a child process on 127.0.0.1 answers every POST at once with the
+   spec's success envelope. Each variant sends the same realistic order (receiver, address, specs, cod,
+   10 image URLs) to \`/deliveries?apiVersion=1\`: the SDK's \`deliveries.create\` with validation on, a raw
+   \`fetch\` POST (\`JSON.stringify\` in, \`response.json()\` out), and \`ky.post(url, { json }).json()\` with ky's
+   defaults. ${results.perCall.calls.toLocaleString('en-US')} calls each sequentially and ${results.perCall.calls.toLocaleString('en-US')} at concurrency ${results.perCall.concurrency}, after a warm-up,
+   interleaved in blocks (${results.perCall.sequentialBlock} sequential, ${results.perCall.concurrentBlock} concurrent) whose variant order rotates. Median and p99
+   of each call's duration; each figure is the median over ${results.perCall.runs} fresh processes.
+2. **Validation**: the SDK's exported validator on the same order, in timed rounds after a warm-up; median
+   ops/s, and the time of one validation as a share of one sequential SDK call.
+3. **Bundle size**: esbuild \`--bundle --minify\` (platform browser, ESM) of a checkout entry that constructs
+   the client and calls \`deliveries.create\`, and of a webhook route using \`parseWebhookEvent\` and
+   \`createWebhookHandler\`; gzip level 9. 1 KB = 1,000 bytes. The same check runs in \`npm test\` on src/.
+4. **Bulk**: \`createBulk\` against the SDK's sandbox listening on 127.0.0.1 in its own process (a fresh
+   one per size), in a fresh client process per size; peak RSS is the client's kernel high-water mark.
+5. **Cold start**: one \`await import(...)\` timed inside a fresh \`node\` process, median of ${results.coldStartRuns}, interleaved.
+6. **Heap**: \`heapUsed\` after ${results.heap.calls.toLocaleString('en-US')} sequential calls and three \`gc()\`s (\`--expose-gc\`), each variant in its own fresh
+   process with only its own modules loaded; median of ${results.heap.runs}.
+${notes.length > 0 ? `\n## Notes from this run\n\n${notes.map((note) => `- ${note}`).join('\n')}\n` : ''}`;
+}

@@ -1,0 +1,133 @@
+/**
+ * `npm run bench`: measures the SDK against baselines taken in the same run, prints one table
+ * and writes bench/RESULTS.md. `node bench/run.mjs --src` measures a bundle of src/ instead of
+ * dist/ (for development, without touching dist/).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { measureBundle, bytesBySource } from './lib/bundle-size.mjs';
+import { runChild, startServer } from './lib/child.mjs';
+import { measureColdStart } from './lib/cold-start.mjs';
+import { buildRows, markdownTable, resultsMarkdown } from './lib/report.mjs';
+import { median, rotate } from './lib/stats.mjs';
+import { ensureKy, KY_VERSION, prepareTargets, ROOT } from './lib/targets.mjs';
+
+const PER_CALL = { runs: 3, calls: 2_000, concurrency: 50, sequentialBlock: 100, concurrentBlock: 200, warmup: 300 };
+const HEAP = { runs: 3, calls: 2_000 };
+const BULK_SIZES = [10_000, 100_000];
+const COLD_START_RUNS = 7;
+
+const started = performance.now();
+const log = (message) => process.stderr.write(`[bench] ${message}\n`);
+const notes = [];
+
+const targets = await prepareTargets(process.argv.includes('--src') ? 'src' : 'dist');
+const kyPath = ensureKy();
+if (kyPath === undefined) notes.push(`ky ${KY_VERSION} could not be fetched with \`npm pack\`: its baselines are missing and cold start is budgeted against \`zod/mini\` alone.`);
+
+async function perCallAndHeap() {
+  const server = await startServer('echo-server.mjs');
+  try {
+    const { baseUrl } = server.info;
+    const runs = [];
+    for (let run = 1; run <= PER_CALL.runs; run++) {
+      log(`per call: process run ${run} of ${PER_CALL.runs}`);
+      runs.push(await runChild('per-call.mjs', { targets, kyPath, baseUrl, ...PER_CALL }));
+    }
+    notes.push(...new Set(runs.flatMap((run) => run.notes)));
+    const combine = (mode) =>
+      Object.fromEntries(
+        Object.keys(runs[0][mode]).map((variant) => [
+          variant,
+          { median: median(runs.map((run) => run[mode][variant].median)), p99: median(runs.map((run) => run[mode][variant].p99)) },
+        ]),
+      );
+    const perCall = { ...PER_CALL, sequential: combine('sequential'), concurrent: combine('concurrent') };
+
+    log('heap');
+    const variants = kyPath === undefined ? ['fetch', 'sdk'] : ['fetch', 'sdk', 'ky'];
+    const heaps = Object.fromEntries(variants.map((variant) => [variant, []]));
+    for (let run = 0; run < HEAP.runs; run++) {
+      for (const variant of rotate(variants, run)) {
+        const { heapAfter } = await runChild('heap.mjs', { targets, kyPath, baseUrl, variant, calls: HEAP.calls }, { execArgv: ['--expose-gc'] });
+        heaps[variant].push(heapAfter);
+      }
+    }
+    const heap = { ...HEAP, ...Object.fromEntries(variants.map((variant) => [variant, median(heaps[variant])])) };
+    return { perCall, heap };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function bundles() {
+  log('bundle size');
+  const main = await measureBundle('main', targets.main);
+  const webhooks = await measureBundle('webhooks', targets.webhooks);
+  const ky = kyPath === undefined ? undefined : await measureBundle('ky', kyPath);
+  if (!/deliveries/.test(main.text)) notes.push('The main bundle does not mention `deliveries`: `client.deliveries.create` has not landed, so its size is of the client alone.');
+  for (const name of ['parseWebhookEvent', 'createWebhookHandler']) {
+    const exported = name in (await import(pathToFileURL(targets.webhooks).href));
+    if (!exported) notes.push(`\`${name}\` is not exported by delivery-sdk/webhooks yet: the webhooks bundle is measured without it.`);
+  }
+  if (main.gzipBytes > main.budget) {
+    const top = bytesBySource(main.bytesByInput).slice(0, 8).map(([source, bytes]) => `${source} ${(bytes / 1000).toFixed(1)} KB`);
+    notes.push(`Main bundle over budget; largest minified contributors: ${top.join(', ')}.`);
+  }
+  return { main, webhooks, ky };
+}
+
+async function bulkRuns() {
+  const runs = [];
+  for (const count of BULK_SIZES) {
+    log(`bulk: ${count.toLocaleString('en-US')} orders`);
+    const sandbox = await startServer('sandbox-server.mjs', { targets });
+    try {
+      if (sandbox.info.missing !== undefined) return { missing: sandbox.info.missing };
+      const result = await runChild('bulk.mjs', { targets, ...sandbox.info, count });
+      if (result.missing !== undefined) return { missing: result.missing };
+      runs.push(result);
+    } finally {
+      await sandbox.stop();
+    }
+  }
+  return { runs };
+}
+
+function coldStart() {
+  log('cold start');
+  const modules = { main: pathToFileURL(targets.main).href, webhooks: pathToFileURL(targets.webhooks).href, zod: 'zod', 'zod/mini': 'zod/mini' };
+  if (kyPath !== undefined) modules.ky = pathToFileURL(kyPath).href;
+  return measureColdStart(modules, { runs: COLD_START_RUNS, cwd: ROOT });
+}
+
+const { perCall, heap } = await perCallAndHeap();
+const validation = await (log('validation'), runChild('validation.mjs', { targets, rounds: 7, roundMs: 300 }));
+if (validation.validator === undefined) notes.push('No order validator (`validateDeliveryOrder`) is exported yet: validation throughput is not measured.');
+const results = {
+  source: targets.source,
+  kyVersion: kyPath === undefined ? undefined : KY_VERSION,
+  perCall,
+  heap,
+  validation,
+  bundles: await bundles(),
+  bulk: await bulkRuns(),
+  coldStart: coldStart(),
+  coldStartRuns: COLD_START_RUNS,
+};
+if (results.bulk.missing !== undefined) notes.push(`Bulk throughput is not measured: ${results.bulk.missing} has not landed.`);
+const coldBase = results.coldStart.ky ?? results.coldStart['zod/mini'];
+if (results.coldStart.main > 1.5 * coldBase) {
+  notes.push(
+    `Cold start of the main entry (${results.coldStart.main.toFixed(1)} ms) is over 1.5x ${results.coldStart.ky === undefined ? 'zod/mini' : 'ky'} alone (${coldBase.toFixed(1)} ms). ` +
+      `\`import('zod/mini')\` alone takes ${results.coldStart['zod/mini'].toFixed(1)} ms here: loading zod's ESM files (about 100 of them), not building schemas, is what costs.`,
+  );
+}
+
+const rows = buildRows(results);
+const durationSeconds = (performance.now() - started) / 1000;
+writeFileSync(join(ROOT, 'bench', 'RESULTS.md'), resultsMarkdown({ rows, results, notes, date: new Date().toISOString().slice(0, 10), durationSeconds }));
+console.log(markdownTable(rows));
+if (notes.length > 0) console.log(`\n${notes.map((note) => `- ${note}`).join('\n')}`);
+log(`done in ${durationSeconds.toFixed(0)} s; written to bench/RESULTS.md`);

@@ -1,0 +1,101 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BUDGETS, type BundleMeasurement, KB, measureBundle } from '../../bench/lib/bundle-size.mjs';
+
+// The same measurement `npm run bench` takes on dist/, here on src/: esbuild --bundle --minify
+// of what a browser page imports, gzip level 9.
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+
+/** Inputs that kept code after tree-shaking and match `pattern`. */
+const keptInputs = (bundle: BundleMeasurement, pattern: RegExp): string[] =>
+  Object.entries(bundle.bytesByInput)
+    .filter(([input, bytes]) => bytes > 0 && pattern.test(input))
+    .map(([input]) => input);
+
+const CLASSIC_ZOD = /zod[\\/]v4[\\/](?:classic[\\/]|locales[\\/](?!en\.js))/;
+
+describe('browser bundle of a checkout page (construct the client, call deliveries.create)', () => {
+  let bundle: BundleMeasurement;
+  beforeAll(async () => {
+    bundle = await measureBundle('main', join(SRC, 'index.ts'));
+  });
+
+  it(`stays within ${BUDGETS.main / KB} KB minified and gzipped`, () => {
+    expect(bundle.gzipBytes).toBeLessThanOrEqual(BUDGETS.main);
+  });
+
+  it('pulls in neither msw nor the sandbox', () => {
+    expect(bundle.forbiddenInputs).toEqual([]);
+  });
+
+  it("keeps nothing of zod's classic API or its non-English locales", () => {
+    expect(keptInputs(bundle, CLASSIC_ZOD)).toEqual([]);
+  });
+});
+
+describe('browser bundle of a webhook route (parseWebhookEvent + createWebhookHandler)', () => {
+  let bundle: BundleMeasurement;
+  beforeAll(async () => {
+    bundle = await measureBundle('webhooks', join(SRC, 'webhooks', 'index.ts'));
+  });
+
+  it(`stays within ${BUDGETS.webhooks / KB} KB minified and gzipped`, () => {
+    expect(bundle.gzipBytes).toBeLessThanOrEqual(BUDGETS.webhooks);
+  });
+
+  it('pulls in neither msw nor the sandbox', () => {
+    expect(bundle.forbiddenInputs).toEqual([]);
+  });
+
+  it("keeps nothing of zod's classic API or its non-English locales", () => {
+    expect(keptInputs(bundle, CLASSIC_ZOD)).toEqual([]);
+  });
+});
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : /\.[cm]?tsx?$/.test(entry.name) ? [join(dir, entry.name)] : [],
+  );
+}
+
+/** Every import or re-export of a zod module in `source`: its specifier, whether it is type-only, whether it names `z`. */
+function zodImports(source: string): Array<{ specifier: string; typeOnly: boolean; namesZ: boolean }> {
+  const found = [];
+  const statement = /\b(import|export)\s+(type\s+)?([^'";]*?)\s*from\s*['"](zod(?:\/[^'"]*)?)['"]|\bimport\s*(?:\(\s*)?['"](zod(?:\/[^'"]*)?)['"]/g;
+  for (const match of source.matchAll(statement)) {
+    const clause = match[3] ?? '';
+    found.push({
+      specifier: match[4] ?? match[5] ?? '',
+      typeOnly: match[2] !== undefined,
+      namesZ: /\{[^}]*(?:^|[\s,{])z(?:\s*[,}]|\s+as\b)/.test(clause),
+    });
+  }
+  return found;
+}
+
+describe('zod imports in src/', () => {
+  const files = sourceFiles(SRC).map((file) => ({ file: relative(SRC, file), imports: zodImports(readFileSync(file, 'utf8')) }));
+
+  it("never use `import { z } from 'zod'` (it makes bundlers keep every locale)", () => {
+    const offenders = files.filter(({ imports }) => imports.some((found) => found.namesZ)).map(({ file }) => file);
+    expect(offenders).toEqual([]);
+  });
+
+  it("load zod at run time only as 'zod/mini'", () => {
+    const offenders = files.flatMap(({ file, imports }) =>
+      imports.filter((found) => !found.typeOnly && found.specifier !== 'zod/mini').map((found) => `${file}: ${found.specifier}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('recognises the forbidden patterns it looks for', () => {
+    expect(zodImports("import { z } from 'zod';")).toEqual([{ specifier: 'zod', typeOnly: false, namesZ: true }]);
+    expect(zodImports("import {\n  string,\n  z,\n} from 'zod/mini';")[0]?.namesZ).toBe(true);
+    expect(zodImports("import * as z from 'zod/mini';")).toEqual([{ specifier: 'zod/mini', typeOnly: false, namesZ: false }]);
+    expect(zodImports("import type { ZodMiniType } from 'zod/mini';")).toEqual([{ specifier: 'zod/mini', typeOnly: true, namesZ: false }]);
+    expect(zodImports("const zod = await import('zod');")).toEqual([{ specifier: 'zod', typeOnly: false, namesZ: false }]);
+    expect(zodImports("export * from 'zod/v4';")[0]?.specifier).toBe('zod/v4');
+  });
+});
