@@ -6,28 +6,16 @@
 import { pathToFileURL } from 'node:url';
 import { childMain } from './child.mjs';
 import { realisticOrder } from './order.mjs';
+import { prepareAccount } from './sandbox-account.mjs';
 
-const EGYPT = '60e4482c7cb7d4bc4849c4d5';
-
-const listOf = (data) => (Array.isArray(data) ? data : Array.isArray(data?.list) ? data.list : []);
 const sizeOf = (value) => (value instanceof Map ? value.size : Array.isArray(value) ? value.filter((item) => item !== undefined).length : Object.keys(value ?? {}).length);
-
-/** A drop-off address the sandbox accepts, taken from its own lookup data. */
-async function sandboxAddress(client) {
-  const cities = listOf(await client.request({ method: 'GET', path: '/cities', query: { countryId: EGYPT } }));
-  const city = cities.find((candidate) => candidate.name === 'Cairo') ?? cities[0];
-  if (city === undefined) return {};
-  const districts = listOf(await client.request({ method: 'GET', path: `/cities/${encodeURIComponent(city._id)}/districts` }));
-  const district = districts.find((candidate) => candidate.dropOffAvailability !== false);
-  return district === undefined ? { city: city.name } : { city: city.name, districtId: district.districtId };
-}
 
 childMain(async ({ targets, baseUrl, apiKey, count }) => {
   const { DeliveryClient } = await import(pathToFileURL(targets.main).href);
   const client = new DeliveryClient({ baseUrl, apiKey });
   if (typeof client.deliveries?.createBulk !== 'function') return { missing: '`deliveries.createBulk`' };
 
-  const template = realisticOrder(await sandboxAddress(client));
+  const template = realisticOrder(await prepareAccount(client));
   const orders = Array.from({ length: count }, (_, i) => ({ ...template, businessReference: `BULK-${i}` }));
   const rssBefore = process.memoryUsage().rss;
   const t0 = performance.now();
