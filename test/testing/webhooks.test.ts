@@ -1,0 +1,109 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSandbox, SandboxError, type Sandbox } from '../../src/testing/index.js';
+import { createOrder, dropOff, setUpAccount, startReceiver } from './helpers.js';
+
+let sandbox: Sandbox;
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await sandbox.close();
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function receiver(failFirst = 0) {
+  const r = await startReceiver({ failFirst });
+  cleanups.push(r.close);
+  return r;
+}
+
+async function order(extra: object = {}): Promise<string> {
+  const answer = await createOrder(sandbox, { type: 10, dropOffAddress: dropOff, ...extra });
+  return answer.body.data.trackingNumber;
+}
+
+describe('account-level webhook (dashboard setting)', () => {
+  it('is used when the order has no webhookUrl, with its header', async () => {
+    const r = await receiver();
+    sandbox = createSandbox();
+    await setUpAccount(sandbox);
+    sandbox.setWebhook({ url: r.url, headerName: 'X-Auth', headerValue: 'token-1' });
+    await sandbox.advance(await order(), { to: 20 });
+    expect(r.received).toHaveLength(1);
+    expect(r.received[0]?.headers['x-auth']).toBe('token-1');
+  });
+
+  it('yields to the order webhookUrl', async () => {
+    const account = await receiver();
+    const perOrder = await receiver();
+    sandbox = createSandbox();
+    await setUpAccount(sandbox);
+    sandbox.setWebhook({ url: account.url });
+    await sandbox.advance(await order({ webhookUrl: perOrder.url }), { to: 20 });
+    expect(perOrder.received).toHaveLength(1);
+    expect(account.received).toHaveLength(0);
+  });
+
+  it('refuses a header name without value (and the reverse) and a non-URL', () => {
+    sandbox = createSandbox();
+    expect(() => sandbox.setWebhook({ url: 'http://127.0.0.1:9/h', headerName: 'X-Auth' })).toThrow(SandboxError);
+    expect(() => sandbox.setWebhook({ url: 'http://127.0.0.1:9/h', headerValue: 'v' })).toThrow(/together/);
+    expect(() => sandbox.setWebhook({ url: 'not a url' })).toThrow(SandboxError);
+  });
+
+  it('sends nothing when no webhook is configured, but the state still changes', async () => {
+    sandbox = createSandbox();
+    await setUpAccount(sandbox);
+    const tn = await order();
+    await sandbox.advance(tn, { to: 20 });
+    expect(sandbox.order(tn).state).toBe(20);
+    expect(sandbox.webhookLog()).toHaveLength(0);
+  });
+});
+
+describe('delivery and retries', () => {
+  it('retries a failing receiver with backoff until it accepts, and logs every attempt', async () => {
+    const r = await receiver(2);
+    sandbox = createSandbox({ webhookRetry: { attempts: 4, baseDelayMs: 10 } });
+    await setUpAccount(sandbox);
+    await sandbox.advance(await order({ webhookUrl: r.url }), { to: 20 });
+    // advance resolves after the first attempt: it failed, a retry is pending.
+    expect(r.hits()).toBe(1);
+    expect(sandbox.webhookLog()[0]?.status).toBe('pending');
+    await sandbox.drainWebhooks();
+    const [delivery] = sandbox.webhookLog();
+    expect(delivery?.status).toBe('delivered');
+    expect(delivery?.attempts.map((a) => a.status)).toEqual([500, 500, 200]);
+    expect(r.received).toHaveLength(1);
+    expect(r.received[0]?.body.state).toBe(20);
+  });
+
+  it('gives up after the last attempt', async () => {
+    const r = await receiver(100);
+    sandbox = createSandbox({ webhookRetry: { attempts: 3, baseDelayMs: 1 } });
+    await setUpAccount(sandbox);
+    await sandbox.advance(await order({ webhookUrl: r.url }), { to: 20 });
+    await sandbox.drainWebhooks();
+    expect(sandbox.webhookLog()[0]).toMatchObject({ status: 'failed', attempts: [{ status: 500 }, { status: 500 }, { status: 500 }] });
+    expect(r.hits()).toBe(3);
+  });
+
+  it('records a receiver that does not listen as a network error', async () => {
+    const r = await receiver();
+    await r.close();
+    sandbox = createSandbox({ webhookRetry: { attempts: 1 } });
+    await setUpAccount(sandbox);
+    await sandbox.advance(await order({ webhookUrl: r.url }), { to: 20 });
+    expect(sandbox.webhookLog()[0]).toMatchObject({ status: 'failed', attempts: [{ error: expect.any(String) }] });
+  });
+
+  it('stops pending retries on close, leaving no timer behind', async () => {
+    const r = await receiver(100);
+    sandbox = createSandbox({ webhookRetry: { attempts: 5, baseDelayMs: 60_000 } });
+    await setUpAccount(sandbox);
+    await sandbox.advance(await order({ webhookUrl: r.url }), { to: 20 });
+    const started = Date.now();
+    await sandbox.close();
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(sandbox.webhookLog()[0]?.status).toBe('failed');
+    expect(r.hits()).toBe(1);
+  });
+});
