@@ -1,0 +1,67 @@
+import type { FaultOptions } from './faults.js';
+import type { ScenarioName } from './flows.js';
+import type { Sandbox, SandboxWebhookConfig } from './sandbox.js';
+import { SandboxError } from './errors.js';
+import { fail, isRecord, ok, preflight, readJson, RuleViolation } from './wire.js';
+
+/** Path prefix of the control endpoints a `listen()` server adds, for tests in other processes or languages. */
+export const CONTROL_PREFIX = '/__sandbox';
+
+async function body(request: Request): Promise<Record<string, unknown>> {
+  const value = await readJson(request);
+  if (!isRecord(value)) throw new SandboxError('The body must be a JSON object');
+  return value;
+}
+
+/**
+ * The sandbox's own methods over HTTP (no API key; the server binds to loopback):
+ * `GET otp?phone=`, `GET email-token?email=`, `GET orders`, `GET orders/<tn>`,
+ * `POST orders/<tn>/advance {to, exceptionCode?}`, `POST orders/<tn>/play {scenario}`,
+ * `PUT webhook {url, headerName?, headerValue?}`, `DELETE webhook`, `GET webhooks`,
+ * `POST faults {rate, kinds, seed?, slowMs?}`, `DELETE faults`.
+ */
+export async function control(sandbox: Sandbox, request: Request): Promise<Response> {
+  if (request.method === 'OPTIONS') return preflight(request);
+  const url = new URL(request.url);
+  const path = url.pathname.slice(url.pathname.indexOf(CONTROL_PREFIX) + CONTROL_PREFIX.length).replace(/\/+$/, '');
+  const key = `${request.method} ${path.replace(/^\/orders\/[^/]+/, '/orders/:tn')}`;
+  const trackingNumber = decodeURIComponent(/^\/orders\/([^/]+)/.exec(path)?.[1] ?? '');
+  try {
+    switch (key) {
+      case 'GET /otp':
+        return ok({ phone: url.searchParams.get('phone'), otp: sandbox.lastOtp(url.searchParams.get('phone') ?? '') ?? null });
+      case 'GET /email-token':
+        return ok({ email: url.searchParams.get('email'), token: sandbox.lastEmailToken(url.searchParams.get('email') ?? '') ?? null });
+      case 'GET /orders':
+        return ok(sandbox.orders());
+      case 'GET /orders/:tn':
+        return ok({ ...sandbox.order(trackingNumber), nextStates: sandbox.nextStates(trackingNumber) });
+      case 'POST /orders/:tn/advance': {
+        const { to, exceptionCode } = await body(request);
+        if (typeof to !== 'number') throw new SandboxError('advance: `to` must be a state code');
+        return ok(await sandbox.advance(trackingNumber, typeof exceptionCode === 'number' ? { to, exceptionCode } : { to }));
+      }
+      case 'POST /orders/:tn/play':
+        return ok(await sandbox.play(trackingNumber, (await body(request))['scenario'] as ScenarioName));
+      case 'PUT /webhook':
+        sandbox.setWebhook((await body(request)) as unknown as SandboxWebhookConfig);
+        return ok(null);
+      case 'DELETE /webhook':
+        sandbox.setWebhook(null);
+        return ok(null);
+      case 'GET /webhooks':
+        return ok(sandbox.webhookLog());
+      case 'POST /faults':
+        sandbox.injectFaults((await body(request)) as unknown as FaultOptions);
+        return ok(null);
+      case 'DELETE /faults':
+        sandbox.clearFaults();
+        return ok(null);
+      default:
+        return fail(404, `Not Found: ${request.method} ${url.pathname}`);
+    }
+  } catch (err) {
+    if (err instanceof SandboxError || err instanceof RuleViolation) return fail(400, err.message);
+    throw err;
+  }
+}
