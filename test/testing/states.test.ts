@@ -51,10 +51,15 @@ const EXPECTED: Array<[string, ScenarioName, string]> = [
   ['SEND', 'threeFailedAttempts', '10 20 21 24 30 24 41 47 24 24R 41R 47R 24R 41R 47R 24R 41R 47R 103R'],
   ['CASH_COLLECTION', 'success', '11 20 40 45'],
   ['CASH_COLLECTION', 'exceptionThenSuccess', '11 20 40 47 40 45'],
+  ['CASH_COLLECTION', 'unsuccessful', '11 20 40 47 49'],
   ['CASH_COLLECTION', 'threeFailedAttempts', '11 20 40 47 40 47 40 47 48'],
   ['CRP', 'success', '10 20 22 23 24 30 24 41 46'],
+  ['CRP', 'exceptionThenSuccess', '10 20 22 47 22 23 24 30 24 41 46'],
+  ['CRP', 'unsuccessful', '10 20 22 47 49'],
   ['CRP', 'threeFailedAttempts', '10 20 22 47 22 47 22 47 48'],
   ['EXCHANGE', 'success', '10 20 21 24 30 24 22 23 24 30 24 41 46'],
+  ['EXCHANGE', 'exceptionThenSuccess', '10 20 21 24 30 24 22 47 24 22 23 24 30 24 41 46'],
+  ['EXCHANGE', 'unsuccessful', '10 20 21 24 30 24 22 47 24 24R 41R 46R'],
   ['EXCHANGE', 'threeFailedAttempts', '10 20 21 24 30 24 22 23 24 30 24 41 47 24 41 47 24 41 47 103'],
 ];
 
@@ -65,6 +70,17 @@ describe('flows of the other types (README, Assumptions)', () => {
     const seen = sandbox.order(tn).history.map((e) => `${e.state}${e.type === 'RTO' ? 'R' : ''}`);
     expect(seen.join(' ')).toBe(expected);
     expect(receiver.received.map((r) => r.body.state)).toEqual(sandbox.order(tn).history.slice(1).map((e) => e.state));
+  });
+});
+
+describe('fulfillment returns', () => {
+  it('go back to stock (60) with the CUSTOMER_RETURN_PICKUP type', async () => {
+    const original = await newOrder('FXF_SEND');
+    const answer = await createOrder(sandbox, { type: 'CUSTOMER_RETURN_PICKUP', pickupAddress: pickup, fulfillmentInfo: { items: [{ sku: 'MUG', quantity: 1 }] }, originalFulfillmentTrackingNumber: original, webhookUrl: receiver.url });
+    const tn: string = answer.body.data.trackingNumber;
+    await sandbox.play(tn, 'success');
+    expect(sandbox.order(tn).history.map((e) => e.state).join(' ')).toBe('10 20 22 23 24 30 24 60');
+    expect(receiver.received.at(-1)?.body).toMatchObject({ state: 60, type: 'CUSTOMER_RETURN_PICKUP' });
   });
 });
 
