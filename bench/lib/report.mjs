@@ -88,7 +88,7 @@ Written by \`npm run bench\` (bench/run.mjs); do not edit by hand.
 
 - Date: ${date}
 - Machine: ${machineLine()}
-- Measured: \`${results.source}/\`${results.kyVersion ? `; plain ky ${results.kyVersion} as a reference` : '; ky unavailable'}
+- Measured: ${results.source === 'dist' ? '\`dist/\` as built by \`npm run build\`' : 'an esbuild bundle of \`src/\` shaped like tsup\'s (dependencies external), with \`--src\`'}${results.kyVersion ? `; plain ky ${results.kyVersion} as a reference` : '; ky unavailable'}
 - Whole run: ${durationSeconds.toFixed(0)} s
 
 ${markdownTable(rows)}
