@@ -3,6 +3,7 @@ import { defineConfig } from 'tsup';
 const entry = {
   index: 'src/index.ts',
   'webhooks/index': 'src/webhooks/index.ts',
+  'webhooks/node': 'src/webhooks/node.ts',
   'testing/index': 'src/testing/index.ts',
   'cli/sandbox': 'src/cli/sandbox.ts',
 };

@@ -1,9 +1,51 @@
+/**
+ * `delivery-sdk/webhooks`: typed state-change events, the state and exception catalogues, a
+ * Fetch-API handler with header authentication, and an order tracker. Runs in browsers, edge
+ * workers, Deno, Bun and Node (no Node built-ins); the Node `(req, res)` adapter is
+ * `delivery-sdk/webhooks/node`.
+ *
+ * @module
+ */
 export {
   DeliveryState,
   describeException,
   describeState,
   ExceptionReason,
+  FAILED_ATTEMPT_TRANSITIONS,
+  ForwardExceptionReason,
+  FULFILLMENT_FLOWS,
+  FULFILLMENT_TRANSITIONS,
   isFinalState,
+  isKnownState,
+  ReturnExceptionReason,
   STATES,
   WebhookOrderType,
 } from '../catalogue/index.js';
+export type {
+  DashboardState,
+  ExceptionCode,
+  ExceptionDescription,
+  ExceptionDirection,
+  FlowStep,
+  ForwardExceptionCode,
+  ReturnExceptionCode,
+  StateDescription,
+  StateInfo,
+  Transition,
+} from '../catalogue/index.js';
+export { DeliveryError, ConfigurationError } from '../errors/base.js';
+export { verifyWebhookHeaders, type WebhookAuth, type WebhookHeaders } from './auth.js';
+export { WebhookPayloadError } from './errors.js';
+export type {
+  DeliveredEvent,
+  ExceptionEvent,
+  StateChangeEvent,
+  UnknownStateCode,
+  UnknownStateEvent,
+  WebhookEvent,
+  WebhookEventBase,
+  WebhookEventFor,
+} from './event.js';
+export { createWebhookHandler, DEFAULT_MAX_WEBHOOK_BODY_BYTES, type WebhookHandlerOptions, type WebhookStateHandlers } from './handler.js';
+export { parseWebhookEvent } from './parse.js';
+export { createOrderTracker, type OrderTracker, type TrackResult } from './tracker.js';

@@ -1,0 +1,82 @@
+import { ConfigurationError } from '../errors/base.js';
+
+/**
+ * The header the service sends with every webhook: the authorization key name and value set in
+ * the dashboard (Settings, API Integration), or one entry of an order's `webhookCustomHeaders`.
+ */
+export interface WebhookAuth {
+  /** Header name, any case (`X-Webhook-Key` matches `x-webhook-key`). */
+  readonly name: string;
+  /** The exact value expected. */
+  readonly value: string;
+}
+
+/** Request headers as Fetch (`Headers`) or Node (`req.headers`) give them. */
+export type WebhookHeaders = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+interface ExpectedHeader {
+  readonly name: string;
+  readonly bytes: Uint8Array;
+}
+
+/**
+ * Checks the auth options once, when a handler is set up, so a mistake fails at start-up and
+ * not on the first webhook. The spec: name and value are entered together, never one alone.
+ */
+export function compileWebhookAuth(auth: WebhookAuth, where = 'auth'): ExpectedHeader {
+  const { name, value } = (auth ?? {}) as Partial<WebhookAuth>;
+  const hasName = typeof name === 'string' && name !== '';
+  const hasValue = typeof value === 'string' && value !== '';
+  if (!hasName || !hasValue) {
+    const problem = hasName ? 'a header name without a value' : hasValue ? 'a header value without a name' : 'neither a header name nor a value';
+    throw new ConfigurationError(`${where}: ${problem}; the webhook key name and value go together (omit ${where} to accept unauthenticated webhooks)`);
+  }
+  if (!TOKEN.test(name)) throw new ConfigurationError(`${where}.name: ${JSON.stringify(name)} is not a valid HTTP header name`);
+  if (value.trim() !== value) throw new ConfigurationError(`${where}.value: leading or trailing spaces never arrive in an HTTP header, so it could never match`);
+  return { name: name.toLowerCase(), bytes: new TextEncoder().encode(value) };
+}
+
+/** Whether the headers carry the expected value; the value comparison takes the same time wherever it differs. */
+export function headersMatch(headers: WebhookHeaders, expected: ExpectedHeader): boolean {
+  return constantTimeEqual(new TextEncoder().encode(headerValue(headers, expected.name) ?? ''), expected.bytes);
+}
+
+/**
+ * Whether a webhook request carries the configured authorization header: header names compare
+ * case-insensitively, the value in constant time (a wrong guess takes as long however many of its
+ * first characters are right).
+ *
+ * @throws {ConfigurationError} when `auth` has a name without a value or a value without a name.
+ *
+ * @example
+ * ```ts
+ * const auth = { name: 'X-Webhook-Key', value: process.env.WEBHOOK_KEY! };
+ * if (!verifyWebhookHeaders(request.headers, auth)) return new Response(null, { status: 401 });
+ * ```
+ */
+export function verifyWebhookHeaders(headers: WebhookHeaders, auth: WebhookAuth): boolean {
+  return headersMatch(headers, compileWebhookAuth(auth));
+}
+
+function headerValue(headers: WebhookHeaders, lowerName: string): string | undefined {
+  // Duck-typed, so a `Headers` of another realm or polyfill counts too.
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(lowerName) ?? undefined;
+  const record = headers as Readonly<Record<string, string | readonly string[] | undefined>>;
+  for (const key of Object.keys(record)) {
+    if (key.toLowerCase() !== lowerName) continue;
+    const value = record[key];
+    // A repeated header reads as Fetch's `Headers.get` would join it.
+    return typeof value === 'string' ? value.trim() : Array.isArray(value) ? value.map((part: string) => part.trim()).join(', ') : undefined;
+  }
+  return undefined;
+}
+
+/** XOR of every byte over the longer length, lengths folded in: no early exit. */
+function constantTimeEqual(actual: Uint8Array, expected: Uint8Array): boolean {
+  const length = Math.max(actual.length, expected.length);
+  let difference = actual.length ^ expected.length;
+  for (let i = 0; i < length; i++) difference |= (actual[i] ?? 0) ^ (expected[i] ?? 0);
+  return difference === 0;
+}

@@ -1,0 +1,161 @@
+import { isKnownState, type DeliveryState } from '../catalogue/states.js';
+import { ConfigurationError } from '../errors/base.js';
+import { compileWebhookAuth, headersMatch, type WebhookAuth } from './auth.js';
+import { WebhookPayloadError } from './errors.js';
+import type { WebhookEvent, WebhookEventFor } from './event.js';
+import { parseWebhookEvent } from './parse.js';
+
+/** One callback per state, each receiving that state's event type (`on[47]` gets `exceptionCode`). */
+export type WebhookStateHandlers = {
+  readonly [S in DeliveryState]?: (event: WebhookEventFor<S>, request: Request) => unknown;
+};
+
+export interface WebhookHandlerOptions {
+  /**
+   * The header the service must send (dashboard key name and value, or `webhookCustomHeaders`).
+   * Several are accepted while you rotate a key. Omit it to accept webhooks without a header.
+   */
+  readonly auth?: WebhookAuth | readonly WebhookAuth[] | undefined;
+  /** Called for every valid event, known state or not, before the state's own callback. */
+  readonly onEvent?: ((event: WebhookEvent, request: Request) => unknown) | undefined;
+  /** Callbacks by state code. States the SDK does not know yet reach `onEvent` only. */
+  readonly on?: WebhookStateHandlers | undefined;
+  /** Largest body accepted, in bytes; bigger ones get 413 unread. Default 64 KiB. */
+  readonly maxBodyBytes?: number | undefined;
+  /**
+   * Told about every 400 (a `WebhookPayloadError`) and 500 (what your callback threw), for your
+   * logs: the response itself never carries your callback's error.
+   */
+  readonly onError?: ((error: unknown, request: Request) => void) | undefined;
+}
+
+/** The default body limit: a state-change webhook is well under 1 KB. */
+export const DEFAULT_MAX_WEBHOOK_BODY_BYTES = 64 * 1024;
+
+type AnyEventCallback = (event: WebhookEvent, request: Request) => unknown;
+
+/**
+ * A webhook endpoint for Fetch-API servers (Next.js route handlers, Hono, Cloudflare Workers,
+ * Deno, Bun). It answers 405 to anything but POST, 401 when `auth` is set and the header is
+ * missing or wrong, 413 past `maxBodyBytes`, 400 with `{ error, field }` on a malformed body,
+ * 200 once your callbacks resolved, and 500 when one throws, so the service can deliver again.
+ *
+ * @throws {ConfigurationError} at once, when `auth` has a name without a value (or the reverse),
+ * `maxBodyBytes` is not a positive whole number, or `on` names an unknown state.
+ *
+ * @example
+ * ```ts
+ * // app/webhooks/delivery/route.ts (Next.js)
+ * import { createWebhookHandler, describeException } from 'delivery-sdk/webhooks';
+ *
+ * export const POST = createWebhookHandler({
+ *   auth: { name: 'X-Webhook-Key', value: process.env.WEBHOOK_KEY! },
+ *   on: {
+ *     45: (event) => orders.markDelivered(event.businessReference, event.cod),
+ *     47: (event) => orders.flag(event.businessReference, describeException(event.exceptionCode).reason),
+ *   },
+ * });
+ * ```
+ */
+export function createWebhookHandler(options: WebhookHandlerOptions = {}): (request: Request) => Promise<Response> {
+  const expected = (options.auth === undefined ? [] : Array.isArray(options.auth) ? options.auth : [options.auth]).map((auth: WebhookAuth, i: number, all: readonly WebhookAuth[]) =>
+    compileWebhookAuth(auth, all.length > 1 ? `auth[${i}]` : 'auth'),
+  );
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_WEBHOOK_BODY_BYTES;
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) throw new ConfigurationError(`maxBodyBytes: expected a positive whole number of bytes, received ${String(maxBodyBytes)}`);
+  const onEvent = callback(options.onEvent, 'onEvent');
+  const byState = stateCallbacks(options.on);
+  const report = (error: unknown, request: Request): void => {
+    try {
+      options.onError?.(error, request);
+    } catch {
+      // A failing logger must not change the answer the service gets.
+    }
+  };
+
+  return async (request) => {
+    if (request.method.toUpperCase() !== 'POST') return answer(405, { error: 'Method not allowed: webhooks arrive as POST' }, { allow: 'POST' });
+    if (expected.length > 0) {
+      // Every expected header is compared, so the time taken does not say which one nearly matched.
+      let authorized = false;
+      for (const header of expected) authorized = headersMatch(request.headers, header) || authorized;
+      if (!authorized) return answer(401, { error: 'Unauthorized: the webhook authorization header is missing or wrong' });
+    }
+    let event: WebhookEvent;
+    try {
+      const body = await readBody(request, maxBodyBytes);
+      if (body === undefined) return answer(413, { error: `Payload too large: the limit is ${maxBodyBytes} bytes` });
+      event = parseWebhookEvent(body);
+    } catch (err) {
+      report(err, request);
+      const field = err instanceof WebhookPayloadError ? err.field : undefined;
+      return answer(400, { error: err instanceof Error ? err.message : 'Malformed webhook body', field: field ?? null });
+    }
+    try {
+      await onEvent?.(event, request);
+      await byState.get(event.state)?.(event, request);
+    } catch (err) {
+      report(err, request);
+      return answer(500, { error: 'The webhook callback failed; deliver again later' });
+    }
+    return answer(200, { received: true });
+  };
+}
+
+function callback(value: unknown, where: string): AnyEventCallback | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'function') throw new ConfigurationError(`${where}: expected a function, received ${typeof value}`);
+  return value as AnyEventCallback;
+}
+
+function stateCallbacks(on: WebhookStateHandlers | undefined): ReadonlyMap<number, AnyEventCallback> {
+  const byState = new Map<number, AnyEventCallback>();
+  if (on === undefined) return byState;
+  for (const key of Object.keys(on)) {
+    const state = Number(key);
+    if (!isKnownState(state)) throw new ConfigurationError(`on[${JSON.stringify(key)}]: not a state code the SDK knows; handle new codes in onEvent`);
+    const fn = callback((on as Readonly<Record<string, unknown>>)[key], `on[${key}]`);
+    if (fn !== undefined) byState.set(state, fn);
+  }
+  return byState;
+}
+
+/** The body's bytes, or `undefined` past `limit` (then the rest is never read). */
+async function readBody(request: Request, limit: number): Promise<Uint8Array | undefined> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > limit) {
+    request.body?.cancel().catch(ignore);
+    return undefined;
+  }
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        reader.cancel().catch(ignore);
+        return undefined;
+      }
+      chunks.push(value);
+    }
+  } catch (err) {
+    throw new WebhookPayloadError('the body could not be read', { cause: err });
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+function answer(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+}
+
+function ignore(): void {}

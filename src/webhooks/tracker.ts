@@ -1,0 +1,77 @@
+import type { WebhookEvent } from './event.js';
+
+/** What one event did to its order. */
+export interface TrackResult {
+  /** The event is now the order's latest (`current`): act on it. */
+  readonly changed: boolean;
+  /** The same event (state, type, time and exception code) arrived before: nothing recorded. */
+  readonly duplicate: boolean;
+  /** The event is older than the order's current one: kept in the history, `current` unchanged. */
+  readonly stale: boolean;
+  /** The order's latest event after this one. */
+  readonly current: WebhookEvent;
+  /** The order's latest event before this one; `undefined` for its first event. */
+  readonly previous: WebhookEvent | undefined;
+}
+
+/** Folds webhooks per order, in `timeStamp` order, whatever order they arrive in. */
+export interface OrderTracker {
+  /** Records one event and says whether it changed the order's current state. */
+  track(event: WebhookEvent): TrackResult;
+  /** The order's latest event, by `timeStamp`. */
+  current(trackingNumber: string): WebhookEvent | undefined;
+  /** Every distinct event of the order, oldest first (late arrivals in their place). */
+  history(trackingNumber: string): readonly WebhookEvent[];
+  /** Drops an order (e.g. once it reached a final state); whether it was tracked. */
+  forget(trackingNumber: string): boolean;
+}
+
+interface OrderLog {
+  /** Sorted by `timeStamp`; equal times keep arrival order, so the last one is current. */
+  readonly events: WebhookEvent[];
+  readonly seen: Set<string>;
+}
+
+/**
+ * The service may deliver a webhook twice (it retries on failure) or out of order. The tracker
+ * keeps one history per `trackingNumber` ordered by `timeStamp`, ignores exact repeats, and
+ * never lets an older event overwrite a newer state. Events with the same `timeStamp` count in
+ * arrival order. It lives in memory: with several server instances, keep the state in your
+ * database the same way (compare `timeStamp` before you overwrite).
+ *
+ * @example
+ * ```ts
+ * const tracker = createOrderTracker();
+ * const handler = createWebhookHandler({
+ *   onEvent: async (event) => {
+ *     const { changed, current } = tracker.track(event);
+ *     if (changed) await orders.setState(current.trackingNumber, current.state);
+ *   },
+ * });
+ * ```
+ */
+export function createOrderTracker(): OrderTracker {
+  const orders = new Map<string, OrderLog>();
+
+  return {
+    track(event) {
+      let log = orders.get(event.trackingNumber);
+      if (log === undefined) {
+        log = { events: [], seen: new Set() };
+        orders.set(event.trackingNumber, log);
+      }
+      const previous = log.events.at(-1);
+      const key = `${event.state}|${event.type}|${event.timeStamp}|${event.exceptionCode ?? ''}`;
+      const stale = previous !== undefined && event.timeStamp < previous.timeStamp;
+      if (log.seen.has(key)) return { changed: false, duplicate: true, stale, current: previous ?? event, previous };
+      log.seen.add(key);
+      let at = log.events.length;
+      while (at > 0 && (log.events[at - 1] as WebhookEvent).timeStamp > event.timeStamp) at--;
+      log.events.splice(at, 0, event);
+      return { changed: !stale, duplicate: false, stale, current: log.events.at(-1) ?? event, previous };
+    },
+    current: (trackingNumber) => orders.get(trackingNumber)?.events.at(-1),
+    history: (trackingNumber) => [...(orders.get(trackingNumber)?.events ?? [])],
+    forget: (trackingNumber) => orders.delete(trackingNumber),
+  };
+}
