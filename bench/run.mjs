@@ -67,10 +67,6 @@ async function bundles() {
   const webhooks = await measureBundle('webhooks', targets.webhooks);
   const ky = kyPath === undefined ? undefined : await measureBundle('ky', kyPath);
   if (!/deliveries/.test(main.text)) notes.push('The main bundle does not mention `deliveries`: `client.deliveries.create` has not landed, so its size is of the client alone.');
-  for (const name of ['parseWebhookEvent', 'createWebhookHandler']) {
-    const exported = name in (await import(pathToFileURL(targets.webhooks).href));
-    if (!exported) notes.push(`\`${name}\` is not exported by delivery-sdk/webhooks yet: the webhooks bundle is measured without it.`);
-  }
   if (main.gzipBytes > main.budget) {
     const top = bytesBySource(main.bytesByInput).slice(0, 8).map(([source, bytes]) => `${source} ${(bytes / 1000).toFixed(1)} KB`);
     notes.push(`Main bundle over budget; largest minified contributors: ${top.join(', ')}.`);

@@ -26,11 +26,11 @@ const entries = {
       receiver: { firstName: 'Mona', lastName: 'Adel', phone: '01012345678' },
       cod: 250,
     });`,
-  /** A Fetch-API webhook route. Namespace access, so a missing export shows as a check, not a build error. */
+  /** A Fetch-API webhook route. */
   webhooks: (path) => `
-    import * as webhooks from ${JSON.stringify(path)};
-    export const parse = webhooks.parseWebhookEvent;
-    export const handler = webhooks.createWebhookHandler({ onEvent() {} });`,
+    import { createWebhookHandler, parseWebhookEvent } from ${JSON.stringify(path)};
+    export const handler = createWebhookHandler({ onEvent() {} });
+    export const parse = parseWebhookEvent;`,
   /** ky alone, for scale. */
   ky: (path) => `
     import ky from ${JSON.stringify(path)};
