@@ -1,0 +1,192 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ConfigurationError } from '../../src/errors/index.js';
+import { createWebhookHandler, DEFAULT_MAX_WEBHOOK_BODY_BYTES, type WebhookEvent, type WebhookHandlerOptions, WebhookPayloadError } from '../../src/webhooks/index.js';
+import { webhookBody } from './helpers.js';
+
+const URL_ = 'https://shop.example/webhooks/delivery';
+const auth = { name: 'X-Webhook-Key', value: 'wh_live_7f3a9c' };
+
+function post(body: unknown, headers: Record<string, string> = { 'x-webhook-key': auth.value, 'content-type': 'application/json' }): Request {
+  return new Request(URL_, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+}
+
+async function json(response: Response): Promise<unknown> {
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  return response.json();
+}
+
+describe('a valid, authenticated webhook', () => {
+  it('reaches onEvent, then the callback of its state, and gets 200 once both resolved', async () => {
+    const calls: string[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const handler = createWebhookHandler({
+      auth,
+      onEvent: (event) => void calls.push(`event ${event.state}`),
+      on: {
+        47: async (event) => {
+          calls.push(`on47 ${event.exceptionCode} ${event.exceptionReason}`);
+          await released;
+        },
+      },
+    });
+    let settled = false;
+    const answer = handler(post(webhookBody({ state: 47, exceptionCode: 3, exceptionReason: 'Postponed, customer requested another day' }))).finally(() => (settled = true));
+    await vi.waitFor(() => expect(calls).toHaveLength(2));
+    expect(settled).toBe(false);
+    release();
+    const response = await answer;
+    expect(response.status).toBe(200);
+    expect(await json(response)).toEqual({ received: true });
+    expect(calls).toEqual(['event 47', 'on47 3 Postponed, customer requested another day']);
+  });
+
+  it('gives each state callback its own event (45 with cod), and leaves the others alone', async () => {
+    const on45 = vi.fn();
+    const on47 = vi.fn();
+    const handler = createWebhookHandler({ on: { 45: on45, 47: on47 } });
+    expect((await handler(post(webhookBody({ state: 45, cod: 1250 })))).status).toBe(200);
+    expect(on45).toHaveBeenCalledOnce();
+    expect(on45.mock.calls[0]?.[0]).toMatchObject({ state: 45, cod: 1250, trackingNumber: '4567891234' });
+    expect(on45.mock.calls[0]?.[1]).toBeInstanceOf(Request);
+    expect(on47).not.toHaveBeenCalled();
+  });
+
+  it('sends a state the SDK does not know to onEvent only, flagged unknown', async () => {
+    const seen: WebhookEvent[] = [];
+    const on45 = vi.fn();
+    const handler = createWebhookHandler({ onEvent: (event) => void seen.push(event), on: { 45: on45 } });
+    expect((await handler(post(webhookBody({ state: 106 })))).status).toBe(200);
+    expect(seen[0]).toMatchObject({ state: 106, known: false });
+    expect(on45).not.toHaveBeenCalled();
+  });
+
+  it('accepts any of several keys while one is rotated', async () => {
+    const handler = createWebhookHandler({ auth: [auth, { name: 'X-Webhook-Key', value: 'wh_live_next' }] });
+    expect((await handler(post(webhookBody(), { 'x-webhook-key': 'wh_live_next' }))).status).toBe(200);
+    expect((await handler(post(webhookBody(), { 'x-webhook-key': auth.value }))).status).toBe(200);
+    expect((await handler(post(webhookBody(), { 'x-webhook-key': 'wh_live_old' }))).status).toBe(401);
+  });
+
+  it('needs no header when no auth is configured', async () => {
+    expect((await createWebhookHandler()(post(webhookBody(), {}))).status).toBe(200);
+  });
+});
+
+describe('refused webhooks', () => {
+  it('401 without the header or with a wrong value; callbacks not called, body not read', async () => {
+    const onEvent = vi.fn();
+    const handler = createWebhookHandler({ auth, onEvent });
+    for (const headers of [{}, { 'x-webhook-key': 'wh_live_000000' }, { 'x-other': auth.value }]) {
+      const request = post(webhookBody(), headers);
+      const response = await handler(request);
+      expect(response.status).toBe(401);
+      expect(await json(response)).toEqual({ error: expect.stringMatching(/unauthorized/i) });
+      expect(request.bodyUsed).toBe(false);
+    }
+    expect(onEvent).not.toHaveBeenCalled();
+  });
+
+  it.each(['GET', 'PUT', 'DELETE', 'PATCH'])('405 to %s, with Allow: POST', async (method) => {
+    const response = await createWebhookHandler()(new Request(URL_, { method, ...(method === 'GET' ? {} : { body: '{}' }) }));
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+  });
+
+  it.each<[string, unknown, string | null]>([
+    ['not JSON', '{"state":', null],
+    ['an empty body', '', null],
+    ['a JSON array', '[]', null],
+    ['a missing state', (({ state: _, ...rest }) => rest)(webhookBody()), 'state'],
+    ['a state as text', webhookBody({ state: 'Delivered' }), 'state'],
+    ['a date in another format', webhookBody({ deliveryPromiseDate: '2025-02-02' }), 'deliveryPromiseDate'],
+    ['an Exception without its code', { ...webhookBody(), state: 47 }, 'exceptionCode'],
+  ])('400 with { error, field } on %s; onError told, callbacks not called', async (_, body, field) => {
+    const onEvent = vi.fn();
+    const onError = vi.fn();
+    const response = await createWebhookHandler({ onEvent, onError })(post(body, {}));
+    expect(response.status).toBe(400);
+    const answer = (await json(response)) as { error: string; field: string | null };
+    expect(answer.field).toBe(field);
+    expect(answer.error).toMatch(/^Malformed webhook body/);
+    if (field !== null) expect(answer.error).toContain(field);
+    expect(onEvent).not.toHaveBeenCalled();
+    expect(onError.mock.calls[0]?.[0]).toBeInstanceOf(WebhookPayloadError);
+  });
+
+  it('400 on invalid UTF-8', async () => {
+    const response = await createWebhookHandler()(new Request(URL_, { method: 'POST', body: new Uint8Array([0x7b, 0xc3, 0x28, 0x7d]) }));
+    expect(response.status).toBe(400);
+  });
+
+  it('413 when Content-Length says too much, before reading', async () => {
+    const handler = createWebhookHandler({ maxBodyBytes: 1000 });
+    const request = new Request(URL_, { method: 'POST', headers: { 'content-length': '5000' }, body: 'x'.repeat(5000) });
+    const response = await handler(request);
+    expect(response.status).toBe(413);
+    expect(await json(response)).toEqual({ error: expect.stringContaining('1000 bytes') });
+  });
+
+  it('413 on a streamed body past the limit, without reading it all', async () => {
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new Uint8Array(1024).fill(0x20));
+      },
+    });
+    const request = new Request(URL_, { method: 'POST', body: endless, duplex: 'half' } as RequestInit);
+    const response = await createWebhookHandler({ maxBodyBytes: 4096 })(request);
+    expect(response.status).toBe(413);
+    expect(pulled).toBeLessThan(10);
+  });
+
+  it(`accepts a body of exactly maxBodyBytes (default ${DEFAULT_MAX_WEBHOOK_BODY_BYTES})`, async () => {
+    const body = JSON.stringify(webhookBody());
+    const handler = createWebhookHandler({ maxBodyBytes: new TextEncoder().encode(body).byteLength });
+    expect((await handler(post(body, {}))).status).toBe(200);
+    expect((await handler(post(`${body} `, {}))).status).toBe(413);
+  });
+});
+
+describe('a failing callback', () => {
+  it('gets 500 so the service delivers again, without leaking the error; onError gets it', async () => {
+    const onError = vi.fn();
+    const failure = new Error('database is down: postgres://admin:pw@db');
+    const handler = createWebhookHandler({ on: { 24: () => Promise.reject(failure) }, onError });
+    const response = await handler(post(webhookBody({ state: 24 })));
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(text).not.toContain('postgres');
+    expect(onError).toHaveBeenCalledWith(failure, expect.any(Request));
+  });
+
+  it('500 as well when onEvent throws synchronously, and a throwing onError changes nothing', async () => {
+    const handler = createWebhookHandler({
+      onEvent: () => {
+        throw new Error('boom');
+      },
+      onError: () => {
+        throw new Error('logger down');
+      },
+    });
+    expect((await handler(post(webhookBody()))).status).toBe(500);
+  });
+});
+
+describe('configuration mistakes fail when the handler is created', () => {
+  it.each<[string, WebhookHandlerOptions, RegExp]>([
+    ['a header name without a value', { auth: { name: 'X-Webhook-Key' } as never }, /auth: a header name without a value/],
+    ['a value without a name', { auth: { value: 'secret' } as never }, /auth: a header value without a name/],
+    ['one bad key of several', { auth: [auth, { name: 'X-Other', value: '' }] }, /auth\[1\]/],
+    ['maxBodyBytes 0', { maxBodyBytes: 0 }, /maxBodyBytes/],
+    ['maxBodyBytes with a fraction', { maxBodyBytes: 10.5 }, /maxBodyBytes/],
+    ['maxBodyBytes NaN', { maxBodyBytes: Number.NaN }, /maxBodyBytes/],
+    ['a callback for a state the SDK does not know', { on: { 999: () => {} } as never }, /on\["999"\]/],
+    ['a state callback that is not a function', { on: { 45: 'notify' } as never }, /on\[45\]: expected a function/],
+    ['onEvent that is not a function', { onEvent: {} as never }, /onEvent/],
+  ])('%s', (_, options, message) => {
+    expect(() => createWebhookHandler(options)).toThrow(ConfigurationError);
+    expect(() => createWebhookHandler(options)).toThrow(message);
+  });
+});

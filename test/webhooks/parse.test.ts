@@ -1,0 +1,245 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DeliveryError } from '../../src/errors/index.js';
+import { parseWebhookEvent, STATES, WebhookOrderType, WebhookPayloadError } from '../../src/webhooks/index.js';
+import { T0, webhookBody } from './helpers.js';
+
+/** The error parseWebhookEvent threw, failing the test when it threw none or another kind. */
+function payloadError(body: unknown): WebhookPayloadError {
+  try {
+    parseWebhookEvent(body);
+  } catch (err) {
+    expect(err).toBeInstanceOf(WebhookPayloadError);
+    return err as WebhookPayloadError;
+  }
+  throw new Error(`parsed without error: ${JSON.stringify(body)}`);
+}
+
+describe('parseWebhookEvent reads the spec\'s Events fields', () => {
+  it('reads every field of an Exception webhook, the date as midnight UTC', () => {
+    const event = parseWebhookEvent(webhookBody({ state: 47, numberOfAttempts: 2 }));
+    expect(event).toMatchObject({
+      _id: '65b8c0f2a1d4e5f6a7b8c9d0',
+      trackingNumber: '4567891234',
+      state: 47,
+      type: 'FXF_SEND',
+      timeStamp: T0,
+      isConfirmedDelivery: false,
+      deliveryPromiseDate: '02-02-2025',
+      businessReference: 'NILE-ORDER-1042',
+      numberOfAttempts: 2,
+      exceptionCode: 7,
+      exceptionReason: 'Customer is not answering',
+      known: true,
+      stateKnown: true,
+      typeKnown: true,
+    });
+    expect(event.deliveryPromiseDay?.toISOString()).toBe('2025-02-02T00:00:00.000Z');
+    expect(event.cod).toBeUndefined();
+  });
+
+  it('reads cod in Delivered, and reads a Delivered without cod as nothing collected', () => {
+    expect(parseWebhookEvent(webhookBody({ state: 45, cod: 1250.5 })).cod).toBe(1250.5);
+    const { cod: _, ...withoutCod } = webhookBody({ state: 45 });
+    expect(parseWebhookEvent(withoutCod).cod).toBe(0);
+  });
+
+  it('keeps cod and exception fields off states that do not carry them (they stay in raw)', () => {
+    const event = parseWebhookEvent(webhookBody({ state: 24, cod: 99, exceptionCode: 3, exceptionReason: 'x' }));
+    expect(event.cod).toBeUndefined();
+    expect(event.exceptionCode).toBeUndefined();
+    expect(event.raw['cod']).toBe(99);
+  });
+
+  it('fills a missing exceptionReason from the catalogue', () => {
+    const { exceptionReason: _, ...body } = webhookBody({ state: 47, exceptionCode: 23 });
+    expect(parseWebhookEvent(body).exceptionReason).toBe('Business is not answering');
+  });
+
+  it('takes a tracking number given as a string as it is', () => {
+    expect(parseWebhookEvent(webhookBody({ trackingNumber: '0045678912' })).trackingNumber).toBe('0045678912');
+  });
+
+  it('reads null optional fields as absent', () => {
+    const event = parseWebhookEvent(webhookBody({ businessReference: null, deliveryPromiseDate: null, numberOfAttempts: null, isConfirmedDelivery: null }));
+    expect(event.businessReference).toBeUndefined();
+    expect(event.deliveryPromiseDay).toBeUndefined();
+    expect('businessReference' in event).toBe(false);
+  });
+
+  it('reads the same event from an object, a JSON string and UTF-8 bytes', () => {
+    const body = webhookBody({ businessReference: 'طلب-١٠٤٢' });
+    const fromObject = parseWebhookEvent(body);
+    expect(parseWebhookEvent(JSON.stringify(body))).toEqual(fromObject);
+    expect(parseWebhookEvent(new TextEncoder().encode(JSON.stringify(body)))).toEqual(fromObject);
+    expect(parseWebhookEvent(new TextEncoder().encode(JSON.stringify(body)).buffer)).toEqual(fromObject);
+  });
+
+  it('keeps fields the SDK does not know in raw', () => {
+    const event = parseWebhookEvent(JSON.stringify(webhookBody({ courier: { name: 'Hassan' }, hubId: 7 })));
+    expect(event.raw).toMatchObject({ courier: { name: 'Hassan' }, hubId: 7, trackingNumber: 4_567_891_234 });
+  });
+
+  it.each(['29-02-2024', '01-01-2025', '31-12-2025', '01-01-0099'])('reads %s as that day', (text) => {
+    const [day, month, year] = text.split('-').map(Number) as [number, number, number];
+    const date = parseWebhookEvent(webhookBody({ deliveryPromiseDate: text })).deliveryPromiseDay as Date;
+    expect([date.getUTCDate(), date.getUTCMonth() + 1, date.getUTCFullYear(), date.getUTCHours()]).toEqual([day, month, year, 0]);
+  });
+});
+
+describe('codes the SDK does not know yet are kept and flagged, never thrown away', () => {
+  it('keeps an unknown state', () => {
+    const event = parseWebhookEvent(webhookBody({ state: 106 }));
+    expect(event).toMatchObject({ state: 106, stateKnown: false, typeKnown: true, known: false });
+  });
+
+  it('keeps an unknown type', () => {
+    const event = parseWebhookEvent(webhookBody({ type: 'SAME_DAY_SEND' }));
+    expect(event).toMatchObject({ type: 'SAME_DAY_SEND', stateKnown: true, typeKnown: false, known: false });
+  });
+
+  it('knows every state of the States table and every webhook type', () => {
+    for (const state of Object.keys(STATES).map(Number)) {
+      for (const type of Object.values(WebhookOrderType)) expect(parseWebhookEvent(webhookBody({ state, type })).known).toBe(true);
+    }
+  });
+});
+
+describe('a malformed body throws a WebhookPayloadError naming the field', () => {
+  const base = webhookBody();
+  const without = (field: string): Record<string, unknown> => Object.fromEntries(Object.entries(base).filter(([key]) => key !== field));
+
+  it.each<[string, unknown, string]>([
+    ['state missing', without('state'), 'state'],
+    ['state as a string', { ...base, state: '45' }, 'state'],
+    ['state with a fraction', { ...base, state: 45.5 }, 'state'],
+    ['state negative', { ...base, state: -1 }, 'state'],
+    ['state NaN', { ...base, state: Number.NaN }, 'state'],
+    ['state Infinity', { ...base, state: Number.POSITIVE_INFINITY }, 'state'],
+    ['type missing', without('type'), 'type'],
+    ['type empty', { ...base, type: '' }, 'type'],
+    ['type numeric', { ...base, type: 10 }, 'type'],
+    ['_id missing', without('_id'), '_id'],
+    ['_id an object', { ...base, _id: { $oid: 'x' } }, '_id'],
+    ['trackingNumber missing', without('trackingNumber'), 'trackingNumber'],
+    ['trackingNumber empty', { ...base, trackingNumber: '' }, 'trackingNumber'],
+    ['trackingNumber boolean', { ...base, trackingNumber: true }, 'trackingNumber'],
+    ['trackingNumber with a fraction', { ...base, trackingNumber: 12.5 }, 'trackingNumber'],
+    ['trackingNumber negative', { ...base, trackingNumber: -3 }, 'trackingNumber'],
+    ['trackingNumber beyond 2^53 (digits already lost)', { ...base, trackingNumber: 2 ** 60 }, 'trackingNumber'],
+    ['timeStamp missing', without('timeStamp'), 'timeStamp'],
+    ['timeStamp as text', { ...base, timeStamp: 'yesterday' }, 'timeStamp'],
+    ['timeStamp NaN', { ...base, timeStamp: Number.NaN }, 'timeStamp'],
+    ['isConfirmedDelivery as text', { ...base, isConfirmedDelivery: 'yes' }, 'isConfirmedDelivery'],
+    ['deliveryPromiseDate ISO', { ...base, deliveryPromiseDate: '2025-02-02' }, 'deliveryPromiseDate'],
+    ['deliveryPromiseDate 31 February', { ...base, deliveryPromiseDate: '31-02-2025' }, 'deliveryPromiseDate'],
+    ['deliveryPromiseDate 29 February of a common year', { ...base, deliveryPromiseDate: '29-02-2023' }, 'deliveryPromiseDate'],
+    ['deliveryPromiseDate month 13', { ...base, deliveryPromiseDate: '01-13-2025' }, 'deliveryPromiseDate'],
+    ['deliveryPromiseDate without leading zeros', { ...base, deliveryPromiseDate: '2-2-2025' }, 'deliveryPromiseDate'],
+    ['deliveryPromiseDate empty', { ...base, deliveryPromiseDate: '' }, 'deliveryPromiseDate'],
+    ['deliveryPromiseDate a number', { ...base, deliveryPromiseDate: 2022025 }, 'deliveryPromiseDate'],
+    ['businessReference a number', { ...base, businessReference: 1042 }, 'businessReference'],
+    ['numberOfAttempts negative', { ...base, numberOfAttempts: -1 }, 'numberOfAttempts'],
+    ['cod as text in Delivered', webhookBody({ state: 45, cod: '1250' }), 'cod'],
+    ['cod NaN in Delivered', webhookBody({ state: 45, cod: Number.NaN }), 'cod'],
+    ['exceptionCode missing in Exception', { ...base, state: 47 }, 'exceptionCode'],
+    ['exceptionCode as text', webhookBody({ state: 47, exceptionCode: '7' }), 'exceptionCode'],
+    ['exceptionReason a number', webhookBody({ state: 47, exceptionReason: 7 }), 'exceptionReason'],
+  ])('%s', (_, body, field) => {
+    const err = payloadError(body);
+    expect(err.field).toBe(field);
+    expect(err.message).toContain(`${field}:`);
+    expect(err).toBeInstanceOf(DeliveryError);
+  });
+
+  it.each<[string, unknown]>([
+    ['not JSON', '{"state": 45,'],
+    ['an empty string', ''],
+    ['JSON null', 'null'],
+    ['a JSON array', JSON.stringify([webhookBody()])],
+    ['a JSON string', JSON.stringify(JSON.stringify(webhookBody()))],
+    ['a number', 45],
+    ['undefined', undefined],
+    ['invalid UTF-8 bytes', new Uint8Array([0x7b, 0xff, 0xfe, 0x7d])],
+  ])('%s: the body as a whole (no field)', (_, body) => {
+    expect(payloadError(body).field).toBeUndefined();
+  });
+
+  it('never reads inherited properties, so a polluted prototype adds no field', () => {
+    expect(payloadError(Object.create(webhookBody())).field).toBe('state');
+    expect(payloadError('{"__proto__": {"state": 45, "type": "SEND"}}').field).toBe('state');
+  });
+
+  it('lets a JSON "__proto__" key pollute nothing', () => {
+    const event = parseWebhookEvent(`{"__proto__": {"polluted": true}, ${JSON.stringify(webhookBody()).slice(1)}`);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(Object.prototype.hasOwnProperty.call(event.raw, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(event)).toBe(Object.prototype);
+  });
+
+  it('turns a throwing getter or proxy of a caller\'s object into a WebhookPayloadError', () => {
+    const getter = Object.defineProperty(webhookBody(), 'state', { enumerable: true, get: () => { throw new RangeError('boom'); } });
+    expect(payloadError(getter).cause).toBeInstanceOf(RangeError);
+    const proxy = new Proxy(webhookBody(), { getOwnPropertyDescriptor: () => { throw new TypeError('revoked'); } });
+    expect(payloadError(proxy).cause).toBeInstanceOf(TypeError);
+  });
+
+  it('reads a 5 MB body of unknown fields quickly, and rejects deep nesting with a typed error', () => {
+    const started = performance.now();
+    const event = parseWebhookEvent(JSON.stringify(webhookBody({ padding: 'x'.repeat(5_000_000) })));
+    expect(event.state).toBe(24);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(payloadError('['.repeat(200_000) + ']'.repeat(200_000)).field).toBeUndefined();
+  });
+});
+
+describe('arbitrary input (fast-check): an event or a WebhookPayloadError, nothing else', () => {
+  const onlyTypedErrors = (body: unknown): void => {
+    try {
+      parseWebhookEvent(body);
+    } catch (err) {
+      if (!(err instanceof WebhookPayloadError)) throw err;
+    }
+  };
+
+  it('for any JSON value, given as a value or as text', () => {
+    fc.assert(fc.property(fc.jsonValue(), (value) => {
+      onlyTypedErrors(value);
+      onlyTypedErrors(JSON.stringify(value));
+    }), { numRuns: 300 });
+  });
+
+  it('for any string and any value at all', () => {
+    fc.assert(fc.property(fc.oneof(fc.string(), fc.anything({ withNullPrototype: true, withMap: true, withTypedArray: true })), onlyTypedErrors), { numRuns: 300 });
+  });
+
+  it('for a valid body with one field replaced: the error names that field (or the exception code it now needs)', () => {
+    const fields = Object.keys(webhookBody());
+    fc.assert(fc.property(fc.constantFrom(...fields), fc.jsonValue(), (field, value) => {
+      try {
+        parseWebhookEvent(JSON.stringify({ ...webhookBody(), [field]: value }));
+      } catch (err) {
+        expect(err).toBeInstanceOf(WebhookPayloadError);
+        expect([field, 'exceptionCode']).toContain((err as WebhookPayloadError).field);
+      }
+    }), { numRuns: 300 });
+  });
+
+  it('reads back every valid body it is given, tracking number as a string', () => {
+    const validBody = fc.record({
+      _id: fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 24, maxLength: 24 }),
+      trackingNumber: fc.oneof(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), fc.string({ minLength: 1 })),
+      state: fc.integer({ min: 0, max: 999 }),
+      type: fc.oneof(fc.constantFrom(...Object.values(WebhookOrderType)), fc.string({ minLength: 1 })),
+      timeStamp: fc.integer({ min: 0, max: 4_102_444_800_000 }),
+      numberOfAttempts: fc.nat(),
+      exceptionCode: fc.nat(200),
+    });
+    fc.assert(fc.property(validBody, (body) => {
+      const event = parseWebhookEvent(JSON.stringify(body));
+      expect(event.trackingNumber).toBe(String(body.trackingNumber));
+      expect([event.state, event.type, event.timeStamp, event.numberOfAttempts]).toEqual([body.state, body.type, body.timeStamp, body.numberOfAttempts]);
+      expect(event.exceptionCode).toBe(body.state === 47 ? body.exceptionCode : undefined);
+    }), { numRuns: 300 });
+  });
+});
