@@ -37,22 +37,17 @@ export type NodeWebhookHandlerOptions = WebhookHandlerOptions;
 export function createNodeWebhookHandler(options: NodeWebhookHandlerOptions = {}): (req: NodeWebhookRequest, res: ServerResponse, next?: NodeNext) => void {
   const handle = createWebhookHandler(options);
   return (req, res, next) => {
-    const body = requestBody(req);
-    let request: Request;
-    try {
-      request = toFetchRequest(req, body);
-    } catch (err) {
-      body.discard();
+    let body: NodeBody | undefined;
+    const failed = (err: unknown): void => {
+      body?.discard();
       fail(err, res, next);
-      return;
+    };
+    try {
+      const read = (body = requestBody(req));
+      handle(toFetchRequest(req, read)).then((response) => send(response, res, read), failed);
+    } catch (err) {
+      failed(err);
     }
-    handle(request).then(
-      (response) => send(response, res, body),
-      (err: unknown) => {
-        body.discard();
-        fail(err, res, next);
-      },
-    );
   };
 }
 

@@ -1,0 +1,183 @@
+import { createServer, type RequestListener, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createSandbox } from '../../src/testing/index.js';
+import { createOrderTracker, FULFILLMENT_FLOWS, type WebhookEvent, type WebhookHandlerOptions } from '../../src/webhooks/index.js';
+import { createNodeWebhookHandler, type NodeWebhookRequest } from '../../src/webhooks/node.js';
+import { T0, webhookBody } from './helpers.js';
+
+const auth = { name: 'X-Webhook-Key', value: 'wh_live_7f3a9c' };
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+/** A real node:http server on 127.0.0.1, closed after the test. */
+async function serve(listener: RequestListener): Promise<string> {
+  const server = createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/delivery`;
+}
+
+async function serveAdapter(options: WebhookHandlerOptions): Promise<string> {
+  const handle = createNodeWebhookHandler(options);
+  return serve((req, res) => handle(req, res));
+}
+
+function send(url: string, body: unknown, headers: Record<string, string> = { 'x-webhook-key': auth.value }): Promise<Response> {
+  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+}
+
+/** What Express's body parsers do: read the stream, then set `req.body`. */
+function bodyParser(kind: 'json' | 'text' | 'raw'): (req: NodeWebhookRequest, next: () => void) => void {
+  return (req, next) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      req.body = kind === 'raw' ? raw : kind === 'text' ? raw.toString('utf8') : JSON.parse(raw.toString('utf8'));
+      next();
+    });
+  };
+}
+
+describe('createNodeWebhookHandler under a real node:http server', () => {
+  it('gives the state callback its typed event and answers 200', async () => {
+    const on47 = vi.fn();
+    const url = await serveAdapter({ auth, on: { 47: on47 } });
+    const response = await send(url, webhookBody({ state: 47, exceptionCode: 12 }));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ received: true });
+    expect(on47.mock.calls[0]?.[0]).toMatchObject({ state: 47, exceptionCode: 12, trackingNumber: '4567891234' });
+  });
+
+  it('answers like the Fetch handler: 401, 400 with the field, 405, 500', async () => {
+    const url = await serveAdapter({
+      auth,
+      on: {
+        24: () => {
+          throw new Error('boom');
+        },
+      },
+    });
+    expect((await send(url, webhookBody(), { 'x-webhook-key': 'nope' })).status).toBe(401);
+    const malformed = await send(url, { ...webhookBody(), state: 47 });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ field: 'exceptionCode' });
+    expect((await fetch(url)).status).toBe(405);
+    expect((await send(url, webhookBody({ state: 24 }))).status).toBe(500);
+    expect((await send(url, webhookBody({ state: 41 }))).status).toBe(200);
+  });
+
+  it('413 past maxBodyBytes, by Content-Length or while streaming, and the server keeps serving', async () => {
+    const url = await serveAdapter({ maxBodyBytes: 2048 });
+    expect((await send(url, webhookBody({ padding: 'x'.repeat(10_000) }))).status).toBe(413);
+    const chunked = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 8; i++) controller.enqueue(new TextEncoder().encode(' '.repeat(1024)));
+        controller.close();
+      },
+    });
+    const streamed = await fetch(url, { method: 'POST', body: chunked, duplex: 'half' } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect((await send(url, webhookBody())).status).toBe(200);
+  });
+
+  it('reads a body sent in many small chunks', async () => {
+    const url = await serveAdapter({});
+    const text = JSON.stringify(webhookBody({ businessReference: 'طلب-١٠٤٢' }));
+    const bytes = new TextEncoder().encode(text);
+    const chunked = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < bytes.length; i += 7) controller.enqueue(bytes.slice(i, i + 7));
+        controller.close();
+      },
+    });
+    const response = await fetch(url, { method: 'POST', body: chunked, duplex: 'half' } as RequestInit);
+    expect(response.status).toBe(200);
+  });
+});
+
+describe('createNodeWebhookHandler behind Express-style body parsers', () => {
+  it.each(['json', 'text', 'raw'] as const)('takes req.body from express.%s()', async (kind) => {
+    const seen: WebhookEvent[] = [];
+    const handle = createNodeWebhookHandler({ auth, onEvent: (event) => void seen.push(event) });
+    const parse = bodyParser(kind);
+    const url = await serve((req, res) => parse(req, () => handle(req, res)));
+    expect((await send(url, webhookBody({ state: 45, cod: 300 }))).status).toBe(200);
+    expect(seen[0]).toMatchObject({ state: 45, cod: 300 });
+  });
+
+  it("reads the stream itself when no parser matched (Express 4 leaves req.body = {})", async () => {
+    const seen: WebhookEvent[] = [];
+    const handle = createNodeWebhookHandler({ onEvent: (event) => void seen.push(event) });
+    const url = await serve((req: NodeWebhookRequest, res) => {
+      req.body = {};
+      handle(req, res);
+    });
+    expect((await send(url, webhookBody({ state: 20 }))).status).toBe(200);
+    expect(seen[0]?.state).toBe(20);
+  });
+
+  it('applies maxBodyBytes to a body a parser already read', async () => {
+    const handle = createNodeWebhookHandler({ maxBodyBytes: 512 });
+    const parse = bodyParser('json');
+    const url = await serve((req, res) => parse(req, () => handle(req, res)));
+    expect((await send(url, webhookBody({ padding: 'x'.repeat(2000) }))).status).toBe(413);
+  });
+
+  it("passes the adapter's own failures to next(), as Express error handling expects", async () => {
+    const handle = createNodeWebhookHandler({});
+    const next = vi.fn();
+    const url = await serve((req: NodeWebhookRequest, res: ServerResponse) => {
+      req.on('data', () => {});
+      req.on('end', () => {
+        req.body = { cyclic: 1n }; // JSON.stringify throws on a BigInt
+        handle(req, res, (err) => {
+          next(err);
+          res.statusCode = 502;
+          res.end();
+        });
+      });
+    });
+    expect((await send(url, webhookBody())).status).toBe(502);
+    expect(next.mock.calls[0]?.[0]).toBeInstanceOf(TypeError);
+  });
+});
+
+describe('end to end: the sandbox pushes its webhooks to the Node adapter, the tracker folds them', () => {
+  it.each(['success', 'exceptionThenSuccess', 'unsuccessful'] as const)('%s: the tracker holds the spec flow after creation', async (scenario) => {
+    const tracker = createOrderTracker();
+    const url = await serveAdapter({ auth, onEvent: (event) => void tracker.track(event) });
+    let clock = T0;
+    const sandbox = createSandbox({ now: () => (clock += 60_000) });
+    closers.push(() => sandbox.close());
+    const call = async (method: string, path: string, body: unknown, key: string | null = sandbox.apiKey): Promise<any> => {
+      const response = await sandbox.fetch(new Request(`${sandbox.baseUrl}${path}`, { method, headers: { 'content-type': 'application/json', ...(key === null ? {} : { authorization: key }) }, body: JSON.stringify(body) }));
+      return ((await response.json()) as { data: unknown }).data;
+    };
+    const business = await call('POST', '/businesses', { name: 'Nile Shop', salesChannel: 'FACEBOOK_SELLER', website: 'https://nile.example', industry: 'Fashion', interestedInServices: ['SEND'] });
+    await call('PUT', `/businesses/${business._id}`, { pickupAddress: [{ locationName: 'Warehouse', districtId: 'district-eg-cairo-makram-ebeid', firstLine: '5 Makram Ebeid Street' }] });
+    const order = await call('POST', '/deliveries?apiVersion=1', {
+      type: 'FXF_SEND',
+      dropOffAddress: { city: 'Giza', districtId: 'district-eg-giza-dokki', firstLine: '12 Tahrir Street, 3rd floor' },
+      cod: 1250,
+      businessReference: 'NILE-ORDER-1042',
+      fulfillmentInfo: { items: [{ sku: 'MUG-BLUE', quantity: 2 }] },
+    });
+    sandbox.setWebhook({ url, headerName: auth.name, headerValue: auth.value });
+    await sandbox.play(order.trackingNumber, scenario);
+    await sandbox.drainWebhooks();
+    expect(sandbox.webhookLog().every((delivery) => delivery.status === 'delivered')).toBe(true);
+    const history = tracker.history(order.trackingNumber).map((event) => `${event.state} ${event.type}`);
+    expect(history).toEqual(FULFILLMENT_FLOWS[scenario].slice(1).map((step) => `${step.state} ${step.type}`));
+    expect(tracker.current(order.trackingNumber)).toMatchObject({ businessReference: 'NILE-ORDER-1042', known: true, ...(scenario === 'unsuccessful' ? {} : { cod: 1250 }) });
+  });
+});
