@@ -4,3 +4,4 @@ export { DeliveryClient, type RawRequest } from './client.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
 export type { ClientHooks, DeliveryClientOptions, RequestOptions } from './core/config.js';
 export type { Logger, LogLevel } from './core/logger.js';
+export * from './schemas/index.js';

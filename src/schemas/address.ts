@@ -1,0 +1,187 @@
+import * as z from 'zod/mini';
+import { ErrorCode } from '../errors/codes.js';
+import { crossField, filledText, object, rule } from './fields.js';
+import { checkWith, type CheckResult, unwrap } from './issues.js';
+import { lazy } from './lazy.js';
+import { isFilled } from './predicates.js';
+
+/** Fields every address format shares besides its location. */
+export interface AddressDetails {
+  /** Nearby landmark. */
+  secondLine?: string | undefined;
+  buildingNumber?: string | undefined;
+  floor?: string | undefined;
+  /** Apartment number. */
+  apartment?: string | undefined;
+  isWorkAddress?: boolean | undefined;
+}
+
+/**
+ * An order address in the spec's first format: the district by id.
+ *
+ * `city` is listed as required by the spec's table, yet the service's own rule (3009) asks only
+ * for one of `city`, `zoneId` or `districtId`; the SDK refuses nothing the service accepts, so
+ * `city` is optional here. Sending it (from `lookup.cities`) is still the safe choice.
+ */
+export interface Address extends AddressDetails {
+  /** From the district lists (`lookup.districts`, `lookup.allDistricts`). */
+  districtId: string;
+  /** Address line 1; longer than 5 characters. */
+  firstLine: string;
+  /** City name from `lookup.cities`. */
+  city?: string | undefined;
+  /** From the city's zones list. */
+  zoneId?: string | undefined;
+}
+
+/**
+ * An order address in the spec's second format: the district by name, within `cityId`.
+ * The service also needs `city` or `zoneId` here (errorCode 3009 otherwise), which the type
+ * already requires.
+ */
+export type AddressByDistrictName = AddressDetails & {
+  cityId: string;
+  districtName: string;
+  /** Address line 1; longer than 5 characters. */
+  firstLine: string;
+  /** Not used in this format. */
+  districtId?: undefined;
+} & ({ city: string; zoneId?: string | undefined } | { zoneId: string; city?: string | undefined });
+
+/** An address of a delivery (`dropOffAddress`, `pickupAddress`), in either format. */
+export type OrderAddress = Address | AddressByDistrictName;
+
+/**
+ * The `pickupAddress` of an order in marketplace mode (business created with
+ * `autoCreatePickups: true`): `firstLine` and `city` are enough, the service creates the pickup
+ * location itself.
+ */
+export interface MarketplacePickupAddress extends AddressDetails {
+  city: string;
+  /** Longer than 5 characters. */
+  firstLine: string;
+  districtId?: string | undefined;
+  zoneId?: string | undefined;
+  /** Zone name, as in the spec's marketplace example. */
+  zone?: string | undefined;
+  /** District name, as in the spec's marketplace example. */
+  district?: string | undefined;
+}
+
+/** One entry of `pickupAddress` when updating a business: a pickup location. */
+export interface PickupLocationEntry {
+  locationName?: string | undefined;
+  /** From the all-districts list (`lookup.allDistricts`). */
+  districtId: string;
+  /** At least 5 characters. */
+  firstLine: string;
+  buildingNumber?: string | undefined;
+  floor?: string | undefined;
+  apartment?: string | undefined;
+  /** Landmarks and further detail. */
+  secondLine?: string | undefined;
+}
+
+const optionalText = () => z.optional(z.string());
+
+/** Every field of both formats and of the marketplace shape; which ones are needed is the rules' business. */
+function addressShape() {
+  return {
+    city: optionalText(),
+    cityId: optionalText(),
+    districtId: optionalText(),
+    districtName: optionalText(),
+    zoneId: optionalText(),
+    zone: optionalText(),
+    district: optionalText(),
+    firstLine: z.string().check(rule<string>((line) => line.trim().length > 5, 'must be longer than 5 characters')),
+    secondLine: optionalText(),
+    buildingNumber: optionalText(),
+    floor: optionalText(),
+    apartment: optionalText(),
+    isWorkAddress: z.optional(z.boolean()),
+  };
+}
+
+/**
+ * The location rules of the spec's address formats. 3009 first: with none of city, zoneId and
+ * districtId nothing else can be judged. Then the district: by id, or by name with `cityId`;
+ * a marketplace pickup address may name only its city.
+ */
+function locationRules(acceptCityAlone: boolean) {
+  return crossField((address, report) => {
+    const hasDistrictId = isFilled(address['districtId']);
+    if (!isFilled(address['city']) && !isFilled(address['zoneId']) && !hasDistrictId) {
+      report([], 'needs at least one of city, zoneId or districtId', ErrorCode.AddressLocationRequired);
+      return;
+    }
+    if (hasDistrictId) return;
+    if (isFilled(address['districtName'])) {
+      if (!isFilled(address['cityId'])) report(['cityId'], 'required when districtName is used');
+      return;
+    }
+    if (acceptCityAlone && isFilled(address['city'])) return;
+    report(['districtId'], acceptCityAlone ? 'required (or districtName with cityId, or city in marketplace mode)' : 'required (or districtName with cityId)');
+  });
+}
+
+/** Fields shared by every order address type, as the schemas produce them. */
+export type AddressFields = z.output<ReturnType<typeof orderAddressSchema>>;
+
+/** `dropOffAddress`, and any address given to `validateAddress`. */
+export const orderAddressSchema = lazy(() => object(addressShape(), locationRules(false)));
+
+/** `pickupAddress`: an order address, or the marketplace shape (firstLine and city). */
+export const pickupAddressSchema = lazy(() => object(addressShape(), locationRules(true)));
+
+export const pickupLocationsSchema = lazy(() =>
+  z.array(
+    object({
+      locationName: optionalText(),
+      districtId: filledText(),
+      firstLine: z.string().check(rule<string>((line) => line.trim().length >= 5, 'must be at least 5 characters')),
+      buildingNumber: optionalText(),
+      floor: optionalText(),
+      apartment: optionalText(),
+      secondLine: optionalText(),
+    }),
+  ).check(z.minLength(1)),
+);
+
+/**
+ * Checks an order address (either format) against the spec's rules and returns it as it
+ * will be sent.
+ *
+ * @throws {AddressLocationRequiredError} (3009) none of `city`, `zoneId`, `districtId`.
+ * @throws {ValidationError} any other problem, each with its field path (`firstLine` of 5
+ * characters or less, `districtName` without `cityId`, a field of the wrong type, ...).
+ *
+ * @example
+ * ```ts
+ * const address = validateAddress({ city: 'Cairo', districtId: 'aiJudRHeOt', firstLine: '12 Talaat Harb Street' });
+ * ```
+ */
+export function validateAddress(input: unknown): OrderAddress {
+  return unwrap(checkWith(orderAddressSchema(), input, 'Invalid address')) as OrderAddress;
+}
+
+/** The non-throwing form of {@link validatePickupLocations}. */
+export function checkPickupLocations(input: unknown): CheckResult<PickupLocationEntry[]> {
+  return checkWith(pickupLocationsSchema(), input, 'Invalid pickup locations');
+}
+
+/**
+ * Checks the pickup locations of a business update (`PUT /businesses/<id>`, field
+ * `pickupAddress`): a non-empty array, each with `districtId` and a `firstLine` of at least 5
+ * characters. Paths in the error start at the array index (`[1].firstLine`).
+ *
+ * @throws {ValidationError} listing every problem.
+ *
+ * @example
+ * ```ts
+ * const locations = validatePickupLocations([{ locationName: 'Main store', districtId: 'aiJudRHeOt', firstLine: '12 Talaat Harb' }]);
+ * ```
+ */
+export function validatePickupLocations(input: unknown): PickupLocationEntry[] {
+  return unwrap(checkPickupLocations(input));
+}

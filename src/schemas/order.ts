@@ -1,0 +1,360 @@
+import * as z from 'zod/mini';
+import type { DeliveryType, FulfillmentType } from '../catalogue/order-types.js';
+import { ErrorCode } from '../errors/codes.js';
+import { type MarketplacePickupAddress, type OrderAddress, orderAddressSchema, pickupAddressSchema } from './address.js';
+import { crossField, filledText, object } from './fields.js';
+import { type CheckResult, checkWith, rejected, unwrap } from './issues.js';
+import { lazy } from './lazy.js';
+import {
+  type Contact,
+  type DeliveryImages,
+  type EscrowInfo,
+  type FulfillmentInfo,
+  type GoodsInfo,
+  type PackageSpecs,
+  cashCollectionCodSchema,
+  collectedCodSchema,
+  contactSchema,
+  deliveryImagesSchema,
+  escrowInfoSchema,
+  fulfillmentInfoSchema,
+  goodsInfoSchema,
+  refundCodSchema,
+  specsSchema,
+  webhookHeadersSchema,
+  webhookUrlSchema,
+} from './order-parts.js';
+import { isRecord } from './predicates.js';
+
+/** The fields every order type may carry. */
+export interface OrderFields {
+  specs?: PackageSpecs | undefined;
+  notes?: string | undefined;
+  /**
+   * The business's pickup location (Deliver) or the location a return goes back to (CRP);
+   * the default location when omitted.
+   */
+  businessLocationId?: string | undefined;
+  /** Marketplace mode: who to meet at the pickup address. */
+  pickupLocationContact?: Contact | undefined;
+  /** The end customer. */
+  receiver?: Contact | undefined;
+  /** Your own reference, echoed back in webhooks. */
+  businessReference?: string | undefined;
+  /** Where this order's state changes are posted (absolute http(s) URL), instead of the account's webhook. */
+  webhookUrl?: string | undefined;
+  /** Headers sent with each webhook of this order, e.g. `{ Authorization: 'secret' }`. */
+  webhookCustomHeaders?: Record<string, string> | undefined;
+  /** Declared goods, for insurance (none is calculated without it). */
+  goodsInfo?: GoodsInfo | undefined;
+  /** Lets the customer open the package; needs `deliveryImages` (errorCode 2150). */
+  allowToOpenPackage?: boolean | undefined;
+  deliveryImages?: DeliveryImages | undefined;
+  escrowInfo?: EscrowInfo | undefined;
+}
+
+/** A pickup address: an order address, or in marketplace mode the shorter marketplace shape. */
+export type PickupAddress = OrderAddress | MarketplacePickupAddress;
+
+/** Deliver (10): the service delivers a product to the customer. */
+export interface DeliverOrder extends OrderFields {
+  type: typeof DeliveryType.Deliver;
+  dropOffAddress: OrderAddress;
+  /** Defaults to the business location. */
+  pickupAddress?: PickupAddress | undefined;
+  /** Cash to collect on delivery: 0 to 30000 EGP. */
+  cod?: number | undefined;
+}
+
+/** Cash Collection (15): the service collects cash from a customer. */
+export interface CashCollectionOrder extends OrderFields {
+  type: typeof DeliveryType.CashCollection;
+  /** Where the cash is collected. */
+  pickupAddress: PickupAddress;
+  dropOffAddress?: OrderAddress | undefined;
+  /** The amount to collect: more than 0, at most 30000 EGP. */
+  cod: number;
+}
+
+/** Customer Return Pickup (25): the customer returns an order. */
+export interface CustomerReturnPickupOrder extends OrderFields {
+  type: typeof DeliveryType.CustomerReturnPickup;
+  /** Where the return is picked up. */
+  pickupAddress: PickupAddress;
+  dropOffAddress?: OrderAddress | undefined;
+  /** Only a refund: a negative amount (paid to the customer), at most 30000 EGP. */
+  cod?: number | undefined;
+}
+
+/** Exchange (30): a new package goes out, the exchanged one comes back. */
+export interface ExchangeOrder extends OrderFields {
+  type: typeof DeliveryType.Exchange;
+  dropOffAddress: OrderAddress;
+  pickupAddress?: PickupAddress | undefined;
+  /** 0 to 30000 EGP. */
+  cod?: number | undefined;
+}
+
+/** A fulfillment order (FXF_SEND): shipped from your stock in the service's warehouses. */
+export interface FulfillmentSendOrder extends OrderFields {
+  type: typeof FulfillmentType.Send;
+  fulfillmentInfo: FulfillmentInfo;
+  dropOffAddress?: OrderAddress | undefined;
+  pickupAddress?: PickupAddress | undefined;
+  /** 0 to 30000 EGP. */
+  cod?: number | undefined;
+}
+
+/** A customer return of a fulfillment order (CUSTOMER_RETURN_PICKUP): back into stock. */
+export interface FulfillmentReturnOrder extends OrderFields {
+  type: typeof FulfillmentType.CustomerReturnPickup;
+  /** Some or all of the items of the original order. */
+  fulfillmentInfo: FulfillmentInfo;
+  /** Tracking number of the original FXF_SEND order. */
+  originalFulfillmentTrackingNumber: string;
+  pickupAddress?: PickupAddress | undefined;
+  dropOffAddress?: OrderAddress | undefined;
+  /** Only a refund: a negative amount, at most 30000 EGP. */
+  cod?: number | undefined;
+}
+
+/** An order of one of the numeric types (`DeliveryType`), discriminated on `type`. */
+export type DeliveryOrder = DeliverOrder | CashCollectionOrder | CustomerReturnPickupOrder | ExchangeOrder;
+
+/** A fulfillment order or return (`FulfillmentType`), discriminated on `type`. */
+export type FulfillmentOrder = FulfillmentSendOrder | FulfillmentReturnOrder;
+
+/** Any order `POST /deliveries` takes. */
+export type OrderInput = DeliveryOrder | FulfillmentOrder;
+
+const commonShape = lazy(() => ({
+  specs: z.optional(specsSchema()),
+  notes: z.optional(z.string()),
+  businessLocationId: z.optional(z.string()),
+  pickupLocationContact: z.optional(contactSchema()),
+  receiver: z.optional(contactSchema()),
+  businessReference: z.optional(z.string()),
+  webhookUrl: z.optional(webhookUrlSchema()),
+  webhookCustomHeaders: z.optional(webhookHeadersSchema()),
+  goodsInfo: z.optional(goodsInfoSchema()),
+  allowToOpenPackage: z.optional(z.boolean()),
+  deliveryImages: z.optional(deliveryImagesSchema()),
+  escrowInfo: z.optional(escrowInfoSchema()),
+}));
+
+function hasImageUrl(images: unknown): boolean {
+  if (images === undefined) return false;
+  if (!Array.isArray(images)) return true; // a wrong type is reported on its own
+  return images.some((entry) => isRecord(entry) && Array.isArray(entry['images']) && entry['images'].length > 0);
+}
+
+/** 2150 and the escrow rule: both read more than one field. */
+const orderRules = lazy(() =>
+  crossField((order, report) => {
+    if (order['allowToOpenPackage'] === true && !hasImageUrl(order['deliveryImages'])) {
+      report(['deliveryImages'], 'needs at least one image URL when allowToOpenPackage is true', ErrorCode.DeliveryImagesRequired);
+    }
+    const escrow = order['escrowInfo'];
+    const prepaid = isRecord(escrow) ? escrow['amountToBeCollected'] : undefined;
+    if (typeof prepaid === 'number' && prepaid >= 0) {
+      const cod = order['cod'];
+      const collectible = typeof cod === 'number' && cod > 0 ? cod : 0;
+      if (prepaid > collectible) report(['escrowInfo', 'amountToBeCollected'], `must not be more than cod (${collectible}): it is the prepaid part of cod, not an addition`);
+    }
+  }),
+);
+
+// The type requires cod; this is for input that did not go through the compiler.
+const cashCollectionRules = lazy(() =>
+  crossField((order, report) => {
+    if (order['cod'] === undefined) report(['cod'], 'required for Cash Collection orders', ErrorCode.CodRequired);
+  }),
+);
+
+export const deliverSchema = lazy(() =>
+  object(
+    {
+      type: z.literal(10),
+      dropOffAddress: orderAddressSchema(),
+      pickupAddress: z.optional(pickupAddressSchema()),
+      cod: z.optional(collectedCodSchema()),
+      ...commonShape(),
+    },
+    orderRules(),
+  ),
+);
+
+export const cashCollectionSchema = lazy(() =>
+  object(
+    {
+      type: z.literal(15),
+      pickupAddress: pickupAddressSchema(),
+      dropOffAddress: z.optional(orderAddressSchema()),
+      cod: z.optional(cashCollectionCodSchema()),
+      ...commonShape(),
+    },
+    cashCollectionRules(),
+    orderRules(),
+  ),
+);
+
+export const customerReturnPickupSchema = lazy(() =>
+  object(
+    {
+      type: z.literal(25),
+      pickupAddress: pickupAddressSchema(),
+      dropOffAddress: z.optional(orderAddressSchema()),
+      cod: z.optional(refundCodSchema()),
+      ...commonShape(),
+    },
+    orderRules(),
+  ),
+);
+
+export const exchangeSchema = lazy(() =>
+  object(
+    {
+      type: z.literal(30),
+      dropOffAddress: orderAddressSchema(),
+      pickupAddress: z.optional(pickupAddressSchema()),
+      cod: z.optional(collectedCodSchema()),
+      ...commonShape(),
+    },
+    orderRules(),
+  ),
+);
+
+export const fulfillmentSendSchema = lazy(() =>
+  object(
+    {
+      type: z.literal('FXF_SEND'),
+      fulfillmentInfo: fulfillmentInfoSchema(),
+      dropOffAddress: z.optional(orderAddressSchema()),
+      pickupAddress: z.optional(pickupAddressSchema()),
+      cod: z.optional(collectedCodSchema()),
+      ...commonShape(),
+    },
+    orderRules(),
+  ),
+);
+
+export const fulfillmentReturnSchema = lazy(() =>
+  object(
+    {
+      type: z.literal('CUSTOMER_RETURN_PICKUP'),
+      fulfillmentInfo: fulfillmentInfoSchema(),
+      originalFulfillmentTrackingNumber: filledText(),
+      pickupAddress: z.optional(pickupAddressSchema()),
+      dropOffAddress: z.optional(orderAddressSchema()),
+      cod: z.optional(refundCodSchema()),
+      ...commonShape(),
+    },
+    orderRules(),
+  ),
+);
+
+type OrderSchema = () => z.ZodMiniType<unknown>;
+
+/** The types a validator accepts, each with its schema, and how to list them in a message. */
+interface OrderFamily {
+  readonly schemas: ReadonlyMap<unknown, OrderSchema>;
+  readonly listed: string;
+}
+
+const DELIVERY_SCHEMAS: ReadonlyArray<[unknown, OrderSchema]> = [
+  [10, deliverSchema],
+  [15, cashCollectionSchema],
+  [25, customerReturnPickupSchema],
+  [30, exchangeSchema],
+];
+const FULFILLMENT_SEND: [unknown, OrderSchema] = ['FXF_SEND', fulfillmentSendSchema];
+const FULFILLMENT_RETURN: [unknown, OrderSchema] = ['CUSTOMER_RETURN_PICKUP', fulfillmentReturnSchema];
+
+const quoteType = (type: unknown): string => (typeof type === 'string' ? `'${type}'` : String(type));
+
+function family(entries: ReadonlyArray<[unknown, OrderSchema]>): OrderFamily {
+  const names = entries.map(([type]) => quoteType(type));
+  const listed = names.length === 1 ? String(names[0]) : `one of ${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+  return { schemas: new Map(entries), listed };
+}
+
+const ANY_ORDER = family([...DELIVERY_SCHEMAS, FULFILLMENT_SEND, FULFILLMENT_RETURN]);
+const DELIVERY_ORDER = family(DELIVERY_SCHEMAS);
+const FULFILLMENT_ORDER = family([FULFILLMENT_SEND, FULFILLMENT_RETURN]);
+const FULFILLMENT_RETURN_ORDER = family([FULFILLMENT_RETURN]);
+
+const SUBJECT = 'Invalid order';
+
+function checkOrderOf<T>(orders: OrderFamily, input: unknown): CheckResult<T> {
+  if (!isRecord(input)) return rejected(SUBJECT, { path: [], message: 'must be an order object' });
+  const type = input['type'];
+  const schema = orders.schemas.get(type);
+  if (schema === undefined) {
+    const got = typeof type === 'string' ? `'${type.slice(0, 40)}'` : typeof type === 'number' ? String(type) : type === null ? 'null' : typeof type;
+    const message = type === undefined ? `required: ${orders.listed}` : `must be ${orders.listed} (got ${got})`;
+    return rejected(SUBJECT, { path: ['type'], message });
+  }
+  return checkWith(schema(), input, SUBJECT) as CheckResult<T>;
+}
+
+/**
+ * Checks any order (`DeliveryType` 10, 15, 25, 30, or a fulfillment order) without throwing:
+ * for bulk uploads, where one bad order should not stop the others.
+ *
+ * @example
+ * ```ts
+ * const results = orders.map(checkOrder);
+ * const valid = results.flatMap((result) => (result.ok ? [result.value] : []));
+ * ```
+ */
+export function checkOrder(input: unknown): CheckResult<OrderInput> {
+  return checkOrderOf(ANY_ORDER, input);
+}
+
+/**
+ * Checks an order of any type against every rule of the spec that can be checked before
+ * sending, and returns the body to send (`specs.packageType` in the spec's spelling, no
+ * `undefined` values; fields the SDK does not know are kept).
+ *
+ * @throws The spec's class for a coded rule, with `source: 'client'`: `CodRequiredError` 3006,
+ * `CodLimitExceededError` 3007, `CrpRefundCodOnlyError` 3005, `RefundCodLimitExceededError` 3008,
+ * `AddressLocationRequiredError` 3009, `DeliveryImagesRequiredError` 2150,
+ * `InvalidDeliveryImageUrlError` 2151; otherwise a `ValidationError`. Either way `issues` lists
+ * every problem with its path.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   const order = validateOrder({
+ *     type: DeliveryType.Deliver,
+ *     dropOffAddress: { city: 'Cairo', districtId: 'aiJudRHeOt', firstLine: '12 Talaat Harb Street' },
+ *     receiver: { firstName: 'Mona', lastName: 'Adel', phone: '01012345678' },
+ *     cod: 250,
+ *   });
+ * } catch (err) {
+ *   if (isDeliveryError(err, ErrorCode.CodLimitExceeded)) console.error(err.message); // names the field
+ * }
+ * ```
+ */
+export function validateOrder(input: unknown): OrderInput {
+  return unwrap(checkOrder(input));
+}
+
+/** Like {@link validateOrder}, for the numeric types only (Deliver, Cash Collection, CRP, Exchange). */
+export function validateDeliveryOrder(input: unknown): DeliveryOrder {
+  return unwrap(checkOrderOf<DeliveryOrder>(DELIVERY_ORDER, input));
+}
+
+/** Like {@link validateOrder}, for fulfillment orders (FXF_SEND) and fulfillment returns (CUSTOMER_RETURN_PICKUP). */
+export function validateFulfillmentOrder(input: unknown): FulfillmentOrder {
+  return unwrap(checkOrderOf<FulfillmentOrder>(FULFILLMENT_ORDER, input));
+}
+
+/**
+ * Like {@link validateOrder}, for a fulfillment return only: `fulfillmentInfo` and
+ * `originalFulfillmentTrackingNumber` required. Whether the items are a subset of the original
+ * order's needs that order: see {@link checkReturnItemsSubset}.
+ */
+export function validateFulfillmentReturn(input: unknown): FulfillmentReturnOrder {
+  return unwrap(checkOrderOf<FulfillmentReturnOrder>(FULFILLMENT_RETURN_ORDER, input));
+}

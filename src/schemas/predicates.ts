@@ -1,0 +1,59 @@
+/**
+ * Plain checks shared by the schemas. None uses a regular expression that can backtrack:
+ * validation runs on every request, on input we do not control.
+ */
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A string with something other than whitespace in it. */
+export function isFilled(value: unknown): value is string {
+  return typeof value === 'string' && value.trim() !== '';
+}
+
+// Whitespace and control characters anywhere: `new URL` silently drops tabs and newlines
+// and trims the ends, so it would accept a URL the service may read differently.
+const URL_UNSAFE_CHARACTER = /[\u0000-\u0020\u007f]/;
+const HTTP_SCHEME = /^https?:\/\//i;
+
+// For http and https the URL standard refuses an empty host, so "it parses" means "it has a host".
+// `URL.canParse` skips building the URL object (2 to 3 times faster); older runtimes lack it.
+const canParseUrl: (value: string) => boolean =
+  typeof URL.canParse === 'function'
+    ? (value) => URL.canParse(value)
+    : (value) => {
+        try {
+          new URL(value);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+
+/** An absolute http(s) URL with a host, written without spaces or control characters. */
+export function isHttpUrl(value: string): boolean {
+  return HTTP_SCHEME.test(value) && !URL_UNSAFE_CHARACTER.test(value) && canParseUrl(value);
+}
+
+// RFC 9110 token: the characters a header name may have.
+const HEADER_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const HEADER_VALUE_BREAK = /[\r\n\u0000]/;
+
+export function isHeaderName(value: string): boolean {
+  return HEADER_TOKEN.test(value);
+}
+
+/** A header value that cannot split the header block (no CR, LF or NUL). */
+export function isSafeHeaderValue(value: string): boolean {
+  return !HEADER_VALUE_BREAK.test(value);
+}
+
+/** A registration e-mail: one `@`, something before it, a dotted domain after it, no spaces. */
+export function isEmailAddress(value: string): boolean {
+  const at = value.indexOf('@');
+  if (at < 1 || at !== value.lastIndexOf('@') || URL_UNSAFE_CHARACTER.test(value)) return false;
+  const domain = value.slice(at + 1);
+  const dot = domain.indexOf('.');
+  return dot > 0 && !domain.endsWith('.');
+}
