@@ -5,3 +5,4 @@ export { APIPromise, type WithResponse } from './core/api-promise.js';
 export type { ClientHooks, DeliveryClientOptions, RequestOptions } from './core/config.js';
 export type { Logger, LogLevel } from './core/logger.js';
 export * from './schemas/index.js';
+export { WebhookPayloadError } from './webhooks/errors.js';
