@@ -1,0 +1,156 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import type * as z from 'zod/mini';
+import {
+  type Address,
+  type AddressByDistrictName,
+  type CashCollectionOrder,
+  type CheckResult,
+  type CustomerReturnPickupOrder,
+  type DeliverOrder,
+  type DeliveryError,
+  type DeliveryOrder,
+  DeliveryType,
+  type ExchangeOrder,
+  type FulfillmentOrder,
+  type FulfillmentReturnOrder,
+  type FulfillmentSendOrder,
+  FulfillmentType,
+  type OrderAddress,
+  type OrderInput,
+  type PackageType,
+  checkOrder,
+  validateDeliveryOrder,
+  validateFulfillmentOrder,
+  validateFulfillmentReturn,
+  validateOrder,
+} from '../../src/index.js';
+import type { AddressFields } from '../../src/schemas/address.js';
+import type {
+  cashCollectionSchema,
+  customerReturnPickupSchema,
+  deliverSchema,
+  exchangeSchema,
+  fulfillmentReturnSchema,
+  fulfillmentSendSchema,
+} from '../../src/schemas/order.js';
+
+const address: Address = { city: 'Cairo', districtId: 'aiJudRHeOt', firstLine: '12 Talaat Harb Street' };
+const fulfillmentInfo = { items: [{ sku: 'SHIRT-M', quantity: 2 }] };
+
+describe('the compiler enforces what each order type requires', () => {
+  it('Cash Collection: cod and pickupAddress', () => {
+    const ok: CashCollectionOrder = { type: DeliveryType.CashCollection, cod: 500, pickupAddress: address };
+    expectTypeOf(ok).toExtend<OrderInput>();
+    // @ts-expect-error cod is required
+    const noCod: CashCollectionOrder = { type: 15, pickupAddress: address };
+    // @ts-expect-error pickupAddress is required
+    const noPickup: CashCollectionOrder = { type: 15, cod: 500 };
+    // @ts-expect-error through the union too: a type 15 without cod is no order at all
+    const viaUnion: OrderInput = { type: 15, pickupAddress: address };
+    void [noCod, noPickup, viaUnion];
+  });
+
+  it('Deliver and Exchange: dropOffAddress', () => {
+    const deliver: DeliverOrder = { type: 10, dropOffAddress: address };
+    const exchange: ExchangeOrder = { type: DeliveryType.Exchange, dropOffAddress: address };
+    // @ts-expect-error dropOffAddress is required
+    const noDropOff: DeliverOrder = { type: DeliveryType.Deliver, cod: 100 };
+    // @ts-expect-error dropOffAddress is required
+    const exchangeNoDropOff: DeliveryOrder = { type: 30 };
+    void [deliver, exchange, noDropOff, exchangeNoDropOff];
+  });
+
+  it('CRP: pickupAddress', () => {
+    const ok: CustomerReturnPickupOrder = { type: 25, pickupAddress: address, cod: -100 };
+    // @ts-expect-error pickupAddress is required
+    const noPickup: CustomerReturnPickupOrder = { type: 25 };
+    void [ok, noPickup];
+  });
+
+  it('fulfillment: fulfillmentInfo; a fulfillment return also originalFulfillmentTrackingNumber', () => {
+    const send: FulfillmentSendOrder = { type: FulfillmentType.Send, fulfillmentInfo, dropOffAddress: address };
+    const back: FulfillmentReturnOrder = { type: 'CUSTOMER_RETURN_PICKUP', fulfillmentInfo, originalFulfillmentTrackingNumber: '7234258' };
+    // @ts-expect-error fulfillmentInfo is required
+    const noInfo: FulfillmentSendOrder = { type: 'FXF_SEND', dropOffAddress: address };
+    // @ts-expect-error originalFulfillmentTrackingNumber is required
+    const noOriginal: FulfillmentReturnOrder = { type: 'CUSTOMER_RETURN_PICKUP', fulfillmentInfo };
+    // @ts-expect-error fulfillmentInfo is required, through the union too
+    const viaUnion: FulfillmentOrder = { type: 'CUSTOMER_RETURN_PICKUP', originalFulfillmentTrackingNumber: '7234258' };
+    void [send, back, noInfo, noOriginal, viaUnion];
+  });
+
+  it('catches a misspelt field and a wrong packageType', () => {
+    // @ts-expect-error `cdo` is not a field of any order
+    const typo: DeliverOrder = { type: 10, dropOffAddress: address, cdo: 100 };
+    // @ts-expect-error packageType is one of the spec's values
+    const huge: DeliverOrder = { type: 10, dropOffAddress: address, specs: { packageType: 'HUGE' } };
+    expectTypeOf<PackageType>().toEqualTypeOf<'SMALL' | 'MEDIUM' | 'LARGE' | 'Light Bulky' | 'Heavy Bulky' | 'Parcel'>();
+    void [typo, huge];
+  });
+});
+
+describe('addresses', () => {
+  it('second format: cityId and districtName, with city or zoneId, and no districtId', () => {
+    const byCity: AddressByDistrictName = { cityId: 'c1', districtName: 'Zamalek', city: 'Cairo', firstLine: '26 July Street' };
+    const byZone: OrderAddress = { cityId: 'c1', districtName: 'Zamalek', zoneId: 'z1', firstLine: '26 July Street' };
+    // @ts-expect-error 3009: neither city nor zoneId
+    const neither: AddressByDistrictName = { cityId: 'c1', districtName: 'Zamalek', firstLine: '26 July Street' };
+    // @ts-expect-error districtId is not used in this format
+    const both: AddressByDistrictName = { cityId: 'c1', districtName: 'Zamalek', city: 'Cairo', districtId: 'd1', firstLine: '26 July Street' };
+    // @ts-expect-error an order address names its district, by id or by name
+    const noDistrict: OrderAddress = { city: 'Cairo', firstLine: '26 July Street' };
+    void [byCity, byZone, neither, both, noDistrict];
+  });
+});
+
+describe('the discriminated union', () => {
+  it('narrows on type, the constants and the literals alike', () => {
+    expectTypeOf<typeof DeliveryType.Deliver>().toEqualTypeOf<10>();
+    const order = {} as OrderInput;
+    if (order.type === DeliveryType.CashCollection) expectTypeOf(order.cod).toEqualTypeOf<number>();
+    if (order.type === 'CUSTOMER_RETURN_PICKUP') expectTypeOf(order.originalFulfillmentTrackingNumber).toEqualTypeOf<string>();
+    if (order.type === 10) expectTypeOf(order).toEqualTypeOf<DeliverOrder>();
+  });
+});
+
+describe('the validators', () => {
+  it('take unknown input and return the typed order', () => {
+    expectTypeOf(validateOrder).parameter(0).toBeUnknown();
+    expectTypeOf(validateOrder).returns.toEqualTypeOf<OrderInput>();
+    expectTypeOf(validateDeliveryOrder).returns.toEqualTypeOf<DeliveryOrder>();
+    expectTypeOf(validateFulfillmentOrder).returns.toEqualTypeOf<FulfillmentOrder>();
+    expectTypeOf(validateFulfillmentReturn).returns.toEqualTypeOf<FulfillmentReturnOrder>();
+  });
+
+  it('checkOrder narrows on ok', () => {
+    const result = checkOrder({});
+    expectTypeOf(result).toEqualTypeOf<CheckResult<OrderInput>>();
+    if (result.ok) expectTypeOf(result.value).toEqualTypeOf<OrderInput>();
+    else expectTypeOf(result.error).toEqualTypeOf<DeliveryError>();
+  });
+});
+
+// The public types are written out (so no zod type reaches a user's .d.ts); these prove they
+// have the schemas' fields, and that whatever they admit has the shape the schemas check.
+type Out<S extends () => z.ZodMiniType> = z.output<ReturnType<S>>;
+
+describe('the declared types and the schemas agree', () => {
+  it('field by field, for every order type', () => {
+    expectTypeOf<keyof DeliverOrder>().toEqualTypeOf<keyof Out<typeof deliverSchema>>();
+    expectTypeOf<keyof CashCollectionOrder>().toEqualTypeOf<keyof Out<typeof cashCollectionSchema>>();
+    expectTypeOf<keyof CustomerReturnPickupOrder>().toEqualTypeOf<keyof Out<typeof customerReturnPickupSchema>>();
+    expectTypeOf<keyof ExchangeOrder>().toEqualTypeOf<keyof Out<typeof exchangeSchema>>();
+    expectTypeOf<keyof FulfillmentSendOrder>().toEqualTypeOf<keyof Out<typeof fulfillmentSendSchema>>();
+    expectTypeOf<keyof FulfillmentReturnOrder>().toEqualTypeOf<keyof Out<typeof fulfillmentReturnSchema>>();
+  });
+
+  it('every declared order fits its schema’s output', () => {
+    expectTypeOf<DeliverOrder>().toExtend<Out<typeof deliverSchema>>();
+    expectTypeOf<CashCollectionOrder>().toExtend<Out<typeof cashCollectionSchema>>();
+    expectTypeOf<CustomerReturnPickupOrder>().toExtend<Out<typeof customerReturnPickupSchema>>();
+    expectTypeOf<ExchangeOrder>().toExtend<Out<typeof exchangeSchema>>();
+    expectTypeOf<FulfillmentSendOrder>().toExtend<Out<typeof fulfillmentSendSchema>>();
+    expectTypeOf<FulfillmentReturnOrder>().toExtend<Out<typeof fulfillmentReturnSchema>>();
+    expectTypeOf<OrderAddress>().toExtend<AddressFields>();
+  });
+});
