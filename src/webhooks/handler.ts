@@ -10,6 +10,7 @@ export type WebhookStateHandlers = {
   readonly [S in DeliveryState]?: (event: WebhookEventFor<S>, request: Request) => unknown;
 };
 
+/** What {@link createWebhookHandler} checks and whom it calls. Every option may be left out. */
 export interface WebhookHandlerOptions {
   /**
    * The header the service must send (dashboard key name and value, or `webhookCustomHeaders`).

@@ -14,6 +14,7 @@ export type NodeWebhookRequest = IncomingMessage & { body?: unknown };
 /** Express's `next`: called only when the adapter itself fails, never for a webhook's own answer. */
 export type NodeNext = (error?: unknown) => void;
 
+/** The options of `createWebhookHandler`; the `Request` your callbacks get is built from Node's `req`. */
 export type NodeWebhookHandlerOptions = WebhookHandlerOptions;
 
 /**

@@ -85,6 +85,15 @@ describe('createWebhookHandler types each state callback', () => {
     expectTypeOf(handler).toEqualTypeOf<(request: Request) => Promise<Response>>();
   });
 
+  it('types callbacks keyed by the DeliveryState constants', () => {
+    createWebhookHandler({
+      on: {
+        [DeliveryState.Delivered]: (event) => expectTypeOf(event.cod).toEqualTypeOf<number>(),
+        [DeliveryState.Exception]: (event) => expectTypeOf(event.exceptionCode).toEqualTypeOf<number>(),
+      },
+    });
+  });
+
   it('refuses what cannot work', () => {
     // @ts-expect-error a header name without its value
     createWebhookHandler({ auth: { name: 'X-Webhook-Key' } });
