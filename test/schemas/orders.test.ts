@@ -338,3 +338,13 @@ describe('an order with several problems', () => {
     expect(checkOrder(validOrders.exchange())).toEqual({ ok: true, value: validOrders.exchange() });
   });
 });
+
+describe('the README example', () => {
+  it('throws CodLimitExceededError from the client with the cod issue', () => {
+    const error = thrownBy(() =>
+      validateOrder({ type: DeliveryType.CashCollection, pickupAddress: { districtId: 'aiJudRHeOt', firstLine: '12 Talaat Harb Street' }, cod: 45_000 }),
+    );
+    expect(isDeliveryError(error, ErrorCode.CodLimitExceeded) && error.source).toBe('client');
+    expect(error.issues).toEqual([{ path: ['cod'], message: 'must be at most 30000 EGP', errorCode: 3007 }]);
+  });
+});
