@@ -1,8 +1,9 @@
 /** Types of bundle-size.mjs, for test/bench/bundle-size.test.ts. */
 export declare const KB: number;
 export declare const BUDGETS: { readonly main: number; readonly webhooks: number };
+export declare const ENTRIES: { readonly main: string; readonly webhooks: string; readonly testing: string };
 
-export type BundleKind = 'main' | 'webhooks' | 'ky';
+export type BundleKind = 'main' | 'webhooks' | 'sandbox' | 'ky';
 
 export interface BundleMeasurement {
   kind: BundleKind;
@@ -12,15 +13,14 @@ export interface BundleMeasurement {
   gzipBytes: number;
   /** Budget in gzip bytes; undefined for `ky`. */
   budget: number | undefined;
-  /** Every input file esbuild pulled in. */
-  inputs: string[];
-  /** Inputs from msw or the sandbox (`testing`); must be empty. */
-  forbiddenInputs: string[];
-  /** Minified bytes each input kept after tree-shaking (0 when shaken out entirely). */
+  /** Minified bytes each input file kept after tree-shaking (0 when shaken out entirely). */
   bytesByInput: Record<string, number>;
+  /** Kept inputs carrying msw or sandbox (`testing`) code; must be empty. */
+  forbiddenInputs: string[];
   /** The minified output. */
   text: string;
 }
 
+export declare function buildLikeDist(srcDir: string, outdir: string): Promise<{ main: string; webhooks: string; testing: string }>;
 export declare function measureBundle(kind: BundleKind, path: string): Promise<BundleMeasurement>;
 export declare function bytesBySource(bytesByInput: Record<string, number>): Array<[string, number]>;

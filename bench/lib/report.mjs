@@ -58,6 +58,7 @@ export function buildRows(results) {
     const budgeted = name === 'main';
     rows.push(['5', `Cold start, ${label}`, msOf(coldStart[name]), `${reference} alone ${msOf(base)}`, x(coldStart[name] / base), budgeted ? '≤ 1.50x' : '', budgeted ? verdict(coldStart[name] / base <= 1.5) : '']);
   }
+  rows.push(['5', 'Cold start, main entry with zod bundled in (reference)', msOf(coldStart.mainZodInlined), `${reference} alone ${msOf(base)}`, x(coldStart.mainZodInlined / base), '', '']);
   for (const name of ['zod', 'zod/mini', 'ky']) {
     if (coldStart[name] !== undefined && name !== reference) rows.push(['5', `Cold start, \`${name}\` alone (reference)`, msOf(coldStart[name]), `${reference} alone ${msOf(base)}`, x(coldStart[name] / base), '', '']);
   }

@@ -7,12 +7,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildLikeDist, ENTRIES } from './bundle-size.mjs';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const TMP = join(ROOT, 'bench', '.tmp');
 export const KY_VERSION = '1.14.3';
-
-const ENTRIES = { main: 'index', webhooks: 'webhooks/index', testing: 'testing/index' };
 
 /** Paths of the three entries to measure. */
 export async function prepareTargets(source) {
@@ -21,21 +20,7 @@ export async function prepareTargets(source) {
     for (const file of Object.values(targets)) if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first, or pass --src.`);
     return { source, ...targets };
   }
-  const { build } = await import('esbuild');
-  const outdir = join(TMP, 'build');
-  rmSync(outdir, { recursive: true, force: true });
-  await build({
-    entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([, file]) => [file, join(ROOT, 'src', `${file}.ts`)])),
-    outdir,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'es2022',
-    packages: 'external',
-    logLevel: 'error',
-  });
-  return { source, ...Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, join(outdir, `${file}.js`)])) };
+  return { source, ...(await buildLikeDist(join(ROOT, 'src'), join(TMP, 'build'))) };
 }
 
 /**
@@ -61,4 +46,15 @@ export function ensureKy() {
     return undefined;
   }
   return installed() ? entry : undefined;
+}
+
+/**
+ * The main entry with zod bundled in and tree-shaken, as tsup's `noExternal: ['zod']` would ship
+ * it: the cold-start alternative to loading zod's ~100 ESM files from node_modules.
+ */
+export async function buildZodInlined(mainPath) {
+  const { build } = await import('esbuild');
+  const outfile = join(TMP, 'zod-inlined', 'index.js');
+  await build({ entryPoints: [mainPath], outfile, bundle: true, format: 'esm', platform: 'node', target: 'es2022', external: ['msw'], logLevel: 'error' });
+  return outfile;
 }

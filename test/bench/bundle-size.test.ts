@@ -1,12 +1,23 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { BUDGETS, type BundleMeasurement, KB, measureBundle } from '../../bench/lib/bundle-size.mjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUDGETS, type BundleMeasurement, buildLikeDist, KB, measureBundle } from '../../bench/lib/bundle-size.mjs';
 
-// The same measurement `npm run bench` takes on dist/, here on src/: esbuild --bundle --minify
-// of what a browser page imports, gzip level 9.
+// The measurement `npm run bench` takes on dist/, here on src/ built the way tsup ships it (so
+// top-level code that tree-shaking cannot drop counts, as it does for users): esbuild
+// --bundle --minify of what a browser page imports, gzip level 9.
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+const TMP = fileURLToPath(new URL('../.tmp/', import.meta.url));
+
+let shipped: { main: string; webhooks: string; testing: string };
+let outdir: string;
+beforeAll(async () => {
+  mkdirSync(TMP, { recursive: true });
+  outdir = mkdtempSync(join(TMP, 'bundle-size-'));
+  shipped = await buildLikeDist(SRC, outdir);
+});
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
 /** Inputs that kept code after tree-shaking and match `pattern`. */
 const keptInputs = (bundle: BundleMeasurement, pattern: RegExp): string[] =>
@@ -19,7 +30,7 @@ const CLASSIC_ZOD = /zod[\\/]v4[\\/](?:classic[\\/]|locales[\\/](?!en\.js))/;
 describe('browser bundle of a checkout page (construct the client, call deliveries.create)', () => {
   let bundle: BundleMeasurement;
   beforeAll(async () => {
-    bundle = await measureBundle('main', join(SRC, 'index.ts'));
+    bundle = await measureBundle('main', shipped.main);
   });
 
   it(`stays within ${BUDGETS.main / KB} KB minified and gzipped`, () => {
@@ -38,7 +49,7 @@ describe('browser bundle of a checkout page (construct the client, call deliveri
 describe('browser bundle of a webhook route (parseWebhookEvent + createWebhookHandler)', () => {
   let bundle: BundleMeasurement;
   beforeAll(async () => {
-    bundle = await measureBundle('webhooks', join(SRC, 'webhooks', 'index.ts'));
+    bundle = await measureBundle('webhooks', shipped.webhooks);
   });
 
   it(`stays within ${BUDGETS.webhooks / KB} KB minified and gzipped`, () => {
@@ -51,6 +62,13 @@ describe('browser bundle of a webhook route (parseWebhookEvent + createWebhookHa
 
   it("keeps nothing of zod's classic API or its non-English locales", () => {
     expect(keptInputs(bundle, CLASSIC_ZOD)).toEqual([]);
+  });
+});
+
+describe('the msw and sandbox check itself', () => {
+  it('flags a bundle that pulls in the sandbox, traced through the shipped files' source maps', async () => {
+    const bundle = await measureBundle('sandbox', shipped.testing);
+    expect(bundle.forbiddenInputs.some((input) => /src[\\/]testing[\\/]/.test(input))).toBe(true);
   });
 });
 
