@@ -66,7 +66,7 @@ describe('browser bundle of a webhook route (parseWebhookEvent + createWebhookHa
 });
 
 describe('the msw and sandbox check itself', () => {
-  it('flags a bundle that pulls in the sandbox, traced through the shipped files' source maps', async () => {
+  it('flags a bundle that pulls in the sandbox, traced through the source maps of the built files', async () => {
     const bundle = await measureBundle('sandbox', shipped.testing);
     expect(bundle.forbiddenInputs.some((input) => /src[\\/]testing[\\/]/.test(input))).toBe(true);
   });
