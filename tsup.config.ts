@@ -25,5 +25,9 @@ export default defineConfig([
     dts: true,
     sourcemap: true,
     target: 'es2022',
+    // Shared chunks, as in the ESM build: without them each CommonJS entry carries its own copy of
+    // the error classes and `instanceof DeliveryError` fails across `require('delivery-sdk')` and
+    // `require('delivery-sdk/webhooks')`.
+    splitting: true,
   },
 ]);

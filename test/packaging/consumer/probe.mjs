@@ -1,0 +1,44 @@
+// Runs inside the consumer project: imports and requires every entry of the installed package and
+// prints what it found as JSON. Usage: node probe.mjs '["delivery-sdk", "delivery-sdk/webhooks"]'
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const specifiers = JSON.parse(process.argv[2] ?? '[]');
+
+const loaded = { esm: {}, cjs: {} };
+const report = { entries: {}, sharedExportsDiffer: [], missing: [] };
+for (const specifier of specifiers) {
+  const esm = await import(specifier);
+  const cjs = require(specifier);
+  loaded.esm[specifier] = esm;
+  loaded.cjs[specifier] = cjs;
+  report.entries[specifier] = {
+    esmFile: import.meta.resolve(specifier),
+    cjsFile: require.resolve(specifier),
+    esmExports: Object.keys(esm).sort(),
+    cjsExports: Object.keys(cjs).sort(),
+  };
+}
+
+// A name two entries both export must be the same value in one module system: otherwise an
+// error thrown by one entry fails `instanceof` against the class imported from the other.
+for (const format of ['esm', 'cjs']) {
+  const byName = new Map();
+  for (const [specifier, exports] of Object.entries(loaded[format])) {
+    for (const [name, value] of Object.entries(exports)) {
+      const first = byName.get(name);
+      if (first === undefined) byName.set(name, { specifier, value });
+      else if (first.value !== value) report.sharedExportsDiffer.push(`${format}: ${name} of ${specifier} is not the one of ${first.specifier}`);
+    }
+  }
+}
+
+for (const optional of ['msw', 'ky']) {
+  try {
+    require.resolve(optional);
+  } catch {
+    report.missing.push(optional);
+  }
+}
+
+console.log(JSON.stringify(report));

@@ -1,0 +1,28 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, BINARIES, packageEntries, packedFileList } from './packed-package.js';
+
+const DOCUMENTS = ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json'];
+const binFiles = Object.values(BINARIES).map((file) => file.replace(/^\.\//, ''));
+
+let packed: string[];
+beforeAll(async () => {
+  assertBuilt();
+  packed = await packedFileList();
+});
+
+describe('the tarball (npm pack --dry-run)', () => {
+  it('holds only dist/, the bin scripts, README, CHANGELOG, LICENSE and package.json', () => {
+    const unexpected = packed.filter((file) => !file.startsWith('dist/') && !DOCUMENTS.includes(file) && !binFiles.includes(file));
+    expect(unexpected).toEqual([]);
+  });
+
+  it('holds every file the exports map and bin point to, and the documents', () => {
+    const needed = [...packageEntries().flatMap((entry) => entry.files), ...binFiles, ...DOCUMENTS];
+    expect(needed.filter((file) => !packed.includes(file))).toEqual([]);
+  });
+
+  it('ships no test, source or temporary files inside dist/', () => {
+    const typeScriptSource = (file: string): boolean => /\.[cm]?tsx?$/.test(file) && !/\.d\.[cm]?ts$/.test(file);
+    expect(packed.filter((file) => typeScriptSource(file) || /\.test\.|(?:^|\/)\.tmp\/|\.tsbuildinfo$|\.tgz$/.test(file))).toEqual([]);
+  });
+});

@@ -1,0 +1,112 @@
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BINARIES, type ConsumerProject, createConsumerProject, PACKAGE_NAME, packageEntries, ROOT, run } from './packed-package.js';
+import { CLIENT_USAGE, RESOLUTIONS, SANDBOX_USAGE, STRICT_OPTIONS } from './consumer/typed-usage.js';
+
+interface ProbeReport {
+  entries: Record<string, { esmFile: string; cjsFile: string; esmExports: string[]; cjsExports: string[] }>;
+  sharedExportsDiffer: string[];
+  missing: string[];
+}
+
+const entries = packageEntries();
+let project: ConsumerProject;
+let probe: ProbeReport;
+
+beforeAll(async () => {
+  project = await createConsumerProject();
+  copyFileSync(join(ROOT, 'test/packaging/consumer/probe.mjs'), join(project.dir, 'probe.mjs'));
+  const { stdout } = await run(process.execPath, ['probe.mjs', JSON.stringify(entries.map((entry) => entry.specifier))], { cwd: project.dir });
+  probe = JSON.parse(stdout) as ProbeReport;
+}, 60_000);
+afterAll(() => project?.remove());
+
+describe('the tarball installed into a fresh project', () => {
+  it('brings only its runtime dependency (zod) along: no msw, no ky', () => {
+    const installed = readdirSync(join(project.dir, 'node_modules')).filter((name) => !name.startsWith('.'));
+    expect(installed.sort()).toEqual([PACKAGE_NAME, 'zod']);
+    expect(probe.missing.sort()).toEqual(['ky', 'msw']);
+  });
+
+  it.each(entries.map((entry) => [entry.specifier, entry] as const))('%s loads with import and with require, from the installed dist files, with the same exports', (specifier, entry) => {
+    const found = probe.entries[specifier];
+    expect(found?.esmFile).toMatch(new RegExp(`/node_modules/${PACKAGE_NAME}/${entry.esm.replace(/\./g, '\\.')}$`));
+    expect(found?.cjsFile).toMatch(new RegExp(`/node_modules/${PACKAGE_NAME}/${entry.cjs.replace(/\./g, '\\.')}$`));
+    expect(found?.esmExports.length).toBeGreaterThan(0);
+    expect(found?.cjsExports).toEqual(found?.esmExports);
+  });
+
+  it('the main entry and delivery-sdk/webhooks (every entry, in fact) load without msw installed', () => {
+    expect(probe.missing).toContain('msw');
+    expect(probe.entries[PACKAGE_NAME]?.esmExports).toContain('DeliveryClient');
+    expect(probe.entries[`${PACKAGE_NAME}/webhooks`]?.esmExports).toContain('parseWebhookEvent');
+  });
+
+  it('shares one class per error (and one object per catalogue) across entries, under import and under require', () => {
+    expect(probe.sharedExportsDiffer).toEqual([]);
+  });
+
+  it.concurrent.each(Object.keys(RESOLUTIONS))('type-checks a strict app (main entry, webhooks, Node adapter) with moduleResolution %s, msw absent', async (resolution) => {
+    const { files, compilerOptions } = RESOLUTIONS[resolution]!;
+    expect(await typeErrors(`app-${resolution}`, CLIENT_USAGE, files, compilerOptions)).toBe('');
+  });
+
+  it.concurrent('type-checks a strict ESM test suite on the sandbox (delivery-sdk/testing, msw present) with moduleResolution node16', async () => {
+    // msw comes from this repository through `paths` (installing it offline is not reliable). Its
+    // own declarations need the DOM library and have errors of their own under strict settings:
+    // only this package's declarations and the user's code are judged here.
+    const msw = join(ROOT, 'node_modules/msw', (JSON.parse(readFileSync(join(ROOT, 'node_modules/msw/package.json'), 'utf8')) as { exports: Record<string, { import: { types: string } }> }).exports['.']!.import.types);
+    const compilerOptions = { ...RESOLUTIONS['node16']!.compilerOptions, lib: ['ES2022', 'DOM', 'DOM.Iterable'], paths: { msw: [msw] } };
+    expect(withoutForeignDiagnostics(await typeErrors('sandbox-node16', SANDBOX_USAGE, ['usage.mts'], compilerOptions))).toBe('');
+  });
+
+  it.each(Object.keys(BINARIES))('the %s command starts the sandbox on 127.0.0.1 and answers the API', async (command) => {
+    const child = spawn(join(project.dir, 'node_modules/.bin', command), ['--port', '0', '--api-key', 'packaged-key'], { cwd: project.dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const baseUrl = await new Promise<string>((resolve, reject) => {
+        let output = '';
+        const onData = (chunk: Buffer): void => {
+          output += chunk.toString('utf8');
+          const url = /https?:\/\/127\.0\.0\.1:\d+\/v2/.exec(output)?.[0];
+          if (url !== undefined) resolve(url);
+        };
+        child.stdout.on('data', onData);
+        child.stderr.on('data', onData);
+        child.once('exit', (code) => reject(new Error(`${command} exited (${code}) before printing its URL: ${output}`)));
+        setTimeout(() => reject(new Error(`${command} printed no URL within 10 s: ${output}`)), 10_000).unref();
+      });
+      const answer = await fetch(`${baseUrl}/cities?countryId=60e4482c7cb7d4bc4849c4d5`);
+      expect(answer.status).toBe(200);
+      expect(JSON.stringify(await answer.json())).toContain('Cairo');
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});
+
+/**
+ * Type-checks `source` as each of `files` in a folder of the consumer project with this
+ * repository's TypeScript, and returns tsc's diagnostics. Node's types (for
+ * `delivery-sdk/webhooks/node`) come from this repository's node_modules, as a user of that
+ * entry has them, and so does msw when `compilerOptions.paths` maps it.
+ */
+async function typeErrors(name: string, source: string, files: string[], compilerOptions: Record<string, unknown>): Promise<string> {
+  const dir = join(project.dir, `typecheck-${name}`);
+  mkdirSync(dir);
+  for (const file of files) writeFileSync(join(dir, file), source);
+  const options = { ...STRICT_OPTIONS, typeRoots: [join(ROOT, 'node_modules/@types')], ...compilerOptions };
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, files }, null, 2));
+  const result = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir, '--pretty', 'false'], { cwd: dir }).catch((error: { stdout?: string; message: string }) => ({
+    stdout: error.stdout || error.message,
+  }));
+  return result.stdout.trim();
+}
+
+/** tsc's diagnostics less those inside other packages (a diagnostic's follow-up lines are indented). */
+function withoutForeignDiagnostics(output: string): string {
+  const diagnostics = output.split(/\n(?=\S)/).filter((diagnostic) => diagnostic.trim() !== '');
+  const foreign = (diagnostic: string): boolean => /^\S*node_modules\//.test(diagnostic) && !diagnostic.startsWith(`node_modules/${PACKAGE_NAME}/`) && !/^\S*\/node_modules\/delivery-sdk\//.test(diagnostic);
+  return diagnostics.filter((diagnostic) => !foreign(diagnostic)).join('\n');
+}

@@ -1,0 +1,138 @@
+// The package as users get it: the tarball `npm pack` makes from dist/, installed into a project
+// of its own. Shared by the packaging tests (vitest) and the runtime matrix (test/runtimes/run.ts).
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+interface ConditionTargets {
+  import?: Record<string, string>;
+  require?: Record<string, string>;
+}
+
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  exports: Record<string, ConditionTargets | string>;
+  bin?: Record<string, string>;
+};
+
+export const PACKAGE_NAME = manifest.name;
+export const PACKAGE_VERSION = manifest.version;
+/** The `bin` map of package.json (command name to file). */
+export const BINARIES: Readonly<Record<string, string>> = manifest.bin ?? {};
+
+/** One subpath of the exports map, e.g. `delivery-sdk/webhooks`, with every file it points to. */
+export interface PackageEntry {
+  subpath: string;
+  specifier: string;
+  /** The ESM build, relative to the package root. */
+  esm: string;
+  /** The CommonJS build, relative to the package root. */
+  cjs: string;
+  /** Every file the entry names (builds and declarations), relative to the package root. */
+  files: string[];
+}
+
+/** Every code entry of the exports map (not `./package.json`), read from package.json so new entries are covered without editing the tests. */
+export function packageEntries(): PackageEntry[] {
+  return Object.entries(manifest.exports).flatMap(([subpath, targets]) => {
+    if (typeof targets === 'string') return [];
+    const esm = targets.import?.['default'];
+    const cjs = targets.require?.['default'];
+    if (esm === undefined || cjs === undefined) throw new Error(`exports["${subpath}"] needs both an import and a require condition`);
+    const files = [...Object.values(targets.import ?? {}), ...Object.values(targets.require ?? {})].map(stripDotSlash);
+    return [{ subpath, specifier: subpath === '.' ? PACKAGE_NAME : `${PACKAGE_NAME}/${subpath.slice(2)}`, esm: stripDotSlash(esm), cjs: stripDotSlash(cjs), files }];
+  });
+}
+
+const stripDotSlash = (path: string): string => path.replace(/^\.\//, '');
+
+/** Files the exports map and `bin` name that dist/ does not have. */
+export function missingBuildOutput(): string[] {
+  const named = [...packageEntries().flatMap((entry) => entry.files), ...Object.values(BINARIES).map(stripDotSlash)];
+  return [...new Set(named)].filter((file) => !existsSync(join(ROOT, file)));
+}
+
+/** Throws a message that says what to do when the packaging checks run without a build. */
+export function assertBuilt(): void {
+  const missing = missingBuildOutput();
+  if (missing.length > 0) {
+    throw new Error(
+      `The packaging checks test the built package, and dist/ lacks ${missing.slice(0, 4).join(', ')}${missing.length > 4 ? `, ... (${missing.length} files)` : ''}. ` +
+        'Run `npm run build` first (`npm test` builds before running vitest).',
+    );
+  }
+}
+
+export interface RunResult {
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a program without a shell; the error names the command and carries its output. */
+export function run(file: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      file,
+      args,
+      { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error === null) resolve({ stdout, stderr });
+        else reject(Object.assign(new Error(`${[file, ...args].join(' ')} failed: ${error.message}\n${stdout}\n${stderr}`.trim()), { stdout, stderr, exitCode: error.code }));
+      },
+    );
+  });
+}
+
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const QUIET = ['--no-audit', '--no-fund', '--loglevel=error'];
+
+/** What `npm pack --dry-run --json` would publish: paths relative to the package root. */
+export async function packedFileList(): Promise<string[]> {
+  const { stdout } = await run(NPM, ['pack', '--dry-run', '--json', '--ignore-scripts', '--loglevel=error']);
+  const [report] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>;
+  return (report?.files ?? []).map((file) => file.path).sort();
+}
+
+/** Packs the package into `destination` and returns the tarball's path. */
+export async function packTarball(destination: string): Promise<string> {
+  assertBuilt();
+  const { stdout } = await run(NPM, ['pack', '--pack-destination', destination, '--json', '--ignore-scripts', '--loglevel=error']);
+  const [report] = JSON.parse(stdout) as Array<{ filename: string }>;
+  if (report === undefined) throw new Error(`npm pack printed no report: ${stdout}`);
+  return join(destination, report.filename);
+}
+
+/** A fresh project outside this repository (so nothing resolves from its node_modules) with the tarball installed and nothing else but the package's own dependencies. */
+export interface ConsumerProject {
+  dir: string;
+  tarball: string;
+  remove(): void;
+}
+
+/**
+ * Packs the package and installs it into a new project in the system temp folder. The package's
+ * dependencies come from the local npm cache (`npm ci` filled it); only when the cache lacks them
+ * does npm go to the registry.
+ */
+export async function createConsumerProject(options: { type?: 'module' | 'commonjs' } = {}): Promise<ConsumerProject> {
+  const dir = mkdtempSync(join(tmpdir(), `${PACKAGE_NAME}-consumer-`));
+  const remove = (): void => rmSync(dir, { recursive: true, force: true });
+  try {
+    const tarball = await packTarball(dir);
+    writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'consumer', private: true, type: options.type ?? 'module' }, null, 2)}\n`);
+    try {
+      await run(NPM, ['install', tarball, '--offline', ...QUIET], { cwd: dir });
+    } catch {
+      await run(NPM, ['install', tarball, '--prefer-offline', ...QUIET], { cwd: dir });
+    }
+    return { dir, tarball, remove };
+  } catch (error) {
+    remove();
+    throw error;
+  }
+}
