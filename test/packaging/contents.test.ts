@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, BINARIES, packageEntries, packedFileList } from './packed-package.js';
+import { assertBuilt, BINARIES, packageEntries, packedFileList, ROOT } from './packed-package.js';
 
 const DOCUMENTS = ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json'];
 const binFiles = Object.values(BINARIES).map((file) => file.replace(/^\.\//, ''));
@@ -24,5 +26,18 @@ describe('the tarball (npm pack --dry-run)', () => {
   it('ships no test, source or temporary files inside dist/', () => {
     const typeScriptSource = (file: string): boolean => /\.[cm]?tsx?$/.test(file) && !/\.d\.[cm]?ts$/.test(file);
     expect(packed.filter((file) => typeScriptSource(file) || /\.test\.|(?:^|\/)\.tmp\/|\.tsbuildinfo$|\.tgz$/.test(file))).toEqual([]);
+  });
+});
+
+describe('package.json', () => {
+  it('maps every subpath entry in typesVersions, for projects on moduleResolution node10 (they ignore exports)', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { typesVersions?: Record<string, Record<string, string[]>> };
+    const mapped = manifest.typesVersions?.['*'] ?? {};
+    const expected = Object.fromEntries(
+      packageEntries()
+        .filter((entry) => entry.subpath !== '.')
+        .map((entry) => [entry.subpath.slice(2), [`./${entry.files.find((file) => file.endsWith('.d.cts'))}`]]),
+    );
+    expect(mapped).toEqual(expected);
   });
 });
