@@ -43,12 +43,14 @@ function smokeWith(command: string, args: string[]): Runtime['run'] {
 }
 
 const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+/** A runtime from the npm registry; once in the npx cache it starts offline. */
+const fromRegistry = (spec: string, command: string[]): Parameters<typeof smokeWith> => [NPX, ['--prefer-offline', '-y', '-p', spec, ...command]];
 const RUNTIMES: Runtime[] = [
   { name: 'node20', run: smokeWith(process.execPath, []) },
-  { name: 'node22', run: smokeWith(NPX, ['-y', '-p', 'node@22', 'node']) },
-  { name: 'node24', run: smokeWith(NPX, ['-y', '-p', 'node@24', 'node']) },
-  { name: 'deno', run: smokeWith(NPX, ['-y', '-p', 'deno@2', 'deno', 'run', '--allow-all', '--quiet']) },
-  { name: 'bun', run: smokeWith(NPX, ['-y', '-p', 'bun@1', 'bun']) },
+  { name: 'node22', run: smokeWith(...fromRegistry('node@22', ['node'])) },
+  { name: 'node24', run: smokeWith(...fromRegistry('node@24', ['node'])) },
+  { name: 'deno', run: smokeWith(...fromRegistry('deno@2', ['deno', 'run', '--allow-all', '--quiet'])) },
+  { name: 'bun', run: smokeWith(...fromRegistry('bun@1', ['bun'])) },
   {
     name: 'chromium',
     run: async (project) => {

@@ -68,10 +68,15 @@ await check('every entry loads with require() as well, with the same exports as 
   assert.ok(require('delivery-sdk/webhooks').parseWebhookEvent(JSON.stringify({ _id: 'o1', trackingNumber: 1, state: 45, type: 'SEND', timeStamp: Date.now(), cod: 5 })) instanceof Object);
 });
 
-await check('the sandbox listens on 127.0.0.1 and a business with a pickup location is set up through the client', async () => {
+await check('the sandbox listens on 127.0.0.1 and answers the public lookup through the client', async () => {
   server = await sandbox.listen({ port: 0 });
   assert.match(server.baseUrl, /^http:\/\/127\.0\.0\.1:\d+\/v2$/);
   client = new DeliveryClient({ baseUrl: server.baseUrl, apiKey: sandbox.apiKey, timeout: 10_000 });
+  const cities = await client.request({ method: 'GET', path: '/cities', query: { countryId: '60e4482c7cb7d4bc4849c4d5' } });
+  assert.ok(JSON.stringify(cities).includes('Cairo'));
+});
+
+await check('a business with a pickup location is set up through client.businesses', async () => {
   const business = await client.businesses.create({ name: 'Nile Shop', salesChannel: 'FACEBOOK_SELLER', website: 'https://nile.example', industry: 'Fashion', interestedInServices: ['SEND'] });
   assert.equal(typeof business._id, 'string');
   await client.businesses.updatePickupLocations(business._id, [{ locationName: 'Warehouse', ...pickupAddress }]);
