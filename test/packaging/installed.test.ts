@@ -107,6 +107,9 @@ async function typeErrors(name: string, source: string, files: string[], compile
 /** tsc's diagnostics less those inside other packages (a diagnostic's follow-up lines are indented). */
 function withoutForeignDiagnostics(output: string): string {
   const diagnostics = output.split(/\n(?=\S)/).filter((diagnostic) => diagnostic.trim() !== '');
-  const foreign = (diagnostic: string): boolean => /^\S*node_modules\//.test(diagnostic) && !diagnostic.startsWith(`node_modules/${PACKAGE_NAME}/`) && !/^\S*\/node_modules\/delivery-sdk\//.test(diagnostic);
+  const foreign = (diagnostic: string): boolean => {
+    const file = diagnostic.split('(')[0] ?? '';
+    return file.includes('node_modules/') && !file.includes(`node_modules/${PACKAGE_NAME}/`);
+  };
   return diagnostics.filter((diagnostic) => !foreign(diagnostic)).join('\n');
 }
