@@ -1,6 +1,11 @@
 import type { APIPromise } from './core/api-promise.js';
 import { type DeliveryClientOptions, resolveConfig, type RequestOptions } from './core/config.js';
 import { type HttpMethod, HttpClient, type QueryValue } from './core/http.js';
+import { BusinessesResource } from './resources/businesses.js';
+import { DeliveriesResource } from './resources/deliveries.js';
+import { FulfillmentResource } from './resources/fulfillment.js';
+import { LookupResource } from './resources/lookup.js';
+import { UsersResource } from './resources/users.js';
 
 /** A call of an endpoint the SDK does not wrap (yet). */
 export interface RawRequest {
@@ -30,11 +35,26 @@ export class DeliveryClient {
   readonly #http: HttpClient;
   /** The base URL every path is relative to (ends in `/v2`). */
   readonly baseUrl: string;
+  /** Cities, zones and districts (public, cached), and `resolveAddress` from names to ids. */
+  readonly lookup: LookupResource;
+  /** Registration of the business admin: `registerBusinessAdmin`, `verifyPhone`, `confirmPhone`, `confirmEmail` (public). */
+  readonly users: UsersResource;
+  /** `create` (basic or marketplace) and `updatePickupLocations`. */
+  readonly businesses: BusinessesResource;
+  /** `create` (one order of any type) and `createBulk`. */
+  readonly deliveries: DeliveriesResource;
+  /** `create` (FXF_SEND), `createReturn` (CUSTOMER_RETURN_PICKUP), `createBulky` and `previewBulkyMerge`. */
+  readonly fulfillment: FulfillmentResource;
 
   constructor(options: DeliveryClientOptions) {
     const config = resolveConfig(options);
     this.#http = new HttpClient(config);
     this.baseUrl = config.baseUrl;
+    this.lookup = new LookupResource(this.#http, config.lookupCacheTtl);
+    this.users = new UsersResource(this.#http);
+    this.businesses = new BusinessesResource(this.#http);
+    this.deliveries = new DeliveriesResource(this.#http);
+    this.fulfillment = new FulfillmentResource(this.#http);
   }
 
   /**

@@ -38,6 +38,12 @@ export interface DeliveryClientOptions {
   headers?: Record<string, string> | undefined;
   /** Check inputs against the spec's rules before sending. Default true. */
   validate?: boolean | undefined;
+  /**
+   * In-memory cache of the lookup lists (cities, zones, districts), per client: answers are kept
+   * for `ttl` ms (default one hour) and concurrent identical lookups share one request.
+   * `false` sends every lookup.
+   */
+  cache?: { ttl?: number | undefined } | false | undefined;
   /** Allow `http://` to a non-loopback host. Only for trusted networks: the key travels in clear. */
   allowInsecureHttp?: boolean | undefined;
   hooks?: ClientHooks | undefined;
@@ -69,6 +75,8 @@ export interface ResolvedConfig {
   readonly retryMax: number;
   readonly fetch: typeof fetch;
   readonly validate: boolean;
+  /** Milliseconds lookup answers are kept; `false` when the lookup cache is off. */
+  readonly lookupCacheTtl: number | false;
   readonly hooks: ClientHooks;
   readonly logger: Logger | undefined;
   readonly logThreshold: number;
@@ -162,6 +170,7 @@ export function resolveConfig(options: DeliveryClientOptions): ResolvedConfig {
     retryMax: nonNegative(options.retryDelay?.max, 8_000, 'retryDelay.max'),
     fetch: fetchImpl,
     validate: options.validate ?? true,
+    lookupCacheTtl: options.cache === false ? false : nonNegative(options.cache?.ttl, 3_600_000, 'cache.ttl'),
     hooks: options.hooks ?? {},
     logger: options.logger,
     logThreshold: LOG_LEVELS[logLevel],

@@ -27,8 +27,11 @@ export interface Endpoint<T> {
   body?: unknown;
   /** Validates and normalises `body` before sending; skipped when validation is off. Throws to stop the call. */
   prepare?: ((body: unknown) => unknown) | undefined;
-  /** Turns the unwrapped answer into the method's result. */
-  transform?: ((data: unknown) => T) | undefined;
+  /**
+   * Turns the unwrapped answer into the method's result. `answer` says which request and status
+   * it came from, for a `ResponseShapeError` when the body cannot be used.
+   */
+  transform?: ((data: unknown, answer: { status: number; request: RequestSummary }) => T) | undefined;
   /** Safe to repeat when the outcome is unknown. Default: true for GET and PUT, false otherwise. */
   idempotent?: boolean | undefined;
 }
@@ -131,7 +134,7 @@ export class HttpClient {
     for (let attempt = 1; ; attempt++) {
       try {
         const { data, response } = await this.#attempt(init, request, attempt, Math.min(timeout, deadline - Date.now()), signal);
-        return { data: endpoint.transform === undefined ? (data as T) : endpoint.transform(data), response };
+        return { data: endpoint.transform === undefined ? (data as T) : endpoint.transform(data, { status: response.status, request }), response };
       } catch (caught) {
         const error = caught instanceof DeliveryError ? caught : new ConnectionError(`${request.method} ${request.url} failed`, { cause: caught, request });
         const delay = attempt <= maxRetries && isRetryable(error, idempotent) ? this.#retryDelay(error, attempt) : undefined;

@@ -1,5 +1,6 @@
 import { DeliveryError, type RequestSummary, type ValidationIssue } from './base.js';
 import { ErrorCode, errorCodeMeaning } from './codes.js';
+import type { BulkCreatedDelivery, BulkCreateResult, BulkFailure } from '../resources/bulk.js';
 
 export interface CodedErrorOptions {
   /** `'client'` when the SDK found the problem before sending; `'server'` when the service answered it. */
@@ -42,11 +43,35 @@ export abstract class CodedDeliveryError<C extends ErrorCode = ErrorCode> extend
   }
 }
 
-/** 1061: some deliveries of a bulk upload failed. */
+/**
+ * 1061: some deliveries of a bulk upload failed. Thrown by `deliveries.createBulk` whenever it did
+ * not create every order, with what it did: `created` and `failed` by input index, and `stopped`
+ * when it ended early. (A 1061 answer to a raw `client.request` leaves them empty; read `body`.)
+ */
 export class BulkCreationError extends CodedDeliveryError<1061> {
   override name = 'BulkCreationError';
-  constructor(options: CodedErrorOptions) {
+  /** The whole outcome, as `createBulk` would have returned it. */
+  declare readonly result: BulkCreateResult;
+
+  constructor(options: CodedErrorOptions & { result?: BulkCreateResult | undefined }) {
     super(ErrorCode.BulkCreationFailed, options);
+    // Not enumerable: logging the error (toJSON, util.inspect) must not print 100,000 entries.
+    Object.defineProperty(this, 'result', { value: options.result ?? { created: [], failed: [] }, enumerable: false });
+  }
+
+  /** The orders that were created, with their input index. */
+  get created(): readonly BulkCreatedDelivery[] {
+    return this.result.created;
+  }
+
+  /** The orders sent but not created, each with its error (`mayExist` when the outcome is unknown). */
+  get failed(): readonly BulkFailure[] {
+    return this.result.failed;
+  }
+
+  /** Where and why the upload stopped before the end of the input, if it did. */
+  get stopped(): BulkCreateResult['stopped'] {
+    return this.result.stopped;
   }
 }
 

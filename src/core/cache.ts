@@ -1,0 +1,66 @@
+import { RequestAbortedError } from '../errors/index.js';
+
+interface Entry {
+  /** Epoch ms after which the entry is stale; `Infinity` while its load is in flight. */
+  expires: number;
+  readonly value: Promise<unknown>;
+}
+
+/**
+ * Answers kept in memory for `ttl` ms after they arrive. A load in flight is shared by every
+ * caller asking for the same key meanwhile; a failed load is forgotten at once, so the next
+ * call tries again.
+ */
+export class TtlCache {
+  readonly #entries = new Map<string, Entry>();
+  readonly #ttl: number;
+
+  constructor(ttl: number) {
+    this.#ttl = ttl;
+  }
+
+  get<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const known = this.#entries.get(key);
+    if (known !== undefined && known.expires > Date.now()) return known.value as Promise<T>;
+    const value = load();
+    const entry: Entry = { expires: Number.POSITIVE_INFINITY, value };
+    this.#entries.set(key, entry);
+    value.then(
+      () => {
+        entry.expires = Date.now() + this.#ttl;
+      },
+      () => {
+        if (this.#entries.get(key) === entry) this.#entries.delete(key);
+      },
+    );
+    return value;
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+}
+
+/**
+ * `promise`, or a `RequestAbortedError` as soon as `signal` aborts. The work behind `promise`
+ * goes on (other callers may share it); only this caller stops waiting.
+ */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, what: string): Promise<T> {
+  if (signal === undefined) return promise;
+  const aborted = (): RequestAbortedError => new RequestAbortedError(`${what} was aborted by the caller`, { cause: signal.reason });
+  if (signal.aborted) return Promise.reject(aborted());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(aborted());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

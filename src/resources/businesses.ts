@@ -1,0 +1,91 @@
+import type { APIPromise } from '../core/api-promise.js';
+import type { RequestOptions } from '../core/config.js';
+import { type HttpClient, path } from '../core/http.js';
+import { type CreateBusinessInput, type PickupLocationEntry, validateBusiness, validatePickupLocations } from '../schemas/index.js';
+import { type Answer, createdRecord, idText, isRecord, recordOf, requireId, send } from './shared.js';
+
+/** A pickup location of a business, as the service answers it. */
+export interface PickupLocation {
+  _id?: string;
+  locationName?: string;
+  /** The location orders use when they omit `businessLocationId`: the first one created. */
+  isDefault?: boolean;
+  address?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+/** A business. The spec does not show the answer; `_id` is what later calls need, other fields are kept. */
+export interface Business {
+  _id: string;
+  name?: string;
+  /** True for a marketplace business. */
+  autoCreatePickups?: boolean;
+  pickupLocations?: PickupLocation[];
+  [field: string]: unknown;
+}
+
+function businessOf(data: unknown, answer: Answer): Business {
+  return createdRecord(data, answer, ['_id']) as Business;
+}
+
+/** The body of `PUT /businesses/<id>`: the caller's array of locations, checked. */
+const preparePickupAddress = (body: unknown): unknown => ({ pickupAddress: validatePickupLocations(recordOf(body)['pickupAddress']) });
+
+/**
+ * Businesses and their pickup locations.
+ *
+ * @example
+ * ```ts
+ * const business = await client.businesses.create({ name: 'Nile Shop', salesChannel: 'FACEBOOK_SELLER', website: 'https://nile.example' });
+ * await client.businesses.updatePickupLocations(business._id, [{ locationName: 'Warehouse', districtId, firstLine: '5 Makram Ebeid Street' }]);
+ * ```
+ */
+export class BusinessesResource {
+  // Private, so util.inspect of the client never reaches the headers (and the key) through here.
+  readonly #http: HttpClient;
+
+  /** @internal The client builds it. */
+  constructor(http: HttpClient) {
+    this.#http = http;
+  }
+
+  /**
+   * Registers a business (`POST /businesses`): the basic flow (`salesChannel` a string), or the
+   * marketplace flow with `autoCreatePickups: true` (`salesChannel` an array), where orders
+   * create their pickups themselves.
+   *
+   * @throws {ResponseShapeError} when the answer carries no `_id` (the business may exist all the same).
+   */
+  create(input: CreateBusinessInput, options?: RequestOptions): APIPromise<Business> {
+    return this.#http.request({ method: 'POST', path: '/businesses', body: input, prepare: validateBusiness, transform: businessOf }, options);
+  }
+
+  /**
+   * Adds pickup locations to a business (`PUT /businesses/<businessId>` with `pickupAddress`).
+   * The first location a business ever gets becomes its default, the one an order uses when
+   * it omits `businessLocationId`; until a business has one, creating an order fails with
+   * `BusinessLocationRequiredError` (1073). Not repeated when the outcome is unknown, though
+   * it is a PUT: a second call could add the locations twice.
+   *
+   * @throws {ValidationError} an empty list or an invalid entry (paths from the index: `[1].firstLine`).
+   * @throws {NotFoundError} an unknown business.
+   */
+  updatePickupLocations(businessId: string, locations: PickupLocationEntry[], options?: RequestOptions): APIPromise<Business> {
+    return send(
+      this.#http,
+      () => ({
+        method: 'PUT',
+        path: path`/businesses/${requireId(businessId, 'businessId')}`,
+        body: { pickupAddress: locations },
+        prepare: preparePickupAddress,
+        transform: (data: unknown): Business => {
+          const record = recordOf(data);
+          const locationsOut = Array.isArray(record['pickupLocations']) ? record['pickupLocations'].filter(isRecord) : undefined;
+          return { ...record, _id: idText(record['_id']) ?? businessId, ...(locationsOut === undefined ? {} : { pickupLocations: locationsOut }) };
+        },
+        idempotent: false,
+      }),
+      options,
+    );
+  }
+}

@@ -1,0 +1,110 @@
+import type { APIPromise } from '../core/api-promise.js';
+import type { RequestOptions } from '../core/config.js';
+import type { Endpoint, HttpClient } from '../core/http.js';
+import { type OrderInput, validateOrder } from '../schemas/index.js';
+import { type BulkCreateOptions, type BulkCreateResult, type BulkInput, createBulk } from './bulk.js';
+import { type Answer, createdRecord } from './shared.js';
+
+/**
+ * A created order. The spec does not show the answer: `_id` and `trackingNumber` are always
+ * there (as strings, even when the service sends a number); the other fields are what the
+ * service is known to send, and any field it adds is kept.
+ */
+export interface CreatedDelivery {
+  _id: string;
+  trackingNumber: string;
+  /** As created: 10, 15, 25, 30, `'FXF_SEND'` or `'CUSTOMER_RETURN_PICKUP'`. */
+  type?: number | string;
+  /** The state it starts in: 10 Pickup requested (11 Waiting for route for Cash Collection). */
+  state?: { code?: number; value?: string; [field: string]: unknown };
+  cod?: number;
+  businessReference?: string;
+  createdAt?: string;
+  [field: string]: unknown;
+}
+
+/** Reads a created order; a `ResponseShapeError` when `_id` or `trackingNumber` is missing (the order may exist). */
+export function createdDelivery(data: unknown, answer: Answer): CreatedDelivery {
+  return createdRecord(data, answer, ['_id', 'trackingNumber']) as CreatedDelivery;
+}
+
+/** `POST /deliveries?apiVersion=1`, the one endpoint that creates a single order of any type. */
+export function orderEndpoint(order: unknown, prepare: (body: unknown) => unknown): Endpoint<CreatedDelivery> {
+  return { method: 'POST', path: '/deliveries', query: { apiVersion: 1 }, body: order, prepare, transform: createdDelivery, idempotent: false };
+}
+
+/**
+ * Orders of every type, one at a time or in bulk.
+ *
+ * @example
+ * ```ts
+ * const order = await client.deliveries.create({
+ *   type: DeliveryType.Deliver,
+ *   dropOffAddress: { city: 'Giza', districtId, firstLine: '12 Tahrir Street, 3rd floor' },
+ *   receiver: { firstName: 'Mona', lastName: 'Adel', phone: '+201012345678' },
+ *   cod: 250,
+ * });
+ * console.log(order.trackingNumber);
+ * ```
+ */
+export class DeliveriesResource {
+  // Private, so util.inspect of the client never reaches the headers (and the key) through here.
+  readonly #http: HttpClient;
+
+  /** @internal The client builds it. */
+  constructor(http: HttpClient) {
+    this.#http = http;
+  }
+
+  /**
+   * Creates one order (`POST /deliveries?apiVersion=1`): Deliver, Cash Collection, Customer
+   * Return Pickup, Exchange, and the fulfillment types too (`client.fulfillment` has typed
+   * methods for those). Checked against the spec's rules before sending unless `validate: false`.
+   * Never repeated when the outcome is unknown (a 5xx or a timeout): look the order up first.
+   *
+   * @throws The rule's coded class with `source: 'client'` (`CodLimitExceededError` 3007, ...) or a
+   * `ValidationError`, before anything is sent; the same classes with `source: 'server'` when
+   * the service refuses it, and `BusinessLocationRequiredError` (1073) when the business has no
+   * pickup location yet.
+   */
+  create(order: OrderInput, options?: RequestOptions): APIPromise<CreatedDelivery> {
+    return this.#http.request(orderEndpoint(order, validateOrder), options);
+  }
+
+  /**
+   * Creates many orders (`POST /deliveries/bulk?apiVersion=1`, body `{ deliveries: [...] }`).
+   *
+   * 1. Unless `validate: false`, every order is checked first; if any is invalid, one
+   *    `ValidationError` lists the issues of all of them (paths start with the input index:
+   *    `[17].cod`) and nothing is sent.
+   * 2. The orders go in chunks of `chunkSize` (100), `concurrency` (4) requests at a time.
+   *    An array is read chunk by chunk, and a generator or async iterable with `validate: false`
+   *    is read only as chunks are sent, so memory stays bounded for any number of orders. (With
+   *    validation on, an iterable that is not an array is read whole first: its checked orders
+   *    are kept, since it may not be readable twice.)
+   * 3. No order is sent twice. When the service answers 1061, the orders it created count as
+   *    created and the others as failed, each with its own error. A chunk with no clear answer
+   *    (5xx, timeout) is not sent again: its orders are failed with `mayExist: true`.
+   * 4. An abort (`signal`), or an error every chunk would get (401, 403, 404, 1073), stops the
+   *    sending of further chunks.
+   *
+   * Resolves `{ created, failed: [] }` when every order was created. Otherwise it throws a
+   * `BulkCreationError` (1061) carrying the same result: `created` and `failed` by input index,
+   * and `stopped` when it ended early. An abort before anything was sent throws `RequestAbortedError`.
+   *
+   * @example
+   * ```ts
+   * try {
+   *   const { created } = await client.deliveries.createBulk(orders, { onProgress: (p) => console.log(`${p.done}/${p.total}`) });
+   * } catch (err) {
+   *   if (!(err instanceof BulkCreationError)) throw err;
+   *   save(err.created); // { index, _id, trackingNumber }[]
+   *   for (const { index, error, mayExist } of err.failed) console.warn(index, mayExist ? 'check before resending' : error.message);
+   * }
+   * // Or, to always get the result: .catch((err) => (err instanceof BulkCreationError ? err.result : Promise.reject(err)))
+   * ```
+   */
+  createBulk(orders: BulkInput, options?: BulkCreateOptions): Promise<BulkCreateResult> {
+    return createBulk(this.#http, orders, options);
+  }
+}

@@ -1,0 +1,145 @@
+import type { APIPromise } from '../core/api-promise.js';
+import type { RequestOptions } from '../core/config.js';
+import type { HttpClient } from '../core/http.js';
+import { ValidationError, type ValidationIssue } from '../errors/index.js';
+import {
+  checkOrder,
+  checkReturnItemsSubset,
+  type FulfillmentItem,
+  type FulfillmentReturnOrder,
+  type FulfillmentSendOrder,
+  validateFulfillmentOrder,
+  validateFulfillmentReturn,
+} from '../schemas/index.js';
+import { type BulkyMergeGroup, previewBulkyMerge, receiverPhoneOf } from './bulky-merge.js';
+import { type CreatedDelivery, orderEndpoint } from './deliveries.js';
+import { type Answer, createdRecord, isRecord, issuesAt, listOf } from './shared.js';
+
+/** An order created by `createBulky`: one per customer phone. Fields the service adds are kept. */
+export interface BulkyCreatedOrder {
+  _id: string;
+  trackingNumber: string;
+  /** The customer phone the elements were merged by. */
+  receiverPhone?: string;
+  /** Indexes of the input elements merged into this order. */
+  mergedFrom?: number[];
+  [field: string]: unknown;
+}
+
+/** The original fulfillment order of a return: the order itself (as you created it), or its items. */
+export type OriginalFulfillment = { fulfillmentInfo: { items: readonly FulfillmentItem[] } } | readonly FulfillmentItem[];
+
+/** Options of `fulfillment.createReturn`. */
+export interface CreateReturnOptions extends RequestOptions {
+  /** The original order: when given, the returned items must be some or all of its items (spec rule 1), checked before sending. */
+  original?: OriginalFulfillment | undefined;
+}
+
+const SEND = 'FXF_SEND';
+
+function requireSendType(body: unknown, path: ReadonlyArray<string | number>): ValidationIssue[] {
+  if (isRecord(body) && body['type'] === SEND) return [];
+  return [{ path: [...path, 'type'], message: `must be '${SEND}' (a return goes through fulfillment.createReturn)` }];
+}
+
+function prepareSend(body: unknown): unknown {
+  const issues = requireSendType(body, []);
+  if (issues.length > 0) throw new ValidationError(issues, { subject: 'Invalid order' });
+  return validateFulfillmentOrder(body);
+}
+
+function originalItems(original: OriginalFulfillment): readonly FulfillmentItem[] {
+  const items = Array.isArray(original) ? original : isRecord(original) && isRecord(original.fulfillmentInfo) ? original.fulfillmentInfo.items : undefined;
+  if (Array.isArray(items) && items.every((item: unknown) => isRecord(item) && typeof item['sku'] === 'string' && typeof item['quantity'] === 'number')) return items;
+  throw new ValidationError([{ path: ['original'], message: 'must be the original order (with fulfillmentInfo.items) or its items ({ sku, quantity }[])' }], {
+    subject: 'Invalid argument',
+  });
+}
+
+/** Every element an FXF_SEND order with a receiver phone; one error listing all that are not. */
+function prepareBulky(body: unknown): unknown {
+  if (!Array.isArray(body) || body.length === 0) throw new ValidationError([{ path: [], message: 'needs at least one order' }], { subject: 'Invalid bulky upload' });
+  const issues: ValidationIssue[] = [];
+  const prepared = body.map((element: unknown, index) => {
+    const typeIssues = requireSendType(element, [index]);
+    if (typeIssues.length > 0) {
+      issues.push(...typeIssues);
+      return element;
+    }
+    if (receiverPhoneOf(element) === undefined) issues.push({ path: [index, 'receiver', 'phone'], message: 'required: bulky orders are merged by it' });
+    const checked = checkOrder(element);
+    if (!checked.ok) issues.push(...issuesAt(index, checked.error));
+    return checked.ok ? checked.value : element;
+  });
+  if (issues.length > 0) throw new ValidationError(issues, { subject: 'Invalid bulky upload (nothing was sent)' });
+  return prepared;
+}
+
+const bulkyCreated = (data: unknown, answer: Answer): BulkyCreatedOrder[] =>
+  listOf(data, answer).map((entry) => createdRecord(entry, answer, ['_id', 'trackingNumber']) as BulkyCreatedOrder);
+
+/**
+ * Fulfillment orders: shipped from your stock in the service's warehouses (`FXF_SEND`), and
+ * customer returns of them (`CUSTOMER_RETURN_PICKUP`).
+ *
+ * @example
+ * ```ts
+ * const items = [{ sku: 'SHIRT-M', quantity: 2 }];
+ * const sent = await client.fulfillment.create({ type: FulfillmentType.Send, dropOffAddress, receiver, fulfillmentInfo: { items } });
+ * await client.fulfillment.createReturn(
+ *   { type: FulfillmentType.CustomerReturnPickup, pickupAddress, receiver, originalFulfillmentTrackingNumber: sent.trackingNumber,
+ *     fulfillmentInfo: { items: [{ sku: 'SHIRT-M', quantity: 1 }] } },
+ *   { original: { fulfillmentInfo: { items } } },
+ * );
+ * ```
+ */
+export class FulfillmentResource {
+  // Private, so util.inspect of the client never reaches the headers (and the key) through here.
+  readonly #http: HttpClient;
+
+  /** @internal The client builds it. */
+  constructor(http: HttpClient) {
+    this.#http = http;
+  }
+
+  /** Creates a fulfillment order (`POST /deliveries?apiVersion=1` with type `FXF_SEND` and `fulfillmentInfo`). */
+  create(order: FulfillmentSendOrder, options?: RequestOptions): APIPromise<CreatedDelivery> {
+    return this.#http.request(orderEndpoint(order, prepareSend), options);
+  }
+
+  /**
+   * Creates a customer return of a fulfillment order (`POST /deliveries?apiVersion=1` with type
+   * `CUSTOMER_RETURN_PICKUP`, `fulfillmentInfo` and `originalFulfillmentTrackingNumber`). With
+   * `original`, the returned items are checked to be some or all of the original order's
+   * (quantities added up per `sku`) before sending, as part of validation.
+   *
+   * @throws {ValidationError} an item not in the original order, or more of it than was sent (paths `fulfillmentInfo.items[i]...`).
+   */
+  createReturn(order: FulfillmentReturnOrder, options: CreateReturnOptions = {}): APIPromise<CreatedDelivery> {
+    const { original, ...requestOptions } = options;
+    const prepare = (body: unknown): unknown => {
+      const checked = validateFulfillmentReturn(body);
+      if (original === undefined) return checked;
+      const issues = checkReturnItemsSubset(checked.fulfillmentInfo.items, originalItems(original));
+      if (issues.length > 0) throw new ValidationError(issues, { subject: "Invalid fulfillment return: the items must be some or all of the original order's" });
+      return checked;
+    };
+    return this.#http.request(orderEndpoint(order, prepare), requestOptions);
+  }
+
+  /**
+   * Creates several fulfillment orders in one call (`POST /fulfillment/deliveries/bulky`, body:
+   * the array). The service merges elements with the same `receiver.phone` into one order
+   * with all their items, so it creates one order per customer: see {@link previewBulkyMerge}
+   * to know beforehand. Every element is checked first; one `ValidationError` lists the issues
+   * of all invalid ones (paths from the index) and nothing is sent.
+   */
+  createBulky(orders: FulfillmentSendOrder[], options?: RequestOptions): APIPromise<BulkyCreatedOrder[]> {
+    return this.#http.request({ method: 'POST', path: '/fulfillment/deliveries/bulky', body: orders, prepare: prepareBulky, transform: bulkyCreated, idempotent: false }, options);
+  }
+
+  /** How `createBulky` will merge `orders`, without sending anything: the same as the exported {@link previewBulkyMerge}. */
+  previewBulkyMerge(orders: readonly FulfillmentSendOrder[]): BulkyMergeGroup[] {
+    return previewBulkyMerge(orders);
+  }
+}

@@ -1,0 +1,82 @@
+/** What every resource file needs: turning answers into results, and arguments checked before any request. */
+import { APIPromise } from '../core/api-promise.js';
+import type { RequestOptions } from '../core/config.js';
+import type { Endpoint, HttpClient } from '../core/http.js';
+import { type DeliveryError, type RequestSummary, ResponseShapeError, ValidationError, type ValidationIssue } from '../errors/index.js';
+
+/** Which request and status an answer came from. */
+export interface Answer {
+  status: number;
+  request: RequestSummary;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Sends the endpoint `build` returns. When `build` throws (an argument that cannot even make a
+ * path), the promise rejects with that error and nothing is sent.
+ */
+export function send<T>(http: HttpClient, build: () => Endpoint<T>, options: RequestOptions | undefined): APIPromise<T> {
+  let endpoint: Endpoint<T>;
+  try {
+    endpoint = build();
+  } catch (error) {
+    return new APIPromise(Promise.reject(error));
+  }
+  return http.request(endpoint, options);
+}
+
+/** A path segment id: a string with something besides whitespace, or a `ValidationError` naming the argument. */
+export function requireId(value: unknown, name: string): string {
+  if (typeof value === 'string' && value.trim() !== '') return value;
+  throw new ValidationError([{ path: [name], message: 'must be a non-empty string' }], { subject: 'Invalid argument' });
+}
+
+/** An answer's object, or an empty one when the service answered something else (lenient parsing). */
+export function recordOf(data: unknown): Record<string, unknown> {
+  return isRecord(data) ? data : {};
+}
+
+/** An id or tracking number as a string: the service has been seen sending tracking numbers as JSON numbers. */
+export function idText(value: unknown): string | undefined {
+  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+/**
+ * Reads a created record: `_id` (and `trackingNumber` for orders) as strings, every other field
+ * kept. Without them the result is of no use, and the thing may still have been created: a
+ * `ResponseShapeError` says so.
+ */
+export function createdRecord(data: unknown, answer: Answer, fields: readonly ('_id' | 'trackingNumber')[]): Record<string, unknown> {
+  const record = recordOf(data);
+  const out: Record<string, unknown> = { ...record };
+  const missing: string[] = [];
+  for (const field of fields) {
+    const text = idText(record[field]);
+    if (text === undefined) missing.push(field);
+    else out[field] = text;
+  }
+  if (missing.length > 0) {
+    const { method, url } = answer.request;
+    throw new ResponseShapeError(`${method} ${url} answered ${answer.status} without ${missing.join(' and ')}: it may have been created all the same; check before sending it again`, answer);
+  }
+  return out;
+}
+
+/** The elements of a list answer, whether the service sends an array or `{ list: [...] }`. */
+export function listOf(data: unknown, answer: Answer): unknown[] {
+  if (Array.isArray(data)) return data;
+  if (isRecord(data) && Array.isArray(data['list'])) return data['list'];
+  const { method, url } = answer.request;
+  throw new ResponseShapeError(`${method} ${url} answered ${answer.status} with neither a list nor { list: [...] }`, answer);
+}
+
+/** The issues of one invalid element of a list, with paths starting at its index (`[3].cod`). */
+export function issuesAt(index: number, error: DeliveryError): ValidationIssue[] {
+  const inner: readonly ValidationIssue[] = 'issues' in error && Array.isArray(error.issues) && error.issues.length > 0 ? error.issues : [{ path: [], message: error.message }];
+  return inner.map((issue) => ({ ...issue, path: [index, ...issue.path] }));
+}

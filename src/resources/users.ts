@@ -1,0 +1,86 @@
+import type { APIPromise } from '../core/api-promise.js';
+import type { RequestOptions } from '../core/config.js';
+import type { HttpClient } from '../core/http.js';
+import {
+  type ConfirmEmailInput,
+  type ConfirmPhoneInput,
+  type RegisterBusinessAdminInput,
+  type VerifyPhoneInput,
+  validateConfirmEmail,
+  validateConfirmPhone,
+  validateRegisterBusinessAdmin,
+  validateVerifyPhone,
+} from '../schemas/index.js';
+import { idText, recordOf } from './shared.js';
+
+/** The registered business admin. The spec does not show the answer; fields the service adds are kept. */
+export interface BusinessAdmin {
+  _id?: string;
+  email?: string;
+  profile?: { firstName?: string; lastName?: string; phone?: string; [field: string]: unknown };
+  countryId?: string;
+  phoneVerified?: boolean;
+  emailVerified?: boolean;
+  [field: string]: unknown;
+}
+
+/** The answer of a verification step (`{ phone, codeSent }`, `{ phone, phoneVerified }`, `{ emailVerified }`); not shown by the spec. */
+export interface VerificationResult {
+  phone?: string;
+  codeSent?: boolean;
+  phoneVerified?: boolean;
+  emailVerified?: boolean;
+  [field: string]: unknown;
+}
+
+function adminOf(data: unknown): BusinessAdmin {
+  const record = recordOf(data);
+  const id = idText(record['_id']);
+  return (id === undefined ? { ...record } : { ...record, _id: id }) as BusinessAdmin;
+}
+
+const resultOf = (data: unknown): VerificationResult => recordOf(data) as VerificationResult;
+
+/**
+ * Registration of the business admin and its confirmations. These endpoints are public: they
+ * work before you have an API key.
+ *
+ * @example
+ * ```ts
+ * const admin = await client.users.registerBusinessAdmin({
+ *   email: 'owner@shop.example', password: 's3cret!', countryId: CountryId.Egypt,
+ *   profile: { firstName: 'Mona', lastName: 'Adel', phone: '+201001234567' },
+ * });
+ * await client.users.verifyPhone({ phone: '+201001234567' });
+ * await client.users.confirmPhone({ phone: '+201001234567', token: codeFromSms });
+ * ```
+ */
+export class UsersResource {
+  // Private, so util.inspect of the client never reaches the headers (and the key) through here.
+  readonly #http: HttpClient;
+
+  /** @internal The client builds it. */
+  constructor(http: HttpClient) {
+    this.#http = http;
+  }
+
+  /** Registers the business admin (`POST /users/business/admin`). */
+  registerBusinessAdmin(input: RegisterBusinessAdminInput, options?: RequestOptions): APIPromise<BusinessAdmin> {
+    return this.#http.request({ method: 'POST', path: '/users/business/admin', body: input, prepare: validateRegisterBusinessAdmin, transform: adminOf }, options);
+  }
+
+  /** Sends a one-time code to the phone (`POST /users/business-admin/phone/verify`). Not repeated on an unknown outcome: a second code would replace the first. */
+  verifyPhone(input: VerifyPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
+    return this.#http.request({ method: 'POST', path: '/users/business-admin/phone/verify', body: input, prepare: validateVerifyPhone, transform: resultOf }, options);
+  }
+
+  /** Confirms the phone with the one-time code (`POST /users/business-admin/phone/confirm`). A wrong code is an `ApiError` (400). */
+  confirmPhone(input: ConfirmPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
+    return this.#http.request({ method: 'POST', path: '/users/business-admin/phone/confirm', body: input, prepare: validateConfirmPhone, transform: resultOf }, options);
+  }
+
+  /** Confirms the e-mail with the token of the verification link (`POST /users/mail/confirm`; marketplace flow). */
+  confirmEmail(input: ConfirmEmailInput, options?: RequestOptions): APIPromise<VerificationResult> {
+    return this.#http.request({ method: 'POST', path: '/users/mail/confirm', body: input, prepare: validateConfirmEmail, transform: resultOf }, options);
+  }
+}
