@@ -47,20 +47,10 @@ export class TtlCache {
  */
 export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, what: string): Promise<T> {
   if (signal === undefined) return promise;
-  const aborted = (): RequestAbortedError => new RequestAbortedError(`${what} was aborted by the caller`, { cause: signal.reason });
-  if (signal.aborted) return Promise.reject(aborted());
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(aborted());
+    const onAbort = (): void => reject(new RequestAbortedError(`${what} was aborted by the caller`, { cause: signal.reason }));
+    if (signal.aborted) onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }

@@ -11,9 +11,9 @@ import {
   validateFulfillmentOrder,
   validateFulfillmentReturn,
 } from '../schemas/index.js';
-import { type BulkyMergeGroup, previewBulkyMerge, receiverPhoneOf } from './bulky-merge.js';
+import { type BulkyMergeGroup, previewBulkyMerge } from './bulky-merge.js';
 import { type CreatedDelivery, orderEndpoint } from './deliveries.js';
-import { type Answer, createdRecord, isRecord, issuesAt, listOf } from './shared.js';
+import { type Answer, createdRecord, issuesAt, listOf } from './shared.js';
 
 /** An order created by `createBulky`: one per customer phone. Fields the service adds are kept. */
 export interface BulkyCreatedOrder {
@@ -35,41 +35,20 @@ export interface CreateReturnOptions extends RequestOptions {
   original?: OriginalFulfillment | undefined;
 }
 
-const SEND = 'FXF_SEND';
-
-function requireSendType(body: unknown, path: ReadonlyArray<string | number>): ValidationIssue[] {
-  if (isRecord(body) && body['type'] === SEND) return [];
-  return [{ path: [...path, 'type'], message: `must be '${SEND}' (a return goes through fulfillment.createReturn)` }];
-}
-
-function prepareSend(body: unknown): unknown {
-  const issues = requireSendType(body, []);
-  if (issues.length > 0) throw new ValidationError(issues, { subject: 'Invalid order' });
-  return validateFulfillmentOrder(body);
-}
-
 function originalItems(original: OriginalFulfillment): readonly FulfillmentItem[] {
-  const items = Array.isArray(original) ? original : isRecord(original) && isRecord(original.fulfillmentInfo) ? original.fulfillmentInfo.items : undefined;
-  if (Array.isArray(items) && items.every((item: unknown) => isRecord(item) && typeof item['sku'] === 'string' && typeof item['quantity'] === 'number')) return items;
-  throw new ValidationError([{ path: ['original'], message: 'must be the original order (with fulfillmentInfo.items) or its items ({ sku, quantity }[])' }], {
-    subject: 'Invalid argument',
-  });
+  const items: unknown = Array.isArray(original) ? original : (original as { fulfillmentInfo?: { items?: unknown } })?.fulfillmentInfo?.items;
+  if (Array.isArray(items)) return items as FulfillmentItem[];
+  throw new ValidationError([{ path: ['original'], message: 'must be the original order (with fulfillmentInfo.items) or its items' }], { subject: 'Invalid argument' });
 }
 
-/** Every element an FXF_SEND order with a receiver phone; one error listing all that are not. */
+/** Every element checked; one error listing the issues of all invalid ones. */
 function prepareBulky(body: unknown): unknown {
-  if (!Array.isArray(body) || body.length === 0) throw new ValidationError([{ path: [], message: 'needs at least one order' }], { subject: 'Invalid bulky upload' });
-  const issues: ValidationIssue[] = [];
-  const prepared = body.map((element: unknown, index) => {
-    const typeIssues = requireSendType(element, [index]);
-    if (typeIssues.length > 0) {
-      issues.push(...typeIssues);
-      return element;
-    }
-    if (receiverPhoneOf(element) === undefined) issues.push({ path: [index, 'receiver', 'phone'], message: 'required: bulky orders are merged by it' });
+  const orders = Array.isArray(body) ? body : [];
+  const issues: ValidationIssue[] = orders.length === 0 ? [{ path: [], message: 'needs at least one order' }] : [];
+  const prepared = orders.map((element: unknown, index) => {
     const checked = checkOrder(element);
-    if (!checked.ok) issues.push(...issuesAt(index, checked.error));
-    return checked.ok ? checked.value : element;
+    if (checked.ok) return checked.value;
+    issues.push(...issuesAt(index, checked.error));
   });
   if (issues.length > 0) throw new ValidationError(issues, { subject: 'Invalid bulky upload (nothing was sent)' });
   return prepared;
@@ -104,7 +83,7 @@ export class FulfillmentResource {
 
   /** Creates a fulfillment order (`POST /deliveries?apiVersion=1` with type `FXF_SEND` and `fulfillmentInfo`). */
   create(order: FulfillmentSendOrder, options?: RequestOptions): APIPromise<CreatedDelivery> {
-    return this.#http.request(orderEndpoint(order, prepareSend), options);
+    return this.#http.request(orderEndpoint(order, validateFulfillmentOrder), options);
   }
 
   /**
@@ -131,8 +110,8 @@ export class FulfillmentResource {
    * Creates several fulfillment orders in one call (`POST /fulfillment/deliveries/bulky`, body:
    * the array). The service merges elements with the same `receiver.phone` into one order
    * with all their items, so it creates one order per customer: see {@link previewBulkyMerge}
-   * to know beforehand. Every element is checked first; one `ValidationError` lists the issues
-   * of all invalid ones (paths from the index) and nothing is sent.
+   * to know beforehand (elements need `receiver.phone`). Every element is checked first; one
+   * `ValidationError` lists the issues of all invalid ones (paths from the index) and nothing is sent.
    */
   createBulky(orders: FulfillmentSendOrder[], options?: RequestOptions): APIPromise<BulkyCreatedOrder[]> {
     return this.#http.request({ method: 'POST', path: '/fulfillment/deliveries/bulky', body: orders, prepare: prepareBulky, transform: bulkyCreated, idempotent: false }, options);

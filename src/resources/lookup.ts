@@ -6,21 +6,7 @@ import type { Address } from '../schemas/index.js';
 import { type ResolveAddressInput, resolveAddress } from './resolve-address.js';
 import { listOf, requireId, send } from './shared.js';
 
-/**
- * The ids of the two countries the spec names, for `countryId` (lookups, registration).
- *
- * @example
- * ```ts
- * const cities = await client.lookup.cities({ countryId: CountryId.Egypt });
- * ```
- */
-export const CountryId = {
-  Egypt: '60e4482c7cb7d4bc4849c4d5',
-  KSA: 'eF-3f9FZr',
-} as const;
-
-/** One of the country ids in {@link CountryId}. */
-export type CountryId = (typeof CountryId)[keyof typeof CountryId];
+export { CountryId } from './countries.js';
 
 /** A city of `lookup.cities`. The spec does not show the record; these fields are what the service is known to send. */
 export interface City {

@@ -1,6 +1,7 @@
 import type { RequestOptions } from '../core/config.js';
-import { createCodedError, ErrorCode, ValidationError, type ValidationIssue } from '../errors/index.js';
+import { createCodedError, errorCodeMeaning, ValidationError, type ValidationIssue } from '../errors/index.js';
 import type { Address, AddressDetails } from '../schemas/index.js';
+import { CountryId } from './countries.js';
 import type { City, DistrictEntry, LookupResource, Zone } from './lookup.js';
 import { closest, matching, type Named } from './name-match.js';
 
@@ -25,85 +26,55 @@ export interface ResolveAddressInput extends AddressDetails {
 
 type Lookups = Pick<LookupResource, 'cities' | 'zones' | 'districts'>;
 
-const EGYPT = '60e4482c7cb7d4bc4849c4d5';
-const DETAILS = ['secondLine', 'buildingNumber', 'floor', 'apartment', 'isWorkAddress'] as const;
+const label = (name: unknown, otherName: unknown): string => (typeof otherName === 'string' && otherName !== '' && otherName !== name ? `${String(name)} (${otherName})` : String(name));
 
-const label = (name: unknown, otherName: unknown): string =>
-  typeof otherName === 'string' && otherName !== '' && otherName !== name ? `${String(name)} (${otherName})` : String(name);
-
-function notFound(code: 3001 | 3002 | 3003, field: string, query: string, where: string, candidates: string[]): Error {
-  const hint = candidates.length > 0 ? `; closest: ${candidates.join(', ')}` : '; the list is empty';
-  const message = `no ${field} matches '${query}' ${where}${hint}`;
-  const issues: ValidationIssue[] = [{ path: [field], message, errorCode: code }];
-  return createCodedError(code, { source: 'client', issues, message: `${code === 3001 ? 'City' : code === 3002 ? 'Zone' : 'District'} Not Found: ${message}` });
-}
-
-function pick<T>(query: string, candidates: Array<Named<T>>, describe: (item: T) => string, fail: (closestNames: string[]) => Error): T[] {
+/** The candidates named `query`, or the coded error of `field` naming the closest ones. */
+function find<T>(code: 3001 | 3002 | 3003, field: string, query: string, where: string, candidates: Array<Named<T>>, describe: (item: T) => string): T[] {
   const found = matching(query, candidates);
   if (found.length > 0) return found;
-  throw fail(closest(query, candidates).map(describe));
+  const message = `no ${field} matches '${query}' ${where}; closest: ${[...new Set(closest(query, candidates).map(describe))].join(', ') || 'none (empty list)'}`;
+  throw createCodedError(code, { source: 'client', issues: [{ path: [field], message, errorCode: code }], message: `${errorCodeMeaning[code]}: ${message}` });
 }
 
-function requireText(input: Record<string, unknown>, fields: readonly string[]): void {
-  const issues: ValidationIssue[] = fields
-    .filter((field) => typeof input[field] !== 'string' || (input[field] as string).trim() === '')
-    .map((field) => ({ path: [field], message: 'required: a non-empty string' }));
-  if (issues.length > 0) throw new ValidationError(issues, { subject: 'Invalid address' });
+function invalid(field: string, message: string, subject: string): ValidationError {
+  return new ValidationError([{ path: [field], message }], { subject });
 }
 
 export async function resolveAddress(lookup: Lookups, input: ResolveAddressInput, options?: RequestOptions): Promise<Address> {
-  requireText({ ...input }, input?.zone === undefined ? ['city', 'district', 'firstLine'] : ['city', 'district', 'zone', 'firstLine']);
-  const countryId = input.countryId ?? EGYPT;
-  const purpose = input.purpose ?? 'dropOff';
+  const { city: cityQuery, district: districtQuery, zone: zoneQuery, countryId = CountryId.Egypt, purpose = 'dropOff', ...lines } = input;
+  const missing: ValidationIssue[] = Object.entries({ city: cityQuery, district: districtQuery, firstLine: lines.firstLine, zone: zoneQuery ?? '-' })
+    .filter(([, value]) => typeof value !== 'string' || value.trim() === '')
+    .map(([field]) => ({ path: [field], message: 'required: a non-empty string' }));
+  if (missing.length > 0) throw new ValidationError(missing, { subject: 'Invalid address' });
 
   const cities = await lookup.cities({ countryId }, options);
-  const cityLabel = (city: City): string => label(city.name, city.otherName);
-  const [city] = pick(
-    input.city,
-    cities.map((item) => ({ item, names: [item.name, item.otherName, item._id, item.code] })),
-    cityLabel,
-    (names) => notFound(ErrorCode.CityNotFound, 'city', input.city, `in country ${countryId}`, names),
-  ) as [City];
-  const inCity = `in ${cityLabel(city)}`;
+  const [city] = find(3001, 'city', cityQuery, `in country ${countryId}`, cities.map((item) => ({ item, names: [item.name, item.otherName, item._id, item.code] })), (item) => label(item.name, item.otherName)) as [City];
+  let where = `in ${label(city.name, city.otherName)}`;
 
   let zone: Zone | undefined;
-  if (input.zone !== undefined) {
+  if (zoneQuery !== undefined) {
     const zones = await lookup.zones(city._id, options);
-    [zone] = pick(
-      input.zone,
-      zones.map((item) => ({ item, names: [item.name, item.otherName, item._id] })),
-      (item) => label(item.name, item.otherName),
-      (names) => notFound(ErrorCode.ZoneNotFound, 'zone', input.zone as string, inCity, names),
-    ) as [Zone];
+    [zone] = find(3002, 'zone', zoneQuery, where, zones.map((item) => ({ item, names: [item.name, item.otherName, item._id] })), (item) => label(item.name, item.otherName)) as [Zone];
   }
-
-  const entries = await lookup.districts(city._id, options);
-  const candidates = entries.filter((entry) => zone === undefined || entry.zoneId === zone._id);
-  const where = zone === undefined ? inCity : `in zone ${label(zone.name, zone.otherName)} of ${city.name}`;
-  const found = pick(
-    input.district,
-    candidates.map((item) => ({ item, names: [item.districtName, item.districtOtherName, item.districtId] })),
-    (entry) => label(entry.districtName, entry.districtOtherName),
-    (names) => notFound(ErrorCode.DistrictNotFound, 'district', input.district, where, [...new Set(names)]),
+  const entries = (await lookup.districts(city._id, options)).filter((entry) => zone === undefined || entry.zoneId === zone._id);
+  const found = find(
+    3003,
+    'district',
+    districtQuery,
+    zone === undefined ? where : `in zone ${label(zone.name, zone.otherName)} of ${city.name}`,
+    entries.map((item) => ({ item, names: [item.districtName, item.districtOtherName, item.districtId] })),
+    (item) => label(item.districtName, item.districtOtherName),
   );
   const [entry] = found as [DistrictEntry];
   if (found.some((other) => other.districtId !== entry.districtId)) {
     const zones = [...new Set(found.map((other) => label(other.zoneName, other.zoneOtherName)))].join(', ');
-    throw new ValidationError([{ path: ['zone'], message: `required: '${input.district}' is a district of several zones ${inCity} (${zones})` }], {
-      subject: 'Ambiguous address',
-    });
+    throw invalid('zone', `required: '${districtQuery}' is a district of several zones ${where} (${zones})`, 'Ambiguous address');
   }
-
-  const served = purpose === 'pickup' ? entry.pickupAvailability : entry.dropOffAvailability;
-  if (served === false) {
-    const what = purpose === 'pickup' ? 'pick up from' : 'deliver to';
-    const message = `the service does not ${what} ${label(entry.districtName, entry.districtOtherName)} ${inCity} (${purpose}Availability is false)`;
-    throw new ValidationError([{ path: ['district'], message }], { subject: `District not served for ${purpose === 'pickup' ? 'pickup' : 'drop-off'}` });
+  const pickup = purpose === 'pickup';
+  if ((pickup ? entry.pickupAvailability : entry.dropOffAvailability) === false) {
+    where = `the service does not ${pickup ? 'pick up from' : 'deliver to'} ${label(entry.districtName, entry.districtOtherName)} ${where} (${purpose}Availability is false)`;
+    throw invalid('district', where, `District not served for ${pickup ? 'pickup' : 'drop-off'}`);
   }
-
-  const address: Record<string, unknown> = { city: city.name, districtId: entry.districtId };
-  if (typeof entry.zoneId === 'string' && entry.zoneId !== '') address['zoneId'] = entry.zoneId;
-  address['firstLine'] = input.firstLine;
-  for (const field of DETAILS) if (input[field] !== undefined) address[field] = input[field];
-  return address as unknown as Address;
+  // The first address format, with the district's zone; the caller's other address fields as given.
+  return { city: city.name, districtId: entry.districtId, ...(entry.zoneId ? { zoneId: entry.zoneId } : {}), ...lines };
 }

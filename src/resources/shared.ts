@@ -62,7 +62,7 @@ export function createdRecord(data: unknown, answer: Answer, fields: readonly ('
   }
   if (missing.length > 0) {
     const { method, url } = answer.request;
-    throw new ResponseShapeError(`${method} ${url} answered ${answer.status} without ${missing.join(' and ')}: it may have been created all the same; check before sending it again`, answer);
+    throw new ResponseShapeError(`${method} ${url} answered ${answer.status} without ${missing.join(' and ')} (it may exist all the same)`, answer);
   }
   return out;
 }

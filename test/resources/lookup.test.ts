@@ -1,0 +1,320 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  CityNotFoundError,
+  ConfigurationError,
+  CountryId,
+  DistrictNotFoundError,
+  NotFoundError,
+  RequestAbortedError,
+  ResponseShapeError,
+  ValidationError,
+  ZoneNotFoundError,
+} from '../../src/index.js';
+import { capture, delay, errorBody, HttpResponse, makeClient, ok, useMockServer } from './helpers.js';
+
+const server = useMockServer();
+afterEach(() => vi.useRealTimers());
+
+const cities = [
+  { _id: 'city-cairo', name: 'Cairo', otherName: 'القاهرة', code: 'EG-01' },
+  { _id: 'city-giza', name: 'Giza', otherName: 'الجيزة', code: 'EG-02', population: 9_000_000 },
+  { _id: 'city-alex', name: 'Alexandria', otherName: 'الإسكندرية', code: 'EG-03' },
+];
+const zone = (id: string, name: string, otherName: string) => ({ zoneId: id, zoneName: name, zoneOtherName: otherName });
+const district = (z: ReturnType<typeof zone>, districtId: string, districtName: string, districtOtherName: string, pickup = true, dropOff = true) => ({
+  ...z,
+  districtId,
+  districtName,
+  districtOtherName,
+  pickupAvailability: pickup,
+  dropOffAvailability: dropOff,
+  coverage: 'OWN_FLEET',
+});
+const DOKKI = zone('zone-dokki', 'Dokki', 'الدقي');
+const HARAM = zone('zone-haram', 'Haram', 'الهرم');
+const FAISAL = zone('zone-faisal', 'Faisal', 'فيصل');
+const SOUTH = zone('zone-south', 'South Giza', 'جنوب الجيزة');
+const gizaDistricts = [
+  district(DOKKI, 'district-dokki', 'Dokki', 'الدقي'),
+  district(DOKKI, 'district-mohandessin', 'Mohandessin', 'المهندسين'),
+  district(HARAM, 'district-haram-faisal', 'Faisal', 'فيصل'),
+  district(FAISAL, 'district-faisal-faisal', 'Faisal', 'فيصل'),
+  district(SOUTH, 'district-ayyat', 'Al Ayyat', 'العياط', true, false),
+  district(SOUTH, 'district-october', 'Hadayek October', 'حدائق أكتوبر', false, true),
+];
+const gizaZones = [DOKKI, HARAM, FAISAL, SOUTH].map((z) => ({ _id: z.zoneId, name: z.zoneName, otherName: z.zoneOtherName }));
+
+/** Serves the lookup lists (cities wrapped in `{ list }`, the others as arrays) and counts requests per path. */
+function serveLookups() {
+  const citiesSent = capture(server, 'get', '/cities', () => ok({ list: cities }));
+  const districtsSent = capture(server, 'get', '/cities/:cityId/districts', (sent) => (sent.path === '/cities/city-giza/districts' ? ok(gizaDistricts) : ok([])));
+  const zonesSent = capture(server, 'get', '/cities/:cityId/zones', () => ok(gizaZones));
+  return { citiesSent, districtsSent, zonesSent };
+}
+
+describe('lookup lists (public, GET, no apiVersion)', () => {
+  it('cities: GET /cities?countryId=, a plain array out of the { list } wrapper, extra fields kept', async () => {
+    const { citiesSent } = serveLookups();
+    const result = await makeClient().lookup.cities({ countryId: CountryId.Egypt });
+    expect(citiesSent).toHaveLength(1);
+    expect(citiesSent[0]).toMatchObject({ method: 'GET', path: '/cities', search: '?countryId=60e4482c7cb7d4bc4849c4d5', text: '' });
+    expect(citiesSent[0]?.headers['content-type']).toBeUndefined();
+    expect(citiesSent[0]?.headers['accept']).toBe('application/json');
+    expect(result).toEqual(cities);
+    expect(Array.isArray(result)).toBe(true);
+    expect(result[1]?.['population']).toBe(9_000_000);
+  });
+
+  it('districts and zones: the city id is a path segment, percent-encoded; an array answer is returned as it is', async () => {
+    const sent = capture(server, 'get', '/cities/:cityId/:list', () => ok(gizaDistricts));
+    const client = makeClient();
+    expect(await client.lookup.districts('city-giza')).toEqual(gizaDistricts);
+    await client.lookup.zones('city/giza ü');
+    expect(sent.map((s) => [s.method, s.path, s.search])).toEqual([
+      ['GET', '/cities/city-giza/districts', ''],
+      ['GET', '/cities/city%2Fgiza%20%C3%BC/zones', ''],
+    ]);
+  });
+
+  it('allDistricts: GET /cities/getAllDistricts, with countryId only when given', async () => {
+    const sent = capture(server, 'get', '/cities/getAllDistricts', () => ok({ list: [{ ...gizaDistricts[0], cityId: 'city-giza', cityName: 'Giza' }] }));
+    const client = makeClient();
+    const all = await client.lookup.allDistricts();
+    await client.lookup.allDistricts({ countryId: CountryId.KSA });
+    expect(sent.map((s) => s.search)).toEqual(['', '?countryId=eF-3f9FZr']);
+    expect(all[0]).toMatchObject({ districtId: 'district-dokki', cityName: 'Giza' });
+  });
+
+  it('an unknown city is the 3001 class from the server', async () => {
+    capture(server, 'get', '/cities/:cityId/districts', () => HttpResponse.json(errorBody(3001, 'City Not Found'), { status: 404 }));
+    const error = await makeClient().lookup.districts('nowhere').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CityNotFoundError);
+    expect(error).toMatchObject({ source: 'server', status: 404, errorCode: 3001 });
+  });
+
+  it('an unknown path without a code is a NotFoundError', async () => {
+    capture(server, 'get', '/cities/:cityId/zones', () => HttpResponse.json(errorBody(undefined, 'Not Found'), { status: 404 }));
+    await expect(makeClient().lookup.zones('city-giza')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('a 2xx body that is no list is a ResponseShapeError naming the request', async () => {
+    capture(server, 'get', '/cities', () => ok({ cities: 'nope' }));
+    const error = await makeClient({ maxRetries: 0 }).lookup.cities({ countryId: CountryId.Egypt }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseShapeError);
+    expect((error as ResponseShapeError).message).toMatch(/GET .*\/cities\?countryId=.* neither a list/);
+  });
+
+  it('refuses an empty city id or countryId before sending', async () => {
+    const sent = capture(server, 'get', '/cities/:cityId/districts', () => ok([]));
+    const client = makeClient();
+    const error = await client.lookup.districts('  ').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues).toEqual([{ path: ['cityId'], message: 'must be a non-empty string' }]);
+    await expect(client.lookup.cities({ countryId: '' })).rejects.toBeInstanceOf(ValidationError);
+    expect(sent).toHaveLength(0);
+  });
+});
+
+describe('lookup cache', () => {
+  it('keeps answers for the TTL (default one hour), then asks again', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { citiesSent } = serveLookups();
+    const client = makeClient();
+    await client.lookup.cities({ countryId: CountryId.Egypt });
+    vi.setSystemTime(Date.now() + 59 * 60_000);
+    await client.lookup.cities({ countryId: CountryId.Egypt });
+    expect(citiesSent).toHaveLength(1);
+    vi.setSystemTime(Date.now() + 2 * 60_000);
+    await client.lookup.cities({ countryId: CountryId.Egypt });
+    expect(citiesSent).toHaveLength(2);
+  });
+
+  it('takes its TTL from the cache option', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { zonesSent } = serveLookups();
+    const client = makeClient({ cache: { ttl: 1000 } });
+    await client.lookup.zones('city-giza');
+    vi.setSystemTime(Date.now() + 999);
+    await client.lookup.zones('city-giza');
+    expect(zonesSent).toHaveLength(1);
+    vi.setSystemTime(Date.now() + 2);
+    await client.lookup.zones('city-giza');
+    expect(zonesSent).toHaveLength(2);
+  });
+
+  it('keys on path and query: another country or city is another request', async () => {
+    const { citiesSent, zonesSent } = serveLookups();
+    const client = makeClient();
+    await client.lookup.cities({ countryId: CountryId.Egypt });
+    await client.lookup.cities({ countryId: CountryId.KSA });
+    await client.lookup.cities({ countryId: CountryId.Egypt });
+    await client.lookup.zones('city-giza');
+    await client.lookup.zones('city-cairo');
+    expect(citiesSent.map((s) => s.search)).toEqual(['?countryId=60e4482c7cb7d4bc4849c4d5', '?countryId=eF-3f9FZr']);
+    expect(zonesSent).toHaveLength(2);
+  });
+
+  it('shares one request between concurrent identical calls', async () => {
+    const sent = capture(server, 'get', '/cities', async () => {
+      await delay(30);
+      return ok({ list: cities });
+    });
+    const client = makeClient();
+    const results = await Promise.all([1, 2, 3].map(() => client.lookup.cities({ countryId: CountryId.Egypt })));
+    expect(sent).toHaveLength(1);
+    expect(results.every((list) => list.length === 3)).toBe(true);
+  });
+
+  it('gives each caller its own array', async () => {
+    serveLookups();
+    const client = makeClient();
+    const first = await client.lookup.cities({ countryId: CountryId.Egypt });
+    first.pop();
+    expect(await client.lookup.cities({ countryId: CountryId.Egypt })).toHaveLength(3);
+  });
+
+  it('lets one caller abort without failing the others sharing the request', async () => {
+    const sent = capture(server, 'get', '/cities', async () => {
+      await delay(40);
+      return ok({ list: cities });
+    });
+    const client = makeClient();
+    const controller = new AbortController();
+    const aborted = client.lookup.cities({ countryId: CountryId.Egypt }, { signal: controller.signal });
+    const patient = client.lookup.cities({ countryId: CountryId.Egypt });
+    controller.abort();
+    await expect(aborted).rejects.toBeInstanceOf(RequestAbortedError);
+    expect(await patient).toHaveLength(3);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('does not keep failures: the next call asks again', async () => {
+    let calls = 0;
+    capture(server, 'get', '/cities', () => (++calls === 1 ? HttpResponse.json(errorBody(undefined, 'down'), { status: 503 }) : ok({ list: cities })));
+    const client = makeClient({ maxRetries: 0 });
+    await expect(client.lookup.cities({ countryId: CountryId.Egypt })).rejects.toThrow(/503/);
+    expect(await client.lookup.cities({ countryId: CountryId.Egypt })).toHaveLength(3);
+    expect(calls).toBe(2);
+  });
+
+  it('is off with cache: false, and emptied by clearCache()', async () => {
+    const { citiesSent } = serveLookups();
+    const uncached = makeClient({ cache: false });
+    await Promise.all([uncached.lookup.cities({ countryId: CountryId.Egypt }), uncached.lookup.cities({ countryId: CountryId.Egypt })]);
+    await uncached.lookup.cities({ countryId: CountryId.Egypt });
+    expect(citiesSent).toHaveLength(3);
+
+    const cached = makeClient();
+    await cached.lookup.cities({ countryId: CountryId.Egypt });
+    cached.lookup.clearCache();
+    await cached.lookup.cities({ countryId: CountryId.Egypt });
+    expect(citiesSent).toHaveLength(5);
+  });
+
+  it('is per client', async () => {
+    const { citiesSent } = serveLookups();
+    await makeClient().lookup.cities({ countryId: CountryId.Egypt });
+    await makeClient().lookup.cities({ countryId: CountryId.Egypt });
+    expect(citiesSent).toHaveLength(2);
+  });
+
+  it('refuses a negative TTL', () => {
+    expect(() => makeClient({ cache: { ttl: -1 } })).toThrow(ConfigurationError);
+  });
+});
+
+describe('resolveAddress', () => {
+  it('turns names into the first address format: city as listed, districtId, zoneId, the lines as given', async () => {
+    serveLookups();
+    const address = await makeClient().lookup.resolveAddress({ city: 'giza', district: 'Dokki', firstLine: '12 Tahrir Street', buildingNumber: '12', floor: '3' });
+    expect(address).toEqual({ city: 'Giza', districtId: 'district-dokki', zoneId: 'zone-dokki', firstLine: '12 Tahrir Street', buildingNumber: '12', floor: '3' });
+  });
+
+  it('matches in any letter case and spacing, in Arabic with or without diacritics and hamza, and by id', async () => {
+    serveLookups();
+    const lookup = makeClient().lookup;
+    const resolve = (city: string, district: string, purpose?: 'pickup') => lookup.resolveAddress({ city, district, firstLine: 'Street 1234', purpose }).then((a) => a.districtId);
+    expect(await resolve('  GIZA ', 'moHANdessin')).toBe('district-mohandessin');
+    expect(await resolve('الجيزة', 'الدُّقِّي')).toBe('district-dokki');
+    expect(await resolve('الجيزه', 'المهندسين')).toBe('district-mohandessin');
+    expect(await resolve('city-giza', 'حدائق اكتوبر')).toBe('district-october');
+    expect(await resolve('EG-02', 'district-ayyat', 'pickup')).toBe('district-ayyat');
+  });
+
+  it('uses the cached lists: two resolutions, one request per list', async () => {
+    const { citiesSent, districtsSent } = serveLookups();
+    const lookup = makeClient().lookup;
+    await lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: 'Street 1234' });
+    await lookup.resolveAddress({ city: 'Giza', district: 'Mohandessin', firstLine: 'Street 5678' });
+    expect(citiesSent).toHaveLength(1);
+    expect(districtsSent).toHaveLength(1);
+  });
+
+  it('an unknown city is CityNotFoundError (3001, client) naming the closest cities', async () => {
+    const { districtsSent } = serveLookups();
+    const error = await makeClient().lookup.resolveAddress({ city: 'Gizah', district: 'Dokki', firstLine: 'Street 1234' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CityNotFoundError);
+    const coded = error as CityNotFoundError;
+    expect(coded.source).toBe('client');
+    expect(coded.issues[0]).toMatchObject({ path: ['city'], errorCode: 3001 });
+    expect(coded.message).toMatch(/^City Not Found: no city matches 'Gizah' in country 60e4482c7cb7d4bc4849c4d5; closest: Giza \(الجيزة\)/);
+    expect(districtsSent).toHaveLength(0);
+  });
+
+  it('an unknown district is DistrictNotFoundError (3003) naming the closest, in Arabic too', async () => {
+    serveLookups();
+    const error = await makeClient().lookup.resolveAddress({ city: 'Giza', district: 'Mohandesin', firstLine: 'Street 1234' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DistrictNotFoundError);
+    expect((error as DistrictNotFoundError).message).toMatch(/no district matches 'Mohandesin' in Giza \(الجيزة\); closest: Mohandessin \(المهندسين\)/);
+    const arabic = await makeClient().lookup.resolveAddress({ city: 'Giza', district: 'العياظ', firstLine: 'Street 1234' }).catch((e: unknown) => e);
+    expect((arabic as Error).message).toMatch(/closest: Al Ayyat \(العياط\)/);
+  });
+
+  it('an unknown zone is ZoneNotFoundError (3002); a zone narrows the districts searched', async () => {
+    serveLookups();
+    const lookup = makeClient().lookup;
+    const error = await lookup.resolveAddress({ city: 'Giza', zone: 'Harm', district: 'Faisal', firstLine: 'Street 1234' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ZoneNotFoundError);
+    expect((error as Error).message).toMatch(/no zone matches 'Harm' in Giza \(الجيزة\); closest: Haram \(الهرم\)/);
+    const outside = await lookup.resolveAddress({ city: 'Giza', zone: 'Haram', district: 'Dokki', firstLine: 'Street 1234' }).catch((e: unknown) => e);
+    expect(outside).toBeInstanceOf(DistrictNotFoundError);
+    expect((outside as Error).message).toMatch(/in zone Haram \(الهرم\) of Giza; closest: Faisal/);
+  });
+
+  it('a district name found in several zones needs the zone, and resolves with it', async () => {
+    serveLookups();
+    const lookup = makeClient().lookup;
+    const error = await lookup.resolveAddress({ city: 'Giza', district: 'Faisal', firstLine: 'Street 1234' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues).toEqual([{ path: ['zone'], message: "required: 'Faisal' is a district of several zones in Giza (الجيزة) (Haram (الهرم), Faisal (فيصل))" }]);
+    const address = await lookup.resolveAddress({ city: 'Giza', zone: 'الهرم', district: 'Faisal', firstLine: 'Street 1234' });
+    expect(address).toMatchObject({ districtId: 'district-haram-faisal', zoneId: 'zone-haram' });
+  });
+
+  it('refuses a district without drop-off (the default purpose) or without pickup, naming the field', async () => {
+    serveLookups();
+    const lookup = makeClient().lookup;
+    const noDropOff = await lookup.resolveAddress({ city: 'Giza', district: 'Al Ayyat', firstLine: 'Street 1234' }).catch((e: unknown) => e);
+    expect(noDropOff).toBeInstanceOf(ValidationError);
+    expect((noDropOff as ValidationError).issues[0]?.path).toEqual(['district']);
+    expect((noDropOff as Error).message).toMatch(/^District not served for drop-off: district: the service does not deliver to Al Ayyat \(العياط\) in Giza .*dropOffAvailability is false/);
+    const noPickup = await lookup.resolveAddress({ city: 'Giza', district: 'Hadayek October', firstLine: 'Street 1234', purpose: 'pickup' }).catch((e: unknown) => e);
+    expect((noPickup as Error).message).toMatch(/^District not served for pickup: .*does not pick up from Hadayek October.*pickupAvailability is false/);
+    expect(await lookup.resolveAddress({ city: 'Giza', district: 'Hadayek October', firstLine: 'Street 1234', purpose: 'dropOff' })).toMatchObject({ districtId: 'district-october' });
+  });
+
+  it('lists every missing name before any request', async () => {
+    const { citiesSent } = serveLookups();
+    const error = await makeClient().lookup.resolveAddress({ city: ' ', district: '', firstLine: 'Street 1234' }).catch((e: unknown) => e);
+    expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([['city'], ['district']]);
+    expect(citiesSent).toHaveLength(0);
+  });
+
+  it('searches the country given, Egypt by default', async () => {
+    const { citiesSent } = serveLookups();
+    const lookup = makeClient().lookup;
+    await lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: 'Street 1234' });
+    await lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: 'Street 1234', countryId: CountryId.KSA });
+    expect(citiesSent.map((s) => s.search)).toEqual(['?countryId=60e4482c7cb7d4bc4849c4d5', '?countryId=eF-3f9FZr']);
+  });
+});
