@@ -1,0 +1,85 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  type APIPromise,
+  BulkCreationError,
+  type BulkCreateResult,
+  type BulkCreatedDelivery,
+  type BulkFailure,
+  type Business,
+  type City,
+  CountryId,
+  type CreatedDelivery,
+  DeliveryClient,
+  type DeliveryError,
+  type DistrictEntry,
+  DeliveryType,
+  FulfillmentType,
+  type OrderAddress,
+  type Zone,
+} from '../../src/index.js';
+
+const client = new DeliveryClient({ baseUrl: 'https://api.example.com/v2' });
+const dropOffAddress = { city: 'Giza', districtId: 'd1', firstLine: '12 Tahrir Street' };
+
+describe('result types', () => {
+  it('a created order has _id and trackingNumber as strings, known fields typed, others unknown', () => {
+    const created = client.deliveries.create({ type: DeliveryType.Deliver, dropOffAddress });
+    expectTypeOf(created).toEqualTypeOf<APIPromise<CreatedDelivery>>();
+    expectTypeOf<CreatedDelivery['_id']>().toEqualTypeOf<string>();
+    expectTypeOf<CreatedDelivery['trackingNumber']>().toEqualTypeOf<string>();
+    expectTypeOf<CreatedDelivery['cod']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<CreatedDelivery['anythingElse']>().toEqualTypeOf<unknown>();
+    expectTypeOf(client.fulfillment.create({ type: FulfillmentType.Send, fulfillmentInfo: { items: [{ sku: 'A', quantity: 1 }] } })).toEqualTypeOf<APIPromise<CreatedDelivery>>();
+  });
+
+  it('lookups are plain arrays of the spec entries; resolveAddress gives an order address', () => {
+    expectTypeOf(client.lookup.cities({ countryId: CountryId.Egypt })).toEqualTypeOf<APIPromise<City[]>>();
+    expectTypeOf(client.lookup.zones('c1')).toEqualTypeOf<APIPromise<Zone[]>>();
+    expectTypeOf(client.lookup.districts('c1')).toEqualTypeOf<APIPromise<DistrictEntry[]>>();
+    expectTypeOf<DistrictEntry['dropOffAvailability']>().toEqualTypeOf<boolean>();
+    expectTypeOf(client.lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: '12 Tahrir Street' })).resolves.toMatchTypeOf<OrderAddress>();
+    expectTypeOf(CountryId.Egypt).toEqualTypeOf<'60e4482c7cb7d4bc4849c4d5'>();
+  });
+
+  it('businesses have an _id to update their locations with', () => {
+    expectTypeOf(client.businesses.create({ name: 'Shop' })).toEqualTypeOf<APIPromise<Business>>();
+    expectTypeOf<Business['_id']>().toEqualTypeOf<string>();
+  });
+
+  it('createBulk resolves the result; the error carries the same, typed', () => {
+    expectTypeOf(client.deliveries.createBulk([{ type: DeliveryType.Deliver, dropOffAddress }])).toEqualTypeOf<Promise<BulkCreateResult>>();
+    expectTypeOf<BulkCreatedDelivery['index']>().toEqualTypeOf<number>();
+    expectTypeOf<BulkCreatedDelivery['trackingNumber']>().toEqualTypeOf<string>();
+    expectTypeOf<BulkFailure['error']>().toEqualTypeOf<DeliveryError>();
+    expectTypeOf<BulkFailure['mayExist']>().toEqualTypeOf<boolean>();
+    expectTypeOf<BulkCreationError['created']>().toEqualTypeOf<readonly BulkCreatedDelivery[]>();
+    expectTypeOf<BulkCreationError['result']>().toEqualTypeOf<BulkCreateResult>();
+    expectTypeOf<NonNullable<BulkCreateResult['stopped']>['at']>().toEqualTypeOf<number>();
+  });
+});
+
+describe('inputs', () => {
+  it('createBulk takes arrays, generators and async iterables of orders', () => {
+    function* rows() {
+      yield { type: DeliveryType.Deliver, dropOffAddress } as const;
+    }
+    async function* stream() {
+      yield { type: DeliveryType.CashCollection, pickupAddress: dropOffAddress, cod: 10 } as const;
+    }
+    expectTypeOf(client.deliveries.createBulk(rows())).toEqualTypeOf<Promise<BulkCreateResult>>();
+    expectTypeOf(client.deliveries.createBulk(stream(), { chunkSize: 50, concurrency: 2, onProgress: (p) => p.done })).toEqualTypeOf<Promise<BulkCreateResult>>();
+  });
+
+  it('refuses what the compiler can know is wrong', () => {
+    // @ts-expect-error a Cash Collection needs cod
+    void client.deliveries.create({ type: DeliveryType.CashCollection, pickupAddress: dropOffAddress });
+    // @ts-expect-error fulfillment.create takes FXF_SEND orders only
+    void client.fulfillment.create({ type: FulfillmentType.CustomerReturnPickup, fulfillmentInfo: { items: [] }, originalFulfillmentTrackingNumber: '1' });
+    // @ts-expect-error lookups need a countryId for cities
+    void client.lookup.cities({});
+    // @ts-expect-error resolveAddress purpose is dropOff or pickup
+    void client.lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: 'x', purpose: 'both' });
+    // @ts-expect-error a marketplace business takes salesChannel as an array
+    void client.businesses.create({ name: 'Shop', autoCreatePickups: true, salesChannel: 'FACEBOOK_SELLER' });
+  });
+});
