@@ -4,7 +4,7 @@ import type { RequestOptions } from '../core/config.js';
 import { type Endpoint, type HttpClient, path, type QueryValue } from '../core/http.js';
 import type { Address } from '../schemas/index.js';
 import { type ResolveAddressInput, resolveAddress } from './resolve-address.js';
-import { listOf, requireId, send } from './shared.js';
+import { listOf, requireId } from './shared.js';
 
 export { CountryId } from './countries.js';
 
@@ -132,7 +132,7 @@ export class LookupResource {
       return new APIPromise(Promise.reject(error));
     }
     const listed: Endpoint<T[]> = { ...endpoint, transform: (data, answer) => listOf(data, answer) as T[] };
-    if (cache === undefined) return send(this.#http, () => listed, options);
+    if (cache === undefined) return this.#http.request(listed, options);
     // The shared request must not die with the signal of whichever caller started it.
     const { signal, ...shared } = options ?? {};
     const key = `${endpoint.path}?${queryKey(endpoint.query)}`;
