@@ -64,8 +64,10 @@ export interface StateInfo {
 }
 
 const ALL: readonly WebhookOrderType[] = ['SEND', 'CASH_COLLECTION', 'EXCHANGE', 'CUSTOMER_RETURN_PICKUP', 'RTO', 'SIGN_AND_RETURN', 'FXF_SEND'];
-const ALL_BUT_CASH = ALL.filter((type) => type !== 'CASH_COLLECTION');
+const ALL_BUT_CASH = /* @__PURE__ */ ALL.filter((type) => type !== 'CASH_COLLECTION');
 
+// Pure, so bundlers drop the table from apps that never read it.
+/* @__NO_SIDE_EFFECTS__ */
 function state(code: DeliveryState, name: string, dashboardState: DashboardState, appliesTo: readonly WebhookOrderType[], final = false): StateInfo {
   return { code, name, dashboardState, appliesTo, final };
 }

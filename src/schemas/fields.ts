@@ -62,8 +62,8 @@ export function object<S extends z.core.$ZodLooseShape>(shape: S, ...rules: Arra
 }
 
 /** Like {@link object}, and the type says so too (`[key: string]: unknown`), for objects whose inner fields the spec leaves open. */
-export function openObject<S extends z.core.$ZodLooseShape>(shape: S): z.ZodMiniObject<S, z.core.$loose> {
-  return z.looseObject(shape).check(z.overwrite(dropUndefined));
+export function openObject<S extends z.core.$ZodLooseShape>(shape: S, ...rules: Array<z.core.$ZodCheck<object>>): z.ZodMiniObject<S, z.core.$loose> {
+  return z.looseObject(shape).check(...rules, z.overwrite(dropUndefined));
 }
 
 /** A string with something in it besides whitespace. */

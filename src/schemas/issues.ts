@@ -15,7 +15,8 @@ const EXPECTED: Readonly<Record<string, string>> = {
   array: 'an array',
 };
 
-function describeValue(value: unknown): string {
+/** What a value is, for messages: `a number`, `an array`, `null`. */
+export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'number') return Number.isFinite(value) ? 'a number' : String(value);

@@ -1,7 +1,8 @@
 /** The parts of an order body other than its addresses, with their schemas. */
 import * as z from 'zod/mini';
 import { ErrorCode } from '../errors/codes.js';
-import { coded, filledText, httpUrl, object, openObject, rule } from './fields.js';
+import { coded, crossField, filledText, httpUrl, object, openObject, rule } from './fields.js';
+import { describeValue } from './issues.js';
 import { isHeaderName, isSafeHeaderValue } from './predicates.js';
 
 /**
@@ -95,15 +96,12 @@ export const COD_LIMIT = 30_000;
 const optionalText = () => z.optional(z.string());
 const isWholeAtLeast = (minimum: number) => (value: number) => Number.isSafeInteger(value) && value >= minimum;
 
+// A check and an overwrite rather than z.pipe + z.transform: the same result, and about 300 bytes
+// less zod in every browser bundle.
 export function packageTypeSchema() {
-  return z.pipe(
-    z.string(),
-    z.transform((value: string, payload) => {
-      const normalised = normalisePackageType(value);
-      if (normalised !== undefined) return normalised;
-      payload.issues.push({ code: 'custom', input: value, message: 'must be one of SMALL, MEDIUM, LARGE, Light Bulky, Heavy Bulky or Parcel (any letter case)' });
-      return z.NEVER;
-    }),
+  return z.string().check(
+    rule((value: string) => normalisePackageType(value) !== undefined, 'must be one of SMALL, MEDIUM, LARGE, Light Bulky, Heavy Bulky or Parcel (any letter case)'),
+    z.overwrite((value: string) => normalisePackageType(value) ?? value),
   );
 }
 
@@ -158,10 +156,18 @@ export function webhookUrlSchema() {
   return httpUrl('must be an absolute http(s) URL');
 }
 
+// A cross-field rule over an open object rather than z.record, which alone would add about 600
+// bytes of zod to every browser bundle.
 export function webhookHeadersSchema() {
-  return z.record(
-    z.string().check(rule(isHeaderName, 'is not a valid HTTP header name')),
-    z.string().check(rule(isSafeHeaderValue, 'must not contain CR, LF or NUL')),
+  return openObject(
+    {},
+    crossField((headers, report) => {
+      for (const [name, value] of Object.entries(headers)) {
+        if (!isHeaderName(name)) report([name], 'is not a valid HTTP header name');
+        if (typeof value !== 'string') report([name], value === undefined ? 'required' : `must be a string (got ${describeValue(value)})`);
+        else if (!isSafeHeaderValue(value)) report([name], 'must not contain CR, LF or NUL');
+      }
+    }),
   );
 }
 
