@@ -18,7 +18,11 @@ export interface SandboxOptions {
   readonly seed?: number;
   /** Webhook retries: attempts in all (default 4) and the first backoff delay (default 50 ms, doubled each retry). */
   readonly webhookRetry?: WebhookRetryOptions;
-  /** Clock for timestamps (`createdAt`, webhook `timeStamp`, `deliveryPromiseDate`). Default `Date.now`. */
+  /**
+   * Clock for timestamps (`createdAt`, webhook `timeStamp`, `deliveryPromiseDate`). Default `Date.now`.
+   * An order's `timeStamp`s strictly increase: a change within the millisecond of the previous one
+   * (or under a clock that stands still) gets the previous `timeStamp` + 1.
+   */
   readonly now?: () => number;
   /** Base URL the in-process adapters (`fetch`, `handlers()`) answer under. Default `https://sandbox.delivery-sdk.test/v2`. */
   readonly baseUrl?: string;

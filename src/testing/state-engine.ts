@@ -106,7 +106,10 @@ export class StateEngine {
     order.leg = edge.leg;
     if (OUT_STATES.includes(edge.state)) order.attempts += 1;
     if (edge.state === 47) order.failures += 1;
-    const event: StateEvent = { state: edge.state, type: edge.type, timeStamp: this.now(), numberOfAttempts: order.attempts, ...exception };
+    // The service's timeStamps order an order's events; a clock that has not moved since the last
+    // change (play() runs many steps in one millisecond) must not make two events look simultaneous.
+    const last = order.history.at(-1)?.timeStamp ?? Number.NEGATIVE_INFINITY;
+    const event: StateEvent = { state: edge.state, type: edge.type, timeStamp: Math.max(this.now(), last + 1), numberOfAttempts: order.attempts, ...exception };
     order.history.push(event);
     return event;
   }

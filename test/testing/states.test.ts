@@ -90,7 +90,7 @@ describe('webhook bodies', () => {
     await sandbox.play(tn, 'exceptionThenSuccess');
     const bodies = receiver.received.map((r) => r.body);
     for (const body of bodies) {
-      expect(body).toMatchObject({ _id: expect.any(String), trackingNumber: tn, type: 'SEND', timeStamp: NOW, deliveryPromiseDate: '02-02-2025', businessReference: 'ref-SEND' });
+      expect(body).toMatchObject({ _id: expect.any(String), trackingNumber: tn, type: 'SEND', timeStamp: expect.any(Number), deliveryPromiseDate: '02-02-2025', businessReference: 'ref-SEND' });
       expect('cod' in body).toBe(body.state === 45);
       expect('exceptionCode' in body).toBe(body.state === 47);
       expect('exceptionReason' in body).toBe(body.state === 47);
@@ -124,6 +124,61 @@ describe('webhook bodies', () => {
     await expect(sandbox.advance(tn, { to: 47, exceptionCode: 1 })).rejects.toThrow(/return exception/);
     await sandbox.advance(tn, { to: 47 });
     expect(receiver.received.at(-1)?.body).toMatchObject({ state: 47, type: 'RTO', exceptionCode: 23, exceptionReason: 'Business is not answering', numberOfAttempts: 1 });
+  });
+});
+
+describe('timeStamps', () => {
+  const stamps = (tn: string) => sandbox.order(tn).history.map((event) => event.timeStamp);
+
+  it('strictly increase per order under a clock that stands still: each change is the previous one + 1 ms', async () => {
+    const tn = await newOrder('SEND');
+    await sandbox.play(tn, 'exceptionThenSuccess');
+    const expected = Array.from({ length: 11 }, (_, i) => NOW + i);
+    expect(stamps(tn)).toEqual(expected);
+    // The webhooks carry the same times, so a receiver can order them.
+    expect(receiver.received.map((r) => r.body.timeStamp)).toEqual(expected.slice(1));
+  });
+
+  it('strictly increase per order with the default clock, for every scenario played within one millisecond or more', async () => {
+    const live = createSandbox();
+    try {
+      await setUpAccount(live);
+      for (const [kind, scenario] of [['SEND', 'unsuccessful'], ['CASH_COLLECTION', 'threeFailedAttempts'], ['EXCHANGE', 'success']] as const) {
+        const answer = await createOrder(live, { ...ORDERS[kind], businessReference: `live-${kind}` });
+        const tn: string = answer.body.data.trackingNumber;
+        await live.play(tn, scenario);
+        const times = live.order(tn).history.map((event) => event.timeStamp);
+        expect(times.length).toBeGreaterThan(4);
+        for (let i = 1; i < times.length; i += 1) expect(times[i]).toBeGreaterThan(times[i - 1] as number);
+      }
+    } finally {
+      await live.close();
+    }
+  });
+
+  it('follow a clock that moves on by itself as it is, and never go back when it does', async () => {
+    let clock = NOW;
+    const ticking = createSandbox({ now: () => clock });
+    try {
+      await setUpAccount(ticking);
+      const answer = await createOrder(ticking, { ...ORDERS['SEND'], businessReference: 'ticking' });
+      const tn: string = answer.body.data.trackingNumber;
+      clock = NOW + 60_000;
+      await ticking.advance(tn, { to: 20 });
+      clock = NOW + 30_000; // set back, as a test clock may be
+      await ticking.advance(tn, { to: 21 });
+      expect(ticking.order(tn).history.map((event) => event.timeStamp)).toEqual([NOW, NOW + 60_000, NOW + 60_001]);
+    } finally {
+      await ticking.close();
+    }
+  });
+
+  it('are kept per order: another order at the same moment starts from the clock', async () => {
+    const first = await newOrder('SEND');
+    await sandbox.play(first, 'success');
+    const second = await newOrder('CASH_COLLECTION');
+    await sandbox.advance(second, { to: 20 });
+    expect(stamps(second)).toEqual([NOW, NOW + 1]);
   });
 });
 
