@@ -9,10 +9,13 @@ import { UsersResource } from './resources/users.js';
 
 /** A call of an endpoint the SDK does not wrap (yet). */
 export interface RawRequest {
+  /** GET and PUT are retried like any lookup; POST, PATCH and DELETE only when they surely were not processed (429, or never sent). */
   method: HttpMethod;
   /** Path below `baseUrl`, starting with `/`, e.g. `/deliveries/123`. */
   path: string;
+  /** Query parameters, encoded for you; `undefined` values are left out. */
   query?: Record<string, QueryValue> | undefined;
+  /** Sent as JSON; not validated (no spec rule is known for an unwrapped endpoint). */
   body?: unknown;
 }
 

@@ -1,6 +1,7 @@
 export * from './catalogue/index.js';
 export * from './errors/index.js';
 export { DeliveryClient, type RawRequest } from './client.js';
+export type { HttpMethod, QueryValue } from './core/http.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
 export type { ClientHooks, DeliveryClientOptions, RequestOptions } from './core/config.js';
 export type { Logger, LogLevel } from './core/logger.js';

@@ -17,6 +17,7 @@ export const ForwardExceptionReason = {
   100: 'Bad weather',
   101: 'Suspicious consignee',
 } as const;
+/** An exception code of a delivery to the customer: a key of {@link ForwardExceptionReason}. */
 export type ForwardExceptionCode = keyof typeof ForwardExceptionReason;
 
 /** Exception reasons of returns to the business. */
@@ -35,6 +36,7 @@ export const ReturnExceptionReason = {
   100: 'Bad weather',
   101: 'Suspicious consignee',
 } as const;
+/** An exception code of a return to the business: a key of {@link ReturnExceptionReason}. */
 export type ReturnExceptionCode = keyof typeof ReturnExceptionReason;
 
 /** Both tables, by direction. */
@@ -43,16 +45,29 @@ export const ExceptionReason = { forward: ForwardExceptionReason, return: Return
 /** Any exception code of either table. */
 export type ExceptionCode = ForwardExceptionCode | ReturnExceptionCode;
 
+/** What {@link describeException} returns: the reason of an exception code, ready to show. */
 export interface ExceptionDescription {
+  /** The code as given. */
   readonly code: number;
+  /** The table the code was read from (given, or inferred from the code). */
   readonly direction: ExceptionDirection;
+  /** False when the code is in neither table (the service may add codes); `reason` then says so. */
   readonly known: boolean;
+  /** The spec's reason text, e.g. `'Customer is not answering'`. */
   readonly reason: string;
 }
 
 /**
  * The reason text of an exception code. Without a direction, codes 20-30 read as returns
- * and the rest as forward deliveries (100 and 101 mean the same in both tables).
+ * and the rest as forward deliveries (100 and 101 mean the same in both tables). Never throws:
+ * an unknown code gives `known: false`.
+ *
+ * @example
+ * ```ts
+ * if (event.state === DeliveryState.Exception) {
+ *   notify(describeException(event.exceptionCode).reason); // e.g. 'Customer is not answering'
+ * }
+ * ```
  */
 export function describeException(code: number, direction?: ExceptionDirection): ExceptionDescription {
   const dir: ExceptionDirection = direction ?? (code >= 20 && code <= 30 ? 'return' : 'forward');

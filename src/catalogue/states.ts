@@ -51,7 +51,9 @@ export type DashboardState =
   | 'Awaiting your action'
   | 'Archived';
 
+/** One row of the spec's States table; see {@link STATES}. */
 export interface StateInfo {
+  /** The state code webhooks carry in `state`. */
   readonly code: DeliveryState;
   /** The spec's state name. */
   readonly name: string;
@@ -112,10 +114,15 @@ export function isFinalState(code: number): boolean {
   return isKnownState(code) && STATES[code].final;
 }
 
+/** What {@link describeState} returns: a state code explained for one order type. */
 export interface StateDescription {
+  /** The code as given. */
   readonly code: number;
+  /** False when the code is not in the SDK's catalogue (the service may add states). */
   readonly known: boolean;
+  /** The spec's state name, or `Unknown state <code>`. */
   readonly name: string;
+  /** The dashboard state for this order type; undefined for unknown codes. */
   readonly dashboardState: DashboardState | undefined;
   /** What the state means for this order type. */
   readonly meaning: string;

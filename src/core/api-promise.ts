@@ -23,7 +23,7 @@ export class APIPromise<T> extends Promise<T> {
     this.#raw = raw;
   }
 
-  // Derived promises (then/catch/finally results) are plain Promises, not APIPromises.
+  /** Derived promises (then/catch/finally results) are plain Promises, not APIPromises. */
   static override get [Symbol.species](): PromiseConstructor {
     return Promise;
   }

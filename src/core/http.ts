@@ -15,7 +15,9 @@ import { LOG_LEVELS, type LogLevel, redactHeaders } from './logger.js';
 import { decodeBody, errorFromResponse, isErrorEnvelope, parseRetryAfter, unwrapEnvelope } from './response.js';
 import { backoffDelay, isRetryable } from './retry.js';
 
+/** The HTTP methods {@link DeliveryClient.request} sends. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** A query-string value; `undefined` leaves the parameter out. */
 export type QueryValue = string | number | boolean | undefined;
 
 /** One call of the API, as a resource method describes it. */

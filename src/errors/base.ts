@@ -23,8 +23,11 @@ export function formatPath(path: ReadonlyArray<string | number>): string {
   return out === '' ? '(input)' : out;
 }
 
+/** What every SDK error can be built with. You need it only to construct errors yourself (e.g. in tests). */
 export interface DeliveryErrorOptions {
+  /** The spec's errorCode, when one applies. */
   errorCode?: number | undefined;
+  /** The underlying error, kept as the standard `Error.cause`. */
   cause?: unknown;
 }
 
@@ -52,10 +55,15 @@ export class DeliveryError extends Error {
   }
 }
 
+/** What an {@link ApiError} (and its status subclasses) is built with: the server's answer. */
 export interface ApiErrorOptions extends DeliveryErrorOptions {
+  /** HTTP status of the answer. */
   status: number;
+  /** The parsed error body, or an excerpt of a non-JSON one. */
   body?: unknown;
+  /** Response headers, lower-cased names. */
   headers?: Record<string, string>;
+  /** Method and URL of the request. */
   request: RequestSummary;
 }
 

@@ -2,6 +2,7 @@ import { DeliveryError, type RequestSummary, type ValidationIssue } from './base
 import { ErrorCode, errorCodeMeaning } from './codes.js';
 import type { BulkCreatedDelivery, BulkCreateResult, BulkFailure } from '../resources/bulk.js';
 
+/** What a {@link CodedDeliveryError} subclass is built with. You need it only to construct one yourself (e.g. in tests). */
 export interface CodedErrorOptions {
   /** `'client'` when the SDK found the problem before sending; `'server'` when the service answered it. */
   source: 'client' | 'server';

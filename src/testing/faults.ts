@@ -12,8 +12,10 @@ import { fail } from './wire.js';
  * - `malformed`: the request is processed, then a 200 arrives whose body is cut in half (not JSON).
  */
 export type FaultKind = 'rate-limit' | 'unavailable' | 'slow' | 'drop-before' | 'drop-after' | 'malformed';
+/** Every {@link FaultKind}, e.g. to inject them all: `sandbox.injectFaults({ rate: 0.3, kinds: FAULT_KINDS })`. */
 export const FAULT_KINDS: readonly FaultKind[] = ['rate-limit', 'unavailable', 'slow', 'drop-before', 'drop-after', 'malformed'];
 
+/** What {@link Sandbox.injectFaults} takes. Invalid options throw a `SandboxError`. */
 export interface FaultOptions {
   /** Share of requests hit by a fault, 0 to 1. */
   readonly rate: number;

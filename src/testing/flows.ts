@@ -4,6 +4,7 @@ import type { FlowKind, Leg } from './store.js';
 
 /** The scripted journeys `sandbox.play` runs. */
 export type ScenarioName = 'success' | 'exceptionThenSuccess' | 'unsuccessful' | 'threeFailedAttempts';
+/** Every {@link ScenarioName}, e.g. to run one test per scenario. */
 export const SCENARIOS: readonly ScenarioName[] = ['success', 'exceptionThenSuccess', 'unsuccessful', 'threeFailedAttempts'];
 
 export interface ScenarioStep extends FlowStep {

@@ -35,7 +35,11 @@ export interface SandboxWebhookConfig {
   readonly headerValue?: string;
 }
 
-/** One state an order reached, as its webhook reports it. */
+/**
+ * One state an order reached, as its webhook reports it.
+ *
+ * @reexport
+ */
 export type SandboxStateEvent = StateEvent;
 
 /** A read-only view of an order the sandbox holds. */
@@ -102,6 +106,7 @@ export interface Sandbox {
   drainWebhooks(): Promise<void>;
   /** Makes a share of the following API requests fail; repeatable for a seed. */
   injectFaults(options: FaultOptions): void;
+  /** Stops injecting faults: every following request is answered normally. */
   clearFaults(): void;
   /** Stops retries and timers and closes every `listen()` server. */
   close(): Promise<void>;

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isConnectionReset } from './faults.js';
 
+/** Where {@link Sandbox.listen} serves the sandbox. */
 export interface ListenOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
   readonly port?: number;

@@ -38,11 +38,17 @@ export type Leg = 'forward' | 'return';
 
 /** One state an order reached, as its webhook reports it. */
 export interface StateEvent {
+  /** The state code reached (see `DeliveryState`). */
   readonly state: number;
+  /** The type the webhook carried (an order being returned reads `RTO`). */
   readonly type: WebhookOrderType;
+  /** When the state was reached, epoch milliseconds of the sandbox clock. */
   readonly timeStamp: number;
+  /** Delivery (or pickup) attempts made so far. */
   readonly numberOfAttempts: number;
+  /** Only in Exception (47): the exception code. */
   readonly exceptionCode?: number;
+  /** Only in Exception (47): the reason text. */
   readonly exceptionReason?: string;
 }
 

@@ -21,7 +21,9 @@ export interface SandboxWebhookBody {
   readonly numberOfAttempts: number;
 }
 
+/** One try at delivering a webhook, in {@link WebhookDelivery.attempts}. */
 export interface WebhookAttempt {
+  /** When the attempt started, epoch milliseconds of the sandbox clock. */
   readonly at: number;
   /** HTTP status of the receiver's answer; absent when it did not answer. */
   readonly status?: number;
@@ -42,6 +44,7 @@ export interface WebhookDelivery {
   readonly status: 'pending' | 'delivered' | 'failed';
 }
 
+/** How the sandbox retries a webhook the receiver did not accept (`webhookRetry` of {@link SandboxOptions}). */
 export interface WebhookRetryOptions {
   /** Attempts in all, the first included. Default 4. */
   readonly attempts?: number;

@@ -81,7 +81,8 @@ export interface UnknownStateEvent extends WebhookEventBase {
   readonly exceptionReason?: undefined;
 }
 
-type PlainState = Exclude<DeliveryState, 45 | 47>;
+/** The known states whose event carries neither `cod` nor the exception fields: all but Delivered (45) and Exception (47). */
+export type PlainState = Exclude<DeliveryState, 45 | 47>;
 
 /**
  * A state-change webhook, discriminated on `state`: after `event.state === 47` the compiler

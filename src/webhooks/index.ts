@@ -39,6 +39,7 @@ export { WebhookPayloadError } from './errors.js';
 export type {
   DeliveredEvent,
   ExceptionEvent,
+  PlainState,
   StateChangeEvent,
   UnknownStateCode,
   UnknownStateEvent,
