@@ -49,6 +49,37 @@ export class DeliveryClient {
   /** `create` (FXF_SEND), `createReturn` (CUSTOMER_RETURN_PICKUP), `createBulky` and `previewBulkyMerge`. */
   readonly fulfillment: FulfillmentResource;
 
+  /**
+   * Sets the client up; nothing is sent until a method is called. One client per API key and
+   * base URL is enough: it is safe to share, and the lookup cache lives in it.
+   *
+   * @throws {ConfigurationError} when an option is wrong: no `baseUrl`, or one that is not an
+   * absolute https URL (`http://` only to loopback, or with `allowInsecureHttp`), a header name
+   * or value that is not valid, a negative timeout, no `fetch` available.
+   *
+   * @example
+   * ```ts
+   * import { DeliveryClient } from 'delivery-sdk';
+   *
+   * // The key defaults to process.env.DELIVERY_API_KEY where `process` exists
+   * const client = new DeliveryClient({ baseUrl: 'https://api.example.com/v2' });
+   *
+   * // Every option, with its default
+   * const tuned = new DeliveryClient({
+   *   baseUrl: 'https://api.example.com/v2',
+   *   apiKey: process.env.DELIVERY_API_KEY,
+   *   auth: { headerName: 'Authorization', scheme: '' }, // sends `Authorization: <apiKey>`
+   *   timeout: 30_000, // per attempt
+   *   totalTimeout: 120_000, // per call, retries and waits included
+   *   maxRetries: 2,
+   *   retryDelay: { base: 500, max: 8000 },
+   *   cache: { ttl: 3_600_000 }, // lookup lists
+   *   validate: true,
+   *   logger: console,
+   *   logLevel: 'info',
+   * });
+   * ```
+   */
   constructor(options: DeliveryClientOptions) {
     const config = resolveConfig(options);
     this.#http = new HttpClient(config);

@@ -46,6 +46,7 @@ export interface DeliveryClientOptions {
   cache?: { ttl?: number | undefined } | false | undefined;
   /** Allow `http://` to a non-loopback host. Only for trusted networks: the key travels in clear. */
   allowInsecureHttp?: boolean | undefined;
+  /** Callbacks for metrics and tracing, called for every attempt of every call. */
   hooks?: ClientHooks | undefined;
   /** Where to log requests, retries and errors (the key is always redacted). */
   logger?: Logger | undefined;
@@ -55,11 +56,17 @@ export interface DeliveryClientOptions {
 
 /** Options every method takes as its last argument; they override the client's for one call. */
 export interface RequestOptions {
+  /** Aborts the call (and any wait between retries); the call rejects with `RequestAbortedError`. */
   signal?: AbortSignal | undefined;
+  /** Milliseconds one attempt may take, body included. */
   timeout?: number | undefined;
+  /** Milliseconds all attempts may take together, waits included. */
   totalTimeout?: number | undefined;
+  /** Headers added to this call (they override the client's of the same name). */
   headers?: Record<string, string> | undefined;
+  /** Retries after the first attempt, where retrying is safe. */
   maxRetries?: number | undefined;
+  /** `false` sends the input unchecked; the service's own answer still maps to the coded classes. */
   validate?: boolean | undefined;
 }
 

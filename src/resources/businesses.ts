@@ -54,7 +54,17 @@ export class BusinessesResource {
    * marketplace flow with `autoCreatePickups: true` (`salesChannel` an array), where orders
    * create their pickups themselves.
    *
+   * @throws {ValidationError} before sending, naming each field (`name: required`, `salesChannel` of the wrong flow).
    * @throws {ResponseShapeError} when the answer carries no `_id` (the business may exist all the same).
+   *
+   * @example
+   * ```ts
+   * // Basic flow: then add a pickup location with updatePickupLocations
+   * const business = await client.businesses.create({ name: 'Nile Shop', salesChannel: 'FACEBOOK_SELLER', website: 'https://nile.example' });
+   *
+   * // Marketplace flow: orders carry their own pickup address and contact
+   * const marketplace = await client.businesses.create({ name: 'Nile Market', autoCreatePickups: true, salesChannel: ['FACEBOOK_SELLER'] });
+   * ```
    */
   create(input: CreateBusinessInput, options?: RequestOptions): APIPromise<Business> {
     return this.#http.request({ method: 'POST', path: '/businesses', body: input, prepare: validateBusiness, transform: businessOf }, options);
@@ -69,6 +79,15 @@ export class BusinessesResource {
    *
    * @throws {ValidationError} an empty list or an invalid entry (paths from the index: `[1].firstLine`).
    * @throws {NotFoundError} an unknown business.
+   *
+   * @example
+   * ```ts
+   * const [district] = (await client.lookup.districts(cairoId)).filter((d) => d.pickupAvailability);
+   * const updated = await client.businesses.updatePickupLocations(business._id, [
+   *   { locationName: 'Warehouse', districtId: district!.districtId, firstLine: '5 Makram Ebeid Street', buildingNumber: '5', floor: '2' },
+   * ]);
+   * updated.pickupLocations?.find((location) => location.isDefault);
+   * ```
    */
   updatePickupLocations(businessId: string, locations: PickupLocationEntry[], options?: RequestOptions): APIPromise<Business> {
     return send(

@@ -66,6 +66,30 @@ export class DeliveriesResource {
    * `ValidationError`, before anything is sent; the same classes with `source: 'server'` when
    * the service refuses it, and `BusinessLocationRequiredError` (1073) when the business has no
    * pickup location yet.
+   *
+   * @example
+   * ```ts
+   * // Deliver (10), collecting 250 EGP on delivery
+   * const order = await client.deliveries.create({
+   *   type: DeliveryType.Deliver,
+   *   dropOffAddress: await client.lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: '12 Tahrir Street, 3rd floor' }),
+   *   receiver: { firstName: 'Mona', lastName: 'Adel', phone: '+201012345678' },
+   *   cod: 250,
+   *   businessReference: 'order-1042',
+   * });
+   *
+   * // Cash Collection (15): `cod` is required; Customer Return Pickup (25): only a refund (negative `cod`)
+   * await client.deliveries.create({ type: DeliveryType.CashCollection, pickupAddress: customerAddress, receiver, cod: 1200 });
+   * await client.deliveries.create({ type: DeliveryType.CustomerReturnPickup, pickupAddress: customerAddress, receiver, cod: -300 });
+   *
+   * // The rules' errors are typed, whether the SDK or the service found them
+   * try {
+   *   await client.deliveries.create({ type: DeliveryType.Deliver, dropOffAddress, receiver, cod: 45_000 });
+   * } catch (err) {
+   *   if (err instanceof CodLimitExceededError) console.warn(err.errorCode, err.source, err.message); // 3007 'client' …
+   *   else throw err;
+   * }
+   * ```
    */
   create(order: OrderInput, options?: RequestOptions): APIPromise<CreatedDelivery> {
     return this.#http.request(orderEndpoint(order, validateOrder), options);

@@ -81,7 +81,26 @@ export class FulfillmentResource {
     this.#http = http;
   }
 
-  /** Creates a fulfillment order (`POST /deliveries?apiVersion=1` with type `FXF_SEND` and `fulfillmentInfo`). */
+  /**
+   * Creates a fulfillment order (`POST /deliveries?apiVersion=1` with type `FXF_SEND` and
+   * `fulfillmentInfo`): the service ships the items from your stock in its warehouses. Never
+   * repeated when the outcome is unknown.
+   *
+   * @throws {ValidationError} before sending, e.g. no `fulfillmentInfo.items` or a `quantity` below 1
+   * (paths like `fulfillmentInfo.items[0].quantity`); the coded classes of the shared rules
+   * (`CodLimitExceededError` 3007, ...) with `source: 'client'` or `'server'`, as for `deliveries.create`.
+   *
+   * @example
+   * ```ts
+   * const order = await client.fulfillment.create({
+   *   type: FulfillmentType.Send,
+   *   dropOffAddress,
+   *   receiver: { firstName: 'Mona', lastName: 'Adel', phone: '+201012345678' },
+   *   fulfillmentInfo: { items: [{ sku: 'SHIRT-M', quantity: 2 }] },
+   *   cod: 600,
+   * });
+   * ```
+   */
   create(order: FulfillmentSendOrder, options?: RequestOptions): APIPromise<CreatedDelivery> {
     return this.#http.request(orderEndpoint(order, validateFulfillmentOrder), options);
   }
@@ -93,6 +112,24 @@ export class FulfillmentResource {
    * (quantities added up per `sku`) before sending, as part of validation.
    *
    * @throws {ValidationError} an item not in the original order, or more of it than was sent (paths `fulfillmentInfo.items[i]...`).
+   * @throws {CrpRefundCodOnlyError} 3005 when `cod` is positive (only a refund, a negative amount, is allowed);
+   * {@link RefundCodLimitExceededError} 3008 when the refund is above 30000 EGP.
+   *
+   * @example
+   * ```ts
+   * const original = await client.fulfillment.create(sendOrder);
+   * await client.fulfillment.createReturn(
+   *   {
+   *     type: FulfillmentType.CustomerReturnPickup,
+   *     originalFulfillmentTrackingNumber: original.trackingNumber,
+   *     pickupAddress: customerAddress,
+   *     receiver,
+   *     fulfillmentInfo: { items: [{ sku: 'SHIRT-M', quantity: 1 }] },
+   *     cod: -300, // refund paid to the customer
+   *   },
+   *   { original: sendOrder }, // checks the items are some of the original's before sending
+   * );
+   * ```
    */
   createReturn(order: FulfillmentReturnOrder, options: CreateReturnOptions = {}): APIPromise<CreatedDelivery> {
     const { original, ...requestOptions } = options;
@@ -112,6 +149,19 @@ export class FulfillmentResource {
    * with all their items, so it creates one order per customer: see {@link previewBulkyMerge}
    * to know beforehand (elements need `receiver.phone`). Every element is checked first; one
    * `ValidationError` lists the issues of all invalid ones (paths from the index) and nothing is sent.
+   * Never repeated when the outcome is unknown.
+   *
+   * @throws {ValidationError} an empty list, or invalid elements (paths like `[3].fulfillmentInfo.items`).
+   *
+   * @example
+   * ```ts
+   * const orders = [
+   *   { type: FulfillmentType.Send, dropOffAddress, receiver: { phone: '+201012345678' }, fulfillmentInfo: { items: [{ sku: 'SHIRT-M', quantity: 1 }] } },
+   *   { type: FulfillmentType.Send, dropOffAddress, receiver: { phone: '+201012345678' }, fulfillmentInfo: { items: [{ sku: 'CAP', quantity: 1 }] } },
+   * ] satisfies FulfillmentSendOrder[];
+   * client.fulfillment.previewBulkyMerge(orders); // one group: both go to the same phone
+   * const created = await client.fulfillment.createBulky(orders); // one order with both items
+   * ```
    */
   createBulky(orders: FulfillmentSendOrder[], options?: RequestOptions): APIPromise<BulkyCreatedOrder[]> {
     return this.#http.request({ method: 'POST', path: '/fulfillment/deliveries/bulky', body: orders, prepare: prepareBulky, transform: bulkyCreated, idempotent: false }, options);

@@ -64,22 +64,70 @@ export class UsersResource {
     this.#http = http;
   }
 
-  /** Registers the business admin (`POST /users/business/admin`). */
+  /**
+   * Registers the business admin (`POST /users/business/admin`), the first step of onboarding;
+   * then verify the phone with {@link verifyPhone} and {@link confirmPhone}. Public: no API key needed.
+   *
+   * @throws {ValidationError} before sending, naming each field (`profile.phone: required`, `email: is not an e-mail address`).
+   * @throws {ApiError} when the service refuses the registration; `status` and `body` say why.
+   *
+   * @example
+   * ```ts
+   * const admin = await client.users.registerBusinessAdmin({
+   *   email: 'owner@shop.example',
+   *   password: 's3cret!',
+   *   countryId: CountryId.Egypt,
+   *   profile: { firstName: 'Mona', lastName: 'Adel', phone: '+201001234567' },
+   * });
+   * ```
+   */
   registerBusinessAdmin(input: RegisterBusinessAdminInput, options?: RequestOptions): APIPromise<BusinessAdmin> {
     return this.#http.request({ method: 'POST', path: '/users/business/admin', body: input, prepare: validateRegisterBusinessAdmin, transform: adminOf }, options);
   }
 
-  /** Sends a one-time code to the phone (`POST /users/business-admin/phone/verify`). Not repeated on an unknown outcome: a second code would replace the first. */
+  /**
+   * Sends a one-time code to the phone by SMS (`POST /users/business-admin/phone/verify`); pass
+   * the code to {@link confirmPhone}. Not repeated on an unknown outcome: a second code would
+   * replace the first.
+   *
+   * @throws {ValidationError} when `phone` is missing or empty (nothing sent).
+   *
+   * @example
+   * ```ts
+   * const { codeSent } = await client.users.verifyPhone({ phone: '+201001234567' });
+   * ```
+   */
   verifyPhone(input: VerifyPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
     return this.#http.request({ method: 'POST', path: '/users/business-admin/phone/verify', body: input, prepare: validateVerifyPhone, transform: resultOf }, options);
   }
 
-  /** Confirms the phone with the one-time code (`POST /users/business-admin/phone/confirm`). A wrong code is an `ApiError` (400). */
+  /**
+   * Confirms the phone with the one-time code {@link verifyPhone} sent (`POST /users/business-admin/phone/confirm`).
+   *
+   * @throws {ValidationError} when `phone` or `token` is missing (nothing sent).
+   * @throws {ApiError} status 400 when the code is wrong or expired; ask for a new one with `verifyPhone`.
+   *
+   * @example
+   * ```ts
+   * const { phoneVerified } = await client.users.confirmPhone({ phone: '+201001234567', token: codeFromSms });
+   * ```
+   */
   confirmPhone(input: ConfirmPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
     return this.#http.request({ method: 'POST', path: '/users/business-admin/phone/confirm', body: input, prepare: validateConfirmPhone, transform: resultOf }, options);
   }
 
-  /** Confirms the e-mail with the token of the verification link (`POST /users/mail/confirm`; marketplace flow). */
+  /**
+   * Confirms the e-mail with the token of the verification link the service mailed at
+   * registration (`POST /users/mail/confirm`; marketplace flow).
+   *
+   * @throws {ValidationError} when `token` is missing (nothing sent).
+   * @throws {ApiError} when the service refuses the token.
+   *
+   * @example
+   * ```ts
+   * const { emailVerified } = await client.users.confirmEmail({ token: tokenFromEmailLink });
+   * ```
+   */
   confirmEmail(input: ConfirmEmailInput, options?: RequestOptions): APIPromise<VerificationResult> {
     return this.#http.request({ method: 'POST', path: '/users/mail/confirm', body: input, prepare: validateConfirmEmail, transform: resultOf }, options);
   }

@@ -156,8 +156,21 @@ function checkWebhookConfig(config: SandboxWebhookConfig): void {
  *
  * const sandbox = createSandbox();
  * const client = new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, fetch: sandbox.fetch });
- * // ... create a business, a pickup location and an order, then:
- * await sandbox.play(trackingNumber, 'success'); // webhooks 20, 21, 24, 30, 24, 41, 45
+ *
+ * // The account needs a business with a pickup location before its first order (else 1073)
+ * const business = await client.businesses.create({ name: 'Nile Shop', salesChannel: 'FACEBOOK_SELLER' });
+ * const warehouse = await client.lookup.resolveAddress({ city: 'Cairo', district: 'Makram Ebeid', firstLine: '5 Makram Ebeid Street', purpose: 'pickup' });
+ * await client.businesses.updatePickupLocations(business._id, [{ locationName: 'Warehouse', districtId: warehouse.districtId, firstLine: warehouse.firstLine }]);
+ *
+ * const { trackingNumber } = await client.deliveries.create({
+ *   type: DeliveryType.Deliver,
+ *   dropOffAddress: await client.lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: '12 Tahrir Street, 3rd floor' }),
+ *   receiver: { firstName: 'Mona', lastName: 'Adel', phone: '+201012345678' },
+ *   cod: 250,
+ *   webhookUrl: 'http://127.0.0.1:3000/webhooks/delivery', // your handler under test
+ * });
+ * const events = await sandbox.play(trackingNumber, 'success'); // states 20, 21, 24, 30, 24, 41, 45
+ * sandbox.order(trackingNumber).state; // 45
  * await sandbox.close();
  * ```
  */
