@@ -1,6 +1,8 @@
 /** A successful answer together with the HTTP response it came from (body already read). */
 export interface WithResponse<T> {
+  /** What the method resolves to. */
   data: T;
+  /** The raw Fetch `Response` of the last attempt (status, headers); its body is already read. */
   response: Response;
 }
 

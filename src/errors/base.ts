@@ -1,6 +1,8 @@
 /** The request an error belongs to. Never carries headers, so never the API key. */
 export interface RequestSummary {
+  /** e.g. `POST`. */
   readonly method: string;
+  /** The full URL, query included. */
   readonly url: string;
 }
 
@@ -123,6 +125,7 @@ export class ServerError extends ApiError {
 /** Input rejected before sending: nothing was sent. `issues` lists every problem with its path. */
 export class ValidationError extends DeliveryError {
   override name = 'ValidationError';
+  /** Every problem found, each with the path of its field; `message` names the first ten. */
   readonly issues: readonly ValidationIssue[];
 
   constructor(issues: readonly ValidationIssue[], options: DeliveryErrorOptions & { subject?: string } = {}) {
@@ -147,6 +150,7 @@ export class ConfigurationError extends DeliveryError {
 /** The request never got an answer: DNS, refused or reset connection, or an unreadable body. */
 export class ConnectionError extends DeliveryError {
   override name = 'ConnectionError';
+  /** Method and URL of the request, when one was being made. */
   readonly request: RequestSummary | undefined;
 
   constructor(message: string, options: DeliveryErrorOptions & { request?: RequestSummary } = {}) {
@@ -168,7 +172,9 @@ export class RequestAbortedError extends DeliveryError {
 /** A 2xx answer whose body is not what the endpoint should return (e.g. not JSON). */
 export class ResponseShapeError extends DeliveryError {
   override name = 'ResponseShapeError';
+  /** HTTP status of the (2xx) answer. */
   readonly status: number;
+  /** Method and URL of the request. A create may have succeeded: look the order up before retrying. */
   readonly request: RequestSummary;
 
   constructor(message: string, options: DeliveryErrorOptions & { status: number; request: RequestSummary }) {

@@ -22,6 +22,7 @@ export interface CodedErrorOptions {
  */
 export abstract class CodedDeliveryError<C extends ErrorCode = ErrorCode> extends DeliveryError {
   declare readonly errorCode: C;
+  /** `'client'`: the SDK found the problem and sent nothing; `'server'`: the service answered with this code. */
   readonly source: 'client' | 'server';
   /** HTTP status, when the server answered. */
   readonly status: number | undefined;
@@ -29,6 +30,7 @@ export abstract class CodedDeliveryError<C extends ErrorCode = ErrorCode> extend
   readonly body: unknown;
   /** Response headers, when the server answered. */
   readonly headers: Readonly<Record<string, string>> | undefined;
+  /** Method and URL of the request, when the server answered. */
   readonly request: RequestSummary | undefined;
   /** Every problem found with its field path (client side; empty for server answers). */
   readonly issues: readonly ValidationIssue[];

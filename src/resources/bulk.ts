@@ -51,7 +51,9 @@ export interface BulkFailure {
 
 /** What `createBulk` did, sorted by input index. */
 export interface BulkCreateResult {
+  /** The orders created, each with its input `index`. */
   created: BulkCreatedDelivery[];
+  /** The orders sent but not (or not surely) created, each with its error; empty on full success. */
   failed: BulkFailure[];
   /**
    * Set when the upload stopped before the end of the input: `at` is the index of the first
@@ -66,7 +68,9 @@ export interface BulkCreateResult {
 export interface BulkProgress {
   /** Orders whose chunk has settled. */
   done: number;
+  /** Orders created so far. */
   created: number;
+  /** Orders sent so far that were not (or not surely) created. */
   failed: number;
   /** Size of the input, when known (an array, or any input once validated). */
   total: number | undefined;

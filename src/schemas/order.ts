@@ -28,7 +28,9 @@ import { isRecord } from './predicates.js';
 
 /** The fields every order type may carry. */
 export interface OrderFields {
+  /** Package size and contents. */
   specs?: PackageSpecs | undefined;
+  /** Free text for the courier. */
   notes?: string | undefined;
   /**
    * The business's pickup location (Deliver) or the location a return goes back to (CRP);
@@ -49,7 +51,9 @@ export interface OrderFields {
   goodsInfo?: GoodsInfo | undefined;
   /** Lets the customer open the package; needs `deliveryImages` (errorCode 2150). */
   allowToOpenPackage?: boolean | undefined;
+  /** Product images the customer can check the package against; required when `allowToOpenPackage` is true. */
   deliveryImages?: DeliveryImages | undefined;
+  /** The prepaid part of `cod` (deducted from it once paid, never added to it). */
   escrowInfo?: EscrowInfo | undefined;
 }
 

@@ -8,6 +8,7 @@ import type { OrderRecord, SandboxStore, StateEvent } from './store.js';
 
 /** What `advance` asks for: the next state, and for an Exception (47) optionally its reason code. */
 export interface AdvanceOptions {
+  /** The state to move to: one of `sandbox.nextStates(trackingNumber)`. */
   readonly to: number;
   /** Exception reason code for `to: 47`; default 1 (customer not at the address) going forward, 23 (business not answering) on the way back. */
   readonly exceptionCode?: number;

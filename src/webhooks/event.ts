@@ -43,7 +43,9 @@ export interface WebhookEventBase {
 
 /** An event of a known state that carries neither `cod` nor the exception fields. */
 export interface StateChangeEvent<S extends DeliveryState = DeliveryState> extends WebhookEventBase {
+  /** The state the order reached (see `DeliveryState`, `describeState`). */
   readonly state: S;
+  /** Whether the SDK knows `state`: true here, false only in {@link UnknownStateEvent}. */
   readonly stateKnown: true;
   readonly cod?: undefined;
   readonly exceptionCode?: undefined;
@@ -73,7 +75,9 @@ export interface ExceptionEvent extends WebhookEventBase {
 
 /** A state the SDK does not know yet: kept, never thrown away. Its extra fields are in `raw`. */
 export interface UnknownStateEvent extends WebhookEventBase {
+  /** The code as the service sent it. */
   readonly state: UnknownStateCode;
+  /** Always false: narrow on it (`if (!event.stateKnown)`) to handle states added after this SDK version. */
   readonly stateKnown: false;
   readonly known: false;
   readonly cod?: undefined;
