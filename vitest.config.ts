@@ -1,8 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const jsonReport = process.env.VITEST_JSON_REPORT;
 
+/**
+ * The package's public names (`delivery-sdk`, `delivery-sdk/testing`, ...) resolved to its sources,
+ * from tsconfig.json's `paths`, which tsc and tsx read too: the examples run as written, in tests
+ * as with `npm run demo`, without a build. Exact names only. The packaging and runtime tests load
+ * the built tarball in projects and processes of their own, which this never reaches.
+ */
+const { compilerOptions } = JSON.parse(readFileSync(new URL('tsconfig.json', import.meta.url), 'utf8')) as { compilerOptions: { paths: Record<string, [string]> } };
+const SOURCE_ALIASES = Object.entries(compilerOptions.paths).map(([name, [file]]) => ({
+  find: new RegExp(`^${name}$`), // no character of these names is special in a RegExp
+  replacement: fileURLToPath(new URL(file, import.meta.url)),
+}));
+
 export default defineConfig({
+  resolve: {
+    alias: SOURCE_ALIASES,
+  },
   test: {
     include: ['test/**/*.test.ts'],
     typecheck: {
