@@ -1,3 +1,10 @@
+/**
+ * `delivery-sdk`: the client of the Delivery Service API ({@link DeliveryClient}), its typed
+ * errors (one class per spec errorCode), the order model with its validators, and the state and
+ * exception catalogues. Runs in Node 20+, browsers, edge workers, Deno and Bun.
+ *
+ * @module delivery-sdk
+ */
 export * from './catalogue/index.js';
 export * from './errors/index.js';
 export { DeliveryClient, type RawRequest } from './client.js';

@@ -1,6 +1,8 @@
 /**
  * `delivery-sdk/testing`: an offline sandbox that behaves like the Delivery Service API, for your
  * own tests. Loads without msw and without Node built-ins; `listen()` needs Node, `handlers()` needs msw.
+ *
+ * @module delivery-sdk/testing
  */
 export { createSandbox, type Sandbox, type SandboxOptions, type SandboxOrder, type SandboxStateEvent, type SandboxWebhookConfig } from './sandbox.js';
 export { SandboxError } from './errors.js';

@@ -11,6 +11,7 @@ import { SandboxStore, type OrderRecord, type StateEvent } from './store.js';
 import { webhookBody, WebhookDispatcher, type WebhookDelivery, type WebhookRetryOptions } from './webhook-dispatch.js';
 import { preflight } from './wire.js';
 
+/** Options of {@link createSandbox}; every one has a default, so `createSandbox()` is enough for most tests. */
 export interface SandboxOptions {
   /** The account's API key (sent raw in `Authorization`). Default `'sandbox-api-key'`. */
   readonly apiKey?: string;

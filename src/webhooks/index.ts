@@ -4,7 +4,7 @@
  * workers, Deno, Bun and Node (no Node built-ins); the Node `(req, res)` adapter is
  * `delivery-sdk/webhooks/node`.
  *
- * @module
+ * @module delivery-sdk/webhooks
  */
 export {
   DeliveryState,

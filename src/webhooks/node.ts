@@ -3,7 +3,7 @@
  * Express, Connect, Fastify's raw request). It turns the request into a Fetch `Request` and
  * runs the same handler as `createWebhookHandler`, so both answer alike.
  *
- * @module
+ * @module delivery-sdk/webhooks/node
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createWebhookHandler, type WebhookHandlerOptions } from './handler.js';
