@@ -105,8 +105,9 @@ export class HttpClient {
     return options?.validate ?? this.#config.validate;
   }
 
-  request<T>(endpoint: Endpoint<T>, options: RequestOptions = {}): APIPromise<T> {
-    return new APIPromise(this.#send(endpoint, options));
+  request<T>(endpoint: Endpoint<T>, options?: RequestOptions | null): APIPromise<T> {
+    // `?? {}`, not a default parameter: JavaScript callers pass null too.
+    return new APIPromise(this.#send(endpoint, options ?? {}));
   }
 
   async #send<T>(endpoint: Endpoint<T>, options: RequestOptions): Promise<WithResponse<T>> {

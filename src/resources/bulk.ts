@@ -113,8 +113,11 @@ function orderError(entry: Record<string, unknown>, chunkError: DeliveryError): 
 }
 
 /** See `DeliveriesResource.createBulk`. */
-export async function createBulk(http: HttpClient, orders: BulkInput, options: BulkCreateOptions = {}): Promise<BulkCreateResult> {
-  const { chunkSize = 100, concurrency = 4, onProgress, ...requestOptions } = options;
+export async function createBulk(http: HttpClient, orders: BulkInput, options?: BulkCreateOptions): Promise<BulkCreateResult> {
+  const { chunkSize = 100, concurrency = 4, onProgress, ...requestOptions } = options ?? {};
+  if (typeof (orders as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] !== 'function' && typeof (orders as Partial<AsyncIterable<unknown>> | null)?.[Symbol.asyncIterator] !== 'function') {
+    throw new ValidationError([{ path: ['orders'], message: 'must be an array or an iterable of orders' }], { subject: 'Invalid argument' });
+  }
   for (const [name, value] of Object.entries({ chunkSize, concurrency })) {
     if (!Number.isSafeInteger(value) || value < 1) throw new ConfigurationError(`createBulk \`${name}\` must be a whole number of at least 1 (got ${String(value)}).`);
   }

@@ -24,8 +24,17 @@ export function receiverPhoneOf(order: unknown): string | undefined {
   return typeof phone === 'string' && phone.trim() !== '' ? phone.trim() : undefined;
 }
 
+/** Compares as JSON; a BigInt or a cycle (in orders createBulky will refuse) must not crash a preview. */
+function differs(a: unknown, b: unknown): boolean {
+  try {
+    return JSON.stringify(a) !== JSON.stringify(b);
+  } catch {
+    return a !== b;
+  }
+}
+
 function combine(into: Map<string, FulfillmentItem>, items: readonly FulfillmentItem[]): void {
-  for (const item of items) {
+  for (const item of items.filter(isRecord)) {
     const known = into.get(item.sku);
     into.set(item.sku, known === undefined ? { ...item } : { ...known, quantity: known.quantity + item.quantity });
   }
@@ -46,6 +55,7 @@ function combine(into: Map<string, FulfillmentItem>, items: readonly Fulfillment
  * ```
  */
 export function previewBulkyMerge(orders: readonly FulfillmentSendOrder[]): BulkyMergeGroup[] {
+  if (!Array.isArray(orders)) throw new ValidationError([{ path: [], message: 'must be an array of orders' }], { subject: 'Invalid bulky upload' });
   const issues: ValidationIssue[] = [];
   const groups = new Map<string, { mergedFrom: number[]; elements: FulfillmentSendOrder[] }>();
   orders.forEach((order, index) => {
@@ -71,7 +81,7 @@ export function previewBulkyMerge(orders: readonly FulfillmentSendOrder[]): Bulk
         if (key === 'fulfillmentInfo') continue;
         const a = (first as unknown as Record<string, unknown>)[key];
         const b = (element as unknown as Record<string, unknown>)[key];
-        if (JSON.stringify(a) !== JSON.stringify(b)) differing.add(key);
+        if (differs(a, b)) differing.add(key);
       }
     }
     const order: FulfillmentSendOrder = { ...first, fulfillmentInfo: { ...first.fulfillmentInfo, items: [...items.values()] } };

@@ -131,8 +131,8 @@ export class FulfillmentResource {
    * );
    * ```
    */
-  createReturn(order: FulfillmentReturnOrder, options: CreateReturnOptions = {}): APIPromise<CreatedDelivery> {
-    const { original, ...requestOptions } = options;
+  createReturn(order: FulfillmentReturnOrder, options?: CreateReturnOptions): APIPromise<CreatedDelivery> {
+    const { original, ...requestOptions } = options ?? {};
     const prepare = (body: unknown): unknown => {
       const checked = validateFulfillmentReturn(body);
       if (original === undefined) return checked;

@@ -94,8 +94,10 @@ export class LookupResource {
   }
 
   /** Every district entry of every city (`GET /cities/getAllDistricts`), of one country when `countryId` is given. */
-  allDistricts(params: { countryId?: string | undefined } = {}, options?: RequestOptions): APIPromise<DistrictWithCity[]> {
-    return this.#list<DistrictWithCity>(() => ({ method: 'GET', path: '/cities/getAllDistricts', query: { countryId: params.countryId } }), options);
+  allDistricts(params?: { countryId?: string | undefined }, options?: RequestOptions): APIPromise<DistrictWithCity[]> {
+    // A bare string (`allDistricts('eg')`) is refused rather than quietly listing every country.
+    const all = params == null || (typeof params === 'object' && params.countryId === undefined);
+    return this.#list<DistrictWithCity>(() => ({ method: 'GET', path: '/cities/getAllDistricts', query: { countryId: all ? undefined : requireId(params.countryId, 'countryId') } }), options);
   }
 
   /**

@@ -41,7 +41,7 @@ function invalid(field: string, message: string, subject: string): ValidationErr
 }
 
 export async function resolveAddress(lookup: Lookups, input: ResolveAddressInput, options?: RequestOptions): Promise<Address> {
-  const { city: cityQuery, district: districtQuery, zone: zoneQuery, countryId = CountryId.Egypt, purpose = 'dropOff', ...lines } = input;
+  const { city: cityQuery, district: districtQuery, zone: zoneQuery, countryId = CountryId.Egypt, purpose = 'dropOff', ...lines } = input ?? ({} as ResolveAddressInput);
   const missing: ValidationIssue[] = Object.entries({ city: cityQuery, district: districtQuery, firstLine: lines.firstLine, zone: zoneQuery ?? '-' })
     .filter(([, value]) => typeof value !== 'string' || value.trim() === '')
     .map(([field]) => ({ path: [field], message: 'required: a non-empty string' }));

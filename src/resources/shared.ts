@@ -42,7 +42,8 @@ export function recordOf(data: unknown): Record<string, unknown> {
 /** An id or tracking number as a string: the service has been seen sending tracking numbers as JSON numbers. */
 export function idText(value: unknown): string | undefined {
   if (typeof value === 'string' && value !== '') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  // Past 2^53 JSON.parse has already changed the digits: better no id than the wrong one.
+  if (Number.isSafeInteger(value) && (value as number) >= 0) return String(value);
   return undefined;
 }
 
