@@ -152,12 +152,13 @@ export function resolveConfig(options: DeliveryClientOptions): ResolvedConfig {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   checkHeaders(headers, 'DeliveryClient `headers`');
   if (apiKey !== undefined && apiKey !== '') {
-    if (typeof apiKey !== 'string' || UNSAFE_HEADER_VALUE.test(apiKey)) {
+    const value = scheme === '' ? apiKey : `${scheme} ${apiKey}`;
+    if (typeof apiKey !== 'string' || UNSAFE_HEADER_VALUE.test(value)) {
       // The key itself is never echoed back, not even in this message.
-      throw new ConfigurationError('DeliveryClient `apiKey` must be a string without CR, LF or NUL.');
+      throw new ConfigurationError('DeliveryClient `apiKey` and `auth.scheme` must be strings without CR, LF or NUL.');
     }
     if (!HEADER_NAME.test(authHeaderName)) throw new ConfigurationError(`DeliveryClient \`auth.headerName\` ${JSON.stringify(authHeaderName)} is not a valid header name.`);
-    headers[authHeaderName] = scheme === '' ? apiKey : `${scheme} ${apiKey}`;
+    headers[authHeaderName] = value;
   }
 
   const fetchImpl = options.fetch ?? (typeof globalThis.fetch === 'function' ? globalThis.fetch.bind(globalThis) : undefined);
