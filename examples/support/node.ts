@@ -23,7 +23,12 @@ export async function startLocalSandbox(): Promise<LocalSandbox> {
 /** Whether the module at `moduleUrl` is the script node (or tsx) was started with. */
 export function isEntryPoint(moduleUrl: string): boolean {
   const script = process.argv[1];
-  return script !== undefined && pathToFileURL(realpathSync(script)).href === moduleUrl;
+  if (script === undefined) return false;
+  try {
+    return pathToFileURL(realpathSync(script)).href === moduleUrl;
+  } catch {
+    return false; // a runner's argv[1] that is no file (a REPL, an eval)
+  }
 }
 
 /** What a script's main gets: the API to use, and the local sandbox when it started one. */
