@@ -366,30 +366,37 @@ describe(`${CALLS} mixed calls over HTTP with 10% of the requests faulted`, () =
     expect(resources.open()).toEqual([]);
   });
 
-  it('prints the tallies', () => {
-    const byKind: Record<string, number> = {};
-    const failures: Record<string, number> = {};
-    let ok = 0;
-    for (const call of calls) {
-      byKind[call.kind] = (byKind[call.kind] ?? 0) + 1;
-      if (call.outcome?.settled === 'value') ok++;
-      else if (call.outcome?.settled === 'error') {
-        const name = (call.outcome.error as Error).constructor.name;
-        failures[name] = (failures[name] ?? 0) + 1;
-      }
-    }
+  it('prints the tallies', async () => {
+    await settleServer();
+    const count = (list: readonly string[]): Record<string, number> => {
+      const counts: Record<string, number> = {};
+      for (const item of list) counts[item] = (counts[item] ?? 0) + 1;
+      return counts;
+    };
+    const show = (counts: Record<string, number>): string =>
+      Object.entries(counts)
+        .sort(([, a], [, b]) => b - a)
+        .map(([name, n]) => `${name} ${n}`)
+        .join(', ') || 'none';
+    const outcomes = calls.map((call) => call.outcome?.settled ?? 'hung');
+    const errors = calls.flatMap((call) => (call.outcome?.settled === 'error' ? [call.outcome.error] : []));
+    const typed = errors.filter((error) => error instanceof DeliveryError) as DeliveryError[];
+    const lookups = calls.filter((call) => call.idempotent);
+    const others = calls.filter((call) => !call.idempotent);
+    const retriedAfter = (some: Call[]): Error[] => some.flatMap((call) => call.trace.retriedAfter);
     const drawn = faultsDrawn(FAULTS, requests);
     const orders = sandbox.orders();
-    const refs = new Set(orders.map((order) => order.businessReference));
+    const duplicates = orders.length - new Set(orders.map((order) => order.businessReference)).size;
     const lines = [
-      `fault suite: ${calls.length} calls (${Object.entries(byKind).map(([kind, n]) => `${kind} ${n}`).join(', ')})`,
-      `  ${requests} requests, ${retries} retries, ${elapsedMs.toFixed(0)} ms at concurrency ${CONCURRENCY}`,
-      `  faults injected: ${Object.entries(drawn).filter(([kind]) => kind !== 'none').map(([kind, n]) => `${kind} ${n}`).join(', ')}`,
-      `  succeeded: ${ok}; typed failures: ${Object.entries(failures).sort(([, a], [, b]) => b - a).map(([name, n]) => `${name} ${n}`).join(', ') || 'none'}; untyped: 0; hung: 0`,
-      `  orders in the sandbox: ${orders.length}, duplicates: ${orders.length - refs.size}`,
+      `fault suite: ${calls.length} calls (${show(count(calls.map((call) => call.kind)))})`,
+      `  ${requests} requests, ${retries} retries (lookups ${retriedAfter(lookups).length}; other calls ${retriedAfter(others).length}, of which after a 429: ${retriedAfter(others).filter((error) => error instanceof RateLimitError).length}), ${elapsedMs.toFixed(0)} ms at concurrency ${CONCURRENCY}`,
+      `  faults injected (${FAULTS.rate * 100}% of requests): ${show(Object.fromEntries(Object.entries(drawn).filter(([kind]) => kind !== 'none')))}`,
+      `  ${outcomes.filter((o) => o === 'value').length} values; typed failures: ${show(count(typed.map((error) => error.constructor.name)))}; untyped ${errors.length - typed.length}; hung ${outcomes.filter((o) => o === 'hung').length}; unhandled rejections ${unhandled.length}`,
+      `  lookups: ${lookups.length}, failed ${lookups.filter((call) => call.outcome?.settled !== 'value').length}, needed a retry ${lookups.filter((call) => call.trace.attempts > 1).length}`,
+      `  orders in the sandbox: ${orders.length}, duplicates: ${duplicates}; timers and sockets left open: ${resources.open().length}`,
     ];
     console.log(lines.join('\n'));
-    expect(orders.length - refs.size).toBe(0);
+    expect(duplicates).toBe(0);
   });
 
   /**
