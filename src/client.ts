@@ -101,6 +101,8 @@ export class DeliveryClient {
    * ```
    */
   request<T = unknown>(request: RawRequest, options?: RequestOptions): APIPromise<T> {
-    return this.#http.request<T>({ method: request.method, path: request.path, query: request.query, body: request.body }, options);
+    // `?? {}`: a JavaScript caller's null becomes a ValidationError naming `method`, not a TypeError.
+    const { method, path, query, body } = request ?? ({} as Partial<RawRequest>);
+    return this.#http.request<T>({ method: method as HttpMethod, path: path as string, query, body }, options);
   }
 }

@@ -134,10 +134,22 @@ export function checkHeaders(headers: Record<string, string>, where: string): vo
   }
 }
 
-function nonNegative(value: number | undefined, fallback: number, name: string): number {
+function nonNegative(value: number | undefined, fallback: number, name: string, owner = 'DeliveryClient'): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !(value >= 0)) throw new ConfigurationError(`DeliveryClient \`${name}\` must be a number >= 0.`);
+  if (typeof value !== 'number' || !(value >= 0)) throw new ConfigurationError(`${owner} \`${name}\` must be a number >= 0.`);
   return value;
+}
+
+/**
+ * Throws when a per-call option has a value that would misbehave quietly: a `timeout` of `'5s'`
+ * times out at once, and a `signal` that is no AbortSignal would make fetch fail (and retry).
+ */
+export function checkRequestOptions(options: RequestOptions): void {
+  for (const name of ['timeout', 'totalTimeout', 'maxRetries'] as const) nonNegative(options[name], 0, name, 'Request option');
+  const { signal } = options;
+  if (signal !== undefined && (typeof signal !== 'object' || signal === null || typeof signal.addEventListener !== 'function' || typeof signal.aborted !== 'boolean')) {
+    throw new ConfigurationError('Request option `signal` must be an AbortSignal.');
+  }
 }
 
 export function resolveConfig(options: DeliveryClientOptions): ResolvedConfig {

@@ -10,12 +10,13 @@ import {
   ValidationError,
 } from '../errors/index.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import { checkHeaders, type RequestOptions, type ResolvedConfig } from './config.js';
+import { checkHeaders, checkRequestOptions, type RequestOptions, type ResolvedConfig } from './config.js';
 import { LOG_LEVELS, type LogLevel, redactHeaders } from './logger.js';
 import { decodeBody, errorFromResponse, isErrorEnvelope, parseRetryAfter, unwrapEnvelope } from './response.js';
 import { backoffDelay, isRetryable } from './retry.js';
 
 /** The HTTP methods {@link DeliveryClient.request} sends. */
+const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** A query-string value; `undefined` leaves the parameter out. */
 export type QueryValue = string | number | boolean | undefined;
@@ -112,6 +113,10 @@ export class HttpClient {
 
   async #send<T>(endpoint: Endpoint<T>, options: RequestOptions): Promise<WithResponse<T>> {
     const config = this.#config;
+    checkRequestOptions(options);
+    if (!HTTP_METHODS.includes(endpoint.method)) {
+      throw new ValidationError([{ path: ['method'], message: `must be one of ${HTTP_METHODS.join(', ')}` }], { subject: 'Invalid request' });
+    }
     if (typeof endpoint.path !== 'string' || !endpoint.path.startsWith('/') || endpoint.path.startsWith('//') || endpoint.path.includes('://')) {
       // The key goes wherever the URL points: only paths below baseUrl are allowed.
       throw new ValidationError([{ path: ['path'], message: 'must be a path below baseUrl starting with "/"' }], { subject: 'Invalid request' });

@@ -15,13 +15,16 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
 
 export const LOG_LEVELS: Readonly<Record<LogLevel, number>> = { debug: 10, info: 20, warn: 30, error: 40, off: 100 };
 
-/** A copy of `headers` safe to log: the auth header's value is replaced. */
+// Names that carry credentials by convention, so a key passed in `headers` rather than `apiKey`
+// stays out of logs and hooks too.
+const CREDENTIAL_HEADER = /authorization|api-?key|token|secret|password|cookie/i;
+
+/** A copy of `headers` safe to log: the values of the auth header and of credential-like headers are replaced. */
 export function redactHeaders(headers: Readonly<Record<string, string>>, authHeaderName: string): Record<string, string> {
   const lower = authHeaderName.toLowerCase();
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    const key = name.toLowerCase();
-    out[name] = key === lower || key === 'authorization' ? '[redacted]' : value;
+    out[name] = name.toLowerCase() === lower || CREDENTIAL_HEADER.test(name) ? '[redacted]' : value;
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import { APIPromise } from '../core/api-promise.js';
 import { TtlCache, untilAborted } from '../core/cache.js';
-import type { RequestOptions } from '../core/config.js';
+import { checkRequestOptions, type RequestOptions } from '../core/config.js';
 import { type Endpoint, type HttpClient, path, type QueryValue } from '../core/http.js';
 import type { Address } from '../schemas/index.js';
 import { type ResolveAddressInput, resolveAddress } from './resolve-address.js';
@@ -130,6 +130,7 @@ export class LookupResource {
     let endpoint: Endpoint<unknown>;
     try {
       endpoint = build();
+      if (options != null) checkRequestOptions(options); // before the cache, which handles `signal` itself
     } catch (error) {
       return new APIPromise(Promise.reject(error));
     }

@@ -1,23 +1,20 @@
 // Regressions found by the property tests (properties.test.ts): arguments a JavaScript caller can
 // pass that used to end in a TypeError, a request that should not have been sent, or a wrong id.
 import { afterAll, describe, expect, it } from 'vitest';
-import { DeliveryClient, DeliveryError, previewBulkyMerge, ResponseShapeError, ValidationError } from '../../src/index.js';
+import { ConfigurationError, DeliveryClient, DeliveryError, previewBulkyMerge, ResponseShapeError, ValidationError } from '../../src/index.js';
 import { createSandbox } from '../../src/testing/index.js';
 import { validOrders } from '../schemas/fixtures.js';
 
 const sandbox = createSandbox();
 afterAll(() => sandbox.close());
 const sent: string[] = [];
-const client = new DeliveryClient({
-  baseUrl: sandbox.baseUrl,
-  apiKey: sandbox.apiKey,
-  cache: false,
-  maxRetries: 0,
-  fetch: ((input: RequestInfo | URL, init?: RequestInit) => {
-    sent.push(String(input));
-    return sandbox.fetch(input, init);
-  }) as typeof fetch,
-});
+const recordingFetch = ((input: RequestInfo | URL, init?: RequestInit) => {
+  sent.push(String(input));
+  return sandbox.fetch(input, init);
+}) as typeof fetch;
+const client = new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, cache: false, maxRetries: 0, fetch: recordingFetch });
+/** With the lookup cache on (the default), which shares requests and handles `signal` itself. */
+const cachingClient = new DeliveryClient({ baseUrl: sandbox.baseUrl, maxRetries: 0, fetch: recordingFetch });
 
 /** The error a call rejects with, after checking it did not throw synchronously. */
 async function rejection(call: () => Promise<unknown>): Promise<unknown> {
@@ -71,6 +68,34 @@ describe('arguments of the wrong kind get a typed error and send nothing', () =>
     ] as never);
     expect(group?.order.fulfillmentInfo.items).toEqual([{ sku: 'A', quantity: 3 }]);
     expect(group?.differingFields).toEqual(['notes']);
+  });
+});
+
+describe('client.request with what is not a request', () => {
+  it('names `method` for null, an empty object or an unknown verb, and sends nothing', async () => {
+    for (const request of [null, {}, { method: 'FETCH', path: '/cities' }]) {
+      const error = await rejection(() => client.request(request as never));
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).issues[0]?.path).toEqual(['method']);
+    }
+    expect(sent).toEqual([]);
+  });
+});
+
+describe('per-call options of the wrong kind', () => {
+  it.each([
+    ['timeout', { timeout: '5s' }, /`timeout` must be a number >= 0/],
+    ['totalTimeout', { totalTimeout: -1 }, /`totalTimeout` must be a number >= 0/],
+    ['maxRetries', { maxRetries: Number.NaN }, /`maxRetries` must be a number >= 0/],
+    ['signal', { signal: 'stop' }, /`signal` must be an AbortSignal/],
+    ['signal', { signal: {} }, /`signal` must be an AbortSignal/],
+  ])('%s %j is a ConfigurationError before anything is sent', async (_name, options, message) => {
+    for (const caller of [client, cachingClient]) {
+      const error = await rejection(() => caller.lookup.cities({ countryId: 'x' }, options as never));
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect((error as Error).message).toMatch(message);
+    }
+    expect(sent).toEqual([]);
   });
 });
 

@@ -111,6 +111,19 @@ describe('the API key never shows in an error or in what hooks and the logger re
     });
   }
 
+  it.each([
+    ['client `headers`', { headers: { 'X-Api-Key': KEY } }, {}],
+    ['client `headers` as a session token', { headers: { 'X-Session-Token': KEY } }, {}],
+    ['per-call `headers`', {}, { headers: { authorization: `Bearer ${KEY}` } }],
+  ])('a key passed in %s rather than apiKey is redacted in hooks and logs too', async (_, clientOptions, callOptions) => {
+    const { client, seen } = observedClient({ baseUrl: `http://127.0.0.1:${await closedPort()}/v2`, apiKey: undefined, maxRetries: 0, ...clientOptions });
+    await failureOf(() => client.lookup.cities({ countryId: 'eg' }, callOptions));
+    const requests = seen.filter((entry) => (entry as { hook?: string }).hook === 'onRequest');
+    expect(requests).toHaveLength(1);
+    expect(JSON.stringify(requests)).toContain('[redacted]');
+    expectKeyAbsent('hooks and logs', inspect(seen, { depth: Number.POSITIVE_INFINITY }));
+  });
+
   it('a refused connection, the key coming from DELIVERY_API_KEY', async () => {
     const previous = process.env['DELIVERY_API_KEY'];
     process.env['DELIVERY_API_KEY'] = KEY;
