@@ -15,9 +15,12 @@ export function buildRows(results) {
   const { perCall, validation, bundles, bulk, coldStart, heap } = results;
 
   for (const [mode, label] of [['sequential', 'sequential'], ['concurrent', `concurrency ${perCall.concurrency}`]]) {
-    const { sdk, fetch, ky } = perCall[mode];
+    const { sdk, sdkUnvalidated, fetch, ky } = perCall[mode];
     rows.push(['1', `Per call, ${label}, median`, us(sdk.median), `raw fetch ${us(fetch.median)}`, x(sdk.median / fetch.median), '≤ 1.30x', verdict(sdk.median / fetch.median <= 1.3)]);
     rows.push(['1', `Per call, ${label}, p99`, us(sdk.p99), `raw fetch ${us(fetch.p99)}`, x(sdk.p99 / fetch.p99), '', '']);
+    if (sdkUnvalidated !== undefined) {
+      rows.push(['1', `SDK with \`validate: false\`, ${label}, median (reference)`, us(sdkUnvalidated.median), `raw fetch ${us(fetch.median)}`, x(sdkUnvalidated.median / fetch.median), '', '']);
+    }
     if (ky !== undefined) {
       rows.push(['1', `Plain ky, ${label}, median (reference)`, us(ky.median), `raw fetch ${us(fetch.median)}`, x(ky.median / fetch.median), '', '']);
       rows.push(['1', `Plain ky, ${label}, p99 (reference)`, us(ky.p99), `raw fetch ${us(fetch.p99)}`, x(ky.p99 / fetch.p99), '', '']);
