@@ -16,8 +16,8 @@ import { decodeBody, errorFromResponse, isErrorEnvelope, parseRetryAfter, unwrap
 import { backoffDelay, isRetryable } from './retry.js';
 
 /** The HTTP methods {@link DeliveryClient.request} sends. */
-const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** A query-string value; `undefined` leaves the parameter out. */
 export type QueryValue = string | number | boolean | undefined;
 
