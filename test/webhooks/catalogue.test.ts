@@ -12,40 +12,74 @@ import {
   STATES,
 } from '../../src/webhooks/index.js';
 
-// The spec's States table, row by row: code, state name, dashboard state.
-const SPEC_STATES: ReadonlyArray<readonly [number, string, string]> = [
-  [10, 'Pickup requested', 'New'],
-  [11, 'Waiting for route', 'In progress'],
-  [20, 'Route Assigned', 'In progress'],
-  [22, 'Picking up from consignee', 'Heading to customer'],
-  [40, 'Picking up', 'Heading to customer'],
-  [21, 'Picked up from business', 'Picked up'],
-  [23, 'Picked up from consignee', 'Picked up'],
-  [41, 'Picked up', 'Heading to customer'],
-  [24, 'Received at warehouse', 'In progress'],
-  [25, 'Fulfilled', 'Fulfilled'],
-  [30, 'In transit between Hubs', 'In progress'],
-  [45, 'Delivered', 'Successful'],
-  [46, 'Returned to business', 'Successful'],
-  [47, 'Exception', 'In progress'],
-  [49, 'Canceled', 'In progress'],
-  [48, 'Terminated', 'Terminated'],
-  [100, 'Lost', 'Unsuccessful'],
-  [101, 'Damaged', 'Unsuccessful'],
-  [60, 'Returned to stock', 'Returned'],
-  [102, 'Investigation', 'In progress'],
-  [103, 'Awaiting your action', 'Awaiting your action'],
-  [104, 'Archived', 'Archived'],
-  [105, 'On hold', 'In progress'],
+// The spec's States table, row by row: code, state name, dashboard state, applies to. "All" is
+// read as every webhook type, Cash Collection's included (its type string is the SDK's assumption),
+// "Fulfillment" as FXF_SEND.
+const ALL = ['SEND', 'CASH_COLLECTION', 'EXCHANGE', 'CUSTOMER_RETURN_PICKUP', 'RTO', 'SIGN_AND_RETURN', 'FXF_SEND'];
+const ALL_BUT_CASH = ALL.filter((type) => type !== 'CASH_COLLECTION');
+const SPEC_STATES: ReadonlyArray<readonly [number, string, string, readonly string[]]> = [
+  [10, 'Pickup requested', 'New', ALL_BUT_CASH],
+  [11, 'Waiting for route', 'In progress', ['CASH_COLLECTION']],
+  [20, 'Route Assigned', 'In progress', ALL],
+  [22, 'Picking up from consignee', 'Heading to customer', ['CUSTOMER_RETURN_PICKUP', 'EXCHANGE']],
+  [40, 'Picking up', 'Heading to customer', ['CASH_COLLECTION']],
+  [21, 'Picked up from business', 'Picked up', ['SEND', 'EXCHANGE']],
+  [23, 'Picked up from consignee', 'Picked up', ['CUSTOMER_RETURN_PICKUP', 'EXCHANGE']],
+  [41, 'Picked up', 'Heading to customer', ['SEND', 'FXF_SEND', 'EXCHANGE', 'CUSTOMER_RETURN_PICKUP', 'RTO']],
+  [24, 'Received at warehouse', 'In progress', ALL_BUT_CASH],
+  [25, 'Fulfilled', 'Fulfilled', ['FXF_SEND']],
+  [30, 'In transit between Hubs', 'In progress', ALL_BUT_CASH],
+  [45, 'Delivered', 'Successful', ['SEND', 'FXF_SEND', 'CASH_COLLECTION']],
+  [46, 'Returned to business', 'Successful', ['EXCHANGE', 'CUSTOMER_RETURN_PICKUP', 'RTO']],
+  [47, 'Exception', 'In progress', ALL],
+  [49, 'Canceled', 'In progress', ALL],
+  [48, 'Terminated', 'Terminated', ALL],
+  [100, 'Lost', 'Unsuccessful', ALL],
+  [101, 'Damaged', 'Unsuccessful', ALL_BUT_CASH],
+  [60, 'Returned to stock', 'Returned', ['FXF_SEND']],
+  [102, 'Investigation', 'In progress', ALL],
+  [103, 'Awaiting your action', 'Awaiting your action', ['EXCHANGE', 'CUSTOMER_RETURN_PICKUP', 'RTO']],
+  [104, 'Archived', 'Archived', ALL_BUT_CASH],
+  [105, 'On hold', 'In progress', ALL_BUT_CASH],
 ];
 
-const FORWARD_CODES = [1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 100, 101];
-const RETURN_CODES = [20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 100, 101];
+// The spec's exception reason tables (Events 4 and 5): code and reason.
+const FORWARD_REASONS: ReadonlyArray<readonly [number, string]> = [
+  [1, 'Retry delivery, customer not at the address'],
+  [2, 'Retry delivery, customer changed the address'],
+  [3, 'Postponed, customer requested another day'],
+  [4, 'Cancellation, customer wants to open the shipment'],
+  [5, 'Waiting for data modification, address or phone unclear or wrong'],
+  [6, 'Cancellation at the request of the sender'],
+  [7, 'Customer is not answering'],
+  [8, 'Cancellation, customer refuses to receive'],
+  [12, 'Cancellation, address outside coverage area'],
+  [13, 'Waiting for data modification, address not clear'],
+  [14, 'Waiting for data modification, wrong phone number'],
+  [100, 'Bad weather'],
+  [101, 'Suspicious consignee'],
+];
+const RETURN_REASONS: ReadonlyArray<readonly [number, string]> = [
+  [20, 'Retry return, business changed the address'],
+  [21, 'Postponed, business requested another day'],
+  [22, 'Waiting for data modification, address or phone unclear or wrong'],
+  [23, 'Business is not answering'],
+  [24, 'Business refused to receive the shipment'],
+  [25, 'Retry return, business not at the address'],
+  [26, 'The order is damaged'],
+  [27, 'Empty order'],
+  [28, 'The order is incomplete'],
+  [29, 'The order does not belong to the business'],
+  [30, 'The order was opened while it should not'],
+  [100, 'Bad weather'],
+  [101, 'Suspicious consignee'],
+];
 
 describe('every state of the States table is described', () => {
-  it.each(SPEC_STATES)('%i: %s (%s)', (code, name, dashboardState) => {
+  it.each(SPEC_STATES)('%i: %s (%s)', (code, name, dashboardState, appliesTo) => {
     expect(Object.values(DeliveryState)).toContain(code);
-    for (const type of STATES[code as DeliveryState].appliesTo) {
+    expect([...STATES[code as DeliveryState].appliesTo].sort()).toEqual([...appliesTo].sort());
+    for (const type of appliesTo) {
       const described = describeState(code, type);
       expect(described).toMatchObject({ code, known: true, name });
       expect(described.meaning.length).toBeGreaterThan(0);
@@ -80,12 +114,17 @@ describe('every state of the States table is described', () => {
 });
 
 describe('every exception code is described', () => {
-  it.each(FORWARD_CODES)('forward %i', (code) => {
-    expect(describeException(code, 'forward')).toMatchObject({ code, direction: 'forward', known: true, reason: webhooks.ForwardExceptionReason[code as keyof typeof webhooks.ForwardExceptionReason] });
+  it.each(FORWARD_REASONS)('forward %i: %s', (code, reason) => {
+    expect(describeException(code, 'forward')).toEqual({ code, direction: 'forward', known: true, reason });
   });
 
-  it.each(RETURN_CODES)('return %i', (code) => {
-    expect(describeException(code, 'return')).toMatchObject({ code, direction: 'return', known: true, reason: webhooks.ReturnExceptionReason[code as keyof typeof webhooks.ReturnExceptionReason] });
+  it.each(RETURN_REASONS)('return %i: %s', (code, reason) => {
+    expect(describeException(code, 'return')).toEqual({ code, direction: 'return', known: true, reason });
+  });
+
+  it('has no code the spec does not list', () => {
+    expect(Object.entries(webhooks.ForwardExceptionReason)).toEqual(FORWARD_REASONS.map(([code, reason]) => [String(code), reason]));
+    expect(Object.entries(webhooks.ReturnExceptionReason)).toEqual(RETURN_REASONS.map(([code, reason]) => [String(code), reason]));
   });
 
   it('reads 20-30 as returns and the rest as forward when no direction is given', () => {
@@ -100,20 +139,33 @@ describe('every exception code is described', () => {
   });
 });
 
+// The spec's "Transitions shown" table, from and to of each row in order.
+const SPEC_TRANSITIONS = [['start', 10], [10, 25], [25, 24], [24, 30], [30, 24], [24, 41], [41, 45], [41, 47], [47, 24], [24, 41], [24, 24], [24, 30], [24, 60]];
+// The three flows as that table's rows chain them; R: the type is RTO by then (it changes at the second 24 -> 24).
+const SPEC_FLOWS = {
+  success: '10 25 24 30 24 41 45',
+  exceptionThenSuccess: '10 25 24 30 24 41 47 24 41 45',
+  unsuccessful: '10 25 24 30 24 41 47 24 24R 30R 24R 60R',
+};
+
 describe('the documented flows follow the documented transitions', () => {
-  it.each(Object.entries(FULFILLMENT_FLOWS))('%s: every step is a row of the transitions table', (_, steps) => {
-    expect(steps[0]?.state).toBe(10);
+  it('has the rows of the transitions table, in order', () => {
+    expect(FULFILLMENT_TRANSITIONS.map((row) => [row.from, row.to])).toEqual(SPEC_TRANSITIONS);
+  });
+
+  it.each(Object.entries(SPEC_FLOWS))('%s: %s', (name, flow) => {
+    const steps = FULFILLMENT_FLOWS[name as keyof typeof FULFILLMENT_FLOWS];
+    expect(steps.map((step) => `${step.state}${step.type === 'RTO' ? 'R' : ''}`).join(' ')).toBe(flow);
+    expect(steps.every((step) => step.type === 'FXF_SEND' || step.type === 'RTO')).toBe(true);
     for (let i = 1; i < steps.length; i++) {
       const from = steps[i - 1]?.state;
       const to = steps[i]?.state;
-      expect(FULFILLMENT_TRANSITIONS.some((row) => row.from === from && row.to === to), `${from} -> ${to}`).toBe(true);
+      expect(SPEC_TRANSITIONS.some(([a, b]) => a === from && b === to), `${from} -> ${to}`).toBe(true);
     }
   });
 
-  it('ends in Delivered, or in Returned to stock as RTO', () => {
-    expect(FULFILLMENT_FLOWS.success.at(-1)).toEqual({ state: 45, type: 'FXF_SEND' });
-    expect(FULFILLMENT_FLOWS.exceptionThenSuccess.at(-1)).toEqual({ state: 45, type: 'FXF_SEND' });
-    expect(FULFILLMENT_FLOWS.unsuccessful.at(-1)).toEqual({ state: 60, type: 'RTO' });
+  it('has no flow the spec does not show', () => {
+    expect(Object.keys(FULFILLMENT_FLOWS).sort()).toEqual(Object.keys(SPEC_FLOWS).sort());
   });
 
   it('ends three failed attempts in Terminated (return pickup, cash collection) or Awaiting your action (returns)', () => {
