@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/errors/index.js';
-import { parseWebhookEvent, STATES, WebhookOrderType, WebhookPayloadError } from '../../src/webhooks/index.js';
+import { parseWebhookEvent, WebhookOrderType, WebhookPayloadError } from '../../src/webhooks/index.js';
 import { T0, webhookBody } from './helpers.js';
 
 /** The error parseWebhookEvent threw, failing the test when it threw none or another kind. */
@@ -99,8 +99,11 @@ describe('codes the SDK does not know yet are kept and flagged, never thrown awa
   });
 
   it('knows every state of the States table and every webhook type', () => {
-    for (const state of Object.keys(STATES).map(Number)) {
-      for (const type of Object.values(WebhookOrderType)) expect(parseWebhookEvent(webhookBody({ state, type })).known).toBe(true);
+    // The spec's States table and Events 3 type list; CASH_COLLECTION is the SDK's assumption for type 15.
+    const specStates = [10, 11, 20, 22, 40, 21, 23, 41, 24, 25, 30, 45, 46, 47, 49, 48, 100, 101, 60, 102, 103, 104, 105];
+    const specTypes = ['SEND', 'EXCHANGE', 'CUSTOMER_RETURN_PICKUP', 'RTO', 'SIGN_AND_RETURN', 'FXF_SEND', 'CASH_COLLECTION'];
+    for (const state of specStates) {
+      for (const type of specTypes) expect(parseWebhookEvent(webhookBody({ state, type })).known, `${state} ${type}`).toBe(true);
     }
   });
 });
@@ -184,11 +187,9 @@ describe('a malformed body throws a WebhookPayloadError naming the field', () =>
     expect(payloadError(proxy).cause).toBeInstanceOf(TypeError);
   });
 
-  it('reads a 5 MB body of unknown fields quickly, and rejects deep nesting with a typed error', () => {
-    const started = performance.now();
+  it('reads a 5 MB body of unknown fields, and rejects deep nesting with a typed error', () => {
     const event = parseWebhookEvent(JSON.stringify(webhookBody({ padding: 'x'.repeat(5_000_000) })));
     expect(event.state).toBe(24);
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(payloadError('['.repeat(200_000) + ']'.repeat(200_000)).field).toBeUndefined();
   });
 });
@@ -215,14 +216,18 @@ describe('arbitrary input (fast-check): an event or a WebhookPayloadError, nothi
 
   it('for a valid body with one field replaced: the error names that field (or the exception code it now needs)', () => {
     const fields = Object.keys(webhookBody());
+    let refused = 0;
     fc.assert(fc.property(fc.constantFrom(...fields), fc.jsonValue(), (field, value) => {
       try {
         parseWebhookEvent(JSON.stringify({ ...webhookBody(), [field]: value }));
       } catch (err) {
+        refused++;
         expect(err).toBeInstanceOf(WebhookPayloadError);
         expect([field, 'exceptionCode']).toContain((err as WebhookPayloadError).field);
       }
     }), { numRuns: 300 });
+    // Most replacements are of the wrong type: a parser that refused none would pass the loop above.
+    expect(refused).toBeGreaterThan(100);
   });
 
   it('reads back every valid body it is given, tracking number as a string', () => {
