@@ -1,6 +1,7 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/config.js';
 import type { HttpClient } from '../core/http.js';
+import { FulfillmentType } from '../catalogue/order-types.js';
 import { ValidationError, type ValidationIssue } from '../errors/index.js';
 import {
   checkOrder,
@@ -13,7 +14,7 @@ import {
 } from '../schemas/index.js';
 import { type BulkyMergeGroup, previewBulkyMerge } from './bulky-merge.js';
 import { type CreatedDelivery, orderEndpoint } from './deliveries.js';
-import { type Answer, createdRecord, issuesAt, listOf } from './shared.js';
+import { type Answer, createdRecord, isRecord, issuesAt, listOf } from './shared.js';
 
 /** An order created by `createBulky`: one per customer phone. Fields the service adds are kept. */
 export interface BulkyCreatedOrder {
@@ -46,6 +47,13 @@ function prepareBulky(body: unknown): unknown {
   const orders = Array.isArray(body) ? body : [];
   const issues: ValidationIssue[] = orders.length === 0 ? [{ path: [], message: 'needs at least one order' }] : [];
   const prepared = orders.map((element: unknown, index) => {
+    // The endpoint creates FXF_SEND orders only, merging them per phone: a Deliver or a return sent there would be merged in.
+    const type = isRecord(element) ? element['type'] : FulfillmentType.Send;
+    if (type !== FulfillmentType.Send) {
+      const got = typeof type === 'string' ? `'${type.slice(0, 40)}'` : typeof type === 'number' ? String(type) : type === undefined ? 'none' : typeof type;
+      issues.push({ path: [index, 'type'], message: `must be 'FXF_SEND' in a bulky upload (got ${got})` });
+      return;
+    }
     const checked = checkOrder(element);
     if (checked.ok) return checked.value;
     issues.push(...issuesAt(index, checked.error));
@@ -147,11 +155,12 @@ export class FulfillmentResource {
    * Creates several fulfillment orders in one call (`POST /fulfillment/deliveries/bulky`, body:
    * the array). The service merges elements with the same `receiver.phone` into one order
    * with all their items, so it creates one order per customer: see {@link previewBulkyMerge}
-   * to know beforehand (elements need `receiver.phone`). Every element is checked first; one
-   * `ValidationError` lists the issues of all invalid ones (paths from the index) and nothing is sent.
+   * to know beforehand (elements need `receiver.phone`). Every element is checked first, as an
+   * FXF_SEND order (no other type is taken); one `ValidationError` lists the issues of all
+   * invalid ones (paths from the index) and nothing is sent.
    * Never repeated when the outcome is unknown.
    *
-   * @throws {ValidationError} an empty list, or invalid elements (paths like `[3].fulfillmentInfo.items`).
+   * @throws {ValidationError} an empty list, or invalid elements (paths like `[3].fulfillmentInfo.items`, `[4].type`).
    *
    * @example
    * ```ts

@@ -119,6 +119,21 @@ describe('fulfillment.createBulky: POST /fulfillment/deliveries/bulky', () => {
     expect(sent).toHaveLength(0);
   });
 
+  it('takes only FXF_SEND elements: a Deliver or a fulfillment return is refused by index before sending', async () => {
+    const sent = capture(server, 'post', '/fulfillment/deliveries/bulky', () => ok([]));
+    const deliver = { type: 10, dropOffAddress, receiver };
+    const error = await makeClient()
+      .fulfillment.createBulky([send(), deliver, returnOrder()] as unknown as FulfillmentSendOrder[])
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues).toEqual([
+      { path: [1, 'type'], message: "must be 'FXF_SEND' in a bulky upload (got 10)" },
+      { path: [2, 'type'], message: "must be 'FXF_SEND' in a bulky upload (got 'CUSTOMER_RETURN_PICKUP')" },
+    ]);
+    expect((error as ValidationError).message).toMatch(/\[1\]\.type/);
+    expect(sent).toHaveLength(0);
+  });
+
   it('an answer element without trackingNumber is a ResponseShapeError; a refused upload is the server error', async () => {
     let answer = ok([{ _id: 'o1' }], 201);
     capture(server, 'post', '/fulfillment/deliveries/bulky', () => answer);
