@@ -427,14 +427,17 @@ const nearlyValid = fc.tuple(fc.constantFrom(...Object.values(validOrders)), fc.
   ([build, field, value]) => ({ ...build(), [field]: value }),
 );
 
-function expectOnlyDeliveryErrors(validate: (input: unknown) => unknown, input: unknown): void {
+/** Whether `validate` refused the input; fails the test if it threw anything but a plain DeliveryError. */
+function expectOnlyDeliveryErrors(validate: (input: unknown) => unknown, input: unknown): boolean {
   try {
     validate(input);
+    return false;
   } catch (error) {
     expect(error).toBeInstanceOf(DeliveryError);
     // A `cause` would mean an unexpected exception was caught and wrapped, not a rule found.
     expect((error as DeliveryError).cause).toBeUndefined();
     expect(typeof (error as DeliveryError).message).toBe('string');
+    return true;
   }
 }
 
@@ -442,17 +445,21 @@ describe('arbitrary input', () => {
   const prototypeKeys = Object.getOwnPropertyNames(Object.prototype).sort();
 
   it.each(validators)('%s throws only DeliveryErrors and pollutes nothing', (_, validate) => {
+    let refused = 0;
     fc.assert(
       fc.property(fc.oneof(junk, pollutingJson, nearlyValid), (input) => {
-        expectOnlyDeliveryErrors(validate, input);
+        if (expectOnlyDeliveryErrors(validate, input)) refused++;
       }),
       { numRuns: 150 },
     );
+    // Nearly all of it is invalid: a validator that refused nothing would pass the property above.
+    expect(refused).toBeGreaterThan(75);
     expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeKeys);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 
-  it('copes with huge strings and deep nesting in linear time', () => {
+  // No clock here: a validator that backtracks or recurses without end hangs into the test timeout or overflows the stack.
+  it('copes with huge strings and deep nesting', () => {
     const huge = 'a'.repeat(2_000_000);
     let deep: unknown = [];
     for (let i = 0; i < 100_000; i++) deep = [deep];
@@ -468,9 +475,7 @@ describe('arbitrary input', () => {
       { type: huge },
       deep,
     ];
-    const started = performance.now();
     for (const [, validate] of validators) for (const input of inputs) expectOnlyDeliveryErrors(validate, input);
-    expectOnlyDeliveryErrors(validateRegisterBusinessAdmin, { email: `${'@'.repeat(100_000)}${'a.'.repeat(500_000)}` });
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(expectOnlyDeliveryErrors(validateRegisterBusinessAdmin, { email: `${'@'.repeat(100_000)}${'a.'.repeat(500_000)}` })).toBe(true);
   });
 });
