@@ -1,8 +1,24 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeliveryClient } from '../../src/client.js';
-import { BulkCreationError, BusinessLocationRequiredError, NotFoundError } from '../../src/errors/index.js';
-import { createSandbox } from '../../src/testing/index.js';
-import { dropOff, setUpAccount } from './helpers.js';
+import {
+  AddressLocationRequiredError,
+  BulkCreationError,
+  BusinessLocationRequiredError,
+  CityNotFoundError,
+  CodLimitExceededError,
+  CodRequiredError,
+  CrpRefundCodOnlyError,
+  DeliveryImagesRequiredError,
+  DistrictNotFoundError,
+  InvalidDeliveryImageUrlError,
+  MixedDeliveryImageSourcesError,
+  NotFoundError,
+  RefundCodLimitExceededError,
+  StreetCodeNotFoundError,
+  ZoneNotFoundError,
+} from '../../src/errors/index.js';
+import { createSandbox, SANDBOX_UPLOAD_HOST } from '../../src/testing/index.js';
+import { dropOff, pickup, setUpAccount } from './helpers.js';
 
 const sandbox = createSandbox();
 afterAll(() => sandbox.close());
@@ -23,5 +39,51 @@ describe('sandbox.fetch as the DeliveryClient fetch (no msw, no server)', () => 
     const bulk = await client.request({ method: 'POST', path: '/deliveries/bulk', query: { apiVersion: 1 }, body: { deliveries: [order, { ...order, cod: 99_999 }] } }).catch((err: unknown) => err);
     expect(bulk).toBeInstanceOf(BulkCreationError);
     expect((bulk as BulkCreationError).body).toMatchObject({ data: { created: [{ index: 0 }], failed: [{ index: 1, errorCode: 3007 }] } });
+  });
+});
+
+describe('a client with validate: false meets every coded rule of the spec on the server side', () => {
+  const box = createSandbox();
+  beforeAll(() => setUpAccount(box));
+  afterAll(() => box.close());
+  const unchecked = new DeliveryClient({ baseUrl: box.baseUrl, apiKey: box.apiKey, fetch: box.fetch, maxRetries: 0, validate: false });
+  const deliver = { type: 10, dropOffAddress: dropOff, cod: 250 };
+  const crp = { type: 25, pickupAddress: pickup };
+  const images = (urls: string[]) => ({ ...deliver, allowToOpenPackage: true, deliveryImages: [{ type: 'ALLOW_TO_OPEN_THE_PACKAGE', images: urls }] });
+  const create = (order: object) => unchecked.deliveries.create(order as Parameters<typeof unchecked.deliveries.create>[0]);
+
+  it.each<[number, new (...args: never[]) => Error, object]>([
+    [2150, DeliveryImagesRequiredError, { ...deliver, allowToOpenPackage: true }],
+    [2151, InvalidDeliveryImageUrlError, images(['not a url'])],
+    [2152, MixedDeliveryImageSourcesError, images([`https://${SANDBOX_UPLOAD_HOST}/a.jpg`, 'https://cdn.example/b.jpg'])],
+    [3001, CityNotFoundError, { ...deliver, dropOffAddress: { ...dropOff, city: 'Atlantis' } }],
+    [3002, ZoneNotFoundError, { ...deliver, dropOffAddress: { ...dropOff, zoneId: 'zone-nowhere' } }],
+    [3003, DistrictNotFoundError, { ...deliver, dropOffAddress: { ...dropOff, districtId: 'district-nowhere' } }],
+    [3004, StreetCodeNotFoundError, { ...deliver, dropOffAddress: { ...dropOff, streetCode: 'ST-9999' } }],
+    [3005, CrpRefundCodOnlyError, { ...crp, cod: 100 }],
+    [3006, CodRequiredError, { type: 15, pickupAddress: pickup }],
+    [3007, CodLimitExceededError, { ...deliver, cod: 30_001 }],
+    [3008, RefundCodLimitExceededError, { ...crp, cod: -30_001 }],
+    [3009, AddressLocationRequiredError, { ...deliver, dropOffAddress: { firstLine: '12 Tahrir Street' } }],
+  ])('%i as its class, source server, nothing created', async (code, ErrorClass, order) => {
+    const before = box.orders().length;
+    const error = await create(order).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(ErrorClass);
+    expect(error).toMatchObject({ errorCode: code, source: 'server', status: 400 });
+    expect(box.orders()).toHaveLength(before);
+  });
+
+  it('1061 from createBulk, the valid order created and the failing one reported with its code', async () => {
+    const before = box.orders().length;
+    const error = await unchecked.deliveries.createBulk([deliver, { ...deliver, cod: 30_001 }] as Parameters<typeof unchecked.deliveries.createBulk>[0]).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(BulkCreationError);
+    expect(error).toMatchObject({ errorCode: 1061, source: 'server' });
+    const bulk = error as BulkCreationError;
+    expect(bulk.created.map((order) => order.index)).toEqual([0]);
+    expect(bulk.failed).toHaveLength(1);
+    expect(bulk.failed[0]).toMatchObject({ index: 1, mayExist: false });
+    expect(bulk.failed[0]?.error).toBeInstanceOf(CodLimitExceededError);
+    expect(bulk.failed[0]?.error).toMatchObject({ errorCode: 3007, source: 'server' });
+    expect(box.orders()).toHaveLength(before + 1);
   });
 });
