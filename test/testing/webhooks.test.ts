@@ -76,6 +76,19 @@ describe('delivery and retries', () => {
     expect(r.received[0]?.body.state).toBe(20);
   });
 
+  it('backs off: each wait before a retry doubles the one before', async () => {
+    const r = await receiver(100);
+    sandbox = createSandbox({ webhookRetry: { attempts: 4, baseDelayMs: 40 } });
+    await setUpAccount(sandbox);
+    await sandbox.advance(await order({ webhookUrl: r.url }), { to: 20 });
+    await sandbox.drainWebhooks();
+    const starts = sandbox.webhookLog()[0]?.attempts.map((attempt) => attempt.at) ?? [];
+    expect(starts).toHaveLength(4);
+    const gaps = starts.slice(1).map((at, i) => at - (starts[i] as number));
+    // 40, 80, 160 ms plus the time each failed attempt took; timers may fire a millisecond early.
+    gaps.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(40 * 2 ** i - 2));
+  });
+
   it('gives up after the last attempt', async () => {
     const r = await receiver(100);
     sandbox = createSandbox({ webhookRetry: { attempts: 3, baseDelayMs: 1 } });
