@@ -1,0 +1,76 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Logger, LogLevel } from '../../src/index.js';
+import { backoffDelay } from '../../src/core/retry.js';
+import { BASE, http, HttpResponse, KEY, makeClient, useMockServer } from './helpers.js';
+
+const server = useMockServer();
+afterEach(() => vi.restoreAllMocks());
+
+/** A logger that keeps every line with its level. */
+function recordingLogger() {
+  const lines: Array<{ level: string; message: string; data: unknown }> = [];
+  const at = (level: string) => (message: string, data?: Record<string, unknown>) => lines.push({ level, message, data });
+  const logger: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+  return { logger, lines };
+}
+
+/** GET /r answers 503 `failures` times, then 200. */
+function flaky(failures: number) {
+  let calls = 0;
+  server.use(http.get(`${BASE}/r`, () => (++calls <= failures ? HttpResponse.json({}, { status: 503 }) : HttpResponse.json({ success: true, data: 'ok' }))));
+}
+
+describe('backoff between retries', () => {
+  it('is exponential with full jitter: uniform in [0, min(max, base * 2^n)]', () => {
+    const top = () => 0.999_999;
+    expect([0, 1, 2, 3, 4, 5].map((retry) => backoffDelay(retry, 100, 1_000, top))).toEqual([99, 199, 399, 799, 999, 999]);
+    expect([0, 3, 9].map((retry) => backoffDelay(retry, 100, 1_000, () => 0))).toEqual([0, 0, 0]);
+    expect(backoffDelay(2, 100, 1_000, () => 0.5)).toBe(200);
+  });
+
+  it('is what the client waits, from retryDelay, when the server sends no Retry-After', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    flaky(3);
+    const delays: number[] = [];
+    const client = makeClient({ maxRetries: 3, retryDelay: { base: 4, max: 10 }, hooks: { onRetry: ({ delayMs }) => delays.push(delayMs) } });
+    await expect(client.request({ method: 'GET', path: '/r' })).resolves.toBe('ok');
+    expect(delays).toEqual([2, 4, 5]); // half of 4, 8, then of the 10 cap
+  });
+});
+
+describe('logging', () => {
+  it('logs each attempt at debug, a retry at warn and a call given up at error, the key redacted', async () => {
+    flaky(5);
+    const { logger, lines } = recordingLogger();
+    await expect(makeClient({ logger, logLevel: 'debug', maxRetries: 1 }).request({ method: 'GET', path: '/r' })).rejects.toMatchObject({ status: 503 });
+    const levels = lines.map((line) => line.level);
+    expect(levels.filter((level) => level === 'warn')).toHaveLength(1);
+    expect(levels.filter((level) => level === 'error')).toHaveLength(1);
+    expect(levels.at(-1)).toBe('error');
+    expect(lines.find((line) => line.level === 'warn')?.message).toMatch(/GET .*\/r retrying in \d+ ms after: .*503/);
+    expect(lines.find((line) => line.level === 'error')?.message).toMatch(/GET .*\/r failed: .*503/);
+    const attempts = lines.filter((line) => line.level === 'debug' && /\(attempt \d\)/.test(line.message));
+    expect(attempts).toHaveLength(2);
+    expect(JSON.stringify(attempts)).toContain('[redacted]');
+    expect(JSON.stringify(lines)).not.toContain(KEY);
+  });
+
+  it.each<[LogLevel, string[]]>([
+    ['info', ['warn', 'error']],
+    ['warn', ['warn', 'error']],
+    ['error', ['error']],
+    ['off', []],
+  ])('with logLevel %s, passes on only the levels at or above it', async (logLevel, expected) => {
+    flaky(5);
+    const { logger, lines } = recordingLogger();
+    await expect(makeClient({ logger, logLevel, maxRetries: 1 }).request({ method: 'GET', path: '/r' })).rejects.toThrow();
+    expect([...new Set(lines.map((line) => line.level))]).toEqual(expected);
+  });
+
+  it('logs nothing for a call that succeeds at the default level', async () => {
+    flaky(0);
+    const { logger, lines } = recordingLogger();
+    await expect(makeClient({ logger }).request({ method: 'GET', path: '/r' })).resolves.toBe('ok');
+    expect(lines).toEqual([]);
+  });
+});
