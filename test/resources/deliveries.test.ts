@@ -99,6 +99,16 @@ describe('deliveries.create: POST /deliveries?apiVersion=1', () => {
     expect(error).toMatchObject({ source: 'server', status: 400 });
   });
 
+  it('validate: false on the client sends every call unchecked; validate: true on one call checks that call', async () => {
+    const sent = capture(server, 'post', '/deliveries', (s) => created(s));
+    const client = makeClient({ validate: false });
+    const tooMuch = { type: DeliveryType.Deliver, dropOffAddress, cod: 45_000, specs: { packageType: 'small' } } as unknown as OrderInput;
+    await client.deliveries.create(tooMuch);
+    expect(sent[0]?.json).toStrictEqual(tooMuch); // as given: not even packageType normalised
+    await expect(client.deliveries.create(tooMuch, { validate: true })).rejects.toMatchObject({ source: 'client', errorCode: 3007 });
+    expect(sent).toHaveLength(1);
+  });
+
   it('no pickup location yet: BusinessLocationRequiredError (1073)', async () => {
     capture(server, 'post', '/deliveries', () => HttpResponse.json(errorBody(1073, 'A business location is needed before creating an order'), { status: 400 }));
     await expect(makeClient().deliveries.create({ type: DeliveryType.Deliver, dropOffAddress })).rejects.toBeInstanceOf(BusinessLocationRequiredError);
