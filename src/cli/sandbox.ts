@@ -11,6 +11,12 @@ Control endpoints for tests: <origin>/__sandbox/otp?phone=, /__sandbox/orders,
 POST /__sandbox/orders/<trackingNumber>/advance {"to": 20}, POST .../play {"scenario": "success"},
 PUT /__sandbox/webhook, GET /__sandbox/webhooks, POST|DELETE /__sandbox/faults.`;
 
+/** `Number('')` is 0 and `Number('abc')` NaN: a typo must not quietly pick a port or an unseeded run. */
+function wholeNumber(flag: string, text: string): number {
+  if (!/^\d+$/.test(text.trim())) throw new Error(`${flag} must be a whole number, got '${text}'`);
+  return Number(text);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -28,11 +34,11 @@ async function main(): Promise<void> {
     console.log(HELP);
     return;
   }
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, got '${values.port}'`);
+  const port = wholeNumber('--port', values.port);
+  if (port > 65535) throw new Error(`--port must be a port number (0-65535), got '${values.port}'`);
   const sandbox = createSandbox({
     ...(values['api-key'] === undefined ? {} : { apiKey: values['api-key'] }),
-    ...(values.seed === undefined ? {} : { seed: Number(values.seed) }),
+    ...(values.seed === undefined ? {} : { seed: wholeNumber('--seed', values.seed) }),
   });
   if (values['webhook-url'] !== undefined) {
     sandbox.setWebhook({
