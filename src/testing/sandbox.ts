@@ -144,6 +144,10 @@ function checkWebhookConfig(config: SandboxWebhookConfig): void {
     throw new SandboxError('setWebhook: headerName and headerValue go together, never one alone (spec, Authentication 3)');
   }
   if (config.headerName !== undefined && !HEADER_NAME.test(config.headerName)) throw new SandboxError(`setWebhook: '${config.headerName}' is not a valid header name`);
+  // Refused here, not left to fetch: every delivery would otherwise fail and only show in webhookLog().
+  if (config.headerValue !== undefined && (typeof config.headerValue !== 'string' || config.headerValue.trim() === '' || /[\r\n\0]/.test(config.headerValue))) {
+    throw new SandboxError('setWebhook: headerValue must be a non-empty string without CR, LF or NUL');
+  }
 }
 
 /**

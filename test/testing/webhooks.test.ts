@@ -49,6 +49,18 @@ describe('account-level webhook (dashboard setting)', () => {
     expect(() => sandbox.setWebhook({ url: 'not a url' })).toThrow(SandboxError);
   });
 
+  it('refuses a header value no request could carry (CR, LF, NUL) or an empty one, and keeps the previous setting', async () => {
+    const r = await receiver();
+    sandbox = createSandbox();
+    await setUpAccount(sandbox);
+    sandbox.setWebhook({ url: r.url, headerName: 'X-Auth', headerValue: 'token-1' });
+    for (const headerValue of ['a\r\nX-Injected: 1', 'a\nb', 'a\0b', '', '  ']) {
+      expect(() => sandbox.setWebhook({ url: r.url, headerName: 'X-Auth', headerValue }), JSON.stringify(headerValue)).toThrow(/headerValue/);
+    }
+    await sandbox.advance(await order(), { to: 20 });
+    expect(r.received[0]?.headers['x-auth']).toBe('token-1');
+  });
+
   it('sends nothing when no webhook is configured, but the state still changes', async () => {
     sandbox = createSandbox();
     await setUpAccount(sandbox);
