@@ -1,20 +1,29 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import {
+  type Address,
   type APIPromise,
   BulkCreationError,
   type BulkCreateResult,
   type BulkCreatedDelivery,
   type BulkFailure,
   type Business,
+  type BusinessAdmin,
+  type BulkyCreatedOrder,
+  type BulkyMergeGroup,
   type City,
   CountryId,
   type CreatedDelivery,
   DeliveryClient,
   type DeliveryError,
   type DistrictEntry,
+  type DistrictWithCity,
   DeliveryType,
   FulfillmentType,
+  type FulfillmentReturnOrder,
+  type FulfillmentSendOrder,
   type OrderAddress,
+  type VerificationResult,
+  type WithResponse,
   type Zone,
 } from '../../src/index.js';
 
@@ -44,6 +53,30 @@ describe('result types', () => {
   it('businesses have an _id to update their locations with', () => {
     expectTypeOf(client.businesses.create({ name: 'Shop' })).toEqualTypeOf<APIPromise<Business>>();
     expectTypeOf<Business['_id']>().toEqualTypeOf<string>();
+    expectTypeOf(client.businesses.updatePickupLocations('b1', [{ districtId: 'd1', firstLine: 'Tahrir' }])).toEqualTypeOf<APIPromise<Business>>();
+  });
+
+  it('every other method resolves its own result type', () => {
+    const send = {} as FulfillmentSendOrder;
+    expectTypeOf(client.fulfillment.createReturn({} as FulfillmentReturnOrder)).toEqualTypeOf<APIPromise<CreatedDelivery>>();
+    expectTypeOf(client.fulfillment.createBulky([send])).toEqualTypeOf<APIPromise<BulkyCreatedOrder[]>>();
+    expectTypeOf(client.fulfillment.previewBulkyMerge([send])).toEqualTypeOf<BulkyMergeGroup[]>();
+    expectTypeOf(client.lookup.allDistricts()).toEqualTypeOf<APIPromise<DistrictWithCity[]>>();
+    expectTypeOf(client.lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: '12 Tahrir Street' })).toEqualTypeOf<Promise<Address>>();
+    expectTypeOf(client.users.registerBusinessAdmin({ email: 'a@b.example', password: 'x', countryId: CountryId.Egypt, profile: { firstName: 'M', lastName: 'A', phone: '+20100' } })).toEqualTypeOf<
+      APIPromise<BusinessAdmin>
+    >();
+    expectTypeOf(client.users.verifyPhone({ phone: '+20100' })).toEqualTypeOf<APIPromise<VerificationResult>>();
+    expectTypeOf(client.users.confirmPhone({ phone: '+20100', token: '1' })).toEqualTypeOf<APIPromise<VerificationResult>>();
+    expectTypeOf(client.users.confirmEmail({ token: '1' })).toEqualTypeOf<APIPromise<VerificationResult>>();
+  });
+
+  it('withResponse() on a resource call gives the typed result and the Fetch Response', () => {
+    const call = client.deliveries.create({ type: DeliveryType.Deliver, dropOffAddress }).withResponse();
+    expectTypeOf(call).toEqualTypeOf<Promise<WithResponse<CreatedDelivery>>>();
+    expectTypeOf(call).resolves.toHaveProperty('data').toEqualTypeOf<CreatedDelivery>();
+    expectTypeOf(call).resolves.toHaveProperty('response').toEqualTypeOf<Response>();
+    expectTypeOf(client.lookup.cities({ countryId: CountryId.Egypt }).withResponse()).resolves.toHaveProperty('data').toEqualTypeOf<City[]>();
   });
 
   it('createBulk resolves the result; the error carries the same, typed', () => {
