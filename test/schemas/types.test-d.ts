@@ -57,14 +57,20 @@ describe('the compiler enforces what each order type requires', () => {
     const noDropOff: DeliverOrder = { type: DeliveryType.Deliver, cod: 100 };
     // @ts-expect-error dropOffAddress is required
     const exchangeNoDropOff: DeliveryOrder = { type: 30 };
-    void [deliver, exchange, noDropOff, exchangeNoDropOff];
+    // @ts-expect-error dropOffAddress is required, through the union too
+    const deliverViaUnion: OrderInput = { type: DeliveryType.Deliver, cod: 100 };
+    // @ts-expect-error dropOffAddress is required
+    const exchangeDirect: ExchangeOrder = { type: 30, cod: 100 };
+    void [deliver, exchange, noDropOff, exchangeNoDropOff, deliverViaUnion, exchangeDirect];
   });
 
   it('CRP: pickupAddress', () => {
     const ok: CustomerReturnPickupOrder = { type: 25, pickupAddress: address, cod: -100 };
     // @ts-expect-error pickupAddress is required
     const noPickup: CustomerReturnPickupOrder = { type: 25 };
-    void [ok, noPickup];
+    // @ts-expect-error pickupAddress is required, through the union too
+    const viaUnion: OrderInput = { type: DeliveryType.CustomerReturnPickup, dropOffAddress: address };
+    void [ok, noPickup, viaUnion];
   });
 
   it('fulfillment: fulfillmentInfo; a fulfillment return also originalFulfillmentTrackingNumber', () => {
