@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConfigurationError, ConnectionError, DeliveryClient, type Logger, ValidationError } from '../../src/index.js';
+import { AuthenticationError, ConfigurationError, ConnectionError, DeliveryClient, type Logger, ValidationError } from '../../src/index.js';
 
 const KEY = 'sk_live_SECRET_do_not_leak_42';
 
@@ -151,6 +151,8 @@ describe('secrets', () => {
       hooks: { onRequest: (e) => hookEvents.push(e), onError: (e) => hookEvents.push(e) },
     });
     const err: Error = await client.request({ method: "GET", path: "/x" }).then(() => new Error("expected a failure"), (e: unknown) => e as Error);
+    // The error must be the 401 itself: a placeholder would carry no key whatever the SDK does.
+    expect(err).toBeInstanceOf(AuthenticationError);
     const surfaces = [err.message, String(err.stack), err.toString(), JSON.stringify(err), inspect(err, { depth: 10 }), inspect(client, { depth: 10 }), JSON.stringify(client), lines.join('\n'), inspect(hookEvents, { depth: 10 })];
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.join('\n')).toContain('[redacted]');
