@@ -100,6 +100,7 @@ export class WebhookDispatcher {
   private readonly pending = new Set<Promise<void>>();
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private readonly wakers = new Set<() => void>();
+  private readonly inFlight = new Set<AbortController>();
   private readonly maxAttempts: number;
   private readonly baseDelayMs: number;
   private readonly timeoutMs: number;
@@ -144,6 +145,7 @@ export class WebhookDispatcher {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);
     unref(timer);
+    this.inFlight.add(controller);
     const at = this.now();
     try {
       const response = await globalThis.fetch(delivery.url, {
@@ -160,10 +162,11 @@ export class WebhookDispatcher {
       }
       delivery.attempts.push({ at, status: response.status, error: `HTTP ${response.status}` });
     } catch (err) {
-      const reason = controller.signal.aborted ? `no answer within ${this.timeoutMs} ms` : err instanceof Error ? describeNetworkError(err) : String(err);
+      const reason = this.closed ? 'the sandbox was closed' : controller.signal.aborted ? `no answer within ${this.timeoutMs} ms` : err instanceof Error ? describeNetworkError(err) : String(err);
       delivery.attempts.push({ at, error: reason });
     } finally {
       clearTimeout(timer);
+      this.inFlight.delete(controller);
     }
     if (delivery.attempts.length >= this.maxAttempts || this.closed) delivery.status = 'failed';
     return false;
@@ -193,9 +196,13 @@ export class WebhookDispatcher {
     return this.deliveries.map((d) => ({ ...d, headers: { ...d.headers }, attempts: [...d.attempts] }));
   }
 
-  /** Stops every pending retry at once; pending deliveries end as `failed`. */
+  /**
+   * Stops every pending retry and aborts attempts in flight, so a receiver that never answers
+   * does not hold `sandbox.close()` for the whole timeout; pending deliveries end as `failed`.
+   */
   close(): void {
     this.closed = true;
+    for (const controller of [...this.inFlight]) controller.abort();
     for (const wake of [...this.wakers]) wake();
   }
 }

@@ -1,4 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox, SandboxError, type Sandbox } from '../../src/testing/index.js';
 import { createOrder, dropOff, setUpAccount, startReceiver } from './helpers.js';
 
@@ -118,6 +120,27 @@ describe('delivery and retries', () => {
     await setUpAccount(sandbox);
     await sandbox.advance(await order({ webhookUrl: r.url }), { to: 20 });
     expect(sandbox.webhookLog()[0]).toMatchObject({ status: 'failed', attempts: [{ error: expect.any(String) }] });
+  });
+
+  it('aborts an attempt in flight on close: a receiver that never answers does not hold close() for the timeout', async () => {
+    const hanging = createServer(() => {
+      // Never answers.
+    });
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    cleanups.push(async () => {
+      hanging.closeAllConnections();
+      await new Promise((resolve) => hanging.close(resolve));
+    });
+    const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/hooks`;
+    sandbox = createSandbox({ webhookRetry: { attempts: 3, timeoutMs: 30_000 } });
+    await setUpAccount(sandbox);
+    const advanced = sandbox.advance(await order({ webhookUrl: url }), { to: 20 });
+    await vi.waitFor(() => expect(sandbox.webhookLog()).toHaveLength(1));
+    const started = Date.now();
+    await sandbox.close();
+    await advanced;
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(sandbox.webhookLog()[0]).toMatchObject({ status: 'failed', attempts: [{ error: 'the sandbox was closed' }] });
   });
 
   it('stops pending retries on close, leaving no timer behind', async () => {
