@@ -41,8 +41,8 @@ type AnyEventCallback = (event: WebhookEvent, request: Request) => unknown;
  * missing or wrong, 413 past `maxBodyBytes`, 400 with `{ error, field }` on a malformed body,
  * 200 once your callbacks resolved, and 500 when one throws, so the service can deliver again.
  *
- * @throws {ConfigurationError} at once, when `auth` has a name without a value (or the reverse),
- * `maxBodyBytes` is not a positive whole number, or `on` names an unknown state.
+ * @throws {ConfigurationError} at once, when `auth` has a name without a value (or the reverse) or
+ * is an empty list, `maxBodyBytes` is not a positive whole number, or `on` names an unknown state.
  *
  * @example
  * ```ts
@@ -59,6 +59,8 @@ type AnyEventCallback = (event: WebhookEvent, request: Request) => unknown;
  * ```
  */
 export function createWebhookHandler(options: WebhookHandlerOptions = {}): (request: Request) => Promise<Response> {
+  // An empty list (every key filtered out, e.g. an unset environment variable) must not mean "accept anyone".
+  if (Array.isArray(options.auth) && options.auth.length === 0) throw new ConfigurationError('auth: an empty list of keys would accept every webhook; omit auth to do that on purpose');
   const expected = (options.auth === undefined ? [] : Array.isArray(options.auth) ? options.auth : [options.auth]).map((auth: WebhookAuth, i: number, all: readonly WebhookAuth[]) =>
     compileWebhookAuth(auth, all.length > 1 ? `auth[${i}]` : 'auth'),
   );

@@ -179,6 +179,7 @@ describe('configuration mistakes fail when the handler is created', () => {
     ['a header name without a value', { auth: { name: 'X-Webhook-Key' } as never }, /auth: a header name without a value/],
     ['a value without a name', { auth: { value: 'secret' } as never }, /auth: a header value without a name/],
     ['one bad key of several', { auth: [auth, { name: 'X-Other', value: '' }] }, /auth\[1\]/],
+    ['an empty list of keys (it would accept anyone)', { auth: [] }, /auth: an empty list/],
     ['maxBodyBytes 0', { maxBodyBytes: 0 }, /maxBodyBytes/],
     ['maxBodyBytes with a fraction', { maxBodyBytes: 10.5 }, /maxBodyBytes/],
     ['maxBodyBytes NaN', { maxBodyBytes: Number.NaN }, /maxBodyBytes/],
