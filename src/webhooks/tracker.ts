@@ -22,7 +22,11 @@ export interface OrderTracker {
   current(trackingNumber: string): WebhookEvent | undefined;
   /** Every distinct event of the order, oldest first (late arrivals in their place). */
   history(trackingNumber: string): readonly WebhookEvent[];
-  /** Drops an order (e.g. once it reached a final state); whether it was tracked. */
+  /**
+   * Drops an order; whether it was tracked. The tracker then knows nothing of it: a repeat of one
+   * of its events arriving later (the service delivers again after a failed answer) reads as a new
+   * order's first event, `changed: true`. Forget an order only once no repeat can still come.
+   */
   forget(trackingNumber: string): boolean;
 }
 
