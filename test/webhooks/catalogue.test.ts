@@ -173,6 +173,15 @@ describe('the documented flows follow the documented transitions', () => {
   });
 });
 
+describe('the order types table', () => {
+  it('gives each type its numeric code (fulfillment: its string) and its webhook type string', () => {
+    expect(catalogue.DeliveryType).toEqual({ Deliver: 10, CashCollection: 15, CustomerReturnPickup: 25, Exchange: 30 });
+    expect(catalogue.FulfillmentType).toEqual({ Send: 'FXF_SEND', CustomerReturnPickup: 'CUSTOMER_RETURN_PICKUP' });
+    // The spec does not show Cash Collection's webhook string; CASH_COLLECTION is the SDK's assumption.
+    expect(catalogue.webhookTypeOf).toEqual({ 10: 'SEND', 15: 'CASH_COLLECTION', 25: 'CUSTOMER_RETURN_PICKUP', 30: 'EXCHANGE', FXF_SEND: 'FXF_SEND', CUSTOMER_RETURN_PICKUP: 'CUSTOMER_RETURN_PICKUP' });
+  });
+});
+
 describe('the webhooks entry re-exports the catalogues users need', () => {
   it.each([
     'DeliveryState', 'STATES', 'describeState', 'isFinalState', 'ExceptionReason', 'ForwardExceptionReason', 'ReturnExceptionReason',
