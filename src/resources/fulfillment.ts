@@ -12,7 +12,7 @@ import {
   validateFulfillmentOrder,
   validateFulfillmentReturn,
 } from '../schemas/index.js';
-import { type BulkyMergeGroup, previewBulkyMerge } from './bulky-merge.js';
+import { type BulkyMergeGroup, previewBulkyMerge, receiverPhoneOf } from './bulky-merge.js';
 import { type CreatedDelivery, orderEndpoint } from './deliveries.js';
 import { type Answer, createdRecord, isRecord, issuesAt, listOf } from './shared.js';
 
@@ -55,8 +55,13 @@ function prepareBulky(body: unknown): unknown {
       return;
     }
     const checked = checkOrder(element);
-    if (checked.ok) return checked.value;
-    issues.push(...issuesAt(index, checked.error));
+    const found = checked.ok ? [] : issuesAt(index, checked.error);
+    // The service merges elements by customer phone: one without a phone cannot be placed (previewBulkyMerge refuses it too).
+    if (receiverPhoneOf(element) === undefined && !found.some(({ path }) => path[1] === 'receiver')) {
+      found.push({ path: [index, 'receiver', 'phone'], message: 'required: bulky orders are merged by it' });
+    }
+    issues.push(...found);
+    return found.length === 0 && checked.ok ? checked.value : undefined;
   });
   if (issues.length > 0) throw new ValidationError(issues, { subject: 'Invalid bulky upload (nothing was sent)' });
   return prepared;

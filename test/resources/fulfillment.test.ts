@@ -134,6 +134,20 @@ describe('fulfillment.createBulky: POST /fulfillment/deliveries/bulky', () => {
     expect(sent).toHaveLength(0);
   });
 
+  it('needs the customer phone of every element, since the service merges by it', async () => {
+    const sent = capture(server, 'post', '/fulfillment/deliveries/bulky', () => ok([]));
+    const { phone: _phone, ...withoutPhone } = receiver;
+    const orders = [send(), send({ receiver: withoutPhone }), send({ receiver: { ...receiver, phone: '  ' } })];
+    const error = await makeClient().fulfillment.createBulky(orders).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([
+      [1, 'receiver', 'phone'],
+      [2, 'receiver', 'phone'],
+    ]);
+    expect((error as ValidationError).message).toMatch(/\[1\]\.receiver\.phone: required: bulky orders are merged by it/);
+    expect(sent).toHaveLength(0);
+  });
+
   it('an answer element without trackingNumber is a ResponseShapeError; a refused upload is the server error', async () => {
     let answer = ok([{ _id: 'o1' }], 201);
     capture(server, 'post', '/fulfillment/deliveries/bulky', () => answer);
