@@ -136,10 +136,9 @@ describe('delivery and retries', () => {
     await setUpAccount(sandbox);
     const advanced = sandbox.advance(await order({ webhookUrl: url }), { to: 20 });
     await vi.waitFor(() => expect(sandbox.webhookLog()).toHaveLength(1));
-    const started = Date.now();
+    // timeoutMs (30 s) is beyond the test timeout (20 s): waiting the attempt out fails the test.
     await sandbox.close();
     await advanced;
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(sandbox.webhookLog()[0]).toMatchObject({ status: 'failed', attempts: [{ error: 'the sandbox was closed' }] });
   });
 
@@ -148,9 +147,8 @@ describe('delivery and retries', () => {
     sandbox = createSandbox({ webhookRetry: { attempts: 5, baseDelayMs: 60_000 } });
     await setUpAccount(sandbox);
     await sandbox.advance(await order({ webhookUrl: r.url }), { to: 20 });
-    const started = Date.now();
+    // The next retry is due in 60 s, beyond the test timeout: close() must not wait for it.
     await sandbox.close();
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(sandbox.webhookLog()[0]?.status).toBe('failed');
     expect(r.hits()).toBe(1);
   });
