@@ -39,7 +39,9 @@ export async function control(sandbox: Sandbox, request: Request): Promise<Respo
       case 'POST /orders/:tn/advance': {
         const { to, exceptionCode } = await body(request);
         if (typeof to !== 'number') throw new SandboxError('advance: `to` must be a state code');
-        return ok(await sandbox.advance(trackingNumber, typeof exceptionCode === 'number' ? { to, exceptionCode } : { to }));
+        if (exceptionCode === undefined) return ok(await sandbox.advance(trackingNumber, { to }));
+        if (typeof exceptionCode !== 'number') throw new SandboxError('advance: `exceptionCode` must be an exception reason code (a number)');
+        return ok(await sandbox.advance(trackingNumber, { to, exceptionCode }));
       }
       case 'POST /orders/:tn/play':
         return ok(await sandbox.play(trackingNumber, (await body(request))['scenario'] as ScenarioName));

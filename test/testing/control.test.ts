@@ -38,6 +38,7 @@ describe('control endpoints of a listen() server (for other processes and langua
     const tn: string = order.body.data.trackingNumber;
 
     expect((await send('POST', `${origin}/__sandbox/orders/${tn}/advance`, { to: 45 })).body).toMatchObject({ success: false, message: expect.stringContaining('cannot move from 10') });
+    expect((await send('POST', `${origin}/__sandbox/orders/${tn}/advance`, { to: 47, exceptionCode: '1' })).body).toMatchObject({ success: false, message: expect.stringContaining('`exceptionCode` must be') });
     const played = await send('POST', `${origin}/__sandbox/orders/${tn}/play`, { scenario: 'success' });
     expect(played.body.data.map((e: { state: number }) => e.state)).toEqual([20, 21, 24, 30, 24, 41, 45]);
     expect(receiver.received.map((r) => r.body.state)).toEqual([20, 21, 24, 30, 24, 41, 45]);
