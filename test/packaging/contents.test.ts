@@ -13,14 +13,22 @@ beforeAll(async () => {
 });
 
 describe('the tarball (npm pack --dry-run)', () => {
-  it('holds only dist/, the bin scripts, README, CHANGELOG, LICENSE and package.json', () => {
-    const unexpected = packed.filter((file) => !file.startsWith('dist/') && !DOCUMENTS.includes(file) && !binFiles.includes(file));
+  it('holds only dist/ (the CLI included), README, CHANGELOG, LICENSE and package.json', () => {
+    const unexpected = packed.filter((file) => !file.startsWith('dist/') && !DOCUMENTS.includes(file));
     expect(unexpected).toEqual([]);
   });
 
   it('holds every file the exports map and bin point to, and the documents', () => {
     const needed = [...packageEntries().flatMap((entry) => entry.files), ...binFiles, ...DOCUMENTS];
     expect(needed.filter((file) => !packed.includes(file))).toEqual([]);
+  });
+
+  it('points each command at a built file that starts with a node shebang', () => {
+    expect(binFiles.length).toBeGreaterThan(0);
+    for (const file of binFiles) {
+      expect(file).toMatch(/^dist\//);
+      expect(readFileSync(join(ROOT, file), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
+    }
   });
 
   it('ships no test, source or temporary files inside dist/', () => {
