@@ -6,7 +6,7 @@ import type { Address } from '../schemas/index.js';
 import { type ResolveAddressInput, resolveAddress } from './resolve-address.js';
 import { listOf, requireId } from './shared.js';
 
-export { CountryId } from './countries.js';
+export { CountryId, type Country } from './countries.js';
 
 /** A city of `lookup.cities`. The spec does not show the record; these fields are what the service is known to send. */
 export interface City {

@@ -12,6 +12,7 @@ import {
   type BulkyMergeGroup,
   type City,
   CountryId,
+  type Country,
   type CreatedDelivery,
   DeliveryClient,
   type DeliveryError,
@@ -48,6 +49,11 @@ describe('result types', () => {
     expectTypeOf<DistrictEntry['dropOffAvailability']>().toEqualTypeOf<boolean>();
     expectTypeOf(client.lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: '12 Tahrir Street' })).resolves.toMatchTypeOf<OrderAddress>();
     expectTypeOf(CountryId.Egypt).toEqualTypeOf<'60e4482c7cb7d4bc4849c4d5'>();
+    // The spec's Country table: _id (what countryId takes), name, two-letter code.
+    expectTypeOf<Pick<Country, '_id' | 'name' | 'code'>>().toEqualTypeOf<{ _id: string; name: string; code: string }>();
+    // @ts-expect-error a country record has its code
+    const withoutCode: Country = { _id: CountryId.Egypt, name: 'Egypt' };
+    void withoutCode;
   });
 
   it('businesses have an _id to update their locations with', () => {
