@@ -2,7 +2,11 @@ import type { WebhookEvent } from './event.js';
 
 /** What one event did to its order. */
 export interface TrackResult {
-  /** The event is now the order's latest (`current`): act on it. */
+  /**
+   * The event is now the order's latest (`current`). To store the state, test `!stale` rather
+   * than `changed`: the event is recorded before your write, so if the write fails the
+   * service's repeat arrives as a `duplicate` with `changed: false`.
+   */
   readonly changed: boolean;
   /** The same event (state, type, time and exception code) arrived before: nothing recorded. */
   readonly duplicate: boolean;
@@ -48,8 +52,9 @@ interface OrderLog {
  * const tracker = createOrderTracker();
  * const handler = createWebhookHandler({
  *   onEvent: async (event) => {
- *     const { changed, current } = tracker.track(event);
- *     if (changed) await orders.setState(current.trackingNumber, current.state);
+ *     const { stale, current } = tracker.track(event);
+ *     // not `changed`: a repeat after a failed write must write again (the same state: harmless)
+ *     if (!stale) await orders.setState(current.trackingNumber, current.state);
  *   },
  * });
  * ```

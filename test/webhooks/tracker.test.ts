@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createOrderTracker, FULFILLMENT_FLOWS, parseWebhookEvent, type WebhookEvent } from '../../src/webhooks/index.js';
+import { createOrderTracker, createWebhookHandler, FULFILLMENT_FLOWS, parseWebhookEvent, type WebhookEvent } from '../../src/webhooks/index.js';
 import { flowBodies, MINUTE, T0, webhookBody } from './helpers.js';
 
 const statesAndTypes = (events: readonly WebhookEvent[]): string[] => events.map((event) => `${event.state} ${event.type}`);
@@ -116,5 +116,29 @@ describe('repeated and late deliveries', () => {
       }
       expect(tracker.history('4567891234')).toEqual(events);
     }), { numRuns: 200 });
+  });
+});
+
+describe('storing the state behind a handler, as the README and the TSDoc do', () => {
+  const post = (body: Record<string, unknown>): Request => new Request('http://127.0.0.1/webhooks', { method: 'POST', body: JSON.stringify(body) });
+
+  it('writes again when the service repeats an event whose write failed, and never writes a late older one', async () => {
+    const tracker = createOrderTracker();
+    const stored: number[] = [];
+    let failNext = true;
+    const handler = createWebhookHandler({
+      onEvent: async (event) => {
+        const { stale, current } = tracker.track(event);
+        if (stale) return;
+        if (failNext) { failNext = false; throw new Error('database unavailable'); }
+        stored.push(current.state);
+      },
+      onError: () => {},
+    });
+    const delivered = webhookBody({ state: 41, timeStamp: T0 + MINUTE });
+    expect((await handler(post(delivered))).status).toBe(500);
+    expect((await handler(post(delivered))).status).toBe(200); // the repeat: a duplicate, written this time
+    expect((await handler(post(webhookBody({ state: 24, timeStamp: T0 })))).status).toBe(200); // late and older
+    expect(stored).toEqual([41]);
   });
 });
