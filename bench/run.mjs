@@ -3,13 +3,13 @@
  * and writes bench/RESULTS.md. `node bench/run.mjs --src` measures a bundle of src/ instead of
  * dist/ (for development, without touching dist/).
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { measureBundle, bytesBySource } from './lib/bundle-size.mjs';
 import { runChild, startServer } from './lib/child.mjs';
 import { measureColdStart } from './lib/cold-start.mjs';
-import { buildRows, markdownTable, resultsMarkdown } from './lib/report.mjs';
+import { buildRows, markdownTable, readmeQuote, resultsMarkdown } from './lib/report.mjs';
 import { median, rotate } from './lib/stats.mjs';
 import { buildZodInlined, ensureKy, KY_VERSION, prepareTargets, ROOT } from './lib/targets.mjs';
 
@@ -135,13 +135,19 @@ if (results.coldStart.main > 1.5 * coldBase) {
       `\`import('zod/mini')\` alone takes ${results.coldStart['zod/mini'].toFixed(1)} ms here: loading zod's ESM files from node_modules (about 100 of them), not building schemas, is what costs. ` +
       `The same entry with zod bundled in and tree-shaken (tsup \`noExternal: ['zod']\`) imports in ${results.coldStart.mainZodInlined.toFixed(1)} ms. ` +
       `The budget is wrong for a package that depends on zod: no entry that imports \`zod/mini\` from node_modules can load faster than \`zod/mini\` alone, which takes ${(results.coldStart['zod/mini'] / coldBase).toFixed(2)}x of the baseline by itself (1.30x to 1.77x across runs here); the SDK's own modules add ${(results.coldStart.main - results.coldStart['zod/mini']).toFixed(1)} ms to it. ` +
-      'zod stays a dependency rather than bundled in (DESIGN.md: a user\'s zod is shared and patched by `npm update`, never vendored); a serverless app that counts these milliseconds can bundle the SDK with its own code, as the reference row does.',
+      'zod stays in `dependencies` rather than inlined into dist/, as DESIGN.md has it: an app that uses zod itself then carries one copy of it, and zod\'s fixes reach the SDK through `npm update`. A serverless app that counts these milliseconds can bundle the SDK with its own code, as the reference row does.',
   );
 }
 
 const rows = buildRows(results);
 const durationSeconds = (performance.now() - started) / 1000;
-writeFileSync(join(ROOT, 'bench', 'RESULTS.md'), resultsMarkdown({ rows, results, notes, date: new Date().toISOString().slice(0, 10), durationSeconds }));
+const date = new Date().toISOString().slice(0, 10);
+writeFileSync(join(ROOT, 'bench', 'RESULTS.md'), resultsMarkdown({ rows, results, notes, date, durationSeconds }));
+// README quotes the table between markers, rewritten here so that it cannot drift from RESULTS.md.
+const readmePath = join(ROOT, 'README.md');
+const readme = readFileSync(readmePath, 'utf8');
+const quoted = readme.replace(/(<!-- bench-table:start -->\n)[\s\S]*?(\n<!-- bench-table:end -->)/, (_, start, end) => `${start}${readmeQuote({ rows, date })}${end}`);
+if (quoted !== readme) writeFileSync(readmePath, quoted);
 console.log(markdownTable(rows));
 if (notes.length > 0) console.log(`\n${notes.map((note) => `- ${note}`).join('\n')}`);
 log(`done in ${durationSeconds.toFixed(0)} s; written to bench/RESULTS.md`);

@@ -85,6 +85,11 @@ export function machineLine() {
   return `${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB · Node ${process.version} · ${process.platform}/${process.arch}`;
 }
 
+/** The table as README quotes it: the run's date and machine, then the rows. */
+export function readmeQuote({ rows, date }) {
+  return `From the run of ${date} (${machineLine()}; loopback):\n\n${markdownTable(rows)}`;
+}
+
 export function resultsMarkdown({ rows, results, notes, date, durationSeconds }) {
   return `# Benchmark results
 
