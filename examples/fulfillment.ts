@@ -3,7 +3,7 @@
 // service merges per customer phone, previewed before sending.
 //
 //   npx tsx examples/fulfillment.ts
-import { FulfillmentType, formatPath, ValidationError, type BulkyCreatedOrder, type BulkyMergeGroup, type CreatedDelivery, type FulfillmentSendOrder } from 'delivery-sdk';
+import { FulfillmentType, formatPath, previewBulkyMerge, ValidationError, type BulkyCreatedOrder, type BulkyMergeGroup, type CreatedDelivery, type FulfillmentSendOrder } from 'delivery-sdk';
 import { clientFor, printer, type ExampleOptions } from './support/merchant.js';
 import { isEntryPoint, runScript } from './support/node.js';
 
@@ -63,7 +63,7 @@ export async function main(options: FulfillmentOptions): Promise<FulfillmentRun>
     { type: FulfillmentType.Send, dropOffAddress: address, receiver: other, fulfillmentInfo: { items: [{ sku: 'CAP', quantity: 2 }] } },
     { type: FulfillmentType.Send, dropOffAddress: address, receiver, cod: 150, fulfillmentInfo: { items: [{ sku: 'MUG', quantity: 2 }, { sku: 'SHIRT-M', quantity: 1 }] } },
   ];
-  const preview = client.fulfillment.previewBulkyMerge(bulky);
+  const preview = previewBulkyMerge(bulky);
   say(`Bulky upload of ${bulky.length} orders for ${preview.length} customers, as previewBulkyMerge shows it (no request):`);
   for (const group of preview) {
     const kept = group.differingFields.length === 0 ? '' : `; differing ${group.differingFields.join(', ')}: only the first element's kept`;

@@ -12,7 +12,7 @@ import {
   validateFulfillmentOrder,
   validateFulfillmentReturn,
 } from '../schemas/index.js';
-import { type BulkyMergeGroup, previewBulkyMerge, receiverPhoneOf } from './bulky-merge.js';
+import { receiverPhoneOf } from './bulky-merge.js';
 import { type CreatedDelivery, orderEndpoint } from './deliveries.js';
 import { type Answer, createdRecord, isRecord, issuesAt, listOf } from './shared.js';
 
@@ -159,7 +159,7 @@ export class FulfillmentResource {
   /**
    * Creates several fulfillment orders in one call (`POST /fulfillment/deliveries/bulky`, body:
    * the array). The service merges elements with the same `receiver.phone` into one order
-   * with all their items, so it creates one order per customer: see {@link previewBulkyMerge}
+   * with all their items, so it creates one order per customer: see `previewBulkyMerge()`
    * to know beforehand (elements need `receiver.phone`). Every element is checked first, as an
    * FXF_SEND order (no other type is taken); one `ValidationError` lists the issues of all
    * invalid ones (paths from the index) and nothing is sent.
@@ -173,7 +173,7 @@ export class FulfillmentResource {
    *   { type: FulfillmentType.Send, dropOffAddress, receiver: { phone: '+201012345678' }, fulfillmentInfo: { items: [{ sku: 'SHIRT-M', quantity: 1 }] } },
    *   { type: FulfillmentType.Send, dropOffAddress, receiver: { phone: '+201012345678' }, fulfillmentInfo: { items: [{ sku: 'CAP', quantity: 1 }] } },
    * ] satisfies FulfillmentSendOrder[];
-   * client.fulfillment.previewBulkyMerge(orders); // one group: both go to the same phone
+   * previewBulkyMerge(orders); // one group: both go to the same phone (no request)
    * const created = await client.fulfillment.createBulky(orders); // one order with both items
    * ```
    */
@@ -181,8 +181,4 @@ export class FulfillmentResource {
     return this.#http.request({ method: 'POST', path: '/fulfillment/deliveries/bulky', body: orders, prepare: prepareBulky, transform: bulkyCreated, idempotent: false }, options);
   }
 
-  /** How `createBulky` will merge `orders`, without sending anything: the same as the exported {@link previewBulkyMerge}. */
-  previewBulkyMerge(orders: readonly FulfillmentSendOrder[]): BulkyMergeGroup[] {
-    return previewBulkyMerge(orders);
-  }
 }

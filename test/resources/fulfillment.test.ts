@@ -197,8 +197,4 @@ describe('previewBulkyMerge (pure)', () => {
     })();
     expect((error as ValidationError).issues).toEqual([{ path: [1, 'receiver', 'phone'], message: 'required: bulky orders are merged by it' }]);
   });
-
-  it('is also a method of client.fulfillment', () => {
-    expect(makeClient().fulfillment.previewBulkyMerge([send()])).toEqual(previewBulkyMerge([send()]));
-  });
 });

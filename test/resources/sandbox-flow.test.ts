@@ -10,6 +10,7 @@ import {
   DeliveryType,
   FulfillmentType,
   type OrderInput,
+  previewBulkyMerge,
 } from '../../src/index.js';
 import { createSandbox } from '../../src/testing/index.js';
 
@@ -98,7 +99,7 @@ describe('an account from registration to orders, against the sandbox', () => {
       { type: FulfillmentType.Send, dropOffAddress, receiver: { phone: '+201099999999' }, fulfillmentInfo: { items: [{ sku: 'MUG', quantity: 3 }] } },
       { type: FulfillmentType.Send, dropOffAddress, receiver, fulfillmentInfo: { items: [{ sku: 'MUG', quantity: 2 }, { sku: 'CAP', quantity: 1 }] } },
     ];
-    const preview = client.fulfillment.previewBulkyMerge(bulky);
+    const preview = previewBulkyMerge(bulky);
     const answer = await client.fulfillment.createBulky(bulky);
     expect(answer.map((order) => order.mergedFrom)).toEqual(preview.map((group) => group.mergedFrom));
     expect(answer.map((order) => order.receiverPhone)).toEqual(preview.map((group) => group.receiverPhone));
