@@ -159,6 +159,8 @@ export function resolveConfig(options: DeliveryClientOptions): ResolvedConfig {
   const baseUrl = parseBaseUrl(options.baseUrl, options.allowInsecureHttp === true);
   const authHeaderName = options.auth?.headerName ?? 'Authorization';
   const scheme = options.auth?.scheme ?? '';
+  // An explicit empty key is a mistake (`process.env.KEY ?? ''`), not a wish for public calls only.
+  if (options.apiKey === '') throw new ConfigurationError('DeliveryClient `apiKey` is empty: pass your API key, or leave `apiKey` out for the public lookup and registration calls.');
   const apiKey = options.apiKey ?? envApiKey();
 
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };

@@ -92,9 +92,9 @@ export function errorFromResponse(response: Response, decoded: DecodedBody, requ
     errorCode === undefined ? '' : ` (errorCode ${errorCode})`
   }`;
   const options: ApiErrorOptions = { status, body, headers, request, errorCode };
-  if (status === 401) return new AuthenticationError(message, options);
+  if (status === 401) return new AuthenticationError(`${message}; check the client's \`apiKey\` (or DELIVERY_API_KEY)`, options);
   if (status === 403) return new PermissionDeniedError(message, options);
-  if (status === 404) return new NotFoundError(message, options);
+  if (status === 404) return new NotFoundError(`${message}; check \`baseUrl\` (the API's root) and the ids in the path`, options);
   if (status === 429) return new RateLimitError(message, { ...options, retryAfter: parseRetryAfter(response.headers.get('retry-after')) });
   if (status >= 500) return new ServerError(message, options);
   return new ApiError(message, options);

@@ -70,6 +70,12 @@ describe('authentication header', () => {
     await new DeliveryClient({ baseUrl: 'https://api.example.com/v2', fetch }).request({ method: 'GET', path: '/cities' });
     expect(calls[0]?.init.headers).not.toHaveProperty('Authorization');
   });
+
+  it('refuses an explicit empty apiKey (a missing variable, most likely) instead of calling without a key', () => {
+    vi.stubEnv('DELIVERY_API_KEY', 'from-env');
+    expect(() => new DeliveryClient({ baseUrl: 'https://api.example.com/v2', apiKey: '' })).toThrow(ConfigurationError);
+    expect(() => new DeliveryClient({ baseUrl: 'https://api.example.com/v2', apiKey: '' })).toThrow(/`apiKey` is empty: pass your API key, or leave `apiKey` out/);
+  });
 });
 
 describe('headers and bodies', () => {

@@ -92,6 +92,14 @@ describe('error answers', () => {
     expect(err).toMatchObject({ status, request: { method: 'POST', url: `${BASE}/thing` } });
   });
 
+  it('tells what to check on a 401 (the key) and a 404 (baseUrl and the ids in the path)', async () => {
+    server.use(http.get(`${BASE}/thing`, () => HttpResponse.json({ success: false, message: 'Unauthorized' }, { status: 401 })));
+    server.use(http.get(`${BASE}/missing`, () => HttpResponse.json({ success: false, message: 'Not found' }, { status: 404 })));
+    const client = makeClient({ maxRetries: 0 });
+    await expect(client.request({ method: 'GET', path: '/thing' })).rejects.toThrow(/Unauthorized; check the client's `apiKey` \(or DELIVERY_API_KEY\)$/);
+    await expect(client.request({ method: 'GET', path: '/missing' })).rejects.toThrow(/Not found; check `baseUrl` \(the API's root\) and the ids in the path$/);
+  });
+
   it('turns an HTML 502 into a ServerError with a short excerpt of the page', async () => {
     const page = `<html><head><title>502 Bad Gateway</title></head><body>${'x'.repeat(5000)}</body></html>`;
     server.use(http.get(`${BASE}/thing`, () => new HttpResponse(page, { status: 502, headers: { 'content-type': 'text/html' } })));
