@@ -53,6 +53,8 @@ export function buildRows(results) {
     }
     const ratio = large.peakRss / small.peakRss;
     rows.push(['4', `Bulk, peak RSS ${large.count.toLocaleString('en-US')} orders`, mb(large.peakRss), `${small.count.toLocaleString('en-US')} orders ${mb(small.peakRss)}`, x(ratio), '≤ 2.00x', verdict(ratio <= 2)]);
+    const bytes = (value) => `${Math.round(value).toLocaleString('en-US')} B`;
+    rows.push(['4', `Bulk, heap the input and the result hold per order, ${large.count.toLocaleString('en-US')} orders`, bytes(large.heldPerOrder), `${small.count.toLocaleString('en-US')} orders ${bytes(small.heldPerOrder)}`, x(large.heldPerOrder / small.heldPerOrder), '', '']);
   }
 
   const reference = coldStart.ky === undefined ? 'zod/mini' : 'ky';
@@ -118,6 +120,7 @@ ${markdownTable(rows)}
    \`createWebhookHandler\`; gzip level 9. 1 KB = 1,000 bytes. The same check runs in \`npm test\` on src/.
 4. **Bulk**: \`createBulk\` against the SDK's sandbox listening on 127.0.0.1 in its own process (a fresh
    one per size), in a fresh client process per size; peak RSS is the client's kernel high-water mark.
+   Afterwards, the heap the input array and the result hold: \`heapUsed\` after \`gc()\` with both, minus without them, per order.
 5. **Cold start**: one \`await import(...)\` timed inside a fresh \`node\` process, median of ${results.coldStartRuns}, interleaved.
 6. **Heap**: \`heapUsed\` after ${results.heap.calls.toLocaleString('en-US')} sequential calls and three \`gc()\`s (\`--expose-gc\`), each variant in its own fresh
    process with only its own modules loaded; median of ${results.heap.runs}.
