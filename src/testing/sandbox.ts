@@ -27,6 +27,12 @@ export interface SandboxOptions {
   readonly now?: () => number;
   /** Base URL the in-process adapters (`fetch`, `handlers()`) answer under. Default `https://sandbox.delivery-sdk.test/v2`. */
   readonly baseUrl?: string;
+  /**
+   * How webhooks are sent. Default: the global `fetch`, to the order's or the account's URL. To
+   * deliver them to a Fetch-API handler in the same process, with no server to start:
+   * `webhookFetch: (url, init) => handler(new Request(url, init))`.
+   */
+  readonly webhookFetch?: (url: string, init: RequestInit) => Promise<Response>;
 }
 
 /** The account-level webhook of the dashboard: URL, and optionally one header name with its value. */
@@ -185,7 +191,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const baseUrl = (options.baseUrl ?? 'https://sandbox.delivery-sdk.test/v2').replace(/\/+$/, '');
   const store = new SandboxStore(options.seed ?? 1);
   const faults = new FaultInjector();
-  const webhooks = new WebhookDispatcher(options.webhookRetry ?? {}, now);
+  const webhooks = new WebhookDispatcher(options.webhookRetry ?? {}, now, options.webhookFetch);
   const servers = new Set<SandboxServer>();
 
   const engine = new StateEngine(store, now, async (order, event) => {

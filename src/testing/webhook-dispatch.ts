@@ -94,7 +94,7 @@ interface MutableDelivery {
   status: WebhookDelivery['status'];
 }
 
-/** Sends webhooks with the global `fetch`, retries failures with exponential backoff, and keeps a log. */
+/** Sends webhooks (with the global `fetch` unless given another), retries failures with exponential backoff, and keeps a log. */
 export class WebhookDispatcher {
   private readonly deliveries: MutableDelivery[] = [];
   private readonly pending = new Set<Promise<void>>();
@@ -106,7 +106,11 @@ export class WebhookDispatcher {
   private readonly timeoutMs: number;
   private closed = false;
 
-  constructor(options: WebhookRetryOptions, private readonly now: () => number) {
+  constructor(
+    options: WebhookRetryOptions,
+    private readonly now: () => number,
+    private readonly webhookFetch: ((url: string, init: RequestInit) => Promise<Response>) | undefined = undefined,
+  ) {
     this.maxAttempts = Math.max(1, Math.floor(options.attempts ?? 4));
     this.baseDelayMs = Math.max(0, options.baseDelayMs ?? 50);
     this.timeoutMs = Math.max(1, options.timeoutMs ?? 5000);
@@ -148,7 +152,8 @@ export class WebhookDispatcher {
     this.inFlight.add(controller);
     const at = this.now();
     try {
-      const response = await globalThis.fetch(delivery.url, {
+      // The global fetch is looked up at each attempt, so that a stub installed later is used.
+      const response = await (this.webhookFetch ?? globalThis.fetch)(delivery.url, {
         method: 'POST',
         headers: delivery.headers,
         body: JSON.stringify(delivery.body),

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox, SandboxError, type Sandbox } from '../../src/testing/index.js';
+import { createOrderTracker, createWebhookHandler, type WebhookEvent } from '../../src/webhooks/index.js';
 import { createOrder, dropOff, setUpAccount, startReceiver } from './helpers.js';
 
 let sandbox: Sandbox;
@@ -151,5 +152,44 @@ describe('delivery and retries', () => {
     await sandbox.close();
     expect(sandbox.webhookLog()[0]?.status).toBe('failed');
     expect(r.hits()).toBe(1);
+  });
+});
+
+describe('webhookFetch: webhooks to a Fetch handler in the same process', () => {
+  it('delivers every state change to the handler, header included, with no server', async () => {
+    const events: WebhookEvent[] = [];
+    const tracker = createOrderTracker();
+    const handler = createWebhookHandler({
+      auth: { name: 'X-Shop-Key', value: 'k-1' },
+      onEvent: (event) => {
+        events.push(event);
+        tracker.track(event);
+      },
+    });
+    const urls: string[] = [];
+    sandbox = createSandbox({
+      webhookFetch: (url, init) => {
+        urls.push(url);
+        return handler(new Request(url, init));
+      },
+    });
+    await setUpAccount(sandbox);
+    sandbox.setWebhook({ url: 'https://shop.test/hooks', headerName: 'X-Shop-Key', headerValue: 'k-1' });
+    const trackingNumber = await order();
+    await sandbox.play(trackingNumber, 'success');
+    expect(events.map((event) => event.state)).toEqual([20, 21, 24, 30, 24, 41, 45]);
+    expect(new Set(urls)).toEqual(new Set(['https://shop.test/hooks']));
+    expect(tracker.current(trackingNumber)?.state).toBe(45);
+    expect(sandbox.webhookLog().every((delivery) => delivery.status === 'delivered')).toBe(true);
+  });
+
+  it('records what the handler answers: a wrong header is a 401, retried and then failed', async () => {
+    const handler = createWebhookHandler({ auth: { name: 'X-Shop-Key', value: 'right' }, onEvent: () => undefined });
+    sandbox = createSandbox({ webhookFetch: (url, init) => handler(new Request(url, init)), webhookRetry: { attempts: 2, baseDelayMs: 1 } });
+    await setUpAccount(sandbox);
+    sandbox.setWebhook({ url: 'https://shop.test/hooks', headerName: 'X-Shop-Key', headerValue: 'wrong' });
+    await sandbox.advance(await order(), { to: 20 });
+    await vi.waitFor(() => expect(sandbox.webhookLog()[0]?.status).toBe('failed'));
+    expect(sandbox.webhookLog()[0]?.attempts.map((attempt) => attempt.status)).toEqual([401, 401]);
   });
 });
