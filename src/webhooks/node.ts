@@ -125,6 +125,9 @@ function toFetchRequest(req: NodeWebhookRequest, body: NodeBody): Request {
 function send(response: Response, res: ServerResponse, body: NodeBody): void {
   const finish = (text: string): void => {
     body.discard();
+    // Another middleware (a timeout) may have answered already: setting headers now would throw
+    // inside a promise callback, an unhandled rejection that ends the process.
+    if (res.headersSent) return;
     res.statusCode = response.status;
     response.headers.forEach((value, name) => res.setHeader(name, value));
     // An unread upload (401, 413) would otherwise be read to its end before the next request.

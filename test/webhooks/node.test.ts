@@ -103,6 +103,30 @@ describe('createNodeWebhookHandler under a real node:http server', () => {
     const response = await fetch(url, { method: 'POST', body: chunked, duplex: 'half' } as RequestInit);
     expect(response.status).toBe(200);
   });
+  it('leaves alone a response another middleware already ended (a timeout), with no unhandled rejection', async () => {
+    let release = (): void => {};
+    const slowCallback = new Promise<void>((resolve) => (release = resolve));
+    const handle = createNodeWebhookHandler({ auth, onEvent: () => slowCallback });
+    const url = await serve((req, res) => {
+      handle(req, res);
+      // What connect-timeout does when the callback is slow: answer first, the handler finishes later.
+      setTimeout(() => {
+        res.statusCode = 503;
+        res.end('timed out');
+        release();
+      }, 20);
+    });
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      const response = await send(url, webhookBody({ state: 45 }));
+      expect(response.status).toBe(503);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
+  });
 });
 
 describe('createNodeWebhookHandler behind Express-style body parsers', () => {
