@@ -69,7 +69,9 @@ function sleep(ms: number, signal: AbortSignal | undefined, request: RequestSumm
       signal?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    // An abort from an onRetry hook or a logger has already fired: no event will come.
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 

@@ -128,6 +128,14 @@ describe('timeouts and aborts', () => {
     await expect(pending).rejects.toBeInstanceOf(RequestAbortedError);
   });
 
+  it('sends no further attempt when the caller aborts from onRetry', async () => {
+    const calls = countCalls('get', () => HttpResponse.json({}, { status: 503 }));
+    const controller = new AbortController();
+    const client = makeClient({ maxRetries: 3, hooks: { onRetry: () => controller.abort() } });
+    await expect(client.request({ method: 'GET', path: '/r' }, { signal: controller.signal })).rejects.toBeInstanceOf(RequestAbortedError);
+    expect(calls.count).toBe(1);
+  });
+
   it('leaves no timer behind once a call has ended', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
