@@ -52,7 +52,8 @@ export async function resolveAddress(lookup: Lookups, input: ResolveAddressInput
   let where = `in ${label(city.name, city.otherName)}`;
 
   let zone: Zone | undefined;
-  if (zoneQuery !== undefined) {
+  // `!=`: null is no zone, as the check above already reads it (rows from a database carry null).
+  if (zoneQuery != null) {
     const zones = await lookup.zones(city._id, options);
     [zone] = find(3002, 'zone', zoneQuery, where, zones.map((item) => ({ item, names: [item.name, item.otherName, item._id] })), (item) => label(item.name, item.otherName)) as [Zone];
   }

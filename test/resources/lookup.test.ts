@@ -7,6 +7,7 @@ import {
   NotFoundError,
   RequestAbortedError,
   ResponseShapeError,
+  type ResolveAddressInput,
   ValidationError,
   ZoneNotFoundError,
 } from '../../src/index.js';
@@ -279,6 +280,13 @@ describe('resolveAddress', () => {
     const outside = await lookup.resolveAddress({ city: 'Giza', zone: 'Haram', district: 'Dokki', firstLine: 'Street 1234' }).catch((e: unknown) => e);
     expect(outside).toBeInstanceOf(DistrictNotFoundError);
     expect((outside as Error).message).toMatch(/in zone Haram \(الهرم\) of Giza; closest: Faisal/);
+  });
+
+  it('reads zone: null (a database row without one) as no zone, not as a name to match', async () => {
+    const { zonesSent } = serveLookups();
+    const row = { city: 'Giza', zone: null, district: 'Dokki', firstLine: 'Street 1234' } as unknown as ResolveAddressInput;
+    await expect(makeClient().lookup.resolveAddress(row)).resolves.toMatchObject({ districtId: 'district-dokki', zoneId: 'zone-dokki' });
+    expect(zonesSent).toHaveLength(0);
   });
 
   it('a district name found in several zones needs the zone, and resolves with it', async () => {
