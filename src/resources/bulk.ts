@@ -59,7 +59,8 @@ export interface BulkCreateResult {
    * Set when the upload stopped before the end of the input: `at` is the index of the first
    * order not sent (it and every later one were not sent; for an iterable input, the input may
    * also have ended there), and `reason` why (a `RequestAbortedError` after an abort; an error
-   * every chunk would get, such as `AuthenticationError` or `BusinessLocationRequiredError`).
+   * every chunk would get, such as `AuthenticationError` or `BusinessLocationRequiredError`; a
+   * `DeliveryError` whose `cause` is what your iterable threw, when reading it failed part-way).
    */
   stopped?: { at: number; reason: DeliveryError } | undefined;
 }
@@ -225,7 +226,13 @@ export async function createBulk(http: HttpClient, orders: BulkInput, options?: 
     }
   };
 
-  const exhausted = await forEachConcurrently(chunksOf<unknown>(source, chunkSize), concurrency, sendChunk, stopped);
+  let exhausted = false;
+  try {
+    exhausted = await forEachConcurrently(chunksOf<unknown>(source, chunkSize), concurrency, sendChunk, stopped);
+  } catch (cause) {
+    // The caller's iterable threw after some chunks went out: those orders exist and must be reported.
+    stopReason ??= new DeliveryError('createBulk stopped: reading the orders threw', { cause });
+  }
   const byIndex = (a: { index: number }, b: { index: number }): number => a.index - b.index;
   const result: BulkCreateResult = { created: created.sort(byIndex), failed: failed.sort(byIndex) };
   if (!exhausted && (total === undefined || sentUpTo < total)) result.stopped = { at: sentUpTo, reason: stopReason ?? aborted(signal as AbortSignal) };

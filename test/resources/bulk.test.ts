@@ -93,6 +93,19 @@ describe('createBulk: chunks, wire format, results by input index', () => {
     expect(result.created.map((c) => c.index)).toEqual(Array.from({ length: 200 }, (_, i) => i));
   });
 
+  it('an input that throws part-way (validation off) still reports what was created, with the read error as the stop reason', async () => {
+    capture(server, 'post', '/deliveries/bulk', createAll);
+    const unreadable = new Error('database cursor closed');
+    async function* rows() {
+      for (let i = 0; i < 4; i++) yield order(i);
+      throw unreadable;
+    }
+    const error = await failure(makeClient().deliveries.createBulk(rows(), { chunkSize: 2, concurrency: 1, validate: false }));
+    expect(error.created.map((c) => c.index)).toEqual([0, 1, 2, 3]);
+    expect(error.stopped?.at).toBe(4);
+    expect(error.stopped?.reason.cause).toBe(unreadable);
+  });
+
   it('takes an async iterable, validated first', async () => {
     const sent = capture(server, 'post', '/deliveries/bulk', createAll);
     async function* rows() {
