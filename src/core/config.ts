@@ -1,4 +1,5 @@
 import { ConfigurationError } from '../errors/index.js';
+import { isHeaderName, isSafeHeaderValue } from '../schemas/predicates.js';
 import { LOG_LEVELS, type Logger, type LogLevel } from './logger.js';
 
 /** Observation points for metrics and tracing. Hooks see no secrets: `Authorization` is redacted. */
@@ -90,8 +91,6 @@ export interface ResolvedConfig {
 }
 
 const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const UNSAFE_HEADER_VALUE = /[\r\n\0]/;
 
 function envApiKey(): string | undefined {
   // `process` is absent in browsers and edge workers; the typeof guard keeps this entry portable.
@@ -127,8 +126,8 @@ function parseBaseUrl(raw: unknown, allowInsecureHttp: boolean): string {
 /** Throws when a header would be refused by fetch or could split a request (CR/LF). */
 export function checkHeaders(headers: Record<string, string>, where: string): void {
   for (const [name, value] of Object.entries(headers)) {
-    if (!HEADER_NAME.test(name)) throw new ConfigurationError(`${where}: ${JSON.stringify(name)} is not a valid header name.`);
-    if (typeof value !== 'string' || UNSAFE_HEADER_VALUE.test(value)) {
+    if (!isHeaderName(name)) throw new ConfigurationError(`${where}: ${JSON.stringify(name)} is not a valid header name.`);
+    if (typeof value !== 'string' || !isSafeHeaderValue(value)) {
       throw new ConfigurationError(`${where}: the value of header "${name}" must be a string without CR, LF or NUL.`);
     }
   }
@@ -167,11 +166,11 @@ export function resolveConfig(options: DeliveryClientOptions): ResolvedConfig {
   checkHeaders(headers, 'DeliveryClient `headers`');
   if (apiKey !== undefined && apiKey !== '') {
     const value = scheme === '' ? apiKey : `${scheme} ${apiKey}`;
-    if (typeof apiKey !== 'string' || UNSAFE_HEADER_VALUE.test(value)) {
+    if (typeof apiKey !== 'string' || !isSafeHeaderValue(value)) {
       // The key itself is never echoed back, not even in this message.
       throw new ConfigurationError('DeliveryClient `apiKey` and `auth.scheme` must be strings without CR, LF or NUL.');
     }
-    if (!HEADER_NAME.test(authHeaderName)) throw new ConfigurationError(`DeliveryClient \`auth.headerName\` ${JSON.stringify(authHeaderName)} is not a valid header name.`);
+    if (!isHeaderName(authHeaderName)) throw new ConfigurationError(`DeliveryClient \`auth.headerName\` ${JSON.stringify(authHeaderName)} is not a valid header name.`);
     headers[authHeaderName] = value;
   }
 

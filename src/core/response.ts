@@ -11,6 +11,7 @@ import {
   type RequestSummary,
   ServerError,
 } from '../errors/index.js';
+import { isRecord } from '../schemas/predicates.js';
 
 /** What a body turned out to be: parsed JSON, or the raw text when it is not JSON. */
 export type DecodedBody = { json: true; value: unknown } | { json: false; text: string };
@@ -22,10 +23,6 @@ export function decodeBody(text: string): DecodedBody {
   } catch {
     return { json: false, text };
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

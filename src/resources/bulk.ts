@@ -24,7 +24,8 @@ import {
   type ValidationIssue,
 } from '../errors/index.js';
 import { checkOrder, type OrderInput } from '../schemas/index.js';
-import { type Answer, idText, isRecord, issuesAt } from './shared.js';
+import { isRecord } from '../schemas/predicates.js';
+import { type Answer, idText, issuesAt } from './shared.js';
 
 /** An order `createBulk` created, with its index in your input. Fields the service adds are kept. */
 export interface BulkCreatedDelivery {

@@ -1,6 +1,6 @@
 import { ValidationError, type ValidationIssue } from '../errors/index.js';
 import type { FulfillmentItem, FulfillmentSendOrder } from '../schemas/index.js';
-import { isRecord } from './shared.js';
+import { isRecord } from '../schemas/predicates.js';
 
 /** One order the bulky upload will create: the elements of one customer, merged. */
 export interface BulkyMergeGroup {

@@ -2,7 +2,8 @@ import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/config.js';
 import { type HttpClient, path } from '../core/http.js';
 import { type CreateBusinessInput, type PickupLocationEntry, validateBusiness, validatePickupLocations } from '../schemas/index.js';
-import { type Answer, createdRecord, idText, isRecord, recordOf, requireId, send } from './shared.js';
+import { isRecord } from '../schemas/predicates.js';
+import { type Answer, createdRecord, idText, recordOf, requireId, send } from './shared.js';
 
 /** A pickup location of a business, as the service answers it. */
 export interface PickupLocation {

@@ -14,7 +14,8 @@ import {
 } from '../schemas/index.js';
 import { receiverPhoneOf } from './bulky-merge.js';
 import { type CreatedDelivery, orderEndpoint } from './deliveries.js';
-import { type Answer, createdRecord, isRecord, issuesAt, listOf } from './shared.js';
+import { isRecord } from '../schemas/predicates.js';
+import { type Answer, createdRecord, issuesAt, listOf } from './shared.js';
 
 /** An order created by `createBulky`: one per customer phone. Fields the service adds are kept. */
 export interface BulkyCreatedOrder {

@@ -3,15 +3,12 @@ import { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/config.js';
 import type { Endpoint, HttpClient } from '../core/http.js';
 import { type DeliveryError, type RequestSummary, ResponseShapeError, ValidationError, type ValidationIssue } from '../errors/index.js';
+import { isRecord } from '../schemas/predicates.js';
 
 /** Which request and status an answer came from. */
 export interface Answer {
   status: number;
   request: RequestSummary;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
