@@ -181,5 +181,4 @@ export class FulfillmentResource {
   createBulky(orders: FulfillmentSendOrder[], options?: RequestOptions): APIPromise<BulkyCreatedOrder[]> {
     return this.#http.request({ method: 'POST', path: '/fulfillment/deliveries/bulky', body: orders, prepare: prepareBulky, transform: bulkyCreated, idempotent: false }, options);
   }
-
 }

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { ErrorCode } from '../errors/codes.js';
 import { crossField, filledText, object, rule } from './fields.js';
-import { checkWith, type CheckResult, unwrap } from './issues.js';
+import { checkWith, unwrap } from './issues.js';
 import { lazy } from './lazy.js';
 import { isFilled } from './predicates.js';
 
@@ -165,11 +165,6 @@ export function validateAddress(input: unknown): OrderAddress {
   return unwrap(checkWith(orderAddressSchema(), input, 'Invalid address')) as OrderAddress;
 }
 
-/** The non-throwing form of {@link validatePickupLocations}. */
-export function checkPickupLocations(input: unknown): CheckResult<PickupLocationEntry[]> {
-  return checkWith(pickupLocationsSchema(), input, 'Invalid pickup locations');
-}
-
 /**
  * Checks the pickup locations of a business update (`PUT /businesses/<id>`, field
  * `pickupAddress`): a non-empty array, each with `districtId` and a `firstLine` of at least 5
@@ -183,5 +178,5 @@ export function checkPickupLocations(input: unknown): CheckResult<PickupLocation
  * ```
  */
 export function validatePickupLocations(input: unknown): PickupLocationEntry[] {
-  return unwrap(checkPickupLocations(input));
+  return unwrap(checkWith(pickupLocationsSchema(), input, 'Invalid pickup locations'));
 }

@@ -98,7 +98,6 @@ interface MutableDelivery {
 export class WebhookDispatcher {
   private readonly deliveries: MutableDelivery[] = [];
   private readonly pending = new Set<Promise<void>>();
-  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private readonly wakers = new Set<() => void>();
   private readonly inFlight = new Set<AbortController>();
   private readonly maxAttempts: number;
@@ -181,13 +180,11 @@ export class WebhookDispatcher {
     return new Promise((resolve) => {
       const wake = (): void => {
         clearTimeout(timer);
-        this.timers.delete(timer);
         this.wakers.delete(wake);
         resolve();
       };
       const timer = setTimeout(wake, ms);
       unref(timer);
-      this.timers.add(timer);
       this.wakers.add(wake);
     });
   }
