@@ -2,7 +2,7 @@ import { ConfigurationError } from '../errors/index.js';
 import { isHeaderName, isSafeHeaderValue } from '../schemas/predicates.js';
 import { LOG_LEVELS, type Logger, type LogLevel } from './logger.js';
 
-/** Observation points for metrics and tracing. Hooks see no secrets: `Authorization` is redacted. */
+/** Observation points for metrics and tracing. Hooks see no secrets: the auth header and credential-like headers are redacted. */
 export interface ClientHooks {
   /** Before each attempt is sent. */
   onRequest?(event: { method: string; url: string; attempt: number; headers: Record<string, string> }): void;

@@ -18,7 +18,7 @@ export function wasNeverSent(error: unknown): boolean {
 
 /**
  * Whether another attempt may help and cannot do harm.
- * GET and PUT are idempotent: retried on 408, 429, 5xx gateway codes, timeouts and network failures.
+ * GET and PUT are idempotent: retried on 408, 429, 500, 502-504, timeouts and network failures.
  * Every POST of this API creates something or sends a one-time code, so a POST is repeated only
  * when the service said it did nothing (429) or the request never left (connection refused).
  */
