@@ -59,6 +59,9 @@ function buildUrl(baseUrl: string, endpointPath: string, query: Record<string, Q
   return url;
 }
 
+// setTimeout fires at once for a delay beyond 2^31-1 ms (24.8 days): an Infinity timeout must not.
+const timerDelay = (ms: number): number => Math.min(Math.max(0, ms), 2 ** 31 - 1);
+
 function sleep(ms: number, signal: AbortSignal | undefined, request: RequestSummary): Promise<void> {
   return new Promise((resolve, reject) => {
     const onAbort = (): void => {
@@ -68,7 +71,7 @@ function sleep(ms: number, signal: AbortSignal | undefined, request: RequestSumm
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
-    }, ms);
+    }, timerDelay(ms));
     // An abort from an onRetry hook or a logger has already fired: no event will come.
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
@@ -172,7 +175,7 @@ export class HttpClient {
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, Math.max(0, budget));
+    }, timerDelay(budget));
     const onAbort = (): void => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     init.signal = controller.signal;

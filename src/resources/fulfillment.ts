@@ -39,8 +39,8 @@ export interface CreateReturnOptions extends RequestOptions {
 
 function originalItems(original: OriginalFulfillment): readonly FulfillmentItem[] {
   const items: unknown = Array.isArray(original) ? original : (original as { fulfillmentInfo?: { items?: unknown } })?.fulfillmentInfo?.items;
-  if (Array.isArray(items)) return items as FulfillmentItem[];
-  throw new ValidationError([{ path: ['original'], message: 'must be the original order (with fulfillmentInfo.items) or its items' }], { subject: 'Invalid argument' });
+  if (Array.isArray(items) && items.every(isRecord)) return items as unknown[] as FulfillmentItem[];
+  throw new ValidationError([{ path: ['original'], message: 'must be the original order (with fulfillmentInfo.items) or its items, each an object' }], { subject: 'Invalid argument' });
 }
 
 /** Every element checked; one error listing the issues of all invalid ones. */

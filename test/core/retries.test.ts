@@ -90,6 +90,13 @@ describe('timeouts and aborts', () => {
     expect(calls.count).toBe(2);
   });
 
+  it('takes Infinity as no time limit, not as a timer that fires at once', async () => {
+    const calls = countCalls('get', slow);
+    const data = await makeClient({ timeout: Infinity, totalTimeout: Infinity, maxRetries: 0 }).request({ method: 'GET', path: '/r' });
+    expect(data).toBe('late');
+    expect(calls.count).toBe(1);
+  });
+
   it('does not repeat a POST that timed out, and says the service may have acted', async () => {
     const calls = countCalls('post', slow);
     const err = await makeClient({ timeout: 50 }).request({ method: 'POST', path: '/r', body: {} }).catch((e: unknown) => e);

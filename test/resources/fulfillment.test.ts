@@ -73,6 +73,8 @@ describe('fulfillment.createReturn: CUSTOMER_RETURN_PICKUP', () => {
     ]);
     expect((error as Error).message).toMatch(/^Invalid fulfillment return: the items must be some or all of the original order's/);
     await expect(fulfillment.createReturn(returnOrder(), { original: { nope: true } as never })).rejects.toThrow(/original: must be the original order/);
+    await expect(fulfillment.createReturn(returnOrder(), { original: [null] as never })).rejects.toThrow(ValidationError);
+    await expect(fulfillment.createReturn(returnOrder(), { original: { fulfillmentInfo: { items: ['SHIRT-M'] } } as never })).rejects.toThrow(/original: .*each an object/);
     expect(sent).toHaveLength(0);
   });
 
