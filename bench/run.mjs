@@ -133,7 +133,7 @@ if (results.bulk.runs !== undefined) {
   if (large.peakRss > 2 * small.peakRss) {
     notes.push(
       `Bulk peak RSS for ${large.count.toLocaleString('en-US')} orders is ${(large.peakRss / small.peakRss).toFixed(2)}x that for ${small.count.toLocaleString('en-US')}. ` +
-        `The input array and the \`created\` records returned hold ${Math.round(large.heldPerOrder)} bytes per order against ${Math.round(small.heldPerOrder)} (the row above): they grow with the count by nature, and the SDK keeps nothing else (one chunk of checked copies at a time). ` +
+        `The input array and the \`created\` records returned hold ${Math.round(large.heldPerOrder)} bytes per order against ${Math.round(small.heldPerOrder)} (the row above): they grow with the count by nature, and the SDK keeps nothing else (the checked copies of the chunks in flight, at most \`concurrency\` of them). ` +
         'The rest of the peak is V8 letting the heap grow ahead of collection in proportion to that live set, so the budget holds for what the SDK holds, not for RSS at these sizes.',
     );
   }
