@@ -87,6 +87,14 @@ async function bulkRuns() {
     } finally {
       await sandbox.stop();
     }
+    // The baseline: the same orders, chunks and concurrency as raw fetch POSTs, against a fresh sandbox.
+    const fresh = await startServer('sandbox-server.mjs', { targets });
+    try {
+      const baseline = await runChild('bulk.mjs', { targets, ...fresh.info, count, variant: 'fetch' }, { execArgv: ['--expose-gc'] });
+      runs.at(-1).fetchOrdersPerSecond = baseline.ordersPerSecond;
+    } finally {
+      await fresh.stop();
+    }
   }
   return { runs };
 }
@@ -96,6 +104,8 @@ async function coldStart() {
   const modules = {
     main: pathToFileURL(targets.main).href,
     webhooks: pathToFileURL(targets.webhooks).href,
+    webhooksNode: pathToFileURL(targets.webhooksNode).href,
+    testing: pathToFileURL(targets.testing).href,
     mainZodInlined: pathToFileURL(await buildZodInlined(targets.main)).href,
     zod: 'zod',
     'zod/mini': 'zod/mini',

@@ -1,7 +1,7 @@
 /** Types of bundle-size.mjs, for test/bench/bundle-size.test.ts. */
 export declare const KB: number;
 export declare const BUDGETS: { readonly main: number; readonly webhooks: number };
-export declare const ENTRIES: { readonly main: string; readonly webhooks: string; readonly testing: string };
+export declare const ENTRIES: { readonly main: string; readonly webhooks: string; readonly webhooksNode: string; readonly testing: string };
 
 export type BundleKind = 'main' | 'webhooks' | 'sandbox' | 'ky';
 
@@ -21,6 +21,6 @@ export interface BundleMeasurement {
   text: string;
 }
 
-export declare function buildLikeDist(srcDir: string, outdir: string): Promise<{ main: string; webhooks: string; testing: string }>;
+export declare function buildLikeDist(srcDir: string, outdir: string): Promise<{ main: string; webhooks: string; webhooksNode: string; testing: string }>;
 export declare function measureBundle(kind: BundleKind, path: string): Promise<BundleMeasurement>;
 export declare function bytesBySource(bytesByInput: Record<string, number>): Array<[string, number]>;

@@ -49,7 +49,9 @@ export function buildRows(results) {
     const [small, large] = bulk.runs;
     for (const run of bulk.runs) {
       const failures = run.failed > 0 ? `, ${run.failed.toLocaleString('en-US')} failed` : '';
-      rows.push(['4', `Bulk, ${run.count.toLocaleString('en-US')} orders`, `${Math.round(run.ordersPerSecond).toLocaleString('en-US')} orders/s${failures}`, '', '', '', '']);
+      const rate = (perSecond) => `${Math.round(perSecond).toLocaleString('en-US')} orders/s`;
+      const baseline = run.fetchOrdersPerSecond === undefined ? ['', ''] : [`raw fetch ${rate(run.fetchOrdersPerSecond)}`, `${x(run.fetchOrdersPerSecond / run.ordersPerSecond)} the time`];
+      rows.push(['4', `Bulk, ${run.count.toLocaleString('en-US')} orders`, `${rate(run.ordersPerSecond)}${failures}`, ...baseline, '', '']);
     }
     const ratio = large.peakRss / small.peakRss;
     rows.push(['4', `Bulk, peak RSS ${large.count.toLocaleString('en-US')} orders`, mb(large.peakRss), `${small.count.toLocaleString('en-US')} orders ${mb(small.peakRss)}`, x(ratio), '≤ 2.00x', verdict(ratio <= 2)]);
@@ -59,7 +61,8 @@ export function buildRows(results) {
 
   const reference = coldStart.ky === undefined ? 'zod/mini' : 'ky';
   const base = coldStart[reference];
-  for (const [label, name] of [['main entry', 'main'], ['webhooks entry', 'webhooks']]) {
+  for (const [label, name] of [['main entry', 'main'], ['webhooks entry', 'webhooks'], ['`webhooks/node` entry', 'webhooksNode'], ['`testing` entry', 'testing']]) {
+    if (coldStart[name] === undefined) continue;
     const budgeted = name === 'main';
     rows.push(['5', `Cold start, ${label}`, msOf(coldStart[name]), `${reference} alone ${msOf(base)}`, x(coldStart[name] / base), budgeted ? '≤ 1.50x' : '', budgeted ? verdict(coldStart[name] / base <= 1.5) : '']);
   }
@@ -121,7 +124,9 @@ ${markdownTable(rows)}
 4. **Bulk**: \`createBulk\` against the SDK's sandbox listening on 127.0.0.1 in its own process (a fresh
    one per size), in a fresh client process per size; peak RSS is the client's kernel high-water mark.
    Afterwards, the heap the input array and the result hold: \`heapUsed\` after \`gc()\` with both, minus without them, per order.
-5. **Cold start**: one \`await import(...)\` timed inside a fresh \`node\` process, median of ${results.coldStartRuns}, interleaved.
+   Baseline: the same orders in the same chunks (100) and concurrency (4) as raw \`fetch\` POSTs, against a fresh sandbox;
+   the ratio is of the times taken (SDK over raw fetch).
+5. **Cold start**: one \`await import(...)\` of each entry timed inside a fresh \`node\` process, median of ${results.coldStartRuns}, interleaved.
 6. **Heap**: \`heapUsed\` after ${results.heap.calls.toLocaleString('en-US')} sequential calls and three \`gc()\`s (\`--expose-gc\`), each variant in its own fresh
    process with only its own modules loaded; median of ${results.heap.runs}.
 ${notes.length > 0 ? `\n## Notes from this run\n\n${notes.map((note) => `- ${note}`).join('\n')}\n` : ''}`;
