@@ -15,7 +15,7 @@ export function buildRows(results) {
   const { perCall, validation, bundles, bulk, coldStart, heap } = results;
 
   for (const [mode, label] of [['sequential', 'sequential'], ['concurrent', `concurrency ${perCall.concurrency}`]]) {
-    const { sdk, sdkUnvalidated, fetch, ky } = perCall[mode];
+    const { sdk, sdkUnvalidated, fetch, ky, kyBare } = perCall[mode];
     rows.push(['1', `Per call, ${label}, median`, us(sdk.median), `raw fetch ${us(fetch.median)}`, x(sdk.median / fetch.median), '≤ 1.30x', verdict(sdk.median / fetch.median <= 1.3)]);
     rows.push(['1', `Per call, ${label}, p99`, us(sdk.p99), `raw fetch ${us(fetch.p99)}`, x(sdk.p99 / fetch.p99), '', '']);
     if (sdkUnvalidated !== undefined) {
@@ -24,6 +24,9 @@ export function buildRows(results) {
     if (ky !== undefined) {
       rows.push(['1', `Plain ky, ${label}, median (reference)`, us(ky.median), `raw fetch ${us(fetch.median)}`, x(ky.median / fetch.median), '', '']);
       rows.push(['1', `Plain ky, ${label}, p99 (reference)`, us(ky.p99), `raw fetch ${us(fetch.p99)}`, x(ky.p99 / fetch.p99), '', '']);
+    }
+    if (kyBare !== undefined) {
+      rows.push(['1', `Plain ky with \`retry: 0, timeout: false\`, ${label}, median (reference)`, us(kyBare.median), `raw fetch ${us(fetch.median)}`, x(kyBare.median / fetch.median), '', '']);
     }
   }
 
@@ -113,7 +116,7 @@ ${markdownTable(rows)}
    spec's success envelope. Each variant sends the same realistic order (receiver, address, specs, cod,
    10 image URLs) to \`/deliveries?apiVersion=1\`: the SDK's \`deliveries.create\` with validation on, a raw
    \`fetch\` POST (\`JSON.stringify\` in, \`response.json()\` out), and \`ky.post(url, { json }).json()\` with ky's
-   defaults. ${results.perCall.calls.toLocaleString('en-US')} calls each sequentially and ${results.perCall.calls.toLocaleString('en-US')} at concurrency ${results.perCall.concurrency}, after a warm-up,
+   defaults (and, for reference, with \`retry: 0, timeout: false\`). ${results.perCall.calls.toLocaleString('en-US')} calls each sequentially and ${results.perCall.calls.toLocaleString('en-US')} at concurrency ${results.perCall.concurrency}, after a warm-up,
    interleaved in blocks (${results.perCall.sequentialBlock} sequential, ${results.perCall.concurrentBlock} concurrent) whose variant order rotates. Median and p99
    of each call's duration; each figure is the median over ${results.perCall.runs} fresh processes.
 2. **Validation**: the SDK's exported validator on the same order, in timed rounds after a warm-up; median
