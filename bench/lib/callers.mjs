@@ -1,6 +1,7 @@
 /**
- * The three ways of creating the same order that the per-call and heap benchmarks compare:
- * the SDK (`deliveries.create`, validation on, and off for reference), a raw `fetch` POST, and plain ky.
+ * The ways of creating the same order that the per-call and heap benchmarks compare: the SDK
+ * (`deliveries.create`, validation on, and off for reference), a raw `fetch` POST, and plain ky
+ * (with its defaults, and without retry and timeout for reference).
  */
 import { pathToFileURL } from 'node:url';
 import { realisticOrder } from './order.mjs';
