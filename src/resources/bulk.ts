@@ -127,8 +127,8 @@ export async function createBulk(http: HttpClient, orders: BulkInput, options?: 
   const validating = http.validates(requestOptions);
   const isArray = Array.isArray(orders);
   // An array is checked in a first pass that keeps nothing, then each chunk again as it is sent,
-  // so checked copies exist only for the chunks in flight (at most `concurrency`). Other iterables may not be readable
-  // twice: their checked orders are kept.
+  // so checked copies exist only for the chunks in flight (at most `concurrency`). Other
+  // iterables may not be readable twice: their checked orders are kept.
   const recheck = validating && isArray;
   let source: BulkInput = orders;
   let total = isArray ? orders.length : undefined;

@@ -12,9 +12,9 @@ import {
   validateFulfillmentOrder,
   validateFulfillmentReturn,
 } from '../schemas/index.js';
+import { isRecord } from '../schemas/predicates.js';
 import { receiverPhoneOf } from './bulky-merge.js';
 import { type CreatedDelivery, orderEndpoint } from './deliveries.js';
-import { isRecord } from '../schemas/predicates.js';
 import { type Answer, createdRecord, issuesAt, listOf } from './shared.js';
 
 /** An order created by `createBulky`: one per customer phone. Fields the service adds are kept. */
