@@ -92,7 +92,10 @@ describe('result types', () => {
   it('createBulk resolves the result; the error carries the same, typed', () => {
     expectTypeOf(client.deliveries.createBulk([{ type: DeliveryType.Deliver, dropOffAddress }])).toEqualTypeOf<Promise<BulkCreateResult>>();
     expectTypeOf<BulkCreatedDelivery['index']>().toEqualTypeOf<number>();
-    expectTypeOf<BulkCreatedDelivery['trackingNumber']>().toEqualTypeOf<string>();
+    // The service's bulk answer lists ids without saying whose: they are there only when certain.
+    expectTypeOf<BulkCreatedDelivery['trackingNumber']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<BulkCreatedDelivery['_id']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<BulkCreateResult['createdIds']>().toEqualTypeOf<string[]>();
     expectTypeOf<BulkFailure['error']>().toEqualTypeOf<DeliveryError>();
     expectTypeOf<BulkFailure['mayExist']>().toEqualTypeOf<boolean>();
     expectTypeOf<BulkCreationError['created']>().toEqualTypeOf<readonly BulkCreatedDelivery[]>();
