@@ -242,7 +242,8 @@ export async function createBulk(http: HttpClient, orders: BulkInput, options?: 
 
   // The message counts and groups; `failed` has every entry (no `issues`: 100,000 of them would flood every log line).
   throw new BulkCreationError({
-    source: failed.some(({ error }) => error instanceof ApiError || (error as { source?: unknown }).source === 'server') ? 'server' : 'client',
+    // 'server' when any answer said an order failed or could not be matched; 'client' for what only the SDK saw.
+    source: failed.some(({ error }) => error instanceof ApiError || error instanceof ResponseShapeError || (error as { source?: unknown }).source === 'server') ? 'server' : 'client',
     message: describeOutcome(result, total),
     result,
     cause: stop?.reason,

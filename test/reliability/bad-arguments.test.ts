@@ -107,7 +107,7 @@ describe('options given as null count as none', () => {
     expect((create as DeliveryError).errorCode).toBe(1073);
     const ret = await rejection(() => client.fulfillment.createReturn(validOrders.fulfillmentReturn() as never, null as never));
     expect((ret as DeliveryError).errorCode).toBe(1073);
-    expect(await client.deliveries.createBulk([], null as never)).toEqual({ created: [], failed: [] });
+    expect(await client.deliveries.createBulk([], null as never)).toEqual({ created: [], failed: [], createdIds: [] });
     sent.length = 0;
   });
 });

@@ -7,7 +7,7 @@ const server = useMockServer();
 
 const order = (businessReference?: string): OrderInput => ({ type: DeliveryType.Deliver, dropOffAddress, cod: 100, ...(businessReference === undefined ? {} : { businessReference }) });
 const references = (sent: Sent) => (sent.json as { deliveries: Array<{ businessReference?: string }> }).deliveries.map((d) => d.businessReference);
-const answer = (body: unknown, status = 200) => () => HttpResponse.json(body, { status });
+const answer = (body: object, status = 200) => () => HttpResponse.json(body as Record<string, unknown>, { status });
 
 async function failure(promise: Promise<unknown>): Promise<BulkCreationError> {
   const error = await promise.then(
