@@ -3,29 +3,51 @@ import { TtlCache, untilAborted } from '../core/cache.js';
 import { checkRequestOptions, type RequestOptions } from '../core/config.js';
 import { type Endpoint, type HttpClient, path, type QueryValue } from '../core/http.js';
 import type { Address } from '../schemas/index.js';
+import { isRecord } from '../schemas/predicates.js';
 import { type ResolveAddressInput, resolveAddress } from './resolve-address.js';
 import { listOf, requireId } from './shared.js';
 
 export { CountryId, type Country } from './countries.js';
 
-/** A city of `lookup.cities`. The spec does not show the record; these fields are what the service is known to send. */
+/**
+ * A city of `lookup.cities`, as the service sends it (the spec does not show the record):
+ * `{ _id, name, nameAr, code, alias, hub, sector, pickupAvailability, dropOffAvailability,
+ * showAsDropOff, showAsPickup }`. Fields it adds are kept.
+ */
 export interface City {
   _id: string;
   /** The name to send as an address's `city`. */
   name: string;
-  /** The name in the local language (Arabic). */
-  otherName?: string;
+  /** The name in Arabic. */
+  nameAr?: string | undefined;
+  /** The name in the local language, as some answers spell the Arabic name. */
+  otherName?: string | undefined;
   /** Short code, e.g. `EG-01`. */
-  code?: string;
+  code?: string | undefined;
+  /** Another name the city goes by. */
+  alias?: string | undefined;
+  /** The hub that serves the city. */
+  hub?: { _id: string; name: string; [field: string]: unknown } | undefined;
+  sector?: number | undefined;
+  /** Whether the service picks up anywhere in the city. */
+  pickupAvailability?: boolean | undefined;
+  /** Whether the service delivers anywhere in the city. */
+  dropOffAvailability?: boolean | undefined;
+  showAsDropOff?: boolean | undefined;
+  showAsPickup?: boolean | undefined;
   [field: string]: unknown;
 }
 
-/** A zone of `lookup.zones`. */
+/** A zone of `lookup.zones`: `{ _id, name, nameAr, pickupAvailability, dropOffAvailability }`. */
 export interface Zone {
   _id: string;
   name: string;
-  /** The name in the local language (Arabic). */
-  otherName?: string;
+  /** The name in Arabic. */
+  nameAr?: string | undefined;
+  /** The name in the local language, as some answers spell the Arabic name. */
+  otherName?: string | undefined;
+  pickupAvailability?: boolean | undefined;
+  dropOffAvailability?: boolean | undefined;
   [field: string]: unknown;
 }
 
@@ -48,11 +70,50 @@ export interface DistrictEntry {
   [field: string]: unknown;
 }
 
-/** A district entry of `lookup.allDistricts`, which also names its city. */
-export interface DistrictWithCity extends DistrictEntry {
-  cityId?: string;
-  cityName?: string;
-  cityOtherName?: string;
+/**
+ * One city of `lookup.allDistricts` with its district entries, as the service answers
+ * `GET /cities/getAllDistricts`. Fields it adds are kept.
+ */
+export interface CityDistricts {
+  cityId: string;
+  cityName: string;
+  /** City name in the local language (Arabic). */
+  cityOtherName?: string | undefined;
+  cityCode?: string | undefined;
+  /** Whether the service picks up anywhere in the city. */
+  pickupAvailability?: boolean | undefined;
+  /** Whether the service delivers anywhere in the city. */
+  dropOffAvailability?: boolean | undefined;
+  districts: DistrictEntry[];
+  [field: string]: unknown;
+}
+
+/**
+ * The all-districts answer as one record per city. The service groups them so; a flat list of
+ * district entries that each name their city (`cityId`, `cityName`, ...) is grouped here.
+ */
+function citiesWithDistricts(items: unknown[]): CityDistricts[] {
+  const grouped: CityDistricts[] = [];
+  const byCity = new Map<string, CityDistricts>();
+  for (const item of items) {
+    if (!isRecord(item)) continue;
+    if (Array.isArray(item['districts'])) {
+      grouped.push(item as CityDistricts);
+      continue;
+    }
+    const { cityId, cityName, cityOtherName, cityCode, ...entry } = item;
+    const key = typeof cityId === 'string' ? cityId : String(cityName ?? '');
+    let city = byCity.get(key);
+    if (city === undefined) {
+      city = { cityId: typeof cityId === 'string' ? cityId : '', cityName: typeof cityName === 'string' ? cityName : '', districts: [] };
+      if (typeof cityOtherName === 'string') city.cityOtherName = cityOtherName;
+      if (typeof cityCode === 'string') city.cityCode = cityCode;
+      byCity.set(key, city);
+      grouped.push(city);
+    }
+    city.districts.push(entry as DistrictEntry);
+  }
+  return grouped;
 }
 
 /**
@@ -93,11 +154,21 @@ export class LookupResource {
     return this.#list<Zone>(() => ({ method: 'GET', path: path`/cities/${requireId(cityId, 'cityId')}/zones` }), options);
   }
 
-  /** Every district entry of every city (`GET /cities/getAllDistricts`), of one country when `countryId` is given. */
-  allDistricts(params?: { countryId?: string | undefined }, options?: RequestOptions): APIPromise<DistrictWithCity[]> {
+  /**
+   * Every city with its district entries (`GET /cities/getAllDistricts`), of one country when
+   * `countryId` is given: one record per city, as the service answers.
+   *
+   * @example
+   * ```ts
+   * const cities = await client.lookup.allDistricts({ countryId: CountryId.Egypt });
+   * const giza = cities.find((city) => city.cityName === 'Giza');
+   * const served = giza?.districts.filter((district) => district.dropOffAvailability);
+   * ```
+   */
+  allDistricts(params?: { countryId?: string | undefined }, options?: RequestOptions): APIPromise<CityDistricts[]> {
     // A bare string (`allDistricts('eg')`) is refused rather than quietly listing every country.
     const all = params == null || (typeof params === 'object' && params.countryId === undefined);
-    return this.#list<DistrictWithCity>(() => ({ method: 'GET', path: '/cities/getAllDistricts', query: { countryId: all ? undefined : requireId(params.countryId, 'countryId') } }), options);
+    return this.#list<CityDistricts>(() => ({ method: 'GET', path: '/cities/getAllDistricts', query: { countryId: all ? undefined : requireId(params.countryId, 'countryId') } }), options, citiesWithDistricts);
   }
 
   /**
@@ -125,7 +196,7 @@ export class LookupResource {
     this.#cache?.clear();
   }
 
-  #list<T>(build: () => Endpoint<unknown>, options: RequestOptions | undefined): APIPromise<T[]> {
+  #list<T>(build: () => Endpoint<unknown>, options: RequestOptions | undefined, read: (items: unknown[]) => T[] = (items) => items as T[]): APIPromise<T[]> {
     const cache = this.#cache;
     let endpoint: Endpoint<unknown>;
     try {
@@ -134,7 +205,7 @@ export class LookupResource {
     } catch (error) {
       return new APIPromise(Promise.reject(error));
     }
-    const listed: Endpoint<T[]> = { ...endpoint, transform: (data, answer) => listOf(data, answer) as T[] };
+    const listed: Endpoint<T[]> = { ...endpoint, transform: (data, answer) => read(listOf(data, answer)) };
     if (cache === undefined) return this.#http.request(listed, options);
     // The shared request must not die with the signal of whichever caller started it.
     const { signal, ...shared } = options ?? {};
