@@ -173,18 +173,28 @@ export class LookupResource {
 
   /**
    * Turns names into the address an order needs: `city` as the service spells it, `districtId`
-   * and `zoneId`. Names are matched in any letter case and spacing, in English or Arabic, and
-   * ids are accepted too. Uses the (cached) lookup lists.
+   * and `zoneId`. Names are matched in any letter case and spacing, in English or Arabic
+   * (`nameAr`), and ids are accepted too. Uses the (cached) lookup lists.
    *
+   * `for` names the order field the address goes in, and so what the service must do there:
+   * `'dropOffAddress'` (Deliver, Exchange) needs drop-off availability, `'pickupAddress'` (Cash
+   * Collection, Customer Return Pickup, a business's pickup location) needs pickup availability,
+   * of the city, the zone when given, and the district. There is no default: a Cash Collection
+   * address checked for drop-off would pass here and be refused by `create`.
+   *
+   * @throws {ValidationError} before any request: a missing name or `for`, or a line `create`
+   * would refuse (`firstLine` of 5 characters or less).
    * @throws `CityNotFoundError` 3001, `ZoneNotFoundError` 3002, `DistrictNotFoundError` 3003 (`source: 'client'`), naming the closest candidates.
-   * @throws {ValidationError} when the district is not served for `purpose` (default `'dropOff'`:
-   * `dropOffAvailability` false; `'pickup'`: `pickupAvailability` false), or when its name is in
+   * @throws {ValidationError} when the city, zone or district is not served the way `for` needs
+   * (`dropOffAvailability` or `pickupAvailability` false), or when the district's name is in
    * several zones and `zone` does not say which.
    *
    * @example
    * ```ts
-   * const dropOffAddress = await client.lookup.resolveAddress({ city: 'giza', district: 'الدقي', firstLine: '12 Tahrir Street, 3rd floor' });
+   * const dropOffAddress = await client.lookup.resolveAddress({ city: 'giza', district: 'الدقي', firstLine: '12 Tahrir Street, 3rd floor', for: 'dropOffAddress' });
    * // { city: 'Giza', districtId: '…', zoneId: '…', firstLine: '12 Tahrir Street, 3rd floor' }
+   * const pickupAddress = await client.lookup.resolveAddress({ city: 'القاهرة', district: 'Zamalek', firstLine: '7 Brazil Street', for: 'pickupAddress' });
+   * await client.deliveries.create({ type: DeliveryType.CashCollection, pickupAddress, receiver, cod: 1200 });
    * ```
    */
   resolveAddress(input: ResolveAddressInput, options?: RequestOptions): Promise<Address> {
