@@ -18,19 +18,12 @@ export interface BulkAnswer {
   createdIds: string[];
 }
 
-/** True when `data` is a bulk answer of either shape (as opposed to an ordinary error body). */
-export function isBulkAnswer(data: unknown): boolean {
-  if (Array.isArray(data)) return true;
-  return isRecord(data) && ['createdDeliveriesIds', 'failedDeliveries', 'created', 'failed'].some((field) => Array.isArray(data[field]));
-}
-
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
 
 /** The service's reason for one failure, whatever its shape: it is never dropped. */
 function reasonOf(entry: Record<string, unknown>): string {
-  const reason = entry['errorMessage'] ?? entry['message'];
-  if (typeof reason === 'string' && reason !== '') return reason;
-  return reason === undefined || reason === null ? 'rejected by the service' : JSON.stringify(reason);
+  const reason = entry['errorMessage'] ?? entry['message'] ?? 'rejected by the service';
+  return typeof reason === 'string' ? reason : JSON.stringify(reason);
 }
 
 /** The error of one failed order: its own code's class when the entry names a known one. */
@@ -97,50 +90,37 @@ function matchByReference(ids: readonly unknown[], failures: readonly unknown[],
     if (known !== undefined) createdIds.push(known);
   }
   const references = bodies.map((body) => (isRecord(body) ? text(body['businessReference']) : undefined));
-  const byReference = new Map<string, Array<Record<string, unknown>>>();
+  const named = new Map<string, Array<Record<string, unknown>>>();
   const unplaced: Array<Record<string, unknown>> = [];
   for (const entry of failures) {
     const record = isRecord(entry) ? entry : { errorMessage: entry };
     const reference = text(record['businessReference']);
     if (reference === undefined || !references.includes(reference)) unplaced.push(record);
-    else {
-      const named = byReference.get(reference);
-      if (named === undefined) byReference.set(reference, [record]);
-      else named.push(record);
+    else named.set(reference, [...(named.get(reference) ?? []), record]);
+  }
+  const unsure = new Map<number, string>();
+  for (const [reference, entries] of named) {
+    const positions = references.flatMap((sent, position) => (sent === reference ? [position] : []));
+    if (entries.length < positions.length) {
+      for (const position of positions) unsure.set(position, `'${reference}' was sent ${positions.length} times and failed ${entries.length}: ${entries.map(reasonOf).join('; ')}`);
+    } else {
+      positions.forEach((position, i) => outcomes.set(position, { error: orderError(entries[i] as Record<string, unknown>, answer), mayExist: false }));
+      unplaced.push(...entries.slice(positions.length));
     }
   }
-
-  const failed = new Map<number, DeliveryError>();
-  const unsure = new Map<number, string[]>();
-  const doubt = (position: number, reasons: string[]): void => {
-    unsure.set(position, [...new Set([...(unsure.get(position) ?? []), ...reasons])]);
-  };
-  for (const [reference, entries] of byReference) {
-    const positions = references.flatMap((sent, position) => (sent === reference ? [position] : []));
-    if (entries.length >= positions.length) {
-      positions.forEach((position, i) => failed.set(position, orderError(entries[i] as Record<string, unknown>, answer)));
-      unplaced.push(...entries.slice(positions.length));
-    } else positions.forEach((position) => doubt(position, [`businessReference '${reference}' was sent ${positions.length} times and ${entries.length} of them failed`, ...entries.map(reasonOf)]));
-  }
-  const open = bodies.map((_, position) => position).filter((position) => !failed.has(position));
-  if (unplaced.length > 0) {
-    const reasons = [`${unplaced.length} failure(s) name no businessReference of this request`, ...unplaced.map(reasonOf)];
-    for (const position of open) doubt(position, reasons);
-  }
-  if (ids.length + failures.length !== bodies.length) {
-    const reason = `${bodies.length} orders were sent but the answer lists ${ids.length} created and ${failures.length} failed`;
-    for (const position of open) doubt(position, [reason]);
-  }
-
-  for (const [position, error] of failed) outcomes.set(position, { error, mayExist: false });
-  for (const [position, reasons] of unsure) {
-    const message = `${answer.request.method} ${answer.request.url} answered ${answer.status} in a way that cannot be matched to this order: ${reasons.join('; ')}`;
-    outcomes.set(position, { error: new ResponseShapeError(message, answer), mayExist: true });
-  }
-  const created = open.filter((position) => !unsure.has(position));
-  const soleId = created.length === 1 && createdIds.length === 1 ? createdIds[0] : undefined;
+  const doubts: string[] = [];
+  if (unplaced.length > 0) doubts.push(`failures naming no order of the request: ${unplaced.map(reasonOf).join('; ')}`);
+  if (ids.length + failures.length !== bodies.length) doubts.push(`${bodies.length} sent, ${ids.length} created, ${failures.length} failed`);
+  const created: number[] = [];
+  bodies.forEach((_, position) => {
+    if (outcomes.has(position)) return;
+    const why = [unsure.get(position) ?? [], ...doubts].flat();
+    if (why.length === 0) created.push(position);
+    else outcomes.set(position, { error: new ResponseShapeError(`${answer.request.method} ${answer.request.url} answered ${answer.status} unclear about this order: ${why.join('; ')}`, answer), mayExist: true });
+  });
+  const soleId = created.length === 1 && createdIds.length === 1 ? { _id: createdIds[0] } : {};
   for (const position of created) {
     const reference = references[position];
-    outcomes.set(position, { created: { ...(soleId === undefined ? {} : { _id: soleId }), ...(reference === undefined ? {} : { businessReference: reference }) } });
+    outcomes.set(position, { created: { ...soleId, ...(reference === undefined ? {} : { businessReference: reference }) } });
   }
 }

@@ -21,7 +21,8 @@ import {
   type ValidationIssue,
 } from '../errors/index.js';
 import { checkOrder, type OrderInput } from '../schemas/index.js';
-import { type BulkAnswer, isBulkAnswer, readBulkAnswer } from './bulk-answer.js';
+import { isRecord } from '../schemas/predicates.js';
+import { type BulkAnswer, readBulkAnswer } from './bulk-answer.js';
 import { type Answer, issuesAt, recordOf } from './shared.js';
 
 /**
@@ -189,7 +190,7 @@ export async function createBulk(http: HttpClient, orders: BulkInput, options?: 
       unreported = error;
       // A 1061 carries the same answer in its body's `data`: what it created must not be lost.
       const data = error instanceof ApiError || error instanceof CodedDeliveryError ? recordOf(error.body)['data'] : undefined;
-      if (isBulkAnswer(data)) {
+      if (isRecord(data) || Array.isArray(data)) {
         const { status = 400, request = answer.request } = error as Partial<ApiError>;
         read = readBulkAnswer(data, bodies, { status, request });
       } else {

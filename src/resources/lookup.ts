@@ -93,27 +93,20 @@ export interface CityDistricts {
  * district entries that each name their city (`cityId`, `cityName`, ...) is grouped here.
  */
 function citiesWithDistricts(items: unknown[]): CityDistricts[] {
-  const grouped: CityDistricts[] = [];
-  const byCity = new Map<string, CityDistricts>();
-  for (const item of items) {
-    if (!isRecord(item)) continue;
-    if (Array.isArray(item['districts'])) {
-      grouped.push(item as CityDistricts);
-      continue;
-    }
+  const byCity = new Map<unknown, CityDistricts>();
+  return items.flatMap((item): CityDistricts[] => {
+    if (!isRecord(item)) return [];
+    if (Array.isArray(item['districts'])) return [item as CityDistricts];
     const { cityId, cityName, cityOtherName, cityCode, ...entry } = item;
-    const key = typeof cityId === 'string' ? cityId : String(cityName ?? '');
-    let city = byCity.get(key);
-    if (city === undefined) {
-      city = { cityId: typeof cityId === 'string' ? cityId : '', cityName: typeof cityName === 'string' ? cityName : '', districts: [] };
-      if (typeof cityOtherName === 'string') city.cityOtherName = cityOtherName;
-      if (typeof cityCode === 'string') city.cityCode = cityCode;
-      byCity.set(key, city);
-      grouped.push(city);
+    const known = byCity.get(cityId ?? cityName);
+    if (known !== undefined) {
+      known.districts.push(entry as DistrictEntry);
+      return [];
     }
-    city.districts.push(entry as DistrictEntry);
-  }
-  return grouped;
+    const city = { cityId, cityName, cityOtherName, cityCode, districts: [entry] } as CityDistricts;
+    byCity.set(cityId ?? cityName, city);
+    return [city];
+  });
 }
 
 /**

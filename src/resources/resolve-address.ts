@@ -57,31 +57,32 @@ function invalid(field: string, message: string, subject: string): ValidationErr
   return new ValidationError([{ path: [field], message }], { subject });
 }
 
-const USES: Record<AddressUse, { availability: 'dropOffAvailability' | 'pickupAvailability'; does: string; way: string }> = {
-  dropOffAddress: { availability: 'dropOffAvailability', does: 'deliver to', way: 'drop-off' },
-  pickupAddress: { availability: 'pickupAvailability', does: 'pick up from', way: 'pickup' },
-};
-
 /** The checks that need no lookup: required names, what the address is for, lines `create` would refuse. */
 function checkInput(input: ResolveAddressInput): void {
-  const { city, district, zone, firstLine } = input;
-  const issues: ValidationIssue[] = Object.entries({ city, district, firstLine, zone: zone ?? '-' })
+  const { city, district, zone, countryId: _country, for: use, ...lines } = input;
+  const issues: ValidationIssue[] = Object.entries({ city, district, firstLine: lines.firstLine, zone: zone ?? '-' })
     .filter(([, value]) => typeof value !== 'string' || value.trim() === '')
     .map(([field]) => ({ path: [field], message: 'required: a non-empty string' }));
-  if (!Object.hasOwn(USES, input.for)) {
-    const renamed = typeof input === 'object' && input !== null && 'purpose' in input ? ' (`purpose` is now `for`)' : '';
+  if (use !== 'dropOffAddress' && use !== 'pickupAddress') {
+    const renamed = 'purpose' in input ? ' (`purpose` is now `for`)' : '';
     issues.push({ path: ['for'], message: `required: 'dropOffAddress' or 'pickupAddress', the order field the address goes in${renamed}` });
   }
   if (issues.length > 0) throw new ValidationError(issues, { subject: 'Invalid address' });
-  const { city: _city, district: _district, zone: _zone, countryId: _country, for: _for, ...lines } = input;
   // The order address rules themselves (firstLine longer than 5 characters, ...), on a stand-in location.
-  validateAddress({ ...lines, city: 'resolved', districtId: 'resolved' });
+  validateAddress({ ...lines, city, districtId: district });
 }
 
 export async function resolveAddress(lookup: Lookups, input: ResolveAddressInput, options?: RequestOptions): Promise<Address> {
-  checkInput(input ?? ({} as ResolveAddressInput));
+  checkInput(typeof input === 'object' && input !== null ? input : ({} as ResolveAddressInput));
   const { city: cityQuery, district: districtQuery, zone: zoneQuery, countryId = CountryId.Egypt, for: use, ...lines } = input;
-  const { availability, does, way } = USES[use];
+  const pickup = use === 'pickupAddress';
+  const availability = pickup ? 'pickupAvailability' : 'dropOffAvailability';
+  /** Refuses a place the service does not serve the way the address needs. */
+  const refuse = (field: string, place: Record<string, unknown>, name: string): void => {
+    if (place[availability] !== false) return;
+    const subject = `${field[0]?.toUpperCase()}${field.slice(1)} not served for ${pickup ? 'pickup' : 'drop-off'}`;
+    throw invalid(field, `the service does not ${pickup ? 'pick up from' : 'deliver to'} ${name} (${availability} is false)`, subject);
+  };
 
   const cities = await lookup.cities({ countryId }, options);
   const [city] = find(
@@ -93,14 +94,14 @@ export async function resolveAddress(lookup: Lookups, input: ResolveAddressInput
     (item) => label(item.name, item.nameAr, item.otherName),
   ) as [City];
   const where = `in ${label(city.name, city.nameAr, city.otherName)}`;
-  if (city[availability] === false) throw invalid('city', `the service does not ${does} ${label(city.name, city.nameAr, city.otherName)} (${availability} is false)`, `City not served for ${way}`);
+  refuse('city', city, label(city.name, city.nameAr, city.otherName));
 
   let zone: Zone | undefined;
   // `!=`: null is no zone, as the check above already reads it (rows from a database carry null).
   if (zoneQuery != null) {
     const zones = await lookup.zones(city._id, options);
     [zone] = find(3002, 'zone', zoneQuery, where, zones.map((item) => ({ item, names: [item.name, item.nameAr, item.otherName, item._id] })), (item) => label(item.name, item.nameAr, item.otherName)) as [Zone];
-    if (zone[availability] === false) throw invalid('zone', `the service does not ${does} ${label(zone.name, zone.nameAr, zone.otherName)} ${where} (${availability} is false)`, `Zone not served for ${way}`);
+    refuse('zone', zone, `${label(zone.name, zone.nameAr, zone.otherName)} ${where}`);
   }
   const entries = (await lookup.districts(city._id, options)).filter((entry) => zone === undefined || entry.zoneId === zone._id);
   const found = find(
@@ -116,9 +117,7 @@ export async function resolveAddress(lookup: Lookups, input: ResolveAddressInput
     const zones = [...new Set(found.map((other) => label(other.zoneName, other.zoneOtherName)))].join(', ');
     throw invalid('zone', `required: '${districtQuery}' is a district of several zones ${where} (${zones})`, 'Ambiguous address');
   }
-  if (entry[availability] === false) {
-    throw invalid('district', `the service does not ${does} ${label(entry.districtName, entry.districtOtherName)} ${where} (${availability} is false)`, `District not served for ${way}`);
-  }
+  refuse('district', entry, `${label(entry.districtName, entry.districtOtherName)} ${where}`);
   // The first address format, with the district's zone; the caller's other address fields as given.
   return { city: city.name, districtId: entry.districtId, ...(entry.zoneId ? { zoneId: entry.zoneId } : {}), ...lines };
 }

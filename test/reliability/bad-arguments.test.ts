@@ -55,7 +55,7 @@ describe('arguments of the wrong kind get a typed error and send nothing', () =>
   it('resolveAddress without an input names the fields it needs', async () => {
     const error = await rejection(() => client.lookup.resolveAddress(null as never));
     expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([['city'], ['district'], ['firstLine']]);
+    expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([['city'], ['district'], ['firstLine'], ['for']]);
     expect(sent).toEqual([]);
   });
 

@@ -95,7 +95,7 @@ describe('createBulk: an answer that cannot be matched says so (mayExist) and ke
       [0, true],
       [2, true],
     ]);
-    expect(error.failed[0]?.error.message).toMatch(/'A' was sent 2 times and 1 of them failed; Invalid COD/);
+    expect(error.failed[0]?.error.message).toMatch(/unclear about this order: 'A' was sent 2 times and failed 1: Invalid COD$/);
   });
 
   it('both orders of a repeated reference failed: both failed for sure', async () => {
@@ -115,7 +115,7 @@ describe('createBulk: an answer that cannot be matched says so (mayExist) and ke
     const error = await failure(makeClient().deliveries.createBulk([order('A'), order('B'), order('C')]));
     expect(error.created).toEqual([]);
     expect(error.failed.every((f) => f.mayExist)).toBe(true);
-    expect(error.failed[0]?.error.message).toMatch(/3 orders were sent but the answer lists 1 created and 0 failed/);
+    expect(error.failed[0]?.error.message).toMatch(/unclear about this order: 3 sent, 1 created, 0 failed$/);
     expect(error.result.createdIds).toEqual(['x1']);
   });
 
