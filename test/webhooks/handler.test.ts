@@ -180,6 +180,7 @@ describe('configuration mistakes fail when the handler is created', () => {
     ['a value without a name', { auth: { value: 'secret' } as never }, /auth: a header value without a name/],
     ['one bad key of several', { auth: [auth, { name: 'X-Other', value: '' }] }, /auth\[1\]/],
     ['an empty list of keys (it would accept anyone)', { auth: [] }, /auth: an empty list/],
+    ['a key no HTTP header can carry (it could never match)', { auth: { name: 'X-Webhook-Key', value: 'مفتاح-الويب' } }, /auth\.value: U\+0645 at position 1 is not visible ASCII/],
     ['maxBodyBytes 0', { maxBodyBytes: 0 }, /maxBodyBytes/],
     ['maxBodyBytes with a fraction', { maxBodyBytes: 10.5 }, /maxBodyBytes/],
     ['maxBodyBytes NaN', { maxBodyBytes: Number.NaN }, /maxBodyBytes/],
