@@ -69,18 +69,19 @@ function toRequest(req: IncomingMessage, origin: string, maxBodyBytes: number): 
 }
 
 /**
- * `req` as a stream read only when a route asks for its body (after the key was checked), that
- * fails with a 413 `RuleViolation` once past `limit`, so a body is never held beyond it.
+ * `req` as a stream that fails with a 413 `RuleViolation` once past `limit`. It is read as it
+ * arrives, not when a route asks: a route checks the key without waiting for it (a request without
+ * one gets 401 at once, and the connection closes), and a body that arrived whole is kept even if
+ * the client gives up while its answer is slowed down, as a real server would have it. Never more
+ * than `limit` bytes of it are held.
  */
 function cappedBody(req: IncomingMessage, limit: number): ReadableStream<Uint8Array> {
   const tooLarge = new RuleViolation(413, `Payload too large: the sandbox reads request bodies up to ${limit} bytes`);
   let size = 0;
-  let open = true;
-  const stop = (): void => {
-    open = false;
-    req.off('data', onData).off('end', onEnd).off('error', onError);
-  };
   let controller: ReadableStreamDefaultController<Uint8Array>;
+  const stop = (): void => {
+    req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+  };
   const onData = (chunk: Uint8Array): void => {
     size += chunk.byteLength;
     if (size > limit) {
@@ -89,7 +90,6 @@ function cappedBody(req: IncomingMessage, limit: number): ReadableStream<Uint8Ar
       return;
     }
     controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-    if ((controller.desiredSize ?? 0) <= 0) req.pause();
   };
   const onEnd = (): void => {
     stop();
@@ -99,19 +99,15 @@ function cappedBody(req: IncomingMessage, limit: number): ReadableStream<Uint8Ar
     stop();
     controller.error(err);
   };
+  const onClose = (): void => onError(new Error('the client closed the connection before the body ended'));
   return new ReadableStream<Uint8Array>({
     start(streamController) {
       controller = streamController;
       if (Number(req.headers['content-length']) > limit) {
-        open = false;
         streamController.error(tooLarge);
         return;
       }
-      req.pause();
-      req.on('data', onData).on('end', onEnd).on('error', onError);
-    },
-    pull() {
-      if (open) req.resume();
+      req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
     },
     cancel: stop,
   });

@@ -144,8 +144,8 @@ describe('webhooks to link-local addresses are refused', () => {
   });
 });
 
-describe('bodies: the key first, then at most maxBodyBytes', () => {
-  it('401 without the key before the body is read: the answer comes while the upload is still open', async () => {
+describe('bodies: the key without waiting for them, and at most maxBodyBytes of them', () => {
+  it('401 without the key without waiting for the body: the answer comes while the upload is still open', async () => {
     const answer = await new Promise<number>((resolve, reject) => {
       const upload = httpRequest({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/v2/deliveries', headers: { 'content-type': 'application/json', 'content-length': String(200 * 1024 * 1024) } }, (res) => {
         resolve(res.statusCode ?? 0);
