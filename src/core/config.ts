@@ -46,7 +46,7 @@ export interface DeliveryClientOptions {
   validate?: boolean | undefined;
   /**
    * Largest answer read, in bytes; past it the call fails with `ResponseTooLargeError` without
-   * reading the rest. Default 10 MB (10 * 2^20), ten times the largest lookup list seen.
+   * reading the rest. Default 10 MB (10 * 2^20), about ten times a country's district list (estimated).
    */
   maxResponseBytes?: number | undefined;
   /**
