@@ -3,9 +3,9 @@ import { ApiError, ConnectionError, DeliveryError, RequestAbortedError, type Req
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { checkHeaders, checkRequestOptions, type RequestOptions, type ResolvedConfig } from './config.js';
 import { LOG_LEVELS, log, redactHeaders } from './logger.js';
-import { decodeBody, errorFromResponse, isErrorEnvelope, parseRetryAfter, readTextWithin, redirectError, unwrapEnvelope } from './response.js';
+import { decodeBody, errorFromResponse, isErrorEnvelope, isRedirect, parseRetryAfter, readTextWithin, redirectError, unwrapEnvelope } from './response.js';
 import { isRetryable, RETRYABLE_STATUSES } from './retry.js';
-import { scrubText, secretsOf } from './secrets.js';
+import { scrubText, withSecretsOf } from './secrets.js';
 import { pathSegment, urlBelow } from './url.js';
 
 /** The HTTP methods {@link DeliveryClient.request} sends. */
@@ -101,7 +101,7 @@ class Call<T> {
     const totalTimeout = (this.#totalTimeout = options.totalTimeout ?? config.totalTimeout);
     this.timeout = options.timeout ?? config.timeout;
     this.maxResponseBytes = options.maxResponseBytes ?? config.maxResponseBytes;
-    this.secrets = options.headers === undefined ? config.secrets : [...new Set([...secretsOf(options.headers, config.authHeaderName), ...config.secrets])].sort((a, b) => b.length - a.length);
+    this.secrets = options.headers === undefined ? config.secrets : withSecretsOf(options.headers, config.authHeaderName, config.secrets);
     this.#deadlineAt = Date.now() + totalTimeout;
     if (totalTimeout >= MAX_TIMER) {
       this.signal = signal;
@@ -140,17 +140,18 @@ class Call<T> {
    */
   async answered(response: Response): Promise<void> {
     const { request, secrets } = this;
-    // Never followed (ky sends `redirect: 'manual'`): the key and the body stay with baseUrl's origin.
-    if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) throw redirectError(response, request, secrets);
+    const redirected = isRedirect(response);
     let text: string | undefined;
     try {
-      text = await readTextWithin(response, this.maxResponseBytes);
+      text = redirected ? '' : await readTextWithin(response, this.maxResponseBytes);
     } catch (cause) {
       throw this.#connectionFailure(cause, 'reading the response');
     }
     const durationMs = Date.now() - this.#started;
     this.config.hooks.onResponse?.({ ...request, attempt: this.attempt, status: response.status, durationMs });
     log(this.config, 'debug', `${request.method} ${request.url} answered ${response.status} in ${durationMs} ms`);
+    // Never followed (ky sends `redirect: 'manual'`): the key and the body stay with baseUrl's origin.
+    if (redirected) throw redirectError(response, request, secrets);
     if (text === undefined) throw this.#tooLarge(response.status);
 
     // The service may echo the key ('Invalid API key sk_live_…'): nothing built from the answer may carry it.

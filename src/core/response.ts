@@ -115,6 +115,11 @@ function issuesText(issues: readonly ValidationIssue[]): string | undefined {
   return `${shown.join('; ')}${issues.length > shown.length ? `; and ${issues.length - shown.length} more` : ''}`;
 }
 
+/** A redirect: a 3xx, or what a browser answers for one under `redirect: 'manual'` (type `opaqueredirect`, status 0). */
+export function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+}
+
 /**
  * The error for a redirect (3xx, or the opaque answer a browser gives for one), which the client
  * never follows: the key and the body stay with `baseUrl`'s origin.

@@ -21,6 +21,11 @@ export function secretsOf(headers: Readonly<Record<string, string>>, authHeaderN
   return [...found].filter((secret) => typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
 }
 
+/** `known` with the secrets of a call's own `headers` added, longest first. */
+export function withSecretsOf(headers: Readonly<Record<string, string>>, authHeaderName: string, known: readonly string[]): readonly string[] {
+  return [...new Set([...secretsOf(headers, authHeaderName), ...known])].sort((a, b) => b.length - a.length);
+}
+
 /** `text` with every secret replaced. */
 export function scrubText(text: string, secrets: readonly string[]): string {
   let out = text;
