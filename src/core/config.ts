@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../errors/index.js';
 import { isHeaderName, isSafeHeaderValue } from '../schemas/predicates.js';
+import { rulesToSkip, type ValidateOptions, type ValidateSetting } from '../schemas/rules-off.js';
 import { LOG_LEVELS, type Logger, type LogLevel } from './logger.js';
 
 /** Observation points for metrics and tracing. Hooks see no secrets: the auth header and credential-like headers are redacted. */
@@ -37,8 +38,11 @@ export interface DeliveryClientOptions {
   fetch?: typeof fetch | undefined;
   /** Headers sent with every request. */
   headers?: Record<string, string> | undefined;
-  /** Check inputs against the spec's rules before sending. Default true. */
-  validate?: boolean | undefined;
+  /**
+   * Check inputs against the spec's rules before sending. Default true. `{ skip: [codes] }` checks
+   * every rule but those named, e.g. `{ skip: [ErrorCode.DeliveryImagesRequired] }`.
+   */
+  validate?: ValidateSetting | undefined;
   /**
    * In-memory cache of the lookup lists (cities, zones, districts), per client: answers are kept
    * for `ttl` ms (default one hour) and concurrent identical lookups share one request.
@@ -67,8 +71,11 @@ export interface RequestOptions {
   headers?: Record<string, string> | undefined;
   /** Retries after the first attempt, where retrying is safe. */
   maxRetries?: number | undefined;
-  /** `false` sends the input unchecked; the service's own answer still maps to the coded classes. */
-  validate?: boolean | undefined;
+  /**
+   * Replaces the client's `validate` for this call: `false` sends the input unchecked, `{ skip }`
+   * leaves out the rules named. The service's own answer still maps to the coded classes.
+   */
+  validate?: ValidateSetting | undefined;
 }
 
 export interface ResolvedConfig {
@@ -82,7 +89,8 @@ export interface ResolvedConfig {
   readonly retryBase: number;
   readonly retryMax: number;
   readonly fetch: typeof fetch;
-  readonly validate: boolean;
+  /** `false`: nothing is checked; otherwise the rules to leave out (none by default). */
+  readonly validate: false | ValidateOptions;
   /** Milliseconds lookup answers are kept; `false` when the lookup cache is off. */
   readonly lookupCacheTtl: number | false;
   readonly hooks: ClientHooks;
@@ -139,12 +147,21 @@ function nonNegative(value: number | undefined, fallback: number, name: string, 
   return value;
 }
 
+/** A `validate` option as checked once: `false`, or the rules to leave out; a `ConfigurationError` for an unknown code. */
+export function validateSetting(value: ValidateSetting | undefined, where: string): false | ValidateOptions | undefined {
+  if (value === undefined) return undefined;
+  if (value === false) return false;
+  if (value === true) return {};
+  return { skip: [...rulesToSkip(value, where)] as ValidateOptions['skip'] };
+}
+
 /**
  * Throws when a per-call option has a value that would misbehave quietly: a `timeout` of `'5s'`
  * times out at once, and a `signal` that is no AbortSignal would make fetch fail (and retry).
  */
 export function checkRequestOptions(options: RequestOptions): void {
   for (const name of ['timeout', 'totalTimeout', 'maxRetries'] as const) nonNegative(options[name], 0, name, 'Request option');
+  validateSetting(options.validate, 'Request option `validate`');
   const { signal } = options;
   if (signal !== undefined && (typeof signal !== 'object' || signal === null || typeof signal.addEventListener !== 'function' || typeof signal.aborted !== 'boolean')) {
     throw new ConfigurationError('Request option `signal` must be an AbortSignal.');
@@ -190,7 +207,7 @@ export function resolveConfig(options: DeliveryClientOptions): ResolvedConfig {
     retryBase: nonNegative(options.retryDelay?.base, 500, 'retryDelay.base'),
     retryMax: nonNegative(options.retryDelay?.max, 8_000, 'retryDelay.max'),
     fetch: fetchImpl,
-    validate: options.validate ?? true,
+    validate: validateSetting(options.validate, 'DeliveryClient `validate`') ?? {},
     lookupCacheTtl: options.cache === false ? false : nonNegative(options.cache?.ttl, 3_600_000, 'cache.ttl'),
     hooks: options.hooks ?? {},
     logger: options.logger,

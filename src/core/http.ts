@@ -10,7 +10,8 @@ import {
   ValidationError,
 } from '../errors/index.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import { checkHeaders, checkRequestOptions, type RequestOptions, type ResolvedConfig } from './config.js';
+import type { ValidateOptions } from '../schemas/rules-off.js';
+import { checkHeaders, checkRequestOptions, type RequestOptions, type ResolvedConfig, validateSetting } from './config.js';
 import { LOG_LEVELS, type LogLevel, redactHeaders } from './logger.js';
 import { decodeBody, errorFromResponse, isErrorEnvelope, parseRetryAfter, unwrapEnvelope } from './response.js';
 import { backoffDelay, isRetryable } from './retry.js';
@@ -28,8 +29,8 @@ export interface Endpoint<T> {
   path: string;
   query?: Record<string, QueryValue> | undefined;
   body?: unknown;
-  /** Validates and normalises `body` before sending; skipped when validation is off. Throws to stop the call. */
-  prepare?: ((body: unknown) => unknown) | undefined;
+  /** Validates `body` before sending, leaving out the rules `options.skip` names; not called when validation is off. Throws to stop the call. */
+  prepare?: ((body: unknown, options: ValidateOptions) => unknown) | undefined;
   /**
    * Turns the unwrapped answer into the method's result. `answer` says which request and status
    * it came from, for a `ResponseShapeError` when the body cannot be used.
@@ -106,9 +107,9 @@ export class HttpClient {
     this.#jsonHeaders = { ...config.headers, 'content-type': 'application/json' };
   }
 
-  /** Whether inputs are validated for this call. */
-  validates(options: RequestOptions | undefined): boolean {
-    return options?.validate ?? this.#config.validate;
+  /** How inputs are validated for this call: `false` for not at all, else the rules to leave out. */
+  validation(options: RequestOptions | undefined): false | ValidateOptions {
+    return validateSetting(options?.validate, 'Request option `validate`') ?? this.#config.validate;
   }
 
   request<T>(endpoint: Endpoint<T>, options?: RequestOptions | null): APIPromise<T> {
@@ -126,7 +127,8 @@ export class HttpClient {
       // The key goes wherever the URL points: only paths below baseUrl are allowed.
       throw new ValidationError([{ path: ['path'], message: 'must be a path below baseUrl starting with "/"' }], { subject: 'Invalid request' });
     }
-    const body = endpoint.prepare !== undefined && this.validates(options) ? endpoint.prepare(endpoint.body) : endpoint.body;
+    const validation = this.validation(options);
+    const body = endpoint.prepare !== undefined && validation !== false ? endpoint.prepare(endpoint.body, validation) : endpoint.body;
     const payload = serialise(body);
     let headers = payload === undefined ? config.headers : this.#jsonHeaders;
     if (options.headers !== undefined) {

@@ -124,7 +124,8 @@ export async function createBulk(http: HttpClient, orders: BulkInput, options?: 
     if (!Number.isSafeInteger(value) || value < 1) throw new ConfigurationError(`createBulk \`${name}\` must be a whole number of at least 1 (got ${String(value)}).`);
   }
   const { signal } = requestOptions;
-  const validating = http.validates(requestOptions);
+  const validation = http.validation(requestOptions);
+  const validating = validation !== false;
   const isArray = Array.isArray(orders);
   // An array is checked in a first pass that keeps nothing, then each chunk again as it is sent,
   // so checked copies exist only for the chunks in flight (at most `concurrency`). Other
@@ -139,7 +140,7 @@ export async function createBulk(http: HttpClient, orders: BulkInput, options?: 
     let invalid = 0;
     for await (const order of orders) {
       if (signal?.aborted) throw aborted(signal);
-      const checked = checkOrder(order);
+      const checked = checkOrder(order, validation || undefined);
       if (!checked.ok) {
         invalid++;
         issues.push(...issuesAt(count, checked.error));
@@ -211,7 +212,7 @@ export async function createBulk(http: HttpClient, orders: BulkInput, options?: 
     const bodies: unknown[] = [];
     const indexes: number[] = [];
     items.forEach((order, offset) => {
-      const checked = recheck ? checkOrder(order) : { ok: true as const, value: order };
+      const checked = recheck ? checkOrder(order, validation || undefined) : { ok: true as const, value: order };
       if (checked.ok) {
         bodies.push(checked.value);
         indexes.push(start + offset);

@@ -10,6 +10,7 @@ import {
   type FulfillmentReturnOrder,
   type FulfillmentSendOrder,
   validateFulfillmentOrder,
+  type ValidateOptions,
   validateFulfillmentReturn,
 } from '../schemas/index.js';
 import { isRecord } from '../schemas/predicates.js';
@@ -44,7 +45,7 @@ function originalItems(original: OriginalFulfillment): readonly FulfillmentItem[
 }
 
 /** Every element checked; one error listing the issues of all invalid ones. */
-function prepareBulky(body: unknown): unknown {
+function prepareBulky(body: unknown, options: ValidateOptions): unknown {
   const orders = Array.isArray(body) ? body : [];
   const issues: ValidationIssue[] = orders.length === 0 ? [{ path: [], message: 'needs at least one order' }] : [];
   const prepared = orders.map((element: unknown, index) => {
@@ -55,7 +56,7 @@ function prepareBulky(body: unknown): unknown {
       issues.push({ path: [index, 'type'], message: `must be 'FXF_SEND' in a bulky upload (got ${got})` });
       return;
     }
-    const checked = checkOrder(element);
+    const checked = checkOrder(element, options);
     const found = checked.ok ? [] : issuesAt(index, checked.error);
     // The service merges elements by customer phone: one without a phone cannot be placed (previewBulkyMerge refuses it too).
     if (receiverPhoneOf(element) === undefined && !found.some(({ path }) => path[1] === 'receiver')) {
@@ -147,8 +148,8 @@ export class FulfillmentResource {
    */
   createReturn(order: FulfillmentReturnOrder, options?: CreateReturnOptions): APIPromise<CreatedDelivery> {
     const { original, ...requestOptions } = options ?? {};
-    const prepare = (body: unknown): unknown => {
-      const checked = validateFulfillmentReturn(body);
+    const prepare = (body: unknown, validation: ValidateOptions): unknown => {
+      const checked = validateFulfillmentReturn(body, validation);
       if (original === undefined) return checked;
       const issues = checkReturnItemsSubset(checked.fulfillmentInfo.items, originalItems(original));
       if (issues.length > 0) throw new ValidationError(issues, { subject: "Invalid fulfillment return: the items must be some or all of the original order's" });
