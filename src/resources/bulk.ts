@@ -114,12 +114,19 @@ function orderError(entry: Record<string, unknown>, chunkError: DeliveryError): 
   return new ApiError(message, { ...options, errorCode: typeof code === 'number' ? code : undefined });
 }
 
+/** Whether `orders` can be iterated; an object whose reading throws (a revoked Proxy) cannot. */
+function isIterable(orders: unknown): orders is BulkInput {
+  try {
+    return typeof (orders as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] === 'function' || typeof (orders as Partial<AsyncIterable<unknown>> | null)?.[Symbol.asyncIterator] === 'function';
+  } catch {
+    return false;
+  }
+}
+
 /** See `DeliveriesResource.createBulk`. */
 export async function createBulk(http: HttpClient, orders: BulkInput, options?: BulkCreateOptions): Promise<BulkCreateResult> {
   const { chunkSize = 100, concurrency = 4, onProgress, ...requestOptions } = options ?? {};
-  if (typeof (orders as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] !== 'function' && typeof (orders as Partial<AsyncIterable<unknown>> | null)?.[Symbol.asyncIterator] !== 'function') {
-    throw new ValidationError([{ path: ['orders'], message: 'must be an array or an iterable of orders' }], { subject: 'Invalid argument' });
-  }
+  if (!isIterable(orders)) throw new ValidationError([{ path: ['orders'], message: 'must be an array or an iterable of orders' }], { subject: 'Invalid argument' });
   for (const [name, value] of Object.entries({ chunkSize, concurrency })) {
     if (!Number.isSafeInteger(value) || value < 1) throw new ConfigurationError(`createBulk \`${name}\` must be a whole number of at least 1 (got ${String(value)}).`);
   }
@@ -138,14 +145,20 @@ export async function createBulk(http: HttpClient, orders: BulkInput, options?: 
     const issues: ValidationIssue[] = [];
     let count = 0;
     let invalid = 0;
-    for await (const order of orders) {
-      if (signal?.aborted) throw aborted(signal);
-      const checked = checkOrder(order, validation || undefined);
-      if (!checked.ok) {
-        invalid++;
-        issues.push(...issuesAt(count, checked.error));
-      } else if (!isArray) kept.push(checked.value);
-      count++;
+    try {
+      for await (const order of orders) {
+        if (signal?.aborted) throw aborted(signal);
+        const checked = checkOrder(order, validation || undefined);
+        if (!checked.ok) {
+          invalid++;
+          issues.push(...issuesAt(count, checked.error));
+        } else if (!isArray) kept.push(checked.value);
+        count++;
+      }
+    } catch (error) {
+      // An iterator, or an order it yields (a revoked Proxy, read as a possible thenable), that throws.
+      if (error instanceof DeliveryError) throw error;
+      throw new ValidationError([{ path: [count], message: 'could not be read' }], { subject: 'Invalid orders (nothing was sent)', cause: error });
     }
     if (invalid > 0) throw new ValidationError(issues, { subject: `Invalid orders (${invalid} of ${count}; nothing was sent)` });
     if (!isArray) {
