@@ -1,6 +1,11 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod/mini';
 import {
+  type ClientRuleCode,
+  type DeliveryClientOptions,
+  ErrorCode,
+  type RequestOptions,
+  type ValidateSetting,
   type Address,
   type AddressByDistrictName,
   type CashCollectionOrder,
@@ -176,5 +181,23 @@ describe('the declared types and the schemas agree', () => {
     expectTypeOf<FulfillmentSendOrder>().toExtend<Out<typeof fulfillmentSendSchema>>();
     expectTypeOf<FulfillmentReturnOrder>().toExtend<Out<typeof fulfillmentReturnSchema>>();
     expectTypeOf<OrderAddress>().toExtend<AddressFields>();
+  });
+});
+
+describe('validate: { skip }', () => {
+  it('takes the codes of client-side rules only', () => {
+    const client = (validate: DeliveryClientOptions['validate']) => validate;
+    client({ skip: [ErrorCode.DeliveryImagesRequired, ErrorCode.CodLimitExceeded, 3009] });
+    client(true);
+    client(false);
+    // @ts-expect-error 3001 is checked by the service only
+    client({ skip: [ErrorCode.CityNotFound] });
+    // @ts-expect-error not an errorCode at all
+    client({ skip: [9999] });
+    validateOrder({}, { skip: [ErrorCode.DeliveryImagesRequired] });
+    // @ts-expect-error a code the SDK does not check
+    validateOrder({}, { skip: [ErrorCode.BulkCreationFailed] });
+    expectTypeOf<RequestOptions['validate']>().toEqualTypeOf<ValidateSetting | undefined>();
+    expectTypeOf<ClientRuleCode>().toEqualTypeOf<2150 | 2151 | 3005 | 3006 | 3007 | 3008 | 3009>();
   });
 });
