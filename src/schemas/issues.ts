@@ -89,15 +89,32 @@ export function failure(subject: string, issues: readonly ValidationIssue[], unl
   return createCodedError(code, { source: 'client', issues, unlistedIssues, message });
 }
 
-/** The error for what a parse found: the first {@link MAX_LISTED_ISSUES} issues listed, the rest counted. */
+/**
+ * The error for what a parse found: {@link MAX_LISTED_ISSUES} issues listed in their order, the
+ * rest counted. An issue with a spec code is listed even when it comes late, in place of the last
+ * uncoded one, since it picks the error's class.
+ */
 function failureOf(subject: string, found: readonly z.core.$ZodIssue[]): DeliveryError {
   const listed: ValidationIssue[] = [];
+  let coded = 0;
   let unlisted = 0;
   for (const issue of found) {
     const count = unlistedCount(issue);
-    if (count !== undefined) unlisted += count;
-    else if (listed.length < MAX_LISTED_ISSUES) listed.push(toIssue(issue));
-    else unlisted++;
+    if (count !== undefined) {
+      unlisted += count;
+      continue;
+    }
+    const entry = toIssue(issue);
+    const isCoded = isKnownErrorCode(entry.errorCode);
+    if (isCoded ? coded < MAX_LISTED_ISSUES : listed.length - coded < MAX_LISTED_ISSUES) {
+      listed.push(entry);
+      if (isCoded) coded++;
+    } else unlisted++;
+  }
+  for (let at = listed.length - 1; listed.length > MAX_LISTED_ISSUES && at >= 0; at--) {
+    if (isKnownErrorCode(listed[at]?.errorCode)) continue;
+    listed.splice(at, 1);
+    unlisted++;
   }
   return failure(subject, listed, unlisted);
 }
