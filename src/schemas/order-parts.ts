@@ -127,18 +127,28 @@ export function escrowInfoSchema() {
   return object({ amountToBeCollected: optional(z.number().check(rule((value: number) => value >= 0, 'must not be negative'))) });
 }
 
+type ItemProblem = readonly [path: Array<string | number>, message: string];
+const NO_PROBLEMS: readonly ItemProblem[] = [];
+
 /** What is wrong with one fulfillment item, as [path within the item, message] pairs. */
-function itemProblems(item: unknown): Array<[Array<string | number>, string]> {
+function itemProblems(item: unknown): readonly ItemProblem[] {
   if (!isRecord(item)) return [[[], `must be an object (got ${describeValue(item)})`]];
-  const problems: Array<[Array<string | number>, string]> = [];
   const { sku, quantity, name } = item;
+  const skuOk = isFilled(sku);
+  const quantityOk = typeof quantity === 'number' && isWholeAtLeast(1)(quantity);
+  const nameOk = name === undefined || name === null || typeof name === 'string';
+  if (skuOk && quantityOk && nameOk) return NO_PROBLEMS;
+  const problems: ItemProblem[] = [];
   if (typeof sku !== 'string') problems.push([['sku'], sku === undefined ? 'required' : `must be a string (got ${describeValue(sku)})`]);
-  else if (!isFilled(sku)) problems.push([['sku'], 'must not be empty']);
+  else if (!skuOk) problems.push([['sku'], 'must not be empty']);
   if (typeof quantity !== 'number') problems.push([['quantity'], quantity === undefined ? 'required' : `must be a finite number (got ${describeValue(quantity)})`]);
-  else if (!isWholeAtLeast(1)(quantity)) problems.push([['quantity'], 'must be a whole number of at least 1']);
-  if (name !== undefined && name !== null && typeof name !== 'string') problems.push([['name'], `must be a string (got ${describeValue(name)})`]);
+  else if (!quantityOk) problems.push([['quantity'], 'must be a whole number of at least 1']);
+  if (!nameOk) problems.push([['name'], `must be a string (got ${describeValue(name)})`]);
   return problems;
 }
+
+// A plain object without undefined values is sent as it is; any other is copied, as zod would.
+const isPlainAndDefined = (item: Record<string, unknown>): boolean => Object.getPrototypeOf(item) === Object.prototype && !Object.values(item).includes(undefined);
 
 /**
  * `fulfillmentInfo.items`, checked by plain code rather than one zod schema per item: an order
@@ -164,7 +174,7 @@ function fulfillmentItemsSchema() {
       if (unlisted > 0) payload.issues.push(unlistedIssue(unlisted, payload.value));
     }),
     // Sent as copies without undefined values, as every object the schemas check.
-    z.overwrite((items: unknown[]) => items.map((item) => (isRecord(item) ? dropUndefined({ ...item }) : item))),
+    z.overwrite((items: unknown[]) => items.map((item) => (isRecord(item) && !isPlainAndDefined(item) ? dropUndefined({ ...item }) : item))),
   );
 }
 
