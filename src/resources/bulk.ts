@@ -23,7 +23,8 @@ import {
   ValidationError,
   type ValidationIssue,
 } from '../errors/index.js';
-import { checkOrder, type OrderInput } from '../schemas/index.js';
+import type { OrderInput } from '../schemas/index.js';
+import { orderRulesWithout } from '../schemas/order.js';
 import { isRecord } from '../schemas/predicates.js';
 import { type Answer, idText, issuesAt } from './shared.js';
 
@@ -148,7 +149,7 @@ export async function createBulk(http: HttpClient, orders: BulkInput, options?: 
     try {
       for await (const order of orders) {
         if (signal?.aborted) throw aborted(signal);
-        const checked = checkOrder(order, validation || undefined);
+        const checked = orderRulesWithout.check(order, validation || undefined);
         if (!checked.ok) {
           invalid++;
           issues.push(...issuesAt(count, checked.error));
@@ -225,7 +226,7 @@ export async function createBulk(http: HttpClient, orders: BulkInput, options?: 
     const bodies: unknown[] = [];
     const indexes: number[] = [];
     items.forEach((order, offset) => {
-      const checked = recheck ? checkOrder(order, validation || undefined) : { ok: true as const, value: order };
+      const checked = recheck ? orderRulesWithout.check(order, validation || undefined) : { ok: true as const, value: order };
       if (checked.ok) {
         bodies.push(checked.value);
         indexes.push(start + offset);

@@ -1,7 +1,8 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/config.js';
 import type { Endpoint, HttpClient } from '../core/http.js';
-import { type OrderInput, type ValidateOptions, validateOrder } from '../schemas/index.js';
+import type { OrderInput, ValidateOptions } from '../schemas/index.js';
+import { orderRulesWithout } from '../schemas/order.js';
 import { type BulkCreateOptions, type BulkCreateResult, type BulkInput, createBulk } from './bulk.js';
 import { type Answer, createdRecord } from './shared.js';
 
@@ -92,7 +93,7 @@ export class DeliveriesResource {
    * ```
    */
   create(order: OrderInput, options?: RequestOptions): APIPromise<CreatedDelivery> {
-    return this.#http.request(orderEndpoint(order, validateOrder), options);
+    return this.#http.request(orderEndpoint(order, orderRulesWithout.order), options);
   }
 
   /**

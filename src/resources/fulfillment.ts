@@ -4,15 +4,13 @@ import type { HttpClient } from '../core/http.js';
 import { FulfillmentType } from '../catalogue/order-types.js';
 import { ValidationError, type ValidationIssue } from '../errors/index.js';
 import {
-  checkOrder,
   checkReturnItemsSubset,
   type FulfillmentItem,
   type FulfillmentReturnOrder,
   type FulfillmentSendOrder,
-  validateFulfillmentOrder,
   type ValidateOptions,
-  validateFulfillmentReturn,
 } from '../schemas/index.js';
+import { orderRulesWithout } from '../schemas/order.js';
 import { isRecord } from '../schemas/predicates.js';
 import { receiverPhoneOf } from './bulky-merge.js';
 import { type CreatedDelivery, orderEndpoint } from './deliveries.js';
@@ -56,7 +54,7 @@ function prepareBulky(body: unknown, options: ValidateOptions): unknown {
       issues.push({ path: [index, 'type'], message: `must be 'FXF_SEND' in a bulky upload (got ${got})` });
       return;
     }
-    const checked = checkOrder(element, options);
+    const checked = orderRulesWithout.check(element, options);
     const found = checked.ok ? [] : issuesAt(index, checked.error);
     // The service merges elements by customer phone: one without a phone cannot be placed (previewBulkyMerge refuses it too).
     if (receiverPhoneOf(element) === undefined && !found.some(({ path }) => path[1] === 'receiver')) {
@@ -117,7 +115,7 @@ export class FulfillmentResource {
    * ```
    */
   create(order: FulfillmentSendOrder, options?: RequestOptions): APIPromise<CreatedDelivery> {
-    return this.#http.request(orderEndpoint(order, validateFulfillmentOrder), options);
+    return this.#http.request(orderEndpoint(order, orderRulesWithout.fulfillment), options);
   }
 
   /**
@@ -149,7 +147,7 @@ export class FulfillmentResource {
   createReturn(order: FulfillmentReturnOrder, options?: CreateReturnOptions): APIPromise<CreatedDelivery> {
     const { original, ...requestOptions } = options ?? {};
     const prepare = (body: unknown, validation: ValidateOptions): unknown => {
-      const checked = validateFulfillmentReturn(body, validation);
+      const checked = orderRulesWithout.fulfillmentReturn(body, validation);
       if (original === undefined) return checked;
       const issues = checkReturnItemsSubset(checked.fulfillmentInfo.items, originalItems(original));
       if (issues.length > 0) throw new ValidationError(issues, { subject: "Invalid fulfillment return: the items must be some or all of the original order's" });

@@ -3,7 +3,6 @@ import { ErrorCode } from '../errors/codes.js';
 import { crossField, filledText, object, optional, rule } from './fields.js';
 import { checkWith, unwrap } from './issues.js';
 import { lazy } from './lazy.js';
-import type { ValidateOptions } from './rules-off.js';
 import { isFilled } from './predicates.js';
 
 /**
@@ -168,8 +167,8 @@ export const pickupLocationsSchema = lazy(() =>
  * const address = validateAddress({ city: 'Cairo', districtId: 'aiJudRHeOt', firstLine: '12 Talaat Harb Street' });
  * ```
  */
-export function validateAddress(input: unknown, options?: ValidateOptions): OrderAddress {
-  return unwrap(checkWith(orderAddressSchema(), input, 'Invalid address', options)) as OrderAddress;
+export function validateAddress(input: unknown): OrderAddress {
+  return unwrap(checkWith(orderAddressSchema(), input, 'Invalid address')) as OrderAddress;
 }
 
 /**

@@ -318,8 +318,8 @@ function checkOrderOf<T>(orders: OrderFamily, input: unknown, options: ValidateO
  * const valid = results.flatMap((result) => (result.ok ? [result.value] : []));
  * ```
  */
-export function checkOrder(input: unknown, options?: ValidateOptions): CheckResult<OrderInput> {
-  return checkOrderOf(ANY_ORDER, input, options);
+export function checkOrder(input: unknown): CheckResult<OrderInput> {
+  return checkOrderOf(ANY_ORDER, input, undefined);
 }
 
 /**
@@ -347,18 +347,18 @@ export function checkOrder(input: unknown, options?: ValidateOptions): CheckResu
  * }
  * ```
  */
-export function validateOrder(input: unknown, options?: ValidateOptions): OrderInput {
-  return unwrap(checkOrder(input, options));
+export function validateOrder(input: unknown): OrderInput {
+  return unwrap(checkOrder(input));
 }
 
 /** Like {@link validateOrder}, for the numeric types only (Deliver, Cash Collection, CRP, Exchange). */
-export function validateDeliveryOrder(input: unknown, options?: ValidateOptions): DeliveryOrder {
-  return unwrap(checkOrderOf<DeliveryOrder>(DELIVERY_ORDER, input, options));
+export function validateDeliveryOrder(input: unknown): DeliveryOrder {
+  return unwrap(checkOrderOf<DeliveryOrder>(DELIVERY_ORDER, input, undefined));
 }
 
 /** Like {@link validateOrder}, for fulfillment orders (FXF_SEND) and fulfillment returns (CUSTOMER_RETURN_PICKUP). */
-export function validateFulfillmentOrder(input: unknown, options?: ValidateOptions): FulfillmentOrder {
-  return unwrap(checkOrderOf<FulfillmentOrder>(FULFILLMENT_ORDER, input, options));
+export function validateFulfillmentOrder(input: unknown): FulfillmentOrder {
+  return unwrap(checkOrderOf<FulfillmentOrder>(FULFILLMENT_ORDER, input, undefined));
 }
 
 /**
@@ -366,6 +366,19 @@ export function validateFulfillmentOrder(input: unknown, options?: ValidateOptio
  * `originalFulfillmentTrackingNumber` required. Whether the items are a subset of the original
  * order's needs that order: see {@link checkReturnItemsSubset}.
  */
-export function validateFulfillmentReturn(input: unknown, options?: ValidateOptions): FulfillmentReturnOrder {
-  return unwrap(checkOrderOf<FulfillmentReturnOrder>(FULFILLMENT_RETURN_ORDER, input, options));
+export function validateFulfillmentReturn(input: unknown): FulfillmentReturnOrder {
+  return unwrap(checkOrderOf<FulfillmentReturnOrder>(FULFILLMENT_RETURN_ORDER, input, undefined));
 }
+
+/**
+ * The order checks the client runs, with the rules its `validate: { skip }` names left out. Not
+ * public: a second argument on `checkOrder` and the validators would take the index of
+ * `orders.map(checkOrder)` for options.
+ */
+export const orderRulesWithout = {
+  check: (input: unknown, options: ValidateOptions | undefined): CheckResult<OrderInput> => checkOrderOf(ANY_ORDER, input, options),
+  order: (input: unknown, options: ValidateOptions | undefined): OrderInput => unwrap(checkOrderOf<OrderInput>(ANY_ORDER, input, options)),
+  fulfillment: (input: unknown, options: ValidateOptions | undefined): FulfillmentOrder => unwrap(checkOrderOf<FulfillmentOrder>(FULFILLMENT_ORDER, input, options)),
+  fulfillmentReturn: (input: unknown, options: ValidateOptions | undefined): FulfillmentReturnOrder =>
+    unwrap(checkOrderOf<FulfillmentReturnOrder>(FULFILLMENT_RETURN_ORDER, input, options)),
+};

@@ -11,23 +11,27 @@ import {
   ValidationError,
   validateOrder,
 } from '../../src/index.js';
+import { orderRulesWithout } from '../../src/schemas/order.js';
 import { startWireRecorder, type WireRecorder } from '../real/wire-recorder.js';
 import { thrownBy, validOrders } from './fixtures.js';
 
 // As the official plugin sends it: the package may be opened, and no images.
 const openWithoutImages = (): Record<string, unknown> => ({ ...validOrders.deliver(), allowToOpenPackage: true });
 
-describe('validateOrder and checkOrder with { skip }', () => {
+// The checks the client runs for `validate: { skip }`; the public validators take no options (below).
+const { check, order: validateWithout } = orderRulesWithout;
+
+describe('the order checks with { skip }', () => {
   it('leave out only the rules named: 2150 off, 3007 still checked', () => {
     expect(thrownBy(() => validateOrder(openWithoutImages()))).toBeInstanceOf(DeliveryImagesRequiredError);
-    expect(validateOrder(openWithoutImages(), { skip: [ErrorCode.DeliveryImagesRequired] })).toMatchObject({ allowToOpenPackage: true });
-    const both = thrownBy(() => validateOrder({ ...openWithoutImages(), cod: 45_000 }, { skip: [ErrorCode.DeliveryImagesRequired] }));
+    expect(validateWithout(openWithoutImages(), { skip: [ErrorCode.DeliveryImagesRequired] })).toMatchObject({ allowToOpenPackage: true });
+    const both = thrownBy(() => validateWithout({ ...openWithoutImages(), cod: 45_000 }, { skip: [ErrorCode.DeliveryImagesRequired] }));
     expect(both).toBeInstanceOf(CodLimitExceededError);
     expect(both.issues.map((issue) => issue.errorCode)).toEqual([3007]);
   });
 
   it('never leave out a rule without a code: a wrong type is still refused', () => {
-    const error = thrownBy(() => validateOrder({ ...openWithoutImages(), receiver: { phone: 'abc' } }, { skip: [ErrorCode.DeliveryImagesRequired] }));
+    const error = thrownBy(() => validateWithout({ ...openWithoutImages(), receiver: { phone: 'abc' } }, { skip: [ErrorCode.DeliveryImagesRequired] }));
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.issues).toEqual([{ path: ['receiver', 'phone'], message: expect.stringContaining('must be a phone number') }]);
   });
@@ -41,12 +45,12 @@ describe('validateOrder and checkOrder with { skip }', () => {
     ['3009 (an address without city, zoneId, districtId)', () => ({ ...validOrders.deliver(), dropOffAddress: { firstLine: '12 Talaat Harb Street' } }), 3009],
   ])('%s can be skipped on its own', (_, build, code) => {
     expect(checkOrder(build()).ok).toBe(false);
-    expect(checkOrder(build(), { skip: [code as never] }).ok).toBe(true);
+    expect(check(build(), { skip: [code as never] }).ok).toBe(true);
   });
 
   it('refuse an unknown code, or a code the SDK does not check, with a ConfigurationError that names it', () => {
     for (const skip of [[9999], [ErrorCode.CityNotFound], ['2150'], 2150]) {
-      const result = checkOrder(openWithoutImages(), { skip } as never);
+      const result = check(openWithoutImages(), { skip } as never);
       expect(result.ok).toBe(false);
       if (!result.ok) {
         expect(result.error).toBeInstanceOf(ConfigurationError);
@@ -54,6 +58,13 @@ describe('validateOrder and checkOrder with { skip }', () => {
       }
     }
   });
+});
+
+it('the public validators take one argument: orders.map(checkOrder) reads no index as options', () => {
+  const results = [validOrders.deliver(), openWithoutImages()].map(checkOrder);
+  expect(results.map((result) => result.ok)).toEqual([true, false]);
+  expect(results[1]?.ok === false && results[1].error).toBeInstanceOf(DeliveryImagesRequiredError);
+  expect([validOrders.deliver(), validOrders.deliver()].map(validateOrder)).toHaveLength(2);
 });
 
 describe('the validate option of the client and of one call', () => {

@@ -194,9 +194,10 @@ describe('validate: { skip }', () => {
     client({ skip: [ErrorCode.CityNotFound] });
     // @ts-expect-error not an errorCode at all
     client({ skip: [9999] });
-    validateOrder({}, { skip: [ErrorCode.DeliveryImagesRequired] });
     // @ts-expect-error a code the SDK does not check
-    validateOrder({}, { skip: [ErrorCode.BulkCreationFailed] });
+    client({ skip: [ErrorCode.BulkCreationFailed] });
+    // The validators take one argument, so `orders.map(checkOrder)` gets no index for options.
+    expectTypeOf(checkOrder).parameters.toEqualTypeOf<[input: unknown]>();
     expectTypeOf<RequestOptions['validate']>().toEqualTypeOf<ValidateSetting | undefined>();
     expectTypeOf<ClientRuleCode>().toEqualTypeOf<2150 | 2151 | 3005 | 3006 | 3007 | 3008 | 3009>();
   });
