@@ -40,6 +40,7 @@ function messageOf(issue: z.core.$ZodRawIssue): string {
     case 'invalid_value':
       return `must be ${issue.values.map(quote).join(' or ')}`;
     case 'invalid_union':
+      // The schemas' one union: buildingNumber, floor and apartment.
       return `must be a string or a number (got ${describeValue(issue.input)})`;
     case 'invalid_key':
       return issue.issues[0]?.message ?? 'is not a valid key';

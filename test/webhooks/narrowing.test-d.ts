@@ -11,10 +11,20 @@ import {
   type UnknownStateEvent,
   type WebhookEvent,
   type WebhookEventFor,
+  type WebhookIssue,
+  type WebhookOrderType,
 } from '../../src/webhooks/index.js';
 import { createNodeWebhookHandler } from '../../src/webhooks/node.js';
 
 declare const body: string;
+
+describe('what could not be read', () => {
+  it('is listed in issues, absent when everything was read; type and timeStamp may be absent', () => {
+    const event = parseWebhookEvent(body);
+    expectTypeOf(event.issues).toEqualTypeOf<readonly WebhookIssue[] | undefined>();
+    expectTypeOf(event.type).toEqualTypeOf<WebhookOrderType | (string & {}) | undefined>();
+  });
+});
 
 describe('WebhookEvent narrows on state', () => {
   it('types exceptionCode in 47 and cod in 45', () => {
