@@ -1,7 +1,8 @@
 import ky, { HTTPError, type Hooks, isKyError, type KyInstance, TimeoutError as KyTimeoutError, type NormalizedOptions, type Options, type ShouldRetryState } from 'ky';
 import { ApiError, ConnectionError, DeliveryError, RequestAbortedError, type RequestSummary, ResponseShapeError, ResponseTooLargeError, TimeoutError, ValidationError } from '../errors/index.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import { checkHeaders, checkRequestOptions, type RequestOptions, type ResolvedConfig } from './config.js';
+import type { ValidateOptions } from '../schemas/rules-off.js';
+import { checkHeaders, checkRequestOptions, type RequestOptions, type ResolvedConfig, validateSetting } from './config.js';
 import { LOG_LEVELS, log, redactHeaders } from './logger.js';
 import { decodeBody, errorFromResponse, isErrorEnvelope, isRedirect, parseRetryAfter, readTextWithin, redirectError, unwrapEnvelope } from './response.js';
 import { isRetryable, RETRYABLE_STATUSES } from './retry.js';
@@ -21,8 +22,8 @@ export interface Endpoint<T> {
   path: string;
   query?: Record<string, QueryValue> | undefined;
   body?: unknown;
-  /** Validates and normalises `body` before sending; skipped when validation is off. Throws to stop the call. */
-  prepare?: ((body: unknown) => unknown) | undefined;
+  /** Validates `body` before sending, leaving out the rules `options.skip` names; not called when validation is off. Throws to stop the call. */
+  prepare?: ((body: unknown, options: ValidateOptions) => unknown) | undefined;
   /** Turns the unwrapped answer into the method's result; `answer` names request and status, for a ResponseShapeError. */
   transform?: ((data: unknown, answer: { status: number; request: RequestSummary }) => T) | undefined;
   /** Safe to repeat when the outcome is unknown. Default: true for GET and PUT, false otherwise. */
@@ -273,9 +274,9 @@ export class HttpClient {
     });
   }
 
-  /** Whether inputs are validated for this call. */
-  validates(options: RequestOptions | undefined): boolean {
-    return options?.validate ?? this.#config.validate;
+  /** How inputs are validated for this call: `false` for not at all, else the rules to leave out. */
+  validation(options: RequestOptions | undefined): false | ValidateOptions {
+    return validateSetting(options?.validate, 'Request option `validate`') ?? this.#config.validate;
   }
 
   request<T>(endpoint: Endpoint<T>, options?: RequestOptions | null): APIPromise<T> {
@@ -288,7 +289,8 @@ export class HttpClient {
     checkRequestOptions(options);
     const url = requestUrl(config.baseUrl, endpoint);
     const target = url.slice(config.baseUrl.length + 1);
-    const json = endpoint.prepare !== undefined && this.validates(options) ? endpoint.prepare(endpoint.body) : endpoint.body;
+    const validation = this.validation(options);
+    const json = endpoint.prepare !== undefined && validation !== false ? endpoint.prepare(endpoint.body, validation) : endpoint.body;
     if (options.headers !== undefined) checkHeaders(options.headers, 'Request `headers`');
     const request: RequestSummary = { method: endpoint.method, url: config.secrets.length === 0 ? url : scrubText(url, config.secrets) };
     const { signal } = options;

@@ -146,20 +146,27 @@ export class ServerError extends ApiError {
 /** Input rejected before sending: nothing was sent. `issues` lists every problem with its path. */
 export class ValidationError extends DeliveryError {
   override name = 'ValidationError';
-  /** Every problem found, each with the path of its field; `message` names the first ten. */
+  /** The problems found, each with the path of its field (the first 100); `message` names the first ten. */
   readonly issues: readonly ValidationIssue[];
+  /** How many more problems were found than `issues` lists (0 unless there were more than 100). */
+  readonly unlistedIssues: number;
 
-  constructor(issues: readonly ValidationIssue[], options: DeliveryErrorOptions & { subject?: string } = {}) {
-    super(describeIssues(options.subject ?? 'Invalid input', issues), options);
+  constructor(issues: readonly ValidationIssue[], options: DeliveryErrorOptions & { subject?: string; unlistedIssues?: number } = {}) {
+    super(describeIssues(options.subject ?? 'Invalid input', issues, options.unlistedIssues), options);
     this.issues = issues;
+    this.unlistedIssues = options.unlistedIssues ?? 0;
   }
 }
 
-/** Builds a message that names each field: `Invalid order: cod: must be at most 30000; receiver.phone: required`. */
-export function describeIssues(subject: string, issues: readonly ValidationIssue[]): string {
+/**
+ * Builds a message that names each field: `Invalid order: cod: must be at most 30000; receiver.phone: required`.
+ * `unlisted` counts problems found beyond `issues`, for the "and N more".
+ */
+export function describeIssues(subject: string, issues: readonly ValidationIssue[], unlisted = 0): string {
   if (issues.length === 0) return subject;
   const shown = issues.slice(0, 10).map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
-  const more = issues.length > shown.length ? `; and ${issues.length - shown.length} more` : '';
+  const hidden = issues.length - shown.length + unlisted;
+  const more = hidden > 0 ? `; and ${hidden} more` : '';
   return `${subject}: ${shown.join('; ')}${more}`;
 }
 
