@@ -36,27 +36,26 @@ export interface RedisTrackerStoreOptions {
 /** Long enough for every repeat the service sends and for the gaps of an order's return trip. */
 export const DEFAULT_TRACKER_TTL_SECONDS = 30 * 24 * 60 * 60;
 
-// Each order has two keys with the same hash tag (one cluster slot): a sorted set of its bodies,
-// scored by timeStamp, and the set of its event ids. A member starts with the order's arrival
-// number, zero-padded, so that events of the same timeStamp sort in arrival order; the latest
-// event is the last member.
+// One sorted set per order. Each event is two members: its body at its timeStamp, after the
+// order's arrival number zero-padded (so that events of the same timeStamp sort in arrival order
+// and the latest event is the last member), and its id at score -inf, marking it as seen.
 const ARRIVAL_DIGITS = 12;
 
-/** One event, atomically: KEYS events, ids; ARGV id, timeStamp, body, ttl. Answers { 1 if a repeat, previous member or '' }. */
+/** One event, atomically: KEYS order; ARGV id, timeStamp, body, ttl. Answers { 1 if a repeat, the previous latest member or '' }. */
 const RECORD = `
 local latest = redis.call('ZRANGE', KEYS[1], -1, -1)[1] or ''
-local duplicate = redis.call('SADD', KEYS[2], ARGV[1]) == 0
+local duplicate = redis.call('ZADD', KEYS[1], 'NX', '-inf', '=' .. ARGV[1]) == 0
 if not duplicate then
   local arrival = redis.call('ZCARD', KEYS[1])
   redis.call('ZADD', KEYS[1], ARGV[2], string.format('%0${ARRIVAL_DIGITS}d', arrival) .. ARGV[3])
 end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
-redis.call('EXPIRE', KEYS[2], ARGV[4])
 return { duplicate and 1 or 0, latest }
 `;
 const CURRENT = `return redis.call('ZRANGE', KEYS[1], -1, -1)[1] or ''`;
-const HISTORY = `return redis.call('ZRANGE', KEYS[1], 0, -1)`;
-const FORGET = `return redis.call('DEL', KEYS[1], KEYS[2])`;
+// '(-inf': every body, none of the ids.
+const HISTORY = `return redis.call('ZRANGE', KEYS[1], '(-inf', '+inf', 'BYSCORE')`;
+const FORGET = `return redis.call('DEL', KEYS[1])`;
 
 /**
  * A tracker store in Redis: pass it to `createOrderTracker({ store })`. Each `track` is one Lua
@@ -64,8 +63,8 @@ const FORGET = `return redis.call('DEL', KEYS[1], KEYS[2])`;
  * latest event), so instances that receive the same order's events at once, in any order, agree
  * on its current state, and each event is reported `changed` to one of them at most.
  *
- * Keys: `<keyPrefix>{<trackingNumber>}:events` and `:ids`, expiring `ttlSeconds` after the
- * order's last event. A Redis error reaches you as a `TrackerStoreError` (from the tracker).
+ * One key per order, `<keyPrefix><trackingNumber>`, expiring `ttlSeconds` after the order's
+ * last event. A Redis error reaches you as a `TrackerStoreError` (from the tracker).
  *
  * @throws {ConfigurationError} at once, when `client` is neither an ioredis nor a node-redis
  * client, or `ttlSeconds` is not a positive whole number.
@@ -86,24 +85,21 @@ export function createRedisTrackerStore(options: RedisTrackerStoreOptions): Orde
   if (typeof keyPrefix !== 'string') throw new ConfigurationError(`keyPrefix: expected a string, received ${typeof keyPrefix}`);
   const ttlSeconds = options.ttlSeconds ?? DEFAULT_TRACKER_TTL_SECONDS;
   if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds <= 0) throw new ConfigurationError(`ttlSeconds: expected a positive whole number of seconds, received ${String(ttlSeconds)}`);
-  const keys = (trackingNumber: string): string[] => {
-    const order = `${keyPrefix}{${trackingNumber}}`;
-    return [`${order}:events`, `${order}:ids`];
-  };
+  const key = (trackingNumber: string): string[] => [keyPrefix + trackingNumber];
 
   return {
     async record(event: StoredEvent) {
-      const reply = await run(RECORD, keys(event.trackingNumber), [event.id, String(event.timeStamp), event.body, String(ttlSeconds)]);
+      const reply = await run(RECORD, key(event.trackingNumber), [event.id, String(event.timeStamp), event.body, String(ttlSeconds)]);
       if (!Array.isArray(reply) || reply.length !== 2) throw new Error(`unexpected reply to the record script: ${describe(reply)}`);
       return { duplicate: Number(reply[0]) === 1, previous: body(reply[1]) };
     },
-    current: async (trackingNumber) => body(await run(CURRENT, keys(trackingNumber).slice(0, 1), [])),
+    current: async (trackingNumber) => body(await run(CURRENT, key(trackingNumber), [])),
     async history(trackingNumber) {
-      const reply = await run(HISTORY, keys(trackingNumber).slice(0, 1), []);
+      const reply = await run(HISTORY, key(trackingNumber), []);
       if (!Array.isArray(reply)) throw new Error(`unexpected reply to the history script: ${describe(reply)}`);
       return reply.map((member) => body(member) as string);
     },
-    forget: async (trackingNumber) => Number(await run(FORGET, keys(trackingNumber), [])) > 0,
+    forget: async (trackingNumber) => Number(await run(FORGET, key(trackingNumber), [])) > 0,
   };
 }
 
@@ -128,12 +124,12 @@ function scriptRunner(client: unknown): ScriptRunner {
   } else {
     throw new ConfigurationError('client: expected an ioredis client (with evalsha) or a node-redis client (with evalSha)');
   }
-  const hashes = new Map<string, Promise<string>>();
+  const hashes = new Map<string, string>();
   return async (script, keys, args) => {
     let hash = hashes.get(script);
-    if (hash === undefined) hashes.set(script, (hash = sha1(script)));
+    if (hash === undefined) hashes.set(script, (hash = await sha1(script)));
     try {
-      return await byHash(await hash, keys, args);
+      return await byHash(hash, keys, args);
     } catch (err) {
       // NOSCRIPT: the server ran nothing, so sending the text cannot run the script twice.
       if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
