@@ -9,7 +9,7 @@ const sandbox = createSandbox();
 afterAll(() => sandbox.close());
 const sent: string[] = [];
 const recordingFetch = ((input: RequestInfo | URL, init?: RequestInit) => {
-  sent.push(String(input));
+  sent.push(input instanceof Request ? input.url : String(input));
   return sandbox.fetch(input, init);
 }) as typeof fetch;
 const client = new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, cache: false, maxRetries: 0, fetch: recordingFetch });
