@@ -13,13 +13,17 @@ export type { OrderTrackerStore, StoredEvent } from './tracker.js';
 
 /** The part of an `ioredis` client (`new Redis()`, `new Redis.Cluster()`) the store uses. */
 export interface IoredisClientLike {
+  /** EVALSHA: runs a script the server has cached. */
   evalsha(sha: string, numberOfKeys: number, ...keysAndArguments: string[]): Promise<unknown>;
+  /** EVAL: sends the script's text (and caches it on the server). */
   eval(script: string, numberOfKeys: number, ...keysAndArguments: string[]): Promise<unknown>;
 }
 
 /** The part of a node-redis client (`createClient()`, `createCluster()`, version 4 and later) the store uses. */
 export interface NodeRedisClientLike {
+  /** EVALSHA: runs a script the server has cached. */
   evalSha(sha: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  /** EVAL: sends the script's text (and caches it on the server). */
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
 }
 
