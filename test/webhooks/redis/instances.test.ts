@@ -258,7 +258,7 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('several instances on one
       const failures: unknown[] = [];
       const handler = createWebhookHandler({ onEvent: async (event, request) => void results.set(request, await tracker.track(event)), onError: (error) => failures.push(error) });
       const post = async (body: Readonly<Record<string, unknown>>): Promise<{ status: number; result: TrackResult | undefined }> => {
-        const request = new Request('http://127.0.0.1/webhooks', { method: 'POST', body: JSON.stringify(body) });
+        const request = new Request('http://127.0.0.1/webhooks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
         const response = await handler(request);
         return { status: response.status, result: results.get(request) };
       };

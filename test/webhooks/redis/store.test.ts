@@ -155,7 +155,7 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Red
       expect(error).toMatchObject({ operation: 'track', trackingNumber: TN, message: expect.stringContaining('WRONGTYPE') });
       const reported: unknown[] = [];
       const handler = createWebhookHandler({ onEvent: async (event) => void (await tracker.track(event)), onError: (err) => reported.push(err) });
-      const response = await handler(new Request('http://127.0.0.1/webhooks', { method: 'POST', body: JSON.stringify(webhookBody()) }));
+      const response = await handler(new Request('http://127.0.0.1/webhooks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(webhookBody()) }));
       expect(response.status).toBe(500);
       expect(reported[0]).toBeInstanceOf(TrackerStoreError);
     });
