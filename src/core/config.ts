@@ -2,6 +2,10 @@ import type { Hooks } from 'ky';
 import { ConfigurationError } from '../errors/index.js';
 import { isHeaderName, isSafeHeaderValue } from '../schemas/predicates.js';
 import { LOG_LEVELS, type Logger, type LogLevel } from './logger.js';
+import { secretsOf } from './secrets.js';
+
+/** The default `maxResponseBytes`: 10 MB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 2 ** 20;
 
 /** Observation points for metrics and tracing. Hooks see no secrets: the auth header and credential-like headers are redacted. */
 export interface ClientHooks {
@@ -41,6 +45,11 @@ export interface DeliveryClientOptions {
   /** Check inputs against the spec's rules before sending. Default true. */
   validate?: boolean | undefined;
   /**
+   * Largest answer read, in bytes; past it the call fails with `ResponseTooLargeError` without
+   * reading the rest. Default 10 MB (10 * 2^20), about ten times a country's district list (estimated).
+   */
+  maxResponseBytes?: number | undefined;
+  /**
    * In-memory cache of the lookup lists (cities, zones, districts), per client: answers are kept
    * for `ttl` ms (default one hour) and concurrent identical lookups share one request.
    * `false` sends every lookup.
@@ -75,6 +84,8 @@ export interface RequestOptions {
   maxRetries?: number | undefined;
   /** `false` sends the input unchecked; the service's own answer still maps to the coded classes. */
   validate?: boolean | undefined;
+  /** Largest answer read, in bytes (see the client's `maxResponseBytes`). */
+  maxResponseBytes?: number | undefined;
 }
 
 /** The client's options checked, defaulted and ready: the auth header built into `headers`. */
@@ -134,7 +145,7 @@ function nonNegative(value: number | undefined, fallback: number, name: string, 
  * times out at once, and a `signal` that is no AbortSignal would make fetch fail (and retry).
  */
 export function checkRequestOptions(options: RequestOptions): void {
-  for (const name of ['timeout', 'totalTimeout', 'maxRetries'] as const) nonNegative(options[name], 0, name, 'Request option');
+  for (const name of ['timeout', 'totalTimeout', 'maxRetries', 'maxResponseBytes'] as const) nonNegative(options[name], 0, name, 'Request option');
   const { signal } = options;
   if (signal !== undefined && (typeof signal !== 'object' || signal === null || typeof signal.addEventListener !== 'function' || typeof signal.aborted !== 'boolean')) {
     throw new ConfigurationError('Request option `signal` must be an AbortSignal.');
@@ -182,6 +193,9 @@ export function resolveConfig(options: DeliveryClientOptions) {
     retryMax: nonNegative(options.retryDelay?.max, 8_000, 'retryDelay.max'),
     fetch: fetchImpl,
     validate: options.validate ?? true,
+    maxResponseBytes: nonNegative(options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 'maxResponseBytes'),
+    /** The key and credential header values, scrubbed from whatever the SDK builds out of an answer. */
+    secrets: secretsOf(headers, authHeaderName, apiKey),
     /** Milliseconds lookup answers are kept; `false` when the lookup cache is off. */
     lookupCacheTtl: options.cache === false ? (false as const) : nonNegative(options.cache?.ttl, 3_600_000, 'cache.ttl'),
     hooks: options.hooks ?? ({} as ClientHooks),

@@ -67,6 +67,8 @@ export interface ApiErrorOptions extends DeliveryErrorOptions {
   headers?: Record<string, string>;
   /** Method and URL of the request. */
   request: RequestSummary;
+  /** The fields the service named, from a body that lists them (`[{ message, path, type }]`). */
+  issues?: readonly ValidationIssue[] | undefined;
 }
 
 /** The server answered with an error status. */
@@ -80,6 +82,8 @@ export class ApiError extends DeliveryError {
   readonly headers: Readonly<Record<string, string>>;
   /** Method and URL of the request. */
   readonly request: RequestSummary;
+  /** The fields the service refused, with their paths, when its body listed them (`[{ message, path, type }]`); empty otherwise. */
+  readonly issues: readonly ValidationIssue[];
 
   constructor(message: string, options: ApiErrorOptions) {
     super(message, options);
@@ -87,6 +91,23 @@ export class ApiError extends DeliveryError {
     this.body = options.body;
     this.headers = options.headers ?? {};
     this.request = options.request;
+    this.issues = options.issues ?? [];
+  }
+}
+
+/**
+ * The service answered with a redirect (3xx), which the client never follows: the key and the
+ * body must not leave `baseUrl`'s origin. Usually `baseUrl` is out of date; `location` says where
+ * the service pointed. In browsers the redirect is opaque: `status` is 0 and `location` unknown.
+ */
+export class RedirectError extends ApiError {
+  override name = 'RedirectError';
+  /** The `Location` the service answered with, when it could be read. */
+  readonly location: string | undefined;
+
+  constructor(message: string, options: ApiErrorOptions & { location?: string | undefined }) {
+    super(message, options);
+    this.location = options.location;
   }
 }
 
@@ -167,6 +188,27 @@ export class TimeoutError extends ConnectionError {
 /** The caller aborted the call through its `signal`. */
 export class RequestAbortedError extends DeliveryError {
   override name = 'RequestAbortedError';
+}
+
+/**
+ * The answer was larger than `maxResponseBytes`: the call stopped reading it. Not retried (the next
+ * answer would be as large). For a create, the order may exist: look it up before sending again.
+ */
+export class ResponseTooLargeError extends DeliveryError {
+  override name = 'ResponseTooLargeError';
+  /** HTTP status of the answer. */
+  readonly status: number;
+  /** Method and URL of the request. */
+  readonly request: RequestSummary;
+  /** The limit the answer went past, in bytes. */
+  readonly maxResponseBytes: number;
+
+  constructor(message: string, options: DeliveryErrorOptions & { status: number; request: RequestSummary; maxResponseBytes: number }) {
+    super(message, options);
+    this.status = options.status;
+    this.request = options.request;
+    this.maxResponseBytes = options.maxResponseBytes;
+  }
 }
 
 /** A 2xx answer whose body is not what the endpoint should return (e.g. not JSON). */

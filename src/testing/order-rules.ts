@@ -1,6 +1,6 @@
 import type { BusinessRecord, FlowKind, FulfillmentItem, OrderRecord } from './store.js';
 import { checkOrderAddress } from './addresses.js';
-import { coded, invalid, isNonEmptyString, isRecord } from './wire.js';
+import { coded, invalid, isNonEmptyString, isRecord, wrongType } from './wire.js';
 
 /**
  * Host of the sandbox's "dashboard uploads". An image URL on this host counts as uploaded from the
@@ -51,7 +51,7 @@ function isHttpUrl(value: unknown): value is string {
 function optionalString(body: Record<string, unknown>, key: string): string | undefined {
   const value = body[key];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw invalid(`${key} must be a string`);
+  if (typeof value !== 'string') throw wrongType(key, 'string');
   return value;
 }
 
@@ -67,7 +67,7 @@ function checkContact(body: Record<string, unknown>, key: string): void {
 /** 3005 to 3008: a CRP takes only a refund (negative cod); every other cod is at most 30000; Cash Collection needs one. */
 function checkCod(body: Record<string, unknown>, kind: FlowKind): number | undefined {
   const raw = body['cod'];
-  if (raw !== undefined && raw !== null && (typeof raw !== 'number' || !Number.isFinite(raw))) throw invalid('cod must be a number');
+  if (raw !== undefined && raw !== null && (typeof raw !== 'number' || !Number.isFinite(raw))) throw wrongType('cod', 'number');
   const cod = typeof raw === 'number' ? raw : undefined;
   if (kind === 'CUSTOMER_RETURN_PICKUP' || kind === 'FXF_CUSTOMER_RETURN_PICKUP') {
     if (cod !== undefined && cod > 0) throw coded(3005, `cod ${cod} is positive; send a negative amount (a refund) or none`);
@@ -79,7 +79,7 @@ function checkCod(body: Record<string, unknown>, kind: FlowKind): number | undef
   if (cod !== undefined && cod > COD_LIMIT) throw coded(3007, `cod ${cod} is above ${COD_LIMIT}`);
   const escrow = body['escrowInfo'];
   if (escrow !== undefined) {
-    if (!isRecord(escrow)) throw invalid('escrowInfo must be an object');
+    if (!isRecord(escrow)) throw wrongType('escrowInfo', 'object');
     const prepaid = escrow['amountToBeCollected'];
     if (prepaid !== undefined && (typeof prepaid !== 'number' || prepaid < 0 || prepaid > (cod ?? 0))) {
       throw invalid('escrowInfo.amountToBeCollected must be a number between 0 and cod (it is a portion of cod)');
@@ -91,9 +91,9 @@ function checkCod(body: Record<string, unknown>, kind: FlowKind): number | undef
 /** 2150 to 2152, in that order. */
 function checkImages(body: Record<string, unknown>): void {
   const allow = body['allowToOpenPackage'];
-  if (allow !== undefined && typeof allow !== 'boolean') throw invalid('allowToOpenPackage must be a boolean');
+  if (allow !== undefined && typeof allow !== 'boolean') throw wrongType('allowToOpenPackage', 'boolean');
   const images = body['deliveryImages'];
-  if (images !== undefined && !Array.isArray(images)) throw invalid('deliveryImages must be an array');
+  if (images !== undefined && !Array.isArray(images)) throw wrongType('deliveryImages', 'array');
   const entries: unknown[] = images ?? [];
   const totalUrls = entries.reduce<number>((sum, entry) => sum + (isRecord(entry) && Array.isArray(entry['images']) ? entry['images'].length : 0), 0);
   if (allow === true && totalUrls === 0) throw coded(2150, 'allowToOpenPackage is true but deliveryImages is missing or empty');
@@ -157,13 +157,13 @@ function checkExtras(body: Record<string, unknown>, context: OrderContext): void
   }
   const goods = body['goodsInfo'];
   if (goods !== undefined) {
-    if (!isRecord(goods)) throw invalid('goodsInfo must be an object');
+    if (!isRecord(goods)) throw wrongType('goodsInfo', 'object');
     const amount = goods['amount'];
     if (amount !== undefined && (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0)) throw invalid('goodsInfo.amount must be a number >= 0');
   }
   const specs = body['specs'];
   if (specs !== undefined) {
-    if (!isRecord(specs)) throw invalid('specs must be an object');
+    if (!isRecord(specs)) throw wrongType('specs', 'object');
     const packageType = specs['packageType'];
     if (packageType !== undefined && (typeof packageType !== 'string' || !PACKAGE_TYPES.includes(packageType.toLowerCase()))) {
       throw invalid('specs.packageType must be one of SMALL, MEDIUM, LARGE, Light Bulky, Heavy Bulky (any case) or Parcel');
