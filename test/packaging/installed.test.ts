@@ -24,10 +24,10 @@ beforeAll(async () => {
 afterAll(() => project?.remove());
 
 describe('the tarball installed into a fresh project', () => {
-  it('brings only its runtime dependency (zod) along: no msw, no ky', () => {
+  it('brings only its runtime dependency (zod) along: no msw, no ky, no Redis client', () => {
     const installed = readdirSync(join(project.dir, 'node_modules')).filter((name) => !name.startsWith('.'));
     expect(installed.sort()).toEqual([PACKAGE_NAME, 'zod']);
-    expect(probe.missing.sort()).toEqual(['ky', 'msw']);
+    expect(probe.missing.sort()).toEqual(['ioredis', 'ky', 'msw', 'redis']);
   });
 
   it.each(entries.map((entry) => [entry.specifier, entry] as const))('%s loads with import and with require, from the installed dist files, with the same exports', (specifier, entry) => {
@@ -38,7 +38,7 @@ describe('the tarball installed into a fresh project', () => {
     expect(found?.cjsExports).toEqual(found?.esmExports);
   });
 
-  it('the main entry and delivery-sdk/webhooks (every entry, in fact) load without msw installed', () => {
+  it('the main entry and delivery-sdk/webhooks (every entry, in fact, webhooks/redis included) load without msw, ioredis or redis installed', () => {
     expect(probe.missing).toContain('msw');
     expect(probe.entries[PACKAGE_NAME]?.esmExports).toContain('DeliveryClient');
     expect(probe.entries[`${PACKAGE_NAME}/webhooks`]?.esmExports).toContain('parseWebhookEvent');
