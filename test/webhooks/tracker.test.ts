@@ -40,6 +40,16 @@ describe('the spec\'s fulfillment send flows, in order', () => {
 });
 
 describe('repeated and late deliveries', () => {
+  it('places an event without a timeStamp before every timed one: it never overwrites a known state', () => {
+    const tracker = createOrderTracker();
+    const { timeStamp: _dropped, ...untimed } = webhookBody({ state: 47, exceptionCode: 1 });
+    tracker.track(parseWebhookEvent(webhookBody({ state: 24, timeStamp: T0 })));
+    const late = tracker.track(parseWebhookEvent(untimed));
+    expect(late).toMatchObject({ changed: false, duplicate: false, stale: true, current: { state: 24 } });
+    expect(tracker.history('4567891234').map((event) => event.state)).toEqual([47, 24]);
+    expect(tracker.track(parseWebhookEvent(untimed))).toMatchObject({ duplicate: true, current: { state: 24 } });
+  });
+
   it('ignores an exact repeat', () => {
     const tracker = createOrderTracker();
     const body = webhookBody({ state: 41 });

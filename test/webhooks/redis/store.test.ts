@@ -72,6 +72,15 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Red
       expect((await tracker.current(TN))?.state).toBe(41);
     });
 
+    it('places an event without a timeStamp before every timed one: it never overwrites a known state', async () => {
+      const { timeStamp: _dropped, ...untimed } = webhookBody({ state: 47, exceptionCode: 1 });
+      await tracker.track(parseWebhookEvent(webhookBody({ state: 24, timeStamp: T0 })));
+      const late = await tracker.track(parseWebhookEvent(untimed));
+      expect(late).toMatchObject({ changed: false, duplicate: false, stale: true, current: { state: 24 } });
+      expect((await tracker.history(TN)).map((event) => event.state)).toEqual([47, 24]);
+      expect(await tracker.track(parseWebhookEvent(untimed))).toMatchObject({ duplicate: true, current: { state: 24 } });
+    });
+
     it('a repeat of an old event is a duplicate and stale', async () => {
       const old = parseWebhookEvent(webhookBody({ state: 24, timeStamp: T0 }));
       await tracker.track(old);
