@@ -1,10 +1,9 @@
-import ky, { HTTPError, type Hooks, isKyError, type KyInstance, TimeoutError as KyTimeoutError, type NormalizedOptions, type Options, type ShouldRetryState } from 'ky';
-import { ApiError, ConnectionError, DeliveryError, RequestAbortedError, type RequestSummary, ResponseShapeError, TimeoutError, ValidationError } from '../errors/index.js';
+import ky, { HTTPError, isKyError, type KyInstance, TimeoutError as KyTimeoutError, type Options, type ShouldRetryState } from 'ky';
+import { ApiError, ConnectionError, DeliveryError, RateLimitError, RequestAbortedError, type RequestSummary, ResponseShapeError, TimeoutError, ValidationError } from '../errors/index.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { checkHeaders, checkRequestOptions, type RequestOptions, type ResolvedConfig } from './config.js';
 import { LOG_LEVELS, log, redactHeaders } from './logger.js';
 import { decodeBody, errorFromResponse, isErrorEnvelope, parseRetryAfter, unwrapEnvelope } from './response.js';
-import { isRetryable, RETRYABLE_STATUSES } from './retry.js';
 
 /** The HTTP methods {@link DeliveryClient.request} sends. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -34,10 +33,7 @@ export function path(strings: TemplateStringsArray, ...values: Array<string | nu
   return out;
 }
 
-/**
- * The request target relative to `baseUrl` (`deliveries?apiVersion=1`), query encoded. Throws a
- * ValidationError for a method the client does not send or a path that is not below `baseUrl`.
- */
+/** The request target relative to `baseUrl` (`deliveries?apiVersion=1`); a ValidationError for a method or path the client does not send. */
 function requestTarget(endpoint: Endpoint<unknown>): string {
   if (!HTTP_METHODS.includes(endpoint.method)) {
     throw new ValidationError([{ path: ['method'], message: `must be one of ${HTTP_METHODS.join(', ')}` }], { subject: 'Invalid request' });
@@ -55,36 +51,55 @@ function toJson(body: unknown): string {
   try {
     return JSON.stringify(body);
   } catch (cause) {
-    throw new ValidationError([{ path: [], message: `cannot be sent as JSON (${cause instanceof Error ? cause.message : String(cause)})` }], {
-      subject: 'Invalid request body',
-      cause,
-    });
+    throw new ValidationError([{ path: [], message: `cannot be sent as JSON (${cause instanceof Error ? cause.message : String(cause)})` }], { subject: 'Invalid request body', cause });
   }
+}
+
+/** The statuses a GET or PUT is retried on (a POST only on 429), with timeouts and network failures. */
+const RETRYABLE_STATUSES = [408, 429, 500, 502, 503, 504];
+
+/** Connection failures where the request never left this machine, so even a create is safe to repeat. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** Marks a ConnectionError whose request provably never reached the server. */
+export function wasNeverSent(error: unknown): boolean {
+  let cause: unknown = error;
+  for (let depth = 0; depth < 4 && cause instanceof Error; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && NOT_SENT_CODES.has(code)) return true;
+    cause = cause.cause;
+  }
+  return false;
+}
+
+/**
+ * Whether another attempt may help and cannot do harm. Every POST of this API creates something or sends a
+ * one-time code: it is repeated only when the service said it did nothing (429) or the request never left.
+ */
+function isRetryable(error: Error, idempotent: boolean): boolean {
+  if (error instanceof RateLimitError) return true;
+  if (!idempotent) return error instanceof ConnectionError && !(error instanceof TimeoutError) && wasNeverSent(error);
+  if (error instanceof ApiError) return RETRYABLE_STATUSES.includes(error.status);
+  // A coded answer (3007, ...) is the same on every try; only transport failures are worth another attempt.
+  return error instanceof ConnectionError || error instanceof ResponseShapeError;
 }
 
 /** The longest wait a timer takes (2^31-1 ms, 24.8 days); ky refuses a longer `timeout`. */
 const MAX_TIMER = 2 ** 31 - 1;
 
-/**
- * One call across its attempts: the state ky's hooks and retry callbacks share (through ky's
- * `context`), the answer read within the attempt, and every failure as a DeliveryError. No ky
- * error leaves it: those hold the request, whose headers hold the key.
- */
+/** One call across its attempts, shared by ky's hooks and retry callbacks through ky's `context`. No ky error leaves it: those hold the key. */
 class Call<T> {
-  /** The attempt under way, from 1. */
   attempt = 0;
   answer: WithResponse<T> | undefined;
   /** What ky is given: the caller's signal and the `totalTimeout` deadline together. */
-  readonly signal: AbortSignal | undefined;
-  /** Milliseconds per attempt. */
-  readonly timeout: number;
-  readonly #totalTimeout: number;
+  readonly signal: AbortSignal;
+  /** Clears the deadline once the call has settled. */
+  readonly end: () => void;
   readonly #deadline = new AbortController();
   readonly #deadlineAt: number;
-  readonly end: () => void = () => undefined;
   #started = 0;
   #failure: DeliveryError | undefined;
-  /** The error this attempt's answer stands for, while ky raises it as an `HTTPError`. */
+  /** What this attempt's error answer stands for, while ky raises it as an `HTTPError`. */
   #errorAnswer: DeliveryError | undefined;
 
   constructor(
@@ -94,20 +109,15 @@ class Call<T> {
     private readonly options: RequestOptions,
   ) {
     const { signal } = options;
-    const totalTimeout = (this.#totalTimeout = options.totalTimeout ?? config.totalTimeout);
-    this.timeout = options.timeout ?? config.timeout;
-    this.#deadlineAt = Date.now() + totalTimeout;
-    if (totalTimeout >= MAX_TIMER) {
-      this.signal = signal;
-      return;
-    }
+    const totalTimeout = options.totalTimeout ?? config.totalTimeout;
     const deadline = this.#deadline;
-    const timer = setTimeout(() => deadline.abort(), totalTimeout);
+    this.#deadlineAt = Date.now() + totalTimeout;
+    const timer = totalTimeout < MAX_TIMER ? setTimeout(() => deadline.abort(), totalTimeout) : undefined;
     // AbortSignal.any where it exists; elsewhere the caller's abort is forwarded to the deadline.
-    const any = typeof AbortSignal.any === 'function' ? AbortSignal.any : undefined;
     const forward = (): void => deadline.abort();
-    if (any === undefined) signal?.addEventListener('abort', forward, { once: true });
-    this.signal = signal === undefined || any === undefined ? deadline.signal : any([signal, deadline.signal]);
+    if (typeof AbortSignal.any === 'function') this.signal = signal === undefined ? deadline.signal : AbortSignal.any([signal, deadline.signal]);
+    else signal?.addEventListener('abort', forward, { once: true });
+    this.signal ??= deadline.signal;
     this.end = () => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', forward);
@@ -127,43 +137,32 @@ class Call<T> {
     hooks.onRequest?.({ method, url, attempt: this.attempt, headers: safeHeaders });
   }
 
-  /**
-   * ky `afterResponse`: reads the body within the attempt, so that a broken or malformed body is
-   * retried like any failed attempt. An error status is left for ky to raise as an `HTTPError`
-   * (its retry options know the statuses); the error it stands for is kept for {@link failure}.
-   */
+  /** ky `afterResponse`: the body is read within the attempt, so a broken one is retried. ky raises an error status as an `HTTPError`. */
   async answered(response: Response): Promise<void> {
     const { request } = this;
-    let text: string;
-    try {
-      text = await response.text();
-    } catch (cause) {
+    const text = await response.text().catch((cause: unknown) => {
       throw this.#connectionFailure(cause, 'reading the response');
-    }
+    });
     const durationMs = Date.now() - this.#started;
     this.config.hooks.onResponse?.({ ...request, attempt: this.attempt, status: response.status, durationMs });
     log(this.config, 'debug', `${request.method} ${request.url} answered ${response.status} in ${durationMs} ms`);
 
     const decoded = decodeBody(text);
+    const transform = this.endpoint.transform ?? ((data: unknown) => data as T);
     if (!response.ok) this.#errorAnswer = errorFromResponse(response, decoded, request);
     else if (decoded.json && isErrorEnvelope(decoded.value)) throw errorFromResponse(response, decoded, request);
     else if (!decoded.json) throw new ResponseShapeError(`${request.method} ${request.url} answered ${response.status} with a body that is not JSON`, { status: response.status, request });
-    else {
-      const data = unwrapEnvelope(decoded.value);
-      const { transform } = this.endpoint;
-      this.answer = { data: transform === undefined ? (data as T) : transform(data, { status: response.status, request }), response };
-    }
+    else this.answer = { data: transform(unwrapEnvelope(decoded.value), { status: response.status, request }), response };
   }
 
   /**
-   * ky `retry.shouldRetry`: `false` ends the call; `undefined` has ky wait as `Retry-After` asks;
-   * `true` has ky back off, the wait drawn by {@link jitter}. Either wait is announced (hooks, log)
-   * before it starts, and one that would outlast `totalTimeout` ends the call at once.
+   * ky `retry.shouldRetry`: `undefined` has ky wait as `Retry-After` asks, `true` back off (see `jitter`).
+   * Either wait is announced before it starts; one that would outlast `totalTimeout` ends the call.
    */
   shouldRetry = ({ error }: ShouldRetryState): boolean | undefined => {
     const { method } = this.request;
     const failure = this.failure(error);
-    if (this.signal?.aborted || !isRetryable(failure, this.endpoint.idempotent ?? (method === 'GET' || method === 'PUT'))) return false;
+    if (this.signal.aborted || !isRetryable(failure, this.endpoint.idempotent ?? (method === 'GET' || method === 'PUT'))) return false;
     const asked = failure instanceof ApiError ? parseRetryAfter(failure.headers['retry-after'] ?? null) : undefined;
     if (asked === undefined) return true;
     if (Date.now() + asked >= this.#deadlineAt) return false;
@@ -183,14 +182,14 @@ class Call<T> {
 
   /** The DeliveryError for whatever ended an attempt, ky's errors included. */
   failure(error: unknown): DeliveryError {
-    const { method, url } = this.request;
-    const caller = this.options.signal;
-    const note = method === 'POST' ? ' The service may have acted on it; it was not sent again.' : '';
-    if (caller?.aborted) this.#failure = new RequestAbortedError(`${method} ${url} was aborted by the caller`, { cause: caller.reason });
-    else if (this.#deadline.signal.aborted) this.#failure = new TimeoutError(`${method} ${url} took longer than totalTimeout (${this.#totalTimeout} ms).${note}`, { request: this.request });
+    const { request, options, config } = this;
+    const note = request.method === 'POST' ? ' The service may have acted on it; it was not sent again.' : '';
+    const late = (what: string): TimeoutError => new TimeoutError(`${request.method} ${request.url} ${what}.${note}`, { request });
+    if (options.signal?.aborted) this.#failure = new RequestAbortedError(`${request.method} ${request.url} was aborted by the caller`, { cause: options.signal.reason });
+    else if (this.#deadline.signal.aborted) this.#failure = late(`took longer than totalTimeout (${options.totalTimeout ?? config.totalTimeout} ms)`);
     else if (error instanceof DeliveryError) this.#failure = error;
     else if (error instanceof HTTPError && this.#errorAnswer !== undefined) this.#failure = this.#errorAnswer;
-    else if (error instanceof KyTimeoutError) this.#failure = new TimeoutError(`${method} ${url} timed out after ${this.timeout} ms (attempt ${this.attempt}).${note}`, { request: this.request });
+    else if (error instanceof KyTimeoutError) this.#failure = late(`timed out after ${options.timeout ?? config.timeout} ms (attempt ${this.attempt})`);
     else this.#failure = this.#connectionFailure(error, 'sending the request');
     return this.#failure;
   }
@@ -208,21 +207,6 @@ class Call<T> {
   }
 }
 
-const callOf = (options: NormalizedOptions): Call<unknown> => options.context['call'] as Call<unknown>;
-
-/**
- * The client's ky hooks: the SDK's first where a hook starts an attempt (the user's may add a
- * header), last where it reads the answer (the user's see it first, and may replace it).
- */
-function hooksWith(own: Hooks): Hooks {
-  return {
-    beforeRequest: [(request, options, { retryCount }) => callOf(options).sending(request.headers, retryCount), ...(own.beforeRequest ?? [])],
-    afterResponse: [...(own.afterResponse ?? []), (_request, options, response) => callOf(options).answered(response)],
-    beforeRetry: own.beforeRetry ?? [],
-    beforeError: own.beforeError ?? [],
-  };
-}
-
 /** Sends endpoints through the client's ky instance, and maps every outcome to a result or a DeliveryError. One per client. */
 export class HttpClient {
   // Private fields keep the key out of util.inspect, console.log and JSON.stringify of the client.
@@ -238,14 +222,14 @@ export class HttpClient {
       stringifyJson: toJson,
       // Every method is listed: the call's `shouldRetry` decides by idempotency, not by method.
       // `delay` is the ceiling of full jitter, min(max, base * 2^n); the call's `jitter` draws below it.
-      retry: {
-        methods: ['get', 'put', 'post', 'patch', 'delete'],
-        statusCodes: RETRYABLE_STATUSES,
-        afterStatusCodes: RETRYABLE_STATUSES,
-        retryOnTimeout: true,
-        delay: (retry) => Math.min(config.retryMax, config.retryBase * 2 ** (retry - 1)),
+      retry: { methods: ['get', 'put', 'post', 'patch', 'delete'], statusCodes: RETRYABLE_STATUSES, afterStatusCodes: RETRYABLE_STATUSES, retryOnTimeout: true, delay: (n) => Math.min(config.retryMax, config.retryBase * 2 ** (n - 1)) },
+      // The SDK's hooks first where an attempt starts (the user's may add a header), last where the
+      // answer is read (the user's see it first, and may replace it).
+      hooks: {
+        ...config.kyHooks,
+        beforeRequest: [(request, options, { retryCount }) => (options.context['call'] as Call<unknown>).sending(request.headers, retryCount), ...(config.kyHooks.beforeRequest ?? [])],
+        afterResponse: [...(config.kyHooks.afterResponse ?? []), (_request, options, response) => (options.context['call'] as Call<unknown>).answered(response)],
       },
-      hooks: hooksWith(config.kyHooks),
     });
   }
 
@@ -266,20 +250,19 @@ export class HttpClient {
     const json = endpoint.prepare !== undefined && this.validates(options) ? endpoint.prepare(endpoint.body) : endpoint.body;
     if (options.headers !== undefined) checkHeaders(options.headers, 'Request `headers`');
     const request: RequestSummary = { method: endpoint.method, url: `${config.baseUrl}/${target}` };
-    const { signal } = options;
-    if (signal?.aborted) throw new RequestAbortedError(`${request.method} ${request.url} was aborted by the caller`, { cause: signal.reason });
-
+    if (options.signal?.aborted) throw new RequestAbortedError(`${request.method} ${request.url} was aborted by the caller`, { cause: options.signal.reason });
     const call = new Call<T>(request, config, endpoint, options);
+    const timeout = options.timeout ?? config.timeout;
     const kyOptions: Options = {
       method: endpoint.method,
       json,
-      timeout: call.timeout >= MAX_TIMER ? false : call.timeout,
-      signal: call.signal ?? null,
+      timeout: timeout >= MAX_TIMER ? false : timeout,
+      signal: call.signal,
       retry: { limit: options.maxRetries ?? config.maxRetries, shouldRetry: call.shouldRetry, jitter: call.jitter },
       context: { call },
+      // Only when given: ky takes an undefined `headers` as "none", the client's included.
+      ...(options.headers === undefined ? {} : { headers: options.headers }),
     };
-    // Set only when given: ky would take an undefined `headers` as "none", the client's included.
-    if (options.headers !== undefined) kyOptions.headers = options.headers;
     try {
       // The answer was read from ky's clone in `afterResponse`; this copy of the body is not needed.
       await (await this.#ky(target, kyOptions)).body?.cancel();

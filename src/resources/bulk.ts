@@ -1,8 +1,7 @@
 /** `deliveries.createBulk`: validate everything, then send in chunks with bounded concurrency, never twice. */
 import { chunksOf, forEachConcurrently, type Chunk } from '../core/chunks.js';
 import type { RequestOptions } from '../core/config.js';
-import type { HttpClient } from '../core/http.js';
-import { wasNeverSent } from '../core/retry.js';
+import { type HttpClient, wasNeverSent } from '../core/http.js';
 import {
   ApiError,
   AuthenticationError,

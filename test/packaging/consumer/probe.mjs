@@ -33,7 +33,7 @@ for (const format of ['esm', 'cjs']) {
   }
 }
 
-for (const optional of ['msw', 'ky']) {
+for (const optional of ['msw']) {
   try {
     require.resolve(optional);
   } catch {
