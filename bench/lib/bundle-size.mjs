@@ -15,7 +15,7 @@ import { build } from 'esbuild';
 /** 1 KB = 1,000 bytes throughout: the stricter reading of the budgets. */
 export const KB = 1000;
 
-export const BUDGETS = { main: 20 * KB, webhooks: 8 * KB };
+export const BUDGETS = { main: 22 * KB, webhooks: 5 * KB };
 
 /** The entries the benchmarks import, by their file in dist/. */
 export const ENTRIES = { main: 'index', webhooks: 'webhooks/index', webhooksNode: 'webhooks/node', testing: 'testing/index' };
