@@ -1,8 +1,9 @@
 import type { HttpHandler } from 'msw';
 import type { WebhookOrderType } from '../catalogue/order-types.js';
-import { control, CONTROL_PREFIX } from './control.js';
+import { answerControl, CONTROL_PREFIX } from './control.js';
 import { SandboxError } from './errors.js';
 import { FaultInjector, type FaultOptions } from './faults.js';
+import { isLinkLocalHostname } from './network.js';
 import type { ScenarioName } from './flows.js';
 import { route } from './router.js';
 import { startServer, type ListenOptions, type SandboxServer } from './server.js';
@@ -82,9 +83,10 @@ export interface Sandbox {
   /** msw handlers for `setupServer` / `setupWorker`, answering under `baseUrl`. Loads msw (an optional peer) on call. */
   handlers(): Promise<HttpHandler[]>;
   /**
-   * Serves the sandbox over HTTP on 127.0.0.1 (Node only), with CORS. Besides the API under `/v2`,
-   * the server answers control endpoints under `/__sandbox/` (otp, orders, advance, play, webhook,
-   * faults) for tests running in another process or language.
+   * Serves the sandbox over HTTP on 127.0.0.1 (Node only); the API under `/v2` answers with CORS.
+   * Besides it, the server answers control endpoints under `/__sandbox/` (otp, orders, advance,
+   * play, webhook, faults) for tests running in another process or language: to this machine
+   * only (loopback peer, `Host` and `Origin`; 403 otherwise), and without CORS headers.
    */
   listen(options?: ListenOptions): Promise<SandboxServer>;
   /** The last one-time code "sent" to this phone by `phone/verify`. */
@@ -146,6 +148,7 @@ function checkWebhookConfig(config: SandboxWebhookConfig): void {
     throw new SandboxError(`setWebhook: '${config.url}' is not a URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SandboxError('setWebhook: the URL must be http(s)');
+  if (isLinkLocalHostname(url.hostname)) throw new SandboxError(`setWebhook: ${url.hostname} is a link-local address (169.254.0.0/16, fe80::/10: cloud metadata, the host's neighbours); the sandbox sends no webhooks there`);
   if ((config.headerName === undefined) !== (config.headerValue === undefined)) {
     throw new SandboxError('setWebhook: headerName and headerValue go together, never one alone (spec, Authentication 3)');
   }
@@ -226,7 +229,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return createSandboxHandlers(handle, baseUrl);
     },
     listen: async (listenOptions) => {
-      const server = await startServer((request) => (new URL(request.url).pathname.startsWith(`${CONTROL_PREFIX}/`) ? control(sandbox, request) : handle(request)), listenOptions);
+      const server = await startServer((request, peer) => (new URL(request.url).pathname.startsWith(`${CONTROL_PREFIX}/`) ? answerControl(sandbox, request, peer) : handle(request)), listenOptions);
       servers.add(server);
       return {
         baseUrl: server.baseUrl,
