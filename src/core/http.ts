@@ -264,8 +264,8 @@ export class HttpClient {
       ...(options.headers === undefined ? {} : { headers: options.headers }),
     };
     try {
-      // The answer was read from ky's clone in `afterResponse`; this copy of the body is not needed.
-      await (await this.#ky(target, kyOptions)).body?.cancel();
+      // The answer was read from ky's clone in `afterResponse`; ky's own copy of it is left unread.
+      await this.#ky(target, kyOptions);
       return call.answer as WithResponse<T>;
     } catch (caught) {
       // A body that cannot be JSON is refused by `toJson` before anything is sent: no attempt to report.
