@@ -11,7 +11,7 @@ import { runChild, startServer } from './lib/child.mjs';
 import { measureColdStart } from './lib/cold-start.mjs';
 import { buildRows, markdownTable, readmeQuote, resultsMarkdown } from './lib/report.mjs';
 import { median, rotate } from './lib/stats.mjs';
-import { buildZodInlined, ensureKy, KY_VERSION, prepareTargets, ROOT } from './lib/targets.mjs';
+import { ensureKy, KY_VERSION, prepareTargets, ROOT } from './lib/targets.mjs';
 
 const PER_CALL = { runs: 3, calls: 2_000, concurrency: 50, sequentialBlock: 100, concurrentBlock: 200, warmup: 300 };
 const HEAP = { runs: 3, calls: 2_000 };
@@ -108,7 +108,6 @@ async function coldStart() {
     webhooks: pathToFileURL(targets.webhooks).href,
     webhooksNode: pathToFileURL(targets.webhooksNode).href,
     testing: pathToFileURL(targets.testing).href,
-    mainZodInlined: pathToFileURL(await buildZodInlined(targets.main)).href,
     zod: 'zod',
     'zod/mini': 'zod/mini',
   };

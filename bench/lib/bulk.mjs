@@ -50,7 +50,9 @@ childMain(async ({ targets, kyPath, baseUrl, apiKey, count, variant = 'sdk' }) =
   const rssBefore = process.memoryUsage().rss;
   const t0 = performance.now();
   const ky = variant === 'ky' ? (await import(pathToFileURL(kyPath).href)).default : undefined;
-  let result = variant === 'sdk' ? await client.deliveries.createBulk(orders, { chunkSize: CHUNK, concurrency: CONCURRENCY }) : await plainBulk(orders, { baseUrl, apiKey, ky });
+  // A chunk that failed (a connection closed under load, say) is counted in `failed`, not fatal to the run.
+  const sdkBulk = () => client.deliveries.createBulk(orders, { chunkSize: CHUNK, concurrency: CONCURRENCY }).catch((error) => error?.result ?? Promise.reject(error));
+  let result = variant === 'sdk' ? await sdkBulk() : await plainBulk(orders, { baseUrl, apiKey, ky });
   const seconds = (performance.now() - t0) / 1000;
   // maxRSS is the true high-water mark in KiB, sampled by the kernel, not by a timer of ours.
   const peakRss = process.resourceUsage().maxRSS * 1024;

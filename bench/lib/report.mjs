@@ -72,7 +72,6 @@ export function buildRows(results) {
     const budgeted = name === 'main';
     rows.push(['5', `Cold start, ${label}`, msOf(coldStart[name]), `${reference} alone ${msOf(base)}`, x(coldStart[name] / base), budgeted ? '≤ 1.25x' : '', budgeted ? verdict(coldStart[name] / base <= 1.25) : '']);
   }
-  rows.push(['5', `Cold start, main entry with zod ${results.zodBundled ? 'loaded from node_modules' : 'bundled in'} (reference)`, msOf(coldStart.mainZodInlined), `${reference} alone ${msOf(base)}`, x(coldStart.mainZodInlined / base), '', '']);
   for (const name of ['zod', 'zod/mini', 'ky']) {
     if (coldStart[name] !== undefined && name !== reference) rows.push(['5', `Cold start, \`${name}\` alone (reference)`, msOf(coldStart[name]), `${reference} alone ${msOf(base)}`, x(coldStart[name] / base), '', '']);
   }

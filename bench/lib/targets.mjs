@@ -27,14 +27,3 @@ export function ensureKy() {
   const entry = join(dir, 'distribution', 'index.js');
   return existsSync(entry) && JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version === KY_VERSION ? entry : undefined;
 }
-
-/**
- * The main entry with zod bundled in and tree-shaken, as tsup's `noExternal: ['zod']` would ship
- * it (ky stays external, as in dist/): the cold-start alternative to loading zod's ~100 ESM files.
- */
-export async function buildZodInlined(mainPath) {
-  const { build } = await import('esbuild');
-  const outfile = join(TMP, 'zod-inlined', 'index.js');
-  await build({ entryPoints: [mainPath], outfile, bundle: true, format: 'esm', platform: 'node', target: 'es2022', external: ['msw', 'ky'], logLevel: 'error' });
-  return outfile;
-}
