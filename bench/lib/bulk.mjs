@@ -25,8 +25,8 @@ async function plainBulk(orders, { baseUrl, apiKey, ky }) {
   const url = `${baseUrl}/deliveries/bulk?apiVersion=1`;
   const headers = { accept: 'application/json', 'content-type': 'application/json', authorization: apiKey };
   const post = async (chunk) => {
-    if (ky !== undefined) return ky.post(url, { json: { deliveries: chunk }, headers: { authorization: apiKey } }).json();
-    const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ deliveries: chunk }) });
+    if (ky !== undefined) return ky.post(url, { json: { deliveries: chunk, deleteFailedDeliveries: false }, headers: { authorization: apiKey } }).json();
+    const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ deliveries: chunk, deleteFailedDeliveries: false }) });
     const body = await response.json();
     if (!response.ok) throw new Error(`raw fetch bulk: HTTP ${response.status} ${body?.message ?? ''}`);
     return body;
@@ -34,7 +34,7 @@ async function plainBulk(orders, { baseUrl, apiKey, ky }) {
   let next = 0;
   let created = 0;
   const worker = async () => {
-    while (next < orders.length) created += (await post(orders.slice(next, (next += CHUNK)))).data.created.length;
+    while (next < orders.length) created += (await post(orders.slice(next, (next += CHUNK)))).data.createdDeliveriesIds.length;
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   return { created };

@@ -1,9 +1,13 @@
-import ky, { HTTPError, isKyError, type KyInstance, TimeoutError as KyTimeoutError, type Options, type ShouldRetryState } from 'ky';
-import { ApiError, ConnectionError, DeliveryError, RateLimitError, RequestAbortedError, type RequestSummary, ResponseShapeError, TimeoutError, ValidationError } from '../errors/index.js';
+import ky, { HTTPError, type Hooks, isKyError, type KyInstance, TimeoutError as KyTimeoutError, type NormalizedOptions, type Options, type ShouldRetryState } from 'ky';
+import { ApiError, ConnectionError, DeliveryError, RequestAbortedError, type RequestSummary, ResponseShapeError, ResponseTooLargeError, TimeoutError, ValidationError } from '../errors/index.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import { checkHeaders, checkRequestOptions, type RequestOptions, type ResolvedConfig } from './config.js';
+import type { ValidateOptions } from '../schemas/rules-off.js';
+import { checkHeaders, checkRequestOptions, type RequestOptions, type ResolvedConfig, validateSetting } from './config.js';
 import { LOG_LEVELS, log, redactHeaders } from './logger.js';
-import { decodeBody, errorFromResponse, isErrorEnvelope, parseRetryAfter, unwrapEnvelope } from './response.js';
+import { decodeBody, errorFromResponse, isErrorEnvelope, isRedirect, parseRetryAfter, readTextWithin, redirectError, unwrapEnvelope } from './response.js';
+import { isRetryable, RETRYABLE_STATUSES } from './retry.js';
+import { scrubText, withSecretsOf } from './secrets.js';
+import { pathSegment, urlBelow } from './url.js';
 
 /** The HTTP methods {@link DeliveryClient.request} sends. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -18,32 +22,33 @@ export interface Endpoint<T> {
   path: string;
   query?: Record<string, QueryValue> | undefined;
   body?: unknown;
-  /** Validates and normalises `body` before sending; skipped when validation is off. Throws to stop the call. */
-  prepare?: ((body: unknown) => unknown) | undefined;
+  /** Validates `body` before sending, leaving out the rules `options.skip` names; not called when validation is off. Throws to stop the call. */
+  prepare?: ((body: unknown, options: ValidateOptions) => unknown) | undefined;
   /** Turns the unwrapped answer into the method's result; `answer` names request and status, for a ResponseShapeError. */
   transform?: ((data: unknown, answer: { status: number; request: RequestSummary }) => T) | undefined;
   /** Safe to repeat when the outcome is unknown. Default: true for GET and PUT, false otherwise. */
   idempotent?: boolean | undefined;
 }
 
-/** Builds a path with each interpolated value percent-encoded: path`/cities/${id}/zones`. */
+/**
+ * Builds a path with each interpolated value percent-encoded: path`/cities/${id}/zones`. A value
+ * that is empty, `.` or `..` is refused (see {@link pathSegment}); resources check ids by name first.
+ */
 export function path(strings: TemplateStringsArray, ...values: Array<string | number>): string {
   let out = strings[0] ?? '';
-  for (let i = 0; i < values.length; i++) out += encodeURIComponent(String(values[i])) + (strings[i + 1] ?? '');
+  for (let i = 0; i < values.length; i++) out += encodeURIComponent(pathSegment(String(values[i]), 'path')) + (strings[i + 1] ?? '');
   return out;
 }
 
-/** The request target relative to `baseUrl` (`deliveries?apiVersion=1`); a ValidationError for a method or path the client does not send. */
-function requestTarget(endpoint: Endpoint<unknown>): string {
+/**
+ * The URL of a call, query encoded. Throws a ValidationError for a method the client does not
+ * send or a path that is not below `baseUrl` (see {@link urlBelow}).
+ */
+function requestUrl(baseUrl: string, endpoint: Endpoint<unknown>): string {
   if (!HTTP_METHODS.includes(endpoint.method)) {
     throw new ValidationError([{ path: ['method'], message: `must be one of ${HTTP_METHODS.join(', ')}` }], { subject: 'Invalid request' });
   }
-  if (typeof endpoint.path !== 'string' || !endpoint.path.startsWith('/') || endpoint.path.startsWith('//') || endpoint.path.includes('://')) {
-    // The key goes wherever the URL points: only paths below baseUrl are allowed.
-    throw new ValidationError([{ path: ['path'], message: 'must be a path below baseUrl starting with "/"' }], { subject: 'Invalid request' });
-  }
-  const query = Object.entries(endpoint.query ?? {}).flatMap(([key, value]) => (value === undefined ? [] : [`${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`]));
-  return endpoint.path.slice(1) + (query.length === 0 ? '' : `?${query.join('&')}`);
+  return urlBelow(baseUrl, endpoint.path, endpoint.query);
 }
 
 /** ky's `stringifyJson`: a body that cannot be JSON (BigInt, a cycle) is refused before anything is sent. */
@@ -51,55 +56,40 @@ function toJson(body: unknown): string {
   try {
     return JSON.stringify(body);
   } catch (cause) {
-    throw new ValidationError([{ path: [], message: `cannot be sent as JSON (${cause instanceof Error ? cause.message : String(cause)})` }], { subject: 'Invalid request body', cause });
+    throw new ValidationError([{ path: [], message: `cannot be sent as JSON (${cause instanceof Error ? cause.message : String(cause)})` }], {
+      subject: 'Invalid request body',
+      cause,
+    });
   }
-}
-
-/** The statuses a GET or PUT is retried on (a POST only on 429), with timeouts and network failures. */
-const RETRYABLE_STATUSES = [408, 429, 500, 502, 503, 504];
-
-/** Connection failures where the request never left this machine, so even a create is safe to repeat. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
-
-/** Marks a ConnectionError whose request provably never reached the server. */
-export function wasNeverSent(error: unknown): boolean {
-  let cause: unknown = error;
-  for (let depth = 0; depth < 4 && cause instanceof Error; depth++) {
-    const code = (cause as { code?: unknown }).code;
-    if (typeof code === 'string' && NOT_SENT_CODES.has(code)) return true;
-    cause = cause.cause;
-  }
-  return false;
-}
-
-/**
- * Whether another attempt may help and cannot do harm. Every POST of this API creates something or sends a
- * one-time code: it is repeated only when the service said it did nothing (429) or the request never left.
- */
-function isRetryable(error: Error, idempotent: boolean): boolean {
-  if (error instanceof RateLimitError) return true;
-  if (!idempotent) return error instanceof ConnectionError && !(error instanceof TimeoutError) && wasNeverSent(error);
-  if (error instanceof ApiError) return RETRYABLE_STATUSES.includes(error.status);
-  // A coded answer (3007, ...) is the same on every try; only transport failures are worth another attempt.
-  return error instanceof ConnectionError || error instanceof ResponseShapeError;
 }
 
 /** The longest wait a timer takes (2^31-1 ms, 24.8 days); ky refuses a longer `timeout`. */
 const MAX_TIMER = 2 ** 31 - 1;
 
-/** One call across its attempts, shared by ky's hooks and retry callbacks through ky's `context`. No ky error leaves it: those hold the key. */
+/**
+ * One call across its attempts: the state ky's hooks and retry callbacks share (through ky's
+ * `context`), the answer read within the attempt, and every failure as a DeliveryError. No ky
+ * error leaves it: those hold the request, whose headers hold the key.
+ */
 class Call<T> {
+  /** The attempt under way, from 1. */
   attempt = 0;
   answer: WithResponse<T> | undefined;
   /** What ky is given: the caller's signal and the `totalTimeout` deadline together. */
-  readonly signal: AbortSignal;
-  /** Clears the deadline once the call has settled. */
-  readonly end: () => void;
+  readonly signal: AbortSignal | undefined;
+  /** Milliseconds per attempt. */
+  readonly timeout: number;
+  /** Largest answer read, in bytes. */
+  readonly maxResponseBytes: number;
+  /** Scrubbed from everything built out of an answer: the client's secrets and those of the call's own headers. */
+  readonly secrets: readonly string[];
+  readonly #totalTimeout: number;
   readonly #deadline = new AbortController();
   readonly #deadlineAt: number;
+  readonly end: () => void = () => undefined;
   #started = 0;
   #failure: DeliveryError | undefined;
-  /** What this attempt's error answer stands for, while ky raises it as an `HTTPError`. */
+  /** The error this attempt's answer stands for, while ky raises it as an `HTTPError`. */
   #errorAnswer: DeliveryError | undefined;
 
   constructor(
@@ -109,15 +99,22 @@ class Call<T> {
     private readonly options: RequestOptions,
   ) {
     const { signal } = options;
-    const totalTimeout = options.totalTimeout ?? config.totalTimeout;
-    const deadline = this.#deadline;
+    const totalTimeout = (this.#totalTimeout = options.totalTimeout ?? config.totalTimeout);
+    this.timeout = options.timeout ?? config.timeout;
+    this.maxResponseBytes = options.maxResponseBytes ?? config.maxResponseBytes;
+    this.secrets = options.headers === undefined ? config.secrets : withSecretsOf(options.headers, config.authHeaderName, config.secrets);
     this.#deadlineAt = Date.now() + totalTimeout;
-    const timer = totalTimeout < MAX_TIMER ? setTimeout(() => deadline.abort(), totalTimeout) : undefined;
+    if (totalTimeout >= MAX_TIMER) {
+      this.signal = signal;
+      return;
+    }
+    const deadline = this.#deadline;
+    const timer = setTimeout(() => deadline.abort(), totalTimeout);
     // AbortSignal.any where it exists; elsewhere the caller's abort is forwarded to the deadline.
+    const any = typeof AbortSignal.any === 'function' ? AbortSignal.any : undefined;
     const forward = (): void => deadline.abort();
-    if (typeof AbortSignal.any === 'function') this.signal = signal === undefined ? deadline.signal : AbortSignal.any([signal, deadline.signal]);
-    else signal?.addEventListener('abort', forward, { once: true });
-    this.signal ??= deadline.signal;
+    if (any === undefined) signal?.addEventListener('abort', forward, { once: true });
+    this.signal = signal === undefined || any === undefined ? deadline.signal : any([signal, deadline.signal]);
     this.end = () => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', forward);
@@ -137,32 +134,48 @@ class Call<T> {
     hooks.onRequest?.({ method, url, attempt: this.attempt, headers: safeHeaders });
   }
 
-  /** ky `afterResponse`: the body is read within the attempt, so a broken one is retried. ky raises an error status as an `HTTPError`. */
+  /**
+   * ky `afterResponse`: reads the body within the attempt, so that a broken or malformed body is
+   * retried like any failed attempt. An error status is left for ky to raise as an `HTTPError`
+   * (its retry options know the statuses); the error it stands for is kept for {@link failure}.
+   */
   async answered(response: Response): Promise<void> {
-    const { request } = this;
-    const text = await response.text().catch((cause: unknown) => {
+    const { request, secrets } = this;
+    const redirected = isRedirect(response);
+    let text: string | undefined;
+    try {
+      text = redirected ? '' : await readTextWithin(response, this.maxResponseBytes);
+    } catch (cause) {
       throw this.#connectionFailure(cause, 'reading the response');
-    });
+    }
     const durationMs = Date.now() - this.#started;
     this.config.hooks.onResponse?.({ ...request, attempt: this.attempt, status: response.status, durationMs });
     log(this.config, 'debug', `${request.method} ${request.url} answered ${response.status} in ${durationMs} ms`);
+    // Never followed (ky sends `redirect: 'manual'`): the key and the body stay with baseUrl's origin.
+    if (redirected) throw redirectError(response, request, secrets);
+    if (text === undefined) throw this.#tooLarge(response.status);
 
-    const decoded = decodeBody(text);
-    const transform = this.endpoint.transform ?? ((data: unknown) => data as T);
-    if (!response.ok) this.#errorAnswer = errorFromResponse(response, decoded, request);
-    else if (decoded.json && isErrorEnvelope(decoded.value)) throw errorFromResponse(response, decoded, request);
+    // The service may echo the key ('Invalid API key sk_live_…'): nothing built from the answer may carry it.
+    const decoded = decodeBody(secrets.length === 0 ? text : scrubText(text, secrets));
+    if (!response.ok) this.#errorAnswer = errorFromResponse(response, decoded, request, secrets);
+    else if (decoded.json && isErrorEnvelope(decoded.value)) throw errorFromResponse(response, decoded, request, secrets);
     else if (!decoded.json) throw new ResponseShapeError(`${request.method} ${request.url} answered ${response.status} with a body that is not JSON`, { status: response.status, request });
-    else this.answer = { data: transform(unwrapEnvelope(decoded.value), { status: response.status, request }), response };
+    else {
+      const data = unwrapEnvelope(decoded.value);
+      const { transform } = this.endpoint;
+      this.answer = { data: transform === undefined ? (data as T) : transform(data, { status: response.status, request }), response };
+    }
   }
 
   /**
-   * ky `retry.shouldRetry`: `undefined` has ky wait as `Retry-After` asks, `true` back off (see `jitter`).
-   * Either wait is announced before it starts; one that would outlast `totalTimeout` ends the call.
+   * ky `retry.shouldRetry`: `false` ends the call; `undefined` has ky wait as `Retry-After` asks;
+   * `true` has ky back off, the wait drawn by {@link jitter}. Either wait is announced (hooks, log)
+   * before it starts, and one that would outlast `totalTimeout` ends the call at once.
    */
   shouldRetry = ({ error }: ShouldRetryState): boolean | undefined => {
     const { method } = this.request;
     const failure = this.failure(error);
-    if (this.signal.aborted || !isRetryable(failure, this.endpoint.idempotent ?? (method === 'GET' || method === 'PUT'))) return false;
+    if (this.signal?.aborted || !isRetryable(failure, this.endpoint.idempotent ?? (method === 'GET' || method === 'PUT'))) return false;
     const asked = failure instanceof ApiError ? parseRetryAfter(failure.headers['retry-after'] ?? null) : undefined;
     if (asked === undefined) return true;
     if (Date.now() + asked >= this.#deadlineAt) return false;
@@ -182,16 +195,26 @@ class Call<T> {
 
   /** The DeliveryError for whatever ended an attempt, ky's errors included. */
   failure(error: unknown): DeliveryError {
-    const { request, options, config } = this;
-    const note = request.method === 'POST' ? ' The service may have acted on it; it was not sent again.' : '';
-    const late = (what: string): TimeoutError => new TimeoutError(`${request.method} ${request.url} ${what}.${note}`, { request });
-    if (options.signal?.aborted) this.#failure = new RequestAbortedError(`${request.method} ${request.url} was aborted by the caller`, { cause: options.signal.reason });
-    else if (this.#deadline.signal.aborted) this.#failure = late(`took longer than totalTimeout (${options.totalTimeout ?? config.totalTimeout} ms)`);
+    const { method, url } = this.request;
+    const caller = this.options.signal;
+    const note = method === 'POST' ? ' The service may have acted on it; it was not sent again.' : '';
+    if (caller?.aborted) this.#failure = new RequestAbortedError(`${method} ${url} was aborted by the caller`, { cause: caller.reason });
+    else if (this.#deadline.signal.aborted) this.#failure = new TimeoutError(`${method} ${url} took longer than totalTimeout (${this.#totalTimeout} ms).${note}`, { request: this.request });
     else if (error instanceof DeliveryError) this.#failure = error;
     else if (error instanceof HTTPError && this.#errorAnswer !== undefined) this.#failure = this.#errorAnswer;
-    else if (error instanceof KyTimeoutError) this.#failure = late(`timed out after ${options.timeout ?? config.timeout} ms (attempt ${this.attempt})`);
+    else if (error instanceof KyTimeoutError) this.#failure = new TimeoutError(`${method} ${url} timed out after ${this.timeout} ms (attempt ${this.attempt}).${note}`, { request: this.request });
     else this.#failure = this.#connectionFailure(error, 'sending the request');
     return this.#failure;
+  }
+
+  #tooLarge(status: number): ResponseTooLargeError {
+    const { method, url } = this.request;
+    const note = method === 'POST' ? ' The service may have acted on it: look it up before sending it again.' : '';
+    return new ResponseTooLargeError(`${method} ${url} answered ${status} with more than maxResponseBytes (${this.maxResponseBytes} bytes); the rest was not read.${note}`, {
+      status,
+      request: this.request,
+      maxResponseBytes: this.maxResponseBytes,
+    });
   }
 
   #connectionFailure(cause: unknown, stage: string): ConnectionError {
@@ -207,6 +230,21 @@ class Call<T> {
   }
 }
 
+const callOf = (options: NormalizedOptions): Call<unknown> => options.context['call'] as Call<unknown>;
+
+/**
+ * The client's ky hooks: the SDK's first where a hook starts an attempt (the user's may add a
+ * header), last where it reads the answer (the user's see it first, and may replace it).
+ */
+function hooksWith(own: Hooks): Hooks {
+  return {
+    beforeRequest: [(request, options, { retryCount }) => callOf(options).sending(request.headers, retryCount), ...(own.beforeRequest ?? [])],
+    afterResponse: [...(own.afterResponse ?? []), (_request, options, response) => callOf(options).answered(response)],
+    beforeRetry: own.beforeRetry ?? [],
+    beforeError: own.beforeError ?? [],
+  };
+}
+
 /** Sends endpoints through the client's ky instance, and maps every outcome to a result or a DeliveryError. One per client. */
 export class HttpClient {
   // Private fields keep the key out of util.inspect, console.log and JSON.stringify of the client.
@@ -220,22 +258,25 @@ export class HttpClient {
       headers: config.headers,
       fetch: config.fetch,
       stringifyJson: toJson,
+      // A redirect is refused in `answered`, never followed: fetch would carry the key and the body
+      // to wherever `Location` points, another origin or plain http:// included.
+      redirect: 'manual',
       // Every method is listed: the call's `shouldRetry` decides by idempotency, not by method.
       // `delay` is the ceiling of full jitter, min(max, base * 2^n); the call's `jitter` draws below it.
-      retry: { methods: ['get', 'put', 'post', 'patch', 'delete'], statusCodes: RETRYABLE_STATUSES, afterStatusCodes: RETRYABLE_STATUSES, retryOnTimeout: true, delay: (n) => Math.min(config.retryMax, config.retryBase * 2 ** (n - 1)) },
-      // The SDK's hooks first where an attempt starts (the user's may add a header), last where the
-      // answer is read (the user's see it first, and may replace it).
-      hooks: {
-        ...config.kyHooks,
-        beforeRequest: [(request, options, { retryCount }) => (options.context['call'] as Call<unknown>).sending(request.headers, retryCount), ...(config.kyHooks.beforeRequest ?? [])],
-        afterResponse: [...(config.kyHooks.afterResponse ?? []), (_request, options, response) => (options.context['call'] as Call<unknown>).answered(response)],
+      retry: {
+        methods: ['get', 'put', 'post', 'patch', 'delete'],
+        statusCodes: RETRYABLE_STATUSES,
+        afterStatusCodes: RETRYABLE_STATUSES,
+        retryOnTimeout: true,
+        delay: (retry) => Math.min(config.retryMax, config.retryBase * 2 ** (retry - 1)),
       },
+      hooks: hooksWith(config.kyHooks),
     });
   }
 
-  /** Whether inputs are validated for this call. */
-  validates(options: RequestOptions | undefined): boolean {
-    return options?.validate ?? this.#config.validate;
+  /** How inputs are validated for this call: `false` for not at all, else the rules to leave out. */
+  validation(options: RequestOptions | undefined): false | ValidateOptions {
+    return validateSetting(options?.validate, 'Request option `validate`') ?? this.#config.validate;
   }
 
   request<T>(endpoint: Endpoint<T>, options?: RequestOptions | null): APIPromise<T> {
@@ -246,25 +287,29 @@ export class HttpClient {
   async #send<T>(endpoint: Endpoint<T>, options: RequestOptions): Promise<WithResponse<T>> {
     const config = this.#config;
     checkRequestOptions(options);
-    const target = requestTarget(endpoint);
-    const json = endpoint.prepare !== undefined && this.validates(options) ? endpoint.prepare(endpoint.body) : endpoint.body;
+    const url = requestUrl(config.baseUrl, endpoint);
+    const target = url.slice(config.baseUrl.length + 1);
+    const validation = this.validation(options);
+    const json = endpoint.prepare !== undefined && validation !== false ? endpoint.prepare(endpoint.body, validation) : endpoint.body;
     if (options.headers !== undefined) checkHeaders(options.headers, 'Request `headers`');
-    const request: RequestSummary = { method: endpoint.method, url: `${config.baseUrl}/${target}` };
-    if (options.signal?.aborted) throw new RequestAbortedError(`${request.method} ${request.url} was aborted by the caller`, { cause: options.signal.reason });
+    const request: RequestSummary = { method: endpoint.method, url: config.secrets.length === 0 ? url : scrubText(url, config.secrets) };
+    const { signal } = options;
+    if (signal?.aborted) throw new RequestAbortedError(`${request.method} ${request.url} was aborted by the caller`, { cause: signal.reason });
+
     const call = new Call<T>(request, config, endpoint, options);
-    const timeout = options.timeout ?? config.timeout;
     const kyOptions: Options = {
       method: endpoint.method,
       json,
-      timeout: timeout >= MAX_TIMER ? false : timeout,
-      signal: call.signal,
+      timeout: call.timeout >= MAX_TIMER ? false : call.timeout,
+      signal: call.signal ?? null,
       retry: { limit: options.maxRetries ?? config.maxRetries, shouldRetry: call.shouldRetry, jitter: call.jitter },
       context: { call },
-      // Only when given: ky takes an undefined `headers` as "none", the client's included.
-      ...(options.headers === undefined ? {} : { headers: options.headers }),
     };
+    // Set only when given: ky would take an undefined `headers` as "none", the client's included.
+    if (options.headers !== undefined) kyOptions.headers = options.headers;
     try {
-      // The answer was read from ky's clone in `afterResponse`; ky's own copy of it is left unread.
+      // The answer was read from ky's clone in `afterResponse`; ky's own copy of it is left unread
+      // (awaiting the cancel of a tee branch cost about 2 ms per call).
       await this.#ky(target, kyOptions);
       return call.answer as WithResponse<T>;
     } catch (caught) {

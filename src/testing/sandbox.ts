@@ -173,12 +173,12 @@ function checkWebhookConfig(config: SandboxWebhookConfig): void {
  *
  * // The account needs a business with a pickup location before its first order (else 1073)
  * const business = await client.businesses.create({ name: 'Nile Shop', salesChannel: 'FACEBOOK_SELLER' });
- * const warehouse = await client.lookup.resolveAddress({ city: 'Cairo', district: 'Makram Ebeid', firstLine: '5 Makram Ebeid Street', purpose: 'pickup' });
+ * const warehouse = await client.lookup.resolveAddress({ city: 'Cairo', district: 'Makram Ebeid', firstLine: '5 Makram Ebeid Street', for: 'pickupAddress' });
  * await client.businesses.updatePickupLocations(business._id, [{ locationName: 'Warehouse', districtId: warehouse.districtId, firstLine: warehouse.firstLine }]);
  *
  * const { trackingNumber } = await client.deliveries.create({
  *   type: DeliveryType.Deliver,
- *   dropOffAddress: await client.lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: '12 Tahrir Street, 3rd floor' }),
+ *   dropOffAddress: await client.lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: '12 Tahrir Street, 3rd floor', for: 'dropOffAddress' }),
  *   receiver: { firstName: 'Mona', lastName: 'Adel', phone: '+201012345678' },
  *   cod: 250,
  *   webhookUrl: 'http://127.0.0.1:3000/webhooks/delivery', // your handler under test

@@ -24,10 +24,10 @@ beforeAll(async () => {
 afterAll(() => project?.remove());
 
 describe('the tarball installed into a fresh project', () => {
-  it('brings only its runtime dependency (ky) along: zod is bundled in, msw absent', () => {
+  it('brings only its runtime dependency (ky) along: zod is bundled in; no msw, no Redis client', () => {
     const installed = readdirSync(join(project.dir, 'node_modules')).filter((name) => !name.startsWith('.'));
     expect(installed.sort()).toEqual([PACKAGE_NAME, 'ky']);
-    expect(probe.missing).toEqual(['msw']);
+    expect(probe.missing.sort()).toEqual(['ioredis', 'msw', 'redis']);
   });
 
   it('loads every entry with require() where Node cannot require an ES module: ky (ESM-only) is bundled into the CommonJS build', async () => {
@@ -49,7 +49,7 @@ describe('the tarball installed into a fresh project', () => {
     expect(found?.cjsExports).toEqual(found?.esmExports);
   });
 
-  it('the main entry and delivery-sdk/webhooks (every entry, in fact) load without msw installed', () => {
+  it('the main entry and delivery-sdk/webhooks (every entry, in fact, webhooks/redis included) load without msw, ioredis or redis installed', () => {
     expect(probe.missing).toContain('msw');
     expect(probe.entries[PACKAGE_NAME]?.esmExports).toContain('DeliveryClient');
     expect(probe.entries[`${PACKAGE_NAME}/webhooks`]?.esmExports).toContain('parseWebhookEvent');
