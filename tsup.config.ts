@@ -19,6 +19,9 @@ export default defineConfig([
     target: 'es2022',
     splitting: true,
     treeshake: true,
+    // zod is internal (no zod type is public): bundled and tree-shaken, an entry loads a few files
+    // instead of zod's ~100 (cold start, docs/performance.md). ky stays a dependency.
+    noExternal: ['zod'],
   },
   {
     entry,
@@ -31,7 +34,7 @@ export default defineConfig([
     // `require('delivery-sdk/webhooks')`.
     splitting: true,
     // ky 1.x is ESM-only: bundled into the CommonJS build so that `require('delivery-sdk')` works
-    // on every supported Node, including those that cannot `require()` an ES module.
-    noExternal: ['ky'],
+    // on every supported Node, including those that cannot `require()` an ES module. zod as above.
+    noExternal: ['ky', 'zod'],
   },
 ]);

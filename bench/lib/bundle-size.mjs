@@ -15,7 +15,7 @@ import { build } from 'esbuild';
 /** 1 KB = 1,000 bytes throughout: the stricter reading of the budgets. */
 export const KB = 1000;
 
-export const BUDGETS = { main: 20 * KB, webhooks: 8 * KB };
+export const BUDGETS = { main: 22 * KB, webhooks: 5 * KB };
 
 /** The entries the benchmarks import, by their file in dist/. */
 export const ENTRIES = { main: 'index', webhooks: 'webhooks/index', webhooksNode: 'webhooks/node', testing: 'testing/index' };
@@ -54,7 +54,7 @@ const entries = {
 
 /**
  * Builds `srcDir` into `outdir` the way tsup ships it (ESM, one file per entry plus shared
- * chunks, dependencies external, source maps) and returns the path of each entry's file.
+ * chunks, zod bundled in, other packages external, source maps) and returns the path of each entry's file.
  */
 export async function buildLikeDist(srcDir, outdir) {
   rmSync(outdir, { recursive: true, force: true });
@@ -66,7 +66,8 @@ export async function buildLikeDist(srcDir, outdir) {
     format: 'esm',
     platform: 'node',
     target: 'es2022',
-    packages: 'external',
+    // Every package but zod, which tsup.config.ts bundles in (`noExternal`).
+    plugins: [{ name: 'packages-but-zod', setup: (esbuild) => esbuild.onResolve({ filter: /^[^./]/ }, (args) => (/^zod(?:\/|$)/.test(args.path) ? undefined : { path: args.path, external: true })) }],
     sourcemap: true,
     logLevel: 'error',
   });

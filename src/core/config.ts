@@ -63,10 +63,7 @@ export interface DeliveryClientOptions {
   allowInsecureHttp?: boolean | undefined;
   /** Callbacks for metrics and tracing, called for every attempt of every call. */
   hooks?: ClientHooks | undefined;
-  /**
-   * ky hooks of your own for the client's ky instance, e.g. a `beforeRequest` hook that sets a
-   * tracing header. They see the request with its auth header; `ky.retry()` bypasses the SDK's retry policy.
-   */
+  /** ky hooks of your own, e.g. a `beforeRequest` that sets a tracing header. They see the auth header; `ky.retry()` bypasses the retry policy. */
   kyHooks?: Hooks | undefined;
   /** Where to log requests, retries and errors (the key is always redacted). */
   logger?: Logger | undefined;

@@ -24,10 +24,21 @@ beforeAll(async () => {
 afterAll(() => project?.remove());
 
 describe('the tarball installed into a fresh project', () => {
-  it('brings only its runtime dependency (zod) along: no msw, no ky, no Redis client', () => {
+  it('brings only its runtime dependency (ky) along: zod is bundled in; no msw, no Redis client', () => {
     const installed = readdirSync(join(project.dir, 'node_modules')).filter((name) => !name.startsWith('.'));
-    expect(installed.sort()).toEqual([PACKAGE_NAME, 'zod']);
-    expect(probe.missing.sort()).toEqual(['ioredis', 'ky', 'msw', 'redis']);
+    expect(installed.sort()).toEqual([PACKAGE_NAME, 'ky']);
+    expect(probe.missing.sort()).toEqual(['ioredis', 'msw', 'redis']);
+  });
+
+  it('loads every entry with require() where Node cannot require an ES module: ky (ESM-only) is bundled into the CommonJS build', async () => {
+    const noEsmRequire = ['--no-experimental-require-module', '-e'];
+    // The check has teeth: under this flag ky itself cannot be required.
+    await expect(run(process.execPath, [...noEsmRequire, "require('ky')"], { cwd: project.dir })).rejects.toThrow(/ERR_REQUIRE_ESM|ES Module/);
+    const script = `for (const s of ${JSON.stringify(entries.map((entry) => entry.specifier))}) console.log(s, Object.keys(require(s)).length);`;
+    const { stdout } = await run(process.execPath, [...noEsmRequire, script], { cwd: project.dir });
+    for (const entry of entries) expect(stdout).toMatch(new RegExp(`^${entry.specifier} [1-9]\\d*$`, 'm'));
+    const { stdout: created } = await run(process.execPath, [...noEsmRequire, `const { DeliveryClient } = require('${PACKAGE_NAME}'); console.log(typeof new DeliveryClient({ baseUrl: 'https://api.example.com/v2' }).deliveries.create)`], { cwd: project.dir });
+    expect(created.trim()).toBe('function');
   });
 
   it.each(entries.map((entry) => [entry.specifier, entry] as const))('%s loads with import and with require, from the installed dist files, with the same exports', (specifier, entry) => {

@@ -68,6 +68,16 @@ await check('every entry loads with require() as well, with the same exports as 
   assert.ok(require('delivery-sdk/webhooks').parseWebhookEvent(JSON.stringify({ _id: 'o1', trackingNumber: 1, state: 45, type: 'SEND', timeStamp: Date.now(), cod: 5 })) instanceof Object);
 });
 
+await check('the CommonJS build carries ky (ESM-only) inside it: no .cjs file requires it', async () => {
+  const require = createRequire(import.meta.url);
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const { dirname, join } = await import('node:path');
+  const dist = dirname(require.resolve('delivery-sdk'));
+  const cjsFiles = readdirSync(dist, { recursive: true }).map(String).filter((file) => file.endsWith('.cjs'));
+  assert.ok(cjsFiles.length > 0);
+  for (const file of cjsFiles) assert.doesNotMatch(readFileSync(join(dist, file), 'utf8'), /require\(["']ky["']\)/, file);
+});
+
 await check('the sandbox listens on 127.0.0.1 and answers the public lookup through the client', async () => {
   server = await sandbox.listen({ port: 0 });
   assert.match(server.baseUrl, /^http:\/\/127\.0\.0\.1:\d+\/v2$/);

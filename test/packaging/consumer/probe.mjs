@@ -33,7 +33,7 @@ for (const format of ['esm', 'cjs']) {
   }
 }
 
-for (const optional of ['msw', 'ky', 'ioredis', 'redis']) {
+for (const optional of ['msw', 'ioredis', 'redis']) {
   try {
     require.resolve(optional);
   } catch {
