@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, BINARIES, packageEntries, packedFileList, ROOT } from './packed-package.js';
+import { assertBuilt, BINARIES, PACKAGING_TIMEOUT_MS, packageEntries, packedFileList, ROOT } from './packed-package.js';
 
 const DOCUMENTS = ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json'];
 const binFiles = Object.values(BINARIES).map((file) => file.replace(/^\.\//, ''));
@@ -10,7 +10,7 @@ let packed: string[];
 beforeAll(async () => {
   assertBuilt();
   packed = await packedFileList();
-});
+}, PACKAGING_TIMEOUT_MS);
 
 describe('the tarball (npm pack --dry-run)', () => {
   it('holds only dist/ (the CLI included), README, CHANGELOG, LICENSE and package.json', () => {

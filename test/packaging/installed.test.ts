@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BINARIES, type ConsumerProject, createConsumerProject, PACKAGE_NAME, packageEntries, ROOT, run } from './packed-package.js';
+import { BINARIES, type ConsumerProject, createConsumerProject, PACKAGE_NAME, PACKAGING_TIMEOUT_MS, packageEntries, ROOT, run } from './packed-package.js';
 import { CLIENT_USAGE, RESOLUTIONS, SANDBOX_USAGE, STRICT_OPTIONS } from './consumer/typed-usage.js';
 
 interface ProbeReport {
@@ -20,7 +20,7 @@ beforeAll(async () => {
   copyFileSync(join(ROOT, 'test/packaging/consumer/probe.mjs'), join(project.dir, 'probe.mjs'));
   const { stdout } = await run(process.execPath, ['probe.mjs', JSON.stringify(entries.map((entry) => entry.specifier))], { cwd: project.dir });
   probe = JSON.parse(stdout) as ProbeReport;
-}, 60_000);
+}, PACKAGING_TIMEOUT_MS);
 afterAll(() => project?.remove());
 
 describe('the tarball installed into a fresh project', () => {
@@ -51,7 +51,7 @@ describe('the tarball installed into a fresh project', () => {
   it.concurrent.each(Object.keys(RESOLUTIONS))('type-checks a strict app (main entry, webhooks, Node adapter) with moduleResolution %s, msw absent', async (resolution) => {
     const { files, compilerOptions } = RESOLUTIONS[resolution]!;
     expect(await typeErrors(`app-${resolution}`, CLIENT_USAGE, files, compilerOptions)).toBe('');
-  });
+  }, PACKAGING_TIMEOUT_MS);
 
   it.concurrent('type-checks a strict ESM test suite on the sandbox (delivery-sdk/testing, msw present) with moduleResolution node16', async () => {
     // msw comes from this repository through `paths` (installing it offline is not reliable). Its
@@ -60,7 +60,7 @@ describe('the tarball installed into a fresh project', () => {
     const msw = join(ROOT, 'node_modules/msw', (JSON.parse(readFileSync(join(ROOT, 'node_modules/msw/package.json'), 'utf8')) as { exports: Record<string, { import: { types: string } }> }).exports['.']!.import.types);
     const compilerOptions = { ...RESOLUTIONS['node16']!.compilerOptions, lib: ['ES2022', 'DOM', 'DOM.Iterable'], paths: { msw: [msw] } };
     expect(withoutForeignDiagnostics(await typeErrors('sandbox-node16', SANDBOX_USAGE, ['usage.mts'], compilerOptions))).toBe('');
-  });
+  }, PACKAGING_TIMEOUT_MS);
 
   it.each(Object.keys(BINARIES))('the %s command starts the sandbox on 127.0.0.1 and answers the API', async (command) => {
     const child = spawn(join(project.dir, 'node_modules/.bin', command), ['--port', '0', '--api-key', 'packaged-key'], { cwd: project.dir, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -75,7 +75,7 @@ describe('the tarball installed into a fresh project', () => {
         child.stdout.on('data', onData);
         child.stderr.on('data', onData);
         child.once('exit', (code) => reject(new Error(`${command} exited (${code}) before printing its URL: ${output}`)));
-        setTimeout(() => reject(new Error(`${command} printed no URL within 10 s: ${output}`)), 10_000).unref();
+        setTimeout(() => reject(new Error(`${command} printed no URL within 60 s: ${output}`)), 60_000).unref();
       });
       const answer = await fetch(`${baseUrl}/cities?countryId=60e4482c7cb7d4bc4849c4d5`);
       expect(answer.status).toBe(200);
@@ -83,7 +83,7 @@ describe('the tarball installed into a fresh project', () => {
     } finally {
       child.kill('SIGTERM');
     }
-  });
+  }, PACKAGING_TIMEOUT_MS);
 });
 
 /**
