@@ -5,6 +5,7 @@ const entry = {
   'webhooks/index': 'src/webhooks/index.ts',
   'webhooks/node': 'src/webhooks/node.ts',
   'testing/index': 'src/testing/index.ts',
+  'testing/msw': 'src/testing/msw.ts',
   'cli/sandbox': 'src/cli/sandbox.ts',
 };
 
