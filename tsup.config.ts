@@ -9,11 +9,11 @@ const entry = {
   'cli/sandbox': 'src/cli/sandbox.ts',
 };
 
+// No `dts`: tsc writes the declarations, one per source file under its own name (tsconfig.build.json).
 export default defineConfig([
   {
     entry,
     format: ['esm'],
-    dts: true,
     sourcemap: true,
     clean: true,
     target: 'es2022',
@@ -23,7 +23,6 @@ export default defineConfig([
   {
     entry,
     format: ['cjs'],
-    dts: true,
     sourcemap: true,
     target: 'es2022',
     // Shared chunks, as in the ESM build: without them each CommonJS entry carries its own copy of

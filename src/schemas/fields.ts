@@ -9,12 +9,12 @@ import { isFilled, isHttpUrl, isRecord } from './predicates.js';
 /** Reports one issue from a cross-field rule; `path` is relative to the object the rule is on. */
 export type Report = (path: ReadonlyArray<string | number>, message: string, errorCode?: ErrorCode) => void;
 
-/** A rule spec'd with an errorCode: the code travels on the zod issue and picks the error class. */
+/** @internal A rule spec'd with an errorCode: the code travels on the zod issue and picks the error class. */
 export function coded<T>(holds: (value: T) => boolean, message: string, errorCode: ErrorCode): z.core.$ZodCheck<T> {
   return z.refine<T>(holds, { error: message, params: { errorCode } });
 }
 
-/** A rule without a code (a `ValidationError`). */
+/** @internal A rule without a code (a `ValidationError`). */
 export function rule<T>(holds: (value: T) => boolean, message: string): z.core.$ZodCheck<T> {
   return z.refine<T>(holds, { error: message });
 }
@@ -23,6 +23,7 @@ export function rule<T>(holds: (value: T) => boolean, message: string): z.core.$
  * A rule over several fields of one object. It runs even when some fields already failed, so a
  * `ValidationError` lists every problem, not only those of the first layer; the fields it reads
  * may therefore still have any type, and it must check them.
+ * @internal
  */
 export function crossField(check: (value: Record<string, unknown>, report: Report) => void): z.core.$ZodCheck<object> {
   return z.check<object>(
@@ -55,21 +56,22 @@ function dropUndefined<T extends object>(value: T): T {
  * may take fields the spec does not show (the FlexShip switch, for one), and the SDK must not
  * drop them. The TypeScript type still lists only the known fields, so a typo is a compile
  * error; JavaScript callers get their extra keys sent as they wrote them.
+ * @internal
  */
 export function object<S extends z.core.$ZodLooseShape>(shape: S, ...rules: Array<z.core.$ZodCheck<object>>): z.ZodMiniObject<S, z.core.$strip> {
   const schema = z.looseObject(shape).check(...rules, z.overwrite(dropUndefined));
   return schema as unknown as z.ZodMiniObject<S, z.core.$strip>;
 }
 
-/** Like {@link object}, and the type says so too (`[key: string]: unknown`), for objects whose inner fields the spec leaves open. */
+/** @internal Like {@link object}, and the type says so too (`[key: string]: unknown`), for objects whose inner fields the spec leaves open. */
 export function openObject<S extends z.core.$ZodLooseShape>(shape: S, ...rules: Array<z.core.$ZodCheck<object>>): z.ZodMiniObject<S, z.core.$loose> {
   return z.looseObject(shape).check(...rules, z.overwrite(dropUndefined));
 }
 
-/** A string with something in it besides whitespace. */
+/** @internal A string with something in it besides whitespace. */
 export const filledText = (): z.ZodMiniString => z.string().check(rule<string>(isFilled, 'must not be empty'));
 
-/** An absolute http(s) URL; with a code, its failure carries it (2151 for image URLs). */
+/** @internal An absolute http(s) URL; with a code, its failure carries it (2151 for image URLs). */
 export function httpUrl(message: string, errorCode?: ErrorCode): z.ZodMiniString {
   return z.string().check(errorCode === undefined ? rule(isHttpUrl, message) : coded(isHttpUrl, message, errorCode));
 }

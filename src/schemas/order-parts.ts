@@ -98,6 +98,7 @@ const isWholeAtLeast = (minimum: number) => (value: number) => Number.isSafeInte
 
 // A check and an overwrite rather than z.pipe + z.transform: the same result, and about 300 bytes
 // less zod in every browser bundle.
+/** @internal */
 export function packageTypeSchema() {
   return z.string().check(
     rule((value: string) => normalisePackageType(value) !== undefined, 'must be one of SMALL, MEDIUM, LARGE, Light Bulky, Heavy Bulky or Parcel (any letter case)'),
@@ -105,6 +106,7 @@ export function packageTypeSchema() {
   );
 }
 
+/** @internal */
 export function specsSchema() {
   return object({
     packageType: z.optional(packageTypeSchema()),
@@ -117,10 +119,12 @@ export function specsSchema() {
   });
 }
 
+/** @internal */
 export function contactSchema() {
   return object({ firstName: optionalText(), lastName: optionalText(), phone: optionalText(), email: optionalText() });
 }
 
+/** @internal */
 export function deliveryImagesSchema() {
   return z.array(
     object({
@@ -130,14 +134,17 @@ export function deliveryImagesSchema() {
   );
 }
 
+/** @internal */
 export function goodsInfoSchema() {
   return openObject({ amount: z.optional(z.number().check(rule((value: number) => value >= 0, 'must not be negative'))) });
 }
 
+/** @internal */
 export function escrowInfoSchema() {
   return object({ amountToBeCollected: z.optional(z.number().check(rule((value: number) => value >= 0, 'must not be negative'))) });
 }
 
+/** @internal */
 export function fulfillmentInfoSchema() {
   return openObject({
     items: z
@@ -152,12 +159,14 @@ export function fulfillmentInfoSchema() {
   });
 }
 
+/** @internal */
 export function webhookUrlSchema() {
   return httpUrl('must be an absolute http(s) URL');
 }
 
 // A cross-field rule over an open object rather than z.record, which alone would add about 600
 // bytes of zod to every browser bundle.
+/** @internal */
 export function webhookHeadersSchema() {
   return openObject(
     {},
@@ -171,7 +180,7 @@ export function webhookHeadersSchema() {
   );
 }
 
-/** `cod` of orders that collect money (Deliver, Exchange, fulfillment send): 0 to 30000. */
+/** @internal `cod` of orders that collect money (Deliver, Exchange, fulfillment send): 0 to 30000. */
 export function collectedCodSchema() {
   return z.number().check(
     rule((cod: number) => cod >= 0, 'must not be negative: a refund (negative cod) is only for Customer Return Pickups'),
@@ -179,7 +188,7 @@ export function collectedCodSchema() {
   );
 }
 
-/** `cod` of a Cash Collection: more than 0 (3006, like a missing one) and at most 30000. */
+/** @internal `cod` of a Cash Collection: more than 0 (3006, like a missing one) and at most 30000. */
 export function cashCollectionCodSchema() {
   return z.number().check(
     coded((cod: number) => cod > 0, 'must be more than 0 for Cash Collection orders', ErrorCode.CodRequired),
@@ -187,7 +196,7 @@ export function cashCollectionCodSchema() {
   );
 }
 
-/** `cod` of a return (CRP, fulfillment return): only a refund, a negative amount of at most 30000. */
+/** @internal `cod` of a return (CRP, fulfillment return): only a refund, a negative amount of at most 30000. */
 export function refundCodSchema() {
   return z.number().check(
     coded((cod: number) => cod <= 0, 'must be a refund (a negative amount) or 0 on a return', ErrorCode.CrpRefundCodOnly),

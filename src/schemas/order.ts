@@ -175,6 +175,7 @@ const cashCollectionRules = lazy(() =>
   }),
 );
 
+/** @internal */
 export const deliverSchema = lazy(() =>
   object(
     {
@@ -188,6 +189,7 @@ export const deliverSchema = lazy(() =>
   ),
 );
 
+/** @internal */
 export const cashCollectionSchema = lazy(() =>
   object(
     {
@@ -202,6 +204,7 @@ export const cashCollectionSchema = lazy(() =>
   ),
 );
 
+/** @internal */
 export const customerReturnPickupSchema = lazy(() =>
   object(
     {
@@ -215,6 +218,7 @@ export const customerReturnPickupSchema = lazy(() =>
   ),
 );
 
+/** @internal */
 export const exchangeSchema = lazy(() =>
   object(
     {
@@ -228,6 +232,7 @@ export const exchangeSchema = lazy(() =>
   ),
 );
 
+/** @internal */
 export const fulfillmentSendSchema = lazy(() =>
   object(
     {
@@ -242,6 +247,7 @@ export const fulfillmentSendSchema = lazy(() =>
   ),
 );
 
+/** @internal */
 export const fulfillmentReturnSchema = lazy(() =>
   object(
     {
