@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import { type DeliveryError, ValidationError, type ValidationIssue, describeIssues } from '../errors/base.js';
+import { type DeliveryError, formatPath, ValidationError, type ValidationIssue } from '../errors/base.js';
 import { createCodedError } from '../errors/coded.js';
-import { errorCodeMeaning, isKnownErrorCode } from '../errors/codes.js';
+import { isKnownErrorCode } from '../errors/codes.js';
 
 /** What a validator found: the value to send, or the error it would throw. */
 export type CheckResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: DeliveryError };
@@ -56,18 +56,22 @@ function toIssue(issue: z.core.$ZodIssue): ValidationIssue {
 /**
  * The error for a list of issues: the coded class of the first issue that carries a spec code
  * (so one `catch` handles client and server alike), else a `ValidationError`. Either way
- * `issues` lists every problem, and the message starts with the coded one.
+ * `issues` lists every problem, and the message starts with the coded one, said once with its
+ * field: `cod: must be at most 30000 EGP (errorCode 3007)`.
  */
 export function failure(subject: string, issues: readonly ValidationIssue[]): DeliveryError {
   const coded = issues.find((issue) => isKnownErrorCode(issue.errorCode));
   if (coded === undefined || !isKnownErrorCode(coded.errorCode)) return new ValidationError(issues, { subject });
   const code = coded.errorCode;
   const others = issues.filter((issue) => issue !== coded);
-  const message = describeIssues(`${errorCodeMeaning[code]} (errorCode ${code})`, [coded, ...others]);
+  // As describeIssues lists them: ten at most, then a count.
+  const listed = [coded, ...others].slice(0, 10).map((issue) => `${formatPath(issue.path)}: ${issue.message}${issue === coded ? ` (errorCode ${code})` : ''}`);
+  const more = issues.length > listed.length ? `; and ${issues.length - listed.length} more` : '';
+  const message = `${listed.join('; ')}${more}`;
   return createCodedError(code, { source: 'client', issues, message });
 }
 
-/** Runs a schema without throwing. */
+/** @internal Runs a schema without throwing. */
 export function checkWith<T>(schema: z.ZodMiniType<T>, input: unknown, subject: string): CheckResult<T> {
   let result: z.util.SafeParseResult<T>;
   try {
