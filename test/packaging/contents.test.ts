@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, BINARIES, PACKAGING_TIMEOUT_MS, packageEntries, packedFileList, ROOT } from './packed-package.js';
@@ -29,6 +29,20 @@ describe('the tarball (npm pack --dry-run)', () => {
       expect(file).toMatch(/^dist\//);
       expect(readFileSync(join(ROOT, file), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
     }
+  });
+
+  it('ships declarations that read like the source: one per module, under its name, with a CommonJS twin, none importing zod', () => {
+    // Go-to-definition lands in dist/client.d.ts, not in a hashed chunk re-exporting under one-letter aliases.
+    const declarations = packed.filter((file) => file.endsWith('.d.ts'));
+    const sources = declarations.map((file) => file.replace(/^dist\//, 'src/').replace(/\.d\.ts$/, '.ts'));
+    expect(sources.filter((file) => !existsSync(join(ROOT, file)))).toEqual([]);
+    expect(declarations).toContain('dist/client.d.ts');
+    expect(declarations.filter((file) => !packed.includes(file.replace(/\.d\.ts$/, '.d.cts')))).toEqual([]);
+    const texts = declarations.map((file) => readFileSync(join(ROOT, file), 'utf8'));
+    expect(declarations.filter((_, i) => /\bexport\s*(?:type\s*)?\{[^}]*\b\w+ as [a-zA-Z]\s*[,}]/.test(texts[i] ?? ''))).toEqual([]);
+    // zod is internal (DESIGN.md): a user's program never loads its declarations through ours.
+    expect(declarations.filter((_, i) => /from ['"]zod/.test(texts[i] ?? ''))).toEqual([]);
+    expect(texts.join('\n')).toMatch(/export declare class DeliveryClient\b/);
   });
 
   it('ships no test, source or temporary files inside dist/', () => {
