@@ -52,6 +52,12 @@ describe('the tarball (npm pack --dry-run)', () => {
 });
 
 describe('package.json', () => {
+  it('builds before packing, so `npm pack` and `npm publish` never ship a package without dist/', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(manifest.scripts['prepack']).toBe('npm run build');
+    expect(manifest.scripts['build']).toMatch(/^tsup && /);
+  });
+
   it('maps every subpath entry in typesVersions, for projects on moduleResolution node10 (they ignore exports)', () => {
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { typesVersions?: Record<string, Record<string, string[]>> };
     const mapped = manifest.typesVersions?.['*'] ?? {};
