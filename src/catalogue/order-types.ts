@@ -19,7 +19,7 @@ export type FulfillmentType = (typeof FulfillmentType)[keyof typeof FulfillmentT
 
 /**
  * Order type strings carried by webhooks. `CASH_COLLECTION` is an assumption: the spec
- * does not show the webhook type of Cash Collection orders (see README, Assumptions).
+ * does not show the webhook type of Cash Collection orders (see docs/assumptions.md).
  */
 export const WebhookOrderType = {
   Send: 'SEND',

@@ -16,7 +16,7 @@ export interface ScenarioStep extends FlowStep {
 }
 
 /**
- * The flows of the types the spec leaves unshown (see README, Assumptions). Notation:
+ * The flows of the types the spec leaves unshown (see docs/assumptions.md). Notation:
  * `TYPE: states | TYPE: states`; `47@8` is an exception with code 8; `48!` an automatic state.
  * `returnFailures` is no scenario: it only adds the return-leg exception edges to the graph.
  */

@@ -14,7 +14,7 @@ export interface AdvanceOptions {
   readonly exceptionCode?: number;
 }
 
-/** States any live order may enter whatever its flow (not shown by the spec; see README). */
+/** States any live order may enter whatever its flow (not shown by the spec; see docs/assumptions.md). */
 const SIDE_STATES = [49, 100, 101, 102, 105];
 const PAUSE_STATES = [102, 105];
 const ARCHIVABLE = [45, 46, 60];

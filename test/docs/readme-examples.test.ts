@@ -1,15 +1,14 @@
-// README's TypeScript examples of the client (Quick start to Order rules) are what users copy
-// first: each is type-checked here against the sources, with the project's strict options, so
-// a signature change breaks this test rather than the reader's build. Variables an example
-// takes as given (`client`, `receiver`, `orders`, ...) are declared with the SDK's own types.
+// The TypeScript examples of README.md and docs/*.md are what users copy first: each ```ts block
+// is type-checked here against the sources, with the project's strict options, so a signature
+// change breaks this test rather than the reader's build. Variables an example takes as given
+// (`client`, `receiver`, `orders`, ...) are declared with the SDK's own types.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as sdk from '../../src/index.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+import * as webhooks from '../../src/webhooks/index.js';
+import * as testing from '../../src/testing/index.js';
+import { examplesOf, PAGES, root } from './pages.js';
 
 /** What an example may use without declaring it, and its type. */
 const GIVEN: Record<string, string> = {
@@ -28,38 +27,46 @@ const GIVEN: Record<string, string> = {
   onResponse: "declare const onResponse: NonNullable<SDK.ClientHooks['onResponse']>;",
   onRetry: "declare const onRetry: NonNullable<SDK.ClientHooks['onRetry']>;",
   onError: "declare const onError: NonNullable<SDK.ClientHooks['onError']>;",
+  sandbox: "declare const sandbox: import('delivery-sdk/testing').Sandbox;",
+  trackingNumber: 'declare const trackingNumber: string;',
+  url: 'declare const url: string;',
+  onEvent: "declare const onEvent: (event: import('delivery-sdk/webhooks').WebhookEvent) => void;",
+  log: 'declare const log: Pick<Console, "info" | "warn">;',
+  shopOrders: [
+    'declare const shopOrders: {',
+    '  markPaid(reference: string | undefined, cod: number): Promise<void>;',
+    '  flag(reference: string | undefined, reason: string): Promise<void>;',
+    '  setState(trackingNumber: string, state: number, type: string): Promise<void>;',
+    '};',
+  ].join('\n'),
 };
 
-interface Example {
-  line: number;
-  code: string;
-}
-
-/** The ```ts blocks between two headings, with the README line each starts on. */
-function examplesBetween(from: string, to: string): Example[] {
-  const start = readme.indexOf(from);
-  const end = readme.indexOf(to, start);
-  const out: Example[] = [];
-  for (const match of readme.slice(start, end).matchAll(/```ts\n([\s\S]*?)```/g)) {
-    out.push({ line: readme.slice(0, start + (match.index ?? 0)).split('\n').length, code: match[1] ?? '' });
-  }
-  return out;
-}
+/** Packages an example may import that the project does not install: only what the examples use of them. */
+const AMBIENT = `declare module 'express' {
+  interface App { post(path: string, ...handlers: unknown[]): void; listen(port: number): void }
+  export default function express(): App;
+}`;
 
 const word = (name: string): RegExp => new RegExp(`(?<![\\w.$])${name}(?![\\w$])`);
+
+/** The entries an example may use names of without importing them, in the order they are looked up. */
+const ENTRIES: [string, Record<string, unknown>][] = [
+  ['delivery-sdk', sdk],
+  ['delivery-sdk/webhooks', webhooks],
+  ['delivery-sdk/testing', testing],
+];
 
 /** The example as a module: the public names it uses imported (unless it imports them), the given variables declared. */
 function asModule(code: string): string {
   const declares = (name: string): boolean => new RegExp(`(?:const|let|function)\\s+${name}\\b|import[^;]*\\b${name}\\b[^;]*from`).test(code);
-  const used = Object.keys(sdk).filter((name) => word(name).test(code) && !declares(name));
+  const taken = new Set<string>();
+  const imports = ENTRIES.map(([entry, exports]) => {
+    const used = Object.keys(exports).filter((name) => !taken.has(name) && word(name).test(code) && !declares(name));
+    for (const name of used) taken.add(name);
+    return used.length > 0 ? `import { ${used.join(', ')} } from '${entry}';` : '';
+  });
   const given = Object.entries(GIVEN).filter(([name]) => word(name).test(code) && !declares(name));
-  return [
-    "import type * as SDK from 'delivery-sdk';",
-    used.length > 0 ? `import { ${used.join(', ')} } from 'delivery-sdk';` : '',
-    ...given.map(([, declaration]) => declaration),
-    'export {};',
-    code,
-  ].join('\n');
+  return ["import type * as SDK from 'delivery-sdk';", ...imports, ...given.map(([, declaration]) => declaration), 'export {};', code].join('\n');
 }
 
 /** Type-checks in-memory modules against the sources with tsconfig.json; the diagnostics of each. */
@@ -91,29 +98,40 @@ function typeCheck(modules: Map<string, string>): Map<string, string[]> {
   return out;
 }
 
-const examples = examplesBetween('## Quick start', '## Retries and timeouts');
-const fileOf = (line: number): string => `${root}test/docs/readme-line-${line}.ts`;
+const examples = PAGES.flatMap((page) => examplesOf(page));
+const fileOf = (example: { page: string; line: number }): string => `${root}test/docs/${example.page.replace(/\W/g, '-')}-line-${example.line}.ts`;
 // A known-wrong example, so a checker that reports nothing would be caught.
-const BROKEN = { line: 0, code: "const zones = await client.lookup.zones({ cityId: 'x' });\nzones[0].name;" };
+const BROKEN = { page: 'broken', line: 0, code: "const zones = await client.lookup.zones({ cityId: 'x' });\nzones[0].name;" };
 let diagnostics: Map<string, string[]>;
 
 beforeAll(() => {
-  diagnostics = typeCheck(new Map([...examples, BROKEN].map((example) => [fileOf(example.line), asModule(example.code)])));
-}, 60_000);
+  const modules = new Map([...examples, BROKEN].map((example) => [fileOf(example), asModule(example.code)]));
+  diagnostics = typeCheck(new Map([...modules, [`${root}test/docs/ambient.d.ts`, AMBIENT]]));
+}, 120_000);
 
-describe("README's examples of the client", () => {
-  it('are found: Quick start, options, every namespace, the order rules', () => {
+describe('The examples of README.md and docs/', () => {
+  it('are found: Quick start, options, every namespace, the order rules, webhooks and the sandbox', () => {
     const code = examples.map((example) => example.code).join('\n');
-    for (const call of ['client.lookup.', 'client.users.', 'client.businesses.', 'client.deliveries.', 'client.fulfillment.', 'validateOrder(']) expect(code).toContain(call);
+    for (const call of ['client.lookup.', 'client.users.', 'client.businesses.', 'client.deliveries.', 'client.fulfillment.', 'validateOrder(', 'createWebhookHandler(', 'createSandbox(']) expect(code).toContain(call);
+    for (const page of ['README.md', 'docs/orders.md', 'docs/sandbox.md', 'docs/webhooks.md']) expect(examples.some((example) => example.page === page), page).toBe(true);
   });
 
   it('are really type-checked: a wrong argument and an unchecked index are reported', () => {
-    const found = diagnostics.get(fileOf(BROKEN.line)) ?? [];
+    const found = diagnostics.get(fileOf(BROKEN)) ?? [];
     expect(found.join('\n')).toMatch(/not assignable to parameter of type 'string'/);
     expect(found.join('\n')).toMatch(/possibly 'undefined'/);
   });
 
-  it.each(examples.map((example) => [example.line, example]))('the block at README line %i compiles against the SDK as it is', (_, example) => {
-    expect(diagnostics.get(fileOf(example.line))).toEqual([]);
+  it.each(examples.map((example) => [`${example.page}:${example.line}`, example]))('the block at %s compiles against the SDK as it is', (_, example) => {
+    expect(diagnostics.get(fileOf(example))).toEqual([]);
+  });
+});
+
+describe("README's Set-up test", () => {
+  it('is test/docs/readme-setup.test.ts word for word, so the suite runs it as a reader would', () => {
+    const file = readFileSync(new URL('readme-setup.test.ts', import.meta.url), 'utf8');
+    const code = file.slice(file.indexOf('\nimport ') + 1);
+    const setUp = examplesOf('README.md').find((example) => example.code.includes('createSandbox('));
+    expect(setUp?.code).toBe(code);
   });
 });

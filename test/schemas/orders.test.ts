@@ -341,7 +341,7 @@ describe('an order with several problems', () => {
   });
 });
 
-describe('the README example', () => {
+describe('the example of docs/orders.md', () => {
   it('throws CodLimitExceededError from the client with the cod issue', () => {
     const error = thrownBy(() =>
       validateOrder({ type: DeliveryType.CashCollection, pickupAddress: { districtId: 'aiJudRHeOt', firstLine: '12 Talaat Harb Street' }, cod: 45_000 }),

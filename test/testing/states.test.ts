@@ -63,7 +63,7 @@ const EXPECTED: Array<[string, ScenarioName, string]> = [
   ['EXCHANGE', 'threeFailedAttempts', '10 20 21 24 30 24 22 23 24 30 24 41 47 24 41 47 24 41 47 103'],
 ];
 
-describe('flows of the other types (README, Assumptions)', () => {
+describe('flows of the other types (docs/assumptions.md)', () => {
   it.each(EXPECTED)('%s %s', async (kind, scenario, expected) => {
     const tn = await newOrder(kind);
     await sandbox.play(tn, scenario);

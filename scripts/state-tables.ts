@@ -1,7 +1,7 @@
 /**
- * Writes README's table of states and exception reasons from the catalogues, so the README
- * cannot drift from the code: `npx tsx scripts/readme-tables.ts` rewrites the block between the
- * markers; test/webhooks/readme.test.ts fails when the README differs from what this renders.
+ * Writes the table of states and exception reasons in docs/webhooks.md from the catalogues, so
+ * the docs cannot drift from the code: `npx tsx scripts/state-tables.ts` rewrites the block between
+ * the markers; test/webhooks/state-tables.test.ts fails when the page differs from what this renders.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -67,29 +67,29 @@ export function renderStateTables(): string {
   ].join('\n');
 }
 
-/** The README with the block between the markers replaced by {@link renderStateTables}. */
-export function replaceStateTables(readme: string): string {
-  const start = readme.indexOf(START_MARKER);
-  const end = readme.indexOf(END_MARKER);
-  if (start === -1 || end < start) throw new Error(`README.md needs ${START_MARKER} followed by ${END_MARKER}`);
-  return `${readme.slice(0, start + START_MARKER.length)}\n${renderStateTables()}\n${readme.slice(end)}`;
+/** The page with the block between the markers replaced by {@link renderStateTables}. */
+export function replaceStateTables(page: string): string {
+  const start = page.indexOf(START_MARKER);
+  const end = page.indexOf(END_MARKER);
+  if (start === -1 || end < start) throw new Error(`docs/webhooks.md needs ${START_MARKER} followed by ${END_MARKER}`);
+  return `${page.slice(0, start + START_MARKER.length)}\n${renderStateTables()}\n${page.slice(end)}`;
 }
 
-/** The block between the markers as it stands in `readme`. */
-export function currentStateTables(readme: string): string | undefined {
-  const start = readme.indexOf(START_MARKER);
-  const end = readme.indexOf(END_MARKER);
-  return start === -1 || end < start ? undefined : readme.slice(start + START_MARKER.length, end).trim();
+/** The block between the markers as it stands in `page`. */
+export function currentStateTables(page: string): string | undefined {
+  const start = page.indexOf(START_MARKER);
+  const end = page.indexOf(END_MARKER);
+  return start === -1 || end < start ? undefined : page.slice(start + START_MARKER.length, end).trim();
 }
 
-const README = new URL('../README.md', import.meta.url);
+const PAGE = new URL('../docs/webhooks.md', import.meta.url);
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const before = readFileSync(README, 'utf8');
+  const before = readFileSync(PAGE, 'utf8');
   const after = replaceStateTables(before);
-  if (after === before) console.log('README.md: the states table is up to date');
+  if (after === before) console.log('docs/webhooks.md: the states table is up to date');
   else {
-    writeFileSync(README, after);
-    console.log('README.md: the states table was rewritten from the catalogues');
+    writeFileSync(PAGE, after);
+    console.log('docs/webhooks.md: the states table was rewritten from the catalogues');
   }
 }

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { currentStateTables, END_MARKER, renderStateTables, replaceStateTables, START_MARKER } from '../../scripts/readme-tables.js';
+import { currentStateTables, END_MARKER, renderStateTables, replaceStateTables, START_MARKER } from '../../scripts/state-tables.js';
 import { ForwardExceptionReason, ReturnExceptionReason, STATES } from '../../src/webhooks/index.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const page = readFileSync(new URL('../../docs/webhooks.md', import.meta.url), 'utf8');
 
 /** The first cell of every table row whose first cell is a number, per table (tables split by blank lines). */
 function firstColumns(markdown: string): number[][] {
@@ -13,13 +13,15 @@ function firstColumns(markdown: string): number[][] {
     .filter((codes) => codes.length > 0);
 }
 
-describe("README's table of states and exception reasons", () => {
-  it('is exactly what the catalogues render (run `npx tsx scripts/readme-tables.ts` after changing them)', () => {
-    expect(currentStateTables(readme)).toBe(renderStateTables());
+describe('The table of states and exception reasons in docs/webhooks.md', () => {
+  it('is exactly what the catalogues render (run `npx tsx scripts/state-tables.ts` after changing them)', () => {
+    expect(currentStateTables(page)).toBe(renderStateTables());
   });
 
-  it('sits in the Webhooks section', () => {
-    const section = readme.slice(readme.indexOf('## Webhooks'), readme.indexOf('\n## ', readme.indexOf('## Webhooks') + 1));
+  it('sits in the section on states', () => {
+    const heading = page.indexOf('## States, flows and exception reasons');
+    const section = page.slice(heading, page.indexOf('\n## ', heading + 1) === -1 ? undefined : page.indexOf('\n## ', heading + 1));
+    expect(heading).toBeGreaterThan(-1);
     expect(section).toContain(START_MARKER);
     expect(section).toContain(END_MARKER);
   });
@@ -32,13 +34,13 @@ describe("README's table of states and exception reasons", () => {
     expect(returns).toEqual(sorted(Object.keys(ReturnExceptionReason)));
   });
 
-  it('is rewritten when it drifted, and the rest of the README is left alone', () => {
-    const drifted = readme.replace('| 45 |', '| 44 |');
+  it('is rewritten when it drifted, and the rest of the page is left alone', () => {
+    const drifted = page.replace('| 45 |', '| 44 |');
     expect(currentStateTables(drifted)).not.toBe(renderStateTables());
-    expect(replaceStateTables(drifted)).toBe(readme);
+    expect(replaceStateTables(drifted)).toBe(page);
   });
 
-  it('refuses a README without the markers', () => {
+  it('refuses a page without the markers', () => {
     expect(() => replaceStateTables('# no markers')).toThrow(/states:start/);
   });
 });
