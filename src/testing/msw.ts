@@ -12,6 +12,7 @@ import type { Sandbox } from './sandbox.js';
  * msw handlers answering every request under `sandbox.baseUrl` as the sandbox does; requests to
  * other hosts are left to other handlers. An injected dropped connection becomes msw's network error.
  *
+ * @example
  * ```ts
  * import { setupServer } from 'msw/node';
  * import { createSandbox } from 'delivery-sdk/testing';

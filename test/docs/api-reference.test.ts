@@ -34,6 +34,7 @@ const ENTRIES = {
   'delivery-sdk/webhooks': () => import('delivery-sdk/webhooks'),
   'delivery-sdk/webhooks/node': () => import('delivery-sdk/webhooks/node'),
   'delivery-sdk/testing': () => import('delivery-sdk/testing'),
+  'delivery-sdk/testing/msw': () => import('delivery-sdk/testing/msw'),
 } as const;
 
 let outDir: string;
@@ -116,6 +117,7 @@ describe('npm run docs (typedoc)', () => {
     ['delivery-sdk/webhooks', 'createWebhookHandler'],
     ['delivery-sdk/webhooks/node', 'createNodeWebhookHandler'],
     ['delivery-sdk/testing', 'createSandbox'],
+    ['delivery-sdk/testing/msw', 'sandboxHandlers'],
   ])('%s: %s %s has a description and an @example', (entry, ...path) => {
     const reflection = member(entry, ...path);
     expect(reflection, `${path.join('.')} is not in the reference`).toBeDefined();
