@@ -57,7 +57,8 @@ beforeAll(async () => {
     reflection.children?.forEach(index);
   };
   index(project);
-}, 60_000);
+  // typedoc over the whole project: about 20 s alone, a minute and more on a loaded machine.
+}, 180_000);
 
 afterAll(async () => {
   await rm(outDir, { recursive: true, force: true });
