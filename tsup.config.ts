@@ -29,5 +29,8 @@ export default defineConfig([
     // the error classes and `instanceof DeliveryError` fails across `require('delivery-sdk')` and
     // `require('delivery-sdk/webhooks')`.
     splitting: true,
+    // ky 1.x is ESM-only: bundled into the CommonJS build so that `require('delivery-sdk')` works
+    // on every supported Node, including those that cannot `require()` an ES module.
+    noExternal: ['ky'],
   },
 ]);

@@ -117,7 +117,7 @@ async function toOrder(client: DeliveryClient, row: OrderRow): Promise<DeliveryO
     city: text('city') ?? '',
     district: text('district') ?? '',
     firstLine: text('firstLine') ?? '',
-    purpose: addressField === 'pickupAddress' ? 'pickup' : 'dropOff',
+    for: addressField,
   });
   const cod = text('cod');
   const checked = checkOrder({

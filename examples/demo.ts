@@ -85,16 +85,16 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     await client.users.confirmEmail({ token: sandbox.lastEmailToken(OWNER.email) ?? '' });
     say(`  ✓ admin ${OWNER.email} registered; phone confirmed with the one-time code ${code}; e-mail confirmed`);
     const business = await client.businesses.create({ name: 'Nile Shop', salesChannel: 'FACEBOOK_SELLER', website: 'https://nile.example' });
-    const warehouse = await client.lookup.resolveAddress({ city: 'القاهرة', district: 'مكرم عبيد', firstLine: '5 Makram Ebeid Street', purpose: 'pickup' });
+    const warehouse = await client.lookup.resolveAddress({ city: 'القاهرة', district: 'مكرم عبيد', firstLine: '5 Makram Ebeid Street', for: 'pickupAddress' });
     await client.businesses.updatePickupLocations(business._id, [{ locationName: 'Warehouse', districtId: warehouse.districtId, firstLine: warehouse.firstLine }]);
     say(`  ✓ business "Nile Shop" with its default pickup location, from "القاهرة / مكرم عبيد" → ${warehouse.districtId}`);
 
     say('\nAddresses, from names to ids (cached lookups)');
-    const giza = await client.lookup.resolveAddress({ city: 'giza', district: 'Dokki', firstLine: '12 Tahrir Street, 3rd floor' });
-    const alexandria = await client.lookup.resolveAddress({ city: 'الإسكندرية', district: 'سموحة', firstLine: '3 Victor Emmanuel Square' });
+    const giza = await client.lookup.resolveAddress({ city: 'giza', district: 'Dokki', firstLine: '12 Tahrir Street, 3rd floor', for: 'dropOffAddress' });
+    const alexandria = await client.lookup.resolveAddress({ city: 'الإسكندرية', district: 'سموحة', firstLine: '3 Victor Emmanuel Square', for: 'dropOffAddress' });
     say(`  ✓ "giza / Dokki" → ${giza.districtId}`);
     say(`  ✓ "الإسكندرية / سموحة" → ${alexandria.districtId}`);
-    const misspelt = await client.lookup.resolveAddress({ city: 'Giza', district: 'Dokky', firstLine: '12 Tahrir Street' }).catch((err: unknown) => err);
+    const misspelt = await client.lookup.resolveAddress({ city: 'Giza', district: 'Dokky', firstLine: '12 Tahrir Street', for: 'dropOffAddress' }).catch((err: unknown) => err);
     if (!(misspelt instanceof DistrictNotFoundError)) throw new Error('expected DistrictNotFoundError for "Dokky"', { cause: misspelt });
     say(`  ✓ "Dokky" → DistrictNotFoundError (${misspelt.errorCode}): ${misspelt.message.replace(/^.*?no district/, 'no district')}`);
 

@@ -27,7 +27,7 @@ const itemList = (items: ReadonlyArray<{ sku: string; quantity: number }>) => it
 export async function main(options: FulfillmentOptions): Promise<FulfillmentRun> {
   const say = printer(options);
   const client = clientFor(options);
-  const address = await client.lookup.resolveAddress({ city: 'Alexandria', district: 'سموحة', firstLine: '3 Victor Emmanuel Square' });
+  const address = await client.lookup.resolveAddress({ city: 'Alexandria', district: 'سموحة', firstLine: '3 Victor Emmanuel Square', for: 'dropOffAddress' });
   const receiver = { firstName: 'Mona', lastName: 'Adel', phone: '+201012345678' };
 
   // 1. From stock to the customer.

@@ -127,7 +127,7 @@ export async function startMerchantBackend(options: MerchantBackendOptions): Pro
 
 /** The shop's order to a delivery: names resolved to ids (cached), webhooks back to this backend with their key. */
 async function createDelivery(client: DeliveryClient, input: OrderRequest, hook: { webhookUrl: string; webhookKey: string }): Promise<ShopOrder> {
-  const dropOffAddress = await client.lookup.resolveAddress(input.address);
+  const dropOffAddress = await client.lookup.resolveAddress({ ...input.address, for: 'dropOffAddress' });
   const created = await client.deliveries.create({
     type: DeliveryType.Deliver,
     dropOffAddress,

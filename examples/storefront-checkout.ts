@@ -50,7 +50,7 @@ export async function checkout(client: DeliveryClient, form: CheckoutForm, signa
   if (!MOBILE.test(phone)) return { ok: false, field: 'phone', message: 'Please enter a mobile number such as 010 1234 5678.' };
   const [firstName = '', ...rest] = form.fullName.trim().split(/\s+/);
   try {
-    const dropOffAddress = await client.lookup.resolveAddress({ city: form.city, district: form.district, firstLine: form.street, secondLine: form.landmark }, { signal });
+    const dropOffAddress = await client.lookup.resolveAddress({ city: form.city, district: form.district, firstLine: form.street, secondLine: form.landmark, for: 'dropOffAddress' }, { signal });
     const order = await client.deliveries.create(
       {
         type: DeliveryType.Deliver,

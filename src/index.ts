@@ -14,8 +14,8 @@ export type { ClientHooks, DeliveryClientOptions, RequestOptions } from './core/
 export type { Logger, LogLevel } from './core/logger.js';
 export * from './schemas/index.js';
 export { WebhookPayloadError } from './webhooks/errors.js';
-export { CountryId, LookupResource, type Country, type City, type Zone, type DistrictEntry, type DistrictWithCity } from './resources/lookup.js';
-export type { ResolveAddressInput } from './resources/resolve-address.js';
+export { CountryId, LookupResource, type Country, type City, type Zone, type DistrictEntry, type CityDistricts } from './resources/lookup.js';
+export type { AddressUse, ResolveAddressInput } from './resources/resolve-address.js';
 export { UsersResource, type BusinessAdmin, type VerificationResult } from './resources/users.js';
 export { BusinessesResource, type Business, type PickupLocation } from './resources/businesses.js';
 export { DeliveriesResource, type CreatedDelivery } from './resources/deliveries.js';

@@ -29,10 +29,10 @@ async function rawFetchBulk(orders, { baseUrl, apiKey }) {
   const worker = async () => {
     while (next < orders.length) {
       const chunk = orders.slice(next, (next += CHUNK));
-      const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ deliveries: chunk }) });
+      const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ deliveries: chunk, deleteFailedDeliveries: false }) });
       const body = await response.json();
       if (!response.ok) throw new Error(`raw fetch bulk: HTTP ${response.status} ${body?.message ?? ''}`);
-      created += body.data.created.length;
+      created += body.data.createdDeliveriesIds.length;
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));

@@ -7,8 +7,10 @@ const HELP = `delivery-sdk-sandbox: the Delivery Service API sandbox over HTTP, 
 Usage: delivery-sdk-sandbox [--port 4010] [--host 127.0.0.1] [--api-key KEY] [--seed N]
                             [--webhook-url URL [--webhook-header-name NAME --webhook-header-value VALUE]]
 
-Prints the base URL (ending in /v2) once ready; Ctrl-C stops it.
-Control endpoints for tests: <origin>/__sandbox/otp?phone=, /__sandbox/orders,
+Prints the base URL (ending in /v2) once ready; Ctrl-C stops it. A --host other than a loopback
+one opens the API and its key to the network, and prints a warning.
+Control endpoints for tests (this machine only: loopback peer and Host; no CORS):
+<origin>/__sandbox/otp?phone=, /__sandbox/orders,
 POST /__sandbox/orders/<trackingNumber>/advance {"to": 20}, POST .../play {"scenario": "success"},
 PUT /__sandbox/webhook, GET /__sandbox/webhooks, POST|DELETE /__sandbox/faults.`;
 

@@ -1,3 +1,4 @@
+import type { Hooks } from 'ky';
 import { ConfigurationError } from '../errors/index.js';
 import { isHeaderName, isSafeHeaderValue } from '../schemas/predicates.js';
 import { LOG_LEVELS, type Logger, type LogLevel } from './logger.js';
@@ -25,7 +26,7 @@ export interface DeliveryClientOptions {
   apiKey?: string | undefined;
   /** How the key is sent. Default: `{ headerName: 'Authorization', scheme: '' }`, i.e. `Authorization: <apiKey>`. */
   auth?: { headerName?: string; scheme?: string } | undefined;
-  /** Milliseconds one attempt may take, body included. Default 30000. */
+  /** Milliseconds one attempt may take to answer (ky's `timeout`); `totalTimeout` bounds the body too. Default 30000. */
   timeout?: number | undefined;
   /** Milliseconds all attempts of one call may take together, waits included. Default 120000. */
   totalTimeout?: number | undefined;
@@ -49,6 +50,11 @@ export interface DeliveryClientOptions {
   allowInsecureHttp?: boolean | undefined;
   /** Callbacks for metrics and tracing, called for every attempt of every call. */
   hooks?: ClientHooks | undefined;
+  /**
+   * ky hooks of your own for the client's ky instance, e.g. a `beforeRequest` hook that sets a
+   * tracing header. They see the request with its auth header; `ky.retry()` bypasses the SDK's retry policy.
+   */
+  kyHooks?: Hooks | undefined;
   /** Where to log requests, retries and errors (the key is always redacted). */
   logger?: Logger | undefined;
   /** Lowest level logged. Default `'info'` when a logger is given. */
@@ -59,7 +65,7 @@ export interface DeliveryClientOptions {
 export interface RequestOptions {
   /** Aborts the call (and any wait between retries); the call rejects with `RequestAbortedError`. */
   signal?: AbortSignal | undefined;
-  /** Milliseconds one attempt may take, body included. */
+  /** Milliseconds one attempt may take to answer (ky's `timeout`). */
   timeout?: number | undefined;
   /** Milliseconds all attempts may take together, waits included. */
   totalTimeout?: number | undefined;
@@ -71,24 +77,8 @@ export interface RequestOptions {
   validate?: boolean | undefined;
 }
 
-export interface ResolvedConfig {
-  readonly baseUrl: string;
-  /** Headers of every request, auth included; shared, never mutated. */
-  readonly headers: Readonly<Record<string, string>>;
-  readonly authHeaderName: string;
-  readonly timeout: number;
-  readonly totalTimeout: number;
-  readonly maxRetries: number;
-  readonly retryBase: number;
-  readonly retryMax: number;
-  readonly fetch: typeof fetch;
-  readonly validate: boolean;
-  /** Milliseconds lookup answers are kept; `false` when the lookup cache is off. */
-  readonly lookupCacheTtl: number | false;
-  readonly hooks: ClientHooks;
-  readonly logger: Logger | undefined;
-  readonly logThreshold: number;
-}
+/** The client's options checked, defaulted and ready: the auth header built into `headers`. */
+export type ResolvedConfig = Readonly<ReturnType<typeof resolveConfig>>;
 
 const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
@@ -151,7 +141,7 @@ export function checkRequestOptions(options: RequestOptions): void {
   }
 }
 
-export function resolveConfig(options: DeliveryClientOptions): ResolvedConfig {
+export function resolveConfig(options: DeliveryClientOptions) {
   if (options === null || typeof options !== 'object') {
     throw new ConfigurationError('DeliveryClient needs an options object with at least `baseUrl`.');
   }
@@ -182,7 +172,8 @@ export function resolveConfig(options: DeliveryClientOptions): ResolvedConfig {
 
   return {
     baseUrl,
-    headers,
+    /** Headers of every request, auth included; shared, never mutated. */
+    headers: headers as Readonly<Record<string, string>>,
     authHeaderName,
     timeout: nonNegative(options.timeout, 30_000, 'timeout'),
     totalTimeout: nonNegative(options.totalTimeout, 120_000, 'totalTimeout'),
@@ -191,8 +182,10 @@ export function resolveConfig(options: DeliveryClientOptions): ResolvedConfig {
     retryMax: nonNegative(options.retryDelay?.max, 8_000, 'retryDelay.max'),
     fetch: fetchImpl,
     validate: options.validate ?? true,
-    lookupCacheTtl: options.cache === false ? false : nonNegative(options.cache?.ttl, 3_600_000, 'cache.ttl'),
-    hooks: options.hooks ?? {},
+    /** Milliseconds lookup answers are kept; `false` when the lookup cache is off. */
+    lookupCacheTtl: options.cache === false ? (false as const) : nonNegative(options.cache?.ttl, 3_600_000, 'cache.ttl'),
+    hooks: options.hooks ?? ({} as ClientHooks),
+    kyHooks: options.kyHooks ?? ({} as Hooks),
     logger: options.logger,
     logThreshold: LOG_LEVELS[logLevel],
   };

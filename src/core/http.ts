@@ -1,19 +1,10 @@
-import {
-  ApiError,
-  ConnectionError,
-  DeliveryError,
-  RateLimitError,
-  RequestAbortedError,
-  type RequestSummary,
-  ResponseShapeError,
-  TimeoutError,
-  ValidationError,
-} from '../errors/index.js';
+import ky, { HTTPError, type Hooks, isKyError, type KyInstance, TimeoutError as KyTimeoutError, type NormalizedOptions, type Options, type ShouldRetryState } from 'ky';
+import { ApiError, ConnectionError, DeliveryError, RequestAbortedError, type RequestSummary, ResponseShapeError, TimeoutError, ValidationError } from '../errors/index.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { checkHeaders, checkRequestOptions, type RequestOptions, type ResolvedConfig } from './config.js';
-import { LOG_LEVELS, type LogLevel, redactHeaders } from './logger.js';
+import { LOG_LEVELS, log, redactHeaders } from './logger.js';
 import { decodeBody, errorFromResponse, isErrorEnvelope, parseRetryAfter, unwrapEnvelope } from './response.js';
-import { backoffDelay, isRetryable } from './retry.js';
+import { isRetryable, RETRYABLE_STATUSES } from './retry.js';
 
 /** The HTTP methods {@link DeliveryClient.request} sends. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -30,10 +21,7 @@ export interface Endpoint<T> {
   body?: unknown;
   /** Validates and normalises `body` before sending; skipped when validation is off. Throws to stop the call. */
   prepare?: ((body: unknown) => unknown) | undefined;
-  /**
-   * Turns the unwrapped answer into the method's result. `answer` says which request and status
-   * it came from, for a `ResponseShapeError` when the body cannot be used.
-   */
+  /** Turns the unwrapped answer into the method's result; `answer` names request and status, for a ResponseShapeError. */
   transform?: ((data: unknown, answer: { status: number; request: RequestSummary }) => T) | undefined;
   /** Safe to repeat when the outcome is unknown. Default: true for GET and PUT, false otherwise. */
   idempotent?: boolean | undefined;
@@ -46,48 +34,27 @@ export function path(strings: TemplateStringsArray, ...values: Array<string | nu
   return out;
 }
 
-function buildUrl(baseUrl: string, endpointPath: string, query: Record<string, QueryValue> | undefined): string {
-  let url = baseUrl + endpointPath;
-  if (query !== undefined) {
-    let separator = '?';
-    for (const [key, value] of Object.entries(query)) {
-      if (value === undefined) continue;
-      url += `${separator}${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`;
-      separator = '&';
-    }
+/**
+ * The request target relative to `baseUrl` (`deliveries?apiVersion=1`), query encoded. Throws a
+ * ValidationError for a method the client does not send or a path that is not below `baseUrl`.
+ */
+function requestTarget(endpoint: Endpoint<unknown>): string {
+  if (!HTTP_METHODS.includes(endpoint.method)) {
+    throw new ValidationError([{ path: ['method'], message: `must be one of ${HTTP_METHODS.join(', ')}` }], { subject: 'Invalid request' });
   }
-  return url;
+  if (typeof endpoint.path !== 'string' || !endpoint.path.startsWith('/') || endpoint.path.startsWith('//') || endpoint.path.includes('://')) {
+    // The key goes wherever the URL points: only paths below baseUrl are allowed.
+    throw new ValidationError([{ path: ['path'], message: 'must be a path below baseUrl starting with "/"' }], { subject: 'Invalid request' });
+  }
+  const query = Object.entries(endpoint.query ?? {}).flatMap(([key, value]) => (value === undefined ? [] : [`${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`]));
+  return endpoint.path.slice(1) + (query.length === 0 ? '' : `?${query.join('&')}`);
 }
 
-// setTimeout fires at once for a delay beyond 2^31-1 ms (24.8 days): an Infinity timeout must not.
-const timerDelay = (ms: number): number => Math.min(Math.max(0, ms), 2 ** 31 - 1);
-
-function sleep(ms: number, signal: AbortSignal | undefined, request: RequestSummary): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(abortedError(signal, request));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, timerDelay(ms));
-    // An abort from an onRetry hook or a logger has already fired: no event will come.
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-function abortedError(signal: AbortSignal | undefined, request: RequestSummary): RequestAbortedError {
-  return new RequestAbortedError(`${request.method} ${request.url} was aborted by the caller`, { cause: signal?.reason });
-}
-
-function serialise(body: unknown): string | undefined {
-  if (body === undefined) return undefined;
+/** ky's `stringifyJson`: a body that cannot be JSON (BigInt, a cycle) is refused before anything is sent. */
+function toJson(body: unknown): string {
   try {
     return JSON.stringify(body);
   } catch (cause) {
-    // BigInt or a cycle: refused here rather than surfacing as a TypeError from deep inside fetch.
     throw new ValidationError([{ path: [], message: `cannot be sent as JSON (${cause instanceof Error ? cause.message : String(cause)})` }], {
       subject: 'Invalid request body',
       cause,
@@ -95,15 +62,191 @@ function serialise(body: unknown): string | undefined {
   }
 }
 
-/** Sends endpoints with auth, timeouts, retries and error mapping. One per client. */
+/** The longest wait a timer takes (2^31-1 ms, 24.8 days); ky refuses a longer `timeout`. */
+const MAX_TIMER = 2 ** 31 - 1;
+
+/**
+ * One call across its attempts: the state ky's hooks and retry callbacks share (through ky's
+ * `context`), the answer read within the attempt, and every failure as a DeliveryError. No ky
+ * error leaves it: those hold the request, whose headers hold the key.
+ */
+class Call<T> {
+  /** The attempt under way, from 1. */
+  attempt = 0;
+  answer: WithResponse<T> | undefined;
+  /** What ky is given: the caller's signal and the `totalTimeout` deadline together. */
+  readonly signal: AbortSignal | undefined;
+  /** Milliseconds per attempt. */
+  readonly timeout: number;
+  readonly #totalTimeout: number;
+  readonly #deadline = new AbortController();
+  readonly #deadlineAt: number;
+  readonly end: () => void = () => undefined;
+  #started = 0;
+  #failure: DeliveryError | undefined;
+  /** The error this attempt's answer stands for, while ky raises it as an `HTTPError`. */
+  #errorAnswer: DeliveryError | undefined;
+
+  constructor(
+    readonly request: RequestSummary,
+    private readonly config: ResolvedConfig,
+    private readonly endpoint: Endpoint<T>,
+    private readonly options: RequestOptions,
+  ) {
+    const { signal } = options;
+    const totalTimeout = (this.#totalTimeout = options.totalTimeout ?? config.totalTimeout);
+    this.timeout = options.timeout ?? config.timeout;
+    this.#deadlineAt = Date.now() + totalTimeout;
+    if (totalTimeout >= MAX_TIMER) {
+      this.signal = signal;
+      return;
+    }
+    const deadline = this.#deadline;
+    const timer = setTimeout(() => deadline.abort(), totalTimeout);
+    // AbortSignal.any where it exists; elsewhere the caller's abort is forwarded to the deadline.
+    const any = typeof AbortSignal.any === 'function' ? AbortSignal.any : undefined;
+    const forward = (): void => deadline.abort();
+    if (any === undefined) signal?.addEventListener('abort', forward, { once: true });
+    this.signal = signal === undefined || any === undefined ? deadline.signal : any([signal, deadline.signal]);
+    this.end = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', forward);
+    };
+  }
+
+  /** ky `beforeRequest`: an attempt starts. */
+  sending(headers: Headers, retryCount: number): void {
+    this.attempt = retryCount + 1;
+    this.#started = Date.now();
+    this.#errorAnswer = undefined;
+    const { hooks, logThreshold, authHeaderName } = this.config;
+    if (hooks.onRequest === undefined && logThreshold > LOG_LEVELS.debug) return;
+    const { method, url } = this.request;
+    const safeHeaders = redactHeaders(Object.fromEntries(headers), authHeaderName);
+    log(this.config, 'debug', `${method} ${url} (attempt ${this.attempt})`, { headers: safeHeaders });
+    hooks.onRequest?.({ method, url, attempt: this.attempt, headers: safeHeaders });
+  }
+
+  /**
+   * ky `afterResponse`: reads the body within the attempt, so that a broken or malformed body is
+   * retried like any failed attempt. An error status is left for ky to raise as an `HTTPError`
+   * (its retry options know the statuses); the error it stands for is kept for {@link failure}.
+   */
+  async answered(response: Response): Promise<void> {
+    const { request } = this;
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (cause) {
+      throw this.#connectionFailure(cause, 'reading the response');
+    }
+    const durationMs = Date.now() - this.#started;
+    this.config.hooks.onResponse?.({ ...request, attempt: this.attempt, status: response.status, durationMs });
+    log(this.config, 'debug', `${request.method} ${request.url} answered ${response.status} in ${durationMs} ms`);
+
+    const decoded = decodeBody(text);
+    if (!response.ok) this.#errorAnswer = errorFromResponse(response, decoded, request);
+    else if (decoded.json && isErrorEnvelope(decoded.value)) throw errorFromResponse(response, decoded, request);
+    else if (!decoded.json) throw new ResponseShapeError(`${request.method} ${request.url} answered ${response.status} with a body that is not JSON`, { status: response.status, request });
+    else {
+      const data = unwrapEnvelope(decoded.value);
+      const { transform } = this.endpoint;
+      this.answer = { data: transform === undefined ? (data as T) : transform(data, { status: response.status, request }), response };
+    }
+  }
+
+  /**
+   * ky `retry.shouldRetry`: `false` ends the call; `undefined` has ky wait as `Retry-After` asks;
+   * `true` has ky back off, the wait drawn by {@link jitter}. Either wait is announced (hooks, log)
+   * before it starts, and one that would outlast `totalTimeout` ends the call at once.
+   */
+  shouldRetry = ({ error }: ShouldRetryState): boolean | undefined => {
+    const { method } = this.request;
+    const failure = this.failure(error);
+    if (this.signal?.aborted || !isRetryable(failure, this.endpoint.idempotent ?? (method === 'GET' || method === 'PUT'))) return false;
+    const asked = failure instanceof ApiError ? parseRetryAfter(failure.headers['retry-after'] ?? null) : undefined;
+    if (asked === undefined) return true;
+    if (Date.now() + asked >= this.#deadlineAt) return false;
+    this.#announce(asked, failure);
+    return undefined;
+  };
+
+  /** ky `retry.jitter`: full jitter, a uniform wait below ky's `delay`. */
+  jitter = (ceiling: number): number => {
+    const wait = Math.floor(Math.random() * ceiling);
+    const failure = this.#failure as DeliveryError;
+    // Thrown out of ky's retry loop: the call ends on the failure it would have retried.
+    if (Date.now() + wait >= this.#deadlineAt) throw failure;
+    this.#announce(wait, failure);
+    return wait;
+  };
+
+  /** The DeliveryError for whatever ended an attempt, ky's errors included. */
+  failure(error: unknown): DeliveryError {
+    const { method, url } = this.request;
+    const caller = this.options.signal;
+    const note = method === 'POST' ? ' The service may have acted on it; it was not sent again.' : '';
+    if (caller?.aborted) this.#failure = new RequestAbortedError(`${method} ${url} was aborted by the caller`, { cause: caller.reason });
+    else if (this.#deadline.signal.aborted) this.#failure = new TimeoutError(`${method} ${url} took longer than totalTimeout (${this.#totalTimeout} ms).${note}`, { request: this.request });
+    else if (error instanceof DeliveryError) this.#failure = error;
+    else if (error instanceof HTTPError && this.#errorAnswer !== undefined) this.#failure = this.#errorAnswer;
+    else if (error instanceof KyTimeoutError) this.#failure = new TimeoutError(`${method} ${url} timed out after ${this.timeout} ms (attempt ${this.attempt}).${note}`, { request: this.request });
+    else this.#failure = this.#connectionFailure(error, 'sending the request');
+    return this.#failure;
+  }
+
+  #connectionFailure(cause: unknown, stage: string): ConnectionError {
+    const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
+    // A ky error is no cause to keep: it holds the request, and so the key.
+    return new ConnectionError(`${this.request.method} ${this.request.url} failed while ${stage}: ${reason}`, { cause: isKyError(cause) ? undefined : cause, request: this.request });
+  }
+
+  #announce(delayMs: number, error: DeliveryError): void {
+    const { method, url } = this.request;
+    log(this.config, 'warn', `${method} ${url} retrying in ${delayMs} ms after: ${error.message}`, { attempt: this.attempt });
+    this.config.hooks.onRetry?.({ method, url, attempt: this.attempt, delayMs, error });
+  }
+}
+
+const callOf = (options: NormalizedOptions): Call<unknown> => options.context['call'] as Call<unknown>;
+
+/**
+ * The client's ky hooks: the SDK's first where a hook starts an attempt (the user's may add a
+ * header), last where it reads the answer (the user's see it first, and may replace it).
+ */
+function hooksWith(own: Hooks): Hooks {
+  return {
+    beforeRequest: [(request, options, { retryCount }) => callOf(options).sending(request.headers, retryCount), ...(own.beforeRequest ?? [])],
+    afterResponse: [...(own.afterResponse ?? []), (_request, options, response) => callOf(options).answered(response)],
+    beforeRetry: own.beforeRetry ?? [],
+    beforeError: own.beforeError ?? [],
+  };
+}
+
+/** Sends endpoints through the client's ky instance, and maps every outcome to a result or a DeliveryError. One per client. */
 export class HttpClient {
   // Private fields keep the key out of util.inspect, console.log and JSON.stringify of the client.
   readonly #config: ResolvedConfig;
-  readonly #jsonHeaders: Readonly<Record<string, string>>;
+  readonly #ky: KyInstance;
 
   constructor(config: ResolvedConfig) {
     this.#config = config;
-    this.#jsonHeaders = { ...config.headers, 'content-type': 'application/json' };
+    this.#ky = ky.create({
+      prefixUrl: config.baseUrl,
+      headers: config.headers,
+      fetch: config.fetch,
+      stringifyJson: toJson,
+      // Every method is listed: the call's `shouldRetry` decides by idempotency, not by method.
+      // `delay` is the ceiling of full jitter, min(max, base * 2^n); the call's `jitter` draws below it.
+      retry: {
+        methods: ['get', 'put', 'post', 'patch', 'delete'],
+        statusCodes: RETRYABLE_STATUSES,
+        afterStatusCodes: RETRYABLE_STATUSES,
+        retryOnTimeout: true,
+        delay: (retry) => Math.min(config.retryMax, config.retryBase * 2 ** (retry - 1)),
+      },
+      hooks: hooksWith(config.kyHooks),
+    });
   }
 
   /** Whether inputs are validated for this call. */
@@ -119,117 +262,37 @@ export class HttpClient {
   async #send<T>(endpoint: Endpoint<T>, options: RequestOptions): Promise<WithResponse<T>> {
     const config = this.#config;
     checkRequestOptions(options);
-    if (!HTTP_METHODS.includes(endpoint.method)) {
-      throw new ValidationError([{ path: ['method'], message: `must be one of ${HTTP_METHODS.join(', ')}` }], { subject: 'Invalid request' });
-    }
-    if (typeof endpoint.path !== 'string' || !endpoint.path.startsWith('/') || endpoint.path.startsWith('//') || endpoint.path.includes('://')) {
-      // The key goes wherever the URL points: only paths below baseUrl are allowed.
-      throw new ValidationError([{ path: ['path'], message: 'must be a path below baseUrl starting with "/"' }], { subject: 'Invalid request' });
-    }
-    const body = endpoint.prepare !== undefined && this.validates(options) ? endpoint.prepare(endpoint.body) : endpoint.body;
-    const payload = serialise(body);
-    let headers = payload === undefined ? config.headers : this.#jsonHeaders;
-    if (options.headers !== undefined) {
-      checkHeaders(options.headers, 'Request `headers`');
-      headers = { ...headers, ...options.headers };
-    }
-    const request: RequestSummary = { method: endpoint.method, url: buildUrl(config.baseUrl, endpoint.path, endpoint.query) };
-    const init: RequestInit = { method: endpoint.method, headers };
-    if (payload !== undefined) init.body = payload;
-
-    const idempotent = endpoint.idempotent ?? (endpoint.method === 'GET' || endpoint.method === 'PUT');
-    const maxRetries = options.maxRetries ?? config.maxRetries;
-    const timeout = options.timeout ?? config.timeout;
-    const deadline = Date.now() + (options.totalTimeout ?? config.totalTimeout);
+    const target = requestTarget(endpoint);
+    const json = endpoint.prepare !== undefined && this.validates(options) ? endpoint.prepare(endpoint.body) : endpoint.body;
+    if (options.headers !== undefined) checkHeaders(options.headers, 'Request `headers`');
+    const request: RequestSummary = { method: endpoint.method, url: `${config.baseUrl}/${target}` };
     const { signal } = options;
-    if (signal?.aborted) throw abortedError(signal, request);
+    if (signal?.aborted) throw new RequestAbortedError(`${request.method} ${request.url} was aborted by the caller`, { cause: signal.reason });
 
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const { data, response } = await this.#attempt(init, request, attempt, Math.min(timeout, deadline - Date.now()), signal);
-        return { data: endpoint.transform === undefined ? (data as T) : endpoint.transform(data, { status: response.status, request }), response };
-      } catch (caught) {
-        const error = caught instanceof DeliveryError ? caught : new ConnectionError(`${request.method} ${request.url} failed`, { cause: caught, request });
-        const delay = attempt <= maxRetries && isRetryable(error, idempotent) ? this.#retryDelay(error, attempt) : undefined;
-        if (delay === undefined || Date.now() + delay >= deadline) {
-          this.#log('error', `${request.method} ${request.url} failed: ${error.message}`, { attempt });
-          config.hooks.onError?.({ ...request, error });
-          throw error;
-        }
-        this.#log('warn', `${request.method} ${request.url} retrying in ${delay} ms after: ${error.message}`, { attempt });
-        config.hooks.onRetry?.({ ...request, attempt, delayMs: delay, error });
-        await sleep(delay, signal, request);
-      }
-    }
-  }
-
-  #retryDelay(error: DeliveryError, attempt: number): number {
-    const asked = error instanceof RateLimitError ? error.retryAfter : error instanceof ApiError ? parseRetryAfter(error.headers['retry-after'] ?? null) : undefined;
-    return asked ?? backoffDelay(attempt - 1, this.#config.retryBase, this.#config.retryMax);
-  }
-
-  async #attempt(init: RequestInit, request: RequestSummary, attempt: number, budget: number, signal: AbortSignal | undefined): Promise<WithResponse<unknown>> {
-    const config = this.#config;
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timerDelay(budget));
-    const onAbort = (): void => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    init.signal = controller.signal;
-
-    const failure = (cause: unknown, stage: string): DeliveryError => {
-      if (signal?.aborted) return abortedError(signal, request);
-      if (timedOut) {
-        const note = request.method === 'POST' ? ' The service may have acted on it; it was not sent again.' : '';
-        return new TimeoutError(`${request.method} ${request.url} timed out after ${Math.max(0, budget)} ms (attempt ${attempt}).${note}`, { cause, request });
-      }
-      const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
-      return new ConnectionError(`${request.method} ${request.url} failed while ${stage}: ${reason}`, { cause, request });
+    const call = new Call<T>(request, config, endpoint, options);
+    const kyOptions: Options = {
+      method: endpoint.method,
+      json,
+      timeout: call.timeout >= MAX_TIMER ? false : call.timeout,
+      signal: call.signal ?? null,
+      retry: { limit: options.maxRetries ?? config.maxRetries, shouldRetry: call.shouldRetry, jitter: call.jitter },
+      context: { call },
     };
-
+    // Set only when given: ky would take an undefined `headers` as "none", the client's included.
+    if (options.headers !== undefined) kyOptions.headers = options.headers;
     try {
-      if (config.hooks.onRequest !== undefined || config.logThreshold <= LOG_LEVELS.debug) {
-        const safeHeaders = redactHeaders(init.headers as Record<string, string>, config.authHeaderName);
-        this.#log('debug', `${request.method} ${request.url} (attempt ${attempt})`, { headers: safeHeaders });
-        config.hooks.onRequest?.({ ...request, attempt, headers: safeHeaders });
-      }
-      const started = Date.now();
-      let response: Response;
-      let text: string;
-      try {
-        response = await config.fetch(request.url, init);
-      } catch (cause) {
-        throw failure(cause, 'sending the request');
-      }
-      try {
-        text = await response.text();
-      } catch (cause) {
-        throw failure(cause, 'reading the response');
-      }
-      const durationMs = Date.now() - started;
-      config.hooks.onResponse?.({ ...request, attempt, status: response.status, durationMs });
-      this.#log('debug', `${request.method} ${request.url} answered ${response.status} in ${durationMs} ms`);
-
-      const decoded = decodeBody(text);
-      if (!response.ok || (decoded.json && isErrorEnvelope(decoded.value))) throw errorFromResponse(response, decoded, request);
-      if (!decoded.json) {
-        throw new ResponseShapeError(`${request.method} ${request.url} answered ${response.status} with a body that is not JSON`, {
-          status: response.status,
-          request,
-        });
-      }
-      return { data: unwrapEnvelope(decoded.value), response };
+      // The answer was read from ky's clone in `afterResponse`; this copy of the body is not needed.
+      await (await this.#ky(target, kyOptions)).body?.cancel();
+      return call.answer as WithResponse<T>;
+    } catch (caught) {
+      // A body that cannot be JSON is refused by `toJson` before anything is sent: no attempt to report.
+      if (caught instanceof ValidationError) throw caught;
+      const error = call.failure(caught);
+      log(config, 'error', `${request.method} ${request.url} failed: ${error.message}`, { attempt: call.attempt });
+      config.hooks.onError?.({ ...request, error });
+      throw error;
     } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      call.end();
     }
-  }
-
-  #log(level: Exclude<LogLevel, 'off'>, message: string, data?: Record<string, unknown>): void {
-    const { logger, logThreshold } = this.#config;
-    if (logger !== undefined && LOG_LEVELS[level] >= logThreshold) logger[level](message, data);
   }
 }

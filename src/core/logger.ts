@@ -28,3 +28,8 @@ export function redactHeaders(headers: Readonly<Record<string, string>>, authHea
   }
   return out;
 }
+
+/** Passes a line to the client's logger when its level is at or above the client's `logLevel`. */
+export function log(config: { logger: Logger | undefined; logThreshold: number }, level: Exclude<LogLevel, 'off'>, message: string, data?: Record<string, unknown>): void {
+  if (config.logger !== undefined && LOG_LEVELS[level] >= config.logThreshold) config.logger[level](message, data);
+}

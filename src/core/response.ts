@@ -48,14 +48,6 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-export function headersToRecord(headers: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    out[name] = value;
-  });
-  return out;
-}
-
 function excerpt(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
@@ -74,7 +66,7 @@ function readErrorCode(body: unknown): number | undefined {
  */
 export function errorFromResponse(response: Response, decoded: DecodedBody, request: RequestSummary): DeliveryError {
   const { status } = response;
-  const headers = headersToRecord(response.headers);
+  const headers = Object.fromEntries(response.headers);
   const body = decoded.json ? decoded.value : excerpt(decoded.text);
   const errorCode = readErrorCode(body);
   const serverMessage = isRecord(body) && typeof body['message'] === 'string' && body['message'] !== '' ? body['message'] : undefined;

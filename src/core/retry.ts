@@ -1,6 +1,7 @@
 import { ApiError, ConnectionError, RateLimitError, ResponseShapeError, TimeoutError } from '../errors/index.js';
 
-const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
+/** The statuses an idempotent call is retried on; a POST only on 429. */
+export const RETRYABLE_STATUSES = [408, 429, 500, 502, 503, 504];
 
 /** Connection failures where the request never left this machine, so even a create is safe to repeat. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -25,12 +26,7 @@ export function wasNeverSent(error: unknown): boolean {
 export function isRetryable(error: Error, idempotent: boolean): boolean {
   if (error instanceof RateLimitError) return true;
   if (!idempotent) return error instanceof ConnectionError && !(error instanceof TimeoutError) && wasNeverSent(error);
-  if (error instanceof ApiError) return RETRYABLE_STATUS.has(error.status);
+  if (error instanceof ApiError) return RETRYABLE_STATUSES.includes(error.status);
   // A coded answer (3007, ...) is the same on every try; only transport failures are worth another attempt.
   return error instanceof ConnectionError || error instanceof ResponseShapeError;
-}
-
-/** Full jitter (AWS architecture blog): a uniform wait in [0, min(max, base * 2^retry)]. */
-export function backoffDelay(retry: number, base: number, max: number, random: () => number = Math.random): number {
-  return Math.floor(random() * Math.min(max, base * 2 ** retry));
 }

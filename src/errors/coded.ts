@@ -59,7 +59,7 @@ export class BulkCreationError extends CodedDeliveryError<1061> {
   constructor(options: CodedErrorOptions & { result?: BulkCreateResult | undefined }) {
     super(ErrorCode.BulkCreationFailed, options);
     // Not enumerable: logging the error (toJSON, util.inspect) must not print 100,000 entries.
-    Object.defineProperty(this, 'result', { value: options.result ?? { created: [], failed: [] }, enumerable: false });
+    Object.defineProperty(this, 'result', { value: options.result ?? { created: [], failed: [], createdIds: [] }, enumerable: false });
   }
 
   /** The orders that were created, with their input index. */

@@ -11,10 +11,7 @@ import {
   CodedDeliveryError,
   ConfigurationError,
   ConnectionError,
-  createCodedError,
   DeliveryError,
-  describeIssues,
-  isKnownErrorCode,
   NotFoundError,
   PermissionDeniedError,
   RequestAbortedError,
@@ -25,15 +22,24 @@ import {
 } from '../errors/index.js';
 import { checkOrder, type OrderInput } from '../schemas/index.js';
 import { isRecord } from '../schemas/predicates.js';
-import { type Answer, idText, issuesAt } from './shared.js';
+import { type BulkAnswer, readBulkAnswer } from './bulk-answer.js';
+import { type Answer, issuesAt, recordOf } from './shared.js';
 
-/** An order `createBulk` created, with its index in your input. Fields the service adds are kept. */
+/**
+ * An order `createBulk` created, with its index in your input. The service answers a bulk
+ * upload with the ids it created, not which id is whose: `_id` is set only when that is
+ * certain (one order created by its request, or an answer that names each order); otherwise
+ * find the order by its `businessReference`, or among `createdIds` of the result.
+ */
 export interface BulkCreatedDelivery {
   /** Position of the order in the input of `createBulk`. */
   index: number;
-  _id: string;
-  trackingNumber: string;
-  businessReference?: string;
+  /** The order's id, when the answer ties one to this order. */
+  _id?: string | undefined;
+  /** The tracking number, when the answer carries it (the bulk answer usually does not). */
+  trackingNumber?: string | undefined;
+  /** As you sent it. */
+  businessReference?: string | undefined;
   [field: string]: unknown;
 }
 
@@ -41,11 +47,18 @@ export interface BulkCreatedDelivery {
 export interface BulkFailure {
   /** Position of the order in the input of `createBulk`. */
   index: number;
-  /** Why: the order's own error for a 1061 answer (`CodLimitExceededError`, ...), else the error of its whole chunk. */
+  /**
+   * Why: the order's own error when the answer names it (the service's `errorMessage` as the
+   * message; the code's class, e.g. `CodLimitExceededError`, when it gives a known code), else
+   * the error of its whole chunk, or a `ResponseShapeError` quoting the service's messages when
+   * the answer could not be matched to this order.
+   */
   error: DeliveryError;
   /**
-   * True when its chunk got no clear answer (5xx, timeout, lost connection, abort while in
-   * flight): the order may have been created. Look it up before sending it again.
+   * True when the outcome is unknown, so the order may have been created: its chunk got no clear
+   * answer (5xx, timeout, lost connection, abort while in flight), or the answer could not be
+   * matched to it (failures without a `businessReference`, one sent twice, counts that do not
+   * add up). Look it up before sending it again.
    */
   mayExist: boolean;
 }
@@ -56,6 +69,8 @@ export interface BulkCreateResult {
   created: BulkCreatedDelivery[];
   /** The orders sent but not (or not surely) created, each with its error; empty on full success. */
   failed: BulkFailure[];
+  /** Every id the service reported created, in the order the answers came: none is lost, even when it cannot be tied to an input. */
+  createdIds: string[];
   /**
    * Set when the upload stopped before the end of the input: `at` is the index of the first
    * order not sent (it and every later one were not sent; for an iterable input, the input may
@@ -86,6 +101,11 @@ export interface BulkCreateOptions extends RequestOptions {
   concurrency?: number | undefined;
   /** Called after each chunk settles. Throwing from it stops the upload. */
   onProgress?: ((progress: BulkProgress) => void) | undefined;
+  /**
+   * Sent as the body's `deleteFailedDeliveries`. Default `false`, what the service's own
+   * WooCommerce plugin sends; the spec does not say what `true` does.
+   */
+  deleteFailedDeliveries?: boolean | undefined;
 }
 
 /** The orders `createBulk` takes: an array, or any iterable or async iterable (a generator, a stream of rows). */
@@ -103,26 +123,16 @@ const outcomeUnknown = (error: DeliveryError): boolean =>
 const stopsUpload = (error: DeliveryError): boolean =>
   [AuthenticationError, PermissionDeniedError, NotFoundError, BusinessLocationRequiredError, ConfigurationError, RequestAbortedError].some((kind) => error instanceof kind);
 
-/** The error of one order a 1061 answer lists as failed: its own code's class when known. */
-function orderError(entry: Record<string, unknown>, chunkError: DeliveryError): DeliveryError {
-  const raw = entry['errorCode'];
-  const code = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
-  const message = typeof entry['message'] === 'string' && entry['message'] !== '' ? entry['message'] : 'rejected by the service';
-  const { status = 400, request = { method: 'POST', url: BULK_PATH } } = chunkError as Partial<ApiError>;
-  const options = { status, body: entry, request };
-  if (isKnownErrorCode(code)) return createCodedError(code, { source: 'server', message, ...options });
-  return new ApiError(message, { ...options, errorCode: typeof code === 'number' ? code : undefined });
-}
-
 /** See `DeliveriesResource.createBulk`. */
 export async function createBulk(http: HttpClient, orders: BulkInput, options?: BulkCreateOptions): Promise<BulkCreateResult> {
-  const { chunkSize = 100, concurrency = 4, onProgress, ...requestOptions } = options ?? {};
+  const { chunkSize = 100, concurrency = 4, onProgress, deleteFailedDeliveries = false, ...requestOptions } = options ?? {};
   if (typeof (orders as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] !== 'function' && typeof (orders as Partial<AsyncIterable<unknown>> | null)?.[Symbol.asyncIterator] !== 'function') {
     throw new ValidationError([{ path: ['orders'], message: 'must be an array or an iterable of orders' }], { subject: 'Invalid argument' });
   }
   for (const [name, value] of Object.entries({ chunkSize, concurrency })) {
     if (!Number.isSafeInteger(value) || value < 1) throw new ConfigurationError(`createBulk \`${name}\` must be a whole number of at least 1 (got ${String(value)}).`);
   }
+  if (typeof deleteFailedDeliveries !== 'boolean') throw new ConfigurationError(`createBulk \`deleteFailedDeliveries\` must be true or false (got ${String(deleteFailedDeliveries)}).`);
   const { signal } = requestOptions;
   const validating = http.validates(requestOptions);
   const isArray = Array.isArray(orders);
@@ -156,6 +166,7 @@ export async function createBulk(http: HttpClient, orders: BulkInput, options?: 
 
   const created: BulkCreatedDelivery[] = [];
   const failed: BulkFailure[] = [];
+  const createdIds: string[] = [];
   let stopReason: DeliveryError | undefined;
   let sentUpTo = 0;
   let done = 0;
@@ -164,46 +175,36 @@ export async function createBulk(http: HttpClient, orders: BulkInput, options?: 
 
   /** Sends one chunk; `indexes[i]` is the input index of the request's i-th order. */
   const post = async (bodies: unknown[], indexes: number[]): Promise<void> => {
-    const reported = new Set<number>();
-    const record = (list: unknown): void => {
-      if (!Array.isArray(list)) return;
-      list.forEach((entry: unknown, position) => {
-        if (!isRecord(entry)) return;
-        const index = indexes[typeof entry['index'] === 'number' ? entry['index'] : position];
-        const _id = idText(entry['_id']);
-        const trackingNumber = idText(entry['trackingNumber']);
-        // Without an id the order is unusable: it stays unreported, so failed with mayExist.
-        if (index === undefined || reported.has(index) || _id === undefined || trackingNumber === undefined) return;
-        reported.add(index);
-        created.push({ ...entry, index, _id, trackingNumber });
-      });
-    };
     let answer: Answer = { status: 200, request: { method: 'POST', url: BULK_PATH } };
     let unreported: DeliveryError;
     let mayExist = true;
+    let read: BulkAnswer | undefined;
     try {
       const transform = (data: unknown, context: Answer): unknown => ((answer = context), data);
-      const data = await http.request({ method: 'POST', path: BULK_PATH, query: { apiVersion: 1 }, body: { deliveries: bodies }, idempotent: false, transform }, requestOptions);
-      record(isRecord(data) ? data['created'] : data);
+      const body = { deliveries: bodies, deleteFailedDeliveries };
+      const data = await http.request({ method: 'POST', path: BULK_PATH, query: { apiVersion: 1 }, body, idempotent: false, transform }, requestOptions);
+      read = readBulkAnswer(data, bodies, answer);
       unreported = new ResponseShapeError(`POST ${BULK_PATH} answered ${answer.status} without reporting this order`, answer);
     } catch (caught) {
       const error = caught instanceof DeliveryError ? caught : new DeliveryError(`POST ${BULK_PATH} failed`, { cause: caught });
       unreported = error;
-      const data = error instanceof BulkCreationError && isRecord(error.body) ? error.body['data'] : undefined;
-      if (isRecord(data)) {
-        record(data['created']);
-        for (const entry of Array.isArray(data['failed']) ? data['failed'] : []) {
-          const index = isRecord(entry) && typeof entry['index'] === 'number' ? indexes[entry['index']] : undefined;
-          if (index === undefined || reported.has(index)) continue;
-          reported.add(index);
-          fail(index, orderError(entry as Record<string, unknown>, error), false);
-        }
+      // A 1061 carries the same answer in its body's `data`: what it created must not be lost.
+      const data = error instanceof ApiError || error instanceof CodedDeliveryError ? recordOf(error.body)['data'] : undefined;
+      if (isRecord(data) || Array.isArray(data)) {
+        const { status = 400, request = answer.request } = error as Partial<ApiError>;
+        read = readBulkAnswer(data, bodies, { status, request });
       } else {
         mayExist = outcomeUnknown(error);
         if (stopsUpload(error)) stopReason ??= error;
       }
     }
-    for (const index of indexes) if (!reported.has(index)) fail(index, unreported, mayExist);
+    createdIds.push(...(read?.createdIds ?? []));
+    indexes.forEach((index, position) => {
+      const outcome = read?.outcomes.get(position);
+      if (outcome === undefined) fail(index, unreported, mayExist);
+      else if ('created' in outcome) created.push({ ...outcome.created, index });
+      else fail(index, outcome.error, outcome.mayExist);
+    });
   };
 
   const sendChunk = async ({ start, items }: Chunk<unknown>): Promise<void> => {
@@ -235,20 +236,54 @@ export async function createBulk(http: HttpClient, orders: BulkInput, options?: 
     stopReason ??= new DeliveryError('createBulk stopped: reading the orders threw', { cause });
   }
   const byIndex = (a: { index: number }, b: { index: number }): number => a.index - b.index;
-  const result: BulkCreateResult = { created: created.sort(byIndex), failed: failed.sort(byIndex) };
+  const result: BulkCreateResult = { created: created.sort(byIndex), failed: failed.sort(byIndex), createdIds };
   if (!exhausted && (total === undefined || sentUpTo < total)) result.stopped = { at: sentUpTo, reason: stopReason ?? aborted(signal as AbortSignal) };
   const { stopped: stop } = result;
   if (failed.length === 0 && stop === undefined) return result;
 
-  const unknown = failed.filter((failure) => failure.mayExist).length;
-  let subject = `Bulk creation incomplete: ${failed.length} of ${total ?? sentUpTo} orders failed${unknown > 0 ? ` (${unknown} may exist all the same)` : ''}, ${created.length} created`;
-  if (stop !== undefined) subject += `; stopped before index ${stop.at}: ${stop.reason.message}`;
-  const shown: ValidationIssue[] = failed.slice(0, 10).map(({ index, error, mayExist }) => ({ path: [index], message: `${mayExist ? 'outcome unknown, may have been created: ' : ''}${error.message}` }));
-  // The message names the first failures; `failed` has them all (no `issues`: 100,000 of them would flood every log line).
+  // The message counts and groups; `failed` has every entry (no `issues`: 100,000 of them would flood every log line).
   throw new BulkCreationError({
-    source: failed.some(({ error }) => error instanceof ApiError || (error as { source?: unknown }).source === 'server') ? 'server' : 'client',
-    message: describeIssues(subject, shown) + (failed.length > 10 ? `; and ${failed.length - 10} more` : ''),
+    // 'server' when any answer said an order failed or could not be matched; 'client' for what only the SDK saw.
+    source: failed.some(({ error }) => error instanceof ApiError || error instanceof ResponseShapeError || (error as { source?: unknown }).source === 'server') ? 'server' : 'client',
+    message: describeOutcome(result, total),
     result,
     cause: stop?.reason,
   });
+}
+
+/** Input indexes as runs: `[0-99], [150], [152-160]`, the first few of them. */
+function describeIndexes(indexes: readonly number[]): string {
+  const runs: Array<[number, number]> = [];
+  for (const index of indexes) {
+    const last = runs.at(-1);
+    if (last !== undefined && index === last[1] + 1) last[1] = index;
+    else runs.push([index, index]);
+  }
+  const shown = runs.slice(0, 5).map(([from, to]) => (from === to ? `[${from}]` : `[${from}-${to}]`));
+  return shown.join(', ') + (runs.length > 5 ? ` and ${runs.length - 5} more runs` : '');
+}
+
+/**
+ * `Bulk creation incomplete: 100 of 250 orders failed (100 may exist all the same), 0 created,
+ * 150 not sent (stopped before index 100): [0-99] (100 orders): outcome unknown, ...`: each
+ * reason once, with the orders it concerns; how many were never sent.
+ */
+function describeOutcome({ created, failed, stopped }: BulkCreateResult, total: number | undefined): string {
+  const unknown = failed.filter((failure) => failure.mayExist).length;
+  let subject = `Bulk creation incomplete: ${failed.length} of ${total ?? stopped?.at ?? failed.length + created.length} orders failed${unknown > 0 ? ` (${unknown} may exist all the same)` : ''}, ${created.length} created`;
+  if (stopped !== undefined) {
+    const unsent = total === undefined ? 'the rest' : String(total - stopped.at);
+    const reason = failed.some(({ error }) => error === stopped.reason) ? '' : `: ${stopped.reason.message}`;
+    subject += `, ${unsent} not sent (stopped before index ${stopped.at}${reason})`;
+  }
+  const groups = new Map<string, number[]>();
+  for (const { index, error, mayExist } of failed) {
+    const reason = `${mayExist ? 'outcome unknown, may have been created: ' : ''}${error.message}`;
+    const group = groups.get(reason);
+    if (group === undefined) groups.set(reason, [index]);
+    else group.push(index);
+  }
+  const shown = [...groups].slice(0, 10).map(([reason, indexes]) => `${describeIndexes(indexes)}${indexes.length > 1 ? ` (${indexes.length} orders)` : ''}: ${reason}`);
+  if (shown.length === 0) return subject;
+  return `${subject}: ${shown.join('; ')}${groups.size > 10 ? `; and ${groups.size - 10} more reasons` : ''}`;
 }

@@ -96,7 +96,8 @@ export class DeliveriesResource {
   }
 
   /**
-   * Creates many orders (`POST /deliveries/bulk?apiVersion=1`, body `{ deliveries: [...] }`).
+   * Creates many orders (`POST /deliveries/bulk?apiVersion=1`, body `{ deliveries: [...],
+   * deleteFailedDeliveries }`; `deleteFailedDeliveries` is `false` unless you set the option).
    *
    * 1. Unless `validate: false`, every order is checked first; if any is invalid, one
    *    `ValidationError` lists the issues of all of them (paths start with the input index:
@@ -106,15 +107,22 @@ export class DeliveriesResource {
    *    is read only as chunks are sent, so memory stays bounded for any number of orders. (With
    *    validation on, an iterable that is not an array is read whole first: its checked orders
    *    are kept, since it may not be readable twice.)
-   * 3. No order is sent twice. When the service answers 1061, the orders it created count as
-   *    created and the others as failed, each with its own error. A chunk with no clear answer
-   *    (5xx, timeout) is not sent again: its orders are failed with `mayExist: true`.
+   * 3. No order is sent twice. The service answers with the ids it created
+   *    (`createdDeliveriesIds`) and the orders it refused by `businessReference`
+   *    (`failedDeliveries`, each with its `errorMessage`), on a 2xx or in a 1061 error. Refused
+   *    orders are failed with the service's message; the others are created. Give every order a
+   *    distinct `businessReference`: an answer that cannot be matched to the orders (a failure
+   *    without a reference, a reference sent twice, counts that do not add up) leaves the orders
+   *    it could concern failed with `mayExist: true`. A chunk with no clear answer (5xx,
+   *    timeout) is not sent again: its orders are failed with `mayExist: true`.
    * 4. An abort (`signal`), or an error every chunk would get (401, 403, 404, 1073), stops the
    *    sending of further chunks.
    *
-   * Resolves `{ created, failed: [] }` when every order was created. Otherwise it throws a
-   * `BulkCreationError` (1061) carrying the same result: `created` and `failed` by input index,
-   * and `stopped` when it ended early. An abort before anything was sent throws `RequestAbortedError`.
+   * Resolves `{ created, failed: [], createdIds }` when every order was created. Otherwise it
+   * throws a `BulkCreationError` (1061) carrying the same result: `created` and `failed` by
+   * input index, every id in `createdIds`, and `stopped` when it ended early. The service does
+   * not say which id is whose, so `created[i]._id` is set only when a request created one order.
+   * An abort before anything was sent throws `RequestAbortedError`.
    *
    * @example
    * ```ts
@@ -122,7 +130,7 @@ export class DeliveriesResource {
    *   const { created } = await client.deliveries.createBulk(orders, { onProgress: (p) => console.log(`${p.done}/${p.total}`) });
    * } catch (err) {
    *   if (!(err instanceof BulkCreationError)) throw err;
-   *   save(err.created); // { index, _id, trackingNumber }[]
+   *   save(err.created); // { index, businessReference, _id? }[]
    *   for (const { index, error, mayExist } of err.failed) console.warn(index, mayExist ? 'check before resending' : error.message);
    * }
    * // Or, to always get the result: .catch((err) => (err instanceof BulkCreationError ? err.result : Promise.reject(err)))

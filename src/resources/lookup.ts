@@ -3,29 +3,51 @@ import { TtlCache, untilAborted } from '../core/cache.js';
 import { checkRequestOptions, type RequestOptions } from '../core/config.js';
 import { type Endpoint, type HttpClient, path, type QueryValue } from '../core/http.js';
 import type { Address } from '../schemas/index.js';
+import { isRecord } from '../schemas/predicates.js';
 import { type ResolveAddressInput, resolveAddress } from './resolve-address.js';
 import { listOf, requireId } from './shared.js';
 
 export { CountryId, type Country } from './countries.js';
 
-/** A city of `lookup.cities`. The spec does not show the record; these fields are what the service is known to send. */
+/**
+ * A city of `lookup.cities`, as the service sends it (the spec does not show the record):
+ * `{ _id, name, nameAr, code, alias, hub, sector, pickupAvailability, dropOffAvailability,
+ * showAsDropOff, showAsPickup }`. Fields it adds are kept.
+ */
 export interface City {
   _id: string;
   /** The name to send as an address's `city`. */
   name: string;
-  /** The name in the local language (Arabic). */
-  otherName?: string;
+  /** The name in Arabic. */
+  nameAr?: string | undefined;
+  /** The name in the local language, as some answers spell the Arabic name. */
+  otherName?: string | undefined;
   /** Short code, e.g. `EG-01`. */
-  code?: string;
+  code?: string | undefined;
+  /** Another name the city goes by. */
+  alias?: string | undefined;
+  /** The hub that serves the city. */
+  hub?: { _id: string; name: string; [field: string]: unknown } | undefined;
+  sector?: number | undefined;
+  /** Whether the service picks up anywhere in the city. */
+  pickupAvailability?: boolean | undefined;
+  /** Whether the service delivers anywhere in the city. */
+  dropOffAvailability?: boolean | undefined;
+  showAsDropOff?: boolean | undefined;
+  showAsPickup?: boolean | undefined;
   [field: string]: unknown;
 }
 
-/** A zone of `lookup.zones`. */
+/** A zone of `lookup.zones`: `{ _id, name, nameAr, pickupAvailability, dropOffAvailability }`. */
 export interface Zone {
   _id: string;
   name: string;
-  /** The name in the local language (Arabic). */
-  otherName?: string;
+  /** The name in Arabic. */
+  nameAr?: string | undefined;
+  /** The name in the local language, as some answers spell the Arabic name. */
+  otherName?: string | undefined;
+  pickupAvailability?: boolean | undefined;
+  dropOffAvailability?: boolean | undefined;
   [field: string]: unknown;
 }
 
@@ -48,11 +70,43 @@ export interface DistrictEntry {
   [field: string]: unknown;
 }
 
-/** A district entry of `lookup.allDistricts`, which also names its city. */
-export interface DistrictWithCity extends DistrictEntry {
-  cityId?: string;
-  cityName?: string;
-  cityOtherName?: string;
+/**
+ * One city of `lookup.allDistricts` with its district entries, as the service answers
+ * `GET /cities/getAllDistricts`. Fields it adds are kept.
+ */
+export interface CityDistricts {
+  cityId: string;
+  cityName: string;
+  /** City name in the local language (Arabic). */
+  cityOtherName?: string | undefined;
+  cityCode?: string | undefined;
+  /** Whether the service picks up anywhere in the city. */
+  pickupAvailability?: boolean | undefined;
+  /** Whether the service delivers anywhere in the city. */
+  dropOffAvailability?: boolean | undefined;
+  districts: DistrictEntry[];
+  [field: string]: unknown;
+}
+
+/**
+ * The all-districts answer as one record per city. The service groups them so; a flat list of
+ * district entries that each name their city (`cityId`, `cityName`, ...) is grouped here.
+ */
+function citiesWithDistricts(items: unknown[]): CityDistricts[] {
+  const byCity = new Map<unknown, CityDistricts>();
+  return items.flatMap((item): CityDistricts[] => {
+    if (!isRecord(item)) return [];
+    if (Array.isArray(item['districts'])) return [item as CityDistricts];
+    const { cityId, cityName, cityOtherName, cityCode, ...entry } = item;
+    const known = byCity.get(cityId ?? cityName);
+    if (known !== undefined) {
+      known.districts.push(entry as DistrictEntry);
+      return [];
+    }
+    const city = { cityId, cityName, cityOtherName, cityCode, districts: [entry] } as CityDistricts;
+    byCity.set(cityId ?? cityName, city);
+    return [city];
+  });
 }
 
 /**
@@ -93,27 +147,47 @@ export class LookupResource {
     return this.#list<Zone>(() => ({ method: 'GET', path: path`/cities/${requireId(cityId, 'cityId')}/zones` }), options);
   }
 
-  /** Every district entry of every city (`GET /cities/getAllDistricts`), of one country when `countryId` is given. */
-  allDistricts(params?: { countryId?: string | undefined }, options?: RequestOptions): APIPromise<DistrictWithCity[]> {
+  /**
+   * Every city with its district entries (`GET /cities/getAllDistricts`), of one country when
+   * `countryId` is given: one record per city, as the service answers.
+   *
+   * @example
+   * ```ts
+   * const cities = await client.lookup.allDistricts({ countryId: CountryId.Egypt });
+   * const giza = cities.find((city) => city.cityName === 'Giza');
+   * const served = giza?.districts.filter((district) => district.dropOffAvailability);
+   * ```
+   */
+  allDistricts(params?: { countryId?: string | undefined }, options?: RequestOptions): APIPromise<CityDistricts[]> {
     // A bare string (`allDistricts('eg')`) is refused rather than quietly listing every country.
     const all = params == null || (typeof params === 'object' && params.countryId === undefined);
-    return this.#list<DistrictWithCity>(() => ({ method: 'GET', path: '/cities/getAllDistricts', query: { countryId: all ? undefined : requireId(params.countryId, 'countryId') } }), options);
+    return this.#list<CityDistricts>(() => ({ method: 'GET', path: '/cities/getAllDistricts', query: { countryId: all ? undefined : requireId(params.countryId, 'countryId') } }), options, citiesWithDistricts);
   }
 
   /**
    * Turns names into the address an order needs: `city` as the service spells it, `districtId`
-   * and `zoneId`. Names are matched in any letter case and spacing, in English or Arabic, and
-   * ids are accepted too. Uses the (cached) lookup lists.
+   * and `zoneId`. Names are matched in any letter case and spacing, in English or Arabic
+   * (`nameAr`), and ids are accepted too. Uses the (cached) lookup lists.
    *
+   * `for` names the order field the address goes in, and so what the service must do there:
+   * `'dropOffAddress'` (Deliver, Exchange) needs drop-off availability, `'pickupAddress'` (Cash
+   * Collection, Customer Return Pickup, a business's pickup location) needs pickup availability,
+   * of the city, the zone when given, and the district. There is no default: a Cash Collection
+   * address checked for drop-off would pass here and be refused by `create`.
+   *
+   * @throws {ValidationError} before any request: a missing name or `for`, or a line `create`
+   * would refuse (`firstLine` of 5 characters or less).
    * @throws `CityNotFoundError` 3001, `ZoneNotFoundError` 3002, `DistrictNotFoundError` 3003 (`source: 'client'`), naming the closest candidates.
-   * @throws {ValidationError} when the district is not served for `purpose` (default `'dropOff'`:
-   * `dropOffAvailability` false; `'pickup'`: `pickupAvailability` false), or when its name is in
+   * @throws {ValidationError} when the city, zone or district is not served the way `for` needs
+   * (`dropOffAvailability` or `pickupAvailability` false), or when the district's name is in
    * several zones and `zone` does not say which.
    *
    * @example
    * ```ts
-   * const dropOffAddress = await client.lookup.resolveAddress({ city: 'giza', district: 'الدقي', firstLine: '12 Tahrir Street, 3rd floor' });
+   * const dropOffAddress = await client.lookup.resolveAddress({ city: 'giza', district: 'الدقي', firstLine: '12 Tahrir Street, 3rd floor', for: 'dropOffAddress' });
    * // { city: 'Giza', districtId: '…', zoneId: '…', firstLine: '12 Tahrir Street, 3rd floor' }
+   * const pickupAddress = await client.lookup.resolveAddress({ city: 'القاهرة', district: 'Zamalek', firstLine: '7 Brazil Street', for: 'pickupAddress' });
+   * await client.deliveries.create({ type: DeliveryType.CashCollection, pickupAddress, receiver, cod: 1200 });
    * ```
    */
   resolveAddress(input: ResolveAddressInput, options?: RequestOptions): Promise<Address> {
@@ -125,7 +199,7 @@ export class LookupResource {
     this.#cache?.clear();
   }
 
-  #list<T>(build: () => Endpoint<unknown>, options: RequestOptions | undefined): APIPromise<T[]> {
+  #list<T>(build: () => Endpoint<unknown>, options: RequestOptions | undefined, read: (items: unknown[]) => T[] = (items) => items as T[]): APIPromise<T[]> {
     const cache = this.#cache;
     let endpoint: Endpoint<unknown>;
     try {
@@ -134,7 +208,7 @@ export class LookupResource {
     } catch (error) {
       return new APIPromise(Promise.reject(error));
     }
-    const listed: Endpoint<T[]> = { ...endpoint, transform: (data, answer) => listOf(data, answer) as T[] };
+    const listed: Endpoint<T[]> = { ...endpoint, transform: (data, answer) => read(listOf(data, answer)) };
     if (cache === undefined) return this.#http.request(listed, options);
     // The shared request must not die with the signal of whichever caller started it.
     const { signal, ...shared } = options ?? {};

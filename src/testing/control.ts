@@ -2,7 +2,9 @@ import type { FaultOptions } from './faults.js';
 import type { ScenarioName } from './flows.js';
 import type { Sandbox, SandboxWebhookConfig } from './sandbox.js';
 import { SandboxError } from './errors.js';
-import { fail, isRecord, ok, preflight, readJson, RuleViolation } from './wire.js';
+import { isLoopbackAddress, isLoopbackHostHeader, isLoopbackOrigin } from './network.js';
+import type { Peer } from './server.js';
+import { fail, isRecord, ok, readJson, RuleViolation } from './wire.js';
 
 /** Path prefix of the control endpoints a `listen()` server adds, for tests in other processes or languages. */
 export const CONTROL_PREFIX = '/__sandbox';
@@ -14,19 +16,40 @@ async function body(request: Request): Promise<Record<string, unknown>> {
 }
 
 /**
- * The sandbox's own methods over HTTP (no API key; the server binds to loopback):
+ * Whether a control request comes from this machine: a loopback peer (by the socket, which no
+ * header can forge), a loopback `Host` (a DNS-rebinding page sends its own name), and, when a
+ * browser names one, a loopback `Origin` (a cross-site form or `no-cors` fetch is still sent).
+ */
+export function isControlPeerAllowed(peer: Peer): boolean {
+  return peer.remoteAddress !== undefined && isLoopbackAddress(peer.remoteAddress) && isLoopbackHostHeader(peer.host) && (peer.origin === undefined || isLoopbackOrigin(peer.origin));
+}
+
+/**
+ * A control request over a `listen()` server: 403 unless {@link isControlPeerAllowed}, and never
+ * a CORS header (no preflight passes either), so no web page can read one-time codes or steer
+ * the sandbox, whatever interface it is bound to.
+ */
+export async function answerControl(sandbox: Sandbox, request: Request, peer: Peer): Promise<Response> {
+  const response = isControlPeerAllowed(peer) ? await control(sandbox, request) : fail(403, 'Forbidden: the sandbox control endpoints answer requests from this machine only (loopback peer, Host and Origin)');
+  for (const name of [...response.headers.keys()]) {
+    if (name.startsWith('access-control-')) response.headers.delete(name);
+  }
+  return response;
+}
+
+/**
+ * The sandbox's own methods over HTTP (no API key; only this machine, see {@link answerControl}):
  * `GET otp?phone=`, `GET email-token?email=`, `GET orders`, `GET orders/<tn>`,
  * `POST orders/<tn>/advance {to, exceptionCode?}`, `POST orders/<tn>/play {scenario}`,
  * `PUT webhook {url, headerName?, headerValue?}`, `DELETE webhook`, `GET webhooks`,
  * `POST faults {rate, kinds, seed?, slowMs?}`, `DELETE faults`.
  */
 export async function control(sandbox: Sandbox, request: Request): Promise<Response> {
-  if (request.method === 'OPTIONS') return preflight(request);
   const url = new URL(request.url);
   const path = url.pathname.slice(url.pathname.indexOf(CONTROL_PREFIX) + CONTROL_PREFIX.length).replace(/\/+$/, '');
   const key = `${request.method} ${path.replace(/^\/orders\/[^/]+/, '/orders/:tn')}`;
-  const trackingNumber = decodeURIComponent(/^\/orders\/([^/]+)/.exec(path)?.[1] ?? '');
   try {
+    const trackingNumber = decodePathSegment(/^\/orders\/([^/]+)/.exec(path)?.[1] ?? '');
     switch (key) {
       case 'GET /otp':
         return ok({ phone: url.searchParams.get('phone'), otp: sandbox.lastOtp(url.searchParams.get('phone') ?? '') ?? null });
@@ -63,7 +86,16 @@ export async function control(sandbox: Sandbox, request: Request): Promise<Respo
         return fail(404, `Not Found: ${request.method} ${url.pathname}`);
     }
   } catch (err) {
-    if (err instanceof SandboxError || err instanceof RuleViolation) return fail(400, err.message);
+    if (err instanceof SandboxError) return fail(400, err.message);
+    if (err instanceof RuleViolation) return err.toResponse();
     throw err;
+  }
+}
+
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new SandboxError(`Malformed %-escape in the path: ${segment}`);
   }
 }

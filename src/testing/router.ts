@@ -2,7 +2,7 @@ import { confirmEmail, confirmPhone, createBusiness, registerAdmin, updatePickup
 import { listAllDistricts, listCities, listDistricts, listZones } from './routes-lookup.js';
 import { createBulk, createBulky, createDelivery } from './routes-orders.js';
 import type { SandboxStore } from './store.js';
-import { fail, preflight, readJson, RuleViolation } from './wire.js';
+import { fail, invalid, preflight, readJson, RuleViolation } from './wire.js';
 
 export interface RouterContext {
   readonly store: SandboxStore;
@@ -25,7 +25,14 @@ interface Route {
   readonly handle: (call: Call) => Response | Promise<Response>;
 }
 
-const param = (call: Call, i: number): string => decodeURIComponent(call.params[i] ?? '');
+function param(call: Call, i: number): string {
+  const segment = call.params[i] ?? '';
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw invalid(`Malformed %-escape in the path: ${segment}`);
+  }
+}
 
 const ROUTES: readonly Route[] = [
   { method: 'GET', path: /^\/cities$/, needsKey: false, handle: (c) => listCities(c.url) },

@@ -72,25 +72,31 @@ export function createDelivery(store: SandboxStore, url: URL, body: unknown, now
   return ok(createdView(order), 201, 'Delivery created');
 }
 
-/** POST /deliveries/bulk?apiVersion=1 `{ deliveries }`: valid ones are created even when others fail (1061). */
+/**
+ * POST /deliveries/bulk?apiVersion=1 `{ deliveries, deleteFailedDeliveries }`, answered as the
+ * service does: `{ createdDeliveriesIds, failedDeliveries: [{ businessReference, errorMessage }] }`
+ * (ids in no stated order; failures named only by reference, without errorCode). Valid orders
+ * are created even when others fail; then the answer is the spec's 1061 with that `data`.
+ * `deleteFailedDeliveries` is accepted and has no effect: the spec does not say what it does.
+ */
 export function createBulk(store: SandboxStore, url: URL, body: unknown, now: number): Response {
   requireApiVersion(url);
   if (!isRecord(body) || !Array.isArray(body['deliveries']) || body['deliveries'].length === 0) throw invalid('The body must be { deliveries: [ ...orders ] } with at least one order');
   const business = businessWithLocation(store);
-  const created: Array<{ index: number; _id: string; trackingNumber: string; businessReference?: string }> = [];
-  const failed: Array<{ index: number; errorCode?: number; message: string }> = [];
-  (body['deliveries'] as unknown[]).forEach((element, index) => {
+  const createdDeliveriesIds: string[] = [];
+  const failedDeliveries: Array<{ businessReference?: string; errorMessage: string }> = [];
+  for (const element of body['deliveries'] as unknown[]) {
     try {
-      const order = insert(store, checkOrder(element, contextOf(store, business)), business, now);
-      created.push({ index, _id: order._id, trackingNumber: order.trackingNumber, ...(order.businessReference === undefined ? {} : { businessReference: order.businessReference }) });
+      createdDeliveriesIds.push(insert(store, checkOrder(element, contextOf(store, business)), business, now)._id);
     } catch (err) {
       if (!(err instanceof RuleViolation)) throw err;
-      failed.push({ index, ...(err.errorCode === undefined ? {} : { errorCode: err.errorCode }), message: err.message });
+      const reference = isRecord(element) && isNonEmptyString(element['businessReference']) ? element['businessReference'] : undefined;
+      failedDeliveries.push({ ...(reference === undefined ? {} : { businessReference: reference }), errorMessage: err.message });
     }
-  });
-  if (failed.length === 0) return ok({ created }, 201, 'Deliveries created');
-  const total = created.length + failed.length;
-  return fail(400, `${errorCodeMeaning[1061]} (${failed.length} of ${total} failed)`, 1061, { created, failed });
+  }
+  const data = { createdDeliveriesIds, failedDeliveries };
+  if (failedDeliveries.length === 0) return ok(data, 201, 'Deliveries created');
+  return fail(400, `${errorCodeMeaning[1061]} (${failedDeliveries.length} of ${createdDeliveriesIds.length + failedDeliveries.length} failed)`, 1061, data);
 }
 
 function mergeItems(elements: ReadonlyArray<Record<string, unknown>>): FulfillmentItem[] {

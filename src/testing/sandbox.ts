@@ -1,7 +1,8 @@
 import type { WebhookOrderType } from '../catalogue/order-types.js';
-import { control, CONTROL_PREFIX } from './control.js';
+import { answerControl, CONTROL_PREFIX } from './control.js';
 import { SandboxError } from './errors.js';
 import { FaultInjector, type FaultOptions } from './faults.js';
+import { isLinkLocalHostname } from './network.js';
 import type { ScenarioName } from './flows.js';
 import { route } from './router.js';
 import { startServer, type ListenOptions, type SandboxServer } from './server.js';
@@ -79,9 +80,10 @@ export interface Sandbox {
    */
   readonly fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   /**
-   * Serves the sandbox over HTTP on 127.0.0.1 (Node only), with CORS. Besides the API under `/v2`,
-   * the server answers control endpoints under `/__sandbox/` (otp, orders, advance, play, webhook,
-   * faults) for tests running in another process or language.
+   * Serves the sandbox over HTTP on 127.0.0.1 (Node only); the API under `/v2` answers with CORS.
+   * Besides it, the server answers control endpoints under `/__sandbox/` (otp, orders, advance,
+   * play, webhook, faults) for tests running in another process or language: to this machine
+   * only (loopback peer, `Host` and `Origin`; 403 otherwise), and without CORS headers.
    */
   listen(options?: ListenOptions): Promise<SandboxServer>;
   /** The last one-time code "sent" to this phone by `phone/verify`. */
@@ -143,6 +145,7 @@ function checkWebhookConfig(config: SandboxWebhookConfig): void {
     throw new SandboxError(`setWebhook: '${config.url}' is not a URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SandboxError('setWebhook: the URL must be http(s)');
+  if (isLinkLocalHostname(url.hostname)) throw new SandboxError(`setWebhook: ${url.hostname} is a link-local address (169.254.0.0/16, fe80::/10: cloud metadata, the host's neighbours); the sandbox sends no webhooks there`);
   if ((config.headerName === undefined) !== (config.headerValue === undefined)) {
     throw new SandboxError('setWebhook: headerName and headerValue go together, never one alone (spec, Authentication 3)');
   }
@@ -167,12 +170,12 @@ function checkWebhookConfig(config: SandboxWebhookConfig): void {
  *
  * // The account needs a business with a pickup location before its first order (else 1073)
  * const business = await client.businesses.create({ name: 'Nile Shop', salesChannel: 'FACEBOOK_SELLER' });
- * const warehouse = await client.lookup.resolveAddress({ city: 'Cairo', district: 'Makram Ebeid', firstLine: '5 Makram Ebeid Street', purpose: 'pickup' });
+ * const warehouse = await client.lookup.resolveAddress({ city: 'Cairo', district: 'Makram Ebeid', firstLine: '5 Makram Ebeid Street', for: 'pickupAddress' });
  * await client.businesses.updatePickupLocations(business._id, [{ locationName: 'Warehouse', districtId: warehouse.districtId, firstLine: warehouse.firstLine }]);
  *
  * const { trackingNumber } = await client.deliveries.create({
  *   type: DeliveryType.Deliver,
- *   dropOffAddress: await client.lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: '12 Tahrir Street, 3rd floor' }),
+ *   dropOffAddress: await client.lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: '12 Tahrir Street, 3rd floor', for: 'dropOffAddress' }),
  *   receiver: { firstName: 'Mona', lastName: 'Adel', phone: '+201012345678' },
  *   cod: 250,
  *   webhookUrl: 'http://127.0.0.1:3000/webhooks/delivery', // your handler under test
@@ -219,7 +222,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     baseUrl,
     fetch: fetchFn,
     listen: async (listenOptions) => {
-      const server = await startServer((request) => (new URL(request.url).pathname.startsWith(`${CONTROL_PREFIX}/`) ? control(sandbox, request) : handle(request)), listenOptions);
+      const server = await startServer((request, peer) => (new URL(request.url).pathname.startsWith(`${CONTROL_PREFIX}/`) ? answerControl(sandbox, request, peer) : handle(request)), listenOptions);
       servers.add(server);
       return {
         baseUrl: server.baseUrl,

@@ -1,13 +1,38 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SandboxError } from './errors.js';
 import { isConnectionReset } from './faults.js';
+import { isLoopbackName } from './network.js';
+import { fail, RuleViolation } from './wire.js';
 
 /** Where {@link Sandbox.listen} serves the sandbox. */
 export interface ListenOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
   readonly port?: number;
-  /** Interface to bind; default 127.0.0.1 (never reachable from outside the machine). */
+  /**
+   * Interface to bind; default 127.0.0.1 (never reachable from outside the machine). Any other
+   * (`0.0.0.0`, a LAN address) prints a warning: the API and its test key are then open to the
+   * network; the control endpoints still answer this machine only.
+   */
   readonly host?: string;
+  /** Largest request body read, in bytes; past it the answer is 413 and the rest is not read. Default 1 MiB. */
+  readonly maxBodyBytes?: number;
 }
+
+/** The default {@link ListenOptions.maxBodyBytes}: a bulk chunk of 100 orders is well under it. */
+export const DEFAULT_SANDBOX_MAX_BODY_BYTES = 1024 * 1024;
+
+/** Who sent a request, as its socket and headers tell: what the control endpoints decide on. */
+export interface Peer {
+  /** The socket's remote address (`127.0.0.1`, `::1`, `::ffff:127.0.0.1`, ...). */
+  readonly remoteAddress: string | undefined;
+  /** The `Host` header. */
+  readonly host: string | undefined;
+  /** The `Origin` header a browser adds to a cross-origin request. */
+  readonly origin: string | undefined;
+}
+
+/** What the server hands each request to, with who sent it. */
+export type ServedHandler = (request: Request, peer: Peer) => Promise<Response>;
 
 /** A running sandbox HTTP server. */
 export interface SandboxServer {
@@ -18,53 +43,133 @@ export interface SandboxServer {
   close(): Promise<void>;
 }
 
-async function toRequest(req: IncomingMessage, origin: string): Promise<Request> {
+/** Methods a Fetch `Request` can carry (TRACE, TRACK and CONNECT it refuses). */
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/** A request the Fetch API cannot represent, answered here: `OPTIONS *`, absolute-form targets, TRACE. */
+function refusal(req: IncomingMessage): Response | undefined {
+  const method = req.method ?? '';
+  if (!METHODS.includes(method)) return fail(405, `Method not allowed: ${method}`, undefined, null, { allow: METHODS.join(', ') });
+  if (req.url?.startsWith('/') !== true) return fail(400, 'Bad request: the request target must be a path, not * or an absolute URL');
+  return undefined;
+}
+
+function toRequest(req: IncomingMessage, origin: string, maxBodyBytes: number): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   const method = req.method ?? 'GET';
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of req) chunks.push(chunk as Uint8Array);
-  const size = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.length;
+  const init: RequestInit & { duplex?: 'half' } = { method, headers };
+  if (method !== 'GET' && method !== 'HEAD') {
+    init.body = cappedBody(req, maxBodyBytes);
+    init.duplex = 'half';
   }
-  const hasBody = method !== 'GET' && method !== 'HEAD' && size > 0;
-  return new Request(`${origin}${req.url ?? '/'}`, { method, headers, ...(hasBody ? { body } : {}) });
+  return new Request(`${origin}${req.url ?? '/'}`, init);
 }
 
-async function serve(handler: (request: Request) => Promise<Response>, origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/**
+ * `req` as a stream that fails with a 413 `RuleViolation` once past `limit`. It is read as it
+ * arrives, not when a route asks: a route checks the key without waiting for it (a request without
+ * one gets 401 at once, and the connection closes), and a body that arrived whole is kept even if
+ * the client gives up while its answer is slowed down, as a real server would have it. Never more
+ * than `limit` bytes of it are held.
+ */
+function cappedBody(req: IncomingMessage, limit: number): ReadableStream<Uint8Array> {
+  const tooLarge = new RuleViolation(413, `Payload too large: the sandbox reads request bodies up to ${limit} bytes`);
+  let size = 0;
+  let controller: ReadableStreamDefaultController<Uint8Array>;
+  const stop = (): void => {
+    req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+  };
+  const onData = (chunk: Uint8Array): void => {
+    size += chunk.byteLength;
+    if (size > limit) {
+      stop();
+      controller.error(tooLarge);
+      return;
+    }
+    controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+  };
+  const onEnd = (): void => {
+    stop();
+    controller.close();
+  };
+  const onError = (err: unknown): void => {
+    stop();
+    controller.error(err);
+  };
+  const onClose = (): void => onError(new Error('the client closed the connection before the body ended'));
+  return new ReadableStream<Uint8Array>({
+    start(streamController) {
+      controller = streamController;
+      if (Number(req.headers['content-length']) > limit) {
+        streamController.error(tooLarge);
+        return;
+      }
+      req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+    },
+    cancel: stop,
+  });
+}
+
+function peerOf(req: IncomingMessage): Peer {
+  const origin = req.headers.origin;
+  return { remoteAddress: req.socket.remoteAddress, host: req.headers.host, origin: Array.isArray(origin) ? origin.join(', ') : origin };
+}
+
+async function answer(handler: ServedHandler, origin: string, maxBodyBytes: number, req: IncomingMessage): Promise<Response> {
+  const refused = refusal(req);
+  if (refused !== undefined) return refused;
+  let request: Request;
   try {
-    const response = await handler(await toRequest(req, origin));
-    const payload = new Uint8Array(await response.arrayBuffer());
-    const headers: Record<string, string> = {};
+    request = toRequest(req, origin, maxBodyBytes);
+  } catch (err) {
+    // Something node:http let through but Fetch refuses: the request's fault, not the sandbox's.
+    return fail(400, `Bad request: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return handler(request, peerOf(req));
+}
+
+async function serve(handler: ServedHandler, origin: string, maxBodyBytes: number, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  let status: number;
+  let payload: Uint8Array;
+  const headers: Record<string, string> = {};
+  try {
+    const response = await answer(handler, origin, maxBodyBytes, req);
+    status = response.status;
+    payload = new Uint8Array(await response.arrayBuffer());
     response.headers.forEach((value, name) => {
       headers[name] = value;
     });
-    res.writeHead(response.status, headers);
-    res.end(payload);
   } catch (err) {
     // A dropped connection, for real: the client sees a reset socket, not an answer.
     if (isConnectionReset(err)) {
       req.socket.destroy();
       return;
     }
-    res.writeHead(500, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ success: false, message: `Sandbox internal error: ${err instanceof Error ? err.message : String(err)}`, data: null }));
+    status = 500;
+    payload = new TextEncoder().encode(JSON.stringify({ success: false, message: `Sandbox internal error: ${err instanceof Error ? err.message : String(err)}`, data: null }));
+    headers['content-type'] = 'application/json';
   }
+  // A body left unread (401, 404, 413) would otherwise be read to its end before the next request.
+  if (!req.complete) headers['connection'] = 'close';
+  res.writeHead(status, headers);
+  res.end(payload);
 }
 
-/** Serves `handler` over node:http (imported on call, so the testing entry still loads in a browser). */
-export async function startServer(handler: (request: Request) => Promise<Response>, options: ListenOptions = {}): Promise<SandboxServer> {
+/**
+ * Serves `handler` over node:http (imported on call, so the testing entry still loads in a
+ * browser). Binding anything but a loopback interface prints a warning.
+ */
+export async function startServer(handler: ServedHandler, options: ListenOptions = {}): Promise<SandboxServer> {
   const http = await import('node:http');
   const host = options.host ?? '127.0.0.1';
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_SANDBOX_MAX_BODY_BYTES;
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) throw new SandboxError(`listen: maxBodyBytes must be a positive whole number of bytes, got ${String(maxBodyBytes)}`);
   let origin = '';
   const server = http.createServer((req, res) => {
-    void serve(handler, origin, req, res);
+    void serve(handler, origin, maxBodyBytes, req, res);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -76,6 +181,9 @@ export async function startServer(handler: (request: Request) => Promise<Respons
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
   origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (!isLoopbackName(host)) {
+    process.emitWarning(`The delivery sandbox listens on ${origin}, reachable from other machines: its API and test key are open to them (its /__sandbox/ control endpoints still answer this machine only). Bind 127.0.0.1 unless you mean it.`, { code: 'DELIVERY_SANDBOX_EXPOSED' });
+  }
   let closing: Promise<void> | undefined;
   return {
     baseUrl: `${origin}/v2`,

@@ -1,4 +1,5 @@
 import type { WebhookOrderType } from '../catalogue/order-types.js';
+import { isLinkLocalHostname } from './network.js';
 import type { OrderRecord, StateEvent } from './store.js';
 
 /** The body the service POSTs on every state change (spec, Events 3). */
@@ -128,6 +129,12 @@ export class WebhookDispatcher {
       status: 'pending',
     };
     this.deliveries.push(delivery);
+    // An order's webhookUrl is not checked as setWebhook's is: the service accepts it, the sandbox just never calls it.
+    if (isLinkLocalUrl(target.url)) {
+      delivery.attempts.push({ at: this.now(), error: 'not sent: the sandbox sends no webhooks to a link-local address (169.254.0.0/16, fe80::/10)' });
+      delivery.status = 'failed';
+      return;
+    }
     const delivered = await this.attempt(delivery);
     if (delivered || this.closed) return;
     const retries = this.retry(delivery);
@@ -216,6 +223,14 @@ export class WebhookDispatcher {
     this.closed = true;
     for (const controller of [...this.inFlight]) controller.abort();
     for (const wake of [...this.wakers]) wake();
+  }
+}
+
+function isLinkLocalUrl(url: string): boolean {
+  try {
+    return isLinkLocalHostname(new URL(url).hostname);
+  } catch {
+    return false;
   }
 }
 

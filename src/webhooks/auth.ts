@@ -7,7 +7,7 @@ import { ConfigurationError } from '../errors/base.js';
 export interface WebhookAuth {
   /** Header name, any case (`X-Webhook-Key` matches `x-webhook-key`). */
   readonly name: string;
-  /** The exact value expected. */
+  /** The exact value expected: visible ASCII, with spaces only inside (what an HTTP header can carry). */
   readonly value: string;
 }
 
@@ -35,6 +35,13 @@ export function compileWebhookAuth(auth: WebhookAuth, where = 'auth'): ExpectedH
   }
   if (!TOKEN.test(name)) throw new ConfigurationError(`${where}.name: ${JSON.stringify(name)} is not a valid HTTP header name`);
   if (value.trim() !== value) throw new ConfigurationError(`${where}.value: leading or trailing spaces never arrive in an HTTP header, so it could never match`);
+  const outside = /[^\x20-\x7e\t]/u.exec(value);
+  if (outside !== null) {
+    // Fetch refuses such a header and Node reads its bytes as Latin-1: the comparison could only
+    // fail. The value is a secret, so the message names the position, not the text around it.
+    const code = outside[0].codePointAt(0) ?? 0;
+    throw new ConfigurationError(`${where}.value: U+${code.toString(16).toUpperCase().padStart(4, '0')} at position ${outside.index + 1} is not visible ASCII, which is all an HTTP header value carries, so it could never match`);
+  }
   return { name: name.toLowerCase(), bytes: new TextEncoder().encode(value) };
 }
 
@@ -48,7 +55,8 @@ export function headersMatch(headers: WebhookHeaders, expected: ExpectedHeader):
  * case-insensitively, the value in constant time (a wrong guess takes as long however many of its
  * first characters are right).
  *
- * @throws {ConfigurationError} when `auth` has a name without a value or a value without a name.
+ * @throws {ConfigurationError} when `auth` has a name without a value or a value without a name, or
+ * a value no HTTP header can carry (outside visible ASCII, or with surrounding spaces).
  *
  * @example
  * ```ts

@@ -21,6 +21,12 @@ export interface WebhookHandlerOptions {
   readonly onEvent?: ((event: WebhookEvent, request: Request) => unknown) | undefined;
   /** Callbacks by state code. States the SDK does not know yet reach `onEvent` only. */
   readonly on?: WebhookStateHandlers | undefined;
+  /**
+   * Read a webhook that comes without a `Content-Type` header as JSON. Default `false`: only
+   * `application/json` and `+json` types are read, anything else gets 415 unread. Set it for a
+   * sender that names no type at all; `text/plain` and forms still get 415.
+   */
+  readonly allowMissingContentType?: boolean | undefined;
   /** Largest body accepted, in bytes; bigger ones get 413 unread. Default 64 KiB. */
   readonly maxBodyBytes?: number | undefined;
   /**
@@ -38,7 +44,8 @@ type AnyEventCallback = (event: WebhookEvent, request: Request) => unknown;
 /**
  * A webhook endpoint for Fetch-API servers (Next.js route handlers, Hono, Cloudflare Workers,
  * Deno, Bun). It answers 405 to anything but POST, 401 when `auth` is set and the header is
- * missing or wrong, 413 past `maxBodyBytes`, 400 with `{ error, field }` on a malformed body,
+ * missing or wrong, 415 when the body is not declared JSON (see `allowMissingContentType`), 413
+ * past `maxBodyBytes`, 400 with `{ error, field }` on a malformed body,
  * 200 once your callbacks resolved, and 500 when one throws, so the service can deliver again.
  *
  * @throws {ConfigurationError} at once, when `auth` has a name without a value (or the reverse) or
@@ -66,6 +73,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions = {}): (requ
   );
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_WEBHOOK_BODY_BYTES;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) throw new ConfigurationError(`maxBodyBytes: expected a positive whole number of bytes, received ${String(maxBodyBytes)}`);
+  const allowMissingContentType = options.allowMissingContentType ?? false;
+  if (typeof allowMissingContentType !== 'boolean') throw new ConfigurationError(`allowMissingContentType: expected true or false, received ${typeof allowMissingContentType}`);
   const onEvent = callback(options.onEvent, 'onEvent');
   const byState = stateCallbacks(options.on);
   const report = (error: unknown, request: Request): void => {
@@ -83,6 +92,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions = {}): (requ
       let authorized = false;
       for (const header of expected) authorized = headersMatch(request.headers, header) || authorized;
       if (!authorized) return answer(401, { error: 'Unauthorized: the webhook authorization header is missing or wrong' });
+    }
+    if (!isJsonContentType(request.headers.get('content-type'), allowMissingContentType)) {
+      return answer(415, { error: 'Unsupported media type: webhooks are JSON (Content-Type: application/json)' }, { 'accept-post': 'application/json' });
     }
     let event: WebhookEvent;
     try {
@@ -121,6 +133,13 @@ function stateCallbacks(on: WebhookStateHandlers | undefined): ReadonlyMap<numbe
     if (fn !== undefined) byState.set(state, fn);
   }
   return byState;
+}
+
+/** `application/json` or any `+json` type, whatever its parameters; no header at all only when allowed. */
+function isJsonContentType(header: string | null, allowMissing: boolean): boolean {
+  if (header === null || header.trim() === '') return allowMissing;
+  const type = (header.split(';', 1)[0] ?? '').trim().toLowerCase();
+  return type === 'application/json' || /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(type);
 }
 
 /** The body's bytes, or `undefined` past `limit` (then the rest is never read). */

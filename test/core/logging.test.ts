@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Logger, LogLevel } from '../../src/index.js';
-import { backoffDelay } from '../../src/core/retry.js';
 import { BASE, http, HttpResponse, KEY, makeClient, useMockServer } from './helpers.js';
 
 const server = useMockServer();
@@ -21,11 +20,17 @@ function flaky(failures: number) {
 }
 
 describe('backoff between retries', () => {
-  it('is exponential with full jitter: uniform in [0, min(max, base * 2^n)]', () => {
-    const top = () => 0.999_999;
-    expect([0, 1, 2, 3, 4, 5].map((retry) => backoffDelay(retry, 100, 1_000, top))).toEqual([99, 199, 399, 799, 999, 999]);
-    expect([0, 3, 9].map((retry) => backoffDelay(retry, 100, 1_000, () => 0))).toEqual([0, 0, 0]);
-    expect(backoffDelay(2, 100, 1_000, () => 0.5)).toBe(200);
+  it('is exponential with full jitter: uniform in [0, min(max, base * 2^n)]', async () => {
+    const waits = async (random: number) => {
+      vi.spyOn(Math, 'random').mockReturnValue(random);
+      flaky(5);
+      const delays: number[] = [];
+      const client = makeClient({ maxRetries: 5, retryDelay: { base: 2, max: 20 }, hooks: { onRetry: ({ delayMs }) => delays.push(delayMs) } });
+      await expect(client.request({ method: 'GET', path: '/r' })).resolves.toBe('ok');
+      return delays;
+    };
+    expect(await waits(0.999_999)).toEqual([1, 3, 7, 15, 19]);
+    expect(await waits(0)).toEqual([0, 0, 0, 0, 0]);
   });
 
   it('is what the client waits, from retryDelay, when the server sends no Retry-After', async () => {

@@ -14,7 +14,7 @@ it('ships a cash-on-delivery order to the customer', async () => {
   // Once per account: a business and its first pickup location (orders fail with 1073 before).
   const business = await client.businesses.create({ name: 'Nile Shop' });
   const warehouse = await client.lookup.resolveAddress({
-    city: 'Cairo', district: 'Makram Ebeid', firstLine: '5 Makram Ebeid Street', purpose: 'pickup',
+    city: 'Cairo', district: 'Makram Ebeid', firstLine: '5 Makram Ebeid Street', for: 'pickupAddress',
   });
   await client.businesses.updatePickupLocations(business._id, [
     { locationName: 'Warehouse', districtId: warehouse.districtId, firstLine: warehouse.firstLine },
@@ -23,7 +23,7 @@ it('ships a cash-on-delivery order to the customer', async () => {
   const order = await client.deliveries.create({
     type: DeliveryType.Deliver,
     dropOffAddress: await client.lookup.resolveAddress({
-      city: 'Giza', district: 'الدقي', firstLine: '12 Nile Street',
+      city: 'Giza', district: 'الدقي', firstLine: '12 Nile Street', for: 'dropOffAddress',
     }),
     receiver: { firstName: 'Mona', lastName: 'Adel', phone: '+201012345678' },
     cod: 250,

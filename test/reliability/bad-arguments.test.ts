@@ -9,7 +9,7 @@ const sandbox = createSandbox();
 afterAll(() => sandbox.close());
 const sent: string[] = [];
 const recordingFetch = ((input: RequestInfo | URL, init?: RequestInit) => {
-  sent.push(String(input));
+  sent.push(input instanceof Request ? input.url : String(input));
   return sandbox.fetch(input, init);
 }) as typeof fetch;
 const client = new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, cache: false, maxRetries: 0, fetch: recordingFetch });
@@ -55,7 +55,7 @@ describe('arguments of the wrong kind get a typed error and send nothing', () =>
   it('resolveAddress without an input names the fields it needs', async () => {
     const error = await rejection(() => client.lookup.resolveAddress(null as never));
     expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([['city'], ['district'], ['firstLine']]);
+    expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([['city'], ['district'], ['firstLine'], ['for']]);
     expect(sent).toEqual([]);
   });
 
@@ -107,7 +107,7 @@ describe('options given as null count as none', () => {
     expect((create as DeliveryError).errorCode).toBe(1073);
     const ret = await rejection(() => client.fulfillment.createReturn(validOrders.fulfillmentReturn() as never, null as never));
     expect((ret as DeliveryError).errorCode).toBe(1073);
-    expect(await client.deliveries.createBulk([], null as never)).toEqual({ created: [], failed: [] });
+    expect(await client.deliveries.createBulk([], null as never)).toEqual({ created: [], failed: [], createdIds: [] });
     sent.length = 0;
   });
 });

@@ -83,7 +83,8 @@ describe('lookup lists (public, GET, no apiVersion)', () => {
     const all = await client.lookup.allDistricts();
     await client.lookup.allDistricts({ countryId: CountryId.KSA });
     expect(sent.map((s) => s.search)).toEqual(['', '?countryId=eF-3f9FZr']);
-    expect(all[0]).toMatchObject({ districtId: 'district-dokki', cityName: 'Giza' });
+    // An answer of entries that each name their city is read as the service's one record per city.
+    expect(all).toEqual([{ cityId: 'city-giza', cityName: 'Giza', districts: [gizaDistricts[0]] }]);
   });
 
   it('an unknown city is the 3001 class from the server', async () => {
@@ -227,33 +228,33 @@ describe('lookup cache', () => {
 describe('resolveAddress', () => {
   it('turns names into the first address format: city as listed, districtId, zoneId, the lines as given', async () => {
     serveLookups();
-    const address = await makeClient().lookup.resolveAddress({ city: 'giza', district: 'Dokki', firstLine: '12 Tahrir Street', buildingNumber: '12', floor: '3' });
+    const address = await makeClient().lookup.resolveAddress({ city: 'giza', district: 'Dokki', firstLine: '12 Tahrir Street', buildingNumber: '12', floor: '3', for: 'dropOffAddress' });
     expect(address).toEqual({ city: 'Giza', districtId: 'district-dokki', zoneId: 'zone-dokki', firstLine: '12 Tahrir Street', buildingNumber: '12', floor: '3' });
   });
 
   it('matches in any letter case and spacing, in Arabic with or without diacritics and hamza, and by id', async () => {
     serveLookups();
     const lookup = makeClient().lookup;
-    const resolve = (city: string, district: string, purpose?: 'pickup') => lookup.resolveAddress({ city, district, firstLine: 'Street 1234', purpose }).then((a) => a.districtId);
+    const resolve = (city: string, district: string, use: 'pickupAddress' | 'dropOffAddress' = 'dropOffAddress') => lookup.resolveAddress({ city, district, firstLine: 'Street 1234', for: use }).then((a) => a.districtId);
     expect(await resolve('  GIZA ', 'moHANdessin')).toBe('district-mohandessin');
     expect(await resolve('الجيزة', 'الدُّقِّي')).toBe('district-dokki');
     expect(await resolve('الجيزه', 'المهندسين')).toBe('district-mohandessin');
     expect(await resolve('city-giza', 'حدائق اكتوبر')).toBe('district-october');
-    expect(await resolve('EG-02', 'district-ayyat', 'pickup')).toBe('district-ayyat');
+    expect(await resolve('EG-02', 'district-ayyat', 'pickupAddress')).toBe('district-ayyat');
   });
 
   it('uses the cached lists: two resolutions, one request per list', async () => {
     const { citiesSent, districtsSent } = serveLookups();
     const lookup = makeClient().lookup;
-    await lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: 'Street 1234' });
-    await lookup.resolveAddress({ city: 'Giza', district: 'Mohandessin', firstLine: 'Street 5678' });
+    await lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: 'Street 1234', for: 'dropOffAddress' });
+    await lookup.resolveAddress({ city: 'Giza', district: 'Mohandessin', firstLine: 'Street 5678', for: 'dropOffAddress' });
     expect(citiesSent).toHaveLength(1);
     expect(districtsSent).toHaveLength(1);
   });
 
   it('an unknown city is CityNotFoundError (3001, client) naming the country searched, the closest cities, and how to search another', async () => {
     const { districtsSent } = serveLookups();
-    const error = await makeClient().lookup.resolveAddress({ city: 'Gizah', district: 'Dokki', firstLine: 'Street 1234' }).catch((e: unknown) => e);
+    const error = await makeClient().lookup.resolveAddress({ city: 'Gizah', district: 'Dokki', firstLine: 'Street 1234', for: 'dropOffAddress' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CityNotFoundError);
     const coded = error as CityNotFoundError;
     expect(coded.source).toBe('client');
@@ -265,27 +266,27 @@ describe('resolveAddress', () => {
 
   it('an unknown district is DistrictNotFoundError (3003) naming the closest, in Arabic too', async () => {
     serveLookups();
-    const error = await makeClient().lookup.resolveAddress({ city: 'Giza', district: 'Mohandesin', firstLine: 'Street 1234' }).catch((e: unknown) => e);
+    const error = await makeClient().lookup.resolveAddress({ city: 'Giza', district: 'Mohandesin', firstLine: 'Street 1234', for: 'dropOffAddress' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DistrictNotFoundError);
     expect((error as DistrictNotFoundError).message).toMatch(/no district matches 'Mohandesin' in Giza \(الجيزة\); closest: Mohandessin \(المهندسين\)/);
-    const arabic = await makeClient().lookup.resolveAddress({ city: 'Giza', district: 'العياظ', firstLine: 'Street 1234' }).catch((e: unknown) => e);
+    const arabic = await makeClient().lookup.resolveAddress({ city: 'Giza', district: 'العياظ', firstLine: 'Street 1234', for: 'dropOffAddress' }).catch((e: unknown) => e);
     expect((arabic as Error).message).toMatch(/closest: Al Ayyat \(العياط\)/);
   });
 
   it('an unknown zone is ZoneNotFoundError (3002); a zone narrows the districts searched', async () => {
     serveLookups();
     const lookup = makeClient().lookup;
-    const error = await lookup.resolveAddress({ city: 'Giza', zone: 'Harm', district: 'Faisal', firstLine: 'Street 1234' }).catch((e: unknown) => e);
+    const error = await lookup.resolveAddress({ city: 'Giza', zone: 'Harm', district: 'Faisal', firstLine: 'Street 1234', for: 'dropOffAddress' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ZoneNotFoundError);
     expect((error as Error).message).toMatch(/no zone matches 'Harm' in Giza \(الجيزة\); closest: Haram \(الهرم\)/);
-    const outside = await lookup.resolveAddress({ city: 'Giza', zone: 'Haram', district: 'Dokki', firstLine: 'Street 1234' }).catch((e: unknown) => e);
+    const outside = await lookup.resolveAddress({ city: 'Giza', zone: 'Haram', district: 'Dokki', firstLine: 'Street 1234', for: 'dropOffAddress' }).catch((e: unknown) => e);
     expect(outside).toBeInstanceOf(DistrictNotFoundError);
     expect((outside as Error).message).toMatch(/in zone Haram \(الهرم\) of Giza; closest: Faisal/);
   });
 
   it('reads zone: null (a database row without one) as no zone, not as a name to match', async () => {
     const { zonesSent } = serveLookups();
-    const row = { city: 'Giza', zone: null, district: 'Dokki', firstLine: 'Street 1234' } as unknown as ResolveAddressInput;
+    const row = { city: 'Giza', zone: null, district: 'Dokki', firstLine: 'Street 1234', for: 'dropOffAddress' } as unknown as ResolveAddressInput;
     await expect(makeClient().lookup.resolveAddress(row)).resolves.toMatchObject({ districtId: 'district-dokki', zoneId: 'zone-dokki' });
     expect(zonesSent).toHaveLength(0);
   });
@@ -293,28 +294,28 @@ describe('resolveAddress', () => {
   it('a district name found in several zones needs the zone, and resolves with it', async () => {
     serveLookups();
     const lookup = makeClient().lookup;
-    const error = await lookup.resolveAddress({ city: 'Giza', district: 'Faisal', firstLine: 'Street 1234' }).catch((e: unknown) => e);
+    const error = await lookup.resolveAddress({ city: 'Giza', district: 'Faisal', firstLine: 'Street 1234', for: 'dropOffAddress' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues).toEqual([{ path: ['zone'], message: "required: 'Faisal' is a district of several zones in Giza (الجيزة) (Haram (الهرم), Faisal (فيصل))" }]);
-    const address = await lookup.resolveAddress({ city: 'Giza', zone: 'الهرم', district: 'Faisal', firstLine: 'Street 1234' });
+    const address = await lookup.resolveAddress({ city: 'Giza', zone: 'الهرم', district: 'Faisal', firstLine: 'Street 1234', for: 'dropOffAddress' });
     expect(address).toMatchObject({ districtId: 'district-haram-faisal', zoneId: 'zone-haram' });
   });
 
-  it('refuses a district without drop-off (the default purpose) or without pickup, naming the field', async () => {
+  it('refuses a district without drop-off for a dropOffAddress, or without pickup for a pickupAddress, naming the field', async () => {
     serveLookups();
     const lookup = makeClient().lookup;
-    const noDropOff = await lookup.resolveAddress({ city: 'Giza', district: 'Al Ayyat', firstLine: 'Street 1234' }).catch((e: unknown) => e);
+    const noDropOff = await lookup.resolveAddress({ city: 'Giza', district: 'Al Ayyat', firstLine: 'Street 1234', for: 'dropOffAddress' }).catch((e: unknown) => e);
     expect(noDropOff).toBeInstanceOf(ValidationError);
     expect((noDropOff as ValidationError).issues[0]?.path).toEqual(['district']);
     expect((noDropOff as Error).message).toMatch(/^District not served for drop-off: district: the service does not deliver to Al Ayyat \(العياط\) in Giza .*dropOffAvailability is false/);
-    const noPickup = await lookup.resolveAddress({ city: 'Giza', district: 'Hadayek October', firstLine: 'Street 1234', purpose: 'pickup' }).catch((e: unknown) => e);
+    const noPickup = await lookup.resolveAddress({ city: 'Giza', district: 'Hadayek October', firstLine: 'Street 1234', for: 'pickupAddress' }).catch((e: unknown) => e);
     expect((noPickup as Error).message).toMatch(/^District not served for pickup: .*does not pick up from Hadayek October.*pickupAvailability is false/);
-    expect(await lookup.resolveAddress({ city: 'Giza', district: 'Hadayek October', firstLine: 'Street 1234', purpose: 'dropOff' })).toMatchObject({ districtId: 'district-october' });
+    expect(await lookup.resolveAddress({ city: 'Giza', district: 'Hadayek October', firstLine: 'Street 1234', for: 'dropOffAddress' })).toMatchObject({ districtId: 'district-october' });
   });
 
   it('lists every missing name before any request', async () => {
     const { citiesSent } = serveLookups();
-    const error = await makeClient().lookup.resolveAddress({ city: ' ', district: '', firstLine: 'Street 1234' }).catch((e: unknown) => e);
+    const error = await makeClient().lookup.resolveAddress({ city: ' ', district: '', firstLine: 'Street 1234', for: 'dropOffAddress' }).catch((e: unknown) => e);
     expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([['city'], ['district']]);
     expect(citiesSent).toHaveLength(0);
   });
@@ -322,8 +323,8 @@ describe('resolveAddress', () => {
   it('searches the country given, Egypt by default', async () => {
     const { citiesSent } = serveLookups();
     const lookup = makeClient().lookup;
-    await lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: 'Street 1234' });
-    await lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: 'Street 1234', countryId: CountryId.KSA });
+    await lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: 'Street 1234', for: 'dropOffAddress' });
+    await lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: 'Street 1234', countryId: CountryId.KSA, for: 'dropOffAddress' });
     expect(citiesSent.map((s) => s.search)).toEqual(['?countryId=60e4482c7cb7d4bc4849c4d5', '?countryId=eF-3f9FZr']);
   });
 });

@@ -18,7 +18,7 @@ import {
   DeliveryClient,
   type DeliveryError,
   type DistrictEntry,
-  type DistrictWithCity,
+  type CityDistricts,
   DeliveryType,
   FulfillmentType,
   type FulfillmentReturnOrder,
@@ -48,7 +48,7 @@ describe('result types', () => {
     expectTypeOf(client.lookup.zones('c1')).toEqualTypeOf<APIPromise<Zone[]>>();
     expectTypeOf(client.lookup.districts('c1')).toEqualTypeOf<APIPromise<DistrictEntry[]>>();
     expectTypeOf<DistrictEntry['dropOffAvailability']>().toEqualTypeOf<boolean>();
-    expectTypeOf(client.lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: '12 Tahrir Street' })).resolves.toMatchTypeOf<OrderAddress>();
+    expectTypeOf(client.lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: '12 Tahrir Street', for: 'dropOffAddress' })).resolves.toMatchTypeOf<OrderAddress>();
     expectTypeOf(CountryId.Egypt).toEqualTypeOf<'60e4482c7cb7d4bc4849c4d5'>();
     // The spec's Country table: _id (what countryId takes), name, two-letter code.
     expectTypeOf<Pick<Country, '_id' | 'name' | 'code'>>().toEqualTypeOf<{ _id: string; name: string; code: string }>();
@@ -71,8 +71,10 @@ describe('result types', () => {
     // One home: the merge preview is a pure function, not a method of the namespace.
     // @ts-expect-error no client.fulfillment.previewBulkyMerge
     void client.fulfillment.previewBulkyMerge;
-    expectTypeOf(client.lookup.allDistricts()).toEqualTypeOf<APIPromise<DistrictWithCity[]>>();
-    expectTypeOf(client.lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: '12 Tahrir Street' })).toEqualTypeOf<Promise<Address>>();
+    expectTypeOf(client.lookup.allDistricts()).toEqualTypeOf<APIPromise<CityDistricts[]>>();
+    expectTypeOf<CityDistricts['districts']>().toEqualTypeOf<DistrictEntry[]>();
+    expectTypeOf<City['nameAr']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf(client.lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: '12 Tahrir Street', for: 'dropOffAddress' })).toEqualTypeOf<Promise<Address>>();
     expectTypeOf(client.users.registerBusinessAdmin({ email: 'a@b.example', password: 'x', countryId: CountryId.Egypt, profile: { firstName: 'M', lastName: 'A', phone: '+20100' } })).toEqualTypeOf<
       APIPromise<BusinessAdmin>
     >();
@@ -92,7 +94,10 @@ describe('result types', () => {
   it('createBulk resolves the result; the error carries the same, typed', () => {
     expectTypeOf(client.deliveries.createBulk([{ type: DeliveryType.Deliver, dropOffAddress }])).toEqualTypeOf<Promise<BulkCreateResult>>();
     expectTypeOf<BulkCreatedDelivery['index']>().toEqualTypeOf<number>();
-    expectTypeOf<BulkCreatedDelivery['trackingNumber']>().toEqualTypeOf<string>();
+    // The service's bulk answer lists ids without saying whose: they are there only when certain.
+    expectTypeOf<BulkCreatedDelivery['trackingNumber']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<BulkCreatedDelivery['_id']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<BulkCreateResult['createdIds']>().toEqualTypeOf<string[]>();
     expectTypeOf<BulkFailure['error']>().toEqualTypeOf<DeliveryError>();
     expectTypeOf<BulkFailure['mayExist']>().toEqualTypeOf<boolean>();
     expectTypeOf<BulkCreationError['created']>().toEqualTypeOf<readonly BulkCreatedDelivery[]>();
@@ -120,8 +125,10 @@ describe('inputs', () => {
     void client.fulfillment.create({ type: FulfillmentType.CustomerReturnPickup, fulfillmentInfo: { items: [] }, originalFulfillmentTrackingNumber: '1' });
     // @ts-expect-error lookups need a countryId for cities
     void client.lookup.cities({});
-    // @ts-expect-error resolveAddress purpose is dropOff or pickup
-    void client.lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: 'x', purpose: 'both' });
+    // @ts-expect-error resolveAddress is told the field the address goes in: dropOffAddress or pickupAddress
+    void client.lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: '12 Tahrir Street', for: 'both' });
+    // @ts-expect-error there is no default: a pickup checked for drop-off resolves districts the service does not pick up from
+    void client.lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: '12 Tahrir Street' });
     // @ts-expect-error a marketplace business takes salesChannel as an array
     void client.businesses.create({ name: 'Shop', autoCreatePickups: true, salesChannel: 'FACEBOOK_SELLER' });
   });

@@ -11,33 +11,34 @@ afterEach(() => sandbox.close());
 
 const order = (ref: string, extra: object = {}) => ({ type: 10, dropOffAddress: dropOff, cod: 100, businessReference: ref, ...extra });
 
-describe('POST /deliveries/bulk', () => {
-  it('creates every order when all are valid (201)', async () => {
-    const answer = await call(sandbox, 'POST', '/deliveries/bulk?apiVersion=1', { deliveries: [order('a'), order('b')] });
+describe('POST /deliveries/bulk, answered in the service\'s shape', () => {
+  it('creates every order when all are valid (201): { createdDeliveriesIds, failedDeliveries: [] }', async () => {
+    const answer = await call(sandbox, 'POST', '/deliveries/bulk?apiVersion=1', { deliveries: [order('a'), order('b')], deleteFailedDeliveries: false });
     expect(answer.status).toBe(201);
-    expect(answer.body.data.created).toEqual([
-      { index: 0, _id: expect.any(String), trackingNumber: expect.any(String), businessReference: 'a' },
-      { index: 1, _id: expect.any(String), trackingNumber: expect.any(String), businessReference: 'b' },
-    ]);
+    expect(answer.body.data).toEqual({ createdDeliveriesIds: sandbox.orders().map((o) => o._id), failedDeliveries: [] });
+    expect(answer.body.data.createdDeliveriesIds).toHaveLength(2);
   });
 
-  it('answers 1061 on a partial failure, and the valid ones ARE created', async () => {
+  it('answers 1061 on a partial failure, the valid ones ARE created; failures named by businessReference with errorMessage', async () => {
     const answer = await call(sandbox, 'POST', '/deliveries/bulk?apiVersion=1', {
       deliveries: [order('ok-1'), order('too-much', { cod: 40000 }), order('ok-2'), order('no-city', { dropOffAddress: { firstLine: 'Somewhere 12' } })],
     });
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ success: false, errorCode: 1061 });
-    expect(answer.body.data.created.map((c: { index: number; businessReference: string }) => [c.index, c.businessReference])).toEqual([[0, 'ok-1'], [2, 'ok-2']]);
-    expect(answer.body.data.failed).toEqual([
-      { index: 1, errorCode: 3007, message: expect.stringContaining('30000') },
-      { index: 3, errorCode: 3009, message: expect.any(String) },
-    ]);
+    expect(answer.body.data).toEqual({
+      createdDeliveriesIds: sandbox.orders().map((o) => o._id),
+      failedDeliveries: [
+        { businessReference: 'too-much', errorMessage: expect.stringContaining('30000') },
+        { businessReference: 'no-city', errorMessage: expect.any(String) },
+      ],
+    });
     expect(sandbox.orders().map((o) => o.businessReference)).toEqual(['ok-1', 'ok-2']);
   });
 
-  it('lists a failure without a spec code without errorCode', async () => {
-    const answer = await call(sandbox, 'POST', '/deliveries/bulk?apiVersion=1', { deliveries: [order('x', { type: 77 })] });
-    expect(answer.body.data.failed).toEqual([{ index: 0, message: expect.any(String) }]);
+  it('a failed order without businessReference is listed with its errorMessage only', async () => {
+    const { businessReference: _ref, ...anonymous } = order('x', { type: 77 });
+    const answer = await call(sandbox, 'POST', '/deliveries/bulk?apiVersion=1', { deliveries: [anonymous] });
+    expect(answer.body.data.failedDeliveries).toEqual([{ errorMessage: expect.any(String) }]);
   });
 
   it('needs apiVersion=1 and a deliveries array', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeliveryClient } from '../../src/client.js';
 import {
   AddressLocationRequiredError,
+  ApiError,
   BulkCreationError,
   BusinessLocationRequiredError,
   CityNotFoundError,
@@ -36,9 +37,10 @@ describe('sandbox.fetch as the DeliveryClient fetch (no msw, no server)', () => 
     await expect(client.request({ method: 'GET', path: '/cities/nowhere/zones' })).rejects.toMatchObject({ status: 404, errorCode: 3001 });
     await expect(client.request({ method: 'PUT', path: '/businesses/none', body: { pickupAddress: [] } })).rejects.toBeInstanceOf(NotFoundError);
     await setUpAccount(sandbox);
-    const bulk = await client.request({ method: 'POST', path: '/deliveries/bulk', query: { apiVersion: 1 }, body: { deliveries: [order, { ...order, cod: 99_999 }] } }).catch((err: unknown) => err);
+    const body = { deliveries: [order, { ...order, cod: 99_999, businessReference: 'too-much' }] };
+    const bulk = await client.request({ method: 'POST', path: '/deliveries/bulk', query: { apiVersion: 1 }, body }).catch((err: unknown) => err);
     expect(bulk).toBeInstanceOf(BulkCreationError);
-    expect((bulk as BulkCreationError).body).toMatchObject({ data: { created: [{ index: 0 }], failed: [{ index: 1, errorCode: 3007 }] } });
+    expect((bulk as BulkCreationError).body).toMatchObject({ data: { createdDeliveriesIds: [expect.any(String)], failedDeliveries: [{ businessReference: 'too-much', errorMessage: expect.stringContaining('30000') }] } });
   });
 });
 
@@ -73,17 +75,22 @@ describe('a client with validate: false meets every coded rule of the spec on th
     expect(box.orders()).toHaveLength(before);
   });
 
-  it('1061 from createBulk, the valid order created and the failing one reported with its code', async () => {
+  it('1061 from createBulk, the valid order created and the failing one reported with the service message', async () => {
     const before = box.orders().length;
-    const error = await unchecked.deliveries.createBulk([deliver, { ...deliver, cod: 30_001 }] as Parameters<typeof unchecked.deliveries.createBulk>[0]).catch((err: unknown) => err);
+    const orders = [
+      { ...deliver, businessReference: 'fine' },
+      { ...deliver, cod: 30_001, businessReference: 'too-much' },
+    ];
+    const error = await unchecked.deliveries.createBulk(orders as Parameters<typeof unchecked.deliveries.createBulk>[0]).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(BulkCreationError);
     expect(error).toMatchObject({ errorCode: 1061, source: 'server' });
     const bulk = error as BulkCreationError;
     expect(bulk.created.map((order) => order.index)).toEqual([0]);
     expect(bulk.failed).toHaveLength(1);
     expect(bulk.failed[0]).toMatchObject({ index: 1, mayExist: false });
-    expect(bulk.failed[0]?.error).toBeInstanceOf(CodLimitExceededError);
-    expect(bulk.failed[0]?.error).toMatchObject({ errorCode: 3007, source: 'server' });
+    // The bulk answer carries the reason as text only (no errorCode per order).
+    expect(bulk.failed[0]?.error).toBeInstanceOf(ApiError);
+    expect(bulk.failed[0]?.error.message).toMatch(/30000/);
     expect(box.orders()).toHaveLength(before + 1);
   });
 });

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, SANDBOX_COUNTRY_IDS, type SandboxServer } from '../../src/testing/index.js';
+import { allDistrictsByCity, cairoZones, cities as realCities } from '../fixtures/real/answers/lookup.js';
+
+/** The field names of a record, to compare the sandbox's shape with the service's. */
+const keysOf = (record: object | undefined) => Object.keys(record ?? {}).sort();
 
 const sandbox = createSandbox();
 let server: SandboxServer;
@@ -27,7 +31,9 @@ describe('lookup endpoints (public, over HTTP on 127.0.0.1)', () => {
     expect(cities.length).toBeGreaterThanOrEqual(8);
     expect(cities.map((c) => c['name'])).toEqual(expect.arrayContaining(['Cairo', 'Giza', 'Alexandria']));
     const cairo = cities.find((c) => c['name'] === 'Cairo');
-    expect(cairo).toEqual({ _id: expect.any(String), name: 'Cairo', otherName: 'القاهرة', code: expect.stringMatching(/^EG-\d{2}$/) });
+    expect(cairo).toMatchObject({ _id: expect.any(String), name: 'Cairo', nameAr: 'القاهرة', code: expect.stringMatching(/^EG-\d{2}$/), pickupAvailability: true, dropOffAvailability: true });
+    // The record the service sends, field for field: `nameAr`, no `otherName`.
+    expect(keysOf(cairo)).toEqual(keysOf(realCities.data[0]));
   });
 
   it('lists KSA cities for the KSA country id only', async () => {
@@ -51,16 +57,21 @@ describe('lookup endpoints (public, over HTTP on 127.0.0.1)', () => {
     expect(entries.some((e) => e['dropOffAvailability'] === false)).toBe(true);
   });
 
-  it('lists zones of a city', async () => {
+  it('lists zones of a city, with nameAr as the service sends it', async () => {
     const { body } = await get('/cities/city-eg-alexandria/zones');
-    expect(body.data).toContainEqual({ _id: expect.any(String), name: 'Montaza', otherName: 'المنتزه' });
+    expect(body.data).toContainEqual({ _id: expect.any(String), name: 'Montaza', nameAr: 'المنتزه', pickupAvailability: true, dropOffAvailability: true });
+    expect(keysOf(body.data[0])).toEqual(keysOf(cairoZones.data[0]));
   });
 
-  it('lists every district with its city, filtered by country when asked', async () => {
+  it('lists every city with its districts (one record per city, as the service does), filtered by country when asked', async () => {
     const all = await get('/cities/getAllDistricts');
     const egypt = await get(`/cities/getAllDistricts?countryId=${SANDBOX_COUNTRY_IDS.egypt}`);
     expect(egypt.body.data.length).toBeLessThan(all.body.data.length);
-    expect(egypt.body.data).toContainEqual(expect.objectContaining({ districtName: 'Smouha', cityName: 'Alexandria', cityOtherName: 'الإسكندرية', cityId: 'city-eg-alexandria' }));
+    const alexandria = egypt.body.data.find((city: { cityName: string }) => city.cityName === 'Alexandria');
+    expect(alexandria).toMatchObject({ cityId: 'city-eg-alexandria', cityOtherName: 'الإسكندرية', cityCode: expect.stringMatching(/^EG-/), pickupAvailability: true, dropOffAvailability: true });
+    expect(alexandria.districts).toContainEqual(expect.objectContaining({ districtName: 'Smouha', districtOtherName: 'سموحة' }));
+    expect(keysOf(alexandria)).toEqual(keysOf(allDistrictsByCity.data[0]));
+    expect(keysOf(alexandria.districts[0])).toEqual(keysOf(allDistrictsByCity.data[0]?.districts[0]));
   });
 
   it('keeps ids stable between sandboxes', async () => {

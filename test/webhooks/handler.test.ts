@@ -6,8 +6,9 @@ import { webhookBody } from './helpers.js';
 const URL_ = 'https://shop.example/webhooks/delivery';
 const auth = { name: 'X-Webhook-Key', value: 'wh_live_7f3a9c' };
 
-function post(body: unknown, headers: Record<string, string> = { 'x-webhook-key': auth.value, 'content-type': 'application/json' }): Request {
-  return new Request(URL_, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+/** A JSON POST, as the service sends it; `headers` are the auth headers (and any override). */
+function post(body: unknown, headers: Record<string, string> = { 'x-webhook-key': auth.value }): Request {
+  return new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
 }
 
 async function json(response: Response): Promise<unknown> {
@@ -115,13 +116,13 @@ describe('refused webhooks', () => {
   });
 
   it('400 on invalid UTF-8', async () => {
-    const response = await createWebhookHandler()(new Request(URL_, { method: 'POST', body: new Uint8Array([0x7b, 0xc3, 0x28, 0x7d]) }));
+    const response = await createWebhookHandler()(new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json' }, body: new Uint8Array([0x7b, 0xc3, 0x28, 0x7d]) }));
     expect(response.status).toBe(400);
   });
 
   it('413 when Content-Length says too much, before reading', async () => {
     const handler = createWebhookHandler({ maxBodyBytes: 1000 });
-    const request = new Request(URL_, { method: 'POST', headers: { 'content-length': '5000' }, body: 'x'.repeat(5000) });
+    const request = new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '5000' }, body: 'x'.repeat(5000) });
     const response = await handler(request);
     expect(response.status).toBe(413);
     expect(await json(response)).toEqual({ error: expect.stringContaining('1000 bytes') });
@@ -135,7 +136,7 @@ describe('refused webhooks', () => {
         controller.enqueue(new Uint8Array(1024).fill(0x20));
       },
     });
-    const request = new Request(URL_, { method: 'POST', body: endless, duplex: 'half' } as RequestInit);
+    const request = new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json' }, body: endless, duplex: 'half' } as RequestInit);
     const response = await createWebhookHandler({ maxBodyBytes: 4096 })(request);
     expect(response.status).toBe(413);
     expect(pulled).toBeLessThan(10);
@@ -146,6 +147,40 @@ describe('refused webhooks', () => {
     const handler = createWebhookHandler({ maxBodyBytes: new TextEncoder().encode(body).byteLength });
     expect((await handler(post(body, {}))).status).toBe(200);
     expect((await handler(post(`${body} `, {}))).status).toBe(413);
+  });
+});
+
+describe('the content type', () => {
+  const body = JSON.stringify(webhookBody());
+
+  it.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset="UTF-8"', 'application/vnd.delivery.event+json'])('%s is read', async (contentType) => {
+    const onEvent = vi.fn();
+    expect((await createWebhookHandler({ onEvent })(post(body, { 'content-type': contentType }))).status).toBe(200);
+    expect(onEvent).toHaveBeenCalledOnce();
+  });
+
+  it.each(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonp', 'text/json', 'application/json-seq'])('%s gets 415 unread, and callbacks are not called', async (contentType) => {
+    const onEvent = vi.fn();
+    const request = post(body, { 'content-type': contentType });
+    const response = await createWebhookHandler({ onEvent })(request);
+    expect(response.status).toBe(415);
+    expect(response.headers.get('accept-post')).toBe('application/json');
+    expect(await json(response)).toEqual({ error: expect.stringMatching(/^Unsupported media type/) });
+    expect(request.bodyUsed).toBe(false);
+    expect(onEvent).not.toHaveBeenCalled();
+  });
+
+  it('a body without a Content-Type gets 415, unless allowMissingContentType is set', async () => {
+    const bare = (): Request => new Request(URL_, { method: 'POST', body: new TextEncoder().encode(body) });
+    expect(bare().headers.get('content-type')).toBeNull();
+    expect((await createWebhookHandler()(bare())).status).toBe(415);
+    const lenient = createWebhookHandler({ allowMissingContentType: true });
+    expect((await lenient(bare())).status).toBe(200);
+    expect((await lenient(post(body, { 'content-type': 'text/plain' }))).status).toBe(415);
+  });
+
+  it('is checked after the key: a wrong key gets 401 whatever the type', async () => {
+    expect((await createWebhookHandler({ auth })(post(body, { 'content-type': 'text/plain', 'x-webhook-key': 'nope' }))).status).toBe(401);
   });
 });
 
@@ -180,12 +215,14 @@ describe('configuration mistakes fail when the handler is created', () => {
     ['a value without a name', { auth: { value: 'secret' } as never }, /auth: a header value without a name/],
     ['one bad key of several', { auth: [auth, { name: 'X-Other', value: '' }] }, /auth\[1\]/],
     ['an empty list of keys (it would accept anyone)', { auth: [] }, /auth: an empty list/],
+    ['a key no HTTP header can carry (it could never match)', { auth: { name: 'X-Webhook-Key', value: 'مفتاح-الويب' } }, /auth\.value: U\+0645 at position 1 is not visible ASCII/],
     ['maxBodyBytes 0', { maxBodyBytes: 0 }, /maxBodyBytes/],
     ['maxBodyBytes with a fraction', { maxBodyBytes: 10.5 }, /maxBodyBytes/],
     ['maxBodyBytes NaN', { maxBodyBytes: Number.NaN }, /maxBodyBytes/],
     ['a callback for a state the SDK does not know', { on: { 999: () => {} } as never }, /on\["999"\]/],
     ['a state callback that is not a function', { on: { 45: 'notify' } as never }, /on\[45\]: expected a function/],
     ['onEvent that is not a function', { onEvent: {} as never }, /onEvent/],
+    ['allowMissingContentType that is not a boolean', { allowMissingContentType: 'yes' as never }, /allowMissingContentType/],
   ])('%s', (_, options, message) => {
     expect(() => createWebhookHandler(options)).toThrow(ConfigurationError);
     expect(() => createWebhookHandler(options)).toThrow(message);

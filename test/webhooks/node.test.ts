@@ -1,9 +1,9 @@
-import { createServer, type RequestListener, type ServerResponse } from 'node:http';
+import { createServer, request, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox } from '../../src/testing/index.js';
 import { createOrderTracker, FULFILLMENT_FLOWS, type WebhookEvent, type WebhookHandlerOptions } from '../../src/webhooks/index.js';
-import { createNodeWebhookHandler, type NodeWebhookRequest } from '../../src/webhooks/node.js';
+import { createNodeWebhookHandler, type NodeWebhookHandlerOptions, type NodeWebhookRequest } from '../../src/webhooks/node.js';
 import { T0, webhookBody } from './helpers.js';
 
 const auth = { name: 'X-Webhook-Key', value: 'wh_live_7f3a9c' };
@@ -26,7 +26,7 @@ async function serve(listener: RequestListener): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/delivery`;
 }
 
-async function serveAdapter(options: WebhookHandlerOptions): Promise<string> {
+async function serveAdapter(options: NodeWebhookHandlerOptions): Promise<string> {
   const handle = createNodeWebhookHandler(options);
   return serve((req, res) => handle(req, res));
 }
@@ -85,7 +85,7 @@ describe('createNodeWebhookHandler under a real node:http server', () => {
         controller.close();
       },
     });
-    const streamed = await fetch(url, { method: 'POST', body: chunked, duplex: 'half' } as RequestInit);
+    const streamed = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: chunked, duplex: 'half' } as RequestInit);
     expect(streamed.status).toBe(413);
     expect((await send(url, webhookBody())).status).toBe(200);
   });
@@ -100,8 +100,48 @@ describe('createNodeWebhookHandler under a real node:http server', () => {
         controller.close();
       },
     });
-    const response = await fetch(url, { method: 'POST', body: chunked, duplex: 'half' } as RequestInit);
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: chunked, duplex: 'half' } as RequestInit);
     expect(response.status).toBe(200);
+  });
+
+  it('415 to a body that is not declared JSON, as the Fetch handler answers', async () => {
+    const onEvent = vi.fn();
+    const url = await serveAdapter({ auth, onEvent });
+    const body = JSON.stringify(webhookBody());
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded']) {
+      expect((await send(url, body, { 'x-webhook-key': auth.value, 'content-type': contentType })).status).toBe(415);
+    }
+    const untyped = await fetch(url, { method: 'POST', headers: { 'x-webhook-key': auth.value }, body: new TextEncoder().encode(body) });
+    expect(untyped.status).toBe(415);
+    expect(onEvent).not.toHaveBeenCalled();
+    const lenient = await serveAdapter({ auth, onEvent, allowMissingContentType: true });
+    expect((await fetch(lenient, { method: 'POST', headers: { 'x-webhook-key': auth.value }, body: new TextEncoder().encode(body) })).status).toBe(200);
+  });
+
+  it('408 and a closed connection when the body does not arrive within bodyTimeoutMs', async () => {
+    const url = new URL(await serveAdapter({ auth, bodyTimeoutMs: 50 }));
+    // Headers and half a body, then nothing: what a slow or stalled sender does.
+    const stalled = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-key': auth.value } });
+    stalled.on('error', () => {});
+    stalled.write('{"_id":"65b8c0f2a1d4e5f6a7b8c9d0","state":');
+    try {
+      const response = await new Promise<IncomingMessage>((resolve) => stalled.once('response', resolve));
+      expect(response.statusCode).toBe(408);
+      expect(response.headers['connection']).toBe('close');
+      const text = await new Promise<string>((resolve) => {
+        let out = '';
+        response.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        response.on('end', () => resolve(out));
+      });
+      expect(JSON.parse(text)).toEqual({ error: expect.stringContaining('50 ms') });
+    } finally {
+      stalled.destroy();
+    }
+  });
+
+  it('a bodyTimeoutMs the adapter cannot keep is a ConfigurationError', () => {
+    for (const bodyTimeoutMs of [0, -1, 1.5, Number.NaN, 2 ** 31]) expect(() => createNodeWebhookHandler({ bodyTimeoutMs })).toThrow(/bodyTimeoutMs/);
+    expect(() => createNodeWebhookHandler({ bodyTimeoutMs: Number.POSITIVE_INFINITY })).not.toThrow();
   });
   it('leaves alone a response another middleware already ended (a timeout), with no unhandled rejection', async () => {
     let release = (): void => {};
@@ -137,6 +177,57 @@ describe('createNodeWebhookHandler behind Express-style body parsers', () => {
     const url = await serve((req, res) => parse(req, () => handle(req, res)));
     expect((await send(url, webhookBody({ state: 45, cod: 300 }))).status).toBe(200);
     expect(seen[0]).toMatchObject({ state: 45, cod: 300 });
+  });
+
+  describe('a deeply nested body from express.json() (10 KB of brackets: JSON.stringify overflows the stack)', () => {
+    const depth = 5000;
+    const deepArray = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+    async function behindJsonParser(options: WebhookHandlerOptions): Promise<{ url: string; next: ReturnType<typeof vi.fn> }> {
+      const handle = createNodeWebhookHandler(options);
+      const parse = bodyParser('json');
+      const next = vi.fn();
+      const url = await serve((req, res) =>
+        parse(req, () =>
+          handle(req, res, (err) => {
+            next(err);
+            res.statusCode = 502;
+            res.end();
+          }),
+        ),
+      );
+      return { url, next };
+    }
+
+    it('401 without the key: the body is not touched before the key is checked', async () => {
+      const { url, next } = await behindJsonParser({ auth });
+      expect((await send(url, deepArray, {})).status).toBe(401);
+      expect((await send(url, deepArray, { 'x-webhook-key': 'wrong' })).status).toBe(401);
+      expect(next).not.toHaveBeenCalled();
+    });
+
+    it('400 with the key (not an object), never a RangeError through next()', async () => {
+      const onError = vi.fn();
+      const { url, next } = await behindJsonParser({ auth, onError });
+      expect((await send(url, deepArray)).status).toBe(400);
+      expect((await send(url, `{"state":${deepArray}}`)).status).toBe(400);
+      expect(next).not.toHaveBeenCalled();
+      expect(onError.mock.calls.every(([err]) => !(err instanceof RangeError))).toBe(true);
+    });
+
+    it('a valid event carrying a deep field it does not know is still read', async () => {
+      const seen: WebhookEvent[] = [];
+      const { url, next } = await behindJsonParser({ auth, onEvent: (event) => void seen.push(event) });
+      const body = JSON.stringify(webhookBody({ state: 45 })).replace(/}$/, `,"extra":${deepArray}}`);
+      expect((await send(url, body)).status).toBe(200);
+      expect(seen[0]).toMatchObject({ state: 45, cod: 1250 });
+      expect(next).not.toHaveBeenCalled();
+    });
+
+    it('413 past maxBodyBytes, without writing the whole parsed body back', async () => {
+      const { url } = await behindJsonParser({ maxBodyBytes: 1024 });
+      expect((await send(url, `${'['.repeat(50_000)}${']'.repeat(50_000)}`)).status).toBe(413);
+    });
   });
 
   it("reads the stream itself when no parser matched (Express 4 leaves req.body = {})", async () => {

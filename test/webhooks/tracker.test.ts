@@ -120,7 +120,7 @@ describe('repeated and late deliveries', () => {
 });
 
 describe('storing the state behind a handler, as the README and the TSDoc do', () => {
-  const post = (body: Record<string, unknown>): Request => new Request('http://127.0.0.1/webhooks', { method: 'POST', body: JSON.stringify(body) });
+  const post = (body: Record<string, unknown>): Request => new Request('http://127.0.0.1/webhooks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   it('writes again when the service repeats an event whose write failed, and never writes a late older one', async () => {
     const tracker = createOrderTracker();

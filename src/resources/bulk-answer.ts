@@ -1,0 +1,126 @@
+/**
+ * Reading what `POST /deliveries/bulk` answered about each order of one request. The service
+ * answers `{ createdDeliveriesIds: string[], failedDeliveries: [{ businessReference, errorMessage }] }`
+ * (on a 2xx, and in the `data` of a 1061 body): ids not tied to orders, failures named by the
+ * orders' `businessReference`. The per-index shape `{ created: [{ index, _id, trackingNumber }],
+ * failed: [{ index, errorCode, message }] }` is read too.
+ */
+import { ApiError, createCodedError, type DeliveryError, isKnownErrorCode, ResponseShapeError } from '../errors/index.js';
+import { isRecord } from '../schemas/predicates.js';
+import { type Answer, idText } from './shared.js';
+
+/** What the answer says about the order at one position of the request. */
+export type BulkOutcome = { created: Record<string, unknown> } | { error: DeliveryError; mayExist: boolean };
+
+/** The outcome of each position the answer speaks of, and every id it reports created. */
+export interface BulkAnswer {
+  outcomes: Map<number, BulkOutcome>;
+  createdIds: string[];
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+
+/** The service's reason for one failure, whatever its shape: it is never dropped. */
+function reasonOf(entry: Record<string, unknown>): string {
+  const reason = entry['errorMessage'] ?? entry['message'] ?? 'rejected by the service';
+  return typeof reason === 'string' ? reason : JSON.stringify(reason);
+}
+
+/** The error of one failed order: its own code's class when the entry names a known one. */
+function orderError(entry: Record<string, unknown>, answer: Answer): DeliveryError {
+  const raw = entry['errorCode'];
+  const code = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
+  const options = { status: answer.status, body: entry, request: answer.request };
+  const message = reasonOf(entry);
+  if (isKnownErrorCode(code)) return createCodedError(code, { source: 'server', message, ...options });
+  return new ApiError(message, { ...options, errorCode: typeof code === 'number' ? code : undefined });
+}
+
+/**
+ * Reads one answer. `bodies` are the orders as sent, in request order. Positions the answer
+ * does not speak of are left out of `outcomes`: the caller treats them as unreported.
+ */
+export function readBulkAnswer(data: unknown, bodies: readonly unknown[], answer: Answer): BulkAnswer {
+  const outcomes = new Map<number, BulkOutcome>();
+  const createdIds: string[] = [];
+  const list = (field: string): unknown[] | undefined => (isRecord(data) && Array.isArray(data[field]) ? data[field] : undefined);
+  const ids = Array.isArray(data) && data.every((id) => typeof id === 'string' || typeof id === 'number') ? data : list('createdDeliveriesIds');
+  const failures = list('failedDeliveries');
+  if (ids !== undefined || failures !== undefined) {
+    matchByReference(ids ?? [], failures ?? [], bodies, answer, outcomes, createdIds);
+  }
+  readPerIndex(Array.isArray(data) && ids === undefined ? data : list('created'), list('failed'), bodies.length, answer, outcomes, createdIds);
+  return { outcomes, createdIds };
+}
+
+/** The per-index shape: each entry names its position in the request. */
+function readPerIndex(created: unknown[] | undefined, failed: unknown[] | undefined, count: number, answer: Answer, outcomes: Map<number, BulkOutcome>, createdIds: string[]): void {
+  const positionOf = (entry: Record<string, unknown>, fallback: number): number | undefined => {
+    const position = typeof entry['index'] === 'number' ? entry['index'] : fallback;
+    return Number.isSafeInteger(position) && position >= 0 && position < count && !outcomes.has(position) ? position : undefined;
+  };
+  (created ?? []).forEach((entry, fallback) => {
+    if (!isRecord(entry)) return;
+    const _id = idText(entry['_id']);
+    const trackingNumber = idText(entry['trackingNumber']);
+    const position = positionOf(entry, fallback);
+    // Without an id the order is unusable: it stays unreported, so failed with mayExist.
+    if (position === undefined || _id === undefined || trackingNumber === undefined) return;
+    createdIds.push(_id);
+    outcomes.set(position, { created: { ...entry, _id, trackingNumber } });
+  });
+  for (const entry of failed ?? []) {
+    if (!isRecord(entry) || typeof entry['index'] !== 'number') continue;
+    const position = positionOf(entry, -1);
+    if (position !== undefined) outcomes.set(position, { error: orderError(entry, answer), mayExist: false });
+  }
+}
+
+/**
+ * The real shape. A failure is pinned to an order when its `businessReference` names exactly as
+ * many orders of the request as there are failures naming it. What cannot be pinned (no
+ * reference, a reference sent twice, one the request does not hold, counts that do not add
+ * up) leaves the orders it could be about `mayExist`, with the service's messages. An order no
+ * failure can be about is created. An id is tied to an order only when the request created
+ * exactly one: the service does not say which id is whose.
+ */
+function matchByReference(ids: readonly unknown[], failures: readonly unknown[], bodies: readonly unknown[], answer: Answer, outcomes: Map<number, BulkOutcome>, createdIds: string[]): void {
+  for (const id of ids) {
+    const known = idText(id);
+    if (known !== undefined) createdIds.push(known);
+  }
+  const references = bodies.map((body) => (isRecord(body) ? text(body['businessReference']) : undefined));
+  const named = new Map<string, Array<Record<string, unknown>>>();
+  const unplaced: Array<Record<string, unknown>> = [];
+  for (const entry of failures) {
+    const record = isRecord(entry) ? entry : { errorMessage: entry };
+    const reference = text(record['businessReference']);
+    if (reference === undefined || !references.includes(reference)) unplaced.push(record);
+    else named.set(reference, [...(named.get(reference) ?? []), record]);
+  }
+  const unsure = new Map<number, string>();
+  for (const [reference, entries] of named) {
+    const positions = references.flatMap((sent, position) => (sent === reference ? [position] : []));
+    if (entries.length < positions.length) {
+      for (const position of positions) unsure.set(position, `'${reference}' was sent ${positions.length} times and failed ${entries.length}: ${entries.map(reasonOf).join('; ')}`);
+    } else {
+      positions.forEach((position, i) => outcomes.set(position, { error: orderError(entries[i] as Record<string, unknown>, answer), mayExist: false }));
+      unplaced.push(...entries.slice(positions.length));
+    }
+  }
+  const doubts: string[] = [];
+  if (unplaced.length > 0) doubts.push(`failures naming no order of the request: ${unplaced.map(reasonOf).join('; ')}`);
+  if (ids.length + failures.length !== bodies.length) doubts.push(`${bodies.length} sent, ${ids.length} created, ${failures.length} failed`);
+  const created: number[] = [];
+  bodies.forEach((_, position) => {
+    if (outcomes.has(position)) return;
+    const why = [unsure.get(position) ?? [], ...doubts].flat();
+    if (why.length === 0) created.push(position);
+    else outcomes.set(position, { error: new ResponseShapeError(`${answer.request.method} ${answer.request.url} answered ${answer.status} unclear about this order: ${why.join('; ')}`, answer), mayExist: true });
+  });
+  const soleId = created.length === 1 && createdIds.length === 1 ? { _id: createdIds[0] } : {};
+  for (const position of created) {
+    const reference = references[position];
+    outcomes.set(position, { created: { ...soleId, ...(reference === undefined ? {} : { businessReference: reference }) } });
+  }
+}
