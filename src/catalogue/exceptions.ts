@@ -47,8 +47,8 @@ export type ExceptionCode = ForwardExceptionCode | ReturnExceptionCode;
 
 /** What {@link describeException} returns: the reason of an exception code, ready to show. */
 export interface ExceptionDescription {
-  /** The code as given. */
-  readonly code: number;
+  /** The code as given; `undefined` when there was none (a state-47 webhook may come without one). */
+  readonly code: number | undefined;
   /** The table the code was read from (given, or inferred from the code). */
   readonly direction: ExceptionDirection;
   /** False when the code is in neither table (the service may add codes); `reason` then says so. */
@@ -60,7 +60,7 @@ export interface ExceptionDescription {
 /**
  * The reason text of an exception code. Without a direction, codes 20-30 read as returns
  * and the rest as forward deliveries (100 and 101 mean the same in both tables). Never throws:
- * an unknown code gives `known: false`.
+ * an unknown code, or none, gives `known: false`.
  *
  * @example
  * ```ts
@@ -69,7 +69,8 @@ export interface ExceptionDescription {
  * }
  * ```
  */
-export function describeException(code: number, direction?: ExceptionDirection): ExceptionDescription {
+export function describeException(code: number | undefined, direction?: ExceptionDirection): ExceptionDescription {
+  if (code === undefined) return { code, direction: direction ?? 'forward', known: false, reason: 'Exception without a code' };
   const dir: ExceptionDirection = direction ?? (code >= 20 && code <= 30 ? 'return' : 'forward');
   const table: Readonly<Record<number, string>> = ExceptionReason[dir];
   const reason = Object.prototype.hasOwnProperty.call(table, code) ? table[code] : undefined;

@@ -1,7 +1,12 @@
 import type { Hooks } from 'ky';
 import { ConfigurationError } from '../errors/index.js';
 import { isHeaderName, isSafeHeaderValue } from '../schemas/predicates.js';
+import { rulesToSkip, type ValidateOptions, type ValidateSetting } from '../schemas/rules-off.js';
 import { LOG_LEVELS, type Logger, type LogLevel } from './logger.js';
+import { secretsOf } from './secrets.js';
+
+/** The default `maxResponseBytes`: 10 MB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 2 ** 20;
 
 /** Observation points for metrics and tracing. Hooks see no secrets: the auth header and credential-like headers are redacted. */
 export interface ClientHooks {
@@ -38,8 +43,16 @@ export interface DeliveryClientOptions {
   fetch?: typeof fetch | undefined;
   /** Headers sent with every request. */
   headers?: Record<string, string> | undefined;
-  /** Check inputs against the spec's rules before sending. Default true. */
-  validate?: boolean | undefined;
+  /**
+   * Check inputs against the spec's rules before sending. Default true. `{ skip: [codes] }` checks
+   * every rule but those named, e.g. `{ skip: [ErrorCode.DeliveryImagesRequired] }`.
+   */
+  validate?: ValidateSetting | undefined;
+  /**
+   * Largest answer read, in bytes; past it the call fails with `ResponseTooLargeError` without
+   * reading the rest. Default 10 MB (10 * 2^20), about ten times a country's district list (estimated).
+   */
+  maxResponseBytes?: number | undefined;
   /**
    * In-memory cache of the lookup lists (cities, zones, districts), per client: answers are kept
    * for `ttl` ms (default one hour) and concurrent identical lookups share one request.
@@ -73,8 +86,13 @@ export interface RequestOptions {
   headers?: Record<string, string> | undefined;
   /** Retries after the first attempt, where retrying is safe. */
   maxRetries?: number | undefined;
-  /** `false` sends the input unchecked; the service's own answer still maps to the coded classes. */
-  validate?: boolean | undefined;
+  /**
+   * Replaces the client's `validate` for this call: `false` sends the input unchecked, `{ skip }`
+   * leaves out the rules named. The service's own answer still maps to the coded classes.
+   */
+  validate?: ValidateSetting | undefined;
+  /** Largest answer read, in bytes (see the client's `maxResponseBytes`). */
+  maxResponseBytes?: number | undefined;
 }
 
 /** The client's options checked, defaulted and ready: the auth header built into `headers`. */
@@ -129,12 +147,21 @@ function nonNegative(value: number | undefined, fallback: number, name: string, 
   return value;
 }
 
+/** A `validate` option as checked once: `false`, or the rules to leave out; a `ConfigurationError` for an unknown code. */
+export function validateSetting(value: ValidateSetting | undefined, where: string): false | ValidateOptions | undefined {
+  if (value === undefined) return undefined;
+  if (value === false) return false;
+  if (value === true) return {};
+  return { skip: [...rulesToSkip(value, where)] as ValidateOptions['skip'] };
+}
+
 /**
  * Throws when a per-call option has a value that would misbehave quietly: a `timeout` of `'5s'`
  * times out at once, and a `signal` that is no AbortSignal would make fetch fail (and retry).
  */
 export function checkRequestOptions(options: RequestOptions): void {
-  for (const name of ['timeout', 'totalTimeout', 'maxRetries'] as const) nonNegative(options[name], 0, name, 'Request option');
+  for (const name of ['timeout', 'totalTimeout', 'maxRetries', 'maxResponseBytes'] as const) nonNegative(options[name], 0, name, 'Request option');
+  validateSetting(options.validate, 'Request option `validate`');
   const { signal } = options;
   if (signal !== undefined && (typeof signal !== 'object' || signal === null || typeof signal.addEventListener !== 'function' || typeof signal.aborted !== 'boolean')) {
     throw new ConfigurationError('Request option `signal` must be an AbortSignal.');
@@ -181,7 +208,11 @@ export function resolveConfig(options: DeliveryClientOptions) {
     retryBase: nonNegative(options.retryDelay?.base, 500, 'retryDelay.base'),
     retryMax: nonNegative(options.retryDelay?.max, 8_000, 'retryDelay.max'),
     fetch: fetchImpl,
-    validate: options.validate ?? true,
+    /** `false`: nothing is checked; otherwise the rules to leave out (none by default). */
+    validate: (validateSetting(options.validate, 'DeliveryClient `validate`') ?? {}) as false | ValidateOptions,
+    maxResponseBytes: nonNegative(options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 'maxResponseBytes'),
+    /** The key and credential header values, scrubbed from whatever the SDK builds out of an answer. */
+    secrets: secretsOf(headers, authHeaderName, apiKey),
     /** Milliseconds lookup answers are kept; `false` when the lookup cache is off. */
     lookupCacheTtl: options.cache === false ? (false as const) : nonNegative(options.cache?.ttl, 3_600_000, 'cache.ttl'),
     hooks: options.hooks ?? ({} as ClientHooks),

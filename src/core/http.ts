@@ -1,10 +1,13 @@
 import ky, { HTTPError, type Hooks, isKyError, type KyInstance, TimeoutError as KyTimeoutError, type NormalizedOptions, type Options, type ShouldRetryState } from 'ky';
-import { ApiError, ConnectionError, DeliveryError, RequestAbortedError, type RequestSummary, ResponseShapeError, TimeoutError, ValidationError } from '../errors/index.js';
+import { ApiError, ConnectionError, DeliveryError, RequestAbortedError, type RequestSummary, ResponseShapeError, ResponseTooLargeError, TimeoutError, ValidationError } from '../errors/index.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import { checkHeaders, checkRequestOptions, type RequestOptions, type ResolvedConfig } from './config.js';
+import type { ValidateOptions } from '../schemas/rules-off.js';
+import { checkHeaders, checkRequestOptions, type RequestOptions, type ResolvedConfig, validateSetting } from './config.js';
 import { LOG_LEVELS, log, redactHeaders } from './logger.js';
-import { decodeBody, errorFromResponse, isErrorEnvelope, parseRetryAfter, unwrapEnvelope } from './response.js';
+import { decodeBody, errorFromResponse, isErrorEnvelope, isRedirect, parseRetryAfter, readTextWithin, redirectError, unwrapEnvelope } from './response.js';
 import { isRetryable, RETRYABLE_STATUSES } from './retry.js';
+import { scrubText, withSecretsOf } from './secrets.js';
+import { pathSegment, urlBelow } from './url.js';
 
 /** The HTTP methods {@link DeliveryClient.request} sends. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -19,35 +22,33 @@ export interface Endpoint<T> {
   path: string;
   query?: Record<string, QueryValue> | undefined;
   body?: unknown;
-  /** Validates and normalises `body` before sending; skipped when validation is off. Throws to stop the call. */
-  prepare?: ((body: unknown) => unknown) | undefined;
+  /** Validates `body` before sending, leaving out the rules `options.skip` names; not called when validation is off. Throws to stop the call. */
+  prepare?: ((body: unknown, options: ValidateOptions) => unknown) | undefined;
   /** Turns the unwrapped answer into the method's result; `answer` names request and status, for a ResponseShapeError. */
   transform?: ((data: unknown, answer: { status: number; request: RequestSummary }) => T) | undefined;
   /** Safe to repeat when the outcome is unknown. Default: true for GET and PUT, false otherwise. */
   idempotent?: boolean | undefined;
 }
 
-/** Builds a path with each interpolated value percent-encoded: path`/cities/${id}/zones`. */
+/**
+ * Builds a path with each interpolated value percent-encoded: path`/cities/${id}/zones`. A value
+ * that is empty, `.` or `..` is refused (see {@link pathSegment}); resources check ids by name first.
+ */
 export function path(strings: TemplateStringsArray, ...values: Array<string | number>): string {
   let out = strings[0] ?? '';
-  for (let i = 0; i < values.length; i++) out += encodeURIComponent(String(values[i])) + (strings[i + 1] ?? '');
+  for (let i = 0; i < values.length; i++) out += encodeURIComponent(pathSegment(String(values[i]), 'path')) + (strings[i + 1] ?? '');
   return out;
 }
 
 /**
- * The request target relative to `baseUrl` (`deliveries?apiVersion=1`), query encoded. Throws a
- * ValidationError for a method the client does not send or a path that is not below `baseUrl`.
+ * The URL of a call, query encoded. Throws a ValidationError for a method the client does not
+ * send or a path that is not below `baseUrl` (see {@link urlBelow}).
  */
-function requestTarget(endpoint: Endpoint<unknown>): string {
+function requestUrl(baseUrl: string, endpoint: Endpoint<unknown>): string {
   if (!HTTP_METHODS.includes(endpoint.method)) {
     throw new ValidationError([{ path: ['method'], message: `must be one of ${HTTP_METHODS.join(', ')}` }], { subject: 'Invalid request' });
   }
-  if (typeof endpoint.path !== 'string' || !endpoint.path.startsWith('/') || endpoint.path.startsWith('//') || endpoint.path.includes('://')) {
-    // The key goes wherever the URL points: only paths below baseUrl are allowed.
-    throw new ValidationError([{ path: ['path'], message: 'must be a path below baseUrl starting with "/"' }], { subject: 'Invalid request' });
-  }
-  const query = Object.entries(endpoint.query ?? {}).flatMap(([key, value]) => (value === undefined ? [] : [`${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`]));
-  return endpoint.path.slice(1) + (query.length === 0 ? '' : `?${query.join('&')}`);
+  return urlBelow(baseUrl, endpoint.path, endpoint.query);
 }
 
 /** ky's `stringifyJson`: a body that cannot be JSON (BigInt, a cycle) is refused before anything is sent. */
@@ -78,6 +79,10 @@ class Call<T> {
   readonly signal: AbortSignal | undefined;
   /** Milliseconds per attempt. */
   readonly timeout: number;
+  /** Largest answer read, in bytes. */
+  readonly maxResponseBytes: number;
+  /** Scrubbed from everything built out of an answer: the client's secrets and those of the call's own headers. */
+  readonly secrets: readonly string[];
   readonly #totalTimeout: number;
   readonly #deadline = new AbortController();
   readonly #deadlineAt: number;
@@ -96,6 +101,8 @@ class Call<T> {
     const { signal } = options;
     const totalTimeout = (this.#totalTimeout = options.totalTimeout ?? config.totalTimeout);
     this.timeout = options.timeout ?? config.timeout;
+    this.maxResponseBytes = options.maxResponseBytes ?? config.maxResponseBytes;
+    this.secrets = options.headers === undefined ? config.secrets : withSecretsOf(options.headers, config.authHeaderName, config.secrets);
     this.#deadlineAt = Date.now() + totalTimeout;
     if (totalTimeout >= MAX_TIMER) {
       this.signal = signal;
@@ -133,20 +140,25 @@ class Call<T> {
    * (its retry options know the statuses); the error it stands for is kept for {@link failure}.
    */
   async answered(response: Response): Promise<void> {
-    const { request } = this;
-    let text: string;
+    const { request, secrets } = this;
+    const redirected = isRedirect(response);
+    let text: string | undefined;
     try {
-      text = await response.text();
+      text = redirected ? '' : await readTextWithin(response, this.maxResponseBytes);
     } catch (cause) {
       throw this.#connectionFailure(cause, 'reading the response');
     }
     const durationMs = Date.now() - this.#started;
     this.config.hooks.onResponse?.({ ...request, attempt: this.attempt, status: response.status, durationMs });
     log(this.config, 'debug', `${request.method} ${request.url} answered ${response.status} in ${durationMs} ms`);
+    // Never followed (ky sends `redirect: 'manual'`): the key and the body stay with baseUrl's origin.
+    if (redirected) throw redirectError(response, request, secrets);
+    if (text === undefined) throw this.#tooLarge(response.status);
 
-    const decoded = decodeBody(text);
-    if (!response.ok) this.#errorAnswer = errorFromResponse(response, decoded, request);
-    else if (decoded.json && isErrorEnvelope(decoded.value)) throw errorFromResponse(response, decoded, request);
+    // The service may echo the key ('Invalid API key sk_live_…'): nothing built from the answer may carry it.
+    const decoded = decodeBody(secrets.length === 0 ? text : scrubText(text, secrets));
+    if (!response.ok) this.#errorAnswer = errorFromResponse(response, decoded, request, secrets);
+    else if (decoded.json && isErrorEnvelope(decoded.value)) throw errorFromResponse(response, decoded, request, secrets);
     else if (!decoded.json) throw new ResponseShapeError(`${request.method} ${request.url} answered ${response.status} with a body that is not JSON`, { status: response.status, request });
     else {
       const data = unwrapEnvelope(decoded.value);
@@ -195,6 +207,16 @@ class Call<T> {
     return this.#failure;
   }
 
+  #tooLarge(status: number): ResponseTooLargeError {
+    const { method, url } = this.request;
+    const note = method === 'POST' ? ' The service may have acted on it: look it up before sending it again.' : '';
+    return new ResponseTooLargeError(`${method} ${url} answered ${status} with more than maxResponseBytes (${this.maxResponseBytes} bytes); the rest was not read.${note}`, {
+      status,
+      request: this.request,
+      maxResponseBytes: this.maxResponseBytes,
+    });
+  }
+
   #connectionFailure(cause: unknown, stage: string): ConnectionError {
     const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
     // A ky error is no cause to keep: it holds the request, and so the key.
@@ -236,6 +258,9 @@ export class HttpClient {
       headers: config.headers,
       fetch: config.fetch,
       stringifyJson: toJson,
+      // A redirect is refused in `answered`, never followed: fetch would carry the key and the body
+      // to wherever `Location` points, another origin or plain http:// included.
+      redirect: 'manual',
       // Every method is listed: the call's `shouldRetry` decides by idempotency, not by method.
       // `delay` is the ceiling of full jitter, min(max, base * 2^n); the call's `jitter` draws below it.
       retry: {
@@ -249,9 +274,9 @@ export class HttpClient {
     });
   }
 
-  /** Whether inputs are validated for this call. */
-  validates(options: RequestOptions | undefined): boolean {
-    return options?.validate ?? this.#config.validate;
+  /** How inputs are validated for this call: `false` for not at all, else the rules to leave out. */
+  validation(options: RequestOptions | undefined): false | ValidateOptions {
+    return validateSetting(options?.validate, 'Request option `validate`') ?? this.#config.validate;
   }
 
   request<T>(endpoint: Endpoint<T>, options?: RequestOptions | null): APIPromise<T> {
@@ -262,10 +287,12 @@ export class HttpClient {
   async #send<T>(endpoint: Endpoint<T>, options: RequestOptions): Promise<WithResponse<T>> {
     const config = this.#config;
     checkRequestOptions(options);
-    const target = requestTarget(endpoint);
-    const json = endpoint.prepare !== undefined && this.validates(options) ? endpoint.prepare(endpoint.body) : endpoint.body;
+    const url = requestUrl(config.baseUrl, endpoint);
+    const target = url.slice(config.baseUrl.length + 1);
+    const validation = this.validation(options);
+    const json = endpoint.prepare !== undefined && validation !== false ? endpoint.prepare(endpoint.body, validation) : endpoint.body;
     if (options.headers !== undefined) checkHeaders(options.headers, 'Request `headers`');
-    const request: RequestSummary = { method: endpoint.method, url: `${config.baseUrl}/${target}` };
+    const request: RequestSummary = { method: endpoint.method, url: config.secrets.length === 0 ? url : scrubText(url, config.secrets) };
     const { signal } = options;
     if (signal?.aborted) throw new RequestAbortedError(`${request.method} ${request.url} was aborted by the caller`, { cause: signal.reason });
 

@@ -19,12 +19,17 @@ export const LOG_LEVELS: Readonly<Record<LogLevel, number>> = { debug: 10, info:
 // stays out of logs and hooks too.
 const CREDENTIAL_HEADER = /authorization|api-?key|token|secret|password|cookie/i;
 
+/** Whether a header's name says it carries a credential. */
+export function isCredentialHeader(name: string): boolean {
+  return CREDENTIAL_HEADER.test(name);
+}
+
 /** A copy of `headers` safe to log: the values of the auth header and of credential-like headers are replaced. */
 export function redactHeaders(headers: Readonly<Record<string, string>>, authHeaderName: string): Record<string, string> {
   const lower = authHeaderName.toLowerCase();
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    out[name] = name.toLowerCase() === lower || CREDENTIAL_HEADER.test(name) ? '[redacted]' : value;
+    out[name] = name.toLowerCase() === lower || isCredentialHeader(name) ? '[redacted]' : value;
   }
   return out;
 }

@@ -67,6 +67,8 @@ export interface ApiErrorOptions extends DeliveryErrorOptions {
   headers?: Record<string, string>;
   /** Method and URL of the request. */
   request: RequestSummary;
+  /** The fields the service named, from a body that lists them (`[{ message, path, type }]`). */
+  issues?: readonly ValidationIssue[] | undefined;
 }
 
 /** The server answered with an error status. */
@@ -80,6 +82,8 @@ export class ApiError extends DeliveryError {
   readonly headers: Readonly<Record<string, string>>;
   /** Method and URL of the request. */
   readonly request: RequestSummary;
+  /** The fields the service refused, with their paths, when its body listed them (`[{ message, path, type }]`); empty otherwise. */
+  readonly issues: readonly ValidationIssue[];
 
   constructor(message: string, options: ApiErrorOptions) {
     super(message, options);
@@ -87,6 +91,23 @@ export class ApiError extends DeliveryError {
     this.body = options.body;
     this.headers = options.headers ?? {};
     this.request = options.request;
+    this.issues = options.issues ?? [];
+  }
+}
+
+/**
+ * The service answered with a redirect (3xx), which the client never follows: the key and the
+ * body must not leave `baseUrl`'s origin. Usually `baseUrl` is out of date; `location` says where
+ * the service pointed. In browsers the redirect is opaque: `status` is 0 and `location` unknown.
+ */
+export class RedirectError extends ApiError {
+  override name = 'RedirectError';
+  /** The `Location` the service answered with, when it could be read. */
+  readonly location: string | undefined;
+
+  constructor(message: string, options: ApiErrorOptions & { location?: string | undefined }) {
+    super(message, options);
+    this.location = options.location;
   }
 }
 
@@ -125,20 +146,27 @@ export class ServerError extends ApiError {
 /** Input rejected before sending: nothing was sent. `issues` lists every problem with its path. */
 export class ValidationError extends DeliveryError {
   override name = 'ValidationError';
-  /** Every problem found, each with the path of its field; `message` names the first ten. */
+  /** The problems found, each with the path of its field (the first 100); `message` names the first ten. */
   readonly issues: readonly ValidationIssue[];
+  /** How many more problems were found than `issues` lists (0 unless there were more than 100). */
+  readonly unlistedIssues: number;
 
-  constructor(issues: readonly ValidationIssue[], options: DeliveryErrorOptions & { subject?: string } = {}) {
-    super(describeIssues(options.subject ?? 'Invalid input', issues), options);
+  constructor(issues: readonly ValidationIssue[], options: DeliveryErrorOptions & { subject?: string; unlistedIssues?: number } = {}) {
+    super(describeIssues(options.subject ?? 'Invalid input', issues, options.unlistedIssues), options);
     this.issues = issues;
+    this.unlistedIssues = options.unlistedIssues ?? 0;
   }
 }
 
-/** Builds a message that names each field: `Invalid order: cod: must be at most 30000; receiver.phone: required`. */
-export function describeIssues(subject: string, issues: readonly ValidationIssue[]): string {
+/**
+ * Builds a message that names each field: `Invalid order: cod: must be at most 30000; receiver.phone: required`.
+ * `unlisted` counts problems found beyond `issues`, for the "and N more".
+ */
+export function describeIssues(subject: string, issues: readonly ValidationIssue[], unlisted = 0): string {
   if (issues.length === 0) return subject;
   const shown = issues.slice(0, 10).map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
-  const more = issues.length > shown.length ? `; and ${issues.length - shown.length} more` : '';
+  const hidden = issues.length - shown.length + unlisted;
+  const more = hidden > 0 ? `; and ${hidden} more` : '';
   return `${subject}: ${shown.join('; ')}${more}`;
 }
 
@@ -167,6 +195,27 @@ export class TimeoutError extends ConnectionError {
 /** The caller aborted the call through its `signal`. */
 export class RequestAbortedError extends DeliveryError {
   override name = 'RequestAbortedError';
+}
+
+/**
+ * The answer was larger than `maxResponseBytes`: the call stopped reading it. Not retried (the next
+ * answer would be as large). For a create, the order may exist: look it up before sending again.
+ */
+export class ResponseTooLargeError extends DeliveryError {
+  override name = 'ResponseTooLargeError';
+  /** HTTP status of the answer. */
+  readonly status: number;
+  /** Method and URL of the request. */
+  readonly request: RequestSummary;
+  /** The limit the answer went past, in bytes. */
+  readonly maxResponseBytes: number;
+
+  constructor(message: string, options: DeliveryErrorOptions & { status: number; request: RequestSummary; maxResponseBytes: number }) {
+    super(message, options);
+    this.status = options.status;
+    this.request = options.request;
+    this.maxResponseBytes = options.maxResponseBytes;
+  }
 }
 
 /** A 2xx answer whose body is not what the endpoint should return (e.g. not JSON). */

@@ -12,6 +12,8 @@ export interface CodedErrorOptions {
   headers?: Record<string, string> | undefined;
   request?: RequestSummary | undefined;
   issues?: readonly ValidationIssue[] | undefined;
+  /** How many more problems were found than `issues` lists. */
+  unlistedIssues?: number | undefined;
   cause?: unknown;
 }
 
@@ -32,8 +34,10 @@ export abstract class CodedDeliveryError<C extends ErrorCode = ErrorCode> extend
   readonly headers: Readonly<Record<string, string>> | undefined;
   /** Method and URL of the request, when the server answered. */
   readonly request: RequestSummary | undefined;
-  /** Every problem found with its field path (client side; empty for server answers). */
+  /** The problems found with their field paths, the first 100 (client side; empty for server answers). */
   readonly issues: readonly ValidationIssue[];
+  /** How many more problems were found than `issues` lists (0 unless there were more than 100). */
+  readonly unlistedIssues: number;
 
   protected constructor(code: C, options: CodedErrorOptions) {
     super(options.message ?? `${errorCodeMeaning[code]} (errorCode ${code})`, { errorCode: code, cause: options.cause });
@@ -43,6 +47,7 @@ export abstract class CodedDeliveryError<C extends ErrorCode = ErrorCode> extend
     this.headers = options.headers;
     this.request = options.request;
     this.issues = options.issues ?? [];
+    this.unlistedIssues = options.unlistedIssues ?? 0;
   }
 }
 

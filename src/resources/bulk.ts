@@ -20,7 +20,8 @@ import {
   ValidationError,
   type ValidationIssue,
 } from '../errors/index.js';
-import { checkOrder, type OrderInput } from '../schemas/index.js';
+import type { OrderInput } from '../schemas/index.js';
+import { orderRulesWithout } from '../schemas/order.js';
 import { isRecord } from '../schemas/predicates.js';
 import { type BulkAnswer, readBulkAnswer } from './bulk-answer.js';
 import { type Answer, issuesAt, recordOf } from './shared.js';
@@ -123,18 +124,26 @@ const outcomeUnknown = (error: DeliveryError): boolean =>
 const stopsUpload = (error: DeliveryError): boolean =>
   [AuthenticationError, PermissionDeniedError, NotFoundError, BusinessLocationRequiredError, ConfigurationError, RequestAbortedError].some((kind) => error instanceof kind);
 
+/** Whether `orders` can be iterated; an object whose reading throws (a revoked Proxy) cannot. */
+function isIterable(orders: unknown): orders is BulkInput {
+  try {
+    return typeof (orders as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] === 'function' || typeof (orders as Partial<AsyncIterable<unknown>> | null)?.[Symbol.asyncIterator] === 'function';
+  } catch {
+    return false;
+  }
+}
+
 /** See `DeliveriesResource.createBulk`. */
 export async function createBulk(http: HttpClient, orders: BulkInput, options?: BulkCreateOptions): Promise<BulkCreateResult> {
   const { chunkSize = 100, concurrency = 4, onProgress, deleteFailedDeliveries = false, ...requestOptions } = options ?? {};
-  if (typeof (orders as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] !== 'function' && typeof (orders as Partial<AsyncIterable<unknown>> | null)?.[Symbol.asyncIterator] !== 'function') {
-    throw new ValidationError([{ path: ['orders'], message: 'must be an array or an iterable of orders' }], { subject: 'Invalid argument' });
-  }
+  if (!isIterable(orders)) throw new ValidationError([{ path: ['orders'], message: 'must be an array or an iterable of orders' }], { subject: 'Invalid argument' });
   for (const [name, value] of Object.entries({ chunkSize, concurrency })) {
     if (!Number.isSafeInteger(value) || value < 1) throw new ConfigurationError(`createBulk \`${name}\` must be a whole number of at least 1 (got ${String(value)}).`);
   }
   if (typeof deleteFailedDeliveries !== 'boolean') throw new ConfigurationError(`createBulk \`deleteFailedDeliveries\` must be true or false (got ${String(deleteFailedDeliveries)}).`);
   const { signal } = requestOptions;
-  const validating = http.validates(requestOptions);
+  const validation = http.validation(requestOptions);
+  const validating = validation !== false;
   const isArray = Array.isArray(orders);
   // An array is checked in a first pass that keeps nothing, then each chunk again as it is sent,
   // so checked copies exist only for the chunks in flight (at most `concurrency`). Other
@@ -147,14 +156,20 @@ export async function createBulk(http: HttpClient, orders: BulkInput, options?: 
     const issues: ValidationIssue[] = [];
     let count = 0;
     let invalid = 0;
-    for await (const order of orders) {
-      if (signal?.aborted) throw aborted(signal);
-      const checked = checkOrder(order);
-      if (!checked.ok) {
-        invalid++;
-        issues.push(...issuesAt(count, checked.error));
-      } else if (!isArray) kept.push(checked.value);
-      count++;
+    try {
+      for await (const order of orders) {
+        if (signal?.aborted) throw aborted(signal);
+        const checked = orderRulesWithout.check(order, validation || undefined);
+        if (!checked.ok) {
+          invalid++;
+          issues.push(...issuesAt(count, checked.error));
+        } else if (!isArray) kept.push(checked.value);
+        count++;
+      }
+    } catch (error) {
+      // An iterator, or an order it yields (a revoked Proxy, read as a possible thenable), that throws.
+      if (error instanceof DeliveryError) throw error;
+      throw new ValidationError([{ path: [count], message: 'could not be read' }], { subject: 'Invalid orders (nothing was sent)', cause: error });
     }
     if (invalid > 0) throw new ValidationError(issues, { subject: `Invalid orders (${invalid} of ${count}; nothing was sent)` });
     if (!isArray) {
@@ -212,7 +227,7 @@ export async function createBulk(http: HttpClient, orders: BulkInput, options?: 
     const bodies: unknown[] = [];
     const indexes: number[] = [];
     items.forEach((order, offset) => {
-      const checked = recheck ? checkOrder(order) : { ok: true as const, value: order };
+      const checked = recheck ? orderRulesWithout.check(order, validation || undefined) : { ok: true as const, value: order };
       if (checked.ok) {
         bodies.push(checked.value);
         indexes.push(start + offset);

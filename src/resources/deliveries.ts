@@ -1,7 +1,8 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/config.js';
 import type { Endpoint, HttpClient } from '../core/http.js';
-import { type OrderInput, validateOrder } from '../schemas/index.js';
+import type { OrderInput, ValidateOptions } from '../schemas/index.js';
+import { orderRulesWithout } from '../schemas/order.js';
 import { type BulkCreateOptions, type BulkCreateResult, type BulkInput, createBulk } from './bulk.js';
 import { type Answer, createdRecord } from './shared.js';
 
@@ -29,7 +30,7 @@ export function createdDelivery(data: unknown, answer: Answer): CreatedDelivery 
 }
 
 /** `POST /deliveries?apiVersion=1`, the one endpoint that creates a single order of any type. */
-export function orderEndpoint(order: unknown, prepare: (body: unknown) => unknown): Endpoint<CreatedDelivery> {
+export function orderEndpoint(order: unknown, prepare: (body: unknown, options: ValidateOptions) => unknown): Endpoint<CreatedDelivery> {
   return { method: 'POST', path: '/deliveries', query: { apiVersion: 1 }, body: order, prepare, transform: createdDelivery, idempotent: false };
 }
 
@@ -92,7 +93,7 @@ export class DeliveriesResource {
    * ```
    */
   create(order: OrderInput, options?: RequestOptions): APIPromise<CreatedDelivery> {
-    return this.#http.request(orderEndpoint(order, validateOrder), options);
+    return this.#http.request(orderEndpoint(order, orderRulesWithout.order), options);
   }
 
   /**

@@ -4,14 +4,13 @@ import type { HttpClient } from '../core/http.js';
 import { FulfillmentType } from '../catalogue/order-types.js';
 import { ValidationError, type ValidationIssue } from '../errors/index.js';
 import {
-  checkOrder,
   checkReturnItemsSubset,
   type FulfillmentItem,
   type FulfillmentReturnOrder,
   type FulfillmentSendOrder,
-  validateFulfillmentOrder,
-  validateFulfillmentReturn,
+  type ValidateOptions,
 } from '../schemas/index.js';
+import { orderRulesWithout } from '../schemas/order.js';
 import { isRecord } from '../schemas/predicates.js';
 import { receiverPhoneOf } from './bulky-merge.js';
 import { type CreatedDelivery, orderEndpoint } from './deliveries.js';
@@ -44,7 +43,7 @@ function originalItems(original: OriginalFulfillment): readonly FulfillmentItem[
 }
 
 /** Every element checked; one error listing the issues of all invalid ones. */
-function prepareBulky(body: unknown): unknown {
+function prepareBulky(body: unknown, options: ValidateOptions): unknown {
   const orders = Array.isArray(body) ? body : [];
   const issues: ValidationIssue[] = orders.length === 0 ? [{ path: [], message: 'needs at least one order' }] : [];
   const prepared = orders.map((element: unknown, index) => {
@@ -55,7 +54,7 @@ function prepareBulky(body: unknown): unknown {
       issues.push({ path: [index, 'type'], message: `must be 'FXF_SEND' in a bulky upload (got ${got})` });
       return;
     }
-    const checked = checkOrder(element);
+    const checked = orderRulesWithout.check(element, options);
     const found = checked.ok ? [] : issuesAt(index, checked.error);
     // The service merges elements by customer phone: one without a phone cannot be placed (previewBulkyMerge refuses it too).
     if (receiverPhoneOf(element) === undefined && !found.some(({ path }) => path[1] === 'receiver')) {
@@ -116,7 +115,7 @@ export class FulfillmentResource {
    * ```
    */
   create(order: FulfillmentSendOrder, options?: RequestOptions): APIPromise<CreatedDelivery> {
-    return this.#http.request(orderEndpoint(order, validateFulfillmentOrder), options);
+    return this.#http.request(orderEndpoint(order, orderRulesWithout.fulfillment), options);
   }
 
   /**
@@ -147,8 +146,8 @@ export class FulfillmentResource {
    */
   createReturn(order: FulfillmentReturnOrder, options?: CreateReturnOptions): APIPromise<CreatedDelivery> {
     const { original, ...requestOptions } = options ?? {};
-    const prepare = (body: unknown): unknown => {
-      const checked = validateFulfillmentReturn(body);
+    const prepare = (body: unknown, validation: ValidateOptions): unknown => {
+      const checked = orderRulesWithout.fulfillmentReturn(body, validation);
       if (original === undefined) return checked;
       const issues = checkReturnItemsSubset(checked.fulfillmentInfo.items, originalItems(original));
       if (issues.length > 0) throw new ValidationError(issues, { subject: "Invalid fulfillment return: the items must be some or all of the original order's" });

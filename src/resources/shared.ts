@@ -2,6 +2,7 @@
 import { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/config.js';
 import type { Endpoint, HttpClient } from '../core/http.js';
+import { pathSegment } from '../core/url.js';
 import { type DeliveryError, type RequestSummary, ResponseShapeError, ValidationError, type ValidationIssue } from '../errors/index.js';
 import { isRecord } from '../schemas/predicates.js';
 
@@ -25,9 +26,9 @@ export function send<T>(http: HttpClient, build: () => Endpoint<T>, options: Req
   return http.request(endpoint, options);
 }
 
-/** A path segment id: a string with something besides whitespace, or a `ValidationError` naming the argument. */
+/** A path segment id: a string with something besides whitespace, not `.` or `..` in any encoding, or a `ValidationError` naming the argument. */
 export function requireId(value: unknown, name: string): string {
-  if (typeof value === 'string' && value.trim() !== '') return value;
+  if (typeof value === 'string' && value.trim() !== '') return pathSegment(value, name);
   throw new ValidationError([{ path: [name], message: 'must be a non-empty string' }], { subject: 'Invalid argument' });
 }
 

@@ -1,19 +1,23 @@
 import * as z from 'zod/mini';
 import { ErrorCode } from '../errors/codes.js';
-import { crossField, filledText, object, rule } from './fields.js';
+import { crossField, filledText, object, optional, rule } from './fields.js';
 import { checkWith, unwrap } from './issues.js';
 import { lazy } from './lazy.js';
 import { isFilled } from './predicates.js';
 
-/** Fields every address format shares besides its location. */
+/**
+ * Fields every address format shares besides its location. `null` means "not given", as for
+ * every optional field. Building, floor and apartment may be numbers, as the service's own PHP
+ * and Python SDKs send them; they are sent as given.
+ */
 export interface AddressDetails {
   /** Nearby landmark. */
-  secondLine?: string | undefined;
-  buildingNumber?: string | undefined;
-  floor?: string | undefined;
+  secondLine?: string | null | undefined;
+  buildingNumber?: string | number | null | undefined;
+  floor?: string | number | null | undefined;
   /** Apartment number. */
-  apartment?: string | undefined;
-  isWorkAddress?: boolean | undefined;
+  apartment?: string | number | null | undefined;
+  isWorkAddress?: boolean | null | undefined;
 }
 
 /**
@@ -29,9 +33,9 @@ export interface Address extends AddressDetails {
   /** Address line 1; longer than 5 characters. */
   firstLine: string;
   /** City name from `lookup.cities`. */
-  city?: string | undefined;
+  city?: string | null | undefined;
   /** From the city's zones list. */
-  zoneId?: string | undefined;
+  zoneId?: string | null | undefined;
 }
 
 /**
@@ -45,8 +49,8 @@ export type AddressByDistrictName = AddressDetails & {
   /** Address line 1; longer than 5 characters. */
   firstLine: string;
   /** Not used in this format. */
-  districtId?: undefined;
-} & ({ city: string; zoneId?: string | undefined } | { zoneId: string; city?: string | undefined });
+  districtId?: null | undefined;
+} & ({ city: string; zoneId?: string | null | undefined } | { zoneId: string; city?: string | null | undefined });
 
 /** An address of a delivery (`dropOffAddress`, `pickupAddress`), in either format. */
 export type OrderAddress = Address | AddressByDistrictName;
@@ -60,29 +64,31 @@ export interface MarketplacePickupAddress extends AddressDetails {
   city: string;
   /** Longer than 5 characters. */
   firstLine: string;
-  districtId?: string | undefined;
-  zoneId?: string | undefined;
+  districtId?: string | null | undefined;
+  zoneId?: string | null | undefined;
   /** Zone name, as in the spec's marketplace example. */
-  zone?: string | undefined;
+  zone?: string | null | undefined;
   /** District name, as in the spec's marketplace example. */
-  district?: string | undefined;
+  district?: string | null | undefined;
 }
 
 /** One entry of `pickupAddress` when updating a business: a pickup location. */
 export interface PickupLocationEntry {
-  locationName?: string | undefined;
+  locationName?: string | null | undefined;
   /** From the all-districts list (`lookup.allDistricts`). */
   districtId: string;
   /** At least 5 characters. */
   firstLine: string;
-  buildingNumber?: string | undefined;
-  floor?: string | undefined;
-  apartment?: string | undefined;
+  buildingNumber?: string | number | null | undefined;
+  floor?: string | number | null | undefined;
+  apartment?: string | number | null | undefined;
   /** Landmarks and further detail. */
-  secondLine?: string | undefined;
+  secondLine?: string | null | undefined;
 }
 
-const optionalText = () => z.optional(z.string());
+const optionalText = () => optional(z.string());
+/** Building, floor, apartment: a string, or a number as the service's own SDKs send it. */
+const optionalTextOrNumber = () => optional(z.union([z.string(), z.number()]));
 
 /** Every field of both formats and of the marketplace shape; which ones are needed is the rules' business. */
 function addressShape() {
@@ -96,10 +102,10 @@ function addressShape() {
     district: optionalText(),
     firstLine: z.string().check(rule<string>((line) => line.trim().length > 5, 'must be longer than 5 characters')),
     secondLine: optionalText(),
-    buildingNumber: optionalText(),
-    floor: optionalText(),
-    apartment: optionalText(),
-    isWorkAddress: z.optional(z.boolean()),
+    buildingNumber: optionalTextOrNumber(),
+    floor: optionalTextOrNumber(),
+    apartment: optionalTextOrNumber(),
+    isWorkAddress: optional(z.boolean()),
   };
 }
 
@@ -141,9 +147,9 @@ export const pickupLocationsSchema = lazy(() =>
       locationName: optionalText(),
       districtId: filledText(),
       firstLine: z.string().check(rule<string>((line) => line.trim().length >= 5, 'must be at least 5 characters')),
-      buildingNumber: optionalText(),
-      floor: optionalText(),
-      apartment: optionalText(),
+      buildingNumber: optionalTextOrNumber(),
+      floor: optionalTextOrNumber(),
+      apartment: optionalTextOrNumber(),
       secondLine: optionalText(),
     }),
   ).check(z.minLength(1)),

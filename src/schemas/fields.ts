@@ -5,13 +5,18 @@
 import * as z from 'zod/mini';
 import type { ErrorCode } from '../errors/codes.js';
 import { isFilled, isHttpUrl, isRecord } from './predicates.js';
+import { isRuleOff } from './rules-off.js';
 
 /** Reports one issue from a cross-field rule; `path` is relative to the object the rule is on. */
 export type Report = (path: ReadonlyArray<string | number>, message: string, errorCode?: ErrorCode) => void;
 
-/** @internal A rule spec'd with an errorCode: the code travels on the zod issue and picks the error class. */
+/**
+ * A rule spec'd with an errorCode: the code travels on the zod issue and picks the error class.
+ * The caller can switch it off by its code (`validate: { skip: [code] }`).
+ * @internal
+ */
 export function coded<T>(holds: (value: T) => boolean, message: string, errorCode: ErrorCode): z.core.$ZodCheck<T> {
-  return z.refine<T>(holds, { error: message, params: { errorCode } });
+  return z.refine<T>((value) => isRuleOff(errorCode) || holds(value), { error: message, params: { errorCode } });
 }
 
 /** @internal A rule without a code (a `ValidationError`). */
@@ -29,6 +34,7 @@ export function crossField(check: (value: Record<string, unknown>, report: Repor
   return z.check<object>(
     (payload) => {
       check(payload.value as Record<string, unknown>, (path, message, errorCode) => {
+        if (errorCode !== undefined && isRuleOff(errorCode)) return;
         payload.issues.push({
           code: 'custom',
           message,
@@ -44,7 +50,7 @@ export function crossField(check: (value: Record<string, unknown>, report: Repor
 }
 
 // zod keeps an optional key that was given as `undefined`; the body sent must not carry it.
-function dropUndefined<T extends object>(value: T): T {
+export function dropUndefined<T extends object>(value: T): T {
   for (const key of Object.keys(value)) {
     if ((value as Record<string, unknown>)[key] === undefined) delete (value as Record<string, unknown>)[key];
   }
@@ -66,6 +72,15 @@ export function object<S extends z.core.$ZodLooseShape>(shape: S, ...rules: Arra
 /** @internal Like {@link object}, and the type says so too (`[key: string]: unknown`), for objects whose inner fields the spec leaves open. */
 export function openObject<S extends z.core.$ZodLooseShape>(shape: S, ...rules: Array<z.core.$ZodCheck<object>>): z.ZodMiniObject<S, z.core.$loose> {
   return z.looseObject(shape).check(...rules, z.overwrite(dropUndefined));
+}
+
+/**
+ * An optional field: `undefined` and `null` both mean "not given" (PHP and Python clients send
+ * `null` for every empty field). `null` is sent on as given, as those clients send it.
+ * @internal
+ */
+export function optional<T extends z.core.SomeType>(schema: T): z.ZodMiniOptional<z.ZodMiniNullable<T>> {
+  return z.optional(z.nullable(schema));
 }
 
 /** @internal A string with something in it besides whitespace. */

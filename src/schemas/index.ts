@@ -22,6 +22,7 @@ export { validateBusiness, validateRegisterBusinessAdmin, validateVerifyPhone, v
 export type {
   Contact,
   PackageType,
+  PackageSize,
   PackageDetails,
   PackageSpecs,
   DeliveryImageEntry,
@@ -47,3 +48,4 @@ export type {
 export { checkOrder, validateOrder, validateDeliveryOrder, validateFulfillmentOrder, validateFulfillmentReturn } from './order.js';
 export { checkReturnItemsSubset } from './fulfillment-return.js';
 export type { CheckResult } from './issues.js';
+export type { ClientRuleCode, ValidateOptions, ValidateSetting } from './rules-off.js';

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
-import { type DeliveryError, formatPath, ValidationError, type ValidationIssue } from '../errors/base.js';
+import { ConfigurationError, type DeliveryError, formatPath, ValidationError, type ValidationIssue } from '../errors/base.js';
 import { createCodedError } from '../errors/coded.js';
 import { isKnownErrorCode } from '../errors/codes.js';
+import { rulesToSkip, type ValidateOptions, withRulesOff } from './rules-off.js';
 
 /** What a validator found: the value to send, or the error it would throw. */
 export type CheckResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: DeliveryError };
@@ -38,6 +39,9 @@ function messageOf(issue: z.core.$ZodRawIssue): string {
       return issue.origin === 'array' ? `takes at most ${issue.maximum} item(s)` : `must be at most ${issue.maximum}`;
     case 'invalid_value':
       return `must be ${issue.values.map(quote).join(' or ')}`;
+    case 'invalid_union':
+      // The schemas' one union: buildingNumber, floor and apartment.
+      return `must be a string or a number (got ${describeValue(issue.input)})`;
     case 'invalid_key':
       return issue.issues[0]?.message ?? 'is not a valid key';
     default:
@@ -46,6 +50,26 @@ function messageOf(issue: z.core.$ZodRawIssue): string {
 }
 
 const PARSE_OPTIONS = { error: messageOf } as const;
+
+/**
+ * The most issues an error lists; the rest are only counted (`unlistedIssues`). A list with a
+ * million bad entries must not take seconds, and megabytes, to report.
+ */
+export const MAX_LISTED_ISSUES = 100;
+
+/**
+ * An issue standing for `count` problems a rule found but did not list, so that validation time
+ * stays bounded; {@link checkWith} adds them to `unlistedIssues`.
+ * @internal
+ */
+export function unlistedIssue(count: number, input: unknown): z.core.$ZodRawIssue {
+  return { code: 'custom', message: `and ${count} more`, path: [], input, continue: true, params: { unlisted: count } };
+}
+
+const unlistedCount = (issue: z.core.$ZodIssue): number | undefined => {
+  const count: unknown = issue.code === 'custom' ? issue.params?.['unlisted'] : undefined;
+  return typeof count === 'number' ? count : undefined;
+};
 
 function toIssue(issue: z.core.$ZodIssue): ValidationIssue {
   const path = issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part));
@@ -59,31 +83,71 @@ function toIssue(issue: z.core.$ZodIssue): ValidationIssue {
  * `issues` lists every problem, and the message starts with the coded one, said once with its
  * field: `cod: must be at most 30000 EGP (errorCode 3007)`.
  */
-export function failure(subject: string, issues: readonly ValidationIssue[]): DeliveryError {
+export function failure(subject: string, issues: readonly ValidationIssue[], unlistedIssues = 0): DeliveryError {
   const coded = issues.find((issue) => isKnownErrorCode(issue.errorCode));
-  if (coded === undefined || !isKnownErrorCode(coded.errorCode)) return new ValidationError(issues, { subject });
+  if (coded === undefined || !isKnownErrorCode(coded.errorCode)) return new ValidationError(issues, { subject, unlistedIssues });
   const code = coded.errorCode;
   const others = issues.filter((issue) => issue !== coded);
   // As describeIssues lists them: ten at most, then a count.
   const listed = [coded, ...others].slice(0, 10).map((issue) => `${formatPath(issue.path)}: ${issue.message}${issue === coded ? ` (errorCode ${code})` : ''}`);
-  const more = issues.length > listed.length ? `; and ${issues.length - listed.length} more` : '';
-  const message = `${listed.join('; ')}${more}`;
-  return createCodedError(code, { source: 'client', issues, message });
+  const hidden = issues.length - listed.length + unlistedIssues;
+  const message = `${listed.join('; ')}${hidden > 0 ? `; and ${hidden} more` : ''}`;
+  return createCodedError(code, { source: 'client', issues, unlistedIssues, message });
 }
 
-/** @internal Runs a schema without throwing. */
-export function checkWith<T>(schema: z.ZodMiniType<T>, input: unknown, subject: string): CheckResult<T> {
+/**
+ * The error for what a parse found: {@link MAX_LISTED_ISSUES} issues listed in their order, the
+ * rest counted. An issue with a spec code is listed even when it comes late, in place of the last
+ * uncoded one, since it picks the error's class.
+ */
+function failureOf(subject: string, found: readonly z.core.$ZodIssue[]): DeliveryError {
+  const listed: ValidationIssue[] = [];
+  let coded = 0;
+  let unlisted = 0;
+  for (const issue of found) {
+    const count = unlistedCount(issue);
+    if (count !== undefined) {
+      unlisted += count;
+      continue;
+    }
+    const entry = toIssue(issue);
+    const isCoded = isKnownErrorCode(entry.errorCode);
+    if (isCoded ? coded < MAX_LISTED_ISSUES : listed.length - coded < MAX_LISTED_ISSUES) {
+      listed.push(entry);
+      if (isCoded) coded++;
+    } else unlisted++;
+  }
+  for (let at = listed.length - 1; listed.length > MAX_LISTED_ISSUES && at >= 0; at--) {
+    if (isKnownErrorCode(listed[at]?.errorCode)) continue;
+    listed.splice(at, 1);
+    unlisted++;
+  }
+  return failure(subject, listed, unlisted);
+}
+
+/**
+ * @internal Runs a schema without throwing, with the rules `options.skip` names switched off. Whatever the
+ * input is (a getter that throws, a revoked Proxy), the result is a typed error, never a throw.
+ */
+export function checkWith<T>(schema: z.ZodMiniType<T>, input: unknown, subject: string, options?: ValidateOptions): CheckResult<T> {
   let result: z.util.SafeParseResult<T>;
   try {
-    result = z.safeParse(schema, input, PARSE_OPTIONS);
+    const skip = rulesToSkip(options, 'validate');
+    result = withRulesOff(skip, () => z.safeParse(schema, input, PARSE_OPTIONS));
   } catch (cause) {
-    // Only exotic input gets here (a getter that throws, a revoked Proxy): JSON never does.
-    // It is still the caller's input that is wrong, so it is reported as such.
-    const error = new ValidationError([{ path: [], message: 'could not be read' }], { subject, cause });
-    return { ok: false, error };
+    if (cause instanceof ConfigurationError) return { ok: false, error: cause };
+    return { ok: false, error: unreadable(subject, cause) };
   }
   if (result.success) return { ok: true, value: result.data };
-  return { ok: false, error: failure(subject, result.error.issues.map(toIssue)) };
+  return { ok: false, error: failureOf(subject, result.error.issues) };
+}
+
+/**
+ * The error for input that threw while being read. Only exotic input gets here (a getter that
+ * throws, a revoked Proxy): JSON never does. It is still the caller's input that is wrong.
+ */
+export function unreadable(subject: string, cause: unknown): ValidationError {
+  return new ValidationError([{ path: [], message: 'could not be read' }], { subject, cause });
 }
 
 /** The value, or the error thrown. */

@@ -2,8 +2,8 @@ import * as z from 'zod/mini';
 import type { DeliveryType, FulfillmentType } from '../catalogue/order-types.js';
 import { ErrorCode } from '../errors/codes.js';
 import { type MarketplacePickupAddress, type OrderAddress, orderAddressSchema, pickupAddressSchema } from './address.js';
-import { crossField, filledText, object } from './fields.js';
-import { type CheckResult, checkWith, rejected, unwrap } from './issues.js';
+import { crossField, filledText, object, optional } from './fields.js';
+import { type CheckResult, checkWith, rejected, unreadable, unwrap } from './issues.js';
 import { lazy } from './lazy.js';
 import {
   type Contact,
@@ -25,36 +25,37 @@ import {
   webhookUrlSchema,
 } from './order-parts.js';
 import { isRecord } from './predicates.js';
+import type { ValidateOptions } from './rules-off.js';
 
 /** The fields every order type may carry. */
 export interface OrderFields {
   /** Package size and contents. */
-  specs?: PackageSpecs | undefined;
+  specs?: PackageSpecs | null | undefined;
   /** Free text for the courier. */
-  notes?: string | undefined;
+  notes?: string | null | undefined;
   /**
    * The business's pickup location (Deliver) or the location a return goes back to (CRP);
    * the default location when omitted.
    */
-  businessLocationId?: string | undefined;
+  businessLocationId?: string | null | undefined;
   /** Marketplace mode: who to meet at the pickup address. */
-  pickupLocationContact?: Contact | undefined;
+  pickupLocationContact?: Contact | null | undefined;
   /** The end customer. */
-  receiver?: Contact | undefined;
+  receiver?: Contact | null | undefined;
   /** Your own reference, echoed back in webhooks. */
-  businessReference?: string | undefined;
+  businessReference?: string | null | undefined;
   /** Where this order's state changes are posted (absolute http(s) URL), instead of the account's webhook. */
-  webhookUrl?: string | undefined;
+  webhookUrl?: string | null | undefined;
   /** Headers sent with each webhook of this order, e.g. `{ Authorization: 'secret' }`. */
-  webhookCustomHeaders?: Record<string, string> | undefined;
+  webhookCustomHeaders?: Record<string, string> | null | undefined;
   /** Declared goods, for insurance (none is calculated without it). */
-  goodsInfo?: GoodsInfo | undefined;
+  goodsInfo?: GoodsInfo | null | undefined;
   /** Lets the customer open the package; needs `deliveryImages` (errorCode 2150). */
-  allowToOpenPackage?: boolean | undefined;
+  allowToOpenPackage?: boolean | null | undefined;
   /** Product images the customer can check the package against; required when `allowToOpenPackage` is true. */
-  deliveryImages?: DeliveryImages | undefined;
+  deliveryImages?: DeliveryImages | null | undefined;
   /** The prepaid part of `cod` (deducted from it once paid, never added to it). */
-  escrowInfo?: EscrowInfo | undefined;
+  escrowInfo?: EscrowInfo | null | undefined;
 }
 
 /** A pickup address: an order address, or in marketplace mode the shorter marketplace shape. */
@@ -65,9 +66,9 @@ export interface DeliverOrder extends OrderFields {
   type: typeof DeliveryType.Deliver;
   dropOffAddress: OrderAddress;
   /** Defaults to the business location. */
-  pickupAddress?: PickupAddress | undefined;
+  pickupAddress?: PickupAddress | null | undefined;
   /** Cash to collect on delivery: 0 to 30000 EGP. */
-  cod?: number | undefined;
+  cod?: number | null | undefined;
 }
 
 /** Cash Collection (15): the service collects cash from a customer. */
@@ -75,7 +76,7 @@ export interface CashCollectionOrder extends OrderFields {
   type: typeof DeliveryType.CashCollection;
   /** Where the cash is collected. */
   pickupAddress: PickupAddress;
-  dropOffAddress?: OrderAddress | undefined;
+  dropOffAddress?: OrderAddress | null | undefined;
   /** The amount to collect: more than 0, at most 30000 EGP. */
   cod: number;
 }
@@ -85,28 +86,28 @@ export interface CustomerReturnPickupOrder extends OrderFields {
   type: typeof DeliveryType.CustomerReturnPickup;
   /** Where the return is picked up. */
   pickupAddress: PickupAddress;
-  dropOffAddress?: OrderAddress | undefined;
+  dropOffAddress?: OrderAddress | null | undefined;
   /** Only a refund: a negative amount (paid to the customer), at most 30000 EGP. */
-  cod?: number | undefined;
+  cod?: number | null | undefined;
 }
 
 /** Exchange (30): a new package goes out, the exchanged one comes back. */
 export interface ExchangeOrder extends OrderFields {
   type: typeof DeliveryType.Exchange;
   dropOffAddress: OrderAddress;
-  pickupAddress?: PickupAddress | undefined;
+  pickupAddress?: PickupAddress | null | undefined;
   /** 0 to 30000 EGP. */
-  cod?: number | undefined;
+  cod?: number | null | undefined;
 }
 
 /** A fulfillment order (FXF_SEND): shipped from your stock in the service's warehouses. */
 export interface FulfillmentSendOrder extends OrderFields {
   type: typeof FulfillmentType.Send;
   fulfillmentInfo: FulfillmentInfo;
-  dropOffAddress?: OrderAddress | undefined;
-  pickupAddress?: PickupAddress | undefined;
+  dropOffAddress?: OrderAddress | null | undefined;
+  pickupAddress?: PickupAddress | null | undefined;
   /** 0 to 30000 EGP. */
-  cod?: number | undefined;
+  cod?: number | null | undefined;
 }
 
 /** A customer return of a fulfillment order (CUSTOMER_RETURN_PICKUP): back into stock. */
@@ -116,10 +117,10 @@ export interface FulfillmentReturnOrder extends OrderFields {
   fulfillmentInfo: FulfillmentInfo;
   /** Tracking number of the original FXF_SEND order. */
   originalFulfillmentTrackingNumber: string;
-  pickupAddress?: PickupAddress | undefined;
-  dropOffAddress?: OrderAddress | undefined;
+  pickupAddress?: PickupAddress | null | undefined;
+  dropOffAddress?: OrderAddress | null | undefined;
   /** Only a refund: a negative amount, at most 30000 EGP. */
-  cod?: number | undefined;
+  cod?: number | null | undefined;
 }
 
 /** An order of one of the numeric types (`DeliveryType`), discriminated on `type`. */
@@ -132,22 +133,22 @@ export type FulfillmentOrder = FulfillmentSendOrder | FulfillmentReturnOrder;
 export type OrderInput = DeliveryOrder | FulfillmentOrder;
 
 const commonShape = lazy(() => ({
-  specs: z.optional(specsSchema()),
-  notes: z.optional(z.string()),
-  businessLocationId: z.optional(z.string()),
-  pickupLocationContact: z.optional(contactSchema()),
-  receiver: z.optional(contactSchema()),
-  businessReference: z.optional(z.string()),
-  webhookUrl: z.optional(webhookUrlSchema()),
-  webhookCustomHeaders: z.optional(webhookHeadersSchema()),
-  goodsInfo: z.optional(goodsInfoSchema()),
-  allowToOpenPackage: z.optional(z.boolean()),
-  deliveryImages: z.optional(deliveryImagesSchema()),
-  escrowInfo: z.optional(escrowInfoSchema()),
+  specs: optional(specsSchema()),
+  notes: optional(z.string()),
+  businessLocationId: optional(z.string()),
+  pickupLocationContact: optional(contactSchema()),
+  receiver: optional(contactSchema()),
+  businessReference: optional(z.string()),
+  webhookUrl: optional(webhookUrlSchema()),
+  webhookCustomHeaders: optional(webhookHeadersSchema()),
+  goodsInfo: optional(goodsInfoSchema()),
+  allowToOpenPackage: optional(z.boolean()),
+  deliveryImages: optional(deliveryImagesSchema()),
+  escrowInfo: optional(escrowInfoSchema()),
 }));
 
 function hasImageUrl(images: unknown): boolean {
-  if (images === undefined) return false;
+  if (images === undefined || images === null) return false;
   if (!Array.isArray(images)) return true; // a wrong type is reported on its own
   return images.some((entry) => isRecord(entry) && Array.isArray(entry['images']) && entry['images'].length > 0);
 }
@@ -171,7 +172,7 @@ const orderRules = lazy(() =>
 // The type requires cod; this is for input that did not go through the compiler.
 const cashCollectionRules = lazy(() =>
   crossField((order, report) => {
-    if (order['cod'] === undefined) report(['cod'], 'required for Cash Collection orders', ErrorCode.CodRequired);
+    if (order['cod'] === undefined || order['cod'] === null) report(['cod'], 'required for Cash Collection orders', ErrorCode.CodRequired);
   }),
 );
 
@@ -181,8 +182,8 @@ export const deliverSchema = lazy(() =>
     {
       type: z.literal(10),
       dropOffAddress: orderAddressSchema(),
-      pickupAddress: z.optional(pickupAddressSchema()),
-      cod: z.optional(collectedCodSchema()),
+      pickupAddress: optional(pickupAddressSchema()),
+      cod: optional(collectedCodSchema()),
       ...commonShape(),
     },
     orderRules(),
@@ -195,8 +196,8 @@ export const cashCollectionSchema = lazy(() =>
     {
       type: z.literal(15),
       pickupAddress: pickupAddressSchema(),
-      dropOffAddress: z.optional(orderAddressSchema()),
-      cod: z.optional(cashCollectionCodSchema()),
+      dropOffAddress: optional(orderAddressSchema()),
+      cod: optional(cashCollectionCodSchema()),
       ...commonShape(),
     },
     cashCollectionRules(),
@@ -210,8 +211,8 @@ export const customerReturnPickupSchema = lazy(() =>
     {
       type: z.literal(25),
       pickupAddress: pickupAddressSchema(),
-      dropOffAddress: z.optional(orderAddressSchema()),
-      cod: z.optional(refundCodSchema()),
+      dropOffAddress: optional(orderAddressSchema()),
+      cod: optional(refundCodSchema()),
       ...commonShape(),
     },
     orderRules(),
@@ -224,8 +225,8 @@ export const exchangeSchema = lazy(() =>
     {
       type: z.literal(30),
       dropOffAddress: orderAddressSchema(),
-      pickupAddress: z.optional(pickupAddressSchema()),
-      cod: z.optional(collectedCodSchema()),
+      pickupAddress: optional(pickupAddressSchema()),
+      cod: optional(collectedCodSchema()),
       ...commonShape(),
     },
     orderRules(),
@@ -238,9 +239,9 @@ export const fulfillmentSendSchema = lazy(() =>
     {
       type: z.literal('FXF_SEND'),
       fulfillmentInfo: fulfillmentInfoSchema(),
-      dropOffAddress: z.optional(orderAddressSchema()),
-      pickupAddress: z.optional(pickupAddressSchema()),
-      cod: z.optional(collectedCodSchema()),
+      dropOffAddress: optional(orderAddressSchema()),
+      pickupAddress: optional(pickupAddressSchema()),
+      cod: optional(collectedCodSchema()),
       ...commonShape(),
     },
     orderRules(),
@@ -254,9 +255,9 @@ export const fulfillmentReturnSchema = lazy(() =>
       type: z.literal('CUSTOMER_RETURN_PICKUP'),
       fulfillmentInfo: fulfillmentInfoSchema(),
       originalFulfillmentTrackingNumber: filledText(),
-      pickupAddress: z.optional(pickupAddressSchema()),
-      dropOffAddress: z.optional(orderAddressSchema()),
-      cod: z.optional(refundCodSchema()),
+      pickupAddress: optional(pickupAddressSchema()),
+      dropOffAddress: optional(orderAddressSchema()),
+      cod: optional(refundCodSchema()),
       ...commonShape(),
     },
     orderRules(),
@@ -295,16 +296,22 @@ const FULFILLMENT_RETURN_ORDER = family([FULFILLMENT_RETURN]);
 
 const SUBJECT = 'Invalid order';
 
-function checkOrderOf<T>(orders: OrderFamily, input: unknown): CheckResult<T> {
-  if (!isRecord(input)) return rejected(SUBJECT, { path: [], message: 'must be an order object' });
-  const type = input['type'];
+function checkOrderOf<T>(orders: OrderFamily, input: unknown, options: ValidateOptions | undefined): CheckResult<T> {
+  let type: unknown;
+  try {
+    if (!isRecord(input)) return rejected(SUBJECT, { path: [], message: 'must be an order object' });
+    type = input['type'];
+  } catch (cause) {
+    // A revoked Proxy, or a getter on `type` that throws: still the caller's input, still typed.
+    return { ok: false, error: unreadable(SUBJECT, cause) };
+  }
   const schema = orders.schemas.get(type);
   if (schema === undefined) {
     const got = typeof type === 'string' ? `'${type.slice(0, 40)}'` : typeof type === 'number' ? String(type) : type === null ? 'null' : typeof type;
     const message = type === undefined ? `required: ${orders.listed}` : `must be ${orders.listed} (got ${got})`;
     return rejected(SUBJECT, { path: ['type'], message });
   }
-  return checkWith(schema(), input, SUBJECT) as CheckResult<T>;
+  return checkWith(schema(), input, SUBJECT, options) as CheckResult<T>;
 }
 
 /**
@@ -318,7 +325,7 @@ function checkOrderOf<T>(orders: OrderFamily, input: unknown): CheckResult<T> {
  * ```
  */
 export function checkOrder(input: unknown): CheckResult<OrderInput> {
-  return checkOrderOf(ANY_ORDER, input);
+  return checkOrderOf(ANY_ORDER, input, undefined);
 }
 
 /**
@@ -352,12 +359,12 @@ export function validateOrder(input: unknown): OrderInput {
 
 /** Like {@link validateOrder}, for the numeric types only (Deliver, Cash Collection, CRP, Exchange). */
 export function validateDeliveryOrder(input: unknown): DeliveryOrder {
-  return unwrap(checkOrderOf<DeliveryOrder>(DELIVERY_ORDER, input));
+  return unwrap(checkOrderOf<DeliveryOrder>(DELIVERY_ORDER, input, undefined));
 }
 
 /** Like {@link validateOrder}, for fulfillment orders (FXF_SEND) and fulfillment returns (CUSTOMER_RETURN_PICKUP). */
 export function validateFulfillmentOrder(input: unknown): FulfillmentOrder {
-  return unwrap(checkOrderOf<FulfillmentOrder>(FULFILLMENT_ORDER, input));
+  return unwrap(checkOrderOf<FulfillmentOrder>(FULFILLMENT_ORDER, input, undefined));
 }
 
 /**
@@ -366,5 +373,18 @@ export function validateFulfillmentOrder(input: unknown): FulfillmentOrder {
  * order's needs that order: see {@link checkReturnItemsSubset}.
  */
 export function validateFulfillmentReturn(input: unknown): FulfillmentReturnOrder {
-  return unwrap(checkOrderOf<FulfillmentReturnOrder>(FULFILLMENT_RETURN_ORDER, input));
+  return unwrap(checkOrderOf<FulfillmentReturnOrder>(FULFILLMENT_RETURN_ORDER, input, undefined));
 }
+
+/**
+ * The order checks the client runs, with the rules its `validate: { skip }` names left out. Not
+ * public: a second argument on `checkOrder` and the validators would take the index of
+ * `orders.map(checkOrder)` for options.
+ */
+export const orderRulesWithout = {
+  check: (input: unknown, options: ValidateOptions | undefined): CheckResult<OrderInput> => checkOrderOf(ANY_ORDER, input, options),
+  order: (input: unknown, options: ValidateOptions | undefined): OrderInput => unwrap(checkOrderOf<OrderInput>(ANY_ORDER, input, options)),
+  fulfillment: (input: unknown, options: ValidateOptions | undefined): FulfillmentOrder => unwrap(checkOrderOf<FulfillmentOrder>(FULFILLMENT_ORDER, input, options)),
+  fulfillmentReturn: (input: unknown, options: ValidateOptions | undefined): FulfillmentReturnOrder =>
+    unwrap(checkOrderOf<FulfillmentReturnOrder>(FULFILLMENT_RETURN_ORDER, input, options)),
+};

@@ -57,3 +57,21 @@ export function isEmailAddress(value: string): boolean {
   const dot = domain.indexOf('.');
   return dot > 0 && !domain.endsWith('.');
 }
+
+const PHONE_SEPARATORS = new Set([' ', '-', '.', '(', ')']);
+
+/**
+ * A phone number as people write it: 8 to 15 digits, an optional leading `+`, and spaces,
+ * dashes, dots or brackets between them (`01012345678`, `+20 10 1234 5678`, `+966-50-123-4567`).
+ * Letters, or too few or too many digits, make it no phone number.
+ */
+export function isPhoneNumber(value: string): boolean {
+  const text = value.trim();
+  let digits = 0;
+  for (let i = text.startsWith('+') ? 1 : 0; i < text.length; i++) {
+    const char = text.charAt(i);
+    if (char >= '0' && char <= '9') digits++;
+    else if (!PHONE_SEPARATORS.has(char)) return false;
+  }
+  return digits >= 8 && digits <= 15;
+}

@@ -23,7 +23,10 @@ function findZone(id: string): SeedZone | undefined {
   return seedData().zones.find((zone) => zone._id === id);
 }
 
-const STRING_FIELDS = ['city', 'cityId', 'districtId', 'districtName', 'zoneId', 'firstLine', 'secondLine', 'buildingNumber', 'floor', 'apartment', 'streetCode', 'zone', 'district'];
+const STRING_FIELDS = ['city', 'cityId', 'districtId', 'districtName', 'zoneId', 'firstLine', 'secondLine', 'streetCode', 'zone', 'district'];
+// The service's own PHP and Python SDKs send these as integers.
+const STRING_OR_NUMBER_FIELDS = ['buildingNumber', 'floor', 'apartment'];
+const isGiven = (value: unknown): boolean => value !== undefined && value !== null;
 
 export interface ResolvedAddress {
   readonly city: SeedCity | undefined;
@@ -39,10 +42,15 @@ export type AddressRole = 'dropOffAddress' | 'pickupAddress';
  */
 export function checkOrderAddress(value: unknown, role: AddressRole, marketplacePickup = false): ResolvedAddress {
   if (!isRecord(value)) throw invalid(`${role} must be an object`);
+  // null is "not given", as PHP and Python clients send every empty field.
   for (const key of STRING_FIELDS) {
-    if (value[key] !== undefined && typeof value[key] !== 'string') throw invalid(`${role}.${key} must be a string`);
+    if (isGiven(value[key]) && typeof value[key] !== 'string') throw invalid(`${role}.${key} must be a string`);
   }
-  if (value['isWorkAddress'] !== undefined && typeof value['isWorkAddress'] !== 'boolean') throw invalid(`${role}.isWorkAddress must be a boolean`);
+  for (const key of STRING_OR_NUMBER_FIELDS) {
+    const field = value[key];
+    if (isGiven(field) && typeof field !== 'string' && !(typeof field === 'number' && Number.isFinite(field))) throw invalid(`${role}.${key} must be a string or a number`);
+  }
+  if (isGiven(value['isWorkAddress']) && typeof value['isWorkAddress'] !== 'boolean') throw invalid(`${role}.isWorkAddress must be a boolean`);
   const { city: cityName, cityId, districtId, districtName, zoneId, firstLine, streetCode } = value as Record<string, string | undefined>;
 
   if (!isNonEmptyString(cityName) && !isNonEmptyString(zoneId) && !isNonEmptyString(districtId)) {

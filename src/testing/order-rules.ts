@@ -1,6 +1,6 @@
 import type { BusinessRecord, FlowKind, FulfillmentItem, OrderRecord } from './store.js';
 import { checkOrderAddress } from './addresses.js';
-import { coded, invalid, isNonEmptyString, isRecord } from './wire.js';
+import { coded, invalid, isNonEmptyString, isRecord, wrongType } from './wire.js';
 
 /**
  * Host of the sandbox's "dashboard uploads". An image URL on this host counts as uploaded from the
@@ -18,7 +18,6 @@ const KIND_OF_TYPE: ReadonlyMap<unknown, FlowKind> = new Map<unknown, FlowKind>(
   ['CUSTOMER_RETURN_PICKUP', 'FXF_CUSTOMER_RETURN_PICKUP'],
 ]);
 const TYPE_NAMES: Readonly<Record<string, string>> = { 10: 'Deliver', 15: 'Cash Collection', 25: 'CRP', 30: 'Exchange' };
-const PACKAGE_TYPES = ['small', 'medium', 'large', 'light bulky', 'heavy bulky', 'parcel'];
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** An order that passed every server-side rule. */
@@ -51,23 +50,36 @@ function isHttpUrl(value: unknown): value is string {
 function optionalString(body: Record<string, unknown>, key: string): string | undefined {
   const value = body[key];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw invalid(`${key} must be a string`);
+  if (typeof value !== 'string') throw wrongType(key, 'string');
   return value;
+}
+
+/** null is "not given": PHP and Python clients send every empty field as null. */
+const isGiven = (value: unknown): boolean => value !== undefined && value !== null;
+
+const PHONE_CHARACTERS = /^\+?[0-9 ().-]+$/;
+
+/** 8 to 15 digits, an optional leading +, and spaces, dashes, dots or brackets between them. */
+function isPhoneNumber(value: string): boolean {
+  const digits = value.replace(/[^0-9]/g, '').length;
+  return PHONE_CHARACTERS.test(value.trim()) && digits >= 8 && digits <= 15;
 }
 
 function checkContact(body: Record<string, unknown>, key: string): void {
   const value = body[key];
-  if (value === undefined) return;
-  if (!isRecord(value)) throw invalid(`${key} must be an object`);
+  if (!isGiven(value)) return;
+  if (!isRecord(value)) throw wrongType(key, 'object');
   for (const field of ['firstName', 'lastName', 'phone', 'email']) {
-    if (value[field] !== undefined && typeof value[field] !== 'string') throw invalid(`${key}.${field} must be a string`);
+    if (isGiven(value[field]) && typeof value[field] !== 'string') throw wrongType(`${key}.${field}`, 'string');
   }
+  const phone = value['phone'];
+  if (typeof phone === 'string' && !isPhoneNumber(phone)) throw invalid(`${key}.phone must be a phone number of 8 to 15 digits`);
 }
 
 /** 3005 to 3008: a CRP takes only a refund (negative cod); every other cod is at most 30000; Cash Collection needs one. */
 function checkCod(body: Record<string, unknown>, kind: FlowKind): number | undefined {
   const raw = body['cod'];
-  if (raw !== undefined && raw !== null && (typeof raw !== 'number' || !Number.isFinite(raw))) throw invalid('cod must be a number');
+  if (raw !== undefined && raw !== null && (typeof raw !== 'number' || !Number.isFinite(raw))) throw wrongType('cod', 'number');
   const cod = typeof raw === 'number' ? raw : undefined;
   if (kind === 'CUSTOMER_RETURN_PICKUP' || kind === 'FXF_CUSTOMER_RETURN_PICKUP') {
     if (cod !== undefined && cod > 0) throw coded(3005, `cod ${cod} is positive; send a negative amount (a refund) or none`);
@@ -78,10 +90,10 @@ function checkCod(body: Record<string, unknown>, kind: FlowKind): number | undef
   if (cod !== undefined && cod < 0) throw invalid('cod must not be negative: refunds (negative cod) are for CRP orders only');
   if (cod !== undefined && cod > COD_LIMIT) throw coded(3007, `cod ${cod} is above ${COD_LIMIT}`);
   const escrow = body['escrowInfo'];
-  if (escrow !== undefined) {
-    if (!isRecord(escrow)) throw invalid('escrowInfo must be an object');
+  if (isGiven(escrow)) {
+    if (!isRecord(escrow)) throw wrongType('escrowInfo', 'object');
     const prepaid = escrow['amountToBeCollected'];
-    if (prepaid !== undefined && (typeof prepaid !== 'number' || prepaid < 0 || prepaid > (cod ?? 0))) {
+    if (isGiven(prepaid) && (typeof prepaid !== 'number' || prepaid < 0 || prepaid > (cod ?? 0))) {
       throw invalid('escrowInfo.amountToBeCollected must be a number between 0 and cod (it is a portion of cod)');
     }
   }
@@ -91,9 +103,9 @@ function checkCod(body: Record<string, unknown>, kind: FlowKind): number | undef
 /** 2150 to 2152, in that order. */
 function checkImages(body: Record<string, unknown>): void {
   const allow = body['allowToOpenPackage'];
-  if (allow !== undefined && typeof allow !== 'boolean') throw invalid('allowToOpenPackage must be a boolean');
-  const images = body['deliveryImages'];
-  if (images !== undefined && !Array.isArray(images)) throw invalid('deliveryImages must be an array');
+  if (isGiven(allow) && typeof allow !== 'boolean') throw wrongType('allowToOpenPackage', 'boolean');
+  const images = body['deliveryImages'] ?? undefined;
+  if (images !== undefined && !Array.isArray(images)) throw wrongType('deliveryImages', 'array');
   const entries: unknown[] = images ?? [];
   const totalUrls = entries.reduce<number>((sum, entry) => sum + (isRecord(entry) && Array.isArray(entry['images']) ? entry['images'].length : 0), 0);
   if (allow === true && totalUrls === 0) throw coded(2150, 'allowToOpenPackage is true but deliveryImages is missing or empty');
@@ -156,17 +168,17 @@ function checkExtras(body: Record<string, unknown>, context: OrderContext): void
     throw invalid(`businessLocationId '${locationId}' is not a pickup location of the business`);
   }
   const goods = body['goodsInfo'];
-  if (goods !== undefined) {
-    if (!isRecord(goods)) throw invalid('goodsInfo must be an object');
+  if (isGiven(goods)) {
+    if (!isRecord(goods)) throw wrongType('goodsInfo', 'object');
     const amount = goods['amount'];
-    if (amount !== undefined && (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0)) throw invalid('goodsInfo.amount must be a number >= 0');
+    if (isGiven(amount) && (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0)) throw invalid('goodsInfo.amount must be a number >= 0');
   }
   const specs = body['specs'];
-  if (specs !== undefined) {
-    if (!isRecord(specs)) throw invalid('specs must be an object');
-    const packageType = specs['packageType'];
-    if (packageType !== undefined && (typeof packageType !== 'string' || !PACKAGE_TYPES.includes(packageType.toLowerCase()))) {
-      throw invalid('specs.packageType must be one of SMALL, MEDIUM, LARGE, Light Bulky, Heavy Bulky (any case) or Parcel');
+  if (isGiven(specs)) {
+    if (!isRecord(specs)) throw wrongType('specs', 'object');
+    // Parcel, Document, Light Bulky, Heavy Bulky with the size apart (SMALL, MEDIUM, LARGE), in any spelling.
+    for (const field of ['packageType', 'size']) {
+      if (isGiven(specs[field]) && typeof specs[field] !== 'string') throw wrongType(`specs.${field}`, 'string');
     }
   }
 }
@@ -192,10 +204,10 @@ export function checkOrder(body: unknown, context: OrderContext): AcceptedOrder 
   const kind = KIND_OF_TYPE.get(type);
   if (kind === undefined) throw invalid('type must be one of 10, 15, 25, 30, FXF_SEND, CUSTOMER_RETURN_PICKUP');
   const typeName = TYPE_NAMES[String(type)] ?? String(type);
-  if ((type === 10 || type === 30) && body['dropOffAddress'] === undefined) throw invalid(`dropOffAddress is required for ${typeName} orders`);
-  if ((type === 15 || type === 25) && body['pickupAddress'] === undefined) throw invalid(`pickupAddress is required for ${typeName} orders`);
-  if (body['dropOffAddress'] !== undefined) checkOrderAddress(body['dropOffAddress'], 'dropOffAddress');
-  if (body['pickupAddress'] !== undefined) checkOrderAddress(body['pickupAddress'], 'pickupAddress', context.business.autoCreatePickups);
+  if ((type === 10 || type === 30) && !isGiven(body['dropOffAddress'])) throw invalid(`dropOffAddress is required for ${typeName} orders`);
+  if ((type === 15 || type === 25) && !isGiven(body['pickupAddress'])) throw invalid(`pickupAddress is required for ${typeName} orders`);
+  if (isGiven(body['dropOffAddress'])) checkOrderAddress(body['dropOffAddress'], 'dropOffAddress');
+  if (isGiven(body['pickupAddress'])) checkOrderAddress(body['pickupAddress'], 'pickupAddress', context.business.autoCreatePickups);
   const cod = checkCod(body, kind);
   checkImages(body);
   let fulfillmentItems: FulfillmentItem[] | undefined;

@@ -38,16 +38,27 @@ export function preflight(request: Request): Response {
   });
 }
 
-/** A rule broken by a request: the HTTP status, the message, and the spec code when there is one. */
+/** One entry of the service's validator output, which it answers as a bare array: `[{ message, path, type }]`. */
+export interface ValidatorIssue {
+  message: string;
+  path: string;
+  type: string;
+}
+
+/**
+ * A rule broken by a request: the HTTP status, the message, and the spec code when there is one.
+ * With `issue`, its answer is the validator's array body rather than the spec's error envelope.
+ */
 export class RuleViolation {
   constructor(
     readonly status: number,
     readonly message: string,
     readonly errorCode?: number,
+    readonly issue?: ValidatorIssue,
   ) {}
 
   toResponse(): Response {
-    return fail(this.status, this.message, this.errorCode);
+    return this.issue === undefined ? fail(this.status, this.message, this.errorCode) : json(this.status, [this.issue]);
   }
 }
 
@@ -60,6 +71,12 @@ export function coded(code: ErrorCode, detail?: string): RuleViolation {
 /** A broken rule the spec has no code for (missing field, wrong type): status 400 without `errorCode`. */
 export function invalid(message: string): RuleViolation {
   return new RuleViolation(400, message);
+}
+
+/** A field of the wrong JSON type: refused by the service's validator, which answers `[{ message, path, type }]`. */
+export function wrongType(path: string, expected: 'string' | 'number' | 'boolean' | 'object' | 'array'): RuleViolation {
+  const must = `must be ${expected === 'object' || expected === 'array' ? 'an' : 'a'} ${expected}`;
+  return new RuleViolation(400, `${path} ${must}`, undefined, { message: `"${path}" ${must}`, path, type: `${expected}.base` });
 }
 
 export function notFound(message: string, errorCode?: number): RuleViolation {

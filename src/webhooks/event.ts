@@ -13,21 +13,36 @@ type Below1000 = ToNumber<Digit | `${LeadingDigit}${Digit}` | `${LeadingDigit}${
  */
 export type UnknownStateCode = Exclude<Below1000, DeliveryState>;
 
-/** The fields every state-change event carries, whatever its state (spec, Events 3). */
+/**
+ * A field of a webhook body that was sent but could not be read as the spec has it: the event
+ * leaves it out (or says how it was read), and `raw` keeps the value as sent.
+ */
+export interface WebhookIssue {
+  /** The field, e.g. `'deliveryPromiseDate'`. */
+  readonly field: string;
+  /** What was wrong, e.g. `expected a whole number, received string "two"`. */
+  readonly message: string;
+}
+
+/**
+ * The fields every state-change event carries, whatever its state (spec, Events 3). Only
+ * `_id`, `trackingNumber` and `state` are sure to be there: a webhook is never refused for
+ * anything else, so that no state change is lost.
+ */
 export interface WebhookEventBase {
   /** The order's id. */
   readonly _id: string;
   /** The tracking number, always a string (the service's examples send a number). */
   readonly trackingNumber: string;
-  /** The order's type string; a type the SDK does not know yet is kept (`typeKnown: false`). */
-  readonly type: WebhookOrderType | (string & {});
-  /** When the state changed, epoch milliseconds. */
-  readonly timeStamp: number;
+  /** The order's type string; a type the SDK does not know yet is kept (`typeKnown: false`). Absent when the body had none. */
+  readonly type?: WebhookOrderType | (string & {});
+  /** When the state changed, epoch milliseconds (a numeric or ISO date string is read too). Absent when the body had none. */
+  readonly timeStamp?: number;
   /** Proof of delivery. */
   readonly isConfirmedDelivery?: boolean;
-  /** The promised delivery date as sent, `DD-MM-YYYY`. */
+  /** The promised delivery date as sent, `DD-MM-YYYY` in the spec. */
   readonly deliveryPromiseDate?: string;
-  /** `deliveryPromiseDate` as a `Date` at midnight UTC of that day. */
+  /** `deliveryPromiseDate` as a `Date` at midnight UTC of that day (`DD-MM-YYYY`, or ISO `YYYY-MM-DD...`); absent, with an issue, when it reads as neither. */
   readonly deliveryPromiseDay?: Date;
   /** The reference the business sent when creating the order. */
   readonly businessReference?: string;
@@ -39,6 +54,8 @@ export interface WebhookEventBase {
   readonly known: boolean;
   /** The body as received, unknown fields included. */
   readonly raw: Readonly<Record<string, unknown>>;
+  /** The fields that were sent but could not be read (their values are in `raw`); absent when every field was read. */
+  readonly issues?: readonly WebhookIssue[];
 }
 
 /** An event of a known state that carries neither `cod` nor the exception fields. */
@@ -56,7 +73,7 @@ export interface StateChangeEvent<S extends DeliveryState = DeliveryState> exten
 export interface DeliveredEvent extends WebhookEventBase {
   readonly state: 45;
   readonly stateKnown: true;
-  /** Amount collected from the customer; 0 when the service sent none. */
+  /** Amount collected from the customer; 0 when the service sent none, or sent no amount (then `issues` says so and `raw` has it). */
   readonly cod: number;
   readonly exceptionCode?: undefined;
   readonly exceptionReason?: undefined;
@@ -66,8 +83,8 @@ export interface DeliveredEvent extends WebhookEventBase {
 export interface ExceptionEvent extends WebhookEventBase {
   readonly state: 47;
   readonly stateKnown: true;
-  /** Code of the forward (1-14, 100, 101) or return (20-30, 100, 101) exception tables. */
-  readonly exceptionCode: number;
+  /** Code of the forward (1-14, 100, 101) or return (20-30, 100, 101) exception tables; absent when the service sent none. */
+  readonly exceptionCode?: number;
   /** The service's reason text; the SDK's catalogue text when the service sent none. */
   readonly exceptionReason: string;
   readonly cod?: undefined;

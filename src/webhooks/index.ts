@@ -46,6 +46,7 @@ export type {
   WebhookEvent,
   WebhookEventBase,
   WebhookEventFor,
+  WebhookIssue,
 } from './event.js';
 export { createWebhookHandler, DEFAULT_MAX_WEBHOOK_BODY_BYTES, type WebhookHandlerOptions, type WebhookStateHandlers } from './handler.js';
 export { parseWebhookEvent } from './parse.js';

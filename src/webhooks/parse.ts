@@ -2,7 +2,7 @@ import { describeException } from '../catalogue/exceptions.js';
 import { WebhookOrderType } from '../catalogue/order-types.js';
 import { isKnownState } from '../catalogue/states.js';
 import { WebhookPayloadError } from './errors.js';
-import type { WebhookEvent } from './event.js';
+import type { WebhookEvent, WebhookIssue } from './event.js';
 
 type Body = Readonly<Record<string, unknown>>;
 
@@ -13,26 +13,30 @@ const isKnownType = (type: string): boolean => (knownTypes ??= new Set<string>(O
  * Reads one state-change webhook (spec, Events 3) into a typed {@link WebhookEvent}.
  *
  * Takes the body as an object (a framework already parsed it), a JSON string, or bytes
- * (`Uint8Array`, `ArrayBuffer`, Node's `Buffer`). A state or type the SDK does not know is kept
- * and flagged `known: false`; unknown fields stay in `raw`. `trackingNumber` is always a string.
- * `deliveryPromiseDay` is `deliveryPromiseDate` (DD-MM-YYYY) as a `Date` at midnight UTC.
+ * (`Uint8Array`, `ArrayBuffer`, Node's `Buffer`). Only `_id`, `trackingNumber` and `state` are
+ * required: a state change must never be lost to strictness, since the service would re-send a
+ * refused webhook forever, or drop it. Any other field that cannot be read as the spec has it
+ * (a state-47 body without `exceptionCode`, a `deliveryPromiseDate` in another format) is left
+ * out of the event and listed in `issues`; `raw` always keeps the body as sent. A state or type
+ * the SDK does not know is kept and flagged `known: false`. `trackingNumber` is always a string.
+ * `deliveryPromiseDay` is `deliveryPromiseDate` (DD-MM-YYYY, or ISO) as a `Date` at midnight UTC.
  *
- * @throws {WebhookPayloadError} when the body is not a JSON object, or a field is missing or of
- * the wrong type; `err.field` names it. Never any other error.
+ * @throws {WebhookPayloadError} only when the body is not a JSON object, or lacks `_id`,
+ * `trackingNumber` or `state`; `err.field` names the field. Never any other error.
  *
  * @example
  * ```ts
  * const event = parseWebhookEvent(await request.text());
+ * if (event.issues !== undefined) console.warn('webhook fields not read', event.issues, event.raw);
  * switch (event.state) {
  *   case DeliveryState.Delivered: await markPaid(event.trackingNumber, event.cod); break;
- *   case DeliveryState.Exception: await warn(event.businessReference, describeException(event.exceptionCode).reason); break;
+ *   case DeliveryState.Exception: await warn(event.businessReference, event.exceptionReason); break;
  * }
  * ```
  */
 export function parseWebhookEvent(body: unknown): WebhookEvent {
-  const record = toRecord(body);
   try {
-    return readEvent(record);
+    return readEvent(toRecord(body));
   } catch (err) {
     // A getter or proxy of a caller's object may throw anything; callers catch one error type.
     if (err instanceof WebhookPayloadError) throw err;
@@ -64,35 +68,65 @@ function decodeUtf8(bytes: ArrayBuffer | ArrayBufferView): string {
   }
 }
 
+/** Reads the optional fields of one body, noting each one that was sent but could not be read. */
+class FieldReader {
+  readonly issues: WebhookIssue[] = [];
+
+  constructor(private readonly body: Body) {}
+
+  /** The field read by `read`, or `undefined` when absent (`null` too: some senders write every field) or unreadable. */
+  optional<T>(field: string, expected: string, read: (value: unknown) => T | undefined): T | undefined {
+    const value = own(this.body, field);
+    if (value === undefined || value === null) return undefined;
+    const typed = read(value);
+    if (typed === undefined) this.flag(field, `expected ${expected}, received ${describe(value)}`);
+    return typed;
+  }
+
+  flag(field: string, message: string): void {
+    this.issues.push({ field, message });
+  }
+}
+
 function readEvent(body: Body): WebhookEvent {
-  const state = read(body, 'state', 'a state code, a whole number', isCode);
-  const type = read(body, 'type', 'an order type string', isText);
-  const typeKnown = isKnownType(type);
-  const stateKnown = isKnownState(state);
   const event: Record<string, unknown> = {
-    _id: read(body, '_id', 'the order id string', isText),
-    trackingNumber: readTrackingNumber(body),
-    state,
-    type,
-    timeStamp: read(body, 'timeStamp', 'epoch milliseconds', isFiniteNumber),
+    _id: required(body, '_id', 'the order id, a string', idText),
+    trackingNumber: required(body, 'trackingNumber', 'a string or a whole number below 2^53', idText),
+    state: required(body, 'state', 'a state code, a whole number', wholeNumber),
   };
-  optional(body, event, 'isConfirmedDelivery', 'a boolean', isBoolean);
-  const promised = optional(body, event, 'deliveryPromiseDate', 'a DD-MM-YYYY date string', isString);
-  if (promised !== undefined) event['deliveryPromiseDay'] = parsePromiseDate(promised);
-  optional(body, event, 'businessReference', 'a string', isString);
-  optional(body, event, 'numberOfAttempts', 'a whole number', isCount);
+  const state = event['state'] as number;
+  const fields = new FieldReader(body);
+  const set = (field: string, value: unknown): void => {
+    if (value !== undefined) event[field] = value;
+  };
+  const type = fields.optional('type', 'an order type string', text);
+  set('type', type);
+  set('timeStamp', fields.optional('timeStamp', 'epoch milliseconds', epochMillis));
+  set('isConfirmedDelivery', fields.optional('isConfirmedDelivery', 'a boolean', (value) => (typeof value === 'boolean' ? value : undefined)));
+  const promised = fields.optional('deliveryPromiseDate', 'a date string', (value) => (typeof value === 'string' ? value : undefined));
+  if (promised !== undefined) {
+    event['deliveryPromiseDate'] = promised;
+    const day = promiseDay(promised);
+    if (day === undefined) fields.flag('deliveryPromiseDate', `expected a date as DD-MM-YYYY or YYYY-MM-DD, received ${JSON.stringify(promised.slice(0, 40))}`);
+    set('deliveryPromiseDay', day);
+  }
+  set('businessReference', fields.optional('businessReference', 'a string', (value) => (typeof value === 'string' ? value : idText(value))));
+  set('numberOfAttempts', fields.optional('numberOfAttempts', 'a whole number', wholeNumber));
   if (state === 45) {
     // A delivery without cash on delivery collects nothing: the spec promises `cod` in 45.
-    event['cod'] = optionalValue(body, 'cod', 'an amount, a number', isFiniteNumber) ?? 0;
+    event['cod'] = fields.optional('cod', 'an amount, a number', amount) ?? 0;
   } else if (state === 47) {
-    const code = read(body, 'exceptionCode', 'an exception code, a whole number', isCode);
-    event['exceptionCode'] = code;
-    event['exceptionReason'] = optionalValue(body, 'exceptionReason', 'a string', isString) ?? describeException(code).reason;
+    const code = fields.optional('exceptionCode', 'an exception code, a whole number', wholeNumber);
+    set('exceptionCode', code);
+    event['exceptionReason'] = fields.optional('exceptionReason', 'a string', text) ?? describeException(code).reason;
   }
+  const stateKnown = isKnownState(state);
+  const typeKnown = type !== undefined && isKnownType(type);
   event['stateKnown'] = stateKnown;
   event['typeKnown'] = typeKnown;
   event['known'] = stateKnown && typeKnown;
   event['raw'] = body;
+  if (fields.issues.length > 0) event['issues'] = fields.issues;
   return event as unknown as WebhookEvent;
 }
 
@@ -101,57 +135,64 @@ function own(body: Body, field: string): unknown {
   return Object.prototype.hasOwnProperty.call(body, field) ? body[field] : undefined;
 }
 
-function read<T>(body: Body, field: string, expected: string, accepts: (value: unknown) => value is T): T {
+/** One of the three fields without which the event cannot be placed: refused when absent or unreadable. */
+function required<T>(body: Body, field: string, expected: string, read: (value: unknown) => T | undefined): T {
   const value = own(body, field);
-  if (accepts(value)) return value;
+  const typed = read(value);
+  if (typed !== undefined) return typed;
   throw new WebhookPayloadError(value === undefined || value === null ? `missing; expected ${expected}` : `expected ${expected}, received ${describe(value)}`, { field });
 }
 
-/** `null` counts as absent: some senders write every optional field. */
-function optionalValue<T>(body: Body, field: string, expected: string, accepts: (value: unknown) => value is T): T | undefined {
-  const value = own(body, field);
-  return value === undefined || value === null ? undefined : read(body, field, expected, accepts);
+/** A non-empty string, or a whole number as its digits: past 2^53 JSON.parse has already changed them, so those are refused. */
+function idText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value === '' ? undefined : value;
+  return Number.isSafeInteger(value) && (value as number) >= 0 ? String(value) : undefined;
 }
 
-function optional<T>(body: Body, event: Record<string, unknown>, field: string, expected: string, accepts: (value: unknown) => value is T): T | undefined {
-  const value = optionalValue(body, field, expected, accepts);
-  if (value !== undefined) event[field] = value;
-  return value;
+const DIGITS = /^\d{1,15}$/;
+const NUMBER_TEXT = /^-?\d{1,15}(?:\.\d{1,15})?$/;
+
+/** A whole number of 0 or more, also written as digits (`"47"`). */
+function wholeNumber(value: unknown): number | undefined {
+  if (Number.isSafeInteger(value) && (value as number) >= 0) return value as number;
+  return typeof value === 'string' && DIGITS.test(value.trim()) ? Number(value.trim()) : undefined;
 }
 
-function readTrackingNumber(body: Body): string {
-  const value = own(body, 'trackingNumber');
-  if (isText(value)) return value;
-  if (typeof value === 'number') {
-    // Past 2^53 JSON.parse has already changed the digits: better refuse than track the wrong order.
-    if (Number.isSafeInteger(value) && value >= 0) return String(value);
-    throw new WebhookPayloadError(`a number must be a whole number below 2^53 (send larger ones as strings), received ${value}`, { field: 'trackingNumber' });
-  }
-  return read(body, 'trackingNumber', 'a string or a whole number', isText);
+/** A finite number, also written as a decimal string (`"1250.50"`). */
+function amount(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  return typeof value === 'string' && NUMBER_TEXT.test(value.trim()) ? Number(value.trim()) : undefined;
 }
+
+/** Epoch milliseconds, also as digits or as an ISO date-time string. */
+function epochMillis(value: unknown): number | undefined {
+  const number = amount(value);
+  if (number !== undefined) return number;
+  if (typeof value !== 'string' || !ISO_DATE.test(value)) return undefined;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? undefined : time;
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 const PROMISE_DATE = /^(\d{2})-(\d{2})-(\d{4})$/;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:$|T)/;
 
-function parsePromiseDate(text: string): Date {
-  const match = PROMISE_DATE.exec(text);
-  if (match !== null) {
-    const day = Number(match[1]);
-    const month = Number(match[2]) - 1;
-    const year = Number(match[3]);
-    const date = new Date(0);
-    // setUTCFullYear, unlike Date.UTC, does not read years 0-99 as 1900-1999.
-    date.setUTCFullYear(year, month, day);
-    if (date.getUTCDate() === day && date.getUTCMonth() === month) return date;
-  }
-  throw new WebhookPayloadError(`expected a date as DD-MM-YYYY, received ${JSON.stringify(text.slice(0, 40))}`, { field: 'deliveryPromiseDate' });
+/** The promised day at midnight UTC: DD-MM-YYYY as the spec has it, or an ISO date (its calendar day as written). */
+function promiseDay(text: string): Date | undefined {
+  const spec = PROMISE_DATE.exec(text.trim());
+  if (spec !== null) return utcDay(Number(spec[3]), Number(spec[2]), Number(spec[1]));
+  const iso = ISO_DATE.exec(text.trim());
+  return iso === null ? undefined : utcDay(Number(iso[1]), Number(iso[2]), Number(iso[3]));
 }
 
-const isString = (value: unknown): value is string => typeof value === 'string';
-const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
-const isBoolean = (value: unknown): value is boolean => typeof value === 'boolean';
-const isFiniteNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-const isCode = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
-const isCount = isCode;
+function utcDay(year: number, month: number, day: number): Date | undefined {
+  const date = new Date(0);
+  // setUTCFullYear, unlike Date.UTC, does not read years 0-99 as 1900-1999.
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getUTCDate() === day && date.getUTCMonth() === month - 1 ? date : undefined;
+}
+
 
 function describe(value: unknown): string {
   if (value === null) return 'null';

@@ -59,6 +59,10 @@ interface OrderLog {
  * });
  * ```
  */
+// An event without a timeStamp cannot be placed in time: it counts as older than any event with
+// one, so it never overwrites a known state; among such events the last to arrive is current.
+const timeOf = (event: WebhookEvent): number => event.timeStamp ?? Number.NEGATIVE_INFINITY;
+
 export function createOrderTracker(): OrderTracker {
   const orders = new Map<string, OrderLog>();
 
@@ -71,11 +75,11 @@ export function createOrderTracker(): OrderTracker {
       }
       const previous = log.events.at(-1);
       const key = `${event.state}|${event.type}|${event.timeStamp}|${event.exceptionCode ?? ''}`;
-      const stale = previous !== undefined && event.timeStamp < previous.timeStamp;
+      const stale = previous !== undefined && timeOf(event) < timeOf(previous);
       if (log.seen.has(key)) return { changed: false, duplicate: true, stale, current: previous ?? event, previous };
       log.seen.add(key);
       let at = log.events.length;
-      while (at > 0 && (log.events[at - 1] as WebhookEvent).timeStamp > event.timeStamp) at--;
+      while (at > 0 && timeOf(log.events[at - 1] as WebhookEvent) > timeOf(event)) at--;
       log.events.splice(at, 0, event);
       return { changed: !stale, duplicate: false, stale, current: log.events.at(-1) ?? event, previous };
     },

@@ -36,7 +36,7 @@ const GIVEN: Record<string, string> = {
     'declare const shopOrders: {',
     '  markPaid(reference: string | undefined, cod: number): Promise<void>;',
     '  flag(reference: string | undefined, reason: string): Promise<void>;',
-    '  setState(trackingNumber: string, state: number, type: string): Promise<void>;',
+    '  setState(trackingNumber: string, state: number, type: string | undefined): Promise<void>;',
     '};',
   ].join('\n'),
 };

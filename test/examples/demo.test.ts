@@ -5,7 +5,7 @@ import { runDemo } from '../../examples/demo.js';
 import { collector, runFromRoot } from './helpers.js';
 
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const states = (events: ReadonlyArray<{ state: number; type: string }>) => events.map((event) => (event.type === 'RTO' ? `${event.state}R` : String(event.state))).join(' ');
+const states = (events: ReadonlyArray<{ state: number; type?: string }>) => events.map((event) => (event.type === 'RTO' ? `${event.state}R` : String(event.state))).join(' ');
 
 describe('the demo, run in process', () => {
   it('places one order of each type and receives every webhook the sandbox sent, through the header-checked handler', async () => {
@@ -32,7 +32,7 @@ describe('the demo, run in process', () => {
     expect(result.webhooks.sent).toBe(result.orders.reduce((sum, order) => sum + order.events.length, 0));
     expect(result.webhooks.accepted).toBe(result.webhooks.sent);
     for (const order of result.orders) {
-      const times = order.events.map((event) => event.timeStamp);
+      const times = order.events.map((event) => event.timeStamp ?? Number.NaN);
       expect(times).toEqual([...times].sort((a, b) => a - b));
       expect(new Set(times).size).toBe(times.length);
     }

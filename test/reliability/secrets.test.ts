@@ -1,7 +1,8 @@
 // The API key and the transport rules. test/core/client-config.test.ts already checks a 401 of
 // client.request(), the basic http:// rule and CR/LF in client, per-call and key headers; this
 // file covers every other way a call can fail, over real HTTP, and what it left out.
-import { createServer } from 'node:net';
+import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -153,6 +154,61 @@ describe('the API key never shows in an error or in what hooks and the logger re
     expect(error).toBeInstanceOf(ConfigurationError);
     for (const [how, text] of Object.entries(renderings(error))) expectKeyAbsent(`error ${how}`, text);
   });
+});
+
+describe('a key the service echoes back is scrubbed from everything built out of its answer', () => {
+  /** Every credential the request carried, as the service might repeat it. */
+  const echoed = (headers: IncomingHttpHeaders): string[] => ['authorization', 'x-api-key'].flatMap((name) => (typeof headers[name] === 'string' ? [headers[name]] : []));
+  /** Answers that repeat the credentials in each place an answer has: body text, JSON strings and keys, escapes, headers, status text, Location. */
+  const ANSWERS: Array<[string, string, (sent: string[]) => { status: number; statusMessage?: string; headers?: Record<string, string>; body: string }]> = [
+    ['a 401 whose message quotes the key', 'AuthenticationError', (sent) => ({ status: 401, body: JSON.stringify({ success: false, message: `Invalid API key ${sent.join(' / ')}`, data: { key: sent[0] } }) })],
+    ['a 400 with a validator array naming it', 'ApiError', (sent) => ({ status: 400, body: JSON.stringify([{ message: `"apiKey" ${sent[0]} is not allowed`, path: ['apiKey', String(sent[0])], type: 'any.unknown' }]) })],
+    ['a 403 with the key as a JSON key and in \\u escapes', 'PermissionDeniedError', (sent) => ({ status: 403, body: `{"success":false,"message":"denied: ${[...String(sent[0])].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}","data":{${JSON.stringify(String(sent[0]))}:1}}` })],
+    ['a 503 in plain text', 'ServerError', (sent) => ({ status: 503, statusMessage: `Down for ${sent[0]}`, headers: { 'x-echo': String(sent[0]), 'content-type': 'text/plain' }, body: `upstream refused ${sent.join(' ')}` })],
+    ['a coded error (3007) quoting it', 'CodLimitExceededError', (sent) => ({ status: 400, headers: { 'x-request-key': String(sent[0]) }, body: JSON.stringify({ success: false, errorCode: 3007, message: `cod too high for ${sent[0]}` }) })],
+    ['a 2xx error envelope', 'ApiError', (sent) => ({ status: 200, body: JSON.stringify({ success: false, message: `key ${sent[0]} suspended` }) })],
+    ['a redirect whose Location carries it', 'RedirectError', (sent) => ({ status: 302, headers: { location: `https://login.example/?key=${encodeURIComponent(String(sent[0])).replace(/%20/g, ' ')}&raw=${sent[0]}` }, body: '' })],
+  ];
+  const CONFIGS: Array<[string, Partial<DeliveryClientOptions>, { headers?: Record<string, string> }?]> = [
+    ['Authorization: <key>', {}],
+    ['X-Api-Key: <key>', { auth: { headerName: 'X-Api-Key' } }],
+    ['Authorization: Bearer <key>', { auth: { scheme: 'Bearer' } }],
+    ['the key in client `headers`', { apiKey: undefined, headers: { 'X-Api-Key': KEY } }],
+    ['the key in per-call `headers`', { apiKey: undefined }, { headers: { authorization: `Token ${KEY}` } }],
+  ];
+
+  let answer: (sent: string[]) => { status: number; statusMessage?: string; headers?: Record<string, string>; body: string } = () => ({ status: 204, body: '' });
+  let requests = 0;
+  const server = createHttpServer((req, res) => {
+    requests++;
+    const sent = echoed(req.headers);
+    expect(sent.join(' '), 'the request carried the key').toContain(KEY);
+    const { status, statusMessage, headers = {}, body } = answer(sent);
+    req.resume();
+    res.writeHead(status, statusMessage ?? '', { 'content-type': 'application/json', ...headers }).end(body);
+  });
+  let baseUrl = '';
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  for (const [configName, clientOptions, callOptions] of CONFIGS) {
+    it.each(ANSWERS)(`${configName}: %s`, async (_, expected, respond) => {
+      answer = respond;
+      requests = 0;
+      const { client, seen } = observedClient({ baseUrl, cache: false, ...clientOptions });
+      const error = await failureOf(() => client.deliveries.create({ ...order, cod: 25_000 }, { ...callOptions }));
+      expect(error.name).toBe(expected);
+      expect(requests).toBeGreaterThan(0);
+      for (const [how, text] of Object.entries(renderings(error))) expectKeyAbsent(`error ${how}`, text);
+      expectKeyAbsent('hooks and logs', inspect(seen, { depth: Number.POSITIVE_INFINITY }));
+      expectKeyAbsent('hooks and logs as JSON', JSON.stringify(seen));
+      // Scrubbed, not dropped: the rest of what the service said is still there.
+      expect(inspect(error, { depth: Number.POSITIVE_INFINITY })).toContain('[redacted]');
+    });
+  }
 });
 
 describe('header values with CR or LF are refused before anything is sent', () => {

@@ -33,7 +33,7 @@ describe('deliveries.create: POST /deliveries?apiVersion=1', () => {
     expect(result).toEqual({ _id: 'order-1', trackingNumber: '7234258', type: 10, state: { code: 10, value: 'Pickup requested' }, cod: 250, createdAt: '2025-01-01T00:00:00.000Z' });
   });
 
-  it('sends the body the validator prepared: no undefined, packageType in the spec spelling, unknown fields kept', async () => {
+  it('sends the body the validator prepared: no undefined, packageType as written, unknown fields kept', async () => {
     const sent = capture(server, 'post', '/deliveries', (s) => created(s));
     const order = {
       type: DeliveryType.Deliver,
@@ -44,7 +44,7 @@ describe('deliveries.create: POST /deliveries?apiVersion=1', () => {
       flexShip: true,
     } as unknown as OrderInput;
     await makeClient().deliveries.create(order);
-    expect(sent[0]?.json).toStrictEqual({ type: 10, dropOffAddress, receiver, specs: { packageType: 'Light Bulky' }, flexShip: true });
+    expect(sent[0]?.json).toStrictEqual({ type: 10, dropOffAddress, receiver, specs: { packageType: 'light_bulky' }, flexShip: true });
     expect(sent[0]?.text).not.toMatch(/"floor"|"notes"|undefined/);
   });
 

@@ -58,7 +58,7 @@ describe('3009: an address without city, zoneId and districtId', () => {
   });
 
   it('keeps every other problem in issues', () => {
-    const error = thrownBy(() => validateAddress({ firstLine: 'abc', floor: 3 }));
+    const error = thrownBy(() => validateAddress({ firstLine: 'abc', floor: true }));
     expect(error).toBeInstanceOf(AddressLocationRequiredError);
     expect(pathsOf(error).sort()).toEqual(['', 'firstLine', 'floor']);
   });
@@ -84,13 +84,26 @@ describe('firstLine of an order address', () => {
 });
 
 describe('the other address fields', () => {
-  it('are strings (isWorkAddress a boolean), each wrong one reported with its path', () => {
-    const error = thrownBy(() => validateAddress({ ...cairoAddress(), buildingNumber: 12, floor: null, isWorkAddress: 'yes' }));
+  it('are strings (building, floor and apartment numbers too; isWorkAddress a boolean), each wrong one reported with its path', () => {
+    const error = thrownBy(() => validateAddress({ ...cairoAddress(), secondLine: 7, buildingNumber: true, floor: {}, isWorkAddress: 'yes' }));
     expect(error.issues).toEqual([
-      { path: ['buildingNumber'], message: 'must be a string (got a number)' },
-      { path: ['floor'], message: 'must be a string (got null)' },
+      { path: ['secondLine'], message: 'must be a string (got a number)' },
+      { path: ['buildingNumber'], message: 'must be a string or a number (got a boolean)' },
+      { path: ['floor'], message: 'must be a string or a number (got an object)' },
       { path: ['isWorkAddress'], message: 'must be true or false (got a string)' },
     ]);
+  });
+
+  it('take numbers for building, floor and apartment, as the service’s PHP and Python SDKs send them, and send them as numbers', () => {
+    const address = { ...cairoAddress(), buildingNumber: 12, floor: 0, apartment: 4 };
+    expect(validateAddress(address)).toStrictEqual(address);
+    expect(pathsOf(thrownBy(() => validateAddress({ ...cairoAddress(), floor: Number.NaN })))).toEqual(['floor']);
+  });
+
+  it('take null as "not given", and send it on as given', () => {
+    const address = { ...cairoAddress(), secondLine: null, buildingNumber: null, floor: null, apartment: null, isWorkAddress: null, zoneId: null };
+    expect(validateAddress(address)).toStrictEqual(address);
+    expect(thrownBy(() => validateAddress({ city: null, zoneId: null, districtId: null, firstLine: '12 Talaat Harb Street' }))).toBeInstanceOf(AddressLocationRequiredError);
   });
 
   it('are sent without undefined values, and unknown fields are kept', () => {

@@ -1,6 +1,11 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod/mini';
 import {
+  type ClientRuleCode,
+  type DeliveryClientOptions,
+  ErrorCode,
+  type RequestOptions,
+  type ValidateSetting,
   type Address,
   type AddressByDistrictName,
   type CashCollectionOrder,
@@ -17,6 +22,7 @@ import {
   FulfillmentType,
   type OrderAddress,
   type OrderInput,
+  type PackageSize,
   type PackageType,
   checkOrder,
   validateDeliveryOrder,
@@ -85,13 +91,30 @@ describe('the compiler enforces what each order type requires', () => {
     void [send, back, noInfo, noOriginal, viaUnion];
   });
 
-  it('catches a misspelt field and a wrong packageType', () => {
+  it('catches a misspelt field; packageType and size suggest the known values and take any other string', () => {
     // @ts-expect-error `cdo` is not a field of any order
     const typo: DeliverOrder = { type: 10, dropOffAddress: address, cdo: 100 };
-    // @ts-expect-error packageType is one of the spec's values
-    const huge: DeliverOrder = { type: 10, dropOffAddress: address, specs: { packageType: 'HUGE' } };
-    expectTypeOf<PackageType>().toEqualTypeOf<'SMALL' | 'MEDIUM' | 'LARGE' | 'Light Bulky' | 'Heavy Bulky' | 'Parcel'>();
-    void [typo, huge];
+    const parcel: DeliverOrder = { type: 10, dropOffAddress: address, specs: { packageType: 'Parcel', size: 'MEDIUM' } };
+    const spelt: DeliverOrder = { type: 10, dropOffAddress: address, specs: { packageType: 'Light Bulky', size: 'Small' } };
+    // @ts-expect-error a package type is a string
+    const numeric: DeliverOrder = { type: 10, dropOffAddress: address, specs: { packageType: 2 } };
+    expectTypeOf<'Parcel' | 'Document' | 'Light Bulky' | 'Heavy Bulky'>().toExtend<PackageType>();
+    expectTypeOf<'SMALL' | 'MEDIUM' | 'LARGE'>().toExtend<PackageSize>();
+    expectTypeOf<'anything else'>().toExtend<PackageType>();
+    void [typo, parcel, spelt, numeric];
+  });
+
+  it('takes null for an optional field, and numbers for building, floor and apartment', () => {
+    const fromPhp: DeliverOrder = {
+      type: 10,
+      dropOffAddress: { city: 'Cairo', districtId: 'd1', firstLine: '12 Talaat Harb', secondLine: null, buildingNumber: 12, floor: 3, apartment: null },
+      notes: null,
+      receiver: { firstName: 'Mona', phone: '01012345678', email: null },
+      cod: null,
+    };
+    // @ts-expect-error a Cash Collection's cod is still required
+    const noCod: CashCollectionOrder = { type: 15, pickupAddress: address, cod: null };
+    void [fromPhp, noCod];
   });
 });
 
@@ -158,5 +181,24 @@ describe('the declared types and the schemas agree', () => {
     expectTypeOf<FulfillmentSendOrder>().toExtend<Out<typeof fulfillmentSendSchema>>();
     expectTypeOf<FulfillmentReturnOrder>().toExtend<Out<typeof fulfillmentReturnSchema>>();
     expectTypeOf<OrderAddress>().toExtend<AddressFields>();
+  });
+});
+
+describe('validate: { skip }', () => {
+  it('takes the codes of client-side rules only', () => {
+    const client = (validate: DeliveryClientOptions['validate']) => validate;
+    client({ skip: [ErrorCode.DeliveryImagesRequired, ErrorCode.CodLimitExceeded, 3009] });
+    client(true);
+    client(false);
+    // @ts-expect-error 3001 is checked by the service only
+    client({ skip: [ErrorCode.CityNotFound] });
+    // @ts-expect-error not an errorCode at all
+    client({ skip: [9999] });
+    // @ts-expect-error a code the SDK does not check
+    client({ skip: [ErrorCode.BulkCreationFailed] });
+    // The validators take one argument, so `orders.map(checkOrder)` gets no index for options.
+    expectTypeOf(checkOrder).parameters.toEqualTypeOf<[input: unknown]>();
+    expectTypeOf<RequestOptions['validate']>().toEqualTypeOf<ValidateSetting | undefined>();
+    expectTypeOf<ClientRuleCode>().toEqualTypeOf<2150 | 2151 | 3005 | 3006 | 3007 | 3008 | 3009>();
   });
 });

@@ -11,16 +11,26 @@ import {
   type UnknownStateEvent,
   type WebhookEvent,
   type WebhookEventFor,
+  type WebhookIssue,
+  type WebhookOrderType,
 } from '../../src/webhooks/index.js';
 import { createNodeWebhookHandler } from '../../src/webhooks/node.js';
 
 declare const body: string;
 
+describe('what could not be read', () => {
+  it('is listed in issues, absent when everything was read; type and timeStamp may be absent', () => {
+    const event = parseWebhookEvent(body);
+    expectTypeOf(event.issues).toEqualTypeOf<readonly WebhookIssue[] | undefined>();
+    expectTypeOf(event.type).toEqualTypeOf<WebhookOrderType | (string & {}) | undefined>();
+  });
+});
+
 describe('WebhookEvent narrows on state', () => {
   it('types exceptionCode in 47 and cod in 45', () => {
     const event = parseWebhookEvent(body);
     if (event.state === 47) {
-      expectTypeOf(event.exceptionCode).toEqualTypeOf<number>();
+      expectTypeOf(event.exceptionCode).toEqualTypeOf<number | undefined>();
       expectTypeOf(event.exceptionReason).toEqualTypeOf<string>();
       expectTypeOf(event).toEqualTypeOf<ExceptionEvent>();
     }
@@ -30,7 +40,7 @@ describe('WebhookEvent narrows on state', () => {
     }
     switch (event.state) {
       case 47:
-        expectTypeOf(event.exceptionCode).toEqualTypeOf<number>();
+        expectTypeOf(event.exceptionCode).toEqualTypeOf<number | undefined>();
         break;
       case 24:
         expectTypeOf(event).toEqualTypeOf<StateChangeEvent<24>>();
@@ -56,7 +66,7 @@ describe('WebhookEvent narrows on state', () => {
   it('types the fields every event has', () => {
     const event = parseWebhookEvent(body);
     expectTypeOf(event.trackingNumber).toEqualTypeOf<string>();
-    expectTypeOf(event.timeStamp).toEqualTypeOf<number>();
+    expectTypeOf(event.timeStamp).toEqualTypeOf<number | undefined>();
     expectTypeOf(event.deliveryPromiseDay).toEqualTypeOf<Date | undefined>();
     expectTypeOf(event.known).toEqualTypeOf<boolean>();
     expectTypeOf(event.raw).toEqualTypeOf<Readonly<Record<string, unknown>>>();
@@ -74,7 +84,7 @@ describe('createWebhookHandler types each state callback', () => {
     const handler = createWebhookHandler({
       on: {
         45: (event) => expectTypeOf(event.cod).toEqualTypeOf<number>(),
-        47: async (event) => expectTypeOf(event.exceptionCode).toEqualTypeOf<number>(),
+        47: async (event) => expectTypeOf(event.exceptionCode).toEqualTypeOf<number | undefined>(),
         41: (event, request) => {
           expectTypeOf(event.state).toEqualTypeOf<41>();
           expectTypeOf(request).toEqualTypeOf<Request>();
@@ -89,7 +99,7 @@ describe('createWebhookHandler types each state callback', () => {
     createWebhookHandler({
       on: {
         [DeliveryState.Delivered]: (event) => expectTypeOf(event.cod).toEqualTypeOf<number>(),
-        [DeliveryState.Exception]: (event) => expectTypeOf(event.exceptionCode).toEqualTypeOf<number>(),
+        [DeliveryState.Exception]: (event) => expectTypeOf(event.exceptionCode).toEqualTypeOf<number | undefined>(),
       },
     });
   });
@@ -106,7 +116,7 @@ describe('createWebhookHandler types each state callback', () => {
 
 describe('the Node adapter', () => {
   it('is a node:http request listener and an Express handler', () => {
-    const handle = createNodeWebhookHandler({ on: { 47: (event) => expectTypeOf(event.exceptionCode).toEqualTypeOf<number>() } });
+    const handle = createNodeWebhookHandler({ on: { 47: (event) => expectTypeOf(event.exceptionCode).toEqualTypeOf<number | undefined>() } });
     createServer(handle);
     type ExpressRequest = IncomingMessage & { body: any; params: Record<string, string> };
     const route: (req: ExpressRequest, res: ServerResponse, next: (err?: unknown) => void) => void = handle;

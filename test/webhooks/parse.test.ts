@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/errors/index.js';
-import { parseWebhookEvent, WebhookOrderType, WebhookPayloadError } from '../../src/webhooks/index.js';
+import { describeException, parseWebhookEvent, type WebhookEvent, WebhookOrderType, WebhookPayloadError } from '../../src/webhooks/index.js';
 import { T0, webhookBody } from './helpers.js';
 
 /** The error parseWebhookEvent threw, failing the test when it threw none or another kind. */
@@ -108,20 +108,100 @@ describe('codes the SDK does not know yet are kept and flagged, never thrown awa
   });
 });
 
-describe('a malformed body throws a WebhookPayloadError naming the field', () => {
+describe('any other field that cannot be read is flagged in issues, kept in raw, and never refuses the webhook', () => {
+  const base = webhookBody();
+  const without = (field: string): Record<string, unknown> => Object.fromEntries(Object.entries(base).filter(([key]) => key !== field));
+  const issueFields = (event: WebhookEvent): string[] => (event.issues ?? []).map((issue) => issue.field);
+
+  it.each<[string, Record<string, unknown>, string]>([
+    ['type empty', { ...base, type: '' }, 'type'],
+    ['type numeric', { ...base, type: 10 }, 'type'],
+    ['timeStamp a word', { ...base, timeStamp: 'yesterday' }, 'timeStamp'],
+    ['timeStamp NaN', { ...base, timeStamp: Number.NaN }, 'timeStamp'],
+    ['isConfirmedDelivery as text', { ...base, isConfirmedDelivery: 'yes' }, 'isConfirmedDelivery'],
+    ['deliveryPromiseDate a number', { ...base, deliveryPromiseDate: 2022025 }, 'deliveryPromiseDate'],
+    ['numberOfAttempts negative', { ...base, numberOfAttempts: -1 }, 'numberOfAttempts'],
+    ['exceptionReason a number', webhookBody({ state: 47, exceptionReason: 7 }), 'exceptionReason'],
+  ])('%s: left out of the event, flagged, kept in raw', (_, body, field) => {
+    const event = parseWebhookEvent(body);
+    expect(issueFields(event)).toEqual([field]);
+    expect(event.issues?.[0]?.message).toMatch(/^expected .+, received /);
+    expect((event as unknown as Record<string, unknown>)[field]).toBe(field === 'exceptionReason' ? describeException(7).reason : undefined);
+    expect(event.raw[field]).toBe(body[field]);
+    expect(event.trackingNumber).toBe('4567891234');
+  });
+
+  it.each<[string, string]>([
+    ['31-02-2025', '31 February'],
+    ['29-02-2023', '29 February of a common year'],
+    ['01-13-2025', 'month 13'],
+    ['2-2-2025', 'no leading zeros'],
+    ['', 'empty'],
+    ['next Tuesday', 'words'],
+  ])('deliveryPromiseDate %j (%s): kept as sent, no deliveryPromiseDay, flagged', (date) => {
+    const event = parseWebhookEvent({ ...base, deliveryPromiseDate: date });
+    expect(event.deliveryPromiseDate).toBe(date);
+    expect(event.deliveryPromiseDay).toBeUndefined();
+    expect(issueFields(event)).toEqual(['deliveryPromiseDate']);
+  });
+
+  it('reads deliveryPromiseDate as an ISO date too, as its calendar day at midnight UTC', () => {
+    expect(parseWebhookEvent({ ...base, deliveryPromiseDate: '2025-02-02' }).deliveryPromiseDay).toEqual(new Date(Date.UTC(2025, 1, 2)));
+    const event = parseWebhookEvent({ ...base, deliveryPromiseDate: '2025-02-02T21:00:00.000Z' });
+    expect(event.deliveryPromiseDay).toEqual(new Date(Date.UTC(2025, 1, 2)));
+    expect(event.issues).toBeUndefined();
+  });
+
+  it('a state-47 body without exceptionCode is an Exception event without a code', () => {
+    const event = parseWebhookEvent({ ...base, state: 47, exceptionReason: 'Customer is not answering' });
+    if (event.state !== 47) throw new Error('expected an Exception event');
+    expect(event.exceptionCode).toBeUndefined();
+    expect(event.exceptionReason).toBe('Customer is not answering');
+    expect(event.issues).toBeUndefined();
+    const bare = parseWebhookEvent({ ...base, state: 47 });
+    expect(bare.state === 47 && bare.exceptionReason).toBe(describeException(undefined).reason);
+  });
+
+  it('reads numbers written as digits (state, exceptionCode, cod, timeStamp) and a numeric businessReference as text', () => {
+    const event = parseWebhookEvent(webhookBody({ state: '47', exceptionCode: '7', timeStamp: String(T0), businessReference: 1042 }));
+    expect(event).toMatchObject({ state: 47, exceptionCode: 7, timeStamp: T0, businessReference: '1042' });
+    expect(event.issues).toBeUndefined();
+    expect(parseWebhookEvent(webhookBody({ state: 45, cod: '1250.50' }))).toMatchObject({ cod: 1250.5 });
+    expect(parseWebhookEvent({ ...base, timeStamp: '2025-01-30T09:00:00.000Z' }).timeStamp).toBe(T0);
+  });
+
+  it('a Delivered body whose cod is no amount reads as 0 collected, flagged, the sent value in raw', () => {
+    const event = parseWebhookEvent(webhookBody({ state: 45, cod: 'twelve' }));
+    expect(event.state === 45 && event.cod).toBe(0);
+    expect(issueFields(event)).toEqual(['cod']);
+    expect(event.raw['cod']).toBe('twelve');
+  });
+
+  it('type and timeStamp may be missing: the event comes without them, not refused', () => {
+    const event = parseWebhookEvent(without('type'));
+    expect(event.type).toBeUndefined();
+    expect(event).toMatchObject({ typeKnown: false, known: false });
+    expect(parseWebhookEvent(without('timeStamp')).timeStamp).toBeUndefined();
+    expect(parseWebhookEvent({ _id: 'a1', trackingNumber: 7, state: 24 })).toMatchObject({ _id: 'a1', trackingNumber: '7', state: 24, stateKnown: true });
+  });
+
+  it('lists every unreadable field, not only the first', () => {
+    const event = parseWebhookEvent({ ...base, type: 10, isConfirmedDelivery: 'yes', numberOfAttempts: 'two' });
+    expect(issueFields(event)).toEqual(['type', 'isConfirmedDelivery', 'numberOfAttempts']);
+  });
+});
+
+describe('only a body without _id, trackingNumber or state throws a WebhookPayloadError naming the field', () => {
   const base = webhookBody();
   const without = (field: string): Record<string, unknown> => Object.fromEntries(Object.entries(base).filter(([key]) => key !== field));
 
   it.each<[string, unknown, string]>([
     ['state missing', without('state'), 'state'],
-    ['state as a string', { ...base, state: '45' }, 'state'],
     ['state with a fraction', { ...base, state: 45.5 }, 'state'],
     ['state negative', { ...base, state: -1 }, 'state'],
     ['state NaN', { ...base, state: Number.NaN }, 'state'],
     ['state Infinity', { ...base, state: Number.POSITIVE_INFINITY }, 'state'],
-    ['type missing', without('type'), 'type'],
-    ['type empty', { ...base, type: '' }, 'type'],
-    ['type numeric', { ...base, type: 10 }, 'type'],
+    ['state a word', { ...base, state: 'Delivered' }, 'state'],
     ['_id missing', without('_id'), '_id'],
     ['_id an object', { ...base, _id: { $oid: 'x' } }, '_id'],
     ['trackingNumber missing', without('trackingNumber'), 'trackingNumber'],
@@ -130,24 +210,6 @@ describe('a malformed body throws a WebhookPayloadError naming the field', () =>
     ['trackingNumber with a fraction', { ...base, trackingNumber: 12.5 }, 'trackingNumber'],
     ['trackingNumber negative', { ...base, trackingNumber: -3 }, 'trackingNumber'],
     ['trackingNumber beyond 2^53 (digits already lost)', { ...base, trackingNumber: 2 ** 60 }, 'trackingNumber'],
-    ['timeStamp missing', without('timeStamp'), 'timeStamp'],
-    ['timeStamp as text', { ...base, timeStamp: 'yesterday' }, 'timeStamp'],
-    ['timeStamp NaN', { ...base, timeStamp: Number.NaN }, 'timeStamp'],
-    ['isConfirmedDelivery as text', { ...base, isConfirmedDelivery: 'yes' }, 'isConfirmedDelivery'],
-    ['deliveryPromiseDate ISO', { ...base, deliveryPromiseDate: '2025-02-02' }, 'deliveryPromiseDate'],
-    ['deliveryPromiseDate 31 February', { ...base, deliveryPromiseDate: '31-02-2025' }, 'deliveryPromiseDate'],
-    ['deliveryPromiseDate 29 February of a common year', { ...base, deliveryPromiseDate: '29-02-2023' }, 'deliveryPromiseDate'],
-    ['deliveryPromiseDate month 13', { ...base, deliveryPromiseDate: '01-13-2025' }, 'deliveryPromiseDate'],
-    ['deliveryPromiseDate without leading zeros', { ...base, deliveryPromiseDate: '2-2-2025' }, 'deliveryPromiseDate'],
-    ['deliveryPromiseDate empty', { ...base, deliveryPromiseDate: '' }, 'deliveryPromiseDate'],
-    ['deliveryPromiseDate a number', { ...base, deliveryPromiseDate: 2022025 }, 'deliveryPromiseDate'],
-    ['businessReference a number', { ...base, businessReference: 1042 }, 'businessReference'],
-    ['numberOfAttempts negative', { ...base, numberOfAttempts: -1 }, 'numberOfAttempts'],
-    ['cod as text in Delivered', webhookBody({ state: 45, cod: '1250' }), 'cod'],
-    ['cod NaN in Delivered', webhookBody({ state: 45, cod: Number.NaN }), 'cod'],
-    ['exceptionCode missing in Exception', { ...base, state: 47 }, 'exceptionCode'],
-    ['exceptionCode as text', webhookBody({ state: 47, exceptionCode: '7' }), 'exceptionCode'],
-    ['exceptionReason a number', webhookBody({ state: 47, exceptionReason: 7 }), 'exceptionReason'],
   ])('%s', (_, body, field) => {
     const err = payloadError(body);
     expect(err.field).toBe(field);
@@ -169,8 +231,8 @@ describe('a malformed body throws a WebhookPayloadError naming the field', () =>
   });
 
   it('never reads inherited properties, so a polluted prototype adds no field', () => {
-    expect(payloadError(Object.create(webhookBody())).field).toBe('state');
-    expect(payloadError('{"__proto__": {"state": 45, "type": "SEND"}}').field).toBe('state');
+    expect(payloadError(Object.create(webhookBody())).field).toBe('_id');
+    expect(payloadError(`{"__proto__": {"state": 45, "type": "SEND"}, "_id": "a1", "trackingNumber": 7}`).field).toBe('state');
   });
 
   it('lets a JSON "__proto__" key pollute nothing', () => {
@@ -214,20 +276,29 @@ describe('arbitrary input (fast-check): an event or a WebhookPayloadError, nothi
     fc.assert(fc.property(fc.oneof(fc.string(), fc.anything({ withNullPrototype: true, withMap: true, withTypedArray: true })), onlyTypedErrors), { numRuns: 300 });
   });
 
-  it('for a valid body with one field replaced: the error names that field (or the exception code it now needs)', () => {
+  it('for a valid body with one field replaced: refused only for _id, trackingNumber or state, else at most that field flagged', () => {
     const fields = Object.keys(webhookBody());
+    const required = ['_id', 'trackingNumber', 'state'];
     let refused = 0;
+    let flagged = 0;
     fc.assert(fc.property(fc.constantFrom(...fields), fc.jsonValue(), (field, value) => {
+      let event: WebhookEvent;
       try {
-        parseWebhookEvent(JSON.stringify({ ...webhookBody(), [field]: value }));
+        event = parseWebhookEvent(JSON.stringify({ ...webhookBody(), [field]: value }));
       } catch (err) {
         refused++;
         expect(err).toBeInstanceOf(WebhookPayloadError);
-        expect([field, 'exceptionCode']).toContain((err as WebhookPayloadError).field);
+        expect(required).toContain((err as WebhookPayloadError).field);
+        expect((err as WebhookPayloadError).field).toBe(field);
+        return;
       }
+      if (event.issues !== undefined) flagged++;
+      expect((event.issues ?? []).map((issue) => issue.field)).toEqual(event.issues === undefined ? [] : [field]);
+      expect(event.raw[field]).toEqual(JSON.parse(JSON.stringify({ [field]: value }))[field]);
     }), { numRuns: 300 });
-    // Most replacements are of the wrong type: a parser that refused none would pass the loop above.
-    expect(refused).toBeGreaterThan(100);
+    // Most replacements are of the wrong type: a parser that refused or flagged none would pass the loop above.
+    expect(refused).toBeGreaterThan(20);
+    expect(flagged).toBeGreaterThan(50);
   });
 
   it('reads back every valid body it is given, tracking number as a string', () => {

@@ -1,0 +1,58 @@
+import { ValidationError } from '../errors/index.js';
+
+/** Percent-decodes until nothing changes (a few rounds), so `%252e` is read as `.` too; undecodable text is kept as is. */
+function fullyDecoded(value: string): string {
+  let current = value;
+  for (let round = 0; round < 4; round++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(current);
+    } catch {
+      return current;
+    }
+    if (next === current) return current;
+    current = next;
+  }
+  return current;
+}
+
+/**
+ * `value` when it can be one path segment (an id). Throws a ValidationError naming `name` for an
+ * empty value, `.` or `..` in any encoding: URL resolution (or the service, decoding it) would read
+ * them as "this folder" and "the folder above", and send the call, key and body, to another path.
+ */
+export function pathSegment(value: string, name: string): string {
+  const decoded = fullyDecoded(value).trim();
+  if (decoded === '' || decoded === '.' || decoded === '..') {
+    throw new ValidationError([{ path: [name], message: `must be an id, not ${JSON.stringify(value)}` }], { subject: 'Invalid argument' });
+  }
+  return value;
+}
+
+/** Whether `path` resolved against `baseUrl`, as fetch resolves it (`..`, `%2e%2e`, `\\` included), lands below `baseUrl`'s path. */
+function staysBelow(baseUrl: string, base: URL, path: string): boolean {
+  let resolved: URL;
+  try {
+    resolved = new URL(`${baseUrl}${path}`);
+  } catch {
+    return false;
+  }
+  return resolved.origin === base.origin && resolved.pathname.startsWith(base.pathname) && resolved.username === '' && resolved.password === '';
+}
+
+/**
+ * The URL a call goes to: `path` (starting with `/`) and `query` below `baseUrl`. Throws a
+ * ValidationError naming `path` when the URL would land outside `baseUrl`'s path, as sent or once
+ * percent-decoded (a server or proxy that decodes `%2f` before resolving): the key goes wherever
+ * the URL points.
+ */
+export function urlBelow(baseUrl: string, path: unknown, query: Readonly<Record<string, string | number | boolean | undefined>> | undefined): string {
+  const base = new URL(`${baseUrl}/`);
+  // `//host/...` and `scheme://` read as another origin to anyone who resolves the path alone.
+  const below = typeof path === 'string' && path.startsWith('/') && !path.startsWith('//') && !path.includes('://') && staysBelow(baseUrl, base, path) && staysBelow(baseUrl, base, fullyDecoded(path));
+  if (!below) {
+    throw new ValidationError([{ path: ['path'], message: `must be a path below baseUrl starting with "/", got ${JSON.stringify(path)}` }], { subject: 'Invalid request' });
+  }
+  const pairs = Object.entries(query ?? {}).flatMap(([key, value]) => (value === undefined ? [] : [`${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`]));
+  return `${baseUrl}${path}${pairs.length === 0 ? '' : `?${pairs.join('&')}`}`;
+}

@@ -1,0 +1,77 @@
+/**
+ * Switching single client-side rules off by their errorCode (`validate: { skip: [...] }`), for
+ * a rule the live service does not enforce everywhere (the official plugin sends
+ * `allowToOpenPackage: true` without `deliveryImages`, 2150).
+ */
+import { ConfigurationError } from '../errors/base.js';
+import { ErrorCode } from '../errors/codes.js';
+
+/** The errorCodes of the rules the SDK checks before sending: the only ones `skip` can name. */
+export const CLIENT_RULE_CODES = [
+  ErrorCode.DeliveryImagesRequired,
+  ErrorCode.InvalidDeliveryImageUrl,
+  ErrorCode.CrpRefundCodOnly,
+  ErrorCode.CodRequired,
+  ErrorCode.CodLimitExceeded,
+  ErrorCode.RefundCodLimitExceeded,
+  ErrorCode.AddressLocationRequired,
+] as const;
+
+/** An errorCode of a rule the SDK checks before sending (2150, 2151, 3005 to 3009). */
+export type ClientRuleCode = (typeof CLIENT_RULE_CODES)[number];
+
+/** How inputs are checked: every rule, or every rule but those in `skip`. */
+export interface ValidateOptions {
+  /**
+   * Client-side rules not to check, by errorCode, e.g. `[ErrorCode.DeliveryImagesRequired]`.
+   * The service still applies its own rules, and its refusal still maps to the coded class.
+   */
+  readonly skip?: readonly ClientRuleCode[] | undefined;
+}
+
+/**
+ * The `validate` option of the client and of a call: `true` (the default) checks every rule,
+ * `false` none, and `{ skip }` every rule but the ones named.
+ */
+export type ValidateSetting = boolean | ValidateOptions;
+
+const NONE: ReadonlySet<number> = new Set();
+const isClientRuleCode = (code: unknown): code is ClientRuleCode => (CLIENT_RULE_CODES as readonly unknown[]).includes(code);
+
+/**
+ * The rules `skip` names, as a set; a `ConfigurationError` naming `where` for anything that is not
+ * a list of client-side rule codes, so a typo never silently checks everything.
+ */
+export function rulesToSkip(options: ValidateOptions | undefined, where: string): ReadonlySet<number> {
+  if (options === undefined || options === null) return NONE;
+  if (typeof options !== 'object') throw new ConfigurationError(`${where} must be true, false or { skip: [errorCode, ...] }.`);
+  const skip: unknown = options.skip;
+  if (skip === undefined) return NONE;
+  if (!Array.isArray(skip)) throw new ConfigurationError(`${where}.skip must be an array of errorCodes, e.g. [ErrorCode.DeliveryImagesRequired].`);
+  for (const code of skip) {
+    if (!isClientRuleCode(code)) {
+      throw new ConfigurationError(`${where}.skip: ${String(code)} is not the errorCode of a rule the SDK checks (one of ${CLIENT_RULE_CODES.join(', ')}).`);
+    }
+  }
+  return skip.length === 0 ? NONE : new Set(skip);
+}
+
+// Parsing is synchronous, so the rules of the one parse under way read the set from here rather
+// than every schema being built once per combination of skipped codes.
+let skipped: ReadonlySet<number> = NONE;
+
+/** Runs `parse` with the rules of `codes` switched off. */
+export function withRulesOff<T>(codes: ReadonlySet<number>, parse: () => T): T {
+  const outer = skipped;
+  skipped = codes;
+  try {
+    return parse();
+  } finally {
+    skipped = outer;
+  }
+}
+
+/** Whether the rule of `code` is switched off for the parse under way. */
+export function isRuleOff(code: number): boolean {
+  return skipped.has(code);
+}

@@ -1,0 +1,66 @@
+// receiver.phone and pickupLocationContact.phone: 8 to 15 digits, an optional leading +, and the
+// usual separators. Checked by the SDK before sending and by the sandbox's own validator.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DeliveryClient, DeliveryError, type OrderInput, ValidationError, validateOrder } from '../../src/index.js';
+import { createSandbox, type Sandbox } from '../../src/testing/index.js';
+import { setUpAccount } from '../testing/helpers.js';
+import { thrownBy, validOrders } from './fixtures.js';
+
+const PHONES = [
+  '01012345678', // Egyptian mobile
+  '+201012345678',
+  '+20 10 1234 5678',
+  '0020-10-1234-5678',
+  '0223456789', // Cairo landline
+  '(02) 2345-6789',
+  '0501234567', // Saudi mobile
+  '+966501234567',
+  '+966 50 123 4567',
+  '12345678', // 8 digits
+  '123456789012345', // 15 digits
+];
+const NOT_PHONES = ['abc', '', '   ', '1234567', '1234567890123456', '+20 10x1234567', '++201012345678', '0101234567+8', 'phone: 01012345678', '٠١٠١٢٣٤٥٦٧٨'];
+
+const withPhone = (phone: string, where: 'receiver' | 'pickupLocationContact' = 'receiver') => ({ ...validOrders.deliver(), [where]: { firstName: 'Mona', phone } });
+
+describe('the SDK checks phones before sending', () => {
+  it.each(PHONES)('%j passes, sent as written', (phone) => {
+    expect(validateOrder(withPhone(phone)).receiver?.phone).toBe(phone);
+  });
+
+  it.each(NOT_PHONES)('%j is refused, naming the field', (phone) => {
+    for (const where of ['receiver', 'pickupLocationContact'] as const) {
+      const error = thrownBy(() => validateOrder(withPhone(phone, where)));
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(error.issues).toEqual([{ path: [where, 'phone'], message: expect.stringContaining('8 to 15 digits') }]);
+      expect(error.message).toContain(`${where}.phone`);
+    }
+  });
+
+  it('a phone given as null or left out is "not given"', () => {
+    expect(validateOrder({ ...validOrders.deliver(), receiver: { firstName: 'Mona', phone: null } }).receiver?.phone).toBeNull();
+    expect(validateOrder({ ...validOrders.deliver(), receiver: { firstName: 'Mona' } }).receiver).toEqual({ firstName: 'Mona' });
+  });
+});
+
+describe('the sandbox refuses the same phones on its own', () => {
+  let sandbox: Sandbox;
+  let client: DeliveryClient;
+  beforeAll(async () => {
+    sandbox = createSandbox();
+    await setUpAccount(sandbox);
+    client = new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, maxRetries: 0, fetch: sandbox.fetch });
+  });
+  afterAll(() => sandbox.close());
+  const sandboxOrder = (phone: string) => ({ ...withPhone(phone), dropOffAddress: { city: 'Giza', districtId: 'district-eg-giza-dokki', firstLine: '12 Tahrir Street, 3rd floor' } }) as unknown as OrderInput;
+
+  it.each(PHONES)('%j is taken', async (phone) => {
+    await expect(client.deliveries.create(sandboxOrder(phone))).resolves.toMatchObject({ trackingNumber: expect.any(String) });
+  });
+
+  it.each(NOT_PHONES)('%j sent unchecked is refused, naming receiver.phone', async (phone) => {
+    const error = await client.deliveries.create(sandboxOrder(phone), { validate: false }).catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(DeliveryError);
+    expect((error as Error).message).toContain('receiver.phone');
+  });
+});
