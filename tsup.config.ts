@@ -4,6 +4,7 @@ const entry = {
   index: 'src/index.ts',
   'webhooks/index': 'src/webhooks/index.ts',
   'webhooks/node': 'src/webhooks/node.ts',
+  'webhooks/redis': 'src/webhooks/redis.ts',
   'testing/index': 'src/testing/index.ts',
   'testing/msw': 'src/testing/msw.ts',
   'cli/sandbox': 'src/cli/sandbox.ts',

@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { measureBundle, bytesBySource } from './lib/bundle-size.mjs';
 import { runChild, startServer } from './lib/child.mjs';
 import { measureColdStart } from './lib/cold-start.mjs';
+import { measureRedisTracker } from './lib/redis-tracker.mjs';
 import { buildRows, markdownTable, readmeQuote, resultsMarkdown } from './lib/report.mjs';
 import { median, rotate } from './lib/stats.mjs';
 import { buildZodInlined, ensureKy, KY_VERSION, prepareTargets, ROOT } from './lib/targets.mjs';
@@ -169,15 +170,19 @@ if (results.coldStart.main > 1.5 * coldBase) {
   );
 }
 
+// A section of its own (bench/lib/redis-tracker.mjs), after the main table.
+const redisTracker = await measureRedisTracker({ log });
+notes.push(...redisTracker.notes);
 const rows = buildRows(results);
 const durationSeconds = (performance.now() - started) / 1000;
 const date = new Date().toISOString().slice(0, 10);
-writeFileSync(join(ROOT, 'bench', 'RESULTS.md'), resultsMarkdown({ rows, results, notes, date, durationSeconds }));
+writeFileSync(join(ROOT, 'bench', 'RESULTS.md'), `${resultsMarkdown({ rows, results, notes, date, durationSeconds })}\n${redisTracker.markdown}`);
 // README quotes the table between markers, rewritten here so that it cannot drift from RESULTS.md.
 const readmePath = join(ROOT, 'README.md');
 const readme = readFileSync(readmePath, 'utf8');
 const quoted = readme.replace(/(<!-- bench-table:start -->\n)[\s\S]*?(\n<!-- bench-table:end -->)/, (_, start, end) => `${start}${readmeQuote({ rows, date })}${end}`);
 if (quoted !== readme) writeFileSync(readmePath, quoted);
 console.log(markdownTable(rows));
+console.log(`\n${redisTracker.markdown}`);
 if (notes.length > 0) console.log(`\n${notes.map((note) => `- ${note}`).join('\n')}`);
 log(`done in ${durationSeconds.toFixed(0)} s; written to bench/RESULTS.md`);

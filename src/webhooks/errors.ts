@@ -25,3 +25,24 @@ export class WebhookPayloadError extends DeliveryError {
     this.field = options.field;
   }
 }
+
+/**
+ * The order tracker's store failed (Redis unreachable, a script refused, an unreadable entry). For
+ * `track`, the event may or may not have been recorded: thrown from a webhook callback, it makes
+ * `createWebhookHandler` answer 500, the service delivers the event again, and the repeat is
+ * recorded then, or reported as a `duplicate` that is not `stale` when it is still the latest.
+ * The store's own error is `cause`.
+ */
+export class TrackerStoreError extends DeliveryError {
+  override name = 'TrackerStoreError';
+  /** The tracker method that failed. */
+  readonly operation: 'track' | 'current' | 'history' | 'forget';
+  /** The order it concerned. */
+  readonly trackingNumber: string;
+
+  constructor(message: string, options: DeliveryErrorOptions & { operation: TrackerStoreError['operation']; trackingNumber: string }) {
+    super(message, options);
+    this.operation = options.operation;
+    this.trackingNumber = options.trackingNumber;
+  }
+}

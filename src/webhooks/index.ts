@@ -35,7 +35,7 @@ export type {
 } from '../catalogue/index.js';
 export { DeliveryError, ConfigurationError } from '../errors/base.js';
 export { verifyWebhookHeaders, type WebhookAuth, type WebhookHeaders } from './auth.js';
-export { WebhookPayloadError } from './errors.js';
+export { TrackerStoreError, WebhookPayloadError } from './errors.js';
 export type {
   DeliveredEvent,
   ExceptionEvent,
@@ -50,4 +50,4 @@ export type {
 } from './event.js';
 export { createWebhookHandler, DEFAULT_MAX_WEBHOOK_BODY_BYTES, type WebhookHandlerOptions, type WebhookStateHandlers } from './handler.js';
 export { parseWebhookEvent } from './parse.js';
-export { createOrderTracker, type OrderTracker, type TrackResult } from './tracker.js';
+export { type AsyncOrderTracker, createOrderTracker, type OrderTracker, type OrderTrackerOptions, type OrderTrackerStore, type StoredEvent, type TrackResult } from './tracker.js';

@@ -1,4 +1,7 @@
+import { ConfigurationError } from '../errors/base.js';
+import { TrackerStoreError, WebhookPayloadError } from './errors.js';
 import type { WebhookEvent } from './event.js';
+import { parseWebhookEvent } from './parse.js';
 
 /** What one event did to its order. */
 export interface TrackResult {
@@ -34,18 +37,88 @@ export interface OrderTracker {
   forget(trackingNumber: string): boolean;
 }
 
-interface OrderLog {
-  /** Sorted by `timeStamp`; equal times keep arrival order, so the last one is current. */
-  readonly events: WebhookEvent[];
-  readonly seen: Set<string>;
+/**
+ * {@link OrderTracker} over an {@link OrderTrackerStore}: the same rules, every answer a promise.
+ * A store that fails rejects with a {@link TrackerStoreError}; thrown from a webhook callback, it
+ * makes the handler answer 500, so the service delivers the event again.
+ */
+export interface AsyncOrderTracker {
+  /** Records one event in one atomic step of the store and says whether it changed the order's current state. */
+  track(event: WebhookEvent): Promise<TrackResult>;
+  /** The order's latest event, by `timeStamp`. */
+  current(trackingNumber: string): Promise<WebhookEvent | undefined>;
+  /** Every distinct event of the order, oldest first (late arrivals in their place). */
+  history(trackingNumber: string): Promise<readonly WebhookEvent[]>;
+  /** Drops an order; whether it was tracked. As with {@link OrderTracker.forget}, a repeat arriving later reads as new. */
+  forget(trackingNumber: string): Promise<boolean>;
+}
+
+/** One event as a store keeps it. */
+export interface StoredEvent {
+  readonly trackingNumber: string;
+  /** The event's identity: two deliveries with the same `id` are one event (the second is a duplicate). */
+  readonly id: string;
+  /** Where the event goes in the order's history: its `timeStamp`, or `-Number.MAX_VALUE` (before every timed event) when it has none. */
+  readonly timeStamp: number;
+  /** The webhook body as received (JSON): the tracker reads it back with `parseWebhookEvent`. */
+  readonly body: string;
+}
+
+/**
+ * Where an {@link AsyncOrderTracker} keeps its orders, shared by every instance of your server
+ * (`createRedisTrackerStore` from `delivery-sdk/webhooks/redis`). Each method is one atomic step.
+ */
+export interface OrderTrackerStore {
+  /**
+   * Unless an event of the order with the same `id` is already kept, inserts this one among the
+   * order's events by `timeStamp` (after those of the same time). Either way, answers whether it
+   * was already kept and the body of the order's latest event before this step (`undefined` for
+   * none). One atomic step: of two concurrent calls with the same `id`, exactly one is not a duplicate.
+   */
+  record(event: StoredEvent): Promise<{ readonly duplicate: boolean; readonly previous: string | undefined }>;
+  /** The body of the order's latest event (the last by `timeStamp`, then arrival). */
+  current(trackingNumber: string): Promise<string | undefined>;
+  /** The bodies of the order's events, oldest first. */
+  history(trackingNumber: string): Promise<readonly string[]>;
+  /** Drops the order; whether it was kept. */
+  forget(trackingNumber: string): Promise<boolean>;
+}
+
+/** Options of {@link createOrderTracker}. */
+export interface OrderTrackerOptions {
+  /** Keep the orders in this store rather than in this process's memory; every method then returns a promise. */
+  readonly store?: OrderTrackerStore | undefined;
+}
+
+// An event without a timeStamp cannot be placed in time: it counts as older than any event with
+// one, so it never overwrites a known state; among such events the last to arrive is current.
+// -Number.MAX_VALUE rather than -Infinity: a store's sort key must be a finite number.
+const timeOf = (event: WebhookEvent): number => event.timeStamp ?? -Number.MAX_VALUE;
+
+/** Two deliveries of one event agree on these; two events of an order differ in one of them. */
+function eventId(event: WebhookEvent): string {
+  return `${event.state}|${event.type}|${event.timeStamp}|${event.exceptionCode ?? ''}`;
+}
+
+/** A caller's mistake (an event not from `parseWebhookEvent`) as a typed error, not a TypeError further down. */
+function checkEvent(event: WebhookEvent): void {
+  if (typeof event !== 'object' || event === null) throw new WebhookPayloadError(`track: expected an event from parseWebhookEvent, received ${event === null ? 'null' : typeof event}`);
+  if (typeof event.trackingNumber !== 'string' || event.trackingNumber === '') throw new WebhookPayloadError('track: expected a non-empty string', { field: 'trackingNumber' });
+  if (event.timeStamp !== undefined && (typeof event.timeStamp !== 'number' || !Number.isFinite(event.timeStamp))) throw new WebhookPayloadError('track: expected epoch milliseconds', { field: 'timeStamp' });
 }
 
 /**
  * The service may deliver a webhook twice (it retries on failure) or out of order. The tracker
  * keeps one history per `trackingNumber` ordered by `timeStamp`, ignores exact repeats, and
  * never lets an older event overwrite a newer state. Events with the same `timeStamp` count in
- * arrival order. It lives in memory: with several server instances, keep the state in your
- * database the same way (compare `timeStamp` before you overwrite).
+ * arrival order.
+ *
+ * Without a `store` it lives in this process's memory and answers at once. With one (Redis:
+ * `createRedisTrackerStore` from `delivery-sdk/webhooks/redis`) several server instances share
+ * it, and every method returns a promise: each `track` is one atomic step of the store, so of the
+ * instances that receive the same event at once, at most one is told `changed`.
+ *
+ * @throws {ConfigurationError} at once, when `store` lacks one of its four methods.
  *
  * @example
  * ```ts
@@ -59,25 +132,40 @@ interface OrderLog {
  * });
  * ```
  */
-// An event without a timeStamp cannot be placed in time: it counts as older than any event with
-// one, so it never overwrites a known state; among such events the last to arrive is current.
-const timeOf = (event: WebhookEvent): number => event.timeStamp ?? Number.NEGATIVE_INFINITY;
+export function createOrderTracker(options?: { readonly store?: undefined }): OrderTracker;
+export function createOrderTracker(options: { readonly store: OrderTrackerStore }): AsyncOrderTracker;
+export function createOrderTracker(options: OrderTrackerOptions): OrderTracker | AsyncOrderTracker;
+export function createOrderTracker(options: OrderTrackerOptions = {}): OrderTracker | AsyncOrderTracker {
+  const store = options?.store;
+  if (store === undefined) return memoryTracker();
+  for (const method of ['record', 'current', 'history', 'forget'] as const) {
+    if (typeof store?.[method] !== 'function') throw new ConfigurationError(`store.${method}: expected a function, received ${typeof store?.[method]}; pass a store such as createRedisTrackerStore({ client })`);
+  }
+  return storeTracker(store);
+}
 
-export function createOrderTracker(): OrderTracker {
+interface OrderLog {
+  /** Sorted by `timeStamp`; equal times keep arrival order, so the last one is current. */
+  readonly events: WebhookEvent[];
+  readonly seen: Set<string>;
+}
+
+function memoryTracker(): OrderTracker {
   const orders = new Map<string, OrderLog>();
 
   return {
     track(event) {
+      checkEvent(event);
       let log = orders.get(event.trackingNumber);
       if (log === undefined) {
         log = { events: [], seen: new Set() };
         orders.set(event.trackingNumber, log);
       }
       const previous = log.events.at(-1);
-      const key = `${event.state}|${event.type}|${event.timeStamp}|${event.exceptionCode ?? ''}`;
+      const id = eventId(event);
       const stale = previous !== undefined && timeOf(event) < timeOf(previous);
-      if (log.seen.has(key)) return { changed: false, duplicate: true, stale, current: previous ?? event, previous };
-      log.seen.add(key);
+      if (log.seen.has(id)) return { changed: false, duplicate: true, stale, current: previous ?? event, previous };
+      log.seen.add(id);
       let at = log.events.length;
       while (at > 0 && timeOf(log.events[at - 1] as WebhookEvent) > timeOf(event)) at--;
       log.events.splice(at, 0, event);
@@ -87,4 +175,55 @@ export function createOrderTracker(): OrderTracker {
     history: (trackingNumber) => [...(orders.get(trackingNumber)?.events ?? [])],
     forget: (trackingNumber) => orders.delete(trackingNumber),
   };
+}
+
+function storeTracker(store: OrderTrackerStore): AsyncOrderTracker {
+  return {
+    async track(event) {
+      checkEvent(event);
+      const { trackingNumber } = event;
+      const timeStamp = timeOf(event);
+      const body = encode(event);
+      const id = eventId(event);
+      // The store keeps `raw` and every instance reads it back: it must say what the event says.
+      const reread = parseWebhookEvent(body);
+      if (reread.trackingNumber !== trackingNumber || eventId(reread) !== id) throw new WebhookPayloadError('track: raw is not the body this event was parsed from', { field: 'raw' });
+      const { duplicate, previous } = await attempt('track', trackingNumber, async () => {
+        const answer = await store.record({ trackingNumber, id, timeStamp, body });
+        return { duplicate: answer.duplicate, previous: answer.previous === undefined ? undefined : decode(answer.previous) };
+      });
+      const stale = previous !== undefined && timeStamp < timeOf(previous);
+      // A duplicate or a stale event leaves the order's latest event where it was.
+      const current = previous !== undefined && (duplicate || stale) ? previous : event;
+      return { changed: !duplicate && !stale, duplicate, stale, current, previous };
+    },
+    current: (trackingNumber) =>
+      attempt('current', trackingNumber, async () => {
+        const body = await store.current(trackingNumber);
+        return body === undefined ? undefined : decode(body);
+      }),
+    history: (trackingNumber) => attempt('history', trackingNumber, async () => (await store.history(trackingNumber)).map(decode)),
+    forget: (trackingNumber) => attempt('forget', trackingNumber, () => store.forget(trackingNumber)),
+  };
+}
+
+/** The body as the service sent it: the one form every version of the SDK reads alike. */
+function encode(event: WebhookEvent): string {
+  try {
+    return JSON.stringify(event.raw);
+  } catch (err) {
+    throw new WebhookPayloadError('track: the event\'s raw body cannot be stored as JSON', { field: 'raw', cause: err });
+  }
+}
+
+const decode = (body: string): WebhookEvent => parseWebhookEvent(body);
+
+async function attempt<T>(operation: TrackerStoreError['operation'], trackingNumber: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof TrackerStoreError) throw err;
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new TrackerStoreError(`The order tracker's store failed to ${operation} order ${trackingNumber}: ${reason}`, { operation, trackingNumber, cause: err });
+  }
 }

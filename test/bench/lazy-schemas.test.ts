@@ -22,10 +22,11 @@ vi.mock('zod/mini', async (importOriginal) => {
 });
 
 describe('importing the entries', () => {
-  it('builds no zod schema in any entry (main, webhooks, webhooks/node, testing)', async () => {
+  it('builds no zod schema in any entry (main, webhooks, webhooks/node, webhooks/redis, testing)', async () => {
     await import('../../src/index.js');
     await import('../../src/webhooks/index.js');
     await import('../../src/webhooks/node.js');
+    await import('../../src/webhooks/redis.js');
     await import('../../src/testing/index.js');
     expect(zodCalls).toEqual([]);
   });

@@ -33,6 +33,7 @@ const ENTRIES = {
   'delivery-sdk': () => import('delivery-sdk'),
   'delivery-sdk/webhooks': () => import('delivery-sdk/webhooks'),
   'delivery-sdk/webhooks/node': () => import('delivery-sdk/webhooks/node'),
+  'delivery-sdk/webhooks/redis': () => import('delivery-sdk/webhooks/redis'),
   'delivery-sdk/testing': () => import('delivery-sdk/testing'),
   'delivery-sdk/testing/msw': () => import('delivery-sdk/testing/msw'),
 } as const;

@@ -9,19 +9,29 @@ import * as main from 'delivery-sdk';
 import * as testing from 'delivery-sdk/testing';
 import * as webhooks from 'delivery-sdk/webhooks';
 import * as node from 'delivery-sdk/webhooks/node';
+import * as redis from 'delivery-sdk/webhooks/redis';
 import * as mainSource from '../../src/index.js';
 import * as testingSource from '../../src/testing/index.js';
 import * as webhooksSource from '../../src/webhooks/index.js';
 import * as nodeSource from '../../src/webhooks/node.js';
+import * as redisSource from '../../src/webhooks/redis.js';
 import { ROOT, tsx } from './helpers.js';
 
-const ENTRIES = { 'delivery-sdk': 'index.ts', 'delivery-sdk/webhooks': 'webhooks/index.ts', 'delivery-sdk/webhooks/node': 'webhooks/node.ts', 'delivery-sdk/testing': 'testing/index.ts', 'delivery-sdk/testing/msw': 'testing/msw.ts' };
+const ENTRIES = {
+  'delivery-sdk': 'index.ts',
+  'delivery-sdk/webhooks': 'webhooks/index.ts',
+  'delivery-sdk/webhooks/node': 'webhooks/node.ts',
+  'delivery-sdk/webhooks/redis': 'webhooks/redis.ts',
+  'delivery-sdk/testing': 'testing/index.ts',
+  'delivery-sdk/testing/msw': 'testing/msw.ts',
+};
 
 describe('the public names in this repository', () => {
   it('are the sources under vitest (resolve.alias): the same module objects as src/', () => {
     expect(main.DeliveryClient).toBe(mainSource.DeliveryClient);
     expect(webhooks.createWebhookHandler).toBe(webhooksSource.createWebhookHandler);
     expect(node.createNodeWebhookHandler).toBe(nodeSource.createNodeWebhookHandler);
+    expect(redis.createRedisTrackerStore).toBe(redisSource.createRedisTrackerStore);
     expect(testing.createSandbox).toBe(testingSource.createSandbox);
   });
 

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, BINARIES, PACKAGING_TIMEOUT_MS, packageEntries, packedFileList, ROOT } from './packed-package.js';
@@ -67,5 +67,16 @@ describe('package.json', () => {
         .map((entry) => [entry.subpath.slice(2), [`./${entry.files.find((file) => file.endsWith('.d.cts'))}`]]),
     );
     expect(mapped).toEqual(expected);
+  });
+});
+
+describe('the optional peers', () => {
+  it('no built file imports or requires ioredis or redis: delivery-sdk/webhooks/redis types its client structurally', () => {
+    const built = readdirSync(join(ROOT, 'dist'), { recursive: true, encoding: 'utf8' }).filter((file) => /\.(?:c?js|d\.c?ts)$/.test(file));
+    expect(built).toContain(join('webhooks', 'redis.d.ts'));
+    // Comments aside: the TSDoc examples show the user's own `import { Redis } from 'ioredis'`.
+    const code = (file: string): string => readFileSync(join(ROOT, 'dist', file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+    const naming = built.filter((file) => /(?:from|import|require)\s*\(?\s*['"](?:ioredis|redis|@redis\/[^'"]*)['"]/.test(code(file)));
+    expect(naming).toEqual([]);
   });
 });

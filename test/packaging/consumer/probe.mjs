@@ -41,7 +41,7 @@ for (const format of ['esm', 'cjs']) {
   }
 }
 
-for (const optional of ['msw', 'ky']) {
+for (const optional of ['msw', 'ky', 'ioredis', 'redis']) {
   try {
     require.resolve(optional);
   } catch {

@@ -1,0 +1,123 @@
+/**
+ * Events per second through the order tracker on Redis (`delivery-sdk/webhooks/redis`), with
+ * ioredis and node-redis, sequentially and at concurrency 50, next to the in-memory tracker.
+ * Budget: one `track` costs at most 2x a plain SET round trip on the same client at the same
+ * concurrency (medians of one run, interleaved: this machine is too noisy for absolute figures).
+ *
+ * Starts its own redis-server (Debian's package; no persistence) on a free loopback port.
+ * `npm run bench` adds its section to bench/RESULTS.md; `node bench/lib/redis-tracker.mjs` runs
+ * it alone on dist/ (build first) and prints the section.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runChild } from './child.mjs';
+import { median } from './stats.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const REDIS_TRACKER = { runs: 3, calls: 3_000, concurrency: 50, block: 300, warmup: 500, budget: 2 };
+const CLIENTS = ['ioredis', 'node-redis'];
+
+/** Resolves to `{ markdown, notes }`: a section for RESULTS.md, and what a reader must know. */
+export async function measureRedisTracker({ log = () => {} } = {}) {
+  const webhooksModule = join(ROOT, 'dist/webhooks/index.js');
+  const redisModule = join(ROOT, 'dist/webhooks/redis.js');
+  if (!existsSync(redisModule)) throw new Error(`${redisModule} is missing: run \`npm run build\` first.`);
+  const binary = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((file) => spawnSync(file, ['--version']).status === 0);
+  if (binary === undefined) return { markdown: '', notes: ['The Redis tracker is not measured: redis-server is not installed (Debian: `apt-get install redis-server`).'] };
+
+  const server = await startRedis(binary);
+  const results = {};
+  try {
+    for (const clientName of CLIENTS) {
+      const runs = [];
+      for (let run = 1; run <= REDIS_TRACKER.runs; run++) {
+        log(`redis tracker: ${clientName}, process run ${run} of ${REDIS_TRACKER.runs}`);
+        runs.push(await runChild('redis-tracker-child.mjs', { webhooksModule, redisModule, clientName, port: server.port, ...REDIS_TRACKER }));
+      }
+      const combine = (mode, variant, field) => median(runs.map((result) => result[mode][variant][field]));
+      results[clientName] = Object.fromEntries(
+        ['sequential', 'concurrent'].map((mode) => [mode, Object.fromEntries(['set', 'track', 'memory'].map((variant) => [variant, { median: combine(mode, variant, 'median'), perSecond: combine(mode, variant, 'perSecond') }]))]),
+      );
+    }
+  } finally {
+    await server.stop();
+  }
+  return report(results);
+}
+
+function report(results) {
+  const number = (value) => Math.round(value).toLocaleString('en-US');
+  const rows = [];
+  const notes = [];
+  for (const [clientName, modes] of Object.entries(results)) {
+    for (const [mode, label] of [['sequential', 'sequential'], ['concurrent', `concurrency ${REDIS_TRACKER.concurrency}`]]) {
+      const { set, track, memory } = modes[mode];
+      const ratio = track.median / set.median;
+      rows.push(`| ${clientName} | ${label} | ${number(track.perSecond)} | ${number(set.perSecond)} | ${number(memory.perSecond)} | ${track.median.toFixed(3)} / ${set.median.toFixed(3)} ms | ${ratio.toFixed(2)}x | ${ratio <= REDIS_TRACKER.budget ? 'within' : 'over'} ${REDIS_TRACKER.budget}x |`);
+      if (ratio > REDIS_TRACKER.budget) notes.push(`Redis tracker (${clientName}, ${label}): one \`track\` costs ${ratio.toFixed(2)}x a plain SET, over the ${REDIS_TRACKER.budget}x budget.`);
+    }
+  }
+  const markdown = [
+    '## Order tracker on Redis',
+    '',
+    `Events per second through \`createOrderTracker({ store: createRedisTrackerStore({ client }) })\`, a new event each (the whole script runs), against a local redis-server; a plain SET of the same body on the same client as the baseline, interleaved in blocks, medians of ${REDIS_TRACKER.runs} process runs of ${number(REDIS_TRACKER.calls)} calls per variant and mode. Budget: one \`track\` at most ${REDIS_TRACKER.budget}x a SET round trip at the same concurrency (median latency).`,
+    '',
+    '| Client | Mode | track/s | SET/s | in-memory track/s | track / SET median | Ratio | Budget |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |',
+    ...rows,
+    '',
+  ].join('\n');
+  return { markdown, notes };
+}
+
+async function startRedis(binary) {
+  const port = await new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address();
+      probe.close(() => resolve(free));
+    });
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'delivery-sdk-bench-redis-'));
+  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'warning'], { stdio: 'ignore' });
+  const stop = () =>
+    new Promise((done) => {
+      rmSync(dir, { recursive: true, force: true });
+      if (child.exitCode !== null || child.signalCode !== null) return done();
+      child.once('exit', () => done());
+      child.kill('SIGKILL');
+    });
+  // Bounded: 100 tries, 100 ms apart.
+  for (let i = 0; i < 100; i++) {
+    if (child.exitCode !== null) break;
+    if (await answersPing(port)) return { port, stop };
+    await new Promise((next) => setTimeout(next, 100));
+  }
+  await stop();
+  throw new Error(`redis-server did not start on 127.0.0.1:${port}`);
+}
+
+function answersPing(port) {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.setTimeout(2_000, () => socket.destroy());
+    socket.once('error', () => resolve(false));
+    socket.once('close', () => resolve(false));
+    socket.once('data', (chunk) => {
+      resolve(chunk.toString().startsWith('+PONG'));
+      socket.end();
+    });
+    socket.write('PING\r\n');
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { markdown, notes } = await measureRedisTracker({ log: (message) => process.stderr.write(`[bench] ${message}\n`) });
+  console.log(markdown);
+  if (notes.length > 0) console.log(notes.map((note) => `- ${note}`).join('\n'));
+}

@@ -1,0 +1,45 @@
+// The two Redis clients the store supports, each set up the way the docs recommend for a webhook
+// route: while Redis is away, a command fails at once (the handler answers 500 and the service
+// delivers again) instead of waiting in the client's queue; the client reconnects by itself.
+import { Redis } from 'ioredis';
+import { createClient } from 'redis';
+import type { IoredisClientLike, NodeRedisClientLike } from '../../../src/webhooks/redis.js';
+
+export type ClientName = 'ioredis' | 'node-redis';
+export const CLIENT_NAMES: readonly ClientName[] = ['ioredis', 'node-redis'];
+
+export interface ConnectedClient {
+  readonly client: IoredisClientLike | NodeRedisClientLike;
+  /** A plain SET, for the bench and for comparisons. */
+  set(key: string, value: string): Promise<unknown>;
+  /** Seconds until the key expires (-2: no key, -1: no expiry). */
+  ttl(key: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function connect(name: ClientName, port: number): Promise<ConnectedClient> {
+  if (name === 'ioredis') {
+    const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: (times) => Math.min(times * 50, 500) });
+    client.on('error', () => {}); // reported through the commands' rejections
+    await client.connect();
+    return {
+      client,
+      set: (key, value) => client.set(key, value),
+      ttl: (key) => client.ttl(key),
+      close: async () => {
+        client.disconnect();
+      },
+    };
+  }
+  const client = createClient({ url: `redis://127.0.0.1:${port}`, disableOfflineQueue: true, socket: { reconnectStrategy: (retries) => Math.min(retries * 50, 500), connectTimeout: 5_000 } });
+  client.on('error', () => {}); // reported through the commands' rejections
+  await client.connect();
+  return {
+    client,
+    set: (key, value) => client.set(key, value),
+    ttl: (key) => client.ttl(key),
+    close: async () => {
+      client.destroy();
+    },
+  };
+}

@@ -1,0 +1,177 @@
+// The order tracker on a real Redis: the rules of the in-memory tracker, the keys and their expiry,
+// and Redis's own errors as TrackerStoreError. Both clients, one suite.
+import fc from 'fast-check';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigurationError } from '../../../src/errors/base.js';
+import { type AsyncOrderTracker, createOrderTracker, createWebhookHandler, FULFILLMENT_FLOWS, parseWebhookEvent, TrackerStoreError, type WebhookEvent, WebhookPayloadError } from '../../../src/webhooks/index.js';
+import { createRedisTrackerStore } from '../../../src/webhooks/redis.js';
+import { flowBodies, MINUTE, T0, webhookBody } from '../helpers.js';
+import { CLIENT_NAMES, type ConnectedClient, connect } from './clients.js';
+import { command, type RedisServer, SKIP_WITHOUT_REDIS, startRedisServer } from './server.js';
+
+let server: RedisServer;
+beforeAll(async () => {
+  if (!SKIP_WITHOUT_REDIS) server = await startRedisServer();
+});
+afterAll(() => server?.dispose());
+
+const TN = '4567891234';
+let prefixes = 0;
+
+describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Redis, through %s', (clientName) => {
+  let connected: ConnectedClient;
+  let keyPrefix: string;
+  let tracker: AsyncOrderTracker;
+  const fresh = (options: { ttlSeconds?: number } = {}): AsyncOrderTracker => {
+    keyPrefix = `test:${clientName}:${++prefixes}:`;
+    return createOrderTracker({ store: createRedisTrackerStore({ client: connected.client, keyPrefix, ...options }) });
+  };
+  beforeAll(async () => {
+    connected = await connect(clientName, server.port);
+  });
+  afterAll(() => connected?.close());
+  afterEach(() => {
+    tracker = fresh();
+  });
+  beforeAll(() => {
+    tracker = fresh();
+  });
+
+  describe('the rules of the in-memory tracker', () => {
+    it.each(Object.entries(FULFILLMENT_FLOWS))('%s in order: every event changes the order, the last one is current', async (_, steps) => {
+      const events = flowBodies(steps).map((body) => parseWebhookEvent(body));
+      for (const [i, event] of events.entries()) {
+        expect(await tracker.track(event)).toEqual({ changed: true, duplicate: false, stale: false, current: event, previous: events[i - 1] });
+      }
+      expect(await tracker.history(TN)).toEqual(events);
+      expect(await tracker.current(TN)).toEqual(events.at(-1));
+    });
+
+    it('gives back the event as parsed: cod, the promise date as a Date, unknown fields in raw', async () => {
+      const event = parseWebhookEvent(webhookBody({ state: 45, cod: 980, courierNote: 'left with the doorman' }));
+      await tracker.track(event);
+      const current = await tracker.current(TN);
+      expect(current).toEqual(event);
+      expect(current?.deliveryPromiseDay).toBeInstanceOf(Date);
+      expect(current?.raw['courierNote']).toBe('left with the doorman');
+    });
+
+    it('ignores an exact repeat', async () => {
+      const body = webhookBody({ state: 41 });
+      await tracker.track(parseWebhookEvent(body));
+      expect(await tracker.track(parseWebhookEvent(body))).toMatchObject({ changed: false, duplicate: true, stale: false, current: { state: 41 }, previous: { state: 41 } });
+      expect(await tracker.history(TN)).toHaveLength(1);
+    });
+
+    it('never lets an older event overwrite a newer one, but keeps it in its place in the history', async () => {
+      await tracker.track(parseWebhookEvent(webhookBody({ state: 24, timeStamp: T0 })));
+      await tracker.track(parseWebhookEvent(webhookBody({ state: 41, timeStamp: T0 + 20 * MINUTE })));
+      const late = await tracker.track(parseWebhookEvent(webhookBody({ state: 30, timeStamp: T0 + 10 * MINUTE })));
+      expect(late).toMatchObject({ changed: false, duplicate: false, stale: true, current: { state: 41 }, previous: { state: 41 } });
+      expect((await tracker.history(TN)).map((event) => event.state)).toEqual([24, 30, 41]);
+      expect((await tracker.current(TN))?.state).toBe(41);
+    });
+
+    it('a repeat of an old event is a duplicate and stale', async () => {
+      const old = parseWebhookEvent(webhookBody({ state: 24, timeStamp: T0 }));
+      await tracker.track(old);
+      await tracker.track(parseWebhookEvent(webhookBody({ state: 41, timeStamp: T0 + MINUTE })));
+      expect(await tracker.track(old)).toMatchObject({ changed: false, duplicate: true, stale: true, current: { state: 41 } });
+    });
+
+    it('events of the same millisecond count in arrival order, in the history too', async () => {
+      await tracker.track(parseWebhookEvent(webhookBody({ state: 45, timeStamp: T0 })));
+      expect(await tracker.track(parseWebhookEvent(webhookBody({ state: 104, timeStamp: T0 })))).toMatchObject({ changed: true, stale: false, current: { state: 104 } });
+      await tracker.track(parseWebhookEvent(webhookBody({ state: 24, timeStamp: T0 - MINUTE })));
+      expect((await tracker.history(TN)).map((event) => event.state)).toEqual([24, 45, 104]);
+    });
+
+    it('keeps orders apart (even "__proto__" and a number with braces), and forgets one on request', async () => {
+      for (const trackingNumber of ['111', '__proto__', '{222}']) await tracker.track(parseWebhookEvent(webhookBody({ trackingNumber, state: 45 })));
+      await tracker.track(parseWebhookEvent(webhookBody({ trackingNumber: '222', state: 24 })));
+      expect((await tracker.current('111'))?.state).toBe(45);
+      expect((await tracker.current('222'))?.state).toBe(24);
+      expect((await tracker.current('{222}'))?.state).toBe(45);
+      expect(await tracker.forget('111')).toBe(true);
+      expect(await tracker.current('111')).toBeUndefined();
+      expect(await tracker.history('111')).toEqual([]);
+      expect(await tracker.forget('111')).toBe(false);
+      expect((await tracker.current('__proto__'))?.state).toBe(45);
+    });
+
+    it('answers exactly as the in-memory tracker, whatever order and however often the events arrive (fast-check)', async () => {
+      const flows = Object.values(FULFILLMENT_FLOWS);
+      const arrivals = fc
+        .constantFrom(...flows)
+        .chain((steps) => fc.subarray([...steps.keys()]).map((repeats) => [steps, [...steps.keys(), ...repeats]] as const))
+        .chain(([steps, all]) => fc.tuple(fc.constant(steps), fc.shuffledSubarray([...all], { minLength: all.length })));
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(arrivals, async ([steps, order]) => {
+          const trackingNumber = `property-${++run}`;
+          const events = flowBodies(steps, Number(`9${run}`)).map((body) => parseWebhookEvent({ ...body, trackingNumber }));
+          const memory = createOrderTracker();
+          for (const i of order) expect(await tracker.track(events[i] as WebhookEvent)).toEqual(memory.track(events[i] as WebhookEvent));
+          expect(await tracker.history(trackingNumber)).toEqual(memory.history(trackingNumber));
+        }),
+        { numRuns: 40 },
+      );
+    });
+  });
+
+  describe('keys and expiry', () => {
+    it('keeps an order under one key, <keyPrefix><trackingNumber>, expiring ttlSeconds after its last event; a repeat counts', async () => {
+      tracker = fresh({ ttlSeconds: 3600 });
+      const body = webhookBody({ state: 24 });
+      await tracker.track(parseWebhookEvent(body));
+      const key = `${keyPrefix}${TN}`;
+      expect(await command(server.port, ['KEYS', `${keyPrefix}*`])).toBe('*1');
+      expect(await connected.ttl(key)).toBeGreaterThan(3000);
+      // Shorten it as time would, then deliver the same event again.
+      expect(await command(server.port, ['EXPIRE', key, '5'])).toBe(':1');
+      await tracker.track(parseWebhookEvent(body));
+      expect(await connected.ttl(key)).toBeGreaterThan(3000);
+    });
+
+    it('defaults to 30 days', async () => {
+      await tracker.track(parseWebhookEvent(webhookBody()));
+      const ttl = await connected.ttl(`${keyPrefix}${TN}`);
+      expect(ttl).toBeGreaterThan(30 * 86_400 - 600);
+      expect(ttl).toBeLessThanOrEqual(30 * 86_400);
+    });
+
+    it('sends the script text again when the server lost it (SCRIPT FLUSH, as after a restart)', async () => {
+      await tracker.track(parseWebhookEvent(webhookBody({ state: 24 })));
+      expect(await command(server.port, ['SCRIPT', 'FLUSH'])).toBe('+OK');
+      expect(await tracker.track(parseWebhookEvent(webhookBody({ state: 41, timeStamp: T0 + MINUTE })))).toMatchObject({ changed: true, previous: { state: 24 } });
+    });
+  });
+
+  describe('failures', () => {
+    it('a Redis error (here WRONGTYPE) becomes a TrackerStoreError naming the order, and the handler answers 500', async () => {
+      expect(await command(server.port, ['SET', `${keyPrefix}${TN}`, 'not a sorted set'])).toBe('+OK');
+      const error = await tracker.track(parseWebhookEvent(webhookBody())).catch((err: unknown) => err);
+      expect(error).toBeInstanceOf(TrackerStoreError);
+      expect(error).toMatchObject({ operation: 'track', trackingNumber: TN, message: expect.stringContaining('WRONGTYPE') });
+      const reported: unknown[] = [];
+      const handler = createWebhookHandler({ onEvent: async (event) => void (await tracker.track(event)), onError: (err) => reported.push(err) });
+      const response = await handler(new Request('http://127.0.0.1/webhooks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(webhookBody()) }));
+      expect(response.status).toBe(500);
+      expect(reported[0]).toBeInstanceOf(TrackerStoreError);
+    });
+
+    it('refuses an event whose raw body says something else, storing nothing', async () => {
+      const event = parseWebhookEvent(webhookBody({ state: 24 }));
+      await expect(tracker.track({ ...event, state: 45, cod: 0 } as unknown as WebhookEvent)).rejects.toMatchObject({ name: 'WebhookPayloadError', field: 'raw' });
+      await expect(tracker.track(null as unknown as WebhookEvent)).rejects.toBeInstanceOf(WebhookPayloadError);
+      expect(await tracker.history(TN)).toEqual([]);
+    });
+
+    it('refuses a client that is neither, and a ttl that is not a positive whole number of seconds', () => {
+      expect(() => createRedisTrackerStore({ client: {} as never })).toThrow(ConfigurationError);
+      expect(() => createRedisTrackerStore(undefined as never)).toThrow(ConfigurationError);
+      for (const ttlSeconds of [0, -1, 1.5, Number.NaN]) expect(() => createRedisTrackerStore({ client: connected.client, ttlSeconds })).toThrow(/ttlSeconds/);
+      expect(() => createOrderTracker({ store: { record: async () => ({ duplicate: false, previous: undefined }) } as never })).toThrow(/store\.current/);
+    });
+  });
+});
