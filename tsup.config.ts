@@ -6,14 +6,15 @@ const entry = {
   'webhooks/node': 'src/webhooks/node.ts',
   'webhooks/redis': 'src/webhooks/redis.ts',
   'testing/index': 'src/testing/index.ts',
+  'testing/msw': 'src/testing/msw.ts',
   'cli/sandbox': 'src/cli/sandbox.ts',
 };
 
+// No `dts`: tsc writes the declarations, one per source file under its own name (tsconfig.build.json).
 export default defineConfig([
   {
     entry,
     format: ['esm'],
-    dts: true,
     sourcemap: true,
     clean: true,
     target: 'es2022',
@@ -26,7 +27,6 @@ export default defineConfig([
   {
     entry,
     format: ['cjs'],
-    dts: true,
     sourcemap: true,
     target: 'es2022',
     // Shared chunks, as in the ESM build: without them each CommonJS entry carries its own copy of

@@ -27,8 +27,10 @@ export default defineConfig({
       include: ['test/**/*.test-d.ts'],
       tsconfig: './tsconfig.json',
     },
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    // Many tests start processes (tsx, npm, tsc, typedoc): seconds alone, several times that on a
+    // loaded 2-core machine, where 20 s timeouts failed them by chance. A hung test is still caught.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     reporters: jsonReport ? ['default', 'json'] : ['default'],
     ...(jsonReport ? { outputFile: { json: jsonReport } } : {}),
   },

@@ -8,6 +8,7 @@ import {
   CodLimitExceededError,
   CountryId,
   DeliveryClient,
+  DeliveryState,
   DeliveryType,
   describeState,
   DistrictNotFoundError,
@@ -150,6 +151,24 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   }
 }
 
+/** What each sandbox scenario plays, in words. */
+const SCENARIO_TITLES: Readonly<Record<ScenarioName, string>> = {
+  success: 'Success',
+  exceptionThenSuccess: 'Exception, then success',
+  unsuccessful: 'Unsuccessful',
+  threeFailedAttempts: 'Three failed attempts',
+};
+
+/** `41 Out for delivery`: a state code and the words of its `DeliveryState` name (`OutForDelivery`), as a merchant's code reads it. */
+function stateLabel(code: number): string {
+  const key = Object.entries(DeliveryState).find(([, value]) => value === code)?.[0];
+  if (key === undefined) return `${code} ${describeState(code).name}`;
+  const words = key.replace(/(?<=[a-z])(?=[A-Z])/g, ' ').toLowerCase();
+  // 41 is one state with two directions: the spec's "Picked up" means out to the customer, or back to the business.
+  const direction = code === DeliveryState.OutForDelivery ? ' (or out for return, on the way back)' : '';
+  return `${code} ${words.charAt(0).toUpperCase()}${words.slice(1)}${direction}`;
+}
+
 /**
  * One row per order: its webhooks' states in order (marking where the type turns, e.g. to RTO on
  * the way back to the business), where it ended, and a legend of the codes.
@@ -163,19 +182,21 @@ export function timelineTable(orders: readonly DemoOrder[]): string[] {
     }
     const last = order.events.at(-1);
     const collected = last?.state === 45 && last.cod > 0 ? `, ${last.cod} EGP collected` : '';
-    const ended = last === undefined ? '(no webhook)' : `${last.state} ${describeState(last.state, last.type).name}${collected}`;
-    return [`#${order.trackingNumber}`, order.label.replace(/ \(.*\)$/, ''), order.scenario, steps.join(' '), ended];
+    const ended = last === undefined ? '(no webhook)' : `${stateLabel(last.state).replace(/ \(.*\)$/, '')}${collected}`;
+    return [`#${order.trackingNumber}`, order.label.replace(/ \(.*\)$/, ''), SCENARIO_TITLES[order.scenario], steps.join(' '), ended];
   });
   const header = ['Order', 'Type', 'Scenario', 'Timeline (state codes, from the webhooks)', 'Ended in'];
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]?.length ?? 0)));
   const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
   const codes = [...new Set(orders.flatMap((order) => order.events.map((event) => event.state)))].sort((a, b) => a - b);
   const legend: string[] = [];
-  for (const entry of codes.map((code) => `${code} ${describeState(code).name}`)) {
+  for (const entry of codes.map(stateLabel)) {
     if (legend.length > 0 && `${legend.at(-1)} · ${entry}`.length <= 100) legend[legend.length - 1] += ` · ${entry}`;
     else legend.push(entry);
   }
-  return [line(header), line(widths.map((width) => '─'.repeat(width))), ...rows.map(line), '', ...legend];
+  const turnsBack = orders.some((order) => order.events.some((event) => event.type === 'RTO'));
+  const rto = turnsBack ? ['│ RTO: Return To Origin. The order could not be delivered and goes back to the business; its webhooks say type RTO.'] : [];
+  return [line(header), line(widths.map((width) => '─'.repeat(width))), ...rows.map(line), '', 'State codes (DeliveryState):', ...legend, ...rto];
 }
 
 /** A node:http server on 127.0.0.1 for the webhook handler; its URL and a close. */

@@ -35,7 +35,16 @@ for (const [path, meta] of Object.entries(entries)) {
     const platform = platformOf(name);
     // Only platform binaries: anything else missing is a real problem for `npm install` to solve.
     if (platform.os === undefined) continue;
-    entries[`node_modules/${name}`] = { version, ...(meta.dev && { dev: true }), optional: true, ...platform };
+    // In the order npm writes an entry's fields (version, then the rest alphabetically), so that a
+    // later `npm install` finds the lock as it would have written it and leaves it alone.
+    entries[`node_modules/${name}`] = {
+      version,
+      ...(platform.cpu && { cpu: platform.cpu }),
+      ...(meta.dev && { dev: true }),
+      ...(platform.libc && { libc: platform.libc }),
+      optional: true,
+      os: platform.os,
+    };
     added.push(`${name}@${version}`);
   }
 }

@@ -52,7 +52,7 @@ export class DeliveriesResource {
   // Private, so util.inspect of the client never reaches the headers (and the key) through here.
   readonly #http: HttpClient;
 
-  /** @internal The client builds it. */
+  /** @hidden The client builds it. */
   constructor(http: HttpClient) {
     this.#http = http;
   }

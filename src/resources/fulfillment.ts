@@ -89,7 +89,7 @@ export class FulfillmentResource {
   // Private, so util.inspect of the client never reaches the headers (and the key) through here.
   readonly #http: HttpClient;
 
-  /** @internal The client builds it. */
+  /** @hidden The client builds it. */
   constructor(http: HttpClient) {
     this.#http = http;
   }

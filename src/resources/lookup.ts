@@ -118,7 +118,7 @@ export class LookupResource {
   readonly #http: HttpClient;
   readonly #cache: TtlCache | undefined;
 
-  /** @internal The client builds it. */
+  /** @hidden The client builds it. */
   constructor(http: HttpClient, ttl: number | false) {
     this.#http = http;
     this.#cache = ttl === false ? undefined : new TtlCache(ttl);

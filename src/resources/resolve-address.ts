@@ -53,6 +53,18 @@ function find<T>(code: 3001 | 3002 | 3003, field: string, query: string, where: 
   throw createCodedError(code, { source: 'client', issues: [{ path: [field], message, errorCode: code }], message: `${errorCodeMeaning[code]}: ${message}` });
 }
 
+/** `in Egypt (countryId: CountryId.Egypt, the default; for KSA pass countryId: CountryId.KSA)`: where a city was looked for, and how to look elsewhere. */
+function inCountry(countryId: string): string {
+  const names = Object.keys(CountryId) as Array<keyof typeof CountryId>;
+  const name = names.find((key) => CountryId[key] === countryId);
+  const elsewhere = names
+    .filter((key) => key !== name)
+    .map((key) => `for ${key} pass countryId: CountryId.${key}`)
+    .join(', ');
+  if (name === undefined) return `in country '${countryId}' (not one of CountryId: ${elsewhere})`;
+  return `in ${name} (countryId: CountryId.${name}${countryId === CountryId.Egypt ? ', the default' : ''}; ${elsewhere})`;
+}
+
 function invalid(field: string, message: string, subject: string): ValidationError {
   return new ValidationError([{ path: [field], message }], { subject });
 }
@@ -89,7 +101,7 @@ export async function resolveAddress(lookup: Lookups, input: ResolveAddressInput
     3001,
     'city',
     cityQuery,
-    `in country ${countryId}`,
+    inCountry(countryId),
     cities.map((item) => ({ item, names: [item.name, item.nameAr, item.otherName, item.alias, item._id, item.code] })),
     (item) => label(item.name, item.nameAr, item.otherName),
   ) as [City];

@@ -59,7 +59,7 @@ export class UsersResource {
   // Private, so util.inspect of the client never reaches the headers (and the key) through here.
   readonly #http: HttpClient;
 
-  /** @internal The client builds it. */
+  /** @hidden The client builds it. */
   constructor(http: HttpClient) {
     this.#http = http;
   }

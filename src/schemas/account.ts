@@ -64,6 +64,7 @@ export type CreateBusinessInput = BasicBusinessInput | MarketplaceBusinessInput;
 
 const optionalText = () => z.optional(z.string());
 
+/** @internal */
 export const registerBusinessAdminSchema = lazy(() =>
   object({
     email: z.string().check(rule(isEmailAddress, 'is not an e-mail address')),
@@ -74,10 +75,14 @@ export const registerBusinessAdminSchema = lazy(() =>
   }),
 );
 
+/** @internal */
 export const verifyPhoneSchema = lazy(() => object({ phone: filledText() }));
+/** @internal */
 export const confirmPhoneSchema = lazy(() => object({ phone: filledText(), token: filledText() }));
+/** @internal */
 export const confirmEmailSchema = lazy(() => object({ token: filledText() }));
 
+/** @internal */
 export const basicBusinessSchema = lazy(() =>
   object({
     name: filledText(),
@@ -90,6 +95,7 @@ export const basicBusinessSchema = lazy(() =>
   }),
 );
 
+/** @internal */
 export const marketplaceBusinessSchema = lazy(() =>
   object({
     name: filledText(),

@@ -131,15 +131,16 @@ function locationRules(acceptCityAlone: boolean) {
   });
 }
 
-/** Fields shared by every order address type, as the schemas produce them. */
+/** @internal Fields shared by every order address type, as the schemas produce them. */
 export type AddressFields = z.output<ReturnType<typeof orderAddressSchema>>;
 
-/** `dropOffAddress`, and any address given to `validateAddress`. */
+/** @internal `dropOffAddress`, and any address given to `validateAddress`. */
 export const orderAddressSchema = lazy(() => object(addressShape(), locationRules(false)));
 
-/** `pickupAddress`: an order address, or the marketplace shape (firstLine and city). */
+/** @internal `pickupAddress`: an order address, or the marketplace shape (firstLine and city). */
 export const pickupAddressSchema = lazy(() => object(addressShape(), locationRules(true)));
 
+/** @internal */
 export const pickupLocationsSchema = lazy(() =>
   z.array(
     object({

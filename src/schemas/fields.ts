@@ -13,12 +13,13 @@ export type Report = (path: ReadonlyArray<string | number>, message: string, err
 /**
  * A rule spec'd with an errorCode: the code travels on the zod issue and picks the error class.
  * The caller can switch it off by its code (`validate: { skip: [code] }`).
+ * @internal
  */
 export function coded<T>(holds: (value: T) => boolean, message: string, errorCode: ErrorCode): z.core.$ZodCheck<T> {
   return z.refine<T>((value) => isRuleOff(errorCode) || holds(value), { error: message, params: { errorCode } });
 }
 
-/** A rule without a code (a `ValidationError`). */
+/** @internal A rule without a code (a `ValidationError`). */
 export function rule<T>(holds: (value: T) => boolean, message: string): z.core.$ZodCheck<T> {
   return z.refine<T>(holds, { error: message });
 }
@@ -27,6 +28,7 @@ export function rule<T>(holds: (value: T) => boolean, message: string): z.core.$
  * A rule over several fields of one object. It runs even when some fields already failed, so a
  * `ValidationError` lists every problem, not only those of the first layer; the fields it reads
  * may therefore still have any type, and it must check them.
+ * @internal
  */
 export function crossField(check: (value: Record<string, unknown>, report: Report) => void): z.core.$ZodCheck<object> {
   return z.check<object>(
@@ -60,13 +62,14 @@ export function dropUndefined<T extends object>(value: T): T {
  * may take fields the spec does not show (the FlexShip switch, for one), and the SDK must not
  * drop them. The TypeScript type still lists only the known fields, so a typo is a compile
  * error; JavaScript callers get their extra keys sent as they wrote them.
+ * @internal
  */
 export function object<S extends z.core.$ZodLooseShape>(shape: S, ...rules: Array<z.core.$ZodCheck<object>>): z.ZodMiniObject<S, z.core.$strip> {
   const schema = z.looseObject(shape).check(...rules, z.overwrite(dropUndefined));
   return schema as unknown as z.ZodMiniObject<S, z.core.$strip>;
 }
 
-/** Like {@link object}, and the type says so too (`[key: string]: unknown`), for objects whose inner fields the spec leaves open. */
+/** @internal Like {@link object}, and the type says so too (`[key: string]: unknown`), for objects whose inner fields the spec leaves open. */
 export function openObject<S extends z.core.$ZodLooseShape>(shape: S, ...rules: Array<z.core.$ZodCheck<object>>): z.ZodMiniObject<S, z.core.$loose> {
   return z.looseObject(shape).check(...rules, z.overwrite(dropUndefined));
 }
@@ -74,15 +77,16 @@ export function openObject<S extends z.core.$ZodLooseShape>(shape: S, ...rules: 
 /**
  * An optional field: `undefined` and `null` both mean "not given" (PHP and Python clients send
  * `null` for every empty field). `null` is sent on as given, as those clients send it.
+ * @internal
  */
 export function optional<T extends z.core.SomeType>(schema: T): z.ZodMiniOptional<z.ZodMiniNullable<T>> {
   return z.optional(z.nullable(schema));
 }
 
-/** A string with something in it besides whitespace. */
+/** @internal A string with something in it besides whitespace. */
 export const filledText = (): z.ZodMiniString => z.string().check(rule<string>(isFilled, 'must not be empty'));
 
-/** An absolute http(s) URL; with a code, its failure carries it (2151 for image URLs). */
+/** @internal An absolute http(s) URL; with a code, its failure carries it (2151 for image URLs). */
 export function httpUrl(message: string, errorCode?: ErrorCode): z.ZodMiniString {
   return z.string().check(errorCode === undefined ? rule(isHttpUrl, message) : coded(isHttpUrl, message, errorCode));
 }

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import { ConfigurationError, type DeliveryError, ValidationError, type ValidationIssue, describeIssues } from '../errors/base.js';
+import { ConfigurationError, type DeliveryError, formatPath, ValidationError, type ValidationIssue } from '../errors/base.js';
 import { createCodedError } from '../errors/coded.js';
-import { errorCodeMeaning, isKnownErrorCode } from '../errors/codes.js';
+import { isKnownErrorCode } from '../errors/codes.js';
 import { rulesToSkip, type ValidateOptions, withRulesOff } from './rules-off.js';
 
 /** What a validator found: the value to send, or the error it would throw. */
@@ -60,6 +60,7 @@ export const MAX_LISTED_ISSUES = 100;
 /**
  * An issue standing for `count` problems a rule found but did not list, so that validation time
  * stays bounded; {@link checkWith} adds them to `unlistedIssues`.
+ * @internal
  */
 export function unlistedIssue(count: number, input: unknown): z.core.$ZodRawIssue {
   return { code: 'custom', message: `and ${count} more`, path: [], input, continue: true, params: { unlisted: count } };
@@ -79,14 +80,18 @@ function toIssue(issue: z.core.$ZodIssue): ValidationIssue {
 /**
  * The error for a list of issues: the coded class of the first issue that carries a spec code
  * (so one `catch` handles client and server alike), else a `ValidationError`. Either way
- * `issues` lists every problem, and the message starts with the coded one.
+ * `issues` lists every problem, and the message starts with the coded one, said once with its
+ * field: `cod: must be at most 30000 EGP (errorCode 3007)`.
  */
 export function failure(subject: string, issues: readonly ValidationIssue[], unlistedIssues = 0): DeliveryError {
   const coded = issues.find((issue) => isKnownErrorCode(issue.errorCode));
   if (coded === undefined || !isKnownErrorCode(coded.errorCode)) return new ValidationError(issues, { subject, unlistedIssues });
   const code = coded.errorCode;
   const others = issues.filter((issue) => issue !== coded);
-  const message = describeIssues(`${errorCodeMeaning[code]} (errorCode ${code})`, [coded, ...others], unlistedIssues);
+  // As describeIssues lists them: ten at most, then a count.
+  const listed = [coded, ...others].slice(0, 10).map((issue) => `${formatPath(issue.path)}: ${issue.message}${issue === coded ? ` (errorCode ${code})` : ''}`);
+  const hidden = issues.length - listed.length + unlistedIssues;
+  const message = `${listed.join('; ')}${hidden > 0 ? `; and ${hidden} more` : ''}`;
   return createCodedError(code, { source: 'client', issues, unlistedIssues, message });
 }
 
@@ -121,7 +126,7 @@ function failureOf(subject: string, found: readonly z.core.$ZodIssue[]): Deliver
 }
 
 /**
- * Runs a schema without throwing, with the rules `options.skip` names switched off. Whatever the
+ * @internal Runs a schema without throwing, with the rules `options.skip` names switched off. Whatever the
  * input is (a getter that throws, a revoked Proxy), the result is a typed error, never a throw.
  */
 export function checkWith<T>(schema: z.ZodMiniType<T>, input: unknown, subject: string, options?: ValidateOptions): CheckResult<T> {

@@ -86,6 +86,7 @@ export const COD_LIMIT = 30_000;
 const optionalText = () => optional(z.string());
 const isWholeAtLeast = (minimum: number) => (value: number) => Number.isSafeInteger(value) && value >= minimum;
 
+/** @internal */
 export function specsSchema() {
   return object({
     packageType: optionalText(),
@@ -101,6 +102,7 @@ export function specsSchema() {
 
 const PHONE_RULE = 'must be a phone number: 8 to 15 digits, optionally a leading + and spaces or dashes between them';
 
+/** @internal */
 export function contactSchema() {
   return object({
     firstName: optionalText(),
@@ -110,6 +112,7 @@ export function contactSchema() {
   });
 }
 
+/** @internal */
 export function deliveryImagesSchema() {
   return z.array(
     object({
@@ -119,10 +122,12 @@ export function deliveryImagesSchema() {
   );
 }
 
+/** @internal */
 export function goodsInfoSchema() {
   return openObject({ amount: optional(z.number().check(rule((value: number) => value >= 0, 'must not be negative'))) });
 }
 
+/** @internal */
 export function escrowInfoSchema() {
   return object({ amountToBeCollected: optional(z.number().check(rule((value: number) => value >= 0, 'must not be negative'))) });
 }
@@ -178,16 +183,19 @@ function fulfillmentItemsSchema() {
   );
 }
 
+/** @internal */
 export function fulfillmentInfoSchema() {
   return openObject({ items: fulfillmentItemsSchema() });
 }
 
+/** @internal */
 export function webhookUrlSchema() {
   return httpUrl('must be an absolute http(s) URL');
 }
 
 // A cross-field rule over an open object rather than z.record, which alone would add about 600
 // bytes of zod to every browser bundle.
+/** @internal */
 export function webhookHeadersSchema() {
   return openObject(
     {},
@@ -201,7 +209,7 @@ export function webhookHeadersSchema() {
   );
 }
 
-/** `cod` of orders that collect money (Deliver, Exchange, fulfillment send): 0 to 30000. */
+/** @internal `cod` of orders that collect money (Deliver, Exchange, fulfillment send): 0 to 30000. */
 export function collectedCodSchema() {
   return z.number().check(
     rule((cod: number) => cod >= 0, 'must not be negative: a refund (negative cod) is only for Customer Return Pickups'),
@@ -209,7 +217,7 @@ export function collectedCodSchema() {
   );
 }
 
-/** `cod` of a Cash Collection: more than 0 (3006, like a missing one) and at most 30000. */
+/** @internal `cod` of a Cash Collection: more than 0 (3006, like a missing one) and at most 30000. */
 export function cashCollectionCodSchema() {
   return z.number().check(
     coded((cod: number) => cod > 0, 'must be more than 0 for Cash Collection orders', ErrorCode.CodRequired),
@@ -217,7 +225,7 @@ export function cashCollectionCodSchema() {
   );
 }
 
-/** `cod` of a return (CRP, fulfillment return): only a refund, a negative amount of at most 30000. */
+/** @internal `cod` of a return (CRP, fulfillment return): only a refund, a negative amount of at most 30000. */
 export function refundCodSchema() {
   return z.number().check(
     coded((cod: number) => cod <= 0, 'must be a refund (a negative amount) or 0 on a return', ErrorCode.CrpRefundCodOnly),

@@ -176,6 +176,7 @@ const cashCollectionRules = lazy(() =>
   }),
 );
 
+/** @internal */
 export const deliverSchema = lazy(() =>
   object(
     {
@@ -189,6 +190,7 @@ export const deliverSchema = lazy(() =>
   ),
 );
 
+/** @internal */
 export const cashCollectionSchema = lazy(() =>
   object(
     {
@@ -203,6 +205,7 @@ export const cashCollectionSchema = lazy(() =>
   ),
 );
 
+/** @internal */
 export const customerReturnPickupSchema = lazy(() =>
   object(
     {
@@ -216,6 +219,7 @@ export const customerReturnPickupSchema = lazy(() =>
   ),
 );
 
+/** @internal */
 export const exchangeSchema = lazy(() =>
   object(
     {
@@ -229,6 +233,7 @@ export const exchangeSchema = lazy(() =>
   ),
 );
 
+/** @internal */
 export const fulfillmentSendSchema = lazy(() =>
   object(
     {
@@ -243,6 +248,7 @@ export const fulfillmentSendSchema = lazy(() =>
   ),
 );
 
+/** @internal */
 export const fulfillmentReturnSchema = lazy(() =>
   object(
     {

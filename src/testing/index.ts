@@ -1,6 +1,7 @@
 /**
  * `delivery-sdk/testing`: an offline sandbox that behaves like the Delivery Service API, for your
- * own tests. Loads without msw and without Node built-ins; `listen()` needs Node, `handlers()` needs msw.
+ * own tests. Loads and type-checks without msw, and loads without Node built-ins (`listen()` needs
+ * Node). msw's handlers come from `delivery-sdk/testing/msw`.
  *
  * @module delivery-sdk/testing
  */

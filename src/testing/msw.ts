@@ -1,14 +1,33 @@
+/**
+ * `delivery-sdk/testing/msw`: the sandbox as msw request handlers, for `setupServer` (Node) and
+ * `setupWorker` (browser). The one entry that imports msw, an optional peer: the sandbox itself
+ * (`delivery-sdk/testing`) loads and type-checks without it.
+ *
+ * @module delivery-sdk/testing/msw
+ */
 import { http, HttpResponse, type HttpHandler } from 'msw';
+import type { Sandbox } from './sandbox.js';
 
 /**
- * msw handlers answering every request under `baseUrl` with the sandbox's fetch function.
- * The only module that imports msw; the sandbox loads it on `sandbox.handlers()`.
+ * msw handlers answering every request under `sandbox.baseUrl` as the sandbox does; requests to
+ * other hosts are left to other handlers. An injected dropped connection becomes msw's network error.
+ *
+ * @example
+ * ```ts
+ * import { setupServer } from 'msw/node';
+ * import { createSandbox } from 'delivery-sdk/testing';
+ * import { sandboxHandlers } from 'delivery-sdk/testing/msw';
+ *
+ * const sandbox = createSandbox();
+ * const server = setupServer(...sandboxHandlers(sandbox));
+ * server.listen({ onUnhandledRequest: 'bypass' });
+ * ```
  */
-export function createSandboxHandlers(fetchFn: (request: Request) => Promise<Response>, baseUrl: string): HttpHandler[] {
-  const base = baseUrl.replace(/\/+$/, '');
+export function sandboxHandlers(sandbox: Pick<Sandbox, 'fetch' | 'baseUrl'>): HttpHandler[] {
+  const base = sandbox.baseUrl.replace(/\/+$/, '');
   const resolver = async ({ request }: { request: Request }): Promise<Response> => {
     try {
-      return await fetchFn(request);
+      return await sandbox.fetch(request);
     } catch (err) {
       // An injected dropped connection: msw turns this into a network error for the caller.
       if (err instanceof TypeError) return HttpResponse.error();

@@ -1,4 +1,3 @@
-import type { HttpHandler } from 'msw';
 import type { WebhookOrderType } from '../catalogue/order-types.js';
 import { answerControl, CONTROL_PREFIX } from './control.js';
 import { SandboxError } from './errors.js';
@@ -26,7 +25,7 @@ export interface SandboxOptions {
    * (or under a clock that stands still) gets the previous `timeStamp` + 1.
    */
   readonly now?: () => number;
-  /** Base URL the in-process adapters (`fetch`, `handlers()`) answer under. Default `https://sandbox.delivery-sdk.test/v2`. */
+  /** Base URL the in-process adapters (`fetch`, and msw's handlers from `delivery-sdk/testing/msw`) answer under. Default `https://sandbox.delivery-sdk.test/v2`. */
   readonly baseUrl?: string;
   /**
    * How webhooks are sent. Default: the global `fetch`, to the order's or the account's URL. To
@@ -73,15 +72,13 @@ export interface SandboxOrder {
 /** The emulated service. Create one per test (or per suite) with {@link createSandbox}. */
 export interface Sandbox {
   readonly apiKey: string;
-  /** The base URL `fetch` and `handlers()` answer under (ends in `/v2`). */
+  /** The base URL `fetch` and msw's handlers (`sandboxHandlers` of `delivery-sdk/testing/msw`) answer under (ends in `/v2`). */
   readonly baseUrl: string;
   /**
    * The whole API as one Fetch-API function. Pass it as the client's `fetch`, or call it with a
    * `Request`. A dropped connection (fault injection) rejects with a TypeError, like `fetch`.
    */
-  readonly fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
-  /** msw handlers for `setupServer` / `setupWorker`, answering under `baseUrl`. Loads msw (an optional peer) on call. */
-  handlers(): Promise<HttpHandler[]>;
+  readonly fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   /**
    * Serves the sandbox over HTTP on 127.0.0.1 (Node only); the API under `/v2` answers with CORS.
    * Besides it, the server answers control endpoints under `/__sandbox/` (otp, orders, advance,
@@ -212,7 +209,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     if (request.method === 'OPTIONS') return preflight(request);
     return faults.apply(() => route({ store, apiKey, now }, request));
   };
-  const fetchFn = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+  const fetchFn = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     try {
       return handle(input instanceof Request && init === undefined ? input : new Request(input, init));
     } catch (err) {
@@ -224,10 +221,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     apiKey,
     baseUrl,
     fetch: fetchFn,
-    handlers: async () => {
-      const { createSandboxHandlers } = await import('./msw.js');
-      return createSandboxHandlers(handle, baseUrl);
-    },
     listen: async (listenOptions) => {
       const server = await startServer((request, peer) => (new URL(request.url).pathname.startsWith(`${CONTROL_PREFIX}/`) ? answerControl(sandbox, request, peer) : handle(request)), listenOptions);
       servers.add(server);

@@ -196,9 +196,19 @@ export class WebhookDispatcher {
     });
   }
 
-  /** Resolves once no retry is pending (delivered or given up). */
+  /**
+   * Resolves once no retry is pending (delivered or given up). The retry timers do not keep Node
+   * running on their own, so that a retry nobody waits for never holds a process open; one that a
+   * caller awaits here must, or a script would exit in the middle of its `await`.
+   */
   async drain(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    if (this.pending.size === 0) return;
+    const keepAlive = setInterval(() => undefined, 2 ** 31 - 1);
+    try {
+      while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    } finally {
+      clearInterval(keepAlive);
+    }
   }
 
   log(): readonly WebhookDelivery[] {

@@ -35,6 +35,7 @@ const ENTRIES = {
   'delivery-sdk/webhooks/node': () => import('delivery-sdk/webhooks/node'),
   'delivery-sdk/webhooks/redis': () => import('delivery-sdk/webhooks/redis'),
   'delivery-sdk/testing': () => import('delivery-sdk/testing'),
+  'delivery-sdk/testing/msw': () => import('delivery-sdk/testing/msw'),
 } as const;
 
 let outDir: string;
@@ -57,7 +58,8 @@ beforeAll(async () => {
     reflection.children?.forEach(index);
   };
   index(project);
-}, 60_000);
+  // typedoc over the whole project: about 20 s alone, a minute and more on a loaded machine.
+}, 180_000);
 
 afterAll(async () => {
   await rm(outDir, { recursive: true, force: true });
@@ -117,6 +119,7 @@ describe('npm run docs (typedoc)', () => {
     ['delivery-sdk/webhooks', 'createWebhookHandler'],
     ['delivery-sdk/webhooks/node', 'createNodeWebhookHandler'],
     ['delivery-sdk/testing', 'createSandbox'],
+    ['delivery-sdk/testing/msw', 'sandboxHandlers'],
   ])('%s: %s %s has a description and an @example', (entry, ...path) => {
     const reflection = member(entry, ...path);
     expect(reflection, `${path.join('.')} is not in the reference`).toBeDefined();

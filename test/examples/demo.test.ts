@@ -1,5 +1,6 @@
 // `npm run demo` must work right after `npm install`: no build, no network, no key.
 import { describe, expect, it } from 'vitest';
+import { DeliveryState } from 'delivery-sdk';
 import { runDemo } from '../../examples/demo.js';
 import { collector, runFromRoot } from './helpers.js';
 
@@ -44,6 +45,19 @@ describe('the demo, run in process', () => {
     expect(text).toContain(`Webhooks: ${result.webhooks.sent} of ${result.webhooks.sent} received`);
     expect(text).toContain('one without it got 401');
   });
+
+  it('explains the timeline in words a merchant reads: scenario titles, states by their DeliveryState names, and RTO', async () => {
+    const out = collector();
+    await runDemo({ out });
+    const text = out.text();
+    expect(text).toMatch(/^#\d+ +Cash Collection +Exception, then success +20 40 47 40 45 /m);
+    expect(text).not.toMatch(/exceptionThenSuccess|threeFailedAttempts/);
+    // 41 is DeliveryState.OutForDelivery: the legend says so, not the spec's bare "Picked up".
+    expect(text).toContain(`${DeliveryState.OutForDelivery} Out for delivery`);
+    expect(text).not.toMatch(/\b41 Picked up\b/);
+    expect(text).toContain(`${DeliveryState.InTransitBetweenHubs} In transit between hubs`);
+    expect(text).toMatch(/^│ RTO: Return To Origin\. .*goes back to the business/m);
+  });
 });
 
 describe('npm run demo', () => {
@@ -56,8 +70,8 @@ describe('npm run demo', () => {
     expect(stdout).toContain("source 'client'");
     expect(stdout).toContain("source 'server'");
     expect(stdout).toMatch(/^Order +Type +Scenario +Timeline/m);
-    expect(stdout).toMatch(/^#\d+ +Exchange +unsuccessful +20 21 24 30 24 22 47 24 │ RTO 24 41 46 +46 Returned to business$/m);
-    expect(stdout).toMatch(/^#\d+ +Fulfillment return +success +.* 60 Returned to stock$/m);
+    expect(stdout).toMatch(/^#\d+ +Exchange +Unsuccessful +20 21 24 30 24 22 47 24 │ RTO 24 41 46 +46 Returned to business$/m);
+    expect(stdout).toMatch(/^#\d+ +Fulfillment return +Success +.* 60 Returned to stock$/m);
     expect(stdout.split('\n').length).toBeLessThan(50);
   });
 

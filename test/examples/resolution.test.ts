@@ -17,7 +17,14 @@ import * as nodeSource from '../../src/webhooks/node.js';
 import * as redisSource from '../../src/webhooks/redis.js';
 import { ROOT, tsx } from './helpers.js';
 
-const ENTRIES = { 'delivery-sdk': 'index.ts', 'delivery-sdk/webhooks': 'webhooks/index.ts', 'delivery-sdk/webhooks/node': 'webhooks/node.ts', 'delivery-sdk/webhooks/redis': 'webhooks/redis.ts', 'delivery-sdk/testing': 'testing/index.ts' };
+const ENTRIES = {
+  'delivery-sdk': 'index.ts',
+  'delivery-sdk/webhooks': 'webhooks/index.ts',
+  'delivery-sdk/webhooks/node': 'webhooks/node.ts',
+  'delivery-sdk/webhooks/redis': 'webhooks/redis.ts',
+  'delivery-sdk/testing': 'testing/index.ts',
+  'delivery-sdk/testing/msw': 'testing/msw.ts',
+};
 
 describe('the public names in this repository', () => {
   it('are the sources under vitest (resolve.alias): the same module objects as src/', () => {

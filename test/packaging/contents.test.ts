@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, BINARIES, packageEntries, packedFileList, ROOT } from './packed-package.js';
+import { assertBuilt, BINARIES, PACKAGING_TIMEOUT_MS, packageEntries, packedFileList, ROOT } from './packed-package.js';
 
 const DOCUMENTS = ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json'];
 const binFiles = Object.values(BINARIES).map((file) => file.replace(/^\.\//, ''));
@@ -10,7 +10,7 @@ let packed: string[];
 beforeAll(async () => {
   assertBuilt();
   packed = await packedFileList();
-});
+}, PACKAGING_TIMEOUT_MS);
 
 describe('the tarball (npm pack --dry-run)', () => {
   it('holds only dist/ (the CLI included), README, CHANGELOG, LICENSE and package.json', () => {
@@ -31,6 +31,20 @@ describe('the tarball (npm pack --dry-run)', () => {
     }
   });
 
+  it('ships declarations that read like the source: one per module, under its name, with a CommonJS twin, none importing zod', () => {
+    // Go-to-definition lands in dist/client.d.ts, not in a hashed chunk re-exporting under one-letter aliases.
+    const declarations = packed.filter((file) => file.endsWith('.d.ts'));
+    const sources = declarations.map((file) => file.replace(/^dist\//, 'src/').replace(/\.d\.ts$/, '.ts'));
+    expect(sources.filter((file) => !existsSync(join(ROOT, file)))).toEqual([]);
+    expect(declarations).toContain('dist/client.d.ts');
+    expect(declarations.filter((file) => !packed.includes(file.replace(/\.d\.ts$/, '.d.cts')))).toEqual([]);
+    const texts = declarations.map((file) => readFileSync(join(ROOT, file), 'utf8'));
+    expect(declarations.filter((_, i) => /\bexport\s*(?:type\s*)?\{[^}]*\b\w+ as [a-zA-Z]\s*[,}]/.test(texts[i] ?? ''))).toEqual([]);
+    // zod is internal (DESIGN.md): a user's program never loads its declarations through ours.
+    expect(declarations.filter((_, i) => /from ['"]zod/.test(texts[i] ?? ''))).toEqual([]);
+    expect(texts.join('\n')).toMatch(/export declare class DeliveryClient\b/);
+  });
+
   it('ships no test, source or temporary files inside dist/', () => {
     const typeScriptSource = (file: string): boolean => /\.[cm]?tsx?$/.test(file) && !/\.d\.[cm]?ts$/.test(file);
     expect(packed.filter((file) => typeScriptSource(file) || /\.test\.|(?:^|\/)\.tmp\/|\.tsbuildinfo$|\.tgz$/.test(file))).toEqual([]);
@@ -38,6 +52,12 @@ describe('the tarball (npm pack --dry-run)', () => {
 });
 
 describe('package.json', () => {
+  it('builds before packing, so `npm pack` and `npm publish` never ship a package without dist/', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(manifest.scripts['prepack']).toBe('npm run build');
+    expect(manifest.scripts['build']).toMatch(/^tsup && /);
+  });
+
   it('maps every subpath entry in typesVersions, for projects on moduleResolution node10 (they ignore exports)', () => {
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { typesVersions?: Record<string, Record<string, string[]>> };
     const mapped = manifest.typesVersions?.['*'] ?? {};

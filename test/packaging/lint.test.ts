@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageEntries, packTarball, ROOT, run } from './packed-package.js';
+import { PACKAGING_TIMEOUT_MS, packageEntries, packTarball, ROOT, run } from './packed-package.js';
 
 // Both linters read the very tarball users would download, not the working tree.
 let scratch: string;
@@ -12,7 +12,7 @@ let tarball: string;
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'delivery-sdk-lint-'));
   tarball = await packTarball(scratch);
-});
+}, PACKAGING_TIMEOUT_MS);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 interface AttwAnalysis {
@@ -25,7 +25,7 @@ describe('the published package passes the ecosystem linters', () => {
     const bytes = readFileSync(tarball);
     const { messages, pkg } = await publint({ pack: { tarball: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) }, level: 'suggestion', strict: true });
     expect(messages.map((message) => `${message.type}: ${formatMessage(message, pkg) ?? message.code}`)).toEqual([]);
-  });
+  }, PACKAGING_TIMEOUT_MS);
 
   it('are-the-types-wrong finds no problem for any entry under node10, node16 (ESM and CJS) and bundler resolution', async () => {
     // attw exits non-zero when it finds problems; the JSON report says which, so read it either way.
@@ -35,5 +35,5 @@ describe('the published package passes the ecosystem linters', () => {
     const analysis = (JSON.parse(output.stdout) as { analysis: AttwAnalysis }).analysis;
     expect(Object.keys(analysis.entrypoints).sort()).toEqual([...packageEntries().map((entry) => entry.subpath), './package.json'].sort());
     expect(analysis.problems).toEqual([]);
-  });
+  }, PACKAGING_TIMEOUT_MS);
 });

@@ -68,6 +68,13 @@ export function assertBuilt(): void {
   }
 }
 
+/**
+ * Time a packaging check may take in vitest. Each one runs npm, tsc or attw: seconds alone, but
+ * on a loaded 2-core machine several times the default 20 s. A hung program is still caught:
+ * {@link run} kills it (after 120 s unless told otherwise).
+ */
+export const PACKAGING_TIMEOUT_MS = 180_000;
+
 export interface RunResult {
   stdout: string;
   stderr: string;

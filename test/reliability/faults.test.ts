@@ -2,8 +2,11 @@
 // requests bent by every fault the sandbox can inject. What must hold whatever the faults:
 // every call settles, as a value or a typed DeliveryError; idempotent calls get through unless
 // every attempt they were allowed was hit; no order is created twice; nothing is left running.
+// Which request draws which fault depends on the order requests reach the server, and on a loaded
+// machine any answer may come after the client's timeout: the assertions hold whatever the order
+// and the load.
 import { AsyncLocalStorage, createHook } from 'node:async_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   BulkCreationError,
   type BulkCreateResult,
@@ -101,12 +104,13 @@ async function runAll(calls: Call[]): Promise<void> {
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
 }
 
-/** Counts of the kinds a fault injector with these options draws for `requests` requests, in any order. */
-function faultsDrawn(options: FaultOptions, requests: number): Record<FaultKind | 'none', number> {
-  const injector = new FaultInjector();
-  injector.configure(options);
-  const counts = Object.fromEntries([...FAULT_KINDS, 'none'].map((kind) => [kind, 0])) as Record<FaultKind | 'none', number>;
-  for (let i = 0; i < requests; i++) counts[injector.draw() ?? 'none']++;
+/** Every fault the sandbox injected, as it drew them (the server's side of the story). */
+const injected: FaultKind[] = [];
+
+/** Counts of the faults the sandbox injected, per kind. */
+function faultsDrawn(): Record<FaultKind, number> {
+  const counts = Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0])) as Record<FaultKind, number>;
+  for (const kind of injected) counts[kind]++;
   return counts;
 }
 
@@ -156,6 +160,12 @@ describe(`${CALLS} mixed calls over HTTP with 10% of the requests faulted`, () =
   let elapsedMs = 0;
 
   beforeAll(async () => {
+    const draw = FaultInjector.prototype.draw;
+    vi.spyOn(FaultInjector.prototype, 'draw').mockImplementation(function (this: FaultInjector) {
+      const kind = draw.call(this);
+      if (kind !== undefined) injected.push(kind);
+      return kind;
+    });
     resources = trackResources();
     process.on('unhandledRejection', onUnhandled);
     sandbox = createSandbox({ seed: 9 });
@@ -259,9 +269,11 @@ describe(`${CALLS} mixed calls over HTTP with 10% of the requests faulted`, () =
     // From here on, timers are the test runner's own.
     resources.stopRecording();
     sandbox.clearFaults();
-  });
+    // About 10 s here; a loaded machine may take several times that.
+  }, 120_000);
 
   afterAll(async () => {
+    vi.restoreAllMocks();
     process.off('unhandledRejection', onUnhandled);
     resources?.stop();
     await sandbox?.close();
@@ -277,22 +289,25 @@ describe(`${CALLS} mixed calls over HTTP with 10% of the requests faulted`, () =
   });
 
   it('injected every kind of fault the sandbox has', () => {
-    const drawn = faultsDrawn(FAULTS, requests);
+    const drawn = faultsDrawn();
     for (const kind of FAULT_KINDS) expect(drawn[kind], kind).toBeGreaterThan(0);
+    // Each injected fault answers one request the client sent: the server drew no more than that.
+    expect(injected.length).toBeLessThanOrEqual(requests);
   });
 
   it('surfaces each injected fault as exactly one typed error of its kind, and nothing else fails', () => {
-    const drawn = faultsDrawn(FAULTS, requests);
+    const drawn = faultsDrawn();
     const seen: Record<string, number> = { 'rate-limit': 0, unavailable: 0, slow: 0, drop: 0, malformed: 0, other: 0 };
     for (const { trace } of calls) for (const error of [...trace.retriedAfter, ...trace.gaveUpOn]) seen[faultBehind(error)] = (seen[faultBehind(error)] ?? 0) + 1;
-    expect(seen).toEqual({
-      'rate-limit': drawn['rate-limit'],
-      unavailable: drawn.unavailable,
-      slow: drawn.slow,
-      drop: drawn['drop-before'] + drawn['drop-after'],
-      malformed: drawn.malformed,
-      other: 0,
-    });
+    // An attempt fails only through a fault, or by answering after the client's timeout (every
+    // slow fault does; on a loaded machine any answer may): nothing else fails an attempt.
+    expect(seen['other'], 'attempts that failed with an error no fault explains').toBe(0);
+    // No error of a kind without a fault of that kind behind it: none surfaces twice, none is invented.
+    const answered = { 'rate-limit': drawn['rate-limit'], unavailable: drawn.unavailable, drop: drawn['drop-before'] + drawn['drop-after'], malformed: drawn.malformed };
+    for (const [kind, faults] of Object.entries(answered)) expect(seen[kind], kind).toBeLessThanOrEqual(faults);
+    // Every fault surfaces: each one its client did not see as its kind, it saw as a timeout.
+    const lateAnswers = Object.entries(answered).reduce((sum, [kind, faults]) => sum + faults - (seen[kind] ?? 0), 0);
+    expect(seen['slow'], 'timeouts: one per slow fault, and one per fault answered too late').toBeGreaterThanOrEqual(drawn.slow + lateAnswers);
   });
 
   it('gets every idempotent call through unless all its attempts were faulted', () => {
@@ -354,9 +369,10 @@ describe(`${CALLS} mixed calls over HTTP with 10% of the requests faulted`, () =
       const [ref] = call.refs as [string];
       if (outcome?.settled === 'value') exists(ref, (outcome.value as CreatedDelivery).trackingNumber);
       else if (outcome?.settled === 'error') {
-        // 429 and 503 of the sandbox do nothing; a truncated answer or a slow one comes after the order was made.
+        // 429 and 503 of the sandbox do nothing; a truncated answer comes after the order was made.
+        // A timeout says nothing either way: the request may not have reached the server in time.
         if (outcome.error instanceof RateLimitError || outcome.error instanceof ServerError) absent(ref);
-        if (outcome.error instanceof ResponseShapeError || outcome.error instanceof TimeoutError) exists(ref);
+        if (outcome.error instanceof ResponseShapeError) exists(ref);
       }
     }
   });
@@ -384,7 +400,7 @@ describe(`${CALLS} mixed calls over HTTP with 10% of the requests faulted`, () =
     const lookups = calls.filter((call) => call.idempotent);
     const others = calls.filter((call) => !call.idempotent);
     const retriedAfter = (some: Call[]): Error[] => some.flatMap((call) => call.trace.retriedAfter);
-    const drawn = faultsDrawn(FAULTS, requests);
+    const drawn = faultsDrawn();
     const orders = sandbox.orders();
     const duplicates = orders.length - new Set(orders.map((order) => order.businessReference)).size;
     const lines = [
@@ -400,14 +416,14 @@ describe(`${CALLS} mixed calls over HTTP with 10% of the requests faulted`, () =
   });
 
   /**
-   * Closes the server, then waits (at most 5 s) until every timer and socket opened since the
+   * Closes the server, then waits (at most 15 s) until every timer and socket opened since the
    * start is closed: the slow answers' timers have fired, so their orders are made.
    */
   let closing: Promise<void> | undefined;
   function settleServer(): Promise<void> {
     closing ??= (async () => {
       await server.close();
-      const until = Date.now() + 5_000;
+      const until = Date.now() + 15_000;
       while (resources.open().length > 0 && Date.now() < until) await new Promise((resolve) => setImmediate(resolve));
       // A fired timer's handler may still be a few microtasks from its end.
       await new Promise((resolve) => setImmediate(resolve));

@@ -252,14 +252,15 @@ describe('resolveAddress', () => {
     expect(districtsSent).toHaveLength(1);
   });
 
-  it('an unknown city is CityNotFoundError (3001, client) naming the closest cities', async () => {
+  it('an unknown city is CityNotFoundError (3001, client) naming the country searched, the closest cities, and how to search another', async () => {
     const { districtsSent } = serveLookups();
     const error = await makeClient().lookup.resolveAddress({ city: 'Gizah', district: 'Dokki', firstLine: 'Street 1234', for: 'dropOffAddress' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CityNotFoundError);
     const coded = error as CityNotFoundError;
     expect(coded.source).toBe('client');
     expect(coded.issues[0]).toMatchObject({ path: ['city'], errorCode: 3001 });
-    expect(coded.message).toMatch(/^City Not Found: no city matches 'Gizah' in country 60e4482c7cb7d4bc4849c4d5; closest: Giza \(الجيزة\)/);
+    expect(coded.message).toMatch(/^City Not Found: no city matches 'Gizah' in Egypt \(countryId: CountryId.Egypt, the default; for KSA pass countryId: CountryId.KSA\); closest: Giza \(الجيزة\)/);
+    expect(coded.message).not.toContain(CountryId.Egypt);
     expect(districtsSent).toHaveLength(0);
   });
 

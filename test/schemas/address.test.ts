@@ -49,7 +49,7 @@ describe('3009: an address without city, zoneId and districtId', () => {
   it('throws AddressLocationRequiredError whose message names the rule and the address', () => {
     const error = thrownBy(() => validateAddress({ firstLine: '12 Talaat Harb Street' }));
     expect(error).toBeInstanceOf(AddressLocationRequiredError);
-    expect(error.message).toContain('city, zoneId, or districtId is required');
+    expect(error.message).toBe('(input): needs at least one of city, zoneId or districtId (errorCode 3009)');
     expect(error.issues).toEqual([{ path: [], message: 'needs at least one of city, zoneId or districtId', errorCode: 3009 }]);
   });
 

@@ -4,11 +4,20 @@ import { describe, expect, it } from 'vitest';
 
 const start = (...args: string[]): ChildProcessWithoutNullStreams => spawn(process.execPath, ['--import', 'tsx', 'src/cli/sandbox.ts', ...args]);
 
+/**
+ * Time for a CLI started through tsx to print its URL or exit: a second alone, many on a loaded
+ * machine (tsx compiles the sources first).
+ */
+const START_MS = 60_000;
+
 /** The base URL the CLI prints once it listens. */
 function printedBaseUrl(child: ChildProcessWithoutNullStreams): Promise<string> {
   return new Promise<string>((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`no base URL printed: ${out}`)), 8000);
+    const timer = setTimeout(() => reject(new Error(`no base URL printed: ${out}`)), START_MS);
+    child.stderr.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /(http:\/\/127\.0\.0\.1:\d+\/v2)/.exec(out);
@@ -41,7 +50,7 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-describe('delivery-sdk-sandbox CLI', () => {
+describe('delivery-sdk-sandbox CLI', { timeout: START_MS + 30_000 }, () => {
   it('starts a server on 127.0.0.1, prints its base URL, answers, and stops on SIGTERM', async () => {
     const child = start('--port', '0', '--api-key', 'cli-key');
     try {
@@ -58,13 +67,22 @@ describe('delivery-sdk-sandbox CLI', () => {
   });
 
   it('listens on the port given with --port', async () => {
-    const port = await freePort();
-    const child = start('--port', String(port));
-    try {
-      expect(await printedBaseUrl(child)).toBe(`http://127.0.0.1:${port}/v2`);
-      expect((await fetch(`http://127.0.0.1:${port}/v2/cities`)).status).toBe(200);
-    } finally {
-      await stop(child);
+    // Another process may take the free port before the CLI binds it: then try another.
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort();
+      const child = start('--port', String(port));
+      try {
+        const printed = await printedBaseUrl(child).catch((error: Error) => {
+          if (attempt < 3 && /EADDRINUSE/.test(error.message)) return undefined;
+          throw error;
+        });
+        if (printed === undefined) continue;
+        expect(printed).toBe(`http://127.0.0.1:${port}/v2`);
+        expect((await fetch(`http://127.0.0.1:${port}/v2/cities`)).status).toBe(200);
+        return;
+      } finally {
+        await stop(child);
+      }
     }
   });
 

@@ -14,6 +14,18 @@ function staticGraph(file: string, seen = new Map<string, string[]>()): Map<stri
   return seen;
 }
 
+/** Every module reachable through any import or export (type-only and dynamic ones too) from `file`, with the specifiers it names. */
+function typeGraph(file: string, seen = new Map<string, string[]>()): Map<string, string[]> {
+  if (seen.has(file)) return seen;
+  const source = readFileSync(file, 'utf8');
+  const specifiers = [...source.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*)'([^']+)'/g)].map((m) => m[1] ?? '');
+  seen.set(file, specifiers);
+  for (const specifier of specifiers) {
+    if (specifier.startsWith('.')) typeGraph(resolve(dirname(file), specifier.replace(/\.js$/, '.ts')), seen);
+  }
+  return seen;
+}
+
 describe('the delivery-sdk/testing entry', () => {
   it('loads without msw and without Node built-ins (both only behind dynamic imports)', () => {
     const graph = staticGraph(resolve('src/testing/index.ts'));
@@ -22,5 +34,21 @@ describe('the delivery-sdk/testing entry', () => {
     expect(bare.filter((s) => s.startsWith('node:'))).toEqual([]);
     expect([...graph.keys()].some((f) => f.endsWith('testing/msw.ts'))).toBe(false);
     expect([...graph.keys()].some((f) => f.endsWith('testing/sandbox.ts'))).toBe(true);
+  });
+
+  it('names msw nowhere, not even in a type import: its declarations type-check without msw installed', () => {
+    const graph = typeGraph(resolve('src/testing/index.ts'));
+    expect([...graph.values()].flat().filter((s) => s === 'msw' || s.startsWith('msw/'))).toEqual([]);
+    expect([...graph.keys()].some((f) => f.endsWith('testing/msw.ts'))).toBe(false);
+  });
+});
+
+describe('the delivery-sdk/testing/msw entry', () => {
+  it('is a leaf: no other module imports it', () => {
+    const importers = [...typeGraph(resolve('src/index.ts')), ...typeGraph(resolve('src/testing/index.ts')), ...typeGraph(resolve('src/webhooks/index.ts'))]
+      .filter(([, specifiers]) => specifiers.some((s) => s.endsWith('/msw.js')))
+      .map(([file]) => file);
+    expect(importers).toEqual([]);
+    expect(typeGraph(resolve('src/testing/msw.ts')).get(resolve('src/testing/msw.ts'))).toContain('msw');
   });
 });

@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeliveryClient } from '../../src/client.js';
 import { CodLimitExceededError, RateLimitError } from '../../src/errors/index.js';
 import { createSandbox } from '../../src/testing/index.js';
+import { sandboxHandlers } from '../../src/testing/msw.js';
 import { dropOff, setUpAccount } from './helpers.js';
 
 const sandbox = createSandbox();
-const server = setupServer(...(await sandbox.handlers()));
+const server = setupServer(...sandboxHandlers(sandbox));
 
 beforeAll(async () => {
   server.listen({ onUnhandledRequest: 'bypass' });
@@ -25,7 +26,7 @@ describe('in process with msw setupServer', () => {
   });
 
   it('leaves other hosts alone', async () => {
-    const handlers = await sandbox.handlers();
+    const handlers = sandboxHandlers(sandbox);
     expect(handlers.length).toBeGreaterThan(0);
     expect(handlers.every((h) => String(h.info.path).startsWith(sandbox.baseUrl))).toBe(true);
   });

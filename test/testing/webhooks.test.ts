@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox, SandboxError, type Sandbox } from '../../src/testing/index.js';
 import { createOrderTracker, createWebhookHandler, type WebhookEvent } from '../../src/webhooks/index.js';
@@ -103,6 +105,17 @@ describe('delivery and retries', () => {
     // 40, 80, 160 ms plus the time each failed attempt took; timers may fire a millisecond early.
     gaps.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(40 * 2 ** i - 2));
   });
+
+  it('keeps a standalone script running while it awaits drainWebhooks(), until the retry is delivered', async () => {
+    // Its own process: in vitest's, the runner's own handles would keep Node running anyway.
+    const script = fileURLToPath(new URL('./scripts/drain-webhooks.ts', import.meta.url));
+    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, ['--import', 'tsx', script], { timeout: 60_000 }, (error, out, err) => resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout: out, stderr: err }));
+    });
+    expect(stderr).toBe('');
+    expect(stdout).toBe('after advance: pending\nafter drain: delivered, attempts 500 200\n');
+    expect(code).toBe(0);
+  }, 90_000);
 
   it('gives up after the last attempt', async () => {
     const r = await receiver(100);

@@ -66,7 +66,7 @@ export const nodeWebhook = createNodeWebhookHandler();
 export const tracker = createOrderTracker();
 `;
 
-/** A test suite of the user's own, against the sandbox (msw is an optional peer; its users have it). */
+/** A test suite of the user's own, against the sandbox, with no msw installed (it is an optional peer). */
 export const SANDBOX_USAGE = `
 import { DeliveryClient } from 'delivery-sdk';
 import { createSandbox, type Sandbox } from 'delivery-sdk/testing';
@@ -80,12 +80,20 @@ export async function serve(): Promise<string> {
   return server.baseUrl;
 }
 
-export async function mswHandlers(): Promise<number> {
-  return (await sandbox.handlers()).length;
-}
-
 // @ts-expect-error the sandbox's API key is a string
 export const wrong: number = sandbox.apiKey;
+`;
+
+/** The same suite on msw's \`setupServer\` (its users have msw installed). */
+export const MSW_USAGE = `
+import { createSandbox } from 'delivery-sdk/testing';
+import { sandboxHandlers } from 'delivery-sdk/testing/msw';
+import type { HttpHandler } from 'msw';
+
+export const handlers: HttpHandler[] = sandboxHandlers(createSandbox());
+
+// @ts-expect-error the handlers need a sandbox, not its URL
+sandboxHandlers('https://sandbox.delivery-sdk.test/v2');
 `;
 
 /** The same usage under each module resolution users configure, as `[file name, tsconfig compilerOptions]`. */
@@ -105,5 +113,8 @@ export const STRICT_OPTIONS = {
   exactOptionalPropertyTypes: true,
   noUncheckedIndexedAccess: true,
   skipLibCheck: false,
+  // TypeScript's own lib files are not under test (this package's declarations, @types/node and
+  // the user's code are), and checking them is half of each run's time.
+  skipDefaultLibCheck: true,
   noEmit: true,
 };
