@@ -48,4 +48,4 @@ export type {
 export { checkOrder, validateOrder, validateDeliveryOrder, validateFulfillmentOrder, validateFulfillmentReturn } from './order.js';
 export { checkReturnItemsSubset } from './fulfillment-return.js';
 export type { CheckResult } from './issues.js';
-export type { ClientRuleCode, ValidateOptions, ValidateSetting } from './rules-off.js';
+export { CLIENT_RULE_CODES, type ClientRuleCode, type ValidateOptions, type ValidateSetting } from './rules-off.js';
