@@ -7,6 +7,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOrderTracker, createWebhookHandler, FULFILLMENT_FLOWS, TrackerStoreError, type TrackResult } from '../../../src/webhooks/index.js';
+import { mulberry32 } from '../../../src/testing/random.js';
 import { createRedisTrackerStore } from '../../../src/webhooks/redis.js';
 import { flowBodies } from '../helpers.js';
 import { CLIENT_NAMES, type ClientName, connect } from './clients.js';
@@ -38,18 +39,6 @@ interface Scenario {
   readonly queues: readonly Delivery[][];
 }
 
-/** mulberry32: the same scenario for a seed, so that a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 function shuffle<T>(items: T[], next: () => number): T[] {
   for (let i = items.length - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));
@@ -60,7 +49,7 @@ function shuffle<T>(items: T[], next: () => number): T[] {
 
 /** `orderCount` orders, each a documented flow; every event delivered 2 or 3 times, shuffled, each copy to a random instance. */
 function scenario(orderCount: number, seed: number): Scenario {
-  const next = random(seed);
+  const next = mulberry32(seed); // the same scenario for a seed, so that a failure can be replayed
   const flows = Object.values(FULFILLMENT_FLOWS);
   const orders = new Map<string, number[]>();
   const deliveries: Delivery[] = [];
