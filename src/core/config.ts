@@ -35,7 +35,7 @@ export interface DeliveryClientOptions {
   timeout?: number | undefined;
   /** Milliseconds all attempts of one call may take together, waits included. Default 120000. */
   totalTimeout?: number | undefined;
-  /** Retries after the first attempt, where retrying is safe (see README, Retries). Default 2. */
+  /** Retries after the first attempt, where retrying is safe (see docs/reliability.md). Default 2. */
   maxRetries?: number | undefined;
   /** Backoff between retries: full jitter over `base * 2^n`, capped at `max` (ms). Default `{ base: 500, max: 8000 }`. */
   retryDelay?: { base?: number; max?: number } | undefined;
