@@ -1,6 +1,6 @@
 import { DeliveryError, type RequestSummary, type ValidationIssue } from './base.js';
 import { ErrorCode, errorCodeMeaning } from './codes.js';
-import type { BulkCreatedDelivery, BulkCreateResult, BulkFailure } from '../resources/bulk.js';
+import type { BulkCreatedDelivery, BulkCreateResult, BulkFailure } from './bulk-result.js';
 
 /** What a {@link CodedDeliveryError} subclass is built with. You need it only to construct one yourself (e.g. in tests). */
 export interface CodedErrorOptions {
