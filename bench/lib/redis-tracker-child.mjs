@@ -6,6 +6,7 @@
  * so each `track` runs the whole script: look up, insert, expire.
  */
 import { pathToFileURL } from 'node:url';
+import { runConcurrent } from './callers.mjs';
 import { childMain } from './child.mjs';
 import { median, quantile, rotate } from './stats.mjs';
 
@@ -88,18 +89,4 @@ async function connect(clientName, port) {
   const client = createClient({ url: `redis://127.0.0.1:${port}` });
   await client.connect();
   return { client, set: (key, value) => client.set(key, value), close: async () => client.destroy() };
-}
-
-/** Runs `call` `count` times with `concurrency` in flight, pushing each call's duration. */
-async function runConcurrent(call, count, concurrency, durations) {
-  let started = 0;
-  const worker = async () => {
-    while (started < count) {
-      started++;
-      const t0 = performance.now();
-      await call();
-      durations.push(performance.now() - t0);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
 }

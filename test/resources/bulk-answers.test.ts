@@ -1,22 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, BulkCreationError, ConfigurationError, DeliveryType, type OrderInput, ResponseShapeError } from '../../src/index.js';
 import { allCreated, idsOnly, partialFailure1061, partialFailure2xx } from '../fixtures/real/answers/bulk.js';
-import { capture, dropOffAddress, errorBody, HttpResponse, makeClient, ok, type Sent, useMockServer } from './helpers.js';
+import { bulkFailure, capture, dropOffAddress, errorBody, HttpResponse, makeClient, ok, type Sent, useMockServer } from './helpers.js';
 
 const server = useMockServer();
 
 const order = (businessReference?: string): OrderInput => ({ type: DeliveryType.Deliver, dropOffAddress, cod: 100, ...(businessReference === undefined ? {} : { businessReference }) });
 const references = (sent: Sent) => (sent.json as { deliveries: Array<{ businessReference?: string }> }).deliveries.map((d) => d.businessReference);
 const answer = (body: object, status = 200) => () => HttpResponse.json(body as Record<string, unknown>, { status });
-
-async function failure(promise: Promise<unknown>): Promise<BulkCreationError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(BulkCreationError);
-  return error as BulkCreationError;
-}
 
 describe('createBulk reads the answer real integrations read: { createdDeliveriesIds, failedDeliveries }', () => {
   it('a full success resolves: no BulkCreationError, every order created, every id kept', async () => {
@@ -34,7 +25,7 @@ describe('createBulk reads the answer real integrations read: { createdDeliverie
 
   it('matches a failure to its order by businessReference, with the service errorMessage; the others are created', async () => {
     capture(server, 'post', '/deliveries/bulk', answer(partialFailure2xx));
-    const error = await failure(makeClient().deliveries.createBulk([order('WC-1'), order('WC-2'), order('WC-3')]));
+    const error = await bulkFailure(makeClient().deliveries.createBulk([order('WC-1'), order('WC-2'), order('WC-3')]));
     expect(error.created.map((c) => c.index)).toEqual([0, 2]);
     expect(error.failed.map((f) => [f.index, f.mayExist])).toEqual([[1, false]]);
     expect(error.failed[0]?.error).toBeInstanceOf(ApiError);
@@ -45,7 +36,7 @@ describe('createBulk reads the answer real integrations read: { createdDeliverie
 
   it('reads the same answer from a 1061 error body', async () => {
     capture(server, 'post', '/deliveries/bulk', answer(partialFailure1061, 400));
-    const error = await failure(makeClient().deliveries.createBulk([order('WC-1'), order('WC-2'), order('WC-3')]));
+    const error = await bulkFailure(makeClient().deliveries.createBulk([order('WC-1'), order('WC-2'), order('WC-3')]));
     expect(error.created.map((c) => c.index)).toEqual([0, 2]);
     expect(error.failed.map((f) => [f.index, f.mayExist, f.error.message])).toEqual([[1, false, 'Receiver phone number is invalid']]);
     expect(error.failed[0]?.error).toMatchObject({ status: 400 });
@@ -73,7 +64,7 @@ describe('createBulk reads the answer real integrations read: { createdDeliverie
 describe('createBulk: an answer that cannot be matched says so (mayExist) and keeps the service message', () => {
   it('a failure without businessReference: every order it could be is mayExist, with the message', async () => {
     capture(server, 'post', '/deliveries/bulk', () => ok({ createdDeliveriesIds: ['x1', 'x2'], failedDeliveries: [{ errorMessage: 'District is not covered' }] }));
-    const error = await failure(makeClient().deliveries.createBulk([order('A'), order('B'), order()]));
+    const error = await bulkFailure(makeClient().deliveries.createBulk([order('A'), order('B'), order()]));
     expect(error.created).toEqual([]);
     expect(error.failed.map((f) => [f.index, f.mayExist])).toEqual([
       [0, true],
@@ -89,7 +80,7 @@ describe('createBulk: an answer that cannot be matched says so (mayExist) and ke
 
   it('a reference sent twice, one of them failed: those two are mayExist, the order no failure names is created', async () => {
     capture(server, 'post', '/deliveries/bulk', () => ok({ createdDeliveriesIds: ['x1', 'x2'], failedDeliveries: [{ businessReference: 'A', errorMessage: 'Invalid COD' }] }));
-    const error = await failure(makeClient().deliveries.createBulk([order('A'), order('B'), order('A')]));
+    const error = await bulkFailure(makeClient().deliveries.createBulk([order('A'), order('B'), order('A')]));
     expect(error.created.map((c) => [c.index, c.businessReference])).toEqual([[1, 'B']]);
     expect(error.failed.map((f) => [f.index, f.mayExist])).toEqual([
       [0, true],
@@ -102,7 +93,7 @@ describe('createBulk: an answer that cannot be matched says so (mayExist) and ke
     capture(server, 'post', '/deliveries/bulk', () =>
       ok({ createdDeliveriesIds: ['x1'], failedDeliveries: [{ businessReference: 'A', errorMessage: 'Invalid COD' }, { businessReference: 'A', errorMessage: 'Invalid COD' }] }),
     );
-    const error = await failure(makeClient().deliveries.createBulk([order('A'), order('B'), order('A')]));
+    const error = await bulkFailure(makeClient().deliveries.createBulk([order('A'), order('B'), order('A')]));
     expect(error.created.map((c) => [c.index, c._id])).toEqual([[1, 'x1']]);
     expect(error.failed.map((f) => [f.index, f.mayExist, f.error.message])).toEqual([
       [0, false, 'Invalid COD'],
@@ -112,7 +103,7 @@ describe('createBulk: an answer that cannot be matched says so (mayExist) and ke
 
   it('counts that do not add up: no order is called created or failed for sure', async () => {
     capture(server, 'post', '/deliveries/bulk', () => ok({ createdDeliveriesIds: ['x1'], failedDeliveries: [] }));
-    const error = await failure(makeClient().deliveries.createBulk([order('A'), order('B'), order('C')]));
+    const error = await bulkFailure(makeClient().deliveries.createBulk([order('A'), order('B'), order('C')]));
     expect(error.created).toEqual([]);
     expect(error.failed.every((f) => f.mayExist)).toBe(true);
     expect(error.failed[0]?.error.message).toMatch(/unclear about this order: 3 sent, 1 created, 0 failed$/);
@@ -121,7 +112,7 @@ describe('createBulk: an answer that cannot be matched says so (mayExist) and ke
 
   it('a failure naming a reference the request does not hold: the others are mayExist, the message kept', async () => {
     capture(server, 'post', '/deliveries/bulk', () => ok({ createdDeliveriesIds: ['x1'], failedDeliveries: [{ businessReference: 'Z', errorMessage: 'Duplicate order' }] }));
-    const error = await failure(makeClient().deliveries.createBulk([order('A'), order('B')]));
+    const error = await bulkFailure(makeClient().deliveries.createBulk([order('A'), order('B')]));
     expect(error.failed.map((f) => [f.index, f.mayExist])).toEqual([
       [0, true],
       [1, true],
@@ -143,7 +134,7 @@ describe('createBulk: deleteFailedDeliveries and the message', () => {
   it('says one reason once for every order it concerns, and counts the orders never sent', async () => {
     capture(server, 'post', '/deliveries/bulk', () => HttpResponse.json(errorBody(1073, 'A business location is needed before creating an order'), { status: 400 }));
     const orders = Array.from({ length: 250 }, (_, i) => order(`R-${i}`));
-    const error = await failure(makeClient().deliveries.createBulk(orders, { chunkSize: 100, concurrency: 1 }));
+    const error = await bulkFailure(makeClient().deliveries.createBulk(orders, { chunkSize: 100, concurrency: 1 }));
     expect(error.message).toBe(
       'Bulk creation incomplete: 100 of 250 orders failed, 0 created, 150 not sent (stopped before index 100): [0-99] (100 orders): A business location is needed before creating an order',
     );
@@ -152,7 +143,7 @@ describe('createBulk: deleteFailedDeliveries and the message', () => {
   it('groups the service messages of the real answer', async () => {
     const failedDeliveries = Array.from({ length: 40 }, (_, i) => ({ businessReference: `R-${i * 2}`, errorMessage: i % 2 === 0 ? 'Receiver phone number is invalid' : 'District is not covered' }));
     capture(server, 'post', '/deliveries/bulk', () => ok({ createdDeliveriesIds: Array.from({ length: 40 }, (_, i) => `id-${i}`), failedDeliveries }));
-    const error = await failure(makeClient().deliveries.createBulk(Array.from({ length: 80 }, (_, i) => order(`R-${i}`))));
+    const error = await bulkFailure(makeClient().deliveries.createBulk(Array.from({ length: 80 }, (_, i) => order(`R-${i}`))));
     expect(error.failed).toHaveLength(40);
     expect(error.message).toMatch(/^Bulk creation incomplete: 40 of 80 orders failed, 40 created: \[0\], \[4\], \[8\], \[12\], \[16\] and 15 more runs \(20 orders\): Receiver phone number is invalid; \[2\], .* \(20 orders\): District is not covered$/);
   });

@@ -13,7 +13,7 @@ import {
   ServerError,
   ValidationError,
 } from '../../src/index.js';
-import { capture, delay, dropOffAddress, errorBody, HttpResponse, makeClient, ok, type Sent, useMockServer } from './helpers.js';
+import { bulkFailure, capture, delay, dropOffAddress, errorBody, HttpResponse, makeClient, ok, type Sent, useMockServer } from './helpers.js';
 
 const server = useMockServer();
 
@@ -29,15 +29,6 @@ const createAll = (sent: Sent) => ok({ created: deliveriesOf(sent).map(createdEn
 
 /** Every businessReference sent, over all requests. */
 const referencesSent = (sent: Sent[]) => sent.flatMap(deliveriesOf).map((element) => element.businessReference);
-
-async function failure(promise: Promise<unknown>): Promise<BulkCreationError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(BulkCreationError);
-  return error as BulkCreationError;
-}
 
 describe('createBulk: chunks, wire format, results by input index', () => {
   it('sends { deliveries } chunks to POST /deliveries/bulk?apiVersion=1 and resolves every order created', async () => {
@@ -102,7 +93,7 @@ describe('createBulk: chunks, wire format, results by input index', () => {
       for (let i = 0; i < 4; i++) yield order(i);
       throw unreadable;
     }
-    const error = await failure(makeClient().deliveries.createBulk(rows(), { chunkSize: 2, concurrency: 1, validate: false }));
+    const error = await bulkFailure(makeClient().deliveries.createBulk(rows(), { chunkSize: 2, concurrency: 1, validate: false }));
     expect(error.created.map((c) => c.index)).toEqual([0, 1, 2, 3]);
     expect(error.stopped?.at).toBe(4);
     expect(error.stopped?.reason.cause).toBe(unreadable);
@@ -175,7 +166,7 @@ describe('createBulk: failures, never sending an order twice', () => {
       };
       return HttpResponse.json({ ...errorBody(1061, 'Some deliveries failed, fix them and upload again'), data }, { status: 400 });
     });
-    const error = await failure(makeClient().deliveries.createBulk(orders(9), { chunkSize: 3 }));
+    const error = await bulkFailure(makeClient().deliveries.createBulk(orders(9), { chunkSize: 3 }));
     expect(error.created.map((c) => c.index)).toEqual([0, 1, 2, 3, 6, 7, 8]);
     expect(error.created[3]).toMatchObject({ index: 3, trackingNumber: 'tn-ref-3' });
     expect(error.failed.map((f) => [f.index, f.mayExist])).toEqual([
@@ -195,7 +186,7 @@ describe('createBulk: failures, never sending an order twice', () => {
     const sent = capture(server, 'post', '/deliveries/bulk', (s) =>
       deliveriesOf(s)[0]?.businessReference === 'ref-2' ? HttpResponse.json(errorBody(undefined, 'boom'), { status: 502 }) : createAll(s),
     );
-    const error = await failure(makeClient().deliveries.createBulk(orders(6), { chunkSize: 2 }));
+    const error = await bulkFailure(makeClient().deliveries.createBulk(orders(6), { chunkSize: 2 }));
     expect(sent).toHaveLength(3);
     expect(error.created.map((c) => c.index)).toEqual([0, 1, 4, 5]);
     expect(error.failed.map((f) => [f.index, f.mayExist])).toEqual([
@@ -208,7 +199,7 @@ describe('createBulk: failures, never sending an order twice', () => {
 
   it('treats an order a 2xx answer does not report as possibly created', async () => {
     capture(server, 'post', '/deliveries/bulk', (s) => ok({ created: deliveriesOf(s).slice(1).map((element, i) => createdEntry(element, i + 1)) }, 201));
-    const error = await failure(makeClient().deliveries.createBulk(orders(3)));
+    const error = await bulkFailure(makeClient().deliveries.createBulk(orders(3)));
     expect(error.failed).toHaveLength(1);
     expect(error.failed[0]).toMatchObject({ index: 0, mayExist: true });
     expect(error.failed[0]?.error).toBeInstanceOf(ResponseShapeError);
@@ -216,7 +207,7 @@ describe('createBulk: failures, never sending an order twice', () => {
 
   it('stops at an error every chunk would get (1073): later chunks are not sent', async () => {
     const sent = capture(server, 'post', '/deliveries/bulk', () => HttpResponse.json(errorBody(1073, 'A business location is needed'), { status: 400 }));
-    const error = await failure(makeClient().deliveries.createBulk(orders(9), { chunkSize: 3, concurrency: 1 }));
+    const error = await bulkFailure(makeClient().deliveries.createBulk(orders(9), { chunkSize: 3, concurrency: 1 }));
     expect(sent).toHaveLength(1);
     expect(error.failed.map((f) => [f.index, f.mayExist])).toEqual([
       [0, false],
@@ -231,7 +222,7 @@ describe('createBulk: failures, never sending an order twice', () => {
 
   it('keeps the long lists out of logs: JSON and util.inspect carry no result', async () => {
     capture(server, 'post', '/deliveries/bulk', (s) => HttpResponse.json(errorBody(undefined, 'boom'), { status: 500, headers: { 'x-request': deliveriesOf(s)[0]?.businessReference ?? '' } }));
-    const error = await failure(makeClient().deliveries.createBulk(orders(500)));
+    const error = await bulkFailure(makeClient().deliveries.createBulk(orders(500)));
     expect(error.failed).toHaveLength(500);
     expect(Object.keys(error)).not.toContain('result');
     expect(JSON.stringify(error).length).toBeLessThan(3000);
@@ -262,7 +253,7 @@ describe('createBulk: abort', () => {
   it('between chunks: no further chunk is sent; what was created is reported with where it stopped', async () => {
     const sent = capture(server, 'post', '/deliveries/bulk', createAll);
     const controller = new AbortController();
-    const error = await failure(
+    const error = await bulkFailure(
       makeClient().deliveries.createBulk(orders(10), { chunkSize: 2, concurrency: 1, signal: controller.signal, onProgress: (p) => p.done === 4 && controller.abort() }),
     );
     expect(sent).toHaveLength(2);
@@ -282,7 +273,7 @@ describe('createBulk: abort', () => {
       }
       return createAll(s);
     });
-    const error = await failure(makeClient().deliveries.createBulk(orders(8), { chunkSize: 2, concurrency: 1, signal: controller.signal }));
+    const error = await bulkFailure(makeClient().deliveries.createBulk(orders(8), { chunkSize: 2, concurrency: 1, signal: controller.signal }));
     expect(sent).toHaveLength(2);
     expect(error.created.map((c) => c.index)).toEqual([0, 1]);
     expect(error.failed.map((f) => [f.index, f.mayExist])).toEqual([

@@ -1,3 +1,5 @@
+import { expect } from 'vitest';
+import { BulkCreationError } from '../../src/index.js';
 import { BASE, errorBody, http, HttpResponse, KEY, makeClient, useMockServer } from '../core/helpers.js';
 
 export { BASE, errorBody, http, HttpResponse, KEY, makeClient, useMockServer };
@@ -47,3 +49,13 @@ export const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve
 export const dropOffAddress = { city: 'Giza', districtId: 'district-dokki', firstLine: '12 Tahrir Street, 3rd floor' };
 export const pickupAddress = { city: 'Cairo', districtId: 'district-zamalek', firstLine: '7 Brazil Street, Zamalek' };
 export const receiver = { firstName: 'Mona', lastName: 'Adel', phone: '+201012345678' };
+
+/** The BulkCreationError a bulk upload rejects with (a test fails when it resolves or rejects with anything else). */
+export async function bulkFailure(promise: Promise<unknown>): Promise<BulkCreationError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(BulkCreationError);
+  return error as BulkCreationError;
+}
