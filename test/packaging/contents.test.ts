@@ -4,6 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, BINARIES, PACKAGING_TIMEOUT_MS, packageEntries, packedFileList, ROOT } from './packed-package.js';
 
 const DOCUMENTS = ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json'];
+/** The pages README links to, so that its links work from node_modules too. */
+const PAGES = readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
 const binFiles = Object.values(BINARIES).map((file) => file.replace(/^\.\//, ''));
 
 let packed: string[];
@@ -13,13 +15,13 @@ beforeAll(async () => {
 }, PACKAGING_TIMEOUT_MS);
 
 describe('the tarball (npm pack --dry-run)', () => {
-  it('holds only dist/ (the CLI included), README, CHANGELOG, LICENSE and package.json', () => {
-    const unexpected = packed.filter((file) => !file.startsWith('dist/') && !DOCUMENTS.includes(file));
+  it('holds only dist/ (the CLI included), README and the docs/ pages it links to, CHANGELOG, LICENSE and package.json', () => {
+    const unexpected = packed.filter((file) => !file.startsWith('dist/') && !DOCUMENTS.includes(file) && !PAGES.includes(file));
     expect(unexpected).toEqual([]);
   });
 
   it('holds every file the exports map and bin point to, and the documents', () => {
-    const needed = [...packageEntries().flatMap((entry) => entry.files), ...binFiles, ...DOCUMENTS];
+    const needed = [...packageEntries().flatMap((entry) => entry.files), ...binFiles, ...DOCUMENTS, ...PAGES];
     expect(needed.filter((file) => !packed.includes(file))).toEqual([]);
   });
 
