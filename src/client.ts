@@ -1,6 +1,7 @@
 import type { APIPromise } from './core/api-promise.js';
-import { type DeliveryClientOptions, resolveConfig, type RequestOptions } from './core/config.js';
-import { type HttpMethod, HttpClient, type QueryValue } from './core/http.js';
+import type { DeliveryClientOptions, RequestOptions } from './core/config.js';
+import type { HttpClient, HttpMethod, QueryValue } from './core/http.js';
+import { coreInternals, DeliveryCore } from './functions/core.js';
 import { BusinessesResource } from './resources/businesses.js';
 import { DeliveriesResource } from './resources/deliveries.js';
 import { FulfillmentResource } from './resources/fulfillment.js';
@@ -81,13 +82,13 @@ export class DeliveryClient {
    * ```
    */
   constructor(options: DeliveryClientOptions) {
-    const config = resolveConfig(options);
-    this.#http = new HttpClient(config);
-    this.baseUrl = config.baseUrl;
-    this.lookup = new LookupResource(this.#http, config.lookupCacheTtl);
+    const core = new DeliveryCore(options);
+    this.#http = coreInternals(core).http;
+    this.baseUrl = core.baseUrl;
+    this.lookup = new LookupResource(core);
     this.users = new UsersResource(this.#http);
     this.businesses = new BusinessesResource(this.#http);
-    this.deliveries = new DeliveriesResource(this.#http);
+    this.deliveries = new DeliveriesResource(core);
     this.fulfillment = new FulfillmentResource(this.#http);
   }
 

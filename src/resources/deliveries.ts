@@ -1,38 +1,11 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/config.js';
-import type { Endpoint, HttpClient } from '../core/http.js';
-import type { OrderInput, ValidateOptions } from '../schemas/index.js';
-import { orderRulesWithout } from '../schemas/order.js';
+import { coreInternals, type DeliveryCore } from '../functions/core.js';
+import { type CreatedDelivery, createDelivery } from '../functions/deliveries.js';
+import type { OrderInput } from '../schemas/index.js';
 import { type BulkCreateOptions, type BulkCreateResult, type BulkInput, createBulk } from './bulk.js';
-import { type Answer, createdRecord } from './shared.js';
 
-/**
- * A created order. The spec does not show the answer: `_id` and `trackingNumber` are always
- * there (as strings, even when the service sends a number); the other fields are what the
- * service is known to send, and any field it adds is kept.
- */
-export interface CreatedDelivery {
-  _id: string;
-  trackingNumber: string;
-  /** As created: 10, 15, 25, 30, `'FXF_SEND'` or `'CUSTOMER_RETURN_PICKUP'`. */
-  type?: number | string;
-  /** The state it starts in: 10 Pickup requested (11 Waiting for route for Cash Collection). */
-  state?: { code?: number; value?: string; [field: string]: unknown };
-  cod?: number;
-  businessReference?: string;
-  createdAt?: string;
-  [field: string]: unknown;
-}
-
-/** Reads a created order; a `ResponseShapeError` when `_id` or `trackingNumber` is missing (the order may exist). */
-export function createdDelivery(data: unknown, answer: Answer): CreatedDelivery {
-  return createdRecord(data, answer, ['_id', 'trackingNumber']) as CreatedDelivery;
-}
-
-/** `POST /deliveries?apiVersion=1`, the one endpoint that creates a single order of any type. */
-export function orderEndpoint(order: unknown, prepare: (body: unknown, options: ValidateOptions) => unknown): Endpoint<CreatedDelivery> {
-  return { method: 'POST', path: '/deliveries', query: { apiVersion: 1 }, body: order, prepare, transform: createdDelivery, idempotent: false };
-}
+export { type CreatedDelivery, createdDelivery, orderEndpoint } from '../functions/deliveries.js';
 
 /**
  * Orders of every type, one at a time or in bulk.
@@ -50,11 +23,11 @@ export function orderEndpoint(order: unknown, prepare: (body: unknown, options: 
  */
 export class DeliveriesResource {
   // Private, so util.inspect of the client never reaches the headers (and the key) through here.
-  readonly #http: HttpClient;
+  readonly #core: DeliveryCore;
 
   /** @hidden The client builds it. */
-  constructor(http: HttpClient) {
-    this.#http = http;
+  constructor(core: DeliveryCore) {
+    this.#core = core;
   }
 
   /**
@@ -93,7 +66,7 @@ export class DeliveriesResource {
    * ```
    */
   create(order: OrderInput, options?: RequestOptions): APIPromise<CreatedDelivery> {
-    return this.#http.request(orderEndpoint(order, orderRulesWithout.order), options);
+    return createDelivery(this.#core, order, options);
   }
 
   /**
@@ -138,6 +111,6 @@ export class DeliveriesResource {
    * ```
    */
   createBulk(orders: BulkInput, options?: BulkCreateOptions): Promise<BulkCreateResult> {
-    return createBulk(this.#http, orders, options);
+    return createBulk(coreInternals(this.#core).http, orders, options);
   }
 }

@@ -1,7 +1,8 @@
 import { APIPromise } from '../core/api-promise.js';
-import { TtlCache, untilAborted } from '../core/cache.js';
+import { type TtlCache, untilAborted } from '../core/cache.js';
 import { checkRequestOptions, type RequestOptions } from '../core/config.js';
 import { type Endpoint, type HttpClient, path, type QueryValue } from '../core/http.js';
+import { coreInternals, type DeliveryCore } from '../functions/core.js';
 import type { Address } from '../schemas/index.js';
 import { isRecord } from '../schemas/predicates.js';
 import { type ResolveAddressInput, resolveAddress } from './resolve-address.js';
@@ -119,9 +120,10 @@ export class LookupResource {
   readonly #cache: TtlCache | undefined;
 
   /** @hidden The client builds it. */
-  constructor(http: HttpClient, ttl: number | false) {
+  constructor(core: DeliveryCore) {
+    const { http, lookupCache } = coreInternals(core);
     this.#http = http;
-    this.#cache = ttl === false ? undefined : new TtlCache(ttl);
+    this.#cache = lookupCache;
   }
 
   /**

@@ -14,7 +14,7 @@ import * as webhooks from 'delivery-sdk/webhooks';
 import { createNodeWebhookHandler } from 'delivery-sdk/webhooks/node';
 
 const { DeliveryClient, DeliveryType, DeliveryState, ErrorCode, FulfillmentType, CodLimitExceededError, isDeliveryError } = sdk;
-const ENTRIES = ['delivery-sdk', 'delivery-sdk/webhooks', 'delivery-sdk/webhooks/node', 'delivery-sdk/webhooks/redis', 'delivery-sdk/testing'];
+const ENTRIES = ['delivery-sdk', 'delivery-sdk/functions', 'delivery-sdk/webhooks', 'delivery-sdk/webhooks/node', 'delivery-sdk/webhooks/redis', 'delivery-sdk/testing'];
 
 const results = [];
 async function check(name, run) {

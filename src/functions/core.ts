@@ -1,0 +1,63 @@
+import { TtlCache } from '../core/cache.js';
+import { type DeliveryClientOptions, resolveConfig } from '../core/config.js';
+import { HttpClient } from '../core/http.js';
+import { ConfigurationError } from '../errors/index.js';
+
+/** What the standalone functions reach inside a {@link DeliveryCore}; not public. */
+interface CoreInternals {
+  readonly http: HttpClient;
+  /** Lookup answers kept for the client's `cache.ttl`; undefined when the cache is off. */
+  readonly lookupCache: TtlCache | undefined;
+}
+
+let internalsOf: (core: DeliveryCore) => CoreInternals;
+
+/**
+ * The transport and settings every standalone function of `delivery-sdk/functions` runs on: the
+ * same options as `DeliveryClient`, none of its namespaces. A page that imports
+ * `DeliveryCore` and `createDelivery` ships only what creating an order needs.
+ *
+ * @example
+ * ```ts
+ * import { DeliveryCore, createDelivery } from 'delivery-sdk/functions';
+ *
+ * const core = new DeliveryCore({ apiKey: process.env.DELIVERY_API_KEY, baseUrl: 'https://api.example.com/v2' });
+ * const order = await createDelivery(core, {
+ *   type: 10,
+ *   dropOffAddress: { city: 'Cairo', districtId: 'aiJudRHeOt', firstLine: '12 Talaat Harb Street' },
+ *   receiver: { firstName: 'Mona', lastName: 'Adel', phone: '01012345678' },
+ * });
+ * console.log(order.trackingNumber);
+ * ```
+ */
+export class DeliveryCore {
+  // Private, so util.inspect and JSON.stringify of a core (or a client) never reach the key.
+  readonly #internals: CoreInternals;
+  /** The base URL every path is relative to (ends in `/v2`). */
+  readonly baseUrl: string;
+
+  /** @throws {ConfigurationError} as `DeliveryClient`'s constructor does. */
+  constructor(options: DeliveryClientOptions) {
+    const config = resolveConfig(options);
+    this.baseUrl = config.baseUrl;
+    this.#internals = {
+      http: new HttpClient(config),
+      lookupCache: config.lookupCacheTtl === false ? undefined : new TtlCache(config.lookupCacheTtl),
+    };
+  }
+
+  static {
+    internalsOf = (core) => core.#internals;
+  }
+}
+
+/**
+ * The transport and cache of `core`, for the functions of this folder.
+ *
+ * @internal
+ */
+export function coreInternals(core: DeliveryCore): CoreInternals {
+  // A JavaScript caller's `createDelivery(undefined, order)` gets a typed error, not a TypeError.
+  if (!(core instanceof DeliveryCore)) throw new ConfigurationError('The first argument of a delivery-sdk/functions call must be a DeliveryCore.');
+  return internalsOf(core);
+}

@@ -1,0 +1,62 @@
+import type { APIPromise } from '../core/api-promise.js';
+import type { RequestOptions } from '../core/config.js';
+import type { Endpoint } from '../core/http.js';
+import type { Answer } from '../resources/shared.js';
+import { createdRecord } from '../resources/shared.js';
+import type { OrderInput, ValidateOptions } from '../schemas/index.js';
+import { orderRulesWithout } from '../schemas/order.js';
+import type { DeliveryCore } from './core.js';
+import { send } from './send.js';
+
+/**
+ * A created order. The spec does not show the answer: `_id` and `trackingNumber` are always
+ * there (as strings, even when the service sends a number); the other fields are what the
+ * service is known to send, and any field it adds is kept.
+ */
+export interface CreatedDelivery {
+  _id: string;
+  trackingNumber: string;
+  /** As created: 10, 15, 25, 30, `'FXF_SEND'` or `'CUSTOMER_RETURN_PICKUP'`. */
+  type?: number | string;
+  /** The state it starts in: 10 Pickup requested (11 Waiting for route for Cash Collection). */
+  state?: { code?: number; value?: string; [field: string]: unknown };
+  cod?: number;
+  businessReference?: string;
+  createdAt?: string;
+  [field: string]: unknown;
+}
+
+/** Reads a created order; a `ResponseShapeError` when `_id` or `trackingNumber` is missing (the order may exist). */
+export function createdDelivery(data: unknown, answer: Answer): CreatedDelivery {
+  return createdRecord(data, answer, ['_id', 'trackingNumber']) as CreatedDelivery;
+}
+
+/** `POST /deliveries?apiVersion=1`, the one endpoint that creates a single order of any type. */
+export function orderEndpoint(order: unknown, prepare?: (body: unknown, options: ValidateOptions) => unknown): Endpoint<CreatedDelivery> {
+  return { method: 'POST', path: '/deliveries', query: { apiVersion: 1 }, body: order, prepare, transform: createdDelivery, idempotent: false };
+}
+
+/**
+ * Creates one order of any type (`POST /deliveries?apiVersion=1`), as
+ * `client.deliveries.create` does: checked against the spec's rules before sending unless
+ * `validate: false`, never repeated when the outcome is unknown.
+ *
+ * @throws The rule's coded class (`CodLimitExceededError` 3007, ...) or a `ValidationError`
+ * before anything is sent; the same classes with `source: 'server'` when the service refuses it.
+ *
+ * @example
+ * ```ts
+ * import { DeliveryCore, createDelivery } from 'delivery-sdk/functions';
+ *
+ * const core = new DeliveryCore({ baseUrl: 'https://api.example.com/v2' });
+ * const order = await createDelivery(core, {
+ *   type: 10,
+ *   dropOffAddress: { city: 'Giza', districtId: 'aiJudRHeOt', firstLine: '12 Tahrir Street' },
+ *   receiver: { firstName: 'Mona', lastName: 'Adel', phone: '+201012345678' },
+ *   cod: 250,
+ * });
+ * ```
+ */
+export function createDelivery(core: DeliveryCore, order: OrderInput, options?: RequestOptions): APIPromise<CreatedDelivery> {
+  return send(core, options, (validation) => orderEndpoint(validation === false ? order : orderRulesWithout.order(order, validation)));
+}

@@ -1,0 +1,30 @@
+import { APIPromise } from '../core/api-promise.js';
+import type { RequestOptions } from '../core/config.js';
+import type { Endpoint } from '../core/http.js';
+import type { ValidateOptions } from '../schemas/rules-off.js';
+import { type DeliveryCore, coreInternals } from './core.js';
+
+/**
+ * How a call's input is checked: `false` for not at all, else the rules to leave out. The
+ * call's `validate` option wins over the client's.
+ */
+export type Validation = false | ValidateOptions;
+
+/**
+ * The one way a standalone function calls the API: `build` checks the input (as `validation`
+ * says) and returns the endpoint to send. Whatever `build` throws rejects the returned promise
+ * and nothing is sent.
+ *
+ * @internal
+ */
+export function send<T>(core: DeliveryCore, options: RequestOptions | undefined, build: (validation: Validation) => Endpoint<T>): APIPromise<T> {
+  let endpoint: Endpoint<T>;
+  let http: ReturnType<typeof coreInternals>['http'];
+  try {
+    http = coreInternals(core).http;
+    endpoint = build(http.validation(options ?? undefined));
+  } catch (error) {
+    return new APIPromise(Promise.reject(error));
+  }
+  return http.request(endpoint, options);
+}
