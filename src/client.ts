@@ -86,10 +86,10 @@ export class DeliveryClient {
     this.#http = coreInternals(core).http;
     this.baseUrl = core.baseUrl;
     this.lookup = new LookupResource(core);
-    this.users = new UsersResource(this.#http);
-    this.businesses = new BusinessesResource(this.#http);
+    this.users = new UsersResource(core);
+    this.businesses = new BusinessesResource(core);
     this.deliveries = new DeliveriesResource(core);
-    this.fulfillment = new FulfillmentResource(this.#http);
+    this.fulfillment = new FulfillmentResource(core);
   }
 
   /**

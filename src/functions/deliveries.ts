@@ -3,7 +3,7 @@ import type { RequestOptions } from '../core/config.js';
 import type { Endpoint } from '../core/http.js';
 import type { Answer } from '../resources/shared.js';
 import { createdRecord } from '../resources/shared.js';
-import type { OrderInput, ValidateOptions } from '../schemas/index.js';
+import type { OrderInput } from '../schemas/index.js';
 import { orderRulesWithout } from '../schemas/order.js';
 import type { DeliveryCore } from './core.js';
 import { send } from './send.js';
@@ -32,8 +32,8 @@ export function createdDelivery(data: unknown, answer: Answer): CreatedDelivery 
 }
 
 /** `POST /deliveries?apiVersion=1`, the one endpoint that creates a single order of any type. */
-export function orderEndpoint(order: unknown, prepare?: (body: unknown, options: ValidateOptions) => unknown): Endpoint<CreatedDelivery> {
-  return { method: 'POST', path: '/deliveries', query: { apiVersion: 1 }, body: order, prepare, transform: createdDelivery, idempotent: false };
+export function orderEndpoint(order: unknown): Endpoint<CreatedDelivery> {
+  return { method: 'POST', path: '/deliveries', query: { apiVersion: 1 }, body: order, transform: createdDelivery, idempotent: false };
 }
 
 /**

@@ -1,9 +1,11 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/config.js';
-import { type HttpClient, path } from '../core/http.js';
+import { path } from '../core/http.js';
+import type { DeliveryCore } from '../functions/core.js';
+import { send } from '../functions/send.js';
 import { type CreateBusinessInput, type PickupLocationEntry, validateBusiness, validatePickupLocations } from '../schemas/index.js';
 import { isRecord } from '../schemas/predicates.js';
-import { type Answer, createdRecord, idText, recordOf, requireId, send } from './shared.js';
+import { type Answer, createdRecord, idText, recordOf, requireId } from './shared.js';
 
 /** A pickup location of a business, as the service answers it. */
 export interface PickupLocation {
@@ -29,9 +31,6 @@ function businessOf(data: unknown, answer: Answer): Business {
   return createdRecord(data, answer, ['_id']) as Business;
 }
 
-/** The body of `PUT /businesses/<id>`: the caller's array of locations, checked. */
-const preparePickupAddress = (body: unknown): unknown => ({ pickupAddress: validatePickupLocations(recordOf(body)['pickupAddress']) });
-
 /**
  * Businesses and their pickup locations.
  *
@@ -43,11 +42,11 @@ const preparePickupAddress = (body: unknown): unknown => ({ pickupAddress: valid
  */
 export class BusinessesResource {
   // Private, so util.inspect of the client never reaches the headers (and the key) through here.
-  readonly #http: HttpClient;
+  readonly #core: DeliveryCore;
 
   /** @hidden The client builds it. */
-  constructor(http: HttpClient) {
-    this.#http = http;
+  constructor(core: DeliveryCore) {
+    this.#core = core;
   }
 
   /**
@@ -68,7 +67,7 @@ export class BusinessesResource {
    * ```
    */
   create(input: CreateBusinessInput, options?: RequestOptions): APIPromise<Business> {
-    return this.#http.request({ method: 'POST', path: '/businesses', body: input, prepare: validateBusiness, transform: businessOf }, options);
+    return send(this.#core, options, (validation) => ({ method: 'POST', path: '/businesses', body: validation === false ? input : validateBusiness(input), transform: businessOf }));
   }
 
   /**
@@ -92,12 +91,12 @@ export class BusinessesResource {
    */
   updatePickupLocations(businessId: string, locations: PickupLocationEntry[], options?: RequestOptions): APIPromise<Business> {
     return send(
-      this.#http,
-      () => ({
+      this.#core,
+      options,
+      (validation) => ({
         method: 'PUT',
         path: path`/businesses/${requireId(businessId, 'businessId')}`,
-        body: { pickupAddress: locations },
-        prepare: preparePickupAddress,
+        body: { pickupAddress: validation === false ? locations : validatePickupLocations(locations) },
         transform: (data: unknown): Business => {
           const record = recordOf(data);
           const locationsOut = Array.isArray(record['pickupLocations']) ? record['pickupLocations'].filter(isRecord) : undefined;
@@ -105,7 +104,6 @@ export class BusinessesResource {
         },
         idempotent: false,
       }),
-      options,
     );
   }
 }

@@ -1,6 +1,7 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/config.js';
-import type { HttpClient } from '../core/http.js';
+import type { DeliveryCore } from '../functions/core.js';
+import { send } from '../functions/send.js';
 import { FulfillmentType } from '../catalogue/order-types.js';
 import { ValidationError, type ValidationIssue } from '../errors/index.js';
 import {
@@ -43,7 +44,7 @@ function originalItems(original: OriginalFulfillment): readonly FulfillmentItem[
 }
 
 /** Every element checked; one error listing the issues of all invalid ones. */
-function prepareBulky(body: unknown, options: ValidateOptions): unknown {
+function checkBulky(body: unknown, options: ValidateOptions): unknown {
   const orders = Array.isArray(body) ? body : [];
   const issues: ValidationIssue[] = orders.length === 0 ? [{ path: [], message: 'needs at least one order' }] : [];
   const prepared = orders.map((element: unknown, index) => {
@@ -87,11 +88,11 @@ const bulkyCreated = (data: unknown, answer: Answer): BulkyCreatedOrder[] =>
  */
 export class FulfillmentResource {
   // Private, so util.inspect of the client never reaches the headers (and the key) through here.
-  readonly #http: HttpClient;
+  readonly #core: DeliveryCore;
 
   /** @hidden The client builds it. */
-  constructor(http: HttpClient) {
-    this.#http = http;
+  constructor(core: DeliveryCore) {
+    this.#core = core;
   }
 
   /**
@@ -115,7 +116,7 @@ export class FulfillmentResource {
    * ```
    */
   create(order: FulfillmentSendOrder, options?: RequestOptions): APIPromise<CreatedDelivery> {
-    return this.#http.request(orderEndpoint(order, orderRulesWithout.fulfillment), options);
+    return send(this.#core, options, (validation) => orderEndpoint(validation === false ? order : orderRulesWithout.fulfillment(order, validation)));
   }
 
   /**
@@ -146,14 +147,14 @@ export class FulfillmentResource {
    */
   createReturn(order: FulfillmentReturnOrder, options?: CreateReturnOptions): APIPromise<CreatedDelivery> {
     const { original, ...requestOptions } = options ?? {};
-    const prepare = (body: unknown, validation: ValidateOptions): unknown => {
-      const checked = orderRulesWithout.fulfillmentReturn(body, validation);
-      if (original === undefined) return checked;
+    return send(this.#core, requestOptions, (validation) => {
+      if (validation === false) return orderEndpoint(order);
+      const checked = orderRulesWithout.fulfillmentReturn(order, validation);
+      if (original === undefined) return orderEndpoint(checked);
       const issues = checkReturnItemsSubset(checked.fulfillmentInfo.items, originalItems(original));
       if (issues.length > 0) throw new ValidationError(issues, { subject: "Invalid fulfillment return: the items must be some or all of the original order's" });
-      return checked;
-    };
-    return this.#http.request(orderEndpoint(order, prepare), requestOptions);
+      return orderEndpoint(checked);
+    });
   }
 
   /**
@@ -178,6 +179,6 @@ export class FulfillmentResource {
    * ```
    */
   createBulky(orders: FulfillmentSendOrder[], options?: RequestOptions): APIPromise<BulkyCreatedOrder[]> {
-    return this.#http.request({ method: 'POST', path: '/fulfillment/deliveries/bulky', body: orders, prepare: prepareBulky, transform: bulkyCreated, idempotent: false }, options);
+    return send(this.#core, options, (validation) => ({ method: 'POST', path: '/fulfillment/deliveries/bulky', body: validation === false ? orders : checkBulky(orders, validation), transform: bulkyCreated, idempotent: false }));
   }
 }

@@ -1,6 +1,7 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/config.js';
-import type { HttpClient } from '../core/http.js';
+import type { DeliveryCore } from '../functions/core.js';
+import { send } from '../functions/send.js';
 import {
   type ConfirmEmailInput,
   type ConfirmPhoneInput,
@@ -57,11 +58,11 @@ const resultOf = (data: unknown): VerificationResult => recordOf(data) as Verifi
  */
 export class UsersResource {
   // Private, so util.inspect of the client never reaches the headers (and the key) through here.
-  readonly #http: HttpClient;
+  readonly #core: DeliveryCore;
 
   /** @hidden The client builds it. */
-  constructor(http: HttpClient) {
-    this.#http = http;
+  constructor(core: DeliveryCore) {
+    this.#core = core;
   }
 
   /**
@@ -82,7 +83,7 @@ export class UsersResource {
    * ```
    */
   registerBusinessAdmin(input: RegisterBusinessAdminInput, options?: RequestOptions): APIPromise<BusinessAdmin> {
-    return this.#http.request({ method: 'POST', path: '/users/business/admin', body: input, prepare: validateRegisterBusinessAdmin, transform: adminOf }, options);
+    return send(this.#core, options, (validation) => ({ method: 'POST', path: '/users/business/admin', body: validation === false ? input : validateRegisterBusinessAdmin(input), transform: adminOf }));
   }
 
   /**
@@ -98,7 +99,7 @@ export class UsersResource {
    * ```
    */
   verifyPhone(input: VerifyPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
-    return this.#http.request({ method: 'POST', path: '/users/business-admin/phone/verify', body: input, prepare: validateVerifyPhone, transform: resultOf }, options);
+    return send(this.#core, options, (validation) => ({ method: 'POST', path: '/users/business-admin/phone/verify', body: validation === false ? input : validateVerifyPhone(input), transform: resultOf }));
   }
 
   /**
@@ -113,7 +114,7 @@ export class UsersResource {
    * ```
    */
   confirmPhone(input: ConfirmPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
-    return this.#http.request({ method: 'POST', path: '/users/business-admin/phone/confirm', body: input, prepare: validateConfirmPhone, transform: resultOf }, options);
+    return send(this.#core, options, (validation) => ({ method: 'POST', path: '/users/business-admin/phone/confirm', body: validation === false ? input : validateConfirmPhone(input), transform: resultOf }));
   }
 
   /**
@@ -129,6 +130,6 @@ export class UsersResource {
    * ```
    */
   confirmEmail(input: ConfirmEmailInput, options?: RequestOptions): APIPromise<VerificationResult> {
-    return this.#http.request({ method: 'POST', path: '/users/mail/confirm', body: input, prepare: validateConfirmEmail, transform: resultOf }, options);
+    return send(this.#core, options, (validation) => ({ method: 'POST', path: '/users/mail/confirm', body: validation === false ? input : validateConfirmEmail(input), transform: resultOf }));
   }
 }
