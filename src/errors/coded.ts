@@ -74,11 +74,19 @@ export class BulkCreationError extends CodedDeliveryError<1061> {
   override name = 'BulkCreationError';
   /** The whole outcome, as `createBulk` would have returned it. */
   declare readonly result: BulkCreateResult;
+  /**
+   * The errors the service answered for whole requests of the upload (a non-2xx answer that still
+   * listed per-order outcomes), in order of arrival: each keeps the service's `errorCode`
+   * (`777` stays `777`), `message`, `status` and `body`. The first one's `status`, `body`,
+   * `headers` and `request` are this error's too, and it is the `cause` unless the upload stopped.
+   */
+  declare readonly serviceErrors: readonly DeliveryError[];
 
-  constructor(options: CodedErrorOptions & { result?: BulkCreateResult | undefined }) {
+  constructor(options: CodedErrorOptions & { result?: BulkCreateResult | undefined; serviceErrors?: readonly DeliveryError[] | undefined }) {
     super(ErrorCode.BulkCreationFailed, options);
     // Not enumerable: logging the error (toJSON, util.inspect) must not print 100,000 entries.
     Object.defineProperty(this, 'result', { value: options.result ?? { created: [], failed: [], createdIds: [] }, enumerable: false });
+    Object.defineProperty(this, 'serviceErrors', { value: options.serviceErrors ?? [], enumerable: false });
   }
 
   /** The orders that were created, with their input index. */
