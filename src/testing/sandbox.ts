@@ -1,4 +1,5 @@
 import type { WebhookOrderType } from '../catalogue/order-types.js';
+import { asciiDigits } from '../schemas/predicates.js';
 import { answerControl, CONTROL_PREFIX } from './control.js';
 import { SandboxError } from './errors.js';
 import { FaultInjector, type FaultOptions } from './faults.js';
@@ -86,7 +87,7 @@ export interface Sandbox {
    * only (loopback peer, `Host` and `Origin`; 403 otherwise), and without CORS headers.
    */
   listen(options?: ListenOptions): Promise<SandboxServer>;
-  /** The last one-time code "sent" to this phone by `phone/verify`. */
+  /** The last one-time code "sent" to this phone by `phone/verify` (Arabic-Indic or ASCII digits alike). */
   lastOtp(phone: string): string | undefined;
   /** The e-mail confirmation token "sent" at registration. */
   lastEmailToken(email: string): string | undefined;
@@ -233,7 +234,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         },
       };
     },
-    lastOtp: (phone) => store.otps.get(phone),
+    lastOtp: (phone) => store.otps.get(asciiDigits(phone)),
     lastEmailToken: (email) => store.emailTokens.get(email.toLowerCase()),
     orders: () => [...store.orders.values()].map(snapshot),
     order: (trackingNumber) => snapshot(engine.order(trackingNumber)),
