@@ -18,6 +18,8 @@ export interface AdvanceOptions {
 const SIDE_STATES = [49, 100, 101, 102, 105];
 const PAUSE_STATES = [102, 105];
 const ARCHIVABLE = [45, 46, 60];
+/** Not final, yet the sandbox moves them no further: Canceled (what follows is not shown) and Archived. */
+const RESTING = [49, 104];
 /** States in which the courier is out: entering one is an attempt. */
 const OUT_STATES = [22, 40, 41];
 const DEFAULT_EXCEPTION: Readonly<Record<ExceptionDirection, number>> = { forward: 1, return: 23 };
@@ -47,7 +49,7 @@ export class StateEngine {
       return [...resume, ...this.side(order).filter((edge) => !PAUSE_STATES.includes(edge.state))];
     }
     if (ARCHIVABLE.includes(state)) return appliesTo(104, type) ? [{ state: 104, type, leg, automatic: false }] : [];
-    if (isFinalState(state)) return [];
+    if (isFinalState(state) || RESTING.includes(state)) return [];
     const flow = (edgesOf(order.kind).get(nodeKey(state, type, leg)) ?? []).filter((edge) => !edge.automatic);
     return [...flow, ...this.side(order).filter((edge) => !flow.some((f) => f.state === edge.state))];
   }
@@ -70,7 +72,7 @@ export class StateEngine {
       const allowed = choices.map((e) => e.state);
       throw new SandboxError(
         `Order ${order.trackingNumber} (${order.webhookType}) cannot move from ${label(order.state)} to ${label(options.to)}. ` +
-          (allowed.length === 0 ? `${label(order.state)} is final.` : `Allowed next: ${allowed.map(label).join(', ')}.`),
+          (allowed.length === 0 ? `Nothing follows ${label(order.state)} in the sandbox.` : `Allowed next: ${allowed.map(label).join(', ')}.`),
         { from: order.state, to: options.to, allowed },
       );
     }
