@@ -103,7 +103,11 @@ export interface Sandbox {
    * Refuses a transition the flow does not allow with a `SandboxError` naming from and to.
    */
   advance(trackingNumber: string, options: AdvanceOptions): Promise<SandboxStateEvent[]>;
-  /** Plays a scenario to its end from where the order is; returns the events it produced. */
+  /**
+   * Plays a scenario to its end from where the order is, whatever steps brought it there (a
+   * paused order resumes first); returns the events it produced. Refuses (`SandboxError`) an order
+   * at a state from which the scenario cannot reach its end.
+   */
   play(trackingNumber: string, scenario: ScenarioName): Promise<SandboxStateEvent[]>;
   /** Sets (or with `null` clears) the account-level webhook; used when an order has no `webhookUrl`. */
   setWebhook(config: SandboxWebhookConfig | null): void;
