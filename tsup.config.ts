@@ -18,8 +18,6 @@ export default defineConfig([
     sourcemap: true,
     clean: true,
     target: 'es2022',
-    // Logs and metrics key on `constructor.name`: no class may come out renamed (`_class12`).
-    keepNames: true,
     splitting: true,
     treeshake: true,
     // zod is internal (no zod type is public): bundled and tree-shaken, an entry loads a few files
@@ -31,7 +29,8 @@ export default defineConfig([
     format: ['cjs'],
     sourcemap: true,
     target: 'es2022',
-    // esbuild lowers classes with static or field initialisers for CommonJS and names them `_class12`.
+    // Logs and metrics key on `constructor.name`: esbuild renames the classes it rewrites for
+    // CommonJS (`_class12`) unless told to keep names. The ESM build keeps them as written.
     keepNames: true,
     // Shared chunks, as in the ESM build: without them each CommonJS entry carries its own copy of
     // the error classes and `instanceof DeliveryError` fails across `require('delivery-sdk')` and
