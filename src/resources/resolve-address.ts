@@ -125,8 +125,9 @@ function checkInput(input: ResolveAddressInput): void {
       issues.push({ path: [field], message: `must be at most ${MAX_PLACE_NAME_LENGTH} characters (got ${value.length})` });
     }
   }
-  const renamed = 'purpose' in input;
-  if (use !== 'dropOffAddress' && use !== 'pickupAddress') {
+  const unknownUse = use !== 'dropOffAddress' && use !== 'pickupAddress';
+  const renamed = unknownUse && 'purpose' in input;
+  if (unknownUse) {
     issues.push({ path: ['for'], message: `required: 'dropOffAddress' or 'pickupAddress', the order field the address goes in` });
   }
   if (issues.length > 0) throw new ValidationError(issues, { subject: 'Invalid address', hint: renamed ? '`purpose` is now `for`' : undefined });
@@ -166,7 +167,7 @@ export async function resolveAddress(lookup: Lookups, input: ResolveAddressInput
   const entries = (await lookup.districts(city._id, options)).filter((entry) => zone === undefined || entry.zoneId === zone._id);
   const districtWhere = zone === undefined ? where : `in zone ${label(zonePlace(zone))} of ${city.name}`;
   let found = matching(districtQuery, districtNames(entries));
-  if (found.length === 0) found = districtOfZone(districtQuery, entries, districtWhere);
+  if (found.length === 0) found = districtOfZone(districtQuery, entries, where);
   const [entry] = found;
   if (entry === undefined) throw notFound(3003, 'district', districtQuery, districtWhere, districtNames(entries), districtPlace);
   if (found.some((other) => other.districtId !== entry.districtId)) {
