@@ -30,6 +30,9 @@ export default defineConfig([
     format: ['cjs'],
     sourcemap: true,
     target: 'es2022',
+    // Logs and metrics key on `constructor.name`: esbuild renames the classes it rewrites for
+    // CommonJS (`_class12`) unless told to keep names. The ESM build keeps them as written.
+    keepNames: true,
     // Shared chunks, as in the ESM build: without them each CommonJS entry carries its own copy of
     // the error classes and `instanceof DeliveryError` fails across `require('delivery-sdk')` and
     // `require('delivery-sdk/webhooks')`.

@@ -8,6 +8,7 @@
 //
 //   npx tsx examples/storefront-checkout.ts       # a few checkouts against an in-process sandbox
 import {
+  AddressNotServedError,
   AuthenticationError,
   CityNotFoundError,
   CodLimitExceededError,
@@ -71,13 +72,14 @@ export async function checkout(client: DeliveryClient, form: CheckoutForm, signa
 export function messageFor(err: unknown, form: Pick<CheckoutForm, 'city' | 'district'>): { message: string; field?: keyof CheckoutForm } {
   if (err instanceof CityNotFoundError) return { field: 'city', message: `We don't know the city "${form.city}". Please pick it from the list.` };
   if (err instanceof DistrictNotFoundError || err instanceof ZoneNotFoundError) {
-    return { field: 'district', message: `We couldn't find "${form.district}" in ${form.city}. Please check the spelling or pick it from the list.` };
+    // `candidates` are the places it may have meant, best first: a "did you mean" without parsing text.
+    const [best] = err.candidates;
+    const didYouMean = best === undefined ? '' : ` Did you mean ${best.name}?`;
+    return { field: 'district', message: `We couldn't find "${form.district}" in ${form.city}.${didYouMean} Please check the spelling or pick it from the list.` };
   }
   if (err instanceof CodLimitExceededError) return { field: 'payment', message: 'Cash on delivery is limited to 30,000 EGP. Please pay by card.' };
-  // A district the service does not deliver to is a ValidationError on `district` (see resolveAddress).
-  if (err instanceof ValidationError && err.issues.some((issue) => issue.path[0] === 'district')) {
-    return { field: 'district', message: `Sorry, we don't deliver to ${form.district} yet.` };
-  }
+  // A real place the service does not deliver to: not the customer's mistake.
+  if (err instanceof AddressNotServedError) return { field: err.place.kind === 'city' ? 'city' : 'district', message: `Sorry, we don't deliver to ${err.place.name} yet.` };
   if (err instanceof ValidationError) return { field: 'street', message: 'Please complete your address (street and building).' };
   if (err instanceof RateLimitError || err instanceof ServerError || err instanceof ConnectionError) {
     return { message: 'Our delivery partner is not answering right now. Please try again in a minute; you have not been charged.' };

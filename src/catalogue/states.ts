@@ -61,7 +61,11 @@ export interface StateInfo {
   readonly dashboardState: DashboardState;
   /** Order types (webhook type strings) the state applies to. */
   readonly appliesTo: readonly WebhookOrderType[];
-  /** No further state follows. */
+  /**
+   * The order's outcome is settled: delivered, returned, terminated, lost or damaged. No state
+   * that changes the outcome follows; only Archived (104) may still follow (after 45, 46 or 60),
+   * and it is not final itself: it files the order away and settles nothing. See {@link isFinalState}.
+   */
   readonly final: boolean;
 }
 
@@ -90,14 +94,14 @@ export const STATES: Readonly<Record<DeliveryState, StateInfo>> = {
   45: state(45, 'Delivered', 'Successful', ['SEND', 'FXF_SEND', 'CASH_COLLECTION'], true),
   46: state(46, 'Returned to business', 'Successful', ['EXCHANGE', 'CUSTOMER_RETURN_PICKUP', 'RTO'], true),
   47: state(47, 'Exception', 'In progress', ALL),
-  49: state(49, 'Canceled', 'In progress', ALL, true),
+  49: state(49, 'Canceled', 'In progress', ALL),
   48: state(48, 'Terminated', 'Terminated', ALL, true),
   100: state(100, 'Lost', 'Unsuccessful', ALL, true),
   101: state(101, 'Damaged', 'Unsuccessful', ALL_BUT_CASH, true),
   60: state(60, 'Returned to stock', 'Returned', ['FXF_SEND'], true),
   102: state(102, 'Investigation', 'In progress', ALL),
   103: state(103, 'Awaiting your action', 'Awaiting your action', ['EXCHANGE', 'CUSTOMER_RETURN_PICKUP', 'RTO']),
-  104: state(104, 'Archived', 'Archived', ALL_BUT_CASH, true),
+  104: state(104, 'Archived', 'Archived', ALL_BUT_CASH),
   105: state(105, 'On hold', 'In progress', ALL_BUT_CASH),
 };
 
@@ -107,8 +111,19 @@ export function isKnownState(code: unknown): code is DeliveryState {
 }
 
 /**
- * Whether no further state follows: Delivered, Returned to business, Canceled, Terminated,
- * Returned to stock, Lost, Damaged, Archived. Unknown codes are not final.
+ * Whether the order's outcome is settled: Delivered (45), Returned to business (46), Terminated
+ * (48), Returned to stock (60), Lost (100), Damaged (101). An order reaches at most one final
+ * state, so "notify when final" fires once.
+ *
+ * What can still follow a final state: Archived (104), after Delivered, Returned to business or
+ * Returned to stock. Archived is not final: it files away an order a final state already settled.
+ * Canceled (49) is not final either: the spec's dashboard shows it "In progress", and what follows
+ * it is not shown. Unknown codes are not final.
+ *
+ * @example
+ * ```ts
+ * if (isFinalState(event.state) && !isFinalState(previous ?? 0)) notifyCustomer(event);
+ * ```
  */
 export function isFinalState(code: number): boolean {
   return isKnownState(code) && STATES[code].final;

@@ -31,6 +31,8 @@ export interface DeliveryErrorOptions {
   errorCode?: number | undefined;
   /** The underlying error, kept as the standard `Error.cause`. */
   cause?: unknown;
+  /** A note for developers (which option to set, where the rule comes from), kept out of `message`. */
+  hint?: string | undefined;
 }
 
 /**
@@ -41,10 +43,17 @@ export class DeliveryError extends Error {
   override name = 'DeliveryError';
   /** The spec's errorCode when one applies (server answer or client-side rule). */
   readonly errorCode: number | undefined;
+  /**
+   * A note for developers, when the SDK has one: which option or argument to change. `message`
+   * stays fit to show to customers (it names the problem and echoes at most a short excerpt of
+   * their input); log `hint` next to it.
+   */
+  readonly hint: string | undefined;
 
   constructor(message: string, options: DeliveryErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.errorCode = options.errorCode;
+    this.hint = options.hint;
   }
 
   /** A plain, key-free description, so `JSON.stringify(err)` is useful in logs. */

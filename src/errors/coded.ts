@@ -1,6 +1,7 @@
 import { DeliveryError, type RequestSummary, type ValidationIssue } from './base.js';
 import { ErrorCode, errorCodeMeaning } from './codes.js';
 import type { BulkCreatedDelivery, BulkCreateResult, BulkFailure } from './bulk-result.js';
+import type { PlaceCandidate } from './places.js';
 
 /** What a {@link CodedDeliveryError} subclass is built with. You need it only to construct one yourself (e.g. in tests). */
 export interface CodedErrorOptions {
@@ -15,6 +16,12 @@ export interface CodedErrorOptions {
   /** How many more problems were found than `issues` lists. */
   unlistedIssues?: number | undefined;
   cause?: unknown;
+  /** A note for developers, kept out of `message` (see `DeliveryError.hint`). */
+  hint?: string | undefined;
+  /** `'message'` when the service sent no errorCode and the code was read from its message (one of the spec's own texts). */
+  inferredFrom?: 'message' | undefined;
+  /** City, zone and district not-found errors: the places the name may have meant, best first. */
+  candidates?: readonly PlaceCandidate[] | undefined;
 }
 
 /**
@@ -38,9 +45,16 @@ export abstract class CodedDeliveryError<C extends ErrorCode = ErrorCode> extend
   readonly issues: readonly ValidationIssue[];
   /** How many more problems were found than `issues` lists (0 unless there were more than 100). */
   readonly unlistedIssues: number;
+  /**
+   * `'message'` when the service answered without an errorCode and the SDK read the code from the
+   * message, which was one of the spec's own texts (`District Not Found: ...`, as a bulk upload's
+   * per-order failures read); `undefined` when the service sent the code or the SDK found the problem.
+   */
+  readonly inferredFrom: 'message' | undefined;
 
   protected constructor(code: C, options: CodedErrorOptions) {
-    super(options.message ?? `${errorCodeMeaning[code]} (errorCode ${code})`, { errorCode: code, cause: options.cause });
+    super(options.message ?? `${errorCodeMeaning[code]} (errorCode ${code})`, { errorCode: code, cause: options.cause, hint: options.hint });
+    this.inferredFrom = options.inferredFrom;
     this.source = options.source;
     this.status = options.status;
     this.body = options.body;
@@ -60,11 +74,19 @@ export class BulkCreationError extends CodedDeliveryError<1061> {
   override name = 'BulkCreationError';
   /** The whole outcome, as `createBulk` would have returned it. */
   declare readonly result: BulkCreateResult;
+  /**
+   * The errors the service answered for whole requests of the upload (a non-2xx answer that still
+   * listed per-order outcomes), in order of arrival: each keeps the service's `errorCode`
+   * (`777` stays `777`), `message`, `status` and `body`. The first one's `status`, `body`,
+   * `headers` and `request` are this error's too, and it is the `cause` unless the upload stopped.
+   */
+  declare readonly serviceErrors: readonly DeliveryError[];
 
-  constructor(options: CodedErrorOptions & { result?: BulkCreateResult | undefined }) {
+  constructor(options: CodedErrorOptions & { result?: BulkCreateResult | undefined; serviceErrors?: readonly DeliveryError[] | undefined }) {
     super(ErrorCode.BulkCreationFailed, options);
     // Not enumerable: logging the error (toJSON, util.inspect) must not print 100,000 entries.
     Object.defineProperty(this, 'result', { value: options.result ?? { created: [], failed: [], createdIds: [] }, enumerable: false });
+    Object.defineProperty(this, 'serviceErrors', { value: options.serviceErrors ?? [], enumerable: false });
   }
 
   /** The orders that were created, with their input index. */
@@ -118,24 +140,33 @@ export class MixedDeliveryImageSourcesError extends CodedDeliveryError<2152> {
 /** 3001: the city is unknown; take it from `lookup.cities`. */
 export class CityNotFoundError extends CodedDeliveryError<3001> {
   override name = 'CityNotFoundError';
+  /** From `lookup.resolveAddress`: the places the name may have meant (`{ id, name, nameAr? }`), best first; empty otherwise. */
+  readonly candidates: readonly PlaceCandidate[];
   constructor(options: CodedErrorOptions) {
     super(ErrorCode.CityNotFound, options);
+    this.candidates = options.candidates ?? [];
   }
 }
 
 /** 3002: the zone is unknown; take it from `lookup.zones`. */
 export class ZoneNotFoundError extends CodedDeliveryError<3002> {
   override name = 'ZoneNotFoundError';
+  /** From `lookup.resolveAddress`: the places the name may have meant (`{ id, name, nameAr? }`), best first; empty otherwise. */
+  readonly candidates: readonly PlaceCandidate[];
   constructor(options: CodedErrorOptions) {
     super(ErrorCode.ZoneNotFound, options);
+    this.candidates = options.candidates ?? [];
   }
 }
 
 /** 3003: the district is unknown; take it from `lookup.districts`. */
 export class DistrictNotFoundError extends CodedDeliveryError<3003> {
   override name = 'DistrictNotFoundError';
+  /** From `lookup.resolveAddress`: the places the name may have meant (`{ id, name, nameAr? }`), best first; empty otherwise. */
+  readonly candidates: readonly PlaceCandidate[];
   constructor(options: CodedErrorOptions) {
     super(ErrorCode.DistrictNotFound, options);
+    this.candidates = options.candidates ?? [];
   }
 }
 

@@ -5,9 +5,14 @@
  * orders' `businessReference`. The per-index shape `{ created: [{ index, _id, trackingNumber }],
  * failed: [{ index, errorCode, message }] }` is read too.
  */
-import { ApiError, createCodedError, type DeliveryError, isKnownErrorCode, ResponseShapeError } from '../errors/index.js';
+import { ApiError, createCodedError, type DeliveryError, ErrorCode, errorCodeMeaning, isKnownErrorCode, ResponseShapeError } from '../errors/index.js';
 import { isRecord } from '../schemas/predicates.js';
 import { type Answer, idText } from './shared.js';
+
+/** What a bulk answer is read with: the request and status, and for a non-2xx answer its error (the service's errorCode, message and body). */
+export interface BulkAnswerContext extends Answer {
+  error?: DeliveryError | undefined;
+}
 
 /** What the answer says about the order at one position of the request. */
 export type BulkOutcome = { created: Record<string, unknown> } | { error: DeliveryError; mayExist: boolean };
@@ -26,21 +31,43 @@ function reasonOf(entry: Record<string, unknown>): string {
   return typeof reason === 'string' ? reason : JSON.stringify(reason);
 }
 
-/** The error of one failed order: its own code's class when the entry names a known one. */
-function orderError(entry: Record<string, unknown>, answer: Answer): DeliveryError {
+// The spec's messages a per-order failure may carry without its code (the service answers bulk
+// failures as `{ businessReference, errorMessage }`). Not 1061 or 1073: those concern the upload.
+const MESSAGE_CODES = [2150, 2151, 2152, 3001, 3002, 3003, 3004, 3005, 3006, 3007, 3008, 3009] as const satisfies readonly ErrorCode[];
+
+/** The spec code whose own message `text` is, alone or followed by details (`District Not Found: 12`). */
+function codeOfMessage(text: string): ErrorCode | undefined {
+  const said = text.trim().toLowerCase();
+  return MESSAGE_CODES.find((code) => {
+    const meaning = errorCodeMeaning[code].toLowerCase();
+    return said.startsWith(meaning) && !/[\p{L}\p{N}]/u.test(said.charAt(meaning.length));
+  });
+}
+
+/**
+ * The error of one failed order: its own code's class when the entry names a known one; the code
+ * the entry's message is the spec's text of (`inferredFrom: 'message'`); else the code of the
+ * whole answer (a non-2xx one). The whole answer's error, when there is one, is the `cause`.
+ */
+function orderError(entry: Record<string, unknown>, answer: BulkAnswerContext): DeliveryError {
   const raw = entry['errorCode'];
-  const code = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
-  const options = { status: answer.status, body: entry, request: answer.request };
+  const own = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
+  const options = { status: answer.status, body: entry, request: answer.request, cause: answer.error };
   const message = reasonOf(entry);
+  if (isKnownErrorCode(own)) return createCodedError(own, { source: 'server', message, ...options });
+  const inferred = typeof own === 'number' ? undefined : codeOfMessage(message);
+  if (inferred !== undefined) return createCodedError(inferred, { source: 'server', message, inferredFrom: 'message', ...options });
+  const whole = answer.error?.errorCode;
+  const code = typeof own === 'number' ? own : whole === ErrorCode.BulkCreationFailed ? undefined : whole;
   if (isKnownErrorCode(code)) return createCodedError(code, { source: 'server', message, ...options });
-  return new ApiError(message, { ...options, errorCode: typeof code === 'number' ? code : undefined });
+  return new ApiError(message, { ...options, errorCode: code });
 }
 
 /**
  * Reads one answer. `bodies` are the orders as sent, in request order. Positions the answer
  * does not speak of are left out of `outcomes`: the caller treats them as unreported.
  */
-export function readBulkAnswer(data: unknown, bodies: readonly unknown[], answer: Answer): BulkAnswer {
+export function readBulkAnswer(data: unknown, bodies: readonly unknown[], answer: BulkAnswerContext): BulkAnswer {
   const outcomes = new Map<number, BulkOutcome>();
   const createdIds: string[] = [];
   const list = (field: string): unknown[] | undefined => (isRecord(data) && Array.isArray(data[field]) ? data[field] : undefined);
@@ -54,7 +81,7 @@ export function readBulkAnswer(data: unknown, bodies: readonly unknown[], answer
 }
 
 /** The per-index shape: each entry names its position in the request. */
-function readPerIndex(created: unknown[] | undefined, failed: unknown[] | undefined, count: number, answer: Answer, outcomes: Map<number, BulkOutcome>, createdIds: string[]): void {
+function readPerIndex(created: unknown[] | undefined, failed: unknown[] | undefined, count: number, answer: BulkAnswerContext, outcomes: Map<number, BulkOutcome>, createdIds: string[]): void {
   const positionOf = (entry: Record<string, unknown>, fallback: number): number | undefined => {
     const position = typeof entry['index'] === 'number' ? entry['index'] : fallback;
     return Number.isSafeInteger(position) && position >= 0 && position < count && !outcomes.has(position) ? position : undefined;
@@ -84,7 +111,7 @@ function readPerIndex(created: unknown[] | undefined, failed: unknown[] | undefi
  * failure can be about is created. An id is tied to an order only when the request created
  * exactly one: the service does not say which id is whose.
  */
-function matchByReference(ids: readonly unknown[], failures: readonly unknown[], bodies: readonly unknown[], answer: Answer, outcomes: Map<number, BulkOutcome>, createdIds: string[]): void {
+function matchByReference(ids: readonly unknown[], failures: readonly unknown[], bodies: readonly unknown[], answer: BulkAnswerContext, outcomes: Map<number, BulkOutcome>, createdIds: string[]): void {
   for (const id of ids) {
     const known = idText(id);
     if (known !== undefined) createdIds.push(known);
@@ -116,7 +143,7 @@ function matchByReference(ids: readonly unknown[], failures: readonly unknown[],
     if (outcomes.has(position)) return;
     const why = [unsure.get(position) ?? [], ...doubts].flat();
     if (why.length === 0) created.push(position);
-    else outcomes.set(position, { error: new ResponseShapeError(`${answer.request.method} ${answer.request.url} answered ${answer.status} unclear about this order: ${why.join('; ')}`, answer), mayExist: true });
+    else outcomes.set(position, { error: new ResponseShapeError(`${answer.request.method} ${answer.request.url} answered ${answer.status} unclear about this order: ${why.join('; ')}`, { status: answer.status, request: answer.request, cause: answer.error }), mayExist: true });
   });
   const soleId = created.length === 1 && createdIds.length === 1 ? { _id: createdIds[0] } : {};
   for (const position of created) {

@@ -129,6 +129,7 @@ export async function createBulk(http: HttpClient, orders: BulkInput, options?: 
   const created: BulkCreatedDelivery[] = [];
   const failed: BulkFailure[] = [];
   const createdIds: string[] = [];
+  const serviceErrors: Array<ApiError | CodedDeliveryError> = [];
   let stopReason: DeliveryError | undefined;
   let sentUpTo = 0;
   let done = 0;
@@ -154,7 +155,8 @@ export async function createBulk(http: HttpClient, orders: BulkInput, options?: 
       const data = error instanceof ApiError || error instanceof CodedDeliveryError ? recordOf(error.body)['data'] : undefined;
       if (isRecord(data) || Array.isArray(data)) {
         const { status = 400, request = answer.request } = error as Partial<ApiError>;
-        read = readBulkAnswer(data, bodies, { status, request });
+        read = readBulkAnswer(data, bodies, { status, request, error });
+        serviceErrors.push(error as ApiError | CodedDeliveryError);
       } else {
         mayExist = outcomeUnknown(error);
         if (stopsUpload(error)) stopReason ??= error;
@@ -203,13 +205,17 @@ export async function createBulk(http: HttpClient, orders: BulkInput, options?: 
   const { stopped: stop } = result;
   if (failed.length === 0 && stop === undefined) return result;
 
+  const [firstAnswer] = serviceErrors;
   // The message counts and groups; `failed` has every entry (no `issues`: 100,000 of them would flood every log line).
   throw new BulkCreationError({
     // 'server' when any answer said an order failed or could not be matched; 'client' for what only the SDK saw.
     source: failed.some(({ error }) => error instanceof ApiError || error instanceof ResponseShapeError || (error as { source?: unknown }).source === 'server') ? 'server' : 'client',
     message: describeOutcome(result, total),
     result,
-    cause: stop?.reason,
+    serviceErrors,
+    // The first error answer's status, body, headers and request, as a 1061 answer would carry them.
+    ...(firstAnswer && { status: firstAnswer.status, body: firstAnswer.body, headers: { ...firstAnswer.headers }, request: firstAnswer.request }),
+    cause: stop?.reason ?? firstAnswer,
   });
 }
 

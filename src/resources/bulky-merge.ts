@@ -49,7 +49,7 @@ function combine(into: Map<string, FulfillmentItem>, items: readonly Fulfillment
  *
  * @example
  * ```ts
- * for (const group of previewBulkyMerge(orders)) {
+ * for (const group of previewBulkyMerge(bulky)) {
  *   if (group.differingFields.includes('cod')) console.warn(`orders ${group.mergedFrom} become one: only the first cod is kept`);
  * }
  * ```

@@ -46,7 +46,7 @@ export class DeliveriesResource {
    * // Deliver (10), collecting 250 EGP on delivery
    * const order = await client.deliveries.create({
    *   type: DeliveryType.Deliver,
-   *   dropOffAddress: await client.lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: '12 Tahrir Street, 3rd floor' }),
+   *   dropOffAddress: await client.lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: '12 Tahrir Street, 3rd floor', for: 'dropOffAddress' }),
    *   receiver: { firstName: 'Mona', lastName: 'Adel', phone: '+201012345678' },
    *   cod: 250,
    *   businessReference: 'order-1042',

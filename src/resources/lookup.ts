@@ -169,7 +169,10 @@ export class LookupResource {
   /**
    * Turns names into the address an order needs: `city` as the service spells it, `districtId`
    * and `zoneId`. Names are matched in any letter case and spacing, in English or Arabic
-   * (`nameAr`), and ids are accepted too. Uses the (cached) lookup lists.
+   * (`nameAr`), with or without the article (`El Dokki`, `Al-Dokki`, `دقي`) and in common
+   * transliteration variants while that stays unambiguous; ids are accepted too. A zone's name
+   * given as the district resolves to the zone's only district (or its district of the same
+   * name). Uses the (cached) lookup lists.
    *
    * `for` names the order field the address goes in, and so what the service must do there:
    * `'dropOffAddress'` (Deliver, Exchange) needs drop-off availability, `'pickupAddress'` (Cash
@@ -177,12 +180,14 @@ export class LookupResource {
    * of the city, the zone when given, and the district. There is no default: a Cash Collection
    * address checked for drop-off would pass here and be refused by `create`.
    *
-   * @throws {ValidationError} before any request: a missing name or `for`, or a line `create`
-   * would refuse (`firstLine` of 5 characters or less).
-   * @throws `CityNotFoundError` 3001, `ZoneNotFoundError` 3002, `DistrictNotFoundError` 3003 (`source: 'client'`), naming the closest candidates.
-   * @throws {ValidationError} when the city, zone or district is not served the way `for` needs
-   * (`dropOffAvailability` or `pickupAvailability` false), or when the district's name is in
-   * several zones and `zone` does not say which.
+   * @throws {ValidationError} before any request: a missing name or `for`, a name over 100
+   * characters, or a line `create` would refuse (`firstLine` of 5 characters or less).
+   * @throws `CityNotFoundError` 3001, `ZoneNotFoundError` 3002, `DistrictNotFoundError` 3003
+   * (`source: 'client'`), with `candidates` (`{ id, name, nameAr? }[]`, best first); a zone given
+   * as the district is a `DistrictNotFoundError` whose candidates are the zone's districts.
+   * @throws `AddressNotServedError` (a `ValidationError`) when the city, zone or district is not
+   * served the way `for` needs: `availability` names the flag that is false, `place` the place.
+   * @throws {ValidationError} when the district's name is in several zones and `zone` does not say which.
    *
    * @example
    * ```ts

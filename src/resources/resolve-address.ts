@@ -1,5 +1,13 @@
 import type { RequestOptions } from '../core/config.js';
-import { createCodedError, errorCodeMeaning, ValidationError, type ValidationIssue } from '../errors/index.js';
+import {
+  AddressNotServedError,
+  createCodedError,
+  errorCodeMeaning,
+  type PlaceCandidate,
+  type UnservedPlace,
+  ValidationError,
+  type ValidationIssue,
+} from '../errors/index.js';
 import { type Address, type AddressDetails, validateAddress } from '../schemas/index.js';
 import { CountryId } from './countries.js';
 import type { City, DistrictEntry, LookupResource, Zone } from './lookup.js';
@@ -39,47 +47,90 @@ export interface ResolveAddressInput extends AddressDetails {
 
 type Lookups = Pick<LookupResource, 'cities' | 'zones' | 'districts'>;
 
+/** The longest place name matched: a form field of a megabyte must not block the event loop. */
+export const MAX_PLACE_NAME_LENGTH = 100;
+const ECHO_LENGTH = 40;
+
+/** `'Nasr City'`, or the first 40 characters and `…`: messages reach logs and customers, never whole inputs. */
+function quoted(text: string): string {
+  const characters = Array.from(text.slice(0, ECHO_LENGTH + 1));
+  return `'${characters.length > ECHO_LENGTH ? `${characters.slice(0, ECHO_LENGTH).join('')}…` : text}'`;
+}
+
+const arabic = (...names: unknown[]): { nameAr?: string } => {
+  const name = names.find((candidate): candidate is string => typeof candidate === 'string' && candidate !== '');
+  return name === undefined ? {} : { nameAr: name };
+};
+const cityPlace = (city: City): PlaceCandidate => ({ id: city._id, name: city.name, ...arabic(city.nameAr, city.otherName) });
+const zonePlace = (zone: Zone): PlaceCandidate => ({ id: zone._id, name: zone.name, ...arabic(zone.nameAr, zone.otherName) });
+const districtPlace = (entry: DistrictEntry): PlaceCandidate => ({ id: entry.districtId, name: entry.districtName, ...arabic(entry.districtOtherName) });
+const districtNames = (entries: readonly DistrictEntry[]): Array<Named<DistrictEntry>> =>
+  entries.map((item) => ({ item, names: [item.districtName, item.districtOtherName, item.districtId] }));
+
 /** `Giza (الجيزة)`: the name, and the Arabic one when the record has it. */
-function label(name: unknown, ...others: unknown[]): string {
-  const other = others.find((candidate) => typeof candidate === 'string' && candidate !== '' && candidate !== name);
-  return other === undefined ? String(name) : `${String(name)} (${String(other)})`;
+function label({ name, nameAr }: PlaceCandidate): string {
+  return nameAr === undefined || nameAr === name ? name : `${name} (${nameAr})`;
 }
 
-/** The candidates named `query`, or the coded error of `field` naming the closest ones. */
-function find<T>(code: 3001 | 3002 | 3003, field: string, query: string, where: string, candidates: Array<Named<T>>, describe: (item: T) => string): T[] {
-  const found = matching(query, candidates);
-  if (found.length > 0) return found;
-  const message = `no ${field} matches '${query}' ${where}; closest: ${[...new Set(closest(query, candidates).map(describe))].join(', ') || 'none (empty list)'}`;
-  throw createCodedError(code, { source: 'client', issues: [{ path: [field], message, errorCode: code }], message: `${errorCodeMeaning[code]}: ${message}` });
+/** Labels once each, in order: a district of one name in several zones is one suggestion. */
+const labels = (places: readonly PlaceCandidate[]): string => [...new Set(places.map(label))].join(', ');
+
+/** The coded error of `field` not found, with the closest places as `candidates`, best first. */
+function notFound<T>(code: 3001 | 3002 | 3003, field: string, query: string, where: string, candidates: Array<Named<T>>, place: (item: T) => PlaceCandidate, hint?: string) {
+  const best = closest(query, candidates, 5).map(place);
+  const message = `no ${field} matches ${quoted(query)} ${where}; closest: ${labels(best.slice(0, 3)) || 'none (empty list)'}`;
+  return createCodedError(code, { source: 'client', issues: [{ path: [field], message, errorCode: code }], message: `${errorCodeMeaning[code]}: ${message}`, candidates: best, hint });
 }
 
-/** `in Egypt (countryId: CountryId.Egypt, the default; for KSA pass countryId: CountryId.KSA)`: where a city was looked for, and how to look elsewhere. */
-function inCountry(countryId: string): string {
+/** `in Egypt`, and how to look in another country (for developers: a `hint`). */
+function inCountry(countryId: string): { where: string; hint: string } {
   const names = Object.keys(CountryId) as Array<keyof typeof CountryId>;
   const name = names.find((key) => CountryId[key] === countryId);
   const elsewhere = names
     .filter((key) => key !== name)
     .map((key) => `for ${key} pass countryId: CountryId.${key}`)
     .join(', ');
-  if (name === undefined) return `in country '${countryId}' (not one of CountryId: ${elsewhere})`;
-  return `in ${name} (countryId: CountryId.${name}${countryId === CountryId.Egypt ? ', the default' : ''}; ${elsewhere})`;
+  if (name === undefined) return { where: `in country ${quoted(countryId)}`, hint: `countryId is not one of CountryId: ${elsewhere}` };
+  return { where: `in ${name}`, hint: `searched countryId: CountryId.${name}${countryId === CountryId.Egypt ? ', the default' : ''}; ${elsewhere}` };
 }
 
-function invalid(field: string, message: string, subject: string): ValidationError {
-  return new ValidationError([{ path: [field], message }], { subject });
+/**
+ * A district name that is the name of a zone (customers do not know the service's split): the
+ * zone's district when it has one, or one of its name; otherwise a `DistrictNotFoundError`
+ * saying it is a zone, with its districts as candidates. `[]` when no zone bears the name.
+ */
+function districtOfZone(query: string, entries: readonly DistrictEntry[], where: string): DistrictEntry[] {
+  const zones = new Map<string, DistrictEntry[]>();
+  for (const entry of entries) zones.set(entry.zoneId, [...(zones.get(entry.zoneId) ?? []), entry]);
+  const named = [...zones.values()].map((item) => ({ item, names: [item[0]?.zoneName, item[0]?.zoneOtherName, item[0]?.zoneId] }));
+  const [districts, ...others] = matching(query, named);
+  const [first] = districts ?? [];
+  if (districts === undefined || first === undefined || others.length > 0) return [];
+  if (districts.length === 1) return districts;
+  const sameName = [first.zoneName, first.zoneOtherName].map((name) => matching(name, districtNames(districts))).find((found) => found.length === 1);
+  if (sameName !== undefined) return sameName;
+  const candidates = districts.map(districtPlace);
+  const zone = label({ id: first.zoneId, name: first.zoneName, ...arabic(first.zoneOtherName) });
+  const message = `${quoted(query)} is a zone ${where} (${zone}), not a district; its districts: ${labels(candidates)}`;
+  throw createCodedError(3003, { source: 'client', issues: [{ path: ['district'], message, errorCode: 3003 }], message: `${errorCodeMeaning[3003]}: ${message}`, candidates });
 }
 
-/** The checks that need no lookup: required names, what the address is for, lines `create` would refuse. */
+/** The checks that need no lookup: required names of at most 100 characters, what the address is for, lines `create` would refuse. */
 function checkInput(input: ResolveAddressInput): void {
   const { city, district, zone, countryId: _country, for: use, ...lines } = input;
-  const issues: ValidationIssue[] = Object.entries({ city, district, firstLine: lines.firstLine, zone: zone ?? '-' })
-    .filter(([, value]) => typeof value !== 'string' || value.trim() === '')
-    .map(([field]) => ({ path: [field], message: 'required: a non-empty string' }));
-  if (use !== 'dropOffAddress' && use !== 'pickupAddress') {
-    const renamed = 'purpose' in input ? ' (`purpose` is now `for`)' : '';
-    issues.push({ path: ['for'], message: `required: 'dropOffAddress' or 'pickupAddress', the order field the address goes in${renamed}` });
+  const issues: ValidationIssue[] = [];
+  for (const [field, value] of Object.entries({ city, district, firstLine: lines.firstLine, zone: zone ?? '-' })) {
+    if (typeof value !== 'string' || value.trim() === '') issues.push({ path: [field], message: 'required: a non-empty string' });
+    else if (field !== 'firstLine' && value.length > MAX_PLACE_NAME_LENGTH) {
+      issues.push({ path: [field], message: `must be at most ${MAX_PLACE_NAME_LENGTH} characters (got ${value.length})` });
+    }
   }
-  if (issues.length > 0) throw new ValidationError(issues, { subject: 'Invalid address' });
+  const unknownUse = use !== 'dropOffAddress' && use !== 'pickupAddress';
+  const renamed = unknownUse && 'purpose' in input;
+  if (unknownUse) {
+    issues.push({ path: ['for'], message: `required: 'dropOffAddress' or 'pickupAddress', the order field the address goes in` });
+  }
+  if (issues.length > 0) throw new ValidationError(issues, { subject: 'Invalid address', hint: renamed ? '`purpose` is now `for`' : undefined });
   // The order address rules themselves (firstLine longer than 5 characters, ...), on a stand-in location.
   validateAddress({ ...lines, city, districtId: district });
 }
@@ -90,46 +141,40 @@ export async function resolveAddress(lookup: Lookups, input: ResolveAddressInput
   const pickup = use === 'pickupAddress';
   const availability = pickup ? 'pickupAvailability' : 'dropOffAvailability';
   /** Refuses a place the service does not serve the way the address needs. */
-  const refuse = (field: string, place: Record<string, unknown>, name: string): void => {
-    if (place[availability] !== false) return;
-    const subject = `${field[0]?.toUpperCase()}${field.slice(1)} not served for ${pickup ? 'pickup' : 'drop-off'}`;
-    throw invalid(field, `the service does not ${pickup ? 'pick up from' : 'deliver to'} ${name} (${availability} is false)`, subject);
+  const refuse = (kind: UnservedPlace['kind'], record: Record<string, unknown>, place: PlaceCandidate, where: string): void => {
+    if (record[availability] !== false) return;
+    const subject = `${kind[0]?.toUpperCase()}${kind.slice(1)} not served for ${pickup ? 'pickup' : 'drop-off'}`;
+    const message = `the service does not ${pickup ? 'pick up from' : 'deliver to'} ${label(place)}${where}`;
+    throw new AddressNotServedError([{ path: [kind], message }], { subject, availability, place: { kind, ...place }, hint: `${availability} is false in the lookup lists` });
   };
 
   const cities = await lookup.cities({ countryId }, options);
-  const [city] = find(
-    3001,
-    'city',
-    cityQuery,
-    inCountry(countryId),
-    cities.map((item) => ({ item, names: [item.name, item.nameAr, item.otherName, item.alias, item._id, item.code] })),
-    (item) => label(item.name, item.nameAr, item.otherName),
-  ) as [City];
-  const where = `in ${label(city.name, city.nameAr, city.otherName)}`;
-  refuse('city', city, label(city.name, city.nameAr, city.otherName));
+  const country = inCountry(countryId);
+  const cityNames = cities.map((item) => ({ item, names: [item.name, item.nameAr, item.otherName, item.alias, item._id, item.code] }));
+  const [city] = matching(cityQuery, cityNames);
+  if (city === undefined) throw notFound(3001, 'city', cityQuery, country.where, cityNames, cityPlace, country.hint);
+  const where = `in ${label(cityPlace(city))}`;
+  refuse('city', city, cityPlace(city), '');
 
   let zone: Zone | undefined;
   // `!=`: null is no zone, as the check above already reads it (rows from a database carry null).
   if (zoneQuery != null) {
-    const zones = await lookup.zones(city._id, options);
-    [zone] = find(3002, 'zone', zoneQuery, where, zones.map((item) => ({ item, names: [item.name, item.nameAr, item.otherName, item._id] })), (item) => label(item.name, item.nameAr, item.otherName)) as [Zone];
-    refuse('zone', zone, `${label(zone.name, zone.nameAr, zone.otherName)} ${where}`);
+    const zoneNames = (await lookup.zones(city._id, options)).map((item) => ({ item, names: [item.name, item.nameAr, item.otherName, item._id] }));
+    [zone] = matching(zoneQuery, zoneNames);
+    if (zone === undefined) throw notFound(3002, 'zone', zoneQuery, where, zoneNames, zonePlace);
+    refuse('zone', zone, zonePlace(zone), ` ${where}`);
   }
   const entries = (await lookup.districts(city._id, options)).filter((entry) => zone === undefined || entry.zoneId === zone._id);
-  const found = find(
-    3003,
-    'district',
-    districtQuery,
-    zone === undefined ? where : `in zone ${label(zone.name, zone.nameAr, zone.otherName)} of ${city.name}`,
-    entries.map((item) => ({ item, names: [item.districtName, item.districtOtherName, item.districtId] })),
-    (item) => label(item.districtName, item.districtOtherName),
-  );
-  const [entry] = found as [DistrictEntry];
+  const districtWhere = zone === undefined ? where : `in zone ${label(zonePlace(zone))} of ${city.name}`;
+  let found = matching(districtQuery, districtNames(entries));
+  if (found.length === 0) found = districtOfZone(districtQuery, entries, where);
+  const [entry] = found;
+  if (entry === undefined) throw notFound(3003, 'district', districtQuery, districtWhere, districtNames(entries), districtPlace);
   if (found.some((other) => other.districtId !== entry.districtId)) {
-    const zones = [...new Set(found.map((other) => label(other.zoneName, other.zoneOtherName)))].join(', ');
-    throw invalid('zone', `required: '${districtQuery}' is a district of several zones ${where} (${zones})`, 'Ambiguous address');
+    const zones = [...new Set(found.map((other) => label({ id: other.zoneId, name: other.zoneName, ...arabic(other.zoneOtherName) })))].join(', ');
+    throw new ValidationError([{ path: ['zone'], message: `required: ${quoted(districtQuery)} is a district of several zones ${where} (${zones})` }], { subject: 'Ambiguous address' });
   }
-  refuse('district', entry, `${label(entry.districtName, entry.districtOtherName)} ${where}`);
+  refuse('district', entry, districtPlace(entry), ` ${where}`);
   // The first address format, with the district's zone; the caller's other address fields as given.
   return { city: city.name, districtId: entry.districtId, ...(entry.zoneId ? { zoneId: entry.zoneId } : {}), ...lines };
 }

@@ -1,9 +1,9 @@
 /** Bodies of the registration and business endpoints. */
 import * as z from 'zod/mini';
-import { filledText, object, rule } from './fields.js';
+import { filledText, object, phoneText, rule } from './fields.js';
 import { type CheckResult, checkWith, unwrap } from './issues.js';
 import { lazy } from './lazy.js';
-import { isEmailAddress, isRecord } from './predicates.js';
+import { isEmailAddress, isFilled, isRecord } from './predicates.js';
 
 /** `POST /users/business/admin`: registers the business admin. */
 export interface RegisterBusinessAdminInput {
@@ -63,22 +63,23 @@ export interface MarketplaceBusinessInput {
 export type CreateBusinessInput = BasicBusinessInput | MarketplaceBusinessInput;
 
 const optionalText = () => z.optional(z.string());
+const accountPhone = () => phoneText(isFilled, 'must not be empty');
 
 /** @internal */
 export const registerBusinessAdminSchema = lazy(() =>
   object({
     email: z.string().check(rule(isEmailAddress, 'is not an e-mail address')),
     password: filledText(),
-    profile: object({ firstName: filledText(), lastName: filledText(), phone: filledText() }),
+    profile: object({ firstName: filledText(), lastName: filledText(), phone: accountPhone() }),
     heardAboutUsFrom: optionalText(),
     countryId: filledText(),
   }),
 );
 
 /** @internal */
-export const verifyPhoneSchema = lazy(() => object({ phone: filledText() }));
+export const verifyPhoneSchema = lazy(() => object({ phone: accountPhone() }));
 /** @internal */
-export const confirmPhoneSchema = lazy(() => object({ phone: filledText(), token: filledText() }));
+export const confirmPhoneSchema = lazy(() => object({ phone: accountPhone(), token: filledText() }));
 /** @internal */
 export const confirmEmailSchema = lazy(() => object({ token: filledText() }));
 

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import type { ErrorCode } from '../errors/codes.js';
-import { isFilled, isHttpUrl, isRecord } from './predicates.js';
+import { asciiDigits, isFilled, isHttpUrl, isRecord } from './predicates.js';
 import { isRuleOff } from './rules-off.js';
 
 /** Reports one issue from a cross-field rule; `path` is relative to the object the rule is on. */
@@ -85,6 +85,12 @@ export function optional<T extends z.core.SomeType>(schema: T): z.ZodMiniOptiona
 
 /** @internal A string with something in it besides whitespace. */
 export const filledText = (): z.ZodMiniString => z.string().check(rule<string>(isFilled, 'must not be empty'));
+
+/**
+ * @internal A phone number field: Arabic-Indic and Persian digits (`٠١٠...`) are sent as ASCII
+ * ones; `holds` is the rule it must then meet.
+ */
+export const phoneText = (holds: (value: string) => boolean, message: string): z.ZodMiniString => z.string().check(z.overwrite(asciiDigits), rule(holds, message));
 
 /** @internal An absolute http(s) URL; with a code, its failure carries it (2151 for image URLs). */
 export function httpUrl(message: string, errorCode?: ErrorCode): z.ZodMiniString {

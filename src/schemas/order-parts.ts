@@ -1,7 +1,7 @@
 /** The parts of an order body other than its addresses, with their schemas. */
 import * as z from 'zod/mini';
 import { ErrorCode } from '../errors/codes.js';
-import { coded, crossField, dropUndefined, httpUrl, object, openObject, optional, rule } from './fields.js';
+import { coded, crossField, dropUndefined, httpUrl, object, openObject, optional, phoneText, rule } from './fields.js';
 import { describeValue, MAX_LISTED_ISSUES, unlistedIssue } from './issues.js';
 import { isFilled, isHeaderName, isPhoneNumber, isRecord, isSafeHeaderValue } from './predicates.js';
 
@@ -107,7 +107,7 @@ export function contactSchema() {
   return object({
     firstName: optionalText(),
     lastName: optionalText(),
-    phone: optional(z.string().check(rule(isPhoneNumber, PHONE_RULE))),
+    phone: optional(phoneText(isPhoneNumber, PHONE_RULE)),
     email: optionalText(),
   });
 }

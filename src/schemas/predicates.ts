@@ -60,13 +60,21 @@ export function isEmailAddress(value: string): boolean {
 
 const PHONE_SEPARATORS = new Set([' ', '-', '.', '(', ')']);
 
+// Arabic-Indic (U+0660-0669) and Persian (U+06F0-06F9) digits, as Egyptian phone keyboards type them.
+const EASTERN_DIGITS = /[\u0660-\u0669\u06f0-\u06f9]/g;
+
+/** `'٠١٠١٢٣٤٥٦٧٨'` as `'01012345678'`: Arabic-Indic and Persian digits as ASCII ones, the rest as it is. */
+export function asciiDigits(value: string): string {
+  return value.replace(EASTERN_DIGITS, (digit) => String(digit.charCodeAt(0) & 0xf));
+}
+
 /**
  * A phone number as people write it: 8 to 15 digits, an optional leading `+`, and spaces,
  * dashes, dots or brackets between them (`01012345678`, `+20 10 1234 5678`, `+966-50-123-4567`).
- * Letters, or too few or too many digits, make it no phone number.
+ * Arabic-Indic and Persian digits count as digits. Letters, or too few or too many digits, make it no phone number.
  */
 export function isPhoneNumber(value: string): boolean {
-  const text = value.trim();
+  const text = asciiDigits(value).trim();
   let digits = 0;
   for (let i = text.startsWith('+') ? 1 : 0; i < text.length; i++) {
     const char = text.charAt(i);

@@ -1,4 +1,5 @@
 import type { BusinessRecord, FlowKind, FulfillmentItem, OrderRecord } from './store.js';
+import { asciiDigits } from '../schemas/predicates.js';
 import { checkOrderAddress } from './addresses.js';
 import { coded, invalid, isNonEmptyString, isRecord, wrongType } from './wire.js';
 
@@ -59,8 +60,9 @@ const isGiven = (value: unknown): boolean => value !== undefined && value !== nu
 
 const PHONE_CHARACTERS = /^\+?[0-9 ().-]+$/;
 
-/** 8 to 15 digits, an optional leading +, and spaces, dashes, dots or brackets between them. */
-function isPhoneNumber(value: string): boolean {
+/** 8 to 15 digits (Arabic-Indic and Persian ones too), an optional leading +, and spaces, dashes, dots or brackets between them. */
+function isPhoneNumber(typed: string): boolean {
+  const value = asciiDigits(typed);
   const digits = value.replace(/[^0-9]/g, '').length;
   return PHONE_CHARACTERS.test(value.trim()) && digits >= 8 && digits <= 15;
 }

@@ -58,11 +58,16 @@ export function apiPath(url: URL): string | undefined {
   return rest.length > 1 && rest.endsWith('/') ? rest.slice(0, -1) : rest;
 }
 
-/** The raw key, as the wire contract sends it; `Bearer <key>` is accepted too. */
+/**
+ * The raw key in `Authorization`, as every public client of the service sends it, and nothing
+ * else: no scheme (`Bearer <key>` is refused), no other header. A client set up in a way the
+ * service would refuse must fail against the sandbox too.
+ */
 function hasKey(request: Request, apiKey: string): boolean {
-  const sent = request.headers.get('authorization')?.trim();
-  return sent === apiKey || sent === `Bearer ${apiKey}`;
+  return request.headers.get('authorization')?.trim() === apiKey;
 }
+
+const UNAUTHORIZED = 'Unauthorized: the API key is missing or wrong (send the raw key in Authorization, with no scheme)';
 
 /** Answers one API request from the store. Never throws: every failure is an answer. */
 export async function route(ctx: RouterContext, request: Request): Promise<Response> {
@@ -72,7 +77,7 @@ export async function route(ctx: RouterContext, request: Request): Promise<Respo
   for (const candidate of path === undefined ? [] : ROUTES) {
     const match = candidate.path.exec(path ?? '');
     if (match === null || candidate.method !== request.method) continue;
-    if (candidate.needsKey && !hasKey(request, ctx.apiKey)) return fail(401, 'Unauthorized: the API key is missing or wrong');
+    if (candidate.needsKey && !hasKey(request, ctx.apiKey)) return fail(401, UNAUTHORIZED);
     try {
       return await candidate.handle({ ctx, url, params: match.slice(1), request });
     } catch (err) {

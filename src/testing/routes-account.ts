@@ -1,3 +1,4 @@
+import { asciiDigits } from '../schemas/predicates.js';
 import { checkPickupLocation, findCityById } from './addresses.js';
 import { SANDBOX_COUNTRY_IDS } from './seed.js';
 import type { BusinessRecord, PickupLocationRecord, SandboxStore, UserRecord } from './store.js';
@@ -30,7 +31,8 @@ export function registerAdmin(store: SandboxStore, body: unknown): Response {
   if (!isRecord(profile)) throw invalid('profile is required');
   const firstName = requireString(profile, 'firstName', 'profile.firstName');
   const lastName = requireString(profile, 'lastName', 'profile.lastName');
-  const phone = requireString(profile, 'phone', 'profile.phone');
+  // Phones are kept with ASCII digits, so `٠١٠...` and `010...` are one phone.
+  const phone = asciiDigits(requireString(profile, 'phone', 'profile.phone'));
   const countryId = requireString(body, 'countryId');
   if (!COUNTRIES.includes(countryId)) throw invalid(`countryId '${countryId}' is not a supported country`);
   const heard = body['heardAboutUsFrom'];
@@ -46,7 +48,7 @@ export function registerAdmin(store: SandboxStore, body: unknown): Response {
 /** POST /users/business-admin/phone/verify: "sends" a one-time code (`sandbox.lastOtp`). */
 export function verifyPhone(store: SandboxStore, body: unknown): Response {
   if (!isRecord(body)) throw invalid('The body must be a JSON object');
-  const phone = requireString(body, 'phone');
+  const phone = asciiDigits(requireString(body, 'phone'));
   if (store.userByPhone(phone) === undefined) throw invalid(`No business admin is registered with phone ${phone}`);
   store.otps.set(phone, store.nextCode());
   return ok({ phone, codeSent: true }, 200, 'Code sent');
@@ -55,7 +57,7 @@ export function verifyPhone(store: SandboxStore, body: unknown): Response {
 /** POST /users/business-admin/phone/confirm: the code is single-use. */
 export function confirmPhone(store: SandboxStore, body: unknown): Response {
   if (!isRecord(body)) throw invalid('The body must be a JSON object');
-  const phone = requireString(body, 'phone');
+  const phone = asciiDigits(requireString(body, 'phone'));
   const token = requireString(body, 'token');
   const user = store.userByPhone(phone);
   if (user === undefined || store.otps.get(phone) !== token) throw invalid('The code is wrong or has expired');

@@ -1,4 +1,5 @@
 import type { WebhookOrderType } from '../catalogue/order-types.js';
+import { asciiDigits } from '../schemas/predicates.js';
 import { answerControl, CONTROL_PREFIX } from './control.js';
 import { SandboxError } from './errors.js';
 import { FaultInjector, type FaultOptions } from './faults.js';
@@ -86,7 +87,7 @@ export interface Sandbox {
    * only (loopback peer, `Host` and `Origin`; 403 otherwise), and without CORS headers.
    */
   listen(options?: ListenOptions): Promise<SandboxServer>;
-  /** The last one-time code "sent" to this phone by `phone/verify`. */
+  /** The last one-time code "sent" to this phone by `phone/verify` (Arabic-Indic or ASCII digits alike). */
   lastOtp(phone: string): string | undefined;
   /** The e-mail confirmation token "sent" at registration. */
   lastEmailToken(email: string): string | undefined;
@@ -102,7 +103,11 @@ export interface Sandbox {
    * Refuses a transition the flow does not allow with a `SandboxError` naming from and to.
    */
   advance(trackingNumber: string, options: AdvanceOptions): Promise<SandboxStateEvent[]>;
-  /** Plays a scenario to its end from where the order is; returns the events it produced. */
+  /**
+   * Plays a scenario to its end from where the order is, whatever steps brought it there (a
+   * paused order resumes first); returns the events it produced. Refuses (`SandboxError`) an order
+   * at a state from which the scenario cannot reach its end.
+   */
   play(trackingNumber: string, scenario: ScenarioName): Promise<SandboxStateEvent[]>;
   /** Sets (or with `null` clears) the account-level webhook; used when an order has no `webhookUrl`. */
   setWebhook(config: SandboxWebhookConfig | null): void;
@@ -233,7 +238,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         },
       };
     },
-    lastOtp: (phone) => store.otps.get(phone),
+    lastOtp: (phone) => store.otps.get(asciiDigits(phone)),
     lastEmailToken: (email) => store.emailTokens.get(email.toLowerCase()),
     orders: () => [...store.orders.values()].map(snapshot),
     order: (trackingNumber) => snapshot(engine.order(trackingNumber)),

@@ -3,7 +3,7 @@ import type { WebhookOrderType } from '../catalogue/order-types.js';
 import { isFinalState, isKnownState, STATES } from '../catalogue/states.js';
 import { FAILED_ATTEMPTS_LIMIT } from '../catalogue/transitions.js';
 import { SandboxError } from './errors.js';
-import { edgesOf, flows, nodeKey, SCENARIOS, type Edge, type ScenarioName } from './flows.js';
+import { edgesOf, flows, nodeKey, SCENARIOS, type Edge, type ScenarioName, type ScenarioStep } from './flows.js';
 import type { OrderRecord, SandboxStore, StateEvent } from './store.js';
 
 /** What `advance` asks for: the next state, and for an Exception (47) optionally its reason code. */
@@ -18,6 +18,8 @@ export interface AdvanceOptions {
 const SIDE_STATES = [49, 100, 101, 102, 105];
 const PAUSE_STATES = [102, 105];
 const ARCHIVABLE = [45, 46, 60];
+/** Not final, yet the sandbox moves them no further: Canceled (what follows is not shown) and Archived. */
+const RESTING = [49, 104];
 /** States in which the courier is out: entering one is an attempt. */
 const OUT_STATES = [22, 40, 41];
 const DEFAULT_EXCEPTION: Readonly<Record<ExceptionDirection, number>> = { forward: 1, return: 23 };
@@ -47,7 +49,7 @@ export class StateEngine {
       return [...resume, ...this.side(order).filter((edge) => !PAUSE_STATES.includes(edge.state))];
     }
     if (ARCHIVABLE.includes(state)) return appliesTo(104, type) ? [{ state: 104, type, leg, automatic: false }] : [];
-    if (isFinalState(state)) return [];
+    if (isFinalState(state) || RESTING.includes(state)) return [];
     const flow = (edgesOf(order.kind).get(nodeKey(state, type, leg)) ?? []).filter((edge) => !edge.automatic);
     return [...flow, ...this.side(order).filter((edge) => !flow.some((f) => f.state === edge.state))];
   }
@@ -70,7 +72,7 @@ export class StateEngine {
       const allowed = choices.map((e) => e.state);
       throw new SandboxError(
         `Order ${order.trackingNumber} (${order.webhookType}) cannot move from ${label(order.state)} to ${label(options.to)}. ` +
-          (allowed.length === 0 ? `${label(order.state)} is final.` : `Allowed next: ${allowed.map(label).join(', ')}.`),
+          (allowed.length === 0 ? `Nothing follows ${label(order.state)} in the sandbox.` : `Allowed next: ${allowed.map(label).join(', ')}.`),
         { from: order.state, to: options.to, allowed },
       );
     }
@@ -116,8 +118,11 @@ export class StateEngine {
   }
 
   /**
-   * Runs a scenario to its end from where the order is. The order's history so far must be the
-   * start of that scenario; otherwise it refuses rather than guess.
+   * Runs a scenario to its end from where the order is: from any state, type and leg the scenario
+   * passes through (however the order got there), paused orders resuming first. An order whose
+   * history is the start of the scenario goes on from there; otherwise from the scenario's last
+   * pass through its state with as many failed attempts on the leg as the order has had. Refuses
+   * an order at a state the scenario never passes through (or cannot go on from).
    */
   async play(trackingNumber: string, scenario: ScenarioName): Promise<StateEvent[]> {
     const order = this.order(trackingNumber);
@@ -127,16 +132,42 @@ export class StateEngine {
       const available = SCENARIOS.filter((name) => flows()[order.kind][name] !== undefined);
       throw new SandboxError(`Scenario '${scenario}' does not apply to ${order.kind} orders; available: ${available.join(', ')}`);
     }
-    const onTrack = (): boolean => order.history.every((event, i) => steps[i]?.state === event.state && steps[i]?.type === event.type);
     const events: StateEvent[] = [];
-    while (order.history.length < steps.length) {
-      const step = steps[order.history.length];
-      if (!onTrack() || step === undefined || step.automatic === true) {
-        throw new SandboxError(`Order ${order.trackingNumber} has left the '${scenario}' scenario (now in ${label(order.state)})`);
-      }
-      events.push(...(await this.advance(order.trackingNumber, step.exceptionCode === undefined ? { to: step.state } : { to: step.state, exceptionCode: step.exceptionCode })));
+    const left = (): SandboxError => new SandboxError(`Order ${order.trackingNumber} has left the '${scenario}' scenario (now in ${label(order.state)}), and cannot reach its end from there`);
+    if (PAUSE_STATES.includes(order.state) && order.resumeState !== undefined && positionIn(steps, order, order.resumeState) !== undefined) {
+      events.push(...(await this.advance(order.trackingNumber, { to: order.resumeState })));
     }
-    if (!onTrack()) throw new SandboxError(`Order ${order.trackingNumber} has left the '${scenario}' scenario (now in ${label(order.state)})`);
+    let at = positionIn(steps, order, order.state);
+    if (at === undefined) throw left();
+    while (at < steps.length - 1) {
+      const step = steps[at + 1] as ScenarioStep;
+      if (step.automatic === true || !this.options(order).some((edge) => edge.state === step.state && edge.type === step.type)) throw left();
+      const moved = await this.advance(order.trackingNumber, step.exceptionCode === undefined ? { to: step.state } : { to: step.state, exceptionCode: step.exceptionCode });
+      events.push(...moved);
+      for (const event of moved) {
+        at += 1;
+        if (steps[at]?.state !== event.state || steps[at]?.type !== event.type) throw left();
+      }
+    }
     return events;
   }
+}
+
+/**
+ * Where in `steps` the order (at `state`) stands: its place in history when that history is the
+ * scenario's start; else the last step at that state, type and leg after as many failed attempts
+ * on the leg as the order has had (so the automatic end comes on time); else the last at that state.
+ */
+function positionIn(steps: readonly ScenarioStep[], order: OrderRecord, state: number): number | undefined {
+  const { history } = order;
+  if (history.at(-1)?.state === state && history.every((event, i) => steps[i]?.state === event.state && steps[i]?.type === event.type)) return history.length - 1;
+  let fallback: number | undefined;
+  for (let i = steps.length - 1; i >= 0; i -= 1) {
+    const step = steps[i] as ScenarioStep;
+    if (step.state !== state || step.type !== order.webhookType || step.leg !== order.leg) continue;
+    const failures = steps.slice(0, i + 1).filter((earlier) => earlier.state === 47 && earlier.leg === step.leg).length;
+    if (failures === order.failures) return i;
+    fallback ??= i;
+  }
+  return fallback;
 }

@@ -70,6 +70,14 @@ describe('the coded error classes', () => {
     );
   });
 
+  it('keeps a developer hint out of the message, and in JSON', () => {
+    const err = new ValidationError([{ path: ['countryId'], message: 'no city matches' }], { subject: 'Invalid address', hint: 'pass countryId: CountryId.KSA' });
+    expect(err.message).not.toContain('CountryId');
+    expect(err.hint).toBe('pass countryId: CountryId.KSA');
+    expect(JSON.parse(JSON.stringify(err))).toMatchObject({ hint: 'pass countryId: CountryId.KSA' });
+    expect(new DeliveryError('x').hint).toBeUndefined();
+  });
+
   it('serialises to JSON with its fields', () => {
     const err = new ApiError('Bad', { status: 400, errorCode: 9999, request: { method: 'POST', url: 'https://x/v2/deliveries' } });
     expect(JSON.parse(JSON.stringify(err))).toMatchObject({ name: 'ApiError', message: 'Bad', status: 400, errorCode: 9999 });

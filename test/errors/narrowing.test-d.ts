@@ -1,6 +1,11 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import {
+  AddressNotServedError,
   type APIPromise,
+  type BulkCreationError,
+  type DistrictNotFoundError,
+  type PlaceCandidate,
+  ValidationError,
   type ApiError,
   type CodLimitExceededError,
   DeliveryClient,
@@ -37,6 +42,19 @@ describe('isDeliveryError', () => {
     expectTypeOf(ErrorCode.CodLimitExceeded).toEqualTypeOf<3007>();
     // @ts-expect-error ErrorCode is a frozen catalogue, not a mutable record
     ErrorCode.CodLimitExceeded = 1;
+  });
+});
+
+describe('address and bulk errors', () => {
+  it('types candidates, the place not served, and what the service answered', () => {
+    expectTypeOf<DistrictNotFoundError['candidates']>().toEqualTypeOf<readonly PlaceCandidate[]>();
+    expectTypeOf<PlaceCandidate>().toEqualTypeOf<{ id: string; name: string; nameAr?: string | undefined }>();
+    expectTypeOf<AddressNotServedError['availability']>().toEqualTypeOf<'dropOffAvailability' | 'pickupAvailability'>();
+    expectTypeOf<AddressNotServedError['place']['kind']>().toEqualTypeOf<'city' | 'zone' | 'district'>();
+    expectTypeOf<AddressNotServedError>().toMatchTypeOf<ValidationError>();
+    expectTypeOf<BulkCreationError['serviceErrors']>().toEqualTypeOf<readonly DeliveryError[]>();
+    expectTypeOf<DistrictNotFoundError['inferredFrom']>().toEqualTypeOf<'message' | undefined>();
+    expectTypeOf<DeliveryError['hint']>().toEqualTypeOf<string | undefined>();
   });
 });
 

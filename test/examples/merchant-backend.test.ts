@@ -89,7 +89,7 @@ describe('the merchant backend', () => {
     expect(misspelt.body).toMatchObject({ error: 'DistrictNotFoundError', code: 3003, source: 'client', fields: ['district'] });
     expect(misspelt.body.message).toContain('closest: Dokki');
     const notServed = await post('/orders', order('ORDER-6', { address: { city: 'Giza', district: 'Al Ayyat', firstLine: '1 Main Street' } }));
-    expect(notServed).toMatchObject({ status: 422, body: { error: 'ValidationError', fields: ['district'] } });
+    expect(notServed).toMatchObject({ status: 422, body: { error: 'AddressNotServedError', fields: ['district'] } });
     expect(sandbox.orders()).toEqual([]);
     expect((await get('/orders/ORDER-4')).status).toBe(404);
   });

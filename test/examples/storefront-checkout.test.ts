@@ -40,7 +40,7 @@ describe('checkout', () => {
     const out = collector();
     const results = await main({ ...target, out });
     expect(results.map((result) => (result.ok ? 'ok' : result.field))).toEqual(['ok', 'phone', 'district', 'district', 'payment']);
-    expect(results[2]).toMatchObject({ message: 'We couldn\'t find "Dokky" in Giza. Please check the spelling or pick it from the list.' });
+    expect(results[2]).toMatchObject({ message: 'We couldn\'t find "Dokky" in Giza. Did you mean Dokki? Please check the spelling or pick it from the list.' });
     expect(results[3]).toMatchObject({ message: "Sorry, we don't deliver to Al Ayyat yet." });
     expect(sandbox.orders().map((order) => order.businessReference)).toEqual(['WEB-2001']);
     expect(out.lines().filter((line) => line.startsWith('✗'))).toHaveLength(4);

@@ -10,6 +10,8 @@ interface ProbeReport {
   /** Entries that did not load, with the error's message. */
   failed: Record<string, string>;
   sharedExportsDiffer: string[];
+  classesChecked: number;
+  misnamedClasses: string[];
   missing: string[];
 }
 
@@ -69,6 +71,11 @@ describe('the tarball installed into a fresh project', () => {
 
   it('shares one class per error (and one object per catalogue) across entries, under import and under require', () => {
     expect(probe.sharedExportsDiffer).toEqual([]);
+  });
+
+  it('keeps the name of every exported class, under import and under require (`constructor.name` in logs and metrics)', () => {
+    expect(probe.misnamedClasses).toEqual([]);
+    expect(probe.classesChecked).toBeGreaterThan(40); // both builds of every entry: the errors, the client, the sandbox, ...
   });
 
   // One tsc run per resolution for both programs, one run at a time: each spends most of its time

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, BulkCreationError, ConfigurationError, DeliveryType, type OrderInput, ResponseShapeError } from '../../src/index.js';
+import {
+  ApiError,
+  BulkCreationError,
+  CityNotFoundError,
+  CodLimitExceededError,
+  ConfigurationError,
+  DeliveryType,
+  DistrictNotFoundError,
+  ErrorCode,
+  isDeliveryError,
+  type OrderInput,
+  ResponseShapeError,
+} from '../../src/index.js';
 import { allCreated, idsOnly, partialFailure1061, partialFailure2xx } from '../fixtures/real/answers/bulk.js';
 import { bulkFailure, capture, dropOffAddress, errorBody, HttpResponse, makeClient, ok, type Sent, useMockServer } from './helpers.js';
 
@@ -146,5 +158,74 @@ describe('createBulk: deleteFailedDeliveries and the message', () => {
     const error = await bulkFailure(makeClient().deliveries.createBulk(Array.from({ length: 80 }, (_, i) => order(`R-${i}`))));
     expect(error.failed).toHaveLength(40);
     expect(error.message).toMatch(/^Bulk creation incomplete: 40 of 80 orders failed, 40 created: \[0\], \[4\], \[8\], \[12\], \[16\] and 15 more runs \(20 orders\): Receiver phone number is invalid; \[2\], .* \(20 orders\): District is not covered$/);
+  });
+});
+
+describe('createBulk: per-order failures keep the class single orders get', () => {
+  it('a failure whose text is one of the spec messages gets that code class, marked inferredFrom: message', async () => {
+    const failedDeliveries = [
+      { businessReference: 'A', errorMessage: 'District Not Found: district-nowhere' },
+      { businessReference: 'B', errorMessage: 'city not found' },
+      { businessReference: 'C', errorMessage: 'COD must be at most 30000 EGP' },
+      { businessReference: 'D', errorMessage: 'Refund COD must be at most 30000 EGP.' },
+      { businessReference: 'E', errorMessage: 'Product images are required when allowToOpenPackage is enabled' },
+      { businessReference: 'F', errorMessage: 'District Not Foundation' }, // not the spec's text
+    ];
+    capture(server, 'post', '/deliveries/bulk', () => ok({ createdDeliveriesIds: [], failedDeliveries }));
+    const error = await bulkFailure(makeClient().deliveries.createBulk(['A', 'B', 'C', 'D', 'E', 'F'].map(order)));
+    const [district, city, cod, refund, images, other] = error.failed.map((failure) => failure.error);
+    expect(district).toBeInstanceOf(DistrictNotFoundError);
+    expect(district).toMatchObject({ errorCode: 3003, source: 'server', inferredFrom: 'message', message: 'District Not Found: district-nowhere', status: 200 });
+    expect(city).toBeInstanceOf(CityNotFoundError);
+    expect(cod).toBeInstanceOf(CodLimitExceededError);
+    expect(refund).toMatchObject({ errorCode: 3008, inferredFrom: 'message' });
+    expect(images).toMatchObject({ errorCode: 2150, inferredFrom: 'message' });
+    expect(other).toBeInstanceOf(ApiError);
+    expect(other?.errorCode).toBeUndefined();
+    expect(isDeliveryError(district, ErrorCode.DistrictNotFound)).toBe(true);
+  });
+
+  it('a code the service sends wins over the text, and is not marked inferred', async () => {
+    const failedDeliveries = [
+      { businessReference: 'A', errorCode: 3007, errorMessage: 'District Not Found' },
+      { businessReference: 'B', errorCode: 4242, errorMessage: 'City Not Found' },
+    ];
+    capture(server, 'post', '/deliveries/bulk', () => ok({ createdDeliveriesIds: [], failedDeliveries }));
+    const error = await bulkFailure(makeClient().deliveries.createBulk([order('A'), order('B')]));
+    expect(error.failed[0]?.error).toBeInstanceOf(CodLimitExceededError);
+    expect((error.failed[0]?.error as CodLimitExceededError).inferredFrom).toBeUndefined();
+    expect(error.failed[1]?.error).toBeInstanceOf(ApiError);
+    expect(error.failed[1]?.error).toMatchObject({ errorCode: 4242 });
+  });
+});
+
+describe('createBulk: a non-2xx answer keeps the service code, message and body', () => {
+  const body = { success: false, message: 'Some orders are invalid', errorCode: 777, data: { createdDeliveriesIds: ['x1'], failedDeliveries: [{ businessReference: 'B', errorMessage: 'Receiver is blocked' }] } };
+
+  it('on the BulkCreationError (serviceErrors, status, body, cause) and on each failure (errorCode, cause)', async () => {
+    capture(server, 'post', '/deliveries/bulk', answer(body, 400));
+    const error = await bulkFailure(makeClient().deliveries.createBulk([order('A'), order('B')]));
+    expect(error.errorCode).toBe(1061);
+    expect(error.status).toBe(400);
+    expect(error.body).toEqual(body);
+    expect(error.serviceErrors).toHaveLength(1);
+    expect(error.serviceErrors[0]).toMatchObject({ errorCode: 777, message: expect.stringContaining('Some orders are invalid'), status: 400, body });
+    expect(error.cause).toBe(error.serviceErrors[0]);
+    expect(error.created.map((created) => created.index)).toEqual([0]);
+    const failure = error.failed[0]?.error as ApiError;
+    expect(failure).toMatchObject({ errorCode: 777, message: 'Receiver is blocked', status: 400 });
+    expect(failure.cause).toBe(error.serviceErrors[0]);
+    expect(JSON.stringify(error)).not.toContain('serviceErrors'); // kept out of logs, as `result` is
+  });
+
+  it('a failure whose text is a spec message takes that code even inside a 777 answer; a 1061 answer lends its code to none', async () => {
+    capture(server, 'post', '/deliveries/bulk', answer({ ...body, data: { failedDeliveries: [{ businessReference: 'A', errorMessage: 'Zone Not Found' }] } }, 400));
+    const inferred = await bulkFailure(makeClient().deliveries.createBulk([order('A')]));
+    expect(inferred.failed[0]?.error).toMatchObject({ errorCode: 3002, inferredFrom: 'message' });
+    capture(server, 'post', '/deliveries/bulk', answer({ ...body, errorCode: 1061 }, 400));
+    const bulk = await bulkFailure(makeClient().deliveries.createBulk([order('A'), order('B')]));
+    expect(bulk.failed[0]?.error).toBeInstanceOf(ApiError);
+    expect(bulk.failed[0]?.error.errorCode).toBeUndefined();
+    expect(bulk.serviceErrors[0]).toBeInstanceOf(BulkCreationError);
   });
 });

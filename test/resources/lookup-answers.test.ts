@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CityNotFoundError, CountryId, ValidationError } from '../../src/index.js';
+import { AddressNotServedError, CityNotFoundError, CountryId, ValidationError } from '../../src/index.js';
 import { allDistrictsByCity, allDistrictsFlat, cairoDistricts, cairoZones, cities } from '../fixtures/real/answers/lookup.js';
 import { capture, HttpResponse, makeClient, useMockServer } from './helpers.js';
 
@@ -84,15 +84,18 @@ describe('resolveAddress knows which way the package goes (`for`)', () => {
     const lookup = makeClient().lookup;
     const line = { city: 'Cairo', district: 'Madinaty', firstLine: '12 Central Park Road' };
     const error = await lookup.resolveAddress({ ...line, for: 'pickupAddress' }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).issues).toEqual([{ path: ['district'], message: expect.stringMatching(/does not pick up from Madinaty \(مدينتي\) in Cairo \(القاهرة\) \(pickupAvailability is false\)/) }]);
+    expect(error).toBeInstanceOf(AddressNotServedError);
+    expect((error as AddressNotServedError).issues).toEqual([{ path: ['district'], message: 'the service does not pick up from Madinaty (مدينتي) in Cairo (القاهرة)' }]);
+    expect(error).toMatchObject({ availability: 'pickupAvailability', place: { kind: 'district', id: 'district-madinaty', name: 'Madinaty', nameAr: 'مدينتي' } });
+    expect((error as AddressNotServedError).hint).toBe('pickupAvailability is false in the lookup lists');
     expect((await lookup.resolveAddress({ ...line, for: 'dropOffAddress' })).districtId).toBe('district-madinaty');
   });
 
   it('pickupAddress: a city the service does not pick up from is refused before its districts are fetched', async () => {
     const { districts } = serveRealLookups();
     const error = await makeClient().lookup.resolveAddress({ city: 'أسوان', district: 'Aswan City', firstLine: '1 Corniche Street', for: 'pickupAddress' }).catch((e: unknown) => e);
-    expect((error as ValidationError).issues).toEqual([{ path: ['city'], message: 'the service does not pick up from Aswan (أسوان) (pickupAvailability is false)' }]);
+    expect((error as ValidationError).issues).toEqual([{ path: ['city'], message: 'the service does not pick up from Aswan (أسوان)' }]);
+    expect(error).toMatchObject({ availability: 'pickupAvailability', place: { kind: 'city', name: 'Aswan' } });
     expect(districts).toHaveLength(0);
   });
 
@@ -102,7 +105,8 @@ describe('resolveAddress knows which way the package goes (`for`)', () => {
     const missing = await lookup.resolveAddress({ city: 'Cairo', district: 'Madinaty', firstLine: '12 Central Park Road' } as never).catch((e: unknown) => e);
     expect((missing as ValidationError).issues).toEqual([{ path: ['for'], message: "required: 'dropOffAddress' or 'pickupAddress', the order field the address goes in" }]);
     const renamed = await lookup.resolveAddress({ city: 'Cairo', district: 'Madinaty', firstLine: '12 Central Park Road', purpose: 'pickup' } as never).catch((e: unknown) => e);
-    expect((renamed as Error).message).toMatch(/`purpose` is now `for`/);
+    expect((renamed as ValidationError).hint).toBe('`purpose` is now `for`');
+    expect((renamed as Error).message).not.toContain('purpose');
     expect(sent).toHaveLength(0);
   });
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  AddressNotServedError,
   CityNotFoundError,
   ConfigurationError,
   CountryId,
@@ -259,16 +260,19 @@ describe('resolveAddress', () => {
     const coded = error as CityNotFoundError;
     expect(coded.source).toBe('client');
     expect(coded.issues[0]).toMatchObject({ path: ['city'], errorCode: 3001 });
-    expect(coded.message).toMatch(/^City Not Found: no city matches 'Gizah' in Egypt \(countryId: CountryId.Egypt, the default; for KSA pass countryId: CountryId.KSA\); closest: Giza \(الجيزة\)/);
-    expect(coded.message).not.toContain(CountryId.Egypt);
+    expect(coded.message).toMatch(/^City Not Found: no city matches 'Gizah' in Egypt; closest: Giza \(الجيزة\)/);
+    expect(coded.message).not.toContain('CountryId');
+    expect(coded.hint).toBe('searched countryId: CountryId.Egypt, the default; for KSA pass countryId: CountryId.KSA');
+    expect(coded.hint).not.toContain(CountryId.Egypt);
+    expect(coded.candidates[0]).toEqual({ id: 'city-giza', name: 'Giza', nameAr: 'الجيزة' });
     expect(districtsSent).toHaveLength(0);
   });
 
   it('an unknown district is DistrictNotFoundError (3003) naming the closest, in Arabic too', async () => {
     serveLookups();
-    const error = await makeClient().lookup.resolveAddress({ city: 'Giza', district: 'Mohandesin', firstLine: 'Street 1234', for: 'dropOffAddress' }).catch((e: unknown) => e);
+    const error = await makeClient().lookup.resolveAddress({ city: 'Giza', district: 'Mohandisin', firstLine: 'Street 1234', for: 'dropOffAddress' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DistrictNotFoundError);
-    expect((error as DistrictNotFoundError).message).toMatch(/no district matches 'Mohandesin' in Giza \(الجيزة\); closest: Mohandessin \(المهندسين\)/);
+    expect((error as DistrictNotFoundError).message).toMatch(/no district matches 'Mohandisin' in Giza \(الجيزة\); closest: Mohandessin \(المهندسين\)/);
     const arabic = await makeClient().lookup.resolveAddress({ city: 'Giza', district: 'العياظ', firstLine: 'Street 1234', for: 'dropOffAddress' }).catch((e: unknown) => e);
     expect((arabic as Error).message).toMatch(/closest: Al Ayyat \(العياط\)/);
   });
@@ -305,11 +309,14 @@ describe('resolveAddress', () => {
     serveLookups();
     const lookup = makeClient().lookup;
     const noDropOff = await lookup.resolveAddress({ city: 'Giza', district: 'Al Ayyat', firstLine: 'Street 1234', for: 'dropOffAddress' }).catch((e: unknown) => e);
-    expect(noDropOff).toBeInstanceOf(ValidationError);
+    expect(noDropOff).toBeInstanceOf(AddressNotServedError);
+    expect(noDropOff).toBeInstanceOf(ValidationError); // still caught where ValidationError is
     expect((noDropOff as ValidationError).issues[0]?.path).toEqual(['district']);
-    expect((noDropOff as Error).message).toMatch(/^District not served for drop-off: district: the service does not deliver to Al Ayyat \(العياط\) in Giza .*dropOffAvailability is false/);
+    expect((noDropOff as Error).message).toBe('District not served for drop-off: district: the service does not deliver to Al Ayyat (العياط) in Giza (الجيزة)');
+    expect(noDropOff).toMatchObject({ availability: 'dropOffAvailability', place: { kind: 'district', id: 'district-ayyat', name: 'Al Ayyat', nameAr: 'العياط' } });
     const noPickup = await lookup.resolveAddress({ city: 'Giza', district: 'Hadayek October', firstLine: 'Street 1234', for: 'pickupAddress' }).catch((e: unknown) => e);
-    expect((noPickup as Error).message).toMatch(/^District not served for pickup: .*does not pick up from Hadayek October.*pickupAvailability is false/);
+    expect((noPickup as Error).message).toMatch(/^District not served for pickup: .*does not pick up from Hadayek October/);
+    expect(noPickup).toMatchObject({ availability: 'pickupAvailability', place: { kind: 'district', id: 'district-october' } });
     expect(await lookup.resolveAddress({ city: 'Giza', district: 'Hadayek October', firstLine: 'Street 1234', for: 'dropOffAddress' })).toMatchObject({ districtId: 'district-october' });
   });
 
@@ -326,5 +333,82 @@ describe('resolveAddress', () => {
     await lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: 'Street 1234', for: 'dropOffAddress' });
     await lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: 'Street 1234', countryId: CountryId.KSA, for: 'dropOffAddress' });
     expect(citiesSent.map((s) => s.search)).toEqual(['?countryId=60e4482c7cb7d4bc4849c4d5', '?countryId=eF-3f9FZr']);
+  });
+});
+
+describe('resolveAddress: names as customers type them', () => {
+  const resolve = (district: string, extra: Partial<ResolveAddressInput> = {}) =>
+    makeClient().lookup.resolveAddress({ city: 'Giza', district, firstLine: 'Street 1234', for: 'dropOffAddress', ...extra });
+
+  it('the Arabic article is optional: El Dokki, Al-Dokki, الدقي without ال, and Ayyat for Al Ayyat', async () => {
+    serveLookups();
+    for (const name of ['El Dokki', 'Al Dokki', 'el-dokki', 'AL-Dokki', 'دقي']) expect((await resolve(name)).districtId, name).toBe('district-dokki');
+    expect((await resolve('Ayyat', { for: 'pickupAddress' })).districtId).toBe('district-ayyat');
+    expect((await resolve('Mohandesin')).districtId).toBe('district-mohandessin'); // one s
+    expect((await resolve('Doqqi')).districtId).toBe('district-dokki'); // q for k, doubled letters
+  });
+
+  it('a loose match that could mean two different names is no match: the suggestions name both', async () => {
+    const twins = [district(DOKKI, 'district-sharq', 'Sharq', 'شرق'), district(DOKKI, 'district-el-sharq', 'El Sharq', 'الشرق الجديد')];
+    capture(server, 'get', '/cities/:cityId/districts', () => ok(twins));
+    capture(server, 'get', '/cities', () => ok({ list: cities }));
+    const error = await resolve('Al Sharq').catch((e: unknown) => e);
+    expect((await resolve('El Sharq')).districtId).toBe('district-el-sharq'); // the exact name still wins
+    expect(error).toBeInstanceOf(DistrictNotFoundError);
+    expect((error as DistrictNotFoundError).candidates.map((place) => place.id).slice(0, 2).sort()).toEqual(['district-el-sharq', 'district-sharq']);
+  });
+
+  it('not-found errors carry candidates { id, name, nameAr? }, best first, for city, zone and district', async () => {
+    serveLookups();
+    const city = await makeClient().lookup.resolveAddress({ city: 'Gyza', district: 'Dokki', firstLine: 'Street 1234', for: 'dropOffAddress' }).catch((e: unknown) => e);
+    expect((city as CityNotFoundError).candidates[0]).toEqual({ id: 'city-giza', name: 'Giza', nameAr: 'الجيزة' });
+    const zone = await resolve('Faisal', { zone: 'Harm' }).catch((e: unknown) => e);
+    expect((zone as ZoneNotFoundError).candidates[0]).toEqual({ id: 'zone-haram', name: 'Haram', nameAr: 'الهرم' });
+    const found = await resolve('Mohandisin').catch((e: unknown) => e);
+    expect((found as DistrictNotFoundError).candidates[0]).toEqual({ id: 'district-mohandessin', name: 'Mohandessin', nameAr: 'المهندسين' });
+    expect((found as DistrictNotFoundError).candidates.length).toBeLessThanOrEqual(5);
+  });
+
+  it('a zone typed as the district: its district of the same name, its only district, or an error saying it is a zone with its districts', async () => {
+    serveLookups();
+    const south = await resolve('South Giza').catch((e: unknown) => e);
+    expect(south).toBeInstanceOf(DistrictNotFoundError);
+    expect((south as Error).message).toBe(
+      "District Not Found: 'South Giza' is a zone in Giza (الجيزة) (South Giza (جنوب الجيزة)), not a district; its districts: Al Ayyat (العياط), Hadayek October (حدائق أكتوبر)",
+    );
+    expect((south as DistrictNotFoundError).candidates.map((place) => place.id)).toEqual(['district-ayyat', 'district-october']);
+    expect((await resolve('جنوب الجيزة', { zone: 'Haram' }).catch((e: unknown) => e)) as Error).toBeInstanceOf(DistrictNotFoundError);
+  });
+
+  it('a zone with a single district resolves to it', async () => {
+    const lone = zone('zone-nasr', 'Nasr City', 'مدينة نصر');
+    capture(server, 'get', '/cities', () => ok({ list: cities }));
+    capture(server, 'get', '/cities/:cityId/districts', () => ok([...gizaDistricts, district(lone, 'district-makram', 'Makram Ebeid', 'مكرم عبيد')]));
+    expect((await resolve('Nasr City')).districtId).toBe('district-makram');
+    expect(await resolve('مدينة نصر')).toMatchObject({ districtId: 'district-makram', zoneId: 'zone-nasr' });
+  });
+
+  it('a zone typed in Arabic whose district bears its English name resolves to that district', async () => {
+    const downtown = zone('zone-downtown', 'Downtown', 'وسط البلد');
+    capture(server, 'get', '/cities', () => ok({ list: cities }));
+    const districts = [district(downtown, 'district-downtown', 'Downtown', 'وسط المدينة'), district(downtown, 'district-garden', 'Garden City', 'جاردن سيتي')];
+    capture(server, 'get', '/cities/:cityId/districts', () => ok(districts));
+    expect((await resolve('وسط البلد')).districtId).toBe('district-downtown');
+  });
+
+  it('refuses a place name over 100 characters before any request, and never echoes more than 40 characters of one', async () => {
+    const { citiesSent } = serveLookups();
+    const long = await makeClient().lookup.resolveAddress({ city: 'x'.repeat(1_000_000), district: 'Dokki', zone: 'y'.repeat(101), firstLine: 'Street 1234', for: 'dropOffAddress' }).catch((e: unknown) => e);
+    expect(long).toBeInstanceOf(ValidationError);
+    expect((long as ValidationError).issues).toEqual([
+      { path: ['city'], message: 'must be at most 100 characters (got 1000000)' },
+      { path: ['zone'], message: 'must be at most 100 characters (got 101)' },
+    ]);
+    expect(citiesSent).toHaveLength(0);
+    const name = `Mohandisin ${'z'.repeat(89)}`;
+    const error = await resolve(name).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DistrictNotFoundError);
+    expect((error as Error).message).toContain(`no district matches '${name.slice(0, 40)}…' in Giza`);
+    expect((error as Error).message.length).toBeLessThan(200);
   });
 });

@@ -81,8 +81,9 @@ describe('an account from registration to orders, against the sandbox', () => {
     expect(created.map((c) => c.businessReference)).toEqual(['bulk-0', 'bulk-1', 'bulk-2', 'bulk-3', 'bulk-5', 'bulk-6']);
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatchObject({ index: 4, mayExist: false });
-    // The service's bulk answer names a failure by reference and message, without errorCode.
-    expect(failed[0]?.error).toBeInstanceOf(ApiError);
+    // The service's bulk answer names a failure by reference and message, without errorCode: the spec's text picks the class.
+    expect(failed[0]?.error).toBeInstanceOf(CodLimitExceededError);
+    expect(failed[0]?.error).toMatchObject({ errorCode: 3007, inferredFrom: 'message' });
     expect(failed[0]?.error.message).toMatch(/30000/);
     expect(sandbox.orders().length - before).toBe(6);
   });

@@ -1,7 +1,16 @@
 // receiver.phone and pickupLocationContact.phone: 8 to 15 digits, an optional leading +, and the
 // usual separators. Checked by the SDK before sending and by the sandbox's own validator.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeliveryClient, DeliveryError, type OrderInput, ValidationError, validateOrder } from '../../src/index.js';
+import {
+  DeliveryClient,
+  DeliveryError,
+  type OrderInput,
+  ValidationError,
+  validateConfirmPhone,
+  validateOrder,
+  validateRegisterBusinessAdmin,
+  validateVerifyPhone,
+} from '../../src/index.js';
 import { createSandbox, type Sandbox } from '../../src/testing/index.js';
 import { setUpAccount } from '../testing/helpers.js';
 import { thrownBy, validOrders } from './fixtures.js';
@@ -19,7 +28,14 @@ const PHONES = [
   '12345678', // 8 digits
   '123456789012345', // 15 digits
 ];
-const NOT_PHONES = ['abc', '', '   ', '1234567', '1234567890123456', '+20 10x1234567', '++201012345678', '0101234567+8', 'phone: 01012345678', '٠١٠١٢٣٤٥٦٧٨'];
+const NOT_PHONES = ['abc', '', '   ', '1234567', '1234567890123456', '+20 10x1234567', '++201012345678', '0101234567+8', 'phone: 01012345678', '٠١٢٣٤٥٦', '۰۱۰۱۲۳۴۵۶۷۸۹۰۱۲۳۴'];
+// What Egyptian phone keyboards type: Arabic-Indic digits, or their Persian forms, with ASCII ones mixed in.
+const EASTERN_PHONES: ReadonlyArray<readonly [typed: string, sent: string]> = [
+  ['٠١٠١٢٣٤٥٦٧٨', '01012345678'],
+  ['+٢٠ ١٠ ١٢٣٤ ٥٦٧٨', '+20 10 1234 5678'],
+  ['۰۱۰۱۲۳۴۵۶۷۸', '01012345678'],
+  ['٠١٠-1234-٥٦٧٨', '010-1234-5678'],
+];
 
 const withPhone = (phone: string, where: 'receiver' | 'pickupLocationContact' = 'receiver') => ({ ...validOrders.deliver(), [where]: { firstName: 'Mona', phone } });
 
@@ -35,6 +51,18 @@ describe('the SDK checks phones before sending', () => {
       expect(error.issues).toEqual([{ path: [where, 'phone'], message: expect.stringContaining('8 to 15 digits') }]);
       expect(error.message).toContain(`${where}.phone`);
     }
+  });
+
+  it.each(EASTERN_PHONES)('%j (Arabic-Indic or Persian digits) passes, sent as %j', (typed, sent) => {
+    expect(validateOrder(withPhone(typed)).receiver?.phone).toBe(sent);
+    expect(validateOrder(withPhone(typed, 'pickupLocationContact')).pickupLocationContact?.phone).toBe(sent);
+  });
+
+  it('account phones take them too, sent as ASCII digits', () => {
+    expect(validateVerifyPhone({ phone: '+٢٠١٠٠١٢٣٤٥٦٧' })).toEqual({ phone: '+201001234567' });
+    expect(validateConfirmPhone({ phone: '۰۱۰۰۱۲۳۴۵۶۷', token: '123456' })).toEqual({ phone: '01001234567', token: '123456' });
+    const admin = { email: 'a@b.example', password: 'x', countryId: 'eg', profile: { firstName: 'Mona', lastName: 'Adel', phone: '٠١٠٠١٢٣٤٥٦٧' } };
+    expect(validateRegisterBusinessAdmin(admin).profile.phone).toBe('01001234567');
   });
 
   it('a phone given as null or left out is "not given"', () => {
@@ -56,6 +84,25 @@ describe('the sandbox refuses the same phones on its own', () => {
 
   it.each(PHONES)('%j is taken', async (phone) => {
     await expect(client.deliveries.create(sandboxOrder(phone))).resolves.toMatchObject({ trackingNumber: expect.any(String) });
+  });
+
+  it.each(EASTERN_PHONES)('%j is taken, sent unchecked too', async (typed) => {
+    await expect(client.deliveries.create(sandboxOrder(typed))).resolves.toMatchObject({ trackingNumber: expect.any(String) });
+    await expect(client.deliveries.create(sandboxOrder(typed), { validate: false })).resolves.toMatchObject({ trackingNumber: expect.any(String) });
+  });
+
+  it('an admin registered with Arabic-Indic digits verifies with either form', async () => {
+    const fresh = createSandbox();
+    try {
+      const users = new DeliveryClient({ baseUrl: fresh.baseUrl, fetch: fresh.fetch, maxRetries: 0 }).users;
+      const profile = { firstName: 'Mona', lastName: 'Adel', phone: '٠١٠٩٨٧٦٥٤٣٢' };
+      await users.registerBusinessAdmin({ email: 'mona@shop.example', password: 's3cret!', countryId: '60e4482c7cb7d4bc4849c4d5', profile });
+      await users.verifyPhone({ phone: '01098765432' }, { validate: false });
+      expect(fresh.lastOtp('٠١٠٩٨٧٦٥٤٣٢')).toBe(fresh.lastOtp('01098765432'));
+      await expect(users.confirmPhone({ phone: '۰۱۰۹۸۷۶۵۴۳۲', token: fresh.lastOtp('01098765432') ?? '' }, { validate: false })).resolves.toMatchObject({ phoneVerified: true });
+    } finally {
+      await fresh.close();
+    }
   });
 
   it.each(NOT_PHONES)('%j sent unchecked is refused, naming receiver.phone', async (phone) => {

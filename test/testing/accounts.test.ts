@@ -81,6 +81,20 @@ describe('businesses (API key needed)', () => {
     expect((await call(sandbox, 'POST', '/businesses', { name: 'Shop' }, 'k-123')).status).toBe(201);
   });
 
+  it('checks the header as the service does: the raw key in Authorization; a scheme or another header is 401', async () => {
+    sandbox = createSandbox({ apiKey: 'k-123' });
+    for (const key of ['Bearer k-123', 'Token k-123', 'bearer k-123']) {
+      const answer = await call(sandbox, 'POST', '/businesses', { name: 'Shop' }, key);
+      expect(answer.status, key).toBe(401);
+      expect(answer.body).toMatchObject({ success: false, message: expect.stringContaining('raw key') });
+    }
+    const { DeliveryClient, AuthenticationError } = await import('../../src/index.js');
+    const setUp = (auth?: { headerName?: string; scheme?: string }) => new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: 'k-123', fetch: sandbox.fetch, maxRetries: 0, auth });
+    await expect(setUp({ scheme: 'Bearer' }).businesses.create({ name: 'Shop' })).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(setUp({ headerName: 'X-Api-Key' }).businesses.create({ name: 'Shop' })).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(setUp().businesses.create({ name: 'Shop' })).resolves.toMatchObject({ name: 'Shop' });
+  });
+
   it('creates a basic business, echoing the input', async () => {
     sandbox = createSandbox();
     const input = { name: 'Nile Shop', salesChannel: 'FACEBOOK_SELLER', website: 'https://nile.example', industry: 'Fashion', interestedInServices: ['SEND'] };

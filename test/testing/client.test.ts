@@ -88,8 +88,9 @@ describe('a client with validate: false meets every coded rule of the spec on th
     expect(bulk.created.map((order) => order.index)).toEqual([0]);
     expect(bulk.failed).toHaveLength(1);
     expect(bulk.failed[0]).toMatchObject({ index: 1, mayExist: false });
-    // The bulk answer carries the reason as text only (no errorCode per order).
-    expect(bulk.failed[0]?.error).toBeInstanceOf(ApiError);
+    // The bulk answer carries the reason as text only (no errorCode per order): the spec's own text, so the code's class.
+    expect(bulk.failed[0]?.error).toBeInstanceOf(CodLimitExceededError);
+    expect(bulk.failed[0]?.error).toMatchObject({ errorCode: 3007, inferredFrom: 'message', source: 'server' });
     expect(bulk.failed[0]?.error.message).toMatch(/30000/);
     expect(box.orders()).toHaveLength(before + 1);
   });

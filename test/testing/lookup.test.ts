@@ -109,3 +109,29 @@ describe('lookup endpoints (public, over HTTP on 127.0.0.1)', () => {
     expect(plain.headers.get('access-control-allow-origin')).toBe('*');
   });
 });
+
+describe('resolveAddress against the sandbox data, as customers type names', () => {
+  it('"Nasr City", "مدينة نصر" and "Heliopolis" given as districts say they are zones of Cairo and offer their districts', async () => {
+    const { DeliveryClient, DistrictNotFoundError } = await import('../../src/index.js');
+    const lookup = new DeliveryClient({ baseUrl: server.baseUrl, apiKey: 'sandbox-api-key' }).lookup;
+    for (const [district, districts] of [
+      ['Nasr City', ['Makram Ebeid', 'Abbas El Akkad', 'Seventh District']],
+      ['مدينة نصر', ['Makram Ebeid', 'Abbas El Akkad', 'Seventh District']],
+      ['Heliopolis', ['Korba', 'Almaza', 'Sheraton']],
+    ] as const) {
+      const error = await lookup.resolveAddress({ city: 'Cairo', district, firstLine: '5 Abbas El Akkad Street', for: 'dropOffAddress' }).catch((e: unknown) => e);
+      expect(error, district).toBeInstanceOf(DistrictNotFoundError);
+      expect((error as Error).message).toContain(`'${district}' is a zone in Cairo`);
+      expect((error as InstanceType<typeof DistrictNotFoundError>).candidates.map((place) => place.name)).toEqual(districts);
+    }
+  });
+
+  it('"El Dokki" and "Al Dokki" resolve in Giza', async () => {
+    const { DeliveryClient } = await import('../../src/index.js');
+    const lookup = new DeliveryClient({ baseUrl: server.baseUrl, apiKey: 'sandbox-api-key' }).lookup;
+    for (const district of ['El Dokki', 'Al Dokki', 'El-Dokki']) {
+      const address = await lookup.resolveAddress({ city: 'Giza', district, firstLine: '12 Tahrir Street', for: 'dropOffAddress' });
+      expect(address.districtId, district).toBe('district-eg-giza-dokki');
+    }
+  });
+});

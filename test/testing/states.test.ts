@@ -226,6 +226,23 @@ describe('the state engine refuses what the flow does not allow', () => {
     expect(sandbox.order(tn).state).toBe(21);
   });
 
+  it('play() resumes from any state the scenario can reach its end from, however the order got there', async () => {
+    const tn = await newOrder('SEND');
+    for (const to of [20, 21, 24, 41, 47]) await sandbox.advance(tn, { to }); // 30 skipped
+    const played = await sandbox.play(tn, 'exceptionThenSuccess');
+    expect(played.map((event) => event.state)).toEqual([24, 41, 45]);
+    expect(sandbox.order(tn).state).toBe(45);
+  });
+
+  it('play() resumes a paused order first, and keeps the failed attempts so the automatic end comes on time', async () => {
+    const paused = await newOrder('SEND');
+    for (const to of [20, 105]) await sandbox.advance(paused, { to });
+    expect((await sandbox.play(paused, 'success')).map((event) => event.state)).toEqual([20, 21, 24, 30, 24, 41, 45]);
+    const cash = await newOrder('CASH_COLLECTION');
+    for (const to of [20, 40, 47]) await sandbox.advance(cash, { to });
+    expect((await sandbox.play(cash, 'threeFailedAttempts')).map((event) => event.state)).toEqual([40, 47, 40, 47, 48]);
+  });
+
   it('refuses a scenario once the order left it, and unknown orders', async () => {
     const tn = await newOrder('SEND');
     await sandbox.advance(tn, { to: 49 });

@@ -106,10 +106,33 @@ describe('every state of the States table is described', () => {
     expect(describeState(106, 'SEND')).toMatchObject({ code: 106, known: false, dashboardState: undefined });
   });
 
-  it('calls final exactly the states after which nothing follows', () => {
+  it('calls final exactly the states that settle the outcome: not Archived, which follows them, nor Canceled (dashboard "In progress")', () => {
     const final = SPEC_STATES.map(([code]) => code).filter(isFinalState);
-    expect(final.sort((a, b) => a - b)).toEqual([45, 46, 48, 49, 60, 100, 101, 104]);
+    expect(final.sort((a, b) => a - b)).toEqual([45, 46, 48, 60, 100, 101]);
+    expect(isFinalState(104)).toBe(false);
+    expect(isFinalState(49)).toBe(false);
     expect(isFinalState(106)).toBe(false);
+  });
+
+  it('agrees with the transitions the SDK knows: a "notify when final" fires once per flow, and after a final state only Archived follows', async () => {
+    const { createSandbox } = await import('../../src/testing/index.js');
+    const sandbox = createSandbox();
+    try {
+      const { DeliveryClient, DeliveryType } = await import('../../src/index.js');
+      const { setUpAccount } = await import('../testing/helpers.js');
+      await setUpAccount(sandbox);
+      const client = new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, fetch: sandbox.fetch, maxRetries: 0 });
+      const dropOffAddress = { city: 'Giza', districtId: 'district-eg-giza-dokki', firstLine: '12 Tahrir Street, 3rd floor' };
+      const { trackingNumber } = await client.deliveries.create({ type: DeliveryType.Deliver, dropOffAddress, cod: 100 });
+      const played = await sandbox.play(trackingNumber, 'success');
+      expect(sandbox.nextStates(trackingNumber)).toEqual([104]);
+      const archived = await sandbox.advance(trackingNumber, { to: 104 });
+      const states = [...played, ...archived].map((event) => event.state);
+      expect(states.slice(-2)).toEqual([45, 104]);
+      expect(states.filter(isFinalState)).toEqual([45]);
+    } finally {
+      await sandbox.close();
+    }
   });
 });
 

@@ -6,7 +6,7 @@ const require = createRequire(import.meta.url);
 const specifiers = JSON.parse(process.argv[2] ?? '[]');
 
 const loaded = { esm: {}, cjs: {} };
-const report = { entries: {}, failed: {}, sharedExportsDiffer: [], missing: [] };
+const report = { entries: {}, failed: {}, sharedExportsDiffer: [], classesChecked: 0, misnamedClasses: [], missing: [] };
 for (const specifier of specifiers) {
   let esm;
   let cjs;
@@ -37,6 +37,18 @@ for (const format of ['esm', 'cjs']) {
       const first = byName.get(name);
       if (first === undefined) byName.set(name, { specifier, value });
       else if (first.value !== value) report.sharedExportsDiffer.push(`${format}: ${name} of ${specifier} is not the one of ${first.specifier}`);
+    }
+  }
+}
+
+// Logs and metrics key on `constructor.name`: a bundler that renames a class (`_class12`) breaks them.
+const isClass = (value) => typeof value === 'function' && /^class\b/.test(Function.prototype.toString.call(value));
+for (const format of ['esm', 'cjs']) {
+  for (const [specifier, exports] of Object.entries(loaded[format])) {
+    for (const [name, value] of Object.entries(exports)) {
+      if (!isClass(value)) continue;
+      report.classesChecked++;
+      if (value.name !== name) report.misnamedClasses.push(`${format}: ${name} of ${specifier} is named '${value.name}'`);
     }
   }
 }

@@ -1,0 +1,105 @@
+// Type-checking the TypeScript examples users copy (README.md, docs/*.md, the `@example`s of the
+// shipped declarations) against the sources, with the project's strict options. Variables an
+// example takes as given (`client`, `receiver`, `orders`, ...) are declared with the SDK's own types.
+import ts from 'typescript';
+import * as sdk from '../../src/index.js';
+import * as testing from '../../src/testing/index.js';
+import * as webhooks from '../../src/webhooks/index.js';
+import { root } from './pages.js';
+
+/** What an example may use without declaring it, and its type. */
+export const GIVEN: Record<string, string> = {
+  client: 'declare const client: SDK.DeliveryClient;',
+  districtId: 'declare const districtId: string;',
+  dropOffAddress: 'declare const dropOffAddress: SDK.OrderAddress;',
+  pickupAddress: 'declare const pickupAddress: SDK.PickupAddress;',
+  customerAddress: 'declare const customerAddress: SDK.PickupAddress;',
+  receiver: 'declare const receiver: SDK.Contact;',
+  orders: 'declare const orders: SDK.OrderInput[];',
+  bulky: 'declare const bulky: SDK.FulfillmentSendOrder[];',
+  tokenFromTheLink: 'declare const tokenFromTheLink: string;',
+  save: 'declare function save(created: readonly SDK.BulkCreatedDelivery[]): Promise<void>;',
+  lookUpBeforeResending: 'declare function lookUpBeforeResending(order: SDK.OrderInput | undefined): Promise<void>;',
+  onRequest: "declare const onRequest: NonNullable<SDK.ClientHooks['onRequest']>;",
+  onResponse: "declare const onResponse: NonNullable<SDK.ClientHooks['onResponse']>;",
+  onRetry: "declare const onRetry: NonNullable<SDK.ClientHooks['onRetry']>;",
+  onError: "declare const onError: NonNullable<SDK.ClientHooks['onError']>;",
+  sandbox: "declare const sandbox: import('delivery-sdk/testing').Sandbox;",
+  trackingNumber: 'declare const trackingNumber: string;',
+  url: 'declare const url: string;',
+  onEvent: "declare const onEvent: (event: import('delivery-sdk/webhooks').WebhookEvent) => void;",
+  log: 'declare const log: Pick<Console, "info" | "warn">;',
+  shopOrders: [
+    'declare const shopOrders: {',
+    '  markPaid(reference: string | undefined, cod: number): Promise<void>;',
+    '  flag(reference: string | undefined, reason: string): Promise<void>;',
+    '  setState(trackingNumber: string, state: number, type: string | undefined): Promise<void>;',
+    '};',
+  ].join('\n'),
+};
+
+/** Packages an example may import that the project does not install: only what the examples use of them. */
+export const AMBIENT = `declare module 'express' {
+  interface App { post(path: string, ...handlers: unknown[]): void; listen(port: number): void }
+  export default function express(): App;
+}`;
+
+const word = (name: string): RegExp => new RegExp(`(?<![\\w.$])${name}(?![\\w$])`);
+
+/** The entries an example may use names of without importing them, in the order they are looked up. */
+const ENTRIES: [string, Record<string, unknown>][] = [
+  ['delivery-sdk', sdk],
+  ['delivery-sdk/webhooks', webhooks],
+  ['delivery-sdk/testing', testing],
+];
+
+/**
+ * The example as a module: the public names it uses imported (unless it imports them), the given
+ * variables declared (`given` adds to or overrides {@link GIVEN}). `wrapped`: its statements in an
+ * async function, as a hover snippet is a piece of one (it may `return`, or shadow a given name).
+ */
+export function asModule(code: string, { given: extra = {}, wrapped = false }: { given?: Record<string, string>; wrapped?: boolean } = {}): string {
+  const declares = (name: string): boolean => new RegExp(`(?:const|let|function)\\s+${name}\\b|import[^;]*\\b${name}\\b[^;]*from`).test(code);
+  const taken = new Set<string>();
+  const imports = ENTRIES.map(([entry, exports]) => {
+    const used = Object.keys(exports).filter((name) => !taken.has(name) && word(name).test(code) && !declares(name));
+    for (const name of used) taken.add(name);
+    return used.length > 0 ? `import { ${used.join(', ')} } from '${entry}';` : '';
+  });
+  const given = Object.entries({ ...GIVEN, ...extra }).filter(([name]) => word(name).test(code) && !declares(name));
+  const lines = code.split('\n');
+  const own = lines.filter((line) => /^import\s/.test(line));
+  const statements = lines.filter((line) => !/^import\s/.test(line)).map((line) => line.replace(/^export /, ''));
+  const body = wrapped ? ['export async function example() {', ...statements, '}'] : [code];
+  return ["import type * as SDK from 'delivery-sdk';", ...(wrapped ? own : []), ...imports, ...given.map(([, declaration]) => declaration), 'export {};', ...body].join('\n');
+}
+
+/** Type-checks in-memory modules against the sources with tsconfig.json; the diagnostics of each. */
+export function typeCheck(modules: Map<string, string>): Map<string, string[]> {
+  const { config } = ts.readConfigFile(`${root}tsconfig.json`, ts.sys.readFile);
+  const { options } = ts.parseJsonConfigFileContent(config, ts.sys, root);
+  const host = ts.createCompilerHost({ ...options, noEmit: true });
+  const { getSourceFile, fileExists, readFile } = host;
+  host.fileExists = (file) => modules.has(file) || fileExists.call(host, file);
+  host.readFile = (file) => modules.get(file) ?? readFile.call(host, file);
+  host.getSourceFile = (file, language, ...rest) => {
+    const text = modules.get(file);
+    return text === undefined ? getSourceFile.call(host, file, language, ...rest) : ts.createSourceFile(file, text, language);
+  };
+  const program = ts.createProgram({ rootNames: [...modules.keys()], options: { ...options, noEmit: true }, host });
+  const out = new Map<string, string[]>();
+  for (const file of modules.keys()) {
+    const source = program.getSourceFile(file);
+    const diagnostics = [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
+    out.set(
+      file,
+      diagnostics.map((diagnostic) => {
+        const { line } = diagnostic.start === undefined || source === undefined ? { line: -1 } : source.getLineAndCharacterOfPosition(diagnostic.start);
+        const text = source?.text.split('\n')[line]?.trim() ?? '';
+        return `${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')} in: ${text}`;
+      }),
+    );
+  }
+  return out;
+}
+
