@@ -1,4 +1,4 @@
-import type { RequestOptions } from '../core/config.js';
+import type { RequestOptions } from '../functions/options.js';
 import { createCodedError, errorCodeMeaning, ValidationError, type ValidationIssue } from '../errors/index.js';
 import { type Address, type AddressDetails, validateAddress } from '../schemas/index.js';
 import { CountryId } from './countries.js';
