@@ -1,25 +1,15 @@
-import { type Hooks, HTTPError, isForceRetryError, isKyError, type KyInstance, type Options } from 'ky';
-import { ConnectionError, DeliveryError, RequestAbortedError, type RequestSummary, ResponseShapeError, ResponseTooLargeError, TimeoutError } from '../errors/index.js';
+import { HTTPError, isForceRetryError, type KyInstance, type Options } from 'ky';
+import { DeliveryError, RequestAbortedError, type RequestSummary, ResponseShapeError, TimeoutError } from '../errors/index.js';
 import type { WithResponse } from './api-promise.js';
 import { decodeBody, type DecodedBody, discardBody, isErrorEnvelope, readTextWithin, unwrapEnvelope } from './body.js';
 import type { ResolvedConfig } from './config.js';
 import { Attempt, AttemptCut, MAX_TIMER, sleep } from './deadline.js';
 import type { Endpoint } from './endpoint.js';
-import { errorFromResponse, isRedirect, redirectError } from './error-mapping.js';
+import { connectionError, errorFromResponse, isRedirect, redirectError, tooLargeError } from './error-mapping.js';
 import { LOG_LEVELS, log } from './logger.js';
 import type { CallOptions } from './options.js';
 import { redactHeaders, scrubParsed, scrubText, secretsOf } from './redaction.js';
 import { retryDelay } from './retry.js';
-
-/** Passes the SDK's attempt count to the user's ky hooks as `retryCount` (ky's own count stays 0: the SDK retries itself). */
-export function hooksWith(own: Hooks): Hooks {
-  const retryCount = (options: { context: Record<string, unknown> }): { retryCount: number } => ({ retryCount: Number(options.context['attempt'] ?? 1) - 1 });
-  return {
-    beforeRequest: (own.beforeRequest ?? []).map((hook) => (request, options) => hook(request, options, retryCount(options))),
-    afterResponse: (own.afterResponse ?? []).map((hook) => (request, options, response) => hook(request, options, response, retryCount(options))),
-    beforeError: (own.beforeError ?? []).map((hook) => (error) => hook(error, retryCount(error.options))),
-  };
-}
 
 /**
  * One call across its attempts: each attempt is one ky request (ky never retries) whose answer
@@ -123,14 +113,14 @@ export class Call<T> {
       if (redirected) discardBody(response);
       else text = await readTextWithin(response, this.options.maxResponseBytes ?? config.maxResponseBytes, clock);
     } catch (cause) {
-      throw this.#connectionFailure(cause, 'reading the response');
+      throw connectionError(request, cause, 'reading the response');
     }
     const durationMs = Date.now() - started;
     config.hooks.onResponse?.({ ...request, attempt, status: response.status, durationMs });
     log(config, 'debug', `${request.method} ${request.url} answered ${response.status} in ${durationMs} ms`);
     // Never followed (ky sends `redirect: 'manual'`): the key and the body stay with baseUrl's origin.
     if (redirected) throw redirectError(response, request, this.#secrets);
-    if (text === undefined) throw this.#tooLarge(response.status);
+    if (text === undefined) throw tooLargeError(request, response.status, this.options.maxResponseBytes ?? config.maxResponseBytes);
     const decoded = this.#decode(text);
     if (!response.ok || (decoded.json && isErrorEnvelope(decoded.value))) throw errorFromResponse(response, decoded, request, this.#secrets);
     if (!decoded.json) throw new ResponseShapeError(`${request.method} ${request.url} answered ${response.status} with a body that is not JSON`, { status: response.status, request });
@@ -160,24 +150,10 @@ export class Call<T> {
       return new TimeoutError(`${method} ${url} timed out after ${this.#timeout} ms (attempt ${attempt}).${note}`, { request: this.request });
     }
     if (error instanceof DeliveryError) return error;
-    return this.#connectionFailure(error, 'sending the request');
+    return connectionError(this.request, error, 'sending the request');
   }
 
   #aborted(): RequestAbortedError {
     return new RequestAbortedError(`${this.request.method} ${this.request.url} was aborted by the caller`, { cause: this.options.signal?.reason });
-  }
-
-  #tooLarge(status: number): ResponseTooLargeError {
-    const { method, url } = this.request;
-    const maxResponseBytes = this.options.maxResponseBytes ?? this.config.maxResponseBytes;
-    const note = method === 'POST' ? ' The service may have acted on it: look it up before sending it again.' : '';
-    const message = `${method} ${url} answered ${status} with more than maxResponseBytes (${maxResponseBytes} bytes); the rest was not read.${note}`;
-    return new ResponseTooLargeError(message, { status, request: this.request, maxResponseBytes });
-  }
-
-  #connectionFailure(cause: unknown, stage: string): ConnectionError {
-    const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
-    // A ky error is no cause to keep: it holds the request, and so the key.
-    return new ConnectionError(`${this.request.method} ${this.request.url} failed while ${stage}: ${reason}`, { cause: isKyError(cause) ? undefined : cause, request: this.request });
   }
 }

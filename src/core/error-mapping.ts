@@ -1,6 +1,8 @@
+import { isKyError } from 'ky';
 import {
   ApiError,
   type ApiErrorOptions,
+  ConnectionError,
   AuthenticationError,
   createCodedError,
   formatPath,
@@ -11,6 +13,7 @@ import {
   RateLimitError,
   RedirectError,
   type RequestSummary,
+  ResponseTooLargeError,
   ServerError,
   type ValidationIssue,
 } from '../errors/index.js';
@@ -114,4 +117,18 @@ export function errorFromResponse(response: Response, decoded: DecodedBody, requ
   if (status === 429) return new RateLimitError(message, { ...options, retryAfter: parseRetryAfter(response.headers.get('retry-after')) });
   if (status >= 500) return new ServerError(message, options);
   return new ApiError(message, options);
+}
+
+/** The error for an answer longer than `maxResponseBytes`, of which the rest was not read. */
+export function tooLargeError(request: RequestSummary, status: number, maxResponseBytes: number): ResponseTooLargeError {
+  const note = request.method === 'POST' ? ' The service may have acted on it: look it up before sending it again.' : '';
+  const message = `${request.method} ${request.url} answered ${status} with more than maxResponseBytes (${maxResponseBytes} bytes); the rest was not read.${note}`;
+  return new ResponseTooLargeError(message, { status, request, maxResponseBytes });
+}
+
+/** The error for a request that failed while `stage` (sending, reading the answer). */
+export function connectionError(request: RequestSummary, cause: unknown, stage: string): ConnectionError {
+  const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
+  // A ky error is no cause to keep: it holds the request, and so the key.
+  return new ConnectionError(`${request.method} ${request.url} failed while ${stage}: ${reason}`, { cause: isKyError(cause) ? undefined : cause, request });
 }

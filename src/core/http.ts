@@ -1,13 +1,23 @@
-import ky, { type KyInstance } from 'ky';
+import ky, { type Hooks, type KyInstance } from 'ky';
 import { RequestAbortedError, type RequestSummary } from '../errors/index.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import { Call, hooksWith } from './call.js';
+import { Call } from './call.js';
 import { checkRequestOptions, type ResolvedConfig } from './config.js';
 import { type Endpoint, requestUrl, toJson } from './endpoint.js';
 import type { CallOptions } from './options.js';
 import { scrubText } from './redaction.js';
 
 export { type Endpoint, type HttpMethod, path, type QueryValue } from './endpoint.js';
+
+/** Passes the SDK's attempt count to the user's ky hooks as `retryCount` (ky's own count stays 0: the SDK retries itself). */
+function hooksWith(own: Hooks): Hooks {
+  const retryCount = (options: { context: Record<string, unknown> }): { retryCount: number } => ({ retryCount: Number(options.context['attempt'] ?? 1) - 1 });
+  return {
+    beforeRequest: (own.beforeRequest ?? []).map((hook) => (request, options) => hook(request, options, retryCount(options))),
+    afterResponse: (own.afterResponse ?? []).map((hook) => (request, options, response) => hook(request, options, response, retryCount(options))),
+    beforeError: (own.beforeError ?? []).map((hook) => (error) => hook(error, retryCount(error.options))),
+  };
+}
 
 /** Sends endpoints through the client's ky instance, and maps every outcome to a result or a DeliveryError. One per client. */
 export class HttpClient {
