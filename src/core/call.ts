@@ -92,7 +92,10 @@ export class Call<T> {
   async #exchange(clock: Attempt, attempt: number): Promise<WithResponse<T>> {
     const { config, request } = this;
     const started = Date.now();
-    const kyOptions: Options = { method: request.method, json: this.json, signal: clock.signal, context: { attempt } };
+    const kyOptions: Options = { method: request.method, json: this.json, signal: clock.signal };
+    // The attempt count, for the user's ky hooks only: ky merges a context into every call's options.
+    const { beforeRequest, afterResponse, beforeError } = config.kyHooks;
+    if (beforeRequest?.length || afterResponse?.length || beforeError?.length) kyOptions.context = { attempt };
     // Set only when given: ky would take an undefined `headers` as "none", the client's included.
     if (this.options.headers !== undefined) kyOptions.headers = this.options.headers;
     let response: Response;
