@@ -1,5 +1,6 @@
 import type { Attempt } from './deadline.js';
 import { isRecord } from './guards.js';
+import { scrubParsed, scrubText } from './redaction.js';
 
 /**
  * The body's text, or `undefined` when it is longer than `maxBytes`: then the rest is not read
@@ -41,12 +42,19 @@ export function discardBody(response: Response): void {
 /** What a body turned out to be: parsed JSON, or the raw text when it is not JSON. */
 export type DecodedBody = { json: true; value: unknown } | { json: false; text: string };
 
-export function decodeBody(text: string): DecodedBody {
+/**
+ * The answer parsed, `secrets` scrubbed: the service may echo the key ('Invalid API key
+ * sk_live_…'), even JSON-escaped. The raw text is scrubbed first; the parsed value again only
+ * when the text has a backslash, since only an escape can hide a secret from the first pass.
+ */
+export function decodeBody(text: string, secrets: readonly string[]): DecodedBody {
   if (text === '') return { json: true, value: undefined };
+  const clean = secrets.length === 0 ? text : scrubText(text, secrets);
   try {
-    return { json: true, value: JSON.parse(text) as unknown };
+    const value = JSON.parse(clean) as unknown;
+    return { json: true, value: secrets.length > 0 && text.includes('\\') ? scrubParsed(value, secrets) : value };
   } catch {
-    return { json: false, text };
+    return { json: false, text: clean };
   }
 }
 

@@ -1,14 +1,14 @@
 import { HTTPError, isForceRetryError, type KyInstance, type Options } from 'ky';
 import { DeliveryError, RequestAbortedError, type RequestSummary, ResponseShapeError, TimeoutError } from '../errors/index.js';
 import type { WithResponse } from './api-promise.js';
-import { decodeBody, type DecodedBody, discardBody, isErrorEnvelope, readTextWithin, unwrapEnvelope } from './body.js';
+import { decodeBody, discardBody, isErrorEnvelope, readTextWithin, unwrapEnvelope } from './body.js';
 import type { ResolvedConfig } from './config.js';
 import { Attempt, AttemptCut, MAX_TIMER, sleep } from './deadline.js';
 import type { Endpoint } from './endpoint.js';
 import { connectionError, errorFromResponse, isRedirect, redirectError, tooLargeError } from './error-mapping.js';
 import { LOG_LEVELS, log } from './logger.js';
 import type { CallOptions } from './options.js';
-import { redactHeaders, scrubParsed, scrubText, secretsOf } from './redaction.js';
+import { redactHeaders, secretsOf } from './redaction.js';
 import { retryDelay } from './retry.js';
 
 /**
@@ -124,22 +124,12 @@ export class Call<T> {
     // Never followed (ky sends `redirect: 'manual'`): the key and the body stay with baseUrl's origin.
     if (redirected) throw redirectError(response, request, this.#secrets);
     if (text === undefined) throw tooLargeError(request, response.status, this.options.maxResponseBytes ?? config.maxResponseBytes);
-    const decoded = this.#decode(text);
+    const decoded = decodeBody(text, this.#secrets);
     if (!response.ok || (decoded.json && isErrorEnvelope(decoded.value))) throw errorFromResponse(response, decoded, request, this.#secrets);
     if (!decoded.json) throw new ResponseShapeError(`${request.method} ${request.url} answered ${response.status} with a body that is not JSON`, { status: response.status, request });
     const data = unwrapEnvelope(decoded.value);
     const { transform } = this.endpoint;
     return { data: transform === undefined ? (data as T) : transform(data, { status: response.status, request }), response };
-  }
-
-  /** The answer parsed, secrets scrubbed: the service may echo the key ('Invalid API key sk_live_…'), even JSON-escaped. */
-  #decode(text: string): DecodedBody {
-    const secrets = this.#secrets;
-    if (secrets.length === 0) return decodeBody(text);
-    const decoded = decodeBody(scrubText(text, secrets));
-    // Only an escape can hide a secret from the scrub of the raw text.
-    if (decoded.json && text.includes('\\')) return { json: true, value: scrubParsed(decoded.value, secrets) };
-    return decoded;
   }
 
   /** The DeliveryError for whatever ended an attempt. */
