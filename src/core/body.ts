@@ -23,7 +23,7 @@ export async function readTextWithin(response: Response, maxBytes: number, attem
   for (;;) {
     const { done, value } = await reader.read();
     // A cancel ends a pending read as if the body were complete: an attempt cut short has no text.
-    if (attempt.cut !== undefined) throw new Error('the attempt was cut short');
+    if (attempt.cut !== undefined) throw new Error('cut short');
     if (done) return text + decoder.decode();
     received += value.byteLength;
     if (received > maxBytes) {

@@ -67,7 +67,6 @@ function nonNegative(value: number | undefined, fallback: number, name: string, 
  * times out at once, and a `signal` that is no AbortSignal would make fetch fail (and retry).
  */
 export function checkRequestOptions(options: CallOptions): void {
-  if (typeof options !== 'object' || options === null) throw new ConfigurationError('Request options must be an object, e.g. { timeout: 5000 }.');
   for (const name of ['timeout', 'totalTimeout', 'maxRetries', 'maxResponseBytes'] as const) nonNegative(options[name], 0, name, 'Request option');
   const { signal, headers } = options;
   if (headers !== undefined) checkHeaders(headers, 'Request `headers`');
@@ -87,7 +86,6 @@ export function resolveConfig(options: TransportOptions) {
   if (options.apiKey === '') throw new ConfigurationError('DeliveryClient `apiKey` is empty: pass your API key, or leave `apiKey` out for the public lookup and registration calls.');
   const apiKey = options.apiKey ?? envApiKey();
 
-  if (options.headers !== undefined && (typeof options.headers !== 'object' || options.headers === null)) throw new ConfigurationError('DeliveryClient `headers` must be an object of header names and values.');
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   checkHeaders(headers, 'DeliveryClient `headers`');
   if (apiKey !== undefined && apiKey !== '') {
@@ -109,7 +107,7 @@ export function resolveConfig(options: TransportOptions) {
   // Not refused: a proxy may mount the API at a path of its own. But on the service itself every
   // call would answer 404, so say it where the developer looks.
   if (!/\/v2$/.test(baseUrl)) {
-    log({ logger: options.logger, logThreshold }, 'warn', `DeliveryClient \`baseUrl\` ${baseUrl} does not end in /v2: the API's paths are below /v2, so without it every call answers 404 unless a proxy adds it.`);
+    log({ logger: options.logger, logThreshold }, 'warn', `DeliveryClient \`baseUrl\` ${baseUrl} does not end in /v2: calls answer 404 unless a proxy adds it.`);
   }
 
   return {

@@ -20,13 +20,7 @@ export function isSafeHeaderValue(value: string): boolean {
   return !HEADER_VALUE_BREAK.test(value);
 }
 
-/** How a value is named in a message: JSON for what JSON can write, else its type (a BigInt or a Symbol must not throw here). */
+/** A value as a message names it: a string quoted, anything else by its type (a BigInt or a Symbol must not throw here). */
 export function describe(value: unknown): string {
-  if (typeof value === 'bigint') return `${String(value)}n`;
-  if (typeof value === 'symbol' || typeof value === 'function') return `a ${typeof value}`;
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return `a ${typeof value}`;
-  }
+  return typeof value === 'string' ? JSON.stringify(value) : `a ${typeof value}`;
 }

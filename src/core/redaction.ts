@@ -11,9 +11,6 @@ export const REDACTED = '[redacted]';
 // in `X-Access-Key`, a session cookie) and shown as REDACTED.
 const SHOWN_HEADERS: ReadonlySet<string> = new Set([
   'accept',
-  'accept-encoding',
-  'accept-language',
-  'content-length',
   'content-type',
   'user-agent',
   'x-request-id',

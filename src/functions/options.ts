@@ -1,7 +1,7 @@
 import type { CallOptions, TransportOptions } from '../core/options.js';
 import type { ValidateSetting } from '../schemas/rules-off.js';
 
-/** Options of {@link DeliveryClient} and {@link DeliveryCore}. */
+/** Options of {@link DeliveryClient} and of `DeliveryCore` (`delivery-sdk/functions`). */
 export interface DeliveryClientOptions extends TransportOptions {
   /**
    * Check inputs against the spec's rules before sending. Default true. `{ skip: [codes] }` checks

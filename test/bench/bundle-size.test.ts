@@ -33,10 +33,11 @@ describe('browser bundle of a checkout page (construct the client, call deliveri
     bundle = await measureBundle('main', shipped.main);
   });
 
-  // The budget (BUDGETS.main, 22 KB with ky) is not met yet (28.7 KB on 2026-11-23):
-  // docs/performance.md gives the figure and what it would take. Until then this guards against
-  // growth beyond the size on record.
-  const GUARD = 29 * KB;
+  // The budget (BUDGETS.main, 22 KB with ky) is not met yet (28.7 KB on 2026-11-23, 29.4 KB after
+  // the transport rebuild of issue 21: attempt clocks that end a stalled body, the SDK's own retry
+  // loop, the header allow-list, the non-recursive scrub): docs/performance.md gives the figure and
+  // what it would take. Until then this guards against growth beyond the size on record.
+  const GUARD = 29.5 * KB;
   it(`stays within ${GUARD / KB} KB minified and gzipped (budget ${BUDGETS.main / KB} KB, not met yet)`, () => {
     expect(bundle.gzipBytes).toBeLessThanOrEqual(GUARD);
   });
