@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: measures the SDK against baselines taken in the same run, prints one table
  * and writes bench/RESULTS.md. `node bench/run.mjs --src` measures a bundle of src/ instead of
- * dist/ (for development, without touching dist/).
+ * dist/ (for development, without touching dist/). `--per-call` runs only the per-call
+ * benchmark and prints its medians and ratios to plain ky, writing nothing.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,24 +28,47 @@ const targets = await prepareTargets(process.argv.includes('--src') ? 'src' : 'd
 const kyPath = ensureKy();
 if (kyPath === undefined) notes.push(`node_modules/ky is not ky ${KY_VERSION}: the plain-ky baselines are missing and cold start is budgeted against \`zod/mini\` alone.`);
 
+/** The per-call benchmark: `PER_CALL.runs` processes, each variant's median and p99 the median over them. */
+async function perCallRuns(baseUrl) {
+  const runs = [];
+  for (let run = 1; run <= PER_CALL.runs; run++) {
+    log(`per call: process run ${run} of ${PER_CALL.runs}`);
+    runs.push(await runChild('per-call.mjs', { targets, kyPath, baseUrl, ...PER_CALL }));
+  }
+  notes.push(...new Set(runs.flatMap((run) => run.notes)));
+  const combine = (mode) =>
+    Object.fromEntries(
+      Object.keys(runs[0][mode]).map((variant) => [
+        variant,
+        { median: median(runs.map((run) => run[mode][variant].median)), p99: median(runs.map((run) => run[mode][variant].p99)) },
+      ]),
+    );
+  return { ...PER_CALL, sequential: combine('sequential'), concurrent: combine('concurrent') };
+}
+
+if (process.argv.includes('--per-call')) {
+  const server = await startServer('echo-server.mjs');
+  try {
+    const perCall = await perCallRuns(server.info.baseUrl);
+    for (const mode of ['sequential', 'concurrent']) {
+      const { ky } = perCall[mode];
+      for (const [variant, { median: ms, p99 }] of Object.entries(perCall[mode])) {
+        const ratio = ky === undefined ? '' : ` ${(ms / ky.median).toFixed(2)}x ky`;
+        console.log(`${mode.padEnd(10)} ${variant.padEnd(15)} median ${(ms * 1000).toFixed(0)} µs, p99 ${(p99 * 1000).toFixed(0)} µs${ratio}`);
+      }
+    }
+    if (notes.length > 0) console.log(notes.map((note) => `- ${note}`).join('\n'));
+  } finally {
+    await server.stop();
+  }
+  process.exit(0);
+}
+
 async function perCallAndHeap() {
   const server = await startServer('echo-server.mjs');
   try {
     const { baseUrl } = server.info;
-    const runs = [];
-    for (let run = 1; run <= PER_CALL.runs; run++) {
-      log(`per call: process run ${run} of ${PER_CALL.runs}`);
-      runs.push(await runChild('per-call.mjs', { targets, kyPath, baseUrl, ...PER_CALL }));
-    }
-    notes.push(...new Set(runs.flatMap((run) => run.notes)));
-    const combine = (mode) =>
-      Object.fromEntries(
-        Object.keys(runs[0][mode]).map((variant) => [
-          variant,
-          { median: median(runs.map((run) => run[mode][variant].median)), p99: median(runs.map((run) => run[mode][variant].p99)) },
-        ]),
-      );
-    const perCall = { ...PER_CALL, sequential: combine('sequential'), concurrent: combine('concurrent') };
+    const perCall = await perCallRuns(baseUrl);
 
     log('heap');
     const variants = kyPath === undefined ? ['fetch', 'sdk'] : ['fetch', 'sdk', 'ky'];
@@ -136,7 +160,7 @@ for (const mode of ['sequential', 'concurrent']) {
   if (ky !== undefined && sdk.median > 1.1 * ky.median) {
     notes.push(
       `Per call (${mode}) is over 1.10x plain ky: ${(sdk.median / ky.median).toFixed(2)}x (${(sdkUnvalidated.median / ky.median).toFixed(2)}x with \`validate: false\`). ` +
-        'The SDK reads the answer in an `afterResponse` hook, within the attempt, so that a broken or malformed body is retried like a failed attempt; ky clones the response for every such hook.',
+        'See docs/performance.md for where the SDK\'s time goes.',
     );
   }
   if (sdk.median > 1.05 * sdkUnvalidated.median) {

@@ -1,5 +1,5 @@
 import type { APIPromise } from './core/api-promise.js';
-import type { DeliveryClientOptions, RequestOptions } from './core/config.js';
+import type { DeliveryClientOptions, RequestOptions } from './functions/options.js';
 import type { HttpClient, HttpMethod, QueryValue } from './core/http.js';
 import { coreInternals, DeliveryCore } from './functions/core.js';
 import { BusinessesResource } from './resources/businesses.js';

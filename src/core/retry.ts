@@ -1,7 +1,8 @@
-import { ApiError, ConnectionError, RateLimitError, ResponseShapeError, TimeoutError } from '../errors/index.js';
+import { ApiError, ConnectionError, type DeliveryError, RateLimitError, ResponseShapeError, TimeoutError } from '../errors/index.js';
+import { parseRetryAfter } from './error-mapping.js';
 
 /** The statuses an idempotent call is retried on; a POST only on 429. */
-export const RETRYABLE_STATUSES = [408, 429, 500, 502, 503, 504];
+export const RETRYABLE_STATUSES: readonly number[] = [408, 429, 500, 502, 503, 504];
 
 /** Connection failures where the request never left this machine, so even a create is safe to repeat. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -19,14 +20,47 @@ export function wasNeverSent(error: unknown): boolean {
 
 /**
  * Whether another attempt may help and cannot do harm.
- * GET and PUT are idempotent: retried on 408, 429, 500, 502-504, timeouts and network failures.
- * Every POST of this API creates something or sends a one-time code, so a POST is repeated only
- * when the service said it did nothing (429) or the request never left (connection refused).
+ * GET and PUT are idempotent: retried on 408, 429, 500, 502-504, timeouts, broken or malformed
+ * answers and network failures. Every POST of this API creates something or sends a one-time
+ * code, so a POST is repeated only when the service said it did nothing (429) or the request
+ * never left (connection refused).
  */
-export function isRetryable(error: Error, idempotent: boolean): boolean {
+export function isRetryable(error: DeliveryError, idempotent: boolean): boolean {
+  // 429: the service refused before doing anything, whatever the method.
   if (error instanceof RateLimitError) return true;
+  // A create whose outcome is unknown must not be repeated: it could exist twice. Only a request
+  // that never left this machine is surely not processed.
   if (!idempotent) return error instanceof ConnectionError && !(error instanceof TimeoutError) && wasNeverSent(error);
+  // Statuses that say "later" (overload, gateway, timeout); a 400 or a 404 is the same next time.
   if (error instanceof ApiError) return RETRYABLE_STATUSES.includes(error.status);
-  // A coded answer (3007, ...) is the same on every try; only transport failures are worth another attempt.
+  // A coded answer (3007, ...) is the same on every try; a broken connection, a timed-out attempt
+  // or a garbled 2xx may not be.
   return error instanceof ConnectionError || error instanceof ResponseShapeError;
+}
+
+/** What the retry policy needs of a call. */
+export interface RetryState {
+  /** The attempt that just failed, from 1. */
+  attempt: number;
+  maxRetries: number;
+  idempotent: boolean;
+  retryBase: number;
+  retryMax: number;
+  /** Epoch ms at which `totalTimeout` ends the call. */
+  deadlineAt: number;
+}
+
+/** Milliseconds to wait before the next attempt, or `undefined` when the call ends on `failure`. */
+export function retryDelay(failure: DeliveryError, state: RetryState): number | undefined {
+  // The caller allowed this many attempts after the first, and no more.
+  if (state.attempt > state.maxRetries) return undefined;
+  if (!isRetryable(failure, state.idempotent)) return undefined;
+  // The service said when it can take the call again: waiting less would only be refused again.
+  const asked = failure instanceof ApiError ? parseRetryAfter(failure.headers['retry-after']) : undefined;
+  // Otherwise full jitter below min(max, base * 2^n): clients failed by the same outage do not
+  // come back in step.
+  const wait = asked ?? Math.floor(Math.random() * Math.min(state.retryMax, state.retryBase * 2 ** (state.attempt - 1)));
+  // A wait that outlasts totalTimeout could only end in a TimeoutError: end now, on the real failure.
+  if (Date.now() + wait >= state.deadlineAt) return undefined;
+  return wait;
 }

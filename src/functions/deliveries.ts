@@ -1,5 +1,5 @@
 import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from '../core/config.js';
+import type { RequestOptions } from './options.js';
 import type { Endpoint } from '../core/http.js';
 import type { Answer } from '../resources/shared.js';
 import { createdRecord } from '../resources/shared.js';

@@ -1,14 +1,20 @@
 import { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from '../core/config.js';
-import type { Endpoint } from '../core/http.js';
-import type { ValidateOptions } from '../schemas/rules-off.js';
-import { type DeliveryCore, coreInternals } from './core.js';
+import type { Endpoint } from '../core/endpoint.js';
+import { type DeliveryCore, coreInternals, type Validation, validateSetting } from './core.js';
+import type { RequestOptions } from './options.js';
+
+export type { Validation } from './core.js';
 
 /**
- * How a call's input is checked: `false` for not at all, else the rules to leave out. The
- * call's `validate` option wins over the client's.
+ * How `options` says a call's input is checked: the call's `validate` wins over the client's.
+ * Throws a ConfigurationError for a `validate` that names no client-side rule.
+ *
+ * @internal
  */
-export type Validation = false | ValidateOptions;
+export function validationOf(core: DeliveryCore, options: RequestOptions | null | undefined): Validation {
+  const { validation } = coreInternals(core);
+  return validateSetting(options?.validate, 'Request option `validate`') ?? validation;
+}
 
 /**
  * The one way a standalone function calls the API: `build` checks the input (as `validation`
@@ -19,12 +25,10 @@ export type Validation = false | ValidateOptions;
  */
 export function send<T>(core: DeliveryCore, options: RequestOptions | undefined, build: (validation: Validation) => Endpoint<T>): APIPromise<T> {
   let endpoint: Endpoint<T>;
-  let http: ReturnType<typeof coreInternals>['http'];
   try {
-    http = coreInternals(core).http;
-    endpoint = build(http.validation(options ?? undefined));
+    endpoint = build(validationOf(core, options));
   } catch (error) {
     return new APIPromise(Promise.reject(error));
   }
-  return http.request(endpoint, options);
+  return coreInternals(core).http.request(endpoint, options);
 }

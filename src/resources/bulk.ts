@@ -1,7 +1,8 @@
 /** `deliveries.createBulk`: validate everything, then send in chunks with bounded concurrency, never twice. */
 import { chunksOf, forEachConcurrently, type Chunk } from '../core/chunks.js';
-import type { RequestOptions } from '../core/config.js';
-import type { HttpClient } from '../core/http.js';
+import { coreInternals, type DeliveryCore } from '../functions/core.js';
+import type { RequestOptions } from '../functions/options.js';
+import { validationOf } from '../functions/send.js';
 import { wasNeverSent } from '../core/retry.js';
 import type { BulkCreatedDelivery, BulkCreateResult, BulkFailure } from '../errors/bulk-result.js';
 import {
@@ -81,7 +82,8 @@ function isIterable(orders: unknown): orders is BulkInput {
 }
 
 /** See `DeliveriesResource.createBulk`. */
-export async function createBulk(http: HttpClient, orders: BulkInput, options?: BulkCreateOptions): Promise<BulkCreateResult> {
+export async function createBulk(core: DeliveryCore, orders: BulkInput, options?: BulkCreateOptions): Promise<BulkCreateResult> {
+  const { http } = coreInternals(core);
   const { chunkSize = 100, concurrency = 4, onProgress, deleteFailedDeliveries = false, ...requestOptions } = options ?? {};
   if (!isIterable(orders)) throw new ValidationError([{ path: ['orders'], message: 'must be an array or an iterable of orders' }], { subject: 'Invalid argument' });
   for (const [name, value] of Object.entries({ chunkSize, concurrency })) {
@@ -89,7 +91,7 @@ export async function createBulk(http: HttpClient, orders: BulkInput, options?: 
   }
   if (typeof deleteFailedDeliveries !== 'boolean') throw new ConfigurationError(`createBulk \`deleteFailedDeliveries\` must be true or false (got ${String(deleteFailedDeliveries)}).`);
   const { signal } = requestOptions;
-  const validation = http.validation(requestOptions);
+  const validation = validationOf(core, requestOptions);
   const validating = validation !== false;
   const isArray = Array.isArray(orders);
   // An array is checked in a first pass that keeps nothing, then each chunk again as it is sent,

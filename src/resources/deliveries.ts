@@ -1,6 +1,6 @@
 import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from '../core/config.js';
-import { coreInternals, type DeliveryCore } from '../functions/core.js';
+import type { RequestOptions } from '../functions/options.js';
+import type { DeliveryCore } from '../functions/core.js';
 import { type CreatedDelivery, createDelivery } from '../functions/deliveries.js';
 import type { OrderInput } from '../schemas/index.js';
 import { type BulkCreateOptions, type BulkCreateResult, type BulkInput, createBulk } from './bulk.js';
@@ -111,6 +111,6 @@ export class DeliveriesResource {
    * ```
    */
   createBulk(orders: BulkInput, options?: BulkCreateOptions): Promise<BulkCreateResult> {
-    return createBulk(coreInternals(this.#core).http, orders, options);
+    return createBulk(this.#core, orders, options);
   }
 }

@@ -1,6 +1,7 @@
 import { APIPromise } from '../core/api-promise.js';
 import { type TtlCache, untilAborted } from '../core/cache.js';
-import { checkRequestOptions, type RequestOptions } from '../core/config.js';
+import { checkRequestOptions } from '../core/config.js';
+import type { RequestOptions } from '../functions/options.js';
 import { type Endpoint, type HttpClient, path, type QueryValue } from '../core/http.js';
 import { coreInternals, type DeliveryCore } from '../functions/core.js';
 import type { Address } from '../schemas/index.js';

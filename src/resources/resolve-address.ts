@@ -1,4 +1,4 @@
-import type { RequestOptions } from '../core/config.js';
+import type { RequestOptions } from '../functions/options.js';
 import {
   AddressNotServedError,
   createCodedError,

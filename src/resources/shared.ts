@@ -1,6 +1,6 @@
 /** What every resource file needs: turning answers into results, and arguments checked before any request. */
 import { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from '../core/config.js';
+import type { RequestOptions } from '../functions/options.js';
 import type { Endpoint, HttpClient } from '../core/http.js';
 import { pathSegment } from '../core/url.js';
 import { type DeliveryError, type RequestSummary, ResponseShapeError, ValidationError, type ValidationIssue } from '../errors/index.js';

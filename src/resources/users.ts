@@ -1,5 +1,5 @@
 import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from '../core/config.js';
+import type { RequestOptions } from '../functions/options.js';
 import type { DeliveryCore } from '../functions/core.js';
 import { send } from '../functions/send.js';
 import {

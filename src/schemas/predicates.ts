@@ -3,9 +3,8 @@
  * validation runs on every request, on input we do not control.
  */
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+// Shared with the transport, which may not import the schemas: their home is core/guards.ts.
+export { isHeaderName, isRecord, isSafeHeaderValue } from '../core/guards.js';
 
 /** A string with something other than whitespace in it. */
 export function isFilled(value: unknown): value is string {
@@ -34,19 +33,6 @@ const canParseUrl: (value: string) => boolean =
 /** An absolute http(s) URL with a host, written without spaces or control characters. */
 export function isHttpUrl(value: string): boolean {
   return HTTP_SCHEME.test(value) && !URL_UNSAFE_CHARACTER.test(value) && canParseUrl(value);
-}
-
-// RFC 9110 token: the characters a header name may have.
-const HEADER_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const HEADER_VALUE_BREAK = /[\r\n\u0000]/;
-
-export function isHeaderName(value: string): boolean {
-  return HEADER_TOKEN.test(value);
-}
-
-/** A header value that cannot split the header block (no CR, LF or NUL). */
-export function isSafeHeaderValue(value: string): boolean {
-  return !HEADER_VALUE_BREAK.test(value);
 }
 
 /** A registration e-mail: one `@`, something before it, a dotted domain after it, no spaces. */

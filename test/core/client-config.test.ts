@@ -40,6 +40,16 @@ describe('baseUrl', () => {
   it('refuses credentials in the URL', () => {
     expect(() => new DeliveryClient({ baseUrl: 'https://user:pw@api.example.com/v2' })).toThrow(ConfigurationError);
   });
+
+  it('is accepted without /v2 (a proxy may add it), with a warning through the logger', () => {
+    const warnings: string[] = [];
+    const logger: Logger = { debug: () => undefined, info: () => undefined, warn: (message) => warnings.push(message), error: () => undefined };
+    expect(new DeliveryClient({ baseUrl: 'https://api.example.com/delivery', logger }).baseUrl).toBe('https://api.example.com/delivery');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/does not end in \/v2/);
+    new DeliveryClient({ baseUrl: 'https://api.example.com/v2/', logger });
+    expect(warnings).toHaveLength(1);
+  });
 });
 
 describe('authentication header', () => {

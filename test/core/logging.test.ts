@@ -72,6 +72,15 @@ describe('logging', () => {
     expect([...new Set(lines.map((line) => line.level))]).toEqual(expected);
   });
 
+  it('passes a line without data as the message alone, so a console-like logger prints no "undefined"', async () => {
+    flaky(0);
+    const calls: unknown[][] = [];
+    const keep = (...args: unknown[]) => void calls.push(args);
+    await makeClient({ logger: { debug: keep, info: keep, warn: keep, error: keep }, logLevel: 'debug' }).request({ method: 'GET', path: '/r' });
+    const answered = calls.find(([message]) => String(message).includes('answered 200'));
+    expect(answered).toHaveLength(1);
+  });
+
   it('logs nothing for a call that succeeds at the default level', async () => {
     flaky(0);
     const { logger, lines } = recordingLogger();

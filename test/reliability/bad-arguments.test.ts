@@ -132,3 +132,20 @@ describe('an id the service sends as a number', () => {
     }
   });
 });
+
+describe('client.request with arguments of the wrong type', () => {
+  it.each<[string, unknown, Array<string>]>([
+    ['a BigInt path', { method: 'GET', path: 10n }, ['path']],
+    ['a Symbol method', { method: Symbol('GET'), path: '/cities' }, ['method']],
+    ['a string as query', { method: 'GET', path: '/cities', query: 'countryId=eg' }, ['query']],
+    ['an object as a query value', { method: 'GET', path: '/cities', query: { countryId: { eg: true } } }, ['query', 'countryId']],
+    ['a BigInt query value', { method: 'GET', path: '/cities', query: { page: 1n } }, ['query', 'page']],
+    ['a BigInt in the body', { method: 'POST', path: '/deliveries', body: { cod: 1n } }, ['body']],
+  ])('rejects %s with a ValidationError naming the field, sending nothing', async (_name, request, field) => {
+    const before = sent.length;
+    const error = await rejection(() => client.request(request as never));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues[0]?.path).toEqual(field);
+    expect(sent.length).toBe(before);
+  });
+});

@@ -1,6 +1,8 @@
+import { isKyError } from 'ky';
 import {
   ApiError,
   type ApiErrorOptions,
+  ConnectionError,
   AuthenticationError,
   createCodedError,
   formatPath,
@@ -11,68 +13,17 @@ import {
   RateLimitError,
   RedirectError,
   type RequestSummary,
+  ResponseTooLargeError,
   ServerError,
   type ValidationIssue,
 } from '../errors/index.js';
-import { isRecord } from '../schemas/predicates.js';
-import { scrubDeep, scrubHeaders, scrubText } from './secrets.js';
-
-/**
- * The body's text, or `undefined` when it is longer than `maxBytes`: then the rest is not read
- * (the stream is cancelled), and a `Content-Length` above the limit stops it before the first byte.
- */
-export async function readTextWithin(response: Response, maxBytes: number): Promise<string | undefined> {
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  const body = response.body;
-  if (declared > maxBytes) {
-    body?.cancel().catch(() => undefined);
-    return undefined;
-  }
-  if (body === null) return '';
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let received = 0;
-  let text = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    received += value.byteLength;
-    if (received > maxBytes) {
-      reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    text += decoder.decode(value, { stream: true });
-  }
-}
-
-/** What a body turned out to be: parsed JSON, or the raw text when it is not JSON. */
-export type DecodedBody = { json: true; value: unknown } | { json: false; text: string };
-
-export function decodeBody(text: string): DecodedBody {
-  if (text === '') return { json: true, value: undefined };
-  try {
-    return { json: true, value: JSON.parse(text) as unknown };
-  } catch {
-    return { json: false, text };
-  }
-}
-
-/**
- * The live service wraps answers as `{ success, message, data }` (`success` has been seen as the
- * string "true"). Returns `data` for such an envelope, the body itself otherwise.
- */
-export function unwrapEnvelope(body: unknown): unknown {
-  if (isRecord(body) && (body['success'] === true || body['success'] === 'true') && 'data' in body) return body['data'];
-  return body;
-}
-
-/** Whether a 2xx body is nonetheless the spec's error shape. */
-export function isErrorEnvelope(body: unknown): body is Record<string, unknown> {
-  return isRecord(body) && (body['success'] === false || body['success'] === 'false');
-}
+import type { DecodedBody } from './body.js';
+import { isRecord } from './guards.js';
+import { scrubHeaders, scrubText } from './redaction.js';
 
 /** `Retry-After` in milliseconds, from delta-seconds or an HTTP date; undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
   if (value === null || value.trim() === '') return undefined;
   const trimmed = value.trim();
   if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
@@ -125,7 +76,7 @@ export function isRedirect(response: Response): boolean {
  * never follows: the key and the body stay with `baseUrl`'s origin.
  */
 export function redirectError(response: Response, request: RequestSummary, secrets: readonly string[]): RedirectError {
-  const headers = scrubHeaders(Object.fromEntries(response.headers), secrets);
+  const headers = scrubHeaders(response.headers, secrets);
   const location = headers['location'];
   const status = response.type === 'opaqueredirect' ? 'a redirect' : `HTTP ${response.status}`;
   const where = location === undefined ? '' : ` to ${location}`;
@@ -139,13 +90,13 @@ export function redirectError(response: Response, request: RequestSummary, secre
 
 /**
  * The error for an error answer: the class of its spec errorCode whatever the status,
- * otherwise the class of the status, carrying any unknown code. The secrets (the key, the auth
- * header's value) are scrubbed from everything taken from the answer.
+ * otherwise the class of the status, carrying any unknown code. `decoded` is already scrubbed
+ * (see scrubParsed); the headers and status text are scrubbed here.
  */
-export function errorFromResponse(response: Response, decoded: DecodedBody, request: RequestSummary, secrets: readonly string[] = []): DeliveryError {
+export function errorFromResponse(response: Response, decoded: DecodedBody, request: RequestSummary, secrets: readonly string[]): DeliveryError {
   const { status } = response;
-  const headers = scrubHeaders(Object.fromEntries(response.headers), secrets);
-  const body = decoded.json ? scrubDeep(decoded.value, secrets) : excerpt(scrubText(decoded.text, secrets));
+  const headers = scrubHeaders(response.headers, secrets);
+  const body = decoded.json ? decoded.value : excerpt(decoded.text);
   const errorCode = readErrorCode(body);
   const issues = issuesOfBody(body);
   const serverMessage = (isRecord(body) && typeof body['message'] === 'string' && body['message'] !== '' ? body['message'] : undefined) ?? issuesText(issues);
@@ -166,4 +117,18 @@ export function errorFromResponse(response: Response, decoded: DecodedBody, requ
   if (status === 429) return new RateLimitError(message, { ...options, retryAfter: parseRetryAfter(response.headers.get('retry-after')) });
   if (status >= 500) return new ServerError(message, options);
   return new ApiError(message, options);
+}
+
+/** The error for an answer longer than `maxResponseBytes`, of which the rest was not read. */
+export function tooLargeError(request: RequestSummary, status: number, maxResponseBytes: number): ResponseTooLargeError {
+  const note = request.method === 'POST' ? ' The service may have acted on it: look it up before sending it again.' : '';
+  const message = `${request.method} ${request.url} answered ${status} with more than maxResponseBytes (${maxResponseBytes} bytes); the rest was not read.${note}`;
+  return new ResponseTooLargeError(message, { status, request, maxResponseBytes });
+}
+
+/** The error for a request that failed while `stage` (sending, reading the answer). */
+export function connectionError(request: RequestSummary, cause: unknown, stage: string): ConnectionError {
+  const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
+  // A ky error is no cause to keep: it holds the request, and so the key.
+  return new ConnectionError(`${request.method} ${request.url} failed while ${stage}: ${reason}`, { cause: isKyError(cause) ? undefined : cause, request });
 }

@@ -1,0 +1,152 @@
+import { HTTPError, isForceRetryError, type KyInstance, type Options } from 'ky';
+import { DeliveryError, RequestAbortedError, type RequestSummary, ResponseShapeError, TimeoutError } from '../errors/index.js';
+import type { WithResponse } from './api-promise.js';
+import { decodeBody, discardBody, isErrorEnvelope, readTextWithin, unwrapEnvelope } from './body.js';
+import type { ResolvedConfig } from './config.js';
+import { Attempt, AttemptCut, MAX_TIMER, sleep } from './deadline.js';
+import type { Endpoint } from './endpoint.js';
+import { connectionError, errorFromResponse, isRedirect, redirectError, tooLargeError } from './error-mapping.js';
+import { LOG_LEVELS, log } from './logger.js';
+import type { CallOptions } from './options.js';
+import { redactHeaders, secretsOf } from './redaction.js';
+import { retryDelay } from './retry.js';
+
+/**
+ * One call across its attempts: each attempt is one ky request (ky never retries) whose answer
+ * is read after ky returns, within the attempt's clock. Every failure leaves as a DeliveryError:
+ * no ky error does, since those hold the request and so the key.
+ */
+export class Call<T> {
+  readonly #secrets: readonly string[];
+  readonly #deadlineAt: number;
+  readonly #timeout: number;
+
+  constructor(
+    private readonly ky: KyInstance,
+    private readonly config: ResolvedConfig,
+    private readonly endpoint: Endpoint<T>,
+    private readonly options: CallOptions,
+    private readonly request: RequestSummary,
+    /** The URL below ky's prefixUrl, and the body as JSON text. */
+    private readonly target: string,
+    private readonly json: string | undefined,
+  ) {
+    const totalTimeout = options.totalTimeout ?? config.totalTimeout;
+    this.#deadlineAt = totalTimeout >= MAX_TIMER ? Number.POSITIVE_INFINITY : Date.now() + totalTimeout;
+    this.#timeout = options.timeout ?? config.timeout;
+    this.#secrets = options.headers === undefined ? config.secrets : secretsOf(options.headers, config.authHeaderName, config.secrets);
+  }
+
+  async run(): Promise<WithResponse<T>> {
+    const { config, request, options } = this;
+    const idempotent = this.endpoint.idempotent ?? (request.method === 'GET' || request.method === 'PUT');
+    const maxRetries = options.maxRetries ?? config.maxRetries;
+    for (let attempt = 1; ; attempt++) {
+      let failure: DeliveryError;
+      let wait: number | undefined;
+      try {
+        return await this.#attempt(attempt);
+      } catch (error) {
+        failure = this.#failure(error, attempt);
+        // A kyHooks afterResponse hook returned ky.retry(): documented to bypass the policy.
+        const forced = isForceRetryError(error) && attempt <= maxRetries;
+        wait = options.signal?.aborted ? undefined : forced ? 0 : retryDelay(failure, { attempt, maxRetries, idempotent, retryBase: config.retryBase, retryMax: config.retryMax, deadlineAt: this.#deadlineAt });
+      }
+      if (wait !== undefined) {
+        log(config, 'warn', `${request.method} ${request.url} retrying in ${wait} ms after: ${failure.message}`, { attempt });
+        config.hooks.onRetry?.({ ...request, attempt, delayMs: wait, error: failure });
+        // Only the caller's abort can end the wait early: it never outlasts totalTimeout (see retryDelay).
+        const abortedMeanwhile = await sleep(wait, options.signal).then(() => false, () => true);
+        if (!abortedMeanwhile) continue;
+        failure = this.#aborted();
+      }
+      log(config, 'error', `${request.method} ${request.url} failed: ${failure.message}`, { attempt });
+      config.hooks.onError?.({ ...request, error: failure });
+      throw failure;
+    }
+  }
+
+  async #attempt(attempt: number): Promise<WithResponse<T>> {
+    const { config, request, options } = this;
+    if (config.hooks.onRequest !== undefined || config.logThreshold <= LOG_LEVELS.debug) {
+      const sent = { ...config.headers, ...options.headers, ...(this.json === undefined ? {} : { 'content-type': 'application/json' }) };
+      const headers = redactHeaders(sent, config.authHeaderName);
+      log(config, 'debug', `${request.method} ${request.url} (attempt ${attempt})`, { headers });
+      config.hooks.onRequest?.({ ...request, attempt, headers });
+    }
+    const clock = new Attempt(options.signal, this.#timeout, this.#deadlineAt - Date.now());
+    const work = this.#exchange(clock, attempt);
+    // Left to settle on its own once the clock cuts the attempt; its outcome is no longer awaited.
+    work.catch(() => undefined);
+    try {
+      return await clock.race(work);
+    } catch (error) {
+      if (error instanceof AttemptCut || clock.cut !== undefined) throw new AttemptCut(clock.cut ?? (error as AttemptCut).cut);
+      throw error;
+    } finally {
+      clock.end();
+    }
+  }
+
+  /** Sends one attempt and reads its answer to the last byte. */
+  async #exchange(clock: Attempt, attempt: number): Promise<WithResponse<T>> {
+    const { config, request } = this;
+    const started = Date.now();
+    const kyOptions: Options = { method: request.method, json: this.json, signal: clock.signal };
+    // The attempt count, for the user's ky hooks only: ky merges a context into every call's options.
+    const { beforeRequest, afterResponse, beforeError } = config.kyHooks;
+    if (beforeRequest?.length || afterResponse?.length || beforeError?.length) kyOptions.context = { attempt };
+    // Set only when given: ky would take an undefined `headers` as "none", the client's included.
+    if (this.options.headers !== undefined) kyOptions.headers = this.options.headers;
+    let response: Response;
+    try {
+      response = await this.ky(this.target, kyOptions);
+    } catch (error) {
+      // ky raises an error status as an HTTPError whose body is unread: read here like any other.
+      if (!(error instanceof HTTPError)) throw error;
+      response = error.response;
+    }
+    if (clock.cut !== undefined) {
+      discardBody(response);
+      throw new AttemptCut(clock.cut);
+    }
+    const redirected = isRedirect(response);
+    let text: string | undefined = '';
+    try {
+      if (redirected) discardBody(response);
+      else text = await readTextWithin(response, this.options.maxResponseBytes ?? config.maxResponseBytes, clock);
+    } catch (cause) {
+      throw connectionError(request, cause, 'reading the response');
+    }
+    const durationMs = Date.now() - started;
+    config.hooks.onResponse?.({ ...request, attempt, status: response.status, durationMs });
+    log(config, 'debug', `${request.method} ${request.url} answered ${response.status} in ${durationMs} ms`);
+    // Never followed (ky sends `redirect: 'manual'`): the key and the body stay with baseUrl's origin.
+    if (redirected) throw redirectError(response, request, this.#secrets);
+    if (text === undefined) throw tooLargeError(request, response.status, this.options.maxResponseBytes ?? config.maxResponseBytes);
+    const decoded = decodeBody(text, this.#secrets);
+    if (!response.ok || (decoded.json && isErrorEnvelope(decoded.value))) throw errorFromResponse(response, decoded, request, this.#secrets);
+    if (!decoded.json) throw new ResponseShapeError(`${request.method} ${request.url} answered ${response.status} with a body that is not JSON`, { status: response.status, request });
+    const data = unwrapEnvelope(decoded.value);
+    const { transform } = this.endpoint;
+    return { data: transform === undefined ? (data as T) : transform(data, { status: response.status, request }), response };
+  }
+
+  /** The DeliveryError for whatever ended an attempt. */
+  #failure(error: unknown, attempt: number): DeliveryError {
+    const { method, url } = this.request;
+    const note = method === 'POST' ? ' The service may have acted on it; it was not sent again.' : '';
+    if (error instanceof AttemptCut) {
+      if (error.cut === 'caller') return this.#aborted();
+      const total = this.options.totalTimeout ?? this.config.totalTimeout;
+      if (error.cut === 'total') return new TimeoutError(`${method} ${url} took longer than totalTimeout (${total} ms).${note}`, { request: this.request });
+      return new TimeoutError(`${method} ${url} timed out after ${this.#timeout} ms (attempt ${attempt}).${note}`, { request: this.request });
+    }
+    if (error instanceof DeliveryError) return error;
+    return connectionError(this.request, error, 'sending the request');
+  }
+
+  #aborted(): RequestAbortedError {
+    return new RequestAbortedError(`${this.request.method} ${this.request.url} was aborted by the caller`, { cause: this.options.signal?.reason });
+  }
+}

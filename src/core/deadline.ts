@@ -1,0 +1,90 @@
+/**
+ * The clocks of a call: `timeout` per attempt (send to last byte), `totalTimeout` for the call,
+ * and the caller's signal. An attempt ends when any of them fires, by its own timer and
+ * listener, whether or not fetch and the body stream honour the abort: in Node 20 a Request
+ * that ky clones for a retry follows its signal only through a WeakRef that garbage collection
+ * may clear, and nothing else would wake a read that waits on a stalled body.
+ */
+
+/** The longest wait a timer takes (2^31-1 ms, 24.8 days); a longer one is no timer at all. */
+export const MAX_TIMER = 2 ** 31 - 1;
+
+/** What cut an attempt short: the caller's signal, `totalTimeout`, or the attempt's own `timeout`. */
+export type Cut = 'caller' | 'total' | 'attempt';
+
+/** How an attempt cut short rejects {@link Attempt.race}. */
+export class AttemptCut {
+  constructor(readonly cut: Cut) {}
+}
+
+/** One attempt's clock: its signal goes to fetch, and {@link race} settles when it fires even if fetch does not. */
+export class Attempt {
+  readonly #controller = new AbortController();
+  /** Aborted when the attempt is cut; given to ky, and so to fetch. */
+  readonly signal = this.#controller.signal;
+  /** Why the attempt was cut, once it was. */
+  cut: Cut | undefined;
+  readonly #caller: AbortSignal | undefined;
+  readonly #timer: ReturnType<typeof setTimeout> | undefined;
+  #reject: ((reason: AttemptCut) => void) | undefined;
+  #release: (() => void) | undefined;
+  readonly #onCallerAbort = (): void => this.#stop('caller');
+
+  /** `timeout`: this attempt's limit; `totalLeft`: what is left of the call's. Both in ms. */
+  constructor(caller: AbortSignal | undefined, timeout: number, totalLeft: number) {
+    this.#caller = caller;
+    const ms = Math.min(timeout, totalLeft);
+    if (ms < MAX_TIMER) {
+      const cut: Cut = timeout < totalLeft ? 'attempt' : 'total';
+      this.#timer = setTimeout(() => this.#stop(cut), Math.max(0, ms));
+    }
+    if (caller?.aborted) this.#stop('caller');
+    else caller?.addEventListener('abort', this.#onCallerAbort, { once: true });
+  }
+
+  /** `work`, or an {@link AttemptCut} as soon as the attempt is cut, whether or not `work` notices. One race per attempt. */
+  race<T>(work: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      if (this.cut !== undefined) reject(new AttemptCut(this.cut));
+      this.#reject = reject;
+      work.then(resolve, reject);
+    });
+  }
+
+  /** What to call when the attempt is cut: cancelling the body under way frees its connection. */
+  holds(release: () => void): void {
+    this.#release = release;
+    if (this.cut !== undefined) release();
+  }
+
+  /** Stops the clocks; the attempt is over. */
+  end(): void {
+    clearTimeout(this.#timer);
+    this.#caller?.removeEventListener('abort', this.#onCallerAbort);
+    this.#reject = undefined;
+  }
+
+  #stop(cut: Cut): void {
+    if (this.cut !== undefined) return;
+    this.cut = cut;
+    this.#release?.();
+    this.#controller.abort();
+    this.#reject?.(new AttemptCut(cut));
+  }
+}
+
+/** Waits `ms` between attempts; rejects with an {@link AttemptCut} when the caller aborts meanwhile. */
+export function sleep(ms: number, caller: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new AttemptCut('caller'));
+    };
+    const timer = setTimeout(() => {
+      caller?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    if (caller?.aborted) onAbort();
+    else caller?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,26 @@
+/**
+ * Plain checks the transport needs on values it did not build (answers, headers). The schemas
+ * re-export them, so each has one home.
+ */
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+// RFC 9110 token: the characters a header name may have.
+const HEADER_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const HEADER_VALUE_BREAK = /[\r\n\u0000]/;
+
+export function isHeaderName(value: string): boolean {
+  return HEADER_TOKEN.test(value);
+}
+
+/** A header value that cannot split the header block (no CR, LF or NUL). */
+export function isSafeHeaderValue(value: string): boolean {
+  return !HEADER_VALUE_BREAK.test(value);
+}
+
+/** A value as a message names it: a string quoted, anything else by its type (a BigInt or a Symbol must not throw here). */
+export function describe(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : `a ${typeof value}`;
+}

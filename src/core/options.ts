@@ -1,0 +1,88 @@
+import type { Hooks } from 'ky';
+import type { Logger, LogLevel } from './logger.js';
+
+/** Observation points for metrics and tracing. Hooks see no secrets: header values off the allow-list are `[redacted]`. */
+export interface ClientHooks {
+  /** Before each attempt is sent. `headers` shows the values of content-type, accept, user-agent and request ids only. */
+  onRequest?(event: { method: string; url: string; attempt: number; headers: Record<string, string> }): void;
+  /** After each attempt is answered and its body read, whatever the status. */
+  onResponse?(event: { method: string; url: string; attempt: number; status: number; durationMs: number }): void;
+  /** Before waiting for a retry. */
+  onRetry?(event: { method: string; url: string; attempt: number; delayMs: number; error: Error }): void;
+  /** When a call fails for good. */
+  onError?(event: { method: string; url: string; error: Error }): void;
+}
+
+/** The client options the transport reads; `DeliveryClientOptions` adds `validate`. */
+export interface TransportOptions {
+  /**
+   * Base address of the API, ending in the version segment, e.g. `https://api.example.com/v2`.
+   * `http://` is refused unless the host is loopback or `allowInsecureHttp` is set. A path that
+   * does not end in `/v2` is accepted (a proxy may add it) and logged as a warning.
+   */
+  baseUrl: string;
+  /** The API key. Defaults to the `DELIVERY_API_KEY` environment variable where `process` exists. Lookup and registration work without one. */
+  apiKey?: string | undefined;
+  /** How the key is sent. Default: `{ headerName: 'Authorization', scheme: '' }`, i.e. `Authorization: <apiKey>`. */
+  auth?: { headerName?: string; scheme?: string } | undefined;
+  /**
+   * Milliseconds one attempt may take, from sending to the last byte of the answer. An attempt
+   * that runs out is retried when the call is safe to repeat. Default 30000.
+   */
+  timeout?: number | undefined;
+  /** Milliseconds all attempts of one call may take together, waits included. Default 120000. */
+  totalTimeout?: number | undefined;
+  /** Retries after the first attempt, where retrying is safe (see docs/reliability.md). Default 2. */
+  maxRetries?: number | undefined;
+  /** Backoff between retries: full jitter over `base * 2^n`, capped at `max` (ms). Default `{ base: 500, max: 8000 }`. */
+  retryDelay?: { base?: number; max?: number } | undefined;
+  /** A `fetch` implementation, e.g. for a proxy agent or for tests. Default `globalThis.fetch`. */
+  fetch?: typeof fetch | undefined;
+  /**
+   * Headers sent with every request. Values other than content-type, accept, user-agent and
+   * request ids are treated as secrets: `[redacted]` in logs and hooks, scrubbed from answers.
+   */
+  headers?: Record<string, string> | undefined;
+  /**
+   * Largest answer read, in bytes; past it the call fails with `ResponseTooLargeError` without
+   * reading the rest. Default 10 MB (10 * 2^20), about ten times a country's district list (estimated).
+   */
+  maxResponseBytes?: number | undefined;
+  /**
+   * In-memory cache of the lookup lists (cities, zones, districts), per client: answers are kept
+   * for `ttl` ms (default one hour) and concurrent identical lookups share one request.
+   * `false` sends every lookup.
+   */
+  cache?: { ttl?: number | undefined } | false | undefined;
+  /** Allow `http://` to a non-loopback host. Only for trusted networks: the key travels in clear. */
+  allowInsecureHttp?: boolean | undefined;
+  /** Callbacks for metrics and tracing, called for every attempt of every call. */
+  hooks?: ClientHooks | undefined;
+  /**
+   * ky hooks of your own, e.g. a `beforeRequest` that sets a tracing header. They see the auth
+   * header. `retryCount` in their state counts the SDK's attempts; `beforeRetry` hooks are not
+   * called (the SDK retries itself), and `ky.retry()` from an `afterResponse` hook retries at
+   * once, bypassing the retry policy.
+   */
+  kyHooks?: Hooks | undefined;
+  /** Where to log requests, retries and errors (the key is always redacted). */
+  logger?: Logger | undefined;
+  /** Lowest level logged. Default `'info'` when a logger is given. */
+  logLevel?: LogLevel | undefined;
+}
+
+/** The per-call options the transport reads; `RequestOptions` adds `validate`. */
+export interface CallOptions {
+  /** Aborts the call (and any wait between retries); the call rejects with `RequestAbortedError`. */
+  signal?: AbortSignal | undefined;
+  /** Milliseconds one attempt may take, from sending to the last byte of the answer. */
+  timeout?: number | undefined;
+  /** Milliseconds all attempts may take together, waits included. */
+  totalTimeout?: number | undefined;
+  /** Headers added to this call (they override the client's of the same name); their values are secrets as the client's are. */
+  headers?: Record<string, string> | undefined;
+  /** Retries after the first attempt, where retrying is safe. */
+  maxRetries?: number | undefined;
+  /** Largest answer read, in bytes (see the client's `maxResponseBytes`). */
+  maxResponseBytes?: number | undefined;
+}

@@ -1,0 +1,68 @@
+/**
+ * Run by stalled-body.test.ts as `node --expose-gc --import tsx`: calls a server that answers
+ * 503, then sends headers and part of a body and stalls, while garbage is collected every 50 ms.
+ * Prints the class of each call's error as one JSON line; a call still pending after the
+ * watchdog's time is printed as "hung".
+ */
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DeliveryClient } from '../../../src/index.js';
+
+const collect = (globalThis as { gc?: () => void }).gc;
+if (collect === undefined) throw new Error('run with --expose-gc');
+const churn = setInterval(collect, 50);
+
+let requests = 0;
+const stalled: ServerResponse[] = [];
+const server = createServer((_req, res) => {
+  // Odd requests fail with 503, even ones stall mid-body: each call is one 503, then one stall.
+  if (++requests % 2 === 1) {
+    res.writeHead(503, { 'content-type': 'application/json' }).end('{"success":false,"message":"busy"}');
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.write('{"success":true,"data":{"part":"');
+  stalled.push(res);
+});
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`;
+
+/** The class of the error `call` rejects with, or "hung" when it has not settled within `ms`. */
+async function outcome(call: Promise<unknown>, ms: number): Promise<string> {
+  let watchdog: ReturnType<typeof setTimeout> | undefined;
+  const hung = new Promise<string>((resolve) => {
+    watchdog = setTimeout(() => resolve('hung'), ms);
+  });
+  const settled = call.then(
+    () => 'resolved',
+    (error: unknown) => (error instanceof Error ? error.constructor.name : typeof error),
+  );
+  const result = await Promise.race([settled, hung]);
+  clearTimeout(watchdog);
+  return result;
+}
+
+const client = new DeliveryClient({ baseUrl, apiKey: 'sk_test_stalled_body', timeout: 500, totalTimeout: 2000, maxRetries: 1, retryDelay: { base: 1, max: 1 } });
+const deadline = await outcome(client.request({ method: 'GET', path: '/stall' }), 8000);
+
+// The caller's abort, with clocks that would not fire for a minute.
+const patient = new DeliveryClient({ baseUrl, apiKey: 'sk_test_stalled_body', timeout: 60_000, totalTimeout: 120_000, maxRetries: 1, retryDelay: { base: 1, max: 1 } });
+const controller = new AbortController();
+const before = requests;
+const call = patient.request({ method: 'GET', path: '/stall' }, { signal: controller.signal });
+// Abort once the second attempt stalls, with collection running meanwhile.
+const abortWhenStalled = setInterval(() => {
+  if (requests >= before + 2) {
+    clearInterval(abortWhenStalled);
+    setTimeout(() => controller.abort(), 300);
+  }
+}, 20);
+const aborted = await outcome(call, 8000);
+
+process.stdout.write(`${JSON.stringify({ deadline, aborted })}\n`);
+clearInterval(churn);
+clearInterval(abortWhenStalled);
+for (const res of stalled) res.destroy();
+server.closeAllConnections();
+server.close();
+process.exit(0);
