@@ -25,7 +25,7 @@ export type NodeWebhookHandlerOptions = WebhookHandlerOptions;
 
 /**
  * A webhook endpoint for `node:http` and Express, with the same answers as
- * {@link createWebhookHandler} (405, 401, 415, 413, 400, 200, 500), and 408 when the body takes
+ * `createWebhookHandler` (`delivery-sdk/webhooks`) (405, 401, 415, 413, 400, 200, 500), and 408 when the body takes
  * longer than `bodyTimeoutMs`. It reads the raw body itself with the `maxBodyBytes` limit.
  *
  * Mount it before any body parser (or on a route without one): then the key is checked before a
