@@ -57,7 +57,12 @@ async function main(): Promise<void> {
       ...(values['webhook-header-value'] === undefined ? {} : { headerValue: values['webhook-header-value'] }),
     });
   }
-  const server = await sandbox.listen({ port, host: values.host, ...(values.cors === undefined ? {} : { cors: values.cors }), ...(values['allow-host'] === undefined ? {} : { allowedHosts: values['allow-host'] }) });
+  const server = await sandbox.listen({
+    port,
+    host: values.host,
+    ...(values.cors === undefined ? {} : { cors: values.cors }),
+    ...(values['allow-host'] === undefined ? {} : { allowedHosts: values['allow-host'] }),
+  });
   console.log(`Delivery sandbox listening on ${server.baseUrl} (API key: ${sandbox.apiKey})`);
   const stop = (): void => {
     void sandbox.close().then(() => process.exit(0));

@@ -60,7 +60,9 @@ export function webhookTargetRefusal(url: string, webhookHosts: ReadonlySet<stri
   } catch {
     return `'${url}' is not a URL`;
   }
-  if (isLinkLocalHostname(hostname)) return `${hostname} is a link-local address (169.254.0.0/16, fe80::/10: cloud metadata, the host's neighbours); the sandbox sends no webhooks there`;
+  if (isLinkLocalHostname(hostname)) {
+    return `${hostname} is a link-local address (169.254.0.0/16, fe80::/10: cloud metadata, the host's neighbours); the sandbox sends no webhooks there`;
+  }
   if (isLoopbackName(hostname) || webhookHosts.has(unbracket(hostname))) return undefined;
   return `${hostname} is neither a loopback receiver nor named in createSandbox({ webhookHosts }) (--webhook-host); the sandbox sends webhooks only there`;
 }
@@ -75,7 +77,10 @@ export function webhookHostSet(names: readonly string[] | undefined): ReadonlySe
     } catch {
       hostname = undefined;
     }
-    if (hostname === undefined) throw new SandboxError(`createSandbox: webhookHosts: expected host names without scheme or port ('hooks.example', '10.0.0.5'), got ${JSON.stringify(name)}`);
+    if (hostname === undefined) {
+      const got = JSON.stringify(name);
+      throw new SandboxError(`createSandbox: webhookHosts: expected host names without scheme or port ('hooks.example', '10.0.0.5'), got ${got}`);
+    }
     hosts.add(unbracket(hostname));
   }
   return hosts;

@@ -86,12 +86,16 @@ function apiAccess(options: ListenOptions): ApiAccess {
     } catch {
       origin = undefined;
     }
-    if (origin === undefined || origin === 'null' || origin !== entry.replace(/\/$/, '')) throw new SandboxError(`listen: cors entries are origins such as 'https://app.example:3000', got ${JSON.stringify(entry)}`);
+    if (origin === undefined || origin === 'null' || origin !== entry.replace(/\/$/, '')) {
+      throw new SandboxError(`listen: cors entries are origins such as 'https://app.example:3000', got ${JSON.stringify(entry)}`);
+    }
     origins.add(origin);
   }
   const hosts = new Set<string>();
   for (const name of options.allowedHosts ?? []) {
-    if (typeof name !== 'string' || !/^[a-z0-9.-]+$/i.test(name)) throw new SandboxError(`listen: allowedHosts entries are host names without a port, got ${JSON.stringify(name)}`);
+    if (typeof name !== 'string' || !/^[a-z0-9.-]+$/i.test(name)) {
+      throw new SandboxError(`listen: allowedHosts entries are host names without a port, got ${JSON.stringify(name)}`);
+    }
     hosts.add(name.toLowerCase());
   }
   return { hosts, origins };
@@ -112,10 +116,12 @@ const isAllowedOrigin = (origin: string, access: ApiAccess): boolean => isLoopba
  */
 async function answerApi(handler: ServedHandler, request: Request, peer: Peer, access: ApiAccess): Promise<Response> {
   if (!isAllowedHost(peer.host, access)) {
-    return withoutCors(fail(403, `Forbidden: the sandbox answers Host ${JSON.stringify(peer.host ?? '')} only if it is loopback, an IP address or in listen({ allowedHosts })`));
+    const host = JSON.stringify(peer.host ?? '');
+    return withoutCors(fail(403, `Forbidden: the sandbox answers Host ${host} only if it is loopback, an IP address or in listen({ allowedHosts })`));
   }
   if (peer.origin !== undefined && !isAllowedOrigin(peer.origin, access)) {
-    return withoutCors(fail(403, `Forbidden: the sandbox answers web pages from this machine only, and origins in listen({ cors }) (--cors); not ${peer.origin}`));
+    const message = `Forbidden: the sandbox answers web pages from this machine only, and origins in listen({ cors }) (--cors); not ${peer.origin}`;
+    return withoutCors(fail(403, message));
   }
   const response = await handler(request, peer);
   if (peer.origin === undefined) return withoutCors(response);
@@ -264,7 +270,9 @@ export async function startServer(handler: ServedHandler, options: ListenOptions
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_SANDBOX_MAX_BODY_BYTES;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) throw new SandboxError(`listen: maxBodyBytes must be a positive whole number of bytes, got ${String(maxBodyBytes)}`);
   const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_SANDBOX_BODY_TIMEOUT_MS;
-  if (!Number.isSafeInteger(bodyTimeoutMs) || bodyTimeoutMs <= 0 || bodyTimeoutMs > 2 ** 31 - 1) throw new SandboxError(`listen: bodyTimeoutMs must be a positive whole number of milliseconds, got ${String(bodyTimeoutMs)}`);
+  if (!Number.isSafeInteger(bodyTimeoutMs) || bodyTimeoutMs <= 0 || bodyTimeoutMs > 2 ** 31 - 1) {
+    throw new SandboxError(`listen: bodyTimeoutMs must be a positive whole number of milliseconds, got ${String(bodyTimeoutMs)}`);
+  }
   const serveOptions = { origin: '', maxBodyBytes, bodyTimeoutMs, access: apiAccess(options) };
   const server = http.createServer((req, res) => {
     void serve(handler, serveOptions, req, res);

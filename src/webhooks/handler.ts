@@ -53,8 +53,10 @@ const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 /** `bodyTimeoutMs` checked: a positive whole number of milliseconds a timer can hold, or `Infinity`. */
 export function checkBodyTimeout(bodyTimeoutMs: unknown): number {
-  if (bodyTimeoutMs === Number.POSITIVE_INFINITY || (Number.isSafeInteger(bodyTimeoutMs) && (bodyTimeoutMs as number) > 0 && (bodyTimeoutMs as number) <= LONGEST_TIMER_MS)) return bodyTimeoutMs as number;
-  throw new ConfigurationError(`bodyTimeoutMs: expected a positive whole number of milliseconds up to ${LONGEST_TIMER_MS}, or Infinity, received ${String(bodyTimeoutMs)}`);
+  const whole = Number.isSafeInteger(bodyTimeoutMs) && (bodyTimeoutMs as number) > 0 && (bodyTimeoutMs as number) <= LONGEST_TIMER_MS;
+  if (whole || bodyTimeoutMs === Number.POSITIVE_INFINITY) return bodyTimeoutMs as number;
+  const received = String(bodyTimeoutMs);
+  throw new ConfigurationError(`bodyTimeoutMs: expected a positive whole number of milliseconds up to ${LONGEST_TIMER_MS}, or Infinity, received ${received}`);
 }
 
 /** A body a framework's parser already read (`req.body` behind `express.json()`): an object, a string or bytes. */

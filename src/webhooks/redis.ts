@@ -132,7 +132,9 @@ export function createRedisTrackerStore(options: RedisTrackerStoreOptions): Orde
 }
 
 function positiveWhole(value: unknown, option: string, unit: string): number {
-  if (!Number.isSafeInteger(value) || (value as number) <= 0) throw new ConfigurationError(`${option}: expected a positive whole number of ${unit}, received ${String(value)}`);
+  if (!Number.isSafeInteger(value) || (value as number) <= 0) {
+    throw new ConfigurationError(`${option}: expected a positive whole number of ${unit}, received ${String(value)}`);
+  }
   return value as number;
 }
 

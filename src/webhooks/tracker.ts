@@ -170,10 +170,13 @@ function compareEvents(a: WebhookEvent, b: WebhookEvent): number {
 function checkEvent(event: WebhookEvent): void {
   if (typeof event !== 'object' || event === null) throw new WebhookPayloadError(`track: expected an event from parseWebhookEvent, received ${event === null ? 'null' : typeof event}`);
   if (typeof event.trackingNumber !== 'string' || event.trackingNumber === '') throw new WebhookPayloadError('track: expected a non-empty string', { field: 'trackingNumber' });
-  if (typeof event.state !== 'number' || !Number.isFinite(event.state)) throw new WebhookPayloadError('track: expected a state code, a whole number', { field: 'state' });
+  const finite = (value: unknown): boolean => typeof value === 'number' && Number.isFinite(value);
+  if (!finite(event.state)) throw new WebhookPayloadError('track: expected a state code, a whole number', { field: 'state' });
   if (event.timeStamp !== undefined && (typeof event.timeStamp !== 'number' || !Number.isFinite(event.timeStamp))) throw new WebhookPayloadError('track: expected epoch milliseconds', { field: 'timeStamp' });
   if (event.type !== undefined && typeof event.type !== 'string') throw new WebhookPayloadError('track: expected an order type string', { field: 'type' });
-  if (event.exceptionCode !== undefined && (typeof event.exceptionCode !== 'number' || !Number.isFinite(event.exceptionCode))) throw new WebhookPayloadError('track: expected an exception code, a whole number', { field: 'exceptionCode' });
+  if (event.exceptionCode !== undefined && !finite(event.exceptionCode)) {
+    throw new WebhookPayloadError('track: expected an exception code, a whole number', { field: 'exceptionCode' });
+  }
 }
 
 /**
