@@ -129,6 +129,15 @@ export function isFinalState(code: number): boolean {
   return isKnownState(code) && STATES[code].final;
 }
 
+/**
+ * Whether a state may follow a final one: Archived (104), which files away an order that
+ * Delivered, Returned to business or Returned to stock already settled. Of two events at the
+ * same moment, such a state is the later.
+ */
+export function isAfterFinalState(code: number): boolean {
+  return code === DeliveryState.Archived;
+}
+
 /** What {@link describeState} returns: a state code explained for one order type. */
 export interface StateDescription {
   /** The code as given. */

@@ -5,10 +5,13 @@ import { createSandbox } from '../testing/index.js';
 const HELP = `delivery-sdk-sandbox: the Delivery Service API sandbox over HTTP, on this machine only.
 
 Usage: delivery-sdk-sandbox [--port 4010] [--host 127.0.0.1] [--api-key KEY] [--seed N]
+                            [--cors ORIGIN]... [--allow-host NAME]... [--webhook-host NAME]...
                             [--webhook-url URL [--webhook-header-name NAME --webhook-header-value VALUE]]
 
 Prints the base URL (ending in /v2) once ready; Ctrl-C stops it. A --host other than a loopback
-one opens the API and its key to the network, and prints a warning.
+one opens the API and its key to the network, and prints a warning. The API answers web pages
+from this machine, and --cors origins (https://app.example:3000); a Host that is loopback, an IP
+address, or an --allow-host name. Webhooks go to loopback receivers and --webhook-host names.
 Control endpoints for tests (this machine only: loopback peer and Host; no CORS):
 <origin>/__sandbox/otp?phone=, /__sandbox/orders,
 POST /__sandbox/orders/<trackingNumber>/advance {"to": 20}, POST .../play {"scenario": "success"},
@@ -27,6 +30,9 @@ async function main(): Promise<void> {
       host: { type: 'string', default: '127.0.0.1' },
       'api-key': { type: 'string' },
       seed: { type: 'string' },
+      cors: { type: 'string', multiple: true },
+      'allow-host': { type: 'string', multiple: true },
+      'webhook-host': { type: 'string', multiple: true },
       'webhook-url': { type: 'string' },
       'webhook-header-name': { type: 'string' },
       'webhook-header-value': { type: 'string' },
@@ -42,6 +48,7 @@ async function main(): Promise<void> {
   const sandbox = createSandbox({
     ...(values['api-key'] === undefined ? {} : { apiKey: values['api-key'] }),
     ...(values.seed === undefined ? {} : { seed: wholeNumber('--seed', values.seed) }),
+    ...(values['webhook-host'] === undefined ? {} : { webhookHosts: values['webhook-host'] }),
   });
   if (values['webhook-url'] !== undefined) {
     sandbox.setWebhook({
@@ -50,7 +57,12 @@ async function main(): Promise<void> {
       ...(values['webhook-header-value'] === undefined ? {} : { headerValue: values['webhook-header-value'] }),
     });
   }
-  const server = await sandbox.listen({ port, host: values.host });
+  const server = await sandbox.listen({
+    port,
+    host: values.host,
+    ...(values.cors === undefined ? {} : { cors: values.cors }),
+    ...(values['allow-host'] === undefined ? {} : { allowedHosts: values['allow-host'] }),
+  });
   console.log(`Delivery sandbox listening on ${server.baseUrl} (API key: ${sandbox.apiKey})`);
   const stop = (): void => {
     void sandbox.close().then(() => process.exit(0));

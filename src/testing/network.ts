@@ -1,3 +1,5 @@
+import { SandboxError } from './errors.js';
+
 /**
  * Which addresses stay on this machine, and which reach into its network: what the sandbox server
  * decides on before it answers a control request, binds an interface, or sends a webhook.
@@ -42,6 +44,52 @@ export function isLoopbackOrigin(origin: string): boolean {
 export function isLinkLocalHostname(hostname: string): boolean {
   const ip = unbracket(hostname);
   return /^169\.254\.\d{1,3}\.\d{1,3}$/.test(ip) || /^fe[89ab][0-9a-f]:/.test(ip) || /^::(ffff:)?a9fe:[0-9a-f]{1,4}$/.test(ip);
+}
+
+/**
+ * Why the sandbox sends no webhook to `url`, or `undefined` when it may: a loopback receiver or
+ * a host the developer named (`webhookHosts`), never a link-local one (cloud metadata). Anything
+ * else (a LAN or private address, a public name, a name such as `169.254.169.254.nip.io` that
+ * resolves into the network) is refused unless named: the sandbox may be reachable by others,
+ * and must not be made to call into its network for them.
+ */
+export function webhookTargetRefusal(url: string, webhookHosts: ReadonlySet<string>): string | undefined {
+  let hostname: string;
+  try {
+    hostname = new URL(url).hostname.toLowerCase();
+  } catch {
+    return `'${url}' is not a URL`;
+  }
+  if (isLinkLocalHostname(hostname)) {
+    return `${hostname} is a link-local address (169.254.0.0/16, fe80::/10: cloud metadata, the host's neighbours); the sandbox sends no webhooks there`;
+  }
+  if (isLoopbackName(hostname) || webhookHosts.has(unbracket(hostname))) return undefined;
+  return `${hostname} is neither a loopback receiver nor named in createSandbox({ webhookHosts }) (--webhook-host); the sandbox sends webhooks only there`;
+}
+
+/** `webhookHosts` as the URL parser writes hostnames (lower case, IPv6 without brackets). */
+export function webhookHostSet(names: readonly string[] | undefined): ReadonlySet<string> {
+  const hosts = new Set<string>();
+  for (const name of names ?? []) {
+    let hostname: string | undefined;
+    try {
+      hostname = typeof name === 'string' && !/[/:@?#]/.test(name.replace(/^\[.*\]$/, '')) ? new URL(`http://${name}`).hostname : undefined;
+    } catch {
+      hostname = undefined;
+    }
+    if (hostname === undefined) {
+      const got = JSON.stringify(name);
+      throw new SandboxError(`createSandbox: webhookHosts: expected host names without scheme or port ('hooks.example', '10.0.0.5'), got ${got}`);
+    }
+    hosts.add(unbracket(hostname));
+  }
+  return hosts;
+}
+
+/** An IPv4 address (dotted) or an IPv6 one (bracketed or not), as opposed to a DNS name. */
+export function isIpAddress(hostname: string): boolean {
+  const ip = unbracket(hostname);
+  return /^\d{1,3}(\.\d{1,3}){3}$/.test(ip) || (ip.includes(':') && /^[0-9a-f:.]+$/.test(ip));
 }
 
 function unbracket(address: string): string {

@@ -3,7 +3,7 @@ import { asciiDigits } from '../schemas/predicates.js';
 import { answerControl, CONTROL_PREFIX } from './control.js';
 import { SandboxError } from './errors.js';
 import { FaultInjector, type FaultOptions } from './faults.js';
-import { isLinkLocalHostname } from './network.js';
+import { isLinkLocalHostname, webhookHostSet, webhookTargetRefusal } from './network.js';
 import type { ScenarioName } from './flows.js';
 import { route } from './router.js';
 import { startServer, type ListenOptions, type SandboxServer } from './server.js';
@@ -34,6 +34,14 @@ export interface SandboxOptions {
    * `webhookFetch: (url, init) => handler(new Request(url, init))`.
    */
   readonly webhookFetch?: (url: string, init: RequestInit) => Promise<Response>;
+  /**
+   * Hosts the sandbox may send webhooks to (`'hooks.example'`, `'10.0.0.5'`), besides loopback
+   * receivers (`localhost`, `127.0.0.1`, `[::1]`), which it always may. Any other target is
+   * refused (`setWebhook` throws a `SandboxError` naming the host; an order's `webhookUrl` is
+   * logged as not sent), link-local ones (cloud metadata) even when named. Not checked with
+   * `webhookFetch`, which sends nothing over the network itself.
+   */
+  readonly webhookHosts?: readonly string[];
 }
 
 /** The account-level webhook of the dashboard: URL, and optionally one header name with its value. */
@@ -142,7 +150,7 @@ function snapshot(order: OrderRecord): SandboxOrder {
   };
 }
 
-function checkWebhookConfig(config: SandboxWebhookConfig): void {
+function checkWebhookConfig(config: SandboxWebhookConfig, webhookHosts: ReadonlySet<string> | undefined): void {
   let url: URL;
   try {
     url = new URL(config.url);
@@ -151,6 +159,8 @@ function checkWebhookConfig(config: SandboxWebhookConfig): void {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SandboxError('setWebhook: the URL must be http(s)');
   if (isLinkLocalHostname(url.hostname)) throw new SandboxError(`setWebhook: ${url.hostname} is a link-local address (169.254.0.0/16, fe80::/10: cloud metadata, the host's neighbours); the sandbox sends no webhooks there`);
+  const refusal = webhookHosts === undefined ? undefined : webhookTargetRefusal(config.url, webhookHosts);
+  if (refusal !== undefined) throw new SandboxError(`setWebhook: ${refusal}`);
   if ((config.headerName === undefined) !== (config.headerValue === undefined)) {
     throw new SandboxError('setWebhook: headerName and headerValue go together, never one alone (spec, Authentication 3)');
   }
@@ -196,7 +206,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const baseUrl = (options.baseUrl ?? 'https://sandbox.delivery-sdk.test/v2').replace(/\/+$/, '');
   const store = new SandboxStore(options.seed ?? 1);
   const faults = new FaultInjector();
-  const webhooks = new WebhookDispatcher(options.webhookRetry ?? {}, now, options.webhookFetch);
+  // With webhookFetch the sandbox itself calls no network: only its link-local refusal stays.
+  const webhookHosts = options.webhookFetch === undefined ? webhookHostSet(options.webhookHosts) : undefined;
+  const webhooks = new WebhookDispatcher(options.webhookRetry ?? {}, now, options.webhookFetch, webhookHosts);
   const servers = new Set<SandboxServer>();
 
   const engine = new StateEngine(store, now, async (order, event) => {
@@ -246,7 +258,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     advance: (trackingNumber, advanceOptions) => engine.advance(trackingNumber, advanceOptions),
     play: (trackingNumber, scenario) => engine.play(trackingNumber, scenario),
     setWebhook: (config) => {
-      if (config !== null) checkWebhookConfig(config);
+      if (config !== null) checkWebhookConfig(config, webhookHosts);
       store.accountWebhook = config === null ? undefined : { ...config };
     },
     webhookLog: () => webhooks.log(),

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CONTROL_PREFIX } from './control.js';
 import { SandboxError } from './errors.js';
 import { isConnectionReset } from './faults.js';
-import { isLoopbackName } from './network.js';
+import { isIpAddress, isLoopbackHostHeader, isLoopbackName, isLoopbackOrigin } from './network.js';
 import { fail, RuleViolation } from './wire.js';
 
 /** Where {@link Sandbox.listen} serves the sandbox. */
@@ -16,7 +17,23 @@ export interface ListenOptions {
   readonly host?: string;
   /** Largest request body read, in bytes; past it the answer is 413 and the rest is not read. Default 1 MiB. */
   readonly maxBodyBytes?: number;
+  /** Time a client has to send a request's whole body, from its headers; past it the answer is 408 and the connection closes. Default 30 s. */
+  readonly bodyTimeoutMs?: number;
+  /**
+   * Web page origins (`'https://app.example:3000'`) allowed to call the API from a browser, besides
+   * pages served from this machine (a loopback origin). Any other `Origin` gets 403 and no CORS
+   * header, preflights included.
+   */
+  readonly cors?: readonly string[];
+  /**
+   * Names the `Host` header may carry besides loopback ones (`localhost`, `127.0.0.1`, `[::1]`)
+   * and IP addresses, e.g. a container's name (`'sandbox'`); any other gets 403 (DNS rebinding).
+   */
+  readonly allowedHosts?: readonly string[];
 }
+
+/** The default {@link ListenOptions.bodyTimeoutMs}: a 1 MiB body arrives well within it on any link a test runs on. */
+export const DEFAULT_SANDBOX_BODY_TIMEOUT_MS = 30_000;
 
 /** The default {@link ListenOptions.maxBodyBytes}: a bulk chunk of 100 orders is well under it. */
 export const DEFAULT_SANDBOX_MAX_BODY_BYTES = 1024 * 1024;
@@ -54,7 +71,75 @@ function refusal(req: IncomingMessage): Response | undefined {
   return undefined;
 }
 
-function toRequest(req: IncomingMessage, origin: string, maxBodyBytes: number): Request {
+/** Who may call the API routes over HTTP: the names their `Host` may carry and the pages (`Origin`) that may call them. */
+interface ApiAccess {
+  readonly hosts: ReadonlySet<string>;
+  readonly origins: ReadonlySet<string>;
+}
+
+function apiAccess(options: ListenOptions): ApiAccess {
+  const origins = new Set<string>();
+  for (const entry of options.cors ?? []) {
+    let origin: string | undefined;
+    try {
+      origin = typeof entry === 'string' ? new URL(entry).origin : undefined;
+    } catch {
+      origin = undefined;
+    }
+    if (origin === undefined || origin === 'null' || origin !== entry.replace(/\/$/, '')) {
+      throw new SandboxError(`listen: cors entries are origins such as 'https://app.example:3000', got ${JSON.stringify(entry)}`);
+    }
+    origins.add(origin);
+  }
+  const hosts = new Set<string>();
+  for (const name of options.allowedHosts ?? []) {
+    if (typeof name !== 'string' || !/^[a-z0-9.-]+$/i.test(name)) {
+      throw new SandboxError(`listen: allowedHosts entries are host names without a port, got ${JSON.stringify(name)}`);
+    }
+    hosts.add(name.toLowerCase());
+  }
+  return { hosts, origins };
+}
+
+/** A `Host` the API answers: loopback, an IP address (no DNS rebinding reaches one), or a name the developer allowed. */
+function isAllowedHost(host: string | undefined, access: ApiAccess): boolean {
+  if (isLoopbackHostHeader(host)) return true;
+  const name = /^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]+)(?::\d{1,5})?$/.exec(host ?? '')?.[1]?.toLowerCase();
+  return name !== undefined && (isIpAddress(name) || access.hosts.has(name));
+}
+
+const isAllowedOrigin = (origin: string, access: ApiAccess): boolean => isLoopbackOrigin(origin) || access.origins.has(origin);
+
+/**
+ * The API routes over HTTP: 403 for a foreign `Host` (DNS rebinding) or a foreign `Origin` (any
+ * web page the developer visits); CORS headers only for an allowed origin, and naming it.
+ */
+async function answerApi(handler: ServedHandler, request: Request, peer: Peer, access: ApiAccess): Promise<Response> {
+  if (!isAllowedHost(peer.host, access)) {
+    const host = JSON.stringify(peer.host ?? '');
+    return withoutCors(fail(403, `Forbidden: the sandbox answers Host ${host} only if it is loopback, an IP address or in listen({ allowedHosts })`));
+  }
+  if (peer.origin !== undefined && !isAllowedOrigin(peer.origin, access)) {
+    const message = `Forbidden: the sandbox answers web pages from this machine only, and origins in listen({ cors }) (--cors); not ${peer.origin}`;
+    return withoutCors(fail(403, message));
+  }
+  const response = await handler(request, peer);
+  if (peer.origin === undefined) return withoutCors(response);
+  if (response.headers.has('access-control-allow-origin')) {
+    response.headers.set('access-control-allow-origin', peer.origin);
+    response.headers.append('vary', 'Origin');
+  }
+  return response;
+}
+
+function withoutCors(response: Response): Response {
+  for (const name of [...response.headers.keys()]) {
+    if (name.startsWith('access-control-')) response.headers.delete(name);
+  }
+  return response;
+}
+
+function toRequest(req: IncomingMessage, origin: string, maxBodyBytes: number, bodyTimeoutMs: number): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
@@ -62,7 +147,7 @@ function toRequest(req: IncomingMessage, origin: string, maxBodyBytes: number): 
   const method = req.method ?? 'GET';
   const init: RequestInit & { duplex?: 'half' } = { method, headers };
   if (method !== 'GET' && method !== 'HEAD') {
-    init.body = cappedBody(req, maxBodyBytes);
+    init.body = cappedBody(req, maxBodyBytes, bodyTimeoutMs);
     init.duplex = 'half';
   }
   return new Request(`${origin}${req.url ?? '/'}`, init);
@@ -75,11 +160,13 @@ function toRequest(req: IncomingMessage, origin: string, maxBodyBytes: number): 
  * the client gives up while its answer is slowed down, as a real server would have it. Never more
  * than `limit` bytes of it are held.
  */
-function cappedBody(req: IncomingMessage, limit: number): ReadableStream<Uint8Array> {
+function cappedBody(req: IncomingMessage, limit: number, timeoutMs: number): ReadableStream<Uint8Array> {
   const tooLarge = new RuleViolation(413, `Payload too large: the sandbox reads request bodies up to ${limit} bytes`);
   let size = 0;
   let controller: ReadableStreamDefaultController<Uint8Array>;
+  let deadline: ReturnType<typeof setTimeout> | undefined;
   const stop = (): void => {
+    clearTimeout(deadline);
     req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
   };
   const onData = (chunk: Uint8Array): void => {
@@ -108,6 +195,11 @@ function cappedBody(req: IncomingMessage, limit: number): ReadableStream<Uint8Ar
         return;
       }
       req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+      deadline = setTimeout(() => {
+        stop();
+        streamController.error(new RuleViolation(408, `Request timeout: the body did not arrive within ${timeoutMs} ms`));
+      }, timeoutMs);
+      deadline.unref();
     },
     cancel: stop,
   });
@@ -118,25 +210,35 @@ function peerOf(req: IncomingMessage): Peer {
   return { remoteAddress: req.socket.remoteAddress, host: req.headers.host, origin: Array.isArray(origin) ? origin.join(', ') : origin };
 }
 
-async function answer(handler: ServedHandler, origin: string, maxBodyBytes: number, req: IncomingMessage): Promise<Response> {
+interface ServeOptions {
+  readonly origin: string;
+  readonly maxBodyBytes: number;
+  readonly bodyTimeoutMs: number;
+  readonly access: ApiAccess;
+}
+
+async function answer(handler: ServedHandler, options: ServeOptions, req: IncomingMessage): Promise<Response> {
   const refused = refusal(req);
   if (refused !== undefined) return refused;
   let request: Request;
   try {
-    request = toRequest(req, origin, maxBodyBytes);
+    request = toRequest(req, options.origin, options.maxBodyBytes, options.bodyTimeoutMs);
   } catch (err) {
     // Something node:http let through but Fetch refuses: the request's fault, not the sandbox's.
     return fail(400, `Bad request: ${err instanceof Error ? err.message : String(err)}`);
   }
-  return handler(request, peerOf(req));
+  const peer = peerOf(req);
+  // The control endpoints make their own, stricter check (a loopback peer as well).
+  if (new URL(request.url).pathname.startsWith(`${CONTROL_PREFIX}/`)) return handler(request, peer);
+  return answerApi(handler, request, peer, options.access);
 }
 
-async function serve(handler: ServedHandler, origin: string, maxBodyBytes: number, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(handler: ServedHandler, options: ServeOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
   let status: number;
   let payload: Uint8Array;
   const headers: Record<string, string> = {};
   try {
-    const response = await answer(handler, origin, maxBodyBytes, req);
+    const response = await answer(handler, options, req);
     status = response.status;
     payload = new Uint8Array(await response.arrayBuffer());
     response.headers.forEach((value, name) => {
@@ -167,9 +269,13 @@ export async function startServer(handler: ServedHandler, options: ListenOptions
   const host = options.host ?? '127.0.0.1';
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_SANDBOX_MAX_BODY_BYTES;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) throw new SandboxError(`listen: maxBodyBytes must be a positive whole number of bytes, got ${String(maxBodyBytes)}`);
-  let origin = '';
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_SANDBOX_BODY_TIMEOUT_MS;
+  if (!Number.isSafeInteger(bodyTimeoutMs) || bodyTimeoutMs <= 0 || bodyTimeoutMs > 2 ** 31 - 1) {
+    throw new SandboxError(`listen: bodyTimeoutMs must be a positive whole number of milliseconds, got ${String(bodyTimeoutMs)}`);
+  }
+  const serveOptions = { origin: '', maxBodyBytes, bodyTimeoutMs, access: apiAccess(options) };
   const server = http.createServer((req, res) => {
-    void serve(handler, origin, maxBodyBytes, req, res);
+    void serve(handler, serveOptions, req, res);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -180,7 +286,8 @@ export async function startServer(handler: ServedHandler, options: ListenOptions
   });
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
-  origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  serveOptions.origin = origin;
   if (!isLoopbackName(host)) {
     process.emitWarning(`The delivery sandbox listens on ${origin}, reachable from other machines: its API and test key are open to them (its /__sandbox/ control endpoints still answer this machine only). Bind 127.0.0.1 unless you mean it.`, { code: 'DELIVERY_SANDBOX_EXPOSED' });
   }

@@ -1,5 +1,5 @@
 import type { WebhookOrderType } from '../catalogue/order-types.js';
-import { isLinkLocalHostname } from './network.js';
+import { isLinkLocalHostname, webhookTargetRefusal } from './network.js';
 import type { OrderRecord, StateEvent } from './store.js';
 
 /** The body the service POSTs on every state change (spec, Events 3). */
@@ -110,6 +110,8 @@ export class WebhookDispatcher {
     options: WebhookRetryOptions,
     private readonly now: () => number,
     private readonly webhookFetch: ((url: string, init: RequestInit) => Promise<Response>) | undefined = undefined,
+    /** Where the sandbox may send webhooks itself (see `webhookHosts`); `undefined` with `webhookFetch`. */
+    private readonly webhookHosts: ReadonlySet<string> | undefined = undefined,
   ) {
     this.maxAttempts = Math.max(1, Math.floor(options.attempts ?? 4));
     this.baseDelayMs = Math.max(0, options.baseDelayMs ?? 50);
@@ -130,8 +132,13 @@ export class WebhookDispatcher {
     };
     this.deliveries.push(delivery);
     // An order's webhookUrl is not checked as setWebhook's is: the service accepts it, the sandbox just never calls it.
-    if (isLinkLocalUrl(target.url)) {
-      delivery.attempts.push({ at: this.now(), error: 'not sent: the sandbox sends no webhooks to a link-local address (169.254.0.0/16, fe80::/10)' });
+    const refusal = isLinkLocalUrl(target.url)
+      ? 'the sandbox sends no webhooks to a link-local address (169.254.0.0/16, fe80::/10)'
+      : this.webhookHosts === undefined
+        ? undefined
+        : webhookTargetRefusal(target.url, this.webhookHosts);
+    if (refusal !== undefined) {
+      delivery.attempts.push({ at: this.now(), error: `not sent: ${refusal}` });
       delivery.status = 'failed';
       return;
     }

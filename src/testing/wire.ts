@@ -1,6 +1,6 @@
 import { errorCodeMeaning, type ErrorCode } from '../errors/codes.js';
 
-/** CORS headers on every answer, so browser tests can call a `listen()`ed sandbox from any origin. */
+/** CORS headers on every answer, so browser tests can call a `listen()`ed sandbox; its server narrows them to the allowed origins. */
 const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers': 'Retry-After, Content-Type',

@@ -30,6 +30,12 @@ export interface WebhookHandlerOptions {
   /** Largest body accepted, in bytes; bigger ones get 413 unread. Default 64 KiB. */
   readonly maxBodyBytes?: number | undefined;
   /**
+   * Time the sender has to deliver the whole body, in milliseconds from the moment the handler
+   * gets the request; past it the answer is 408 (`Connection: close`) and the rest is not read.
+   * Default 10 s (a webhook is under 1 KB). `Infinity` leaves it to your server.
+   */
+  readonly bodyTimeoutMs?: number | undefined;
+  /**
    * Told about every 400 (a `WebhookPayloadError`) and 500 (what your callback threw), for your
    * logs: the response itself never carries your callback's error.
    */
@@ -39,17 +45,38 @@ export interface WebhookHandlerOptions {
 /** The default body limit: a state-change webhook is well under 1 KB. */
 export const DEFAULT_MAX_WEBHOOK_BODY_BYTES = 64 * 1024;
 
+/** The default body deadline: a slow sender (or a slowloris) holds a request this long at most. */
+export const DEFAULT_WEBHOOK_BODY_TIMEOUT_MS = 10_000;
+
+/** Past this, timers fire at once. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/** `bodyTimeoutMs` checked: a positive whole number of milliseconds a timer can hold, or `Infinity`. */
+export function checkBodyTimeout(bodyTimeoutMs: unknown): number {
+  const whole = Number.isSafeInteger(bodyTimeoutMs) && (bodyTimeoutMs as number) > 0 && (bodyTimeoutMs as number) <= LONGEST_TIMER_MS;
+  if (whole || bodyTimeoutMs === Number.POSITIVE_INFINITY) return bodyTimeoutMs as number;
+  const received = String(bodyTimeoutMs);
+  throw new ConfigurationError(`bodyTimeoutMs: expected a positive whole number of milliseconds up to ${LONGEST_TIMER_MS}, or Infinity, received ${received}`);
+}
+
+/** A body a framework's parser already read (`req.body` behind `express.json()`): an object, a string or bytes. */
+export interface ParsedBody {
+  readonly value: unknown;
+}
+
 type AnyEventCallback = (event: WebhookEvent, request: Request) => unknown;
 
 /**
  * A webhook endpoint for Fetch-API servers (Next.js route handlers, Hono, Cloudflare Workers,
  * Deno, Bun). It answers 405 to anything but POST, 401 when `auth` is set and the header is
  * missing or wrong, 415 when the body is not declared JSON (see `allowMissingContentType`), 413
- * past `maxBodyBytes`, 400 with `{ error, field }` on a malformed body,
- * 200 once your callbacks resolved, and 500 when one throws, so the service can deliver again.
+ * past `maxBodyBytes`, 408 when the body takes longer than `bodyTimeoutMs`, 400 with
+ * `{ error, field }` on a malformed body, 200 once your callbacks resolved, and 500 when one
+ * throws, so the service can deliver again.
  *
  * @throws {ConfigurationError} at once, when `auth` has a name without a value (or the reverse) or
- * is an empty list, `maxBodyBytes` is not a positive whole number, or `on` names an unknown state.
+ * is an empty list, `maxBodyBytes` is not a positive whole number, `bodyTimeoutMs` is not a
+ * positive whole number of milliseconds (or `Infinity`), or `on` names an unknown state.
  *
  * @example
  * ```ts
@@ -66,6 +93,17 @@ type AnyEventCallback = (event: WebhookEvent, request: Request) => unknown;
  * ```
  */
 export function createWebhookHandler(options: WebhookHandlerOptions = {}): (request: Request) => Promise<Response> {
+  const handle = webhookRequestHandler(options);
+  return (request) => handle(request);
+}
+
+/**
+ * {@link createWebhookHandler}'s handler, which also takes a body a parser already read (the Node
+ * adapter behind `express.json()`): the key and the type are checked first, as ever, then the
+ * parsed value goes to `parseWebhookEvent` as it is. Only its declared `Content-Length` can still
+ * be held against `maxBodyBytes`; the parser's own limit governed what it read.
+ */
+export function webhookRequestHandler(options: WebhookHandlerOptions = {}): (request: Request, parsed?: ParsedBody) => Promise<Response> {
   // An empty list (every key filtered out, e.g. an unset environment variable) must not mean "accept anyone".
   if (Array.isArray(options.auth) && options.auth.length === 0) throw new ConfigurationError('auth: an empty list of keys would accept every webhook; omit auth to do that on purpose');
   const expected = (options.auth === undefined ? [] : Array.isArray(options.auth) ? options.auth : [options.auth]).map((auth: WebhookAuth, i: number, all: readonly WebhookAuth[]) =>
@@ -73,6 +111,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions = {}): (requ
   );
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_WEBHOOK_BODY_BYTES;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) throw new ConfigurationError(`maxBodyBytes: expected a positive whole number of bytes, received ${String(maxBodyBytes)}`);
+  const bodyTimeoutMs = checkBodyTimeout(options.bodyTimeoutMs ?? DEFAULT_WEBHOOK_BODY_TIMEOUT_MS);
   const allowMissingContentType = options.allowMissingContentType ?? false;
   if (typeof allowMissingContentType !== 'boolean') throw new ConfigurationError(`allowMissingContentType: expected true or false, received ${typeof allowMissingContentType}`);
   const onEvent = callback(options.onEvent, 'onEvent');
@@ -85,7 +124,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions = {}): (requ
     }
   };
 
-  return async (request) => {
+  return async (request, parsed) => {
+    const deadline = bodyTimeoutMs === Number.POSITIVE_INFINITY ? undefined : Date.now() + bodyTimeoutMs;
     if (request.method.toUpperCase() !== 'POST') return answer(405, { error: 'Method not allowed: webhooks arrive as POST' }, { allow: 'POST' });
     if (expected.length > 0) {
       // Every expected header is compared, so the time taken does not say which one nearly matched.
@@ -96,10 +136,19 @@ export function createWebhookHandler(options: WebhookHandlerOptions = {}): (requ
     if (!isJsonContentType(request.headers.get('content-type'), allowMissingContentType)) {
       return answer(415, { error: 'Unsupported media type: webhooks are JSON (Content-Type: application/json)' }, { 'accept-post': 'application/json' });
     }
+    const tooLarge = (): Response => answer(413, { error: `Payload too large: the limit is ${maxBodyBytes} bytes` });
     let event: WebhookEvent;
     try {
-      const body = await readBody(request, maxBodyBytes);
-      if (body === undefined) return answer(413, { error: `Payload too large: the limit is ${maxBodyBytes} bytes` });
+      let body: unknown;
+      if (parsed === undefined) {
+        body = await readBody(request, maxBodyBytes, deadline);
+        if (body === TOO_LARGE) return tooLarge();
+        if (body === TIMED_OUT) return answer(408, { error: `Request timeout: the body did not arrive within ${bodyTimeoutMs} ms` }, { connection: 'close' });
+      } else {
+        body = parsed.value;
+        const size = typeof body === 'string' ? body.length : body instanceof Uint8Array ? body.byteLength : Number(request.headers.get('content-length') ?? 0);
+        if (size > maxBodyBytes) return tooLarge();
+      }
       event = parseWebhookEvent(body);
     } catch (err) {
       report(err, request);
@@ -142,30 +191,44 @@ function isJsonContentType(header: string | null, allowMissing: boolean): boolea
   return type === 'application/json' || /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(type);
 }
 
-/** The body's bytes, or `undefined` past `limit` (then the rest is never read). */
-async function readBody(request: Request, limit: number): Promise<Uint8Array | undefined> {
+const TOO_LARGE = Symbol('too large');
+const TIMED_OUT = Symbol('timed out');
+
+/** The body's bytes; past `limit` or `deadline` (epoch ms), a symbol saying which (then the rest is never read). */
+async function readBody(request: Request, limit: number, deadline: number | undefined): Promise<Uint8Array | typeof TOO_LARGE | typeof TIMED_OUT> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) {
     request.body?.cancel().catch(ignore);
-    return undefined;
+    return TOO_LARGE;
   }
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<typeof TIMED_OUT>((resolve) => {
+    if (deadline !== undefined) timer = setTimeout(() => resolve(TIMED_OUT), Math.max(0, deadline - Date.now()));
+  });
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const next = await Promise.race([reader.read(), expired]);
+      if (next === TIMED_OUT) {
+        reader.cancel().catch(ignore);
+        return TIMED_OUT;
+      }
+      const { done, value } = next;
       if (done) break;
       size += value.byteLength;
       if (size > limit) {
         reader.cancel().catch(ignore);
-        return undefined;
+        return TOO_LARGE;
       }
       chunks.push(value);
     }
   } catch (err) {
     throw new WebhookPayloadError('the body could not be read', { cause: err });
+  } finally {
+    clearTimeout(timer);
   }
   const bytes = new Uint8Array(size);
   let offset = 0;

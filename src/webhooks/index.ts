@@ -15,6 +15,7 @@ export {
   ForwardExceptionReason,
   FULFILLMENT_FLOWS,
   FULFILLMENT_TRANSITIONS,
+  isAfterFinalState,
   isFinalState,
   isKnownState,
   ReturnExceptionReason,
@@ -48,6 +49,12 @@ export type {
   WebhookEventFor,
   WebhookIssue,
 } from './event.js';
-export { createWebhookHandler, DEFAULT_MAX_WEBHOOK_BODY_BYTES, type WebhookHandlerOptions, type WebhookStateHandlers } from './handler.js';
+export {
+  createWebhookHandler,
+  DEFAULT_MAX_WEBHOOK_BODY_BYTES,
+  DEFAULT_WEBHOOK_BODY_TIMEOUT_MS,
+  type WebhookHandlerOptions,
+  type WebhookStateHandlers,
+} from './handler.js';
 export { parseWebhookEvent } from './parse.js';
 export { type AsyncOrderTracker, createOrderTracker, type OrderTracker, type OrderTrackerOptions, type OrderTrackerStore, type StoredEvent, type TrackResult } from './tracker.js';

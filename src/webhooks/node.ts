@@ -6,9 +6,9 @@
  * @module delivery-sdk/webhooks/node
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ConfigurationError } from '../errors/base.js';
-import { createWebhookHandler, type WebhookHandlerOptions } from './handler.js';
-import { jsonPieces } from './json-pieces.js';
+import { checkBodyTimeout, DEFAULT_WEBHOOK_BODY_TIMEOUT_MS, type ParsedBody, webhookRequestHandler, type WebhookHandlerOptions } from './handler.js';
+
+export { DEFAULT_WEBHOOK_BODY_TIMEOUT_MS } from './handler.js';
 
 /** A Node request; Express adds `body` when one of its body parsers ran. */
 export type NodeWebhookRequest = IncomingMessage & { body?: unknown };
@@ -16,29 +16,24 @@ export type NodeWebhookRequest = IncomingMessage & { body?: unknown };
 /** Express's `next`: called only when the adapter itself fails, never for a webhook's own answer. */
 export type NodeNext = (error?: unknown) => void;
 
-/** The options of `createWebhookHandler`, and the body deadline; the `Request` your callbacks get is built from Node's `req`. */
-export interface NodeWebhookHandlerOptions extends WebhookHandlerOptions {
-  /**
-   * Time the sender has to deliver the whole body, in milliseconds from the moment the adapter
-   * gets the request; past it the answer is 408 and the connection closes. Default 10 s (a
-   * webhook is under 1 KB). `Infinity` leaves it to Node's own `requestTimeout` (300 s).
-   */
-  readonly bodyTimeoutMs?: number | undefined;
-}
-
-/** The default body deadline of {@link createNodeWebhookHandler}. */
-export const DEFAULT_WEBHOOK_BODY_TIMEOUT_MS = 10_000;
-
-/** Past this, Node's timers fire at once. */
-const LONGEST_TIMER_MS = 2 ** 31 - 1;
+/**
+ * The options of `createWebhookHandler`; the `Request` your callbacks get is built from Node's
+ * `req`. `bodyTimeoutMs` (default 10 s) counts from the moment the adapter gets the request;
+ * `Infinity` leaves it to Node's own `requestTimeout` (300 s).
+ */
+export type NodeWebhookHandlerOptions = WebhookHandlerOptions;
 
 /**
  * A webhook endpoint for `node:http` and Express, with the same answers as
- * {@link createWebhookHandler} (405, 401, 415, 413, 400, 200, 500), and 408 when the body takes
- * longer than `bodyTimeoutMs`. It reads the raw body itself with the `maxBodyBytes` limit, or
- * takes `req.body` when an Express body parser (`express.json()`, `express.text()`,
- * `express.raw()`) already read it; a parsed body is written back to JSON only once the key
- * was checked, and never past `maxBodyBytes`.
+ * `createWebhookHandler` (`delivery-sdk/webhooks`) (405, 401, 415, 413, 400, 200, 500), and 408 when the body takes
+ * longer than `bodyTimeoutMs`. It reads the raw body itself with the `maxBodyBytes` limit.
+ *
+ * Mount it before any body parser (or on a route without one): then the key is checked before a
+ * byte of the body is read, and `maxBodyBytes` and `bodyTimeoutMs` hold. Behind a parser
+ * (`express.json()`, `express.text()`, `express.raw()`) the parser has read the whole body, with
+ * its own limits, before this runs; the adapter still checks the key first, then takes `req.body`
+ * as it is (an object goes to `parseWebhookEvent` directly) and holds only its declared
+ * `Content-Length` against `maxBodyBytes`.
  *
  * @throws {ConfigurationError} at once, for the mistakes `createWebhookHandler` refuses, and when
  * `bodyTimeoutMs` is not a positive whole number of milliseconds (or `Infinity`).
@@ -57,10 +52,9 @@ const LONGEST_TIMER_MS = 2 ** 31 - 1;
  */
 export function createNodeWebhookHandler(options: NodeWebhookHandlerOptions = {}): (req: NodeWebhookRequest, res: ServerResponse, next?: NodeNext) => void {
   const { bodyTimeoutMs = DEFAULT_WEBHOOK_BODY_TIMEOUT_MS, ...handlerOptions } = options;
-  if (bodyTimeoutMs !== Number.POSITIVE_INFINITY && !(Number.isSafeInteger(bodyTimeoutMs) && bodyTimeoutMs > 0 && bodyTimeoutMs <= LONGEST_TIMER_MS)) {
-    throw new ConfigurationError(`bodyTimeoutMs: expected a positive whole number of milliseconds up to ${LONGEST_TIMER_MS}, or Infinity, received ${String(bodyTimeoutMs)}`);
-  }
-  const handle = createWebhookHandler(handlerOptions);
+  checkBodyTimeout(bodyTimeoutMs);
+  // The adapter keeps the deadline itself: past it, it answers 408 on `res` and closes the connection.
+  const handle = webhookRequestHandler({ ...handlerOptions, bodyTimeoutMs: Number.POSITIVE_INFINITY });
   return (req, res, next) => {
     let body: NodeBody | undefined;
     const failed = (err: unknown): void => {
@@ -68,12 +62,11 @@ export function createNodeWebhookHandler(options: NodeWebhookHandlerOptions = {}
       fail(err, res, next);
     };
     try {
-      const read = (body = requestBody(req, res, bodyTimeoutMs));
-      handle(toFetchRequest(req, read)).then((response) => {
-        // The handler answered 400 to a body the adapter could not write back: that failure is the adapter's.
-        if (read.failure !== undefined) failed(read.failure);
-        else send(response, res, read);
-      }, failed);
+      // A body parser consumed the stream; Express 4 sets `req.body = {}` even when none matched,
+      // so `body` counts only once the stream was actually read.
+      const parsed: ParsedBody | undefined = req.readableEnded ? { value: req.body } : undefined;
+      const read = (body = parsed === undefined ? streamBody(req, res, bodyTimeoutMs) : { init: null, discard: ignore });
+      handle(toFetchRequest(req, read), parsed).then((response) => send(response, res, read), failed);
     } catch (err) {
       failed(err);
     }
@@ -81,61 +74,10 @@ export function createNodeWebhookHandler(options: NodeWebhookHandlerOptions = {}
 }
 
 interface NodeBody {
-  /** What the Request gets: bytes an Express parser left, or a stream over `req`. */
+  /** What the Request gets: a stream over `req`, or nothing when a parser read the body. */
   readonly init: BodyInit | null;
-  /** Whether `init` replaces the original bytes (then their length headers no longer apply). */
-  readonly replaced: boolean;
-  /** Set when writing a parsed body back to JSON failed (a BigInt, a cycle): an error of the adapter, not the sender. */
-  readonly failure: unknown;
   /** Stops listening to `req` and lets Node throw away what the handler never read. */
   discard(): void;
-}
-
-function requestBody(req: NodeWebhookRequest, res: ServerResponse, timeoutMs: number): NodeBody {
-  // A body parser consumed the stream; Express 4 sets `req.body = {}` even when none matched,
-  // so `body` counts only once the stream was actually read.
-  if (req.readableEnded) return parsedBody(req.body);
-  return streamBody(req, res, timeoutMs);
-}
-
-/**
- * A body an Express parser already read. Strings and bytes go as they are (bytes, so that Fetch
- * adds no `text/plain` type of its own); anything else is written back to JSON lazily, only when
- * the handler reads it (after the key and the type were checked), and no further than it reads.
- */
-function parsedBody(value: unknown): NodeBody {
-  const body = { init: null as BodyInit | null, replaced: true, failure: undefined as unknown, discard: ignore };
-  if (value === undefined || value === null) return body;
-  if (typeof value === 'string') body.init = new TextEncoder().encode(value);
-  else if (value instanceof Uint8Array) body.init = new Uint8Array(value);
-  else {
-    const pieces = jsonPieces(value);
-    const encoder = new TextEncoder();
-    body.init = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        let text = '';
-        try {
-          for (let next = pieces.next(); !next.done; next = pieces.next()) {
-            text += next.value;
-            if (text.length >= 16 * 1024) {
-              controller.enqueue(encoder.encode(text));
-              return;
-            }
-          }
-        } catch (err) {
-          body.failure = err;
-          controller.error(err);
-          return;
-        }
-        if (text !== '') controller.enqueue(encoder.encode(text));
-        controller.close();
-      },
-      cancel() {
-        pieces.return();
-      },
-    });
-  }
-  return body;
 }
 
 function streamBody(req: IncomingMessage, res: ServerResponse, timeoutMs: number): NodeBody {
@@ -180,7 +122,7 @@ function streamBody(req: IncomingMessage, res: ServerResponse, timeoutMs: number
     },
     cancel: discard,
   });
-  return { init, replaced: false, failure: undefined, discard };
+  return { init, discard };
 }
 
 function answerTimeout(res: ServerResponse, timeoutMs: number): void {
@@ -195,7 +137,8 @@ function toFetchRequest(req: NodeWebhookRequest, body: NodeBody): Request {
   const method = (req.method ?? 'GET').toUpperCase();
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || (body.replaced && (name === 'content-length' || name === 'transfer-encoding'))) continue;
+    // Without the stream the Request has no body: a length would describe bytes it does not carry. The handler reads the declared one as sent.
+    if (value === undefined || (body.init === null && name === 'transfer-encoding')) continue;
     for (const part of Array.isArray(value) ? value : [value]) headers.append(name, part);
   }
   // Only the path matters to the handler; the Host header is the client's to forge.

@@ -13,6 +13,8 @@ export type { OrderTrackerStore, StoredEvent } from './tracker.js';
 
 /** The part of an `ioredis` client (`new Redis()`, `new Redis.Cluster()`) the store uses. */
 export interface IoredisClientLike {
+  /** `'connecting'`, `'connect'` or `'reconnecting'`: the store waits for `'ready'` (see {@link RedisTrackerStoreOptions.readyTimeoutMs}). */
+  readonly status?: string | undefined;
   /** EVALSHA: runs a script the server has cached. */
   evalsha(sha: string, numberOfKeys: number, ...keysAndArguments: string[]): Promise<unknown>;
   /** EVAL: sends the script's text (and caches it on the server). */
@@ -21,6 +23,9 @@ export interface IoredisClientLike {
 
 /** The part of a node-redis client (`createClient()`, `createCluster()`, version 4 and later) the store uses. */
 export interface NodeRedisClientLike {
+  /** With `isReady`: a client open but not ready is connecting, and the store waits for it. */
+  readonly isOpen?: boolean | undefined;
+  readonly isReady?: boolean | undefined;
   /** EVALSHA: runs a script the server has cached. */
   evalSha(sha: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   /** EVAL: sends the script's text (and caches it on the server). */
@@ -29,31 +34,41 @@ export interface NodeRedisClientLike {
 
 /** Options of {@link createRedisTrackerStore}. */
 export interface RedisTrackerStoreOptions {
-  /** A connected `ioredis` or node-redis client. Make it fail fast while Redis is away (see the docs), or webhooks wait for it. */
+  /** An `ioredis` or node-redis client. Make it fail fast while Redis is away (see the docs), or webhooks wait for it. */
   readonly client: IoredisClientLike | NodeRedisClientLike;
-  /** Prepended to every key, e.g. `'shop:tracker:'`. Default `'delivery-sdk:tracker:'`. */
-  readonly keyPrefix?: string | undefined;
+  /**
+   * The tracker's own namespace, prepended to every key: non-empty and ending in `':'`, e.g.
+   * `'shop:tracker:'` (`'delivery-sdk:tracker:'` was the default before it was required). Every
+   * key the store reads or deletes starts with it, whatever tracking number a caller passes.
+   */
+  readonly keyPrefix: string;
   /** An order's keys expire this long after its last event (a repeat counts). Default 30 days. */
   readonly ttlSeconds?: number | undefined;
+  /**
+   * How long a call waits for a client that is still connecting (at start, or reconnecting) before
+   * it fails; a client that is ready, or not connecting at all, is used at once. Default 2000.
+   */
+  readonly readyTimeoutMs?: number | undefined;
 }
+
+/** Long enough for a client created at start to connect, short enough for the service's webhook time-out. */
+export const DEFAULT_READY_TIMEOUT_MS = 2_000;
 
 /** Long enough for every repeat the service sends and for the gaps of an order's return trip. */
 export const DEFAULT_TRACKER_TTL_SECONDS = 30 * 24 * 60 * 60;
 
-// One sorted set per order. Each event is two members: its body at its timeStamp, after the
-// order's arrival number zero-padded (so that events of the same timeStamp sort in arrival order
-// and the latest event is the last member), and its id at score -inf, marking it as seen.
-const ARRIVAL_DIGITS = 12;
+// One sorted set per order. Each event is two members: `<sortKey> <body>` at its timeStamp (Redis
+// orders members of one score by their bytes, so events of the same timeStamp sort by sortKey and
+// the latest event is the last member), and its id at score -inf, marking it as seen.
 
-/** One event, atomically: KEYS order; ARGV id, timeStamp, body, ttl. Answers { 1 if a repeat, the previous latest member or '' }. */
+/** One event, atomically: KEYS order; ARGV id, timeStamp, sortKey, body, ttl. Answers { 1 if a repeat, the previous latest member or '' }. */
 const RECORD = `
 local latest = redis.call('ZRANGE', KEYS[1], -1, -1)[1] or ''
 local duplicate = redis.call('ZADD', KEYS[1], 'NX', '-inf', '=' .. ARGV[1]) == 0
 if not duplicate then
-  local arrival = redis.call('ZCARD', KEYS[1])
-  redis.call('ZADD', KEYS[1], ARGV[2], string.format('%0${ARRIVAL_DIGITS}d', arrival) .. ARGV[3])
+  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3] .. ' ' .. ARGV[4])
 end
-redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
 return { duplicate and 1 or 0, latest }
 `;
 const CURRENT = `return redis.call('ZRANGE', KEYS[1], -1, -1)[1] or ''`;
@@ -70,8 +85,12 @@ const FORGET = `return redis.call('DEL', KEYS[1])`;
  * One key per order, `<keyPrefix><trackingNumber>`, expiring `ttlSeconds` after the order's
  * last event. A Redis error reaches you as a `TrackerStoreError` (from the tracker).
  *
+ * A call made while the client is still connecting (the first webhook after a cold start) waits
+ * for it, up to `readyTimeoutMs`; a client that is not connecting fails (or queues) as it is set to.
+ *
  * @throws {ConfigurationError} at once, when `client` is neither an ioredis nor a node-redis
- * client, or `ttlSeconds` is not a positive whole number.
+ * client, `keyPrefix` is missing, empty or does not end in `':'`, or `ttlSeconds` or
+ * `readyTimeoutMs` is not a positive whole number.
  *
  * @example
  * ```ts
@@ -79,21 +98,26 @@ const FORGET = `return redis.call('DEL', KEYS[1])`;
  * import { createOrderTracker } from 'delivery-sdk/webhooks';
  * import { createRedisTrackerStore } from 'delivery-sdk/webhooks/redis';
  *
- * const tracker = createOrderTracker({ store: createRedisTrackerStore({ client: new Redis(process.env.REDIS_URL!) }) });
+ * const redis = new Redis(process.env.REDIS_URL!);
+ * redis.on('error', (err) => console.error('redis', err.message)); // reconnects by itself
+ * const tracker = createOrderTracker({ store: createRedisTrackerStore({ client: redis, keyPrefix: 'shop:tracker:' }) });
  * const { stale, current } = await tracker.track(event);
  * ```
  */
 export function createRedisTrackerStore(options: RedisTrackerStoreOptions): OrderTrackerStore {
-  const run = scriptRunner(options?.client);
-  const keyPrefix = options.keyPrefix ?? 'delivery-sdk:tracker:';
-  if (typeof keyPrefix !== 'string') throw new ConfigurationError(`keyPrefix: expected a string, received ${typeof keyPrefix}`);
-  const ttlSeconds = options.ttlSeconds ?? DEFAULT_TRACKER_TTL_SECONDS;
-  if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds <= 0) throw new ConfigurationError(`ttlSeconds: expected a positive whole number of seconds, received ${String(ttlSeconds)}`);
+  const run = scriptRunner(options?.client, positiveWhole(options?.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS, 'readyTimeoutMs', 'milliseconds'));
+  const keyPrefix: unknown = options.keyPrefix;
+  // Empty, `forget('session:victim')` would delete an app's own key; unseparated, a prefix 'sess' would reach it too.
+  if (typeof keyPrefix !== 'string' || keyPrefix.length < 2 || !keyPrefix.endsWith(':')) {
+    const received = typeof keyPrefix === 'string' ? JSON.stringify(keyPrefix) : typeof keyPrefix;
+    throw new ConfigurationError(`keyPrefix: expected the tracker's own namespace, ending in ':' (e.g. 'shop:tracker:'), received ${received}`);
+  }
+  const ttlSeconds = positiveWhole(options.ttlSeconds ?? DEFAULT_TRACKER_TTL_SECONDS, 'ttlSeconds', 'seconds');
   const key = (trackingNumber: string): string[] => [keyPrefix + trackingNumber];
 
   return {
     async record(event: StoredEvent) {
-      const reply = await run(RECORD, key(event.trackingNumber), [event.id, String(event.timeStamp), event.body, String(ttlSeconds)]);
+      const reply = await run(RECORD, key(event.trackingNumber), [event.id, String(event.timeStamp), event.sortKey, event.body, String(ttlSeconds)]);
       if (!Array.isArray(reply) || reply.length !== 2) throw new Error(`unexpected reply to the record script: ${describe(reply)}`);
       return { duplicate: Number(reply[0]) === 1, previous: body(reply[1]) };
     },
@@ -107,13 +131,40 @@ export function createRedisTrackerStore(options: RedisTrackerStoreOptions): Orde
   };
 }
 
+function positiveWhole(value: unknown, option: string, unit: string): number {
+  if (!Number.isSafeInteger(value) || (value as number) <= 0) {
+    throw new ConfigurationError(`${option}: expected a positive whole number of ${unit}, received ${String(value)}`);
+  }
+  return value as number;
+}
+
 type ScriptRunner = (script: string, keys: string[], args: string[]) => Promise<unknown>;
+
+const CONNECTING = new Set(['connecting', 'connect', 'reconnecting']);
+
+/** Whether the client is on its way to ready: then a command sent now fails (no offline queue) or waits in its queue. */
+function isConnecting(client: Partial<IoredisClientLike & NodeRedisClientLike>): boolean {
+  if (typeof client.status === 'string') return CONNECTING.has(client.status);
+  return client.isOpen === true && client.isReady === false;
+}
+
+/** Resolves once the client is no longer connecting; rejects after `timeoutMs`. Polls: both clients, no listeners left behind. */
+async function untilConnected(client: Partial<IoredisClientLike & NodeRedisClientLike>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (isConnecting(client)) {
+    if (Date.now() >= deadline) {
+      const state = typeof client.status === 'string' ? client.status : 'open, not ready';
+      throw new Error(`the Redis client is still connecting after ${timeoutMs} ms (${state}); readyTimeoutMs sets how long a call waits`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 /**
  * Runs a script by its SHA-1 (EVALSHA), sending its text (EVAL) only when this server does not
  * have it cached yet (NOSCRIPT): after a restart, a failover, or on each node of a cluster.
  */
-function scriptRunner(client: unknown): ScriptRunner {
+function scriptRunner(client: unknown, readyTimeoutMs: number): ScriptRunner {
   const candidate = client as Partial<IoredisClientLike & NodeRedisClientLike> | null | undefined;
   let byHash: (sha: string, keys: string[], args: string[]) => Promise<unknown>;
   let byText: ScriptRunner;
@@ -130,6 +181,7 @@ function scriptRunner(client: unknown): ScriptRunner {
   }
   const hashes = new Map<string, string>();
   return async (script, keys, args) => {
+    await untilConnected(candidate as object, readyTimeoutMs);
     let hash = hashes.get(script);
     if (hash === undefined) hashes.set(script, (hash = await sha1(script)));
     try {
@@ -148,11 +200,15 @@ async function sha1(text: string): Promise<string> {
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/** A member's body (after its arrival number), or `undefined` for the scripts' '' (no event). */
+/**
+ * A member's body, or `undefined` for the scripts' '' (no event). The body is a JSON object and
+ * the key before it has no '{': it starts at the first one (members of earlier versions had an
+ * arrival number there instead of `<sortKey> `).
+ */
 function body(member: unknown): string | undefined {
   const text = typeof member === 'string' ? member : member instanceof Uint8Array ? new TextDecoder().decode(member) : undefined;
   if (text === undefined) throw new Error(`unexpected reply from Redis: ${describe(member)}`);
-  return text === '' ? undefined : text.slice(ARRIVAL_DIGITS);
+  return text === '' ? undefined : text.slice(text.indexOf('{'));
 }
 
 function describe(value: unknown): string {

@@ -1,3 +1,5 @@
+import { isAfterFinalState, isFinalState } from '../catalogue/states.js';
+import { FAILED_ATTEMPT_TRANSITIONS, FULFILLMENT_TRANSITIONS } from '../catalogue/transitions.js';
 import { ConfigurationError } from '../errors/base.js';
 import { TrackerStoreError, WebhookPayloadError } from './errors.js';
 import type { WebhookEvent } from './event.js';
@@ -60,6 +62,12 @@ export interface StoredEvent {
   readonly id: string;
   /** Where the event goes in the order's history: its `timeStamp`, or `-Number.MAX_VALUE` (before every timed event) when it has none. */
   readonly timeStamp: number;
+  /**
+   * Where the event goes among the order's events of the same `timeStamp`: they sort by this key
+   * (printable ASCII, no space, so byte order and JavaScript's string order agree), the greatest
+   * last. Two events with different `id`s have different keys.
+   */
+  readonly sortKey: string;
   /** The webhook body as received (JSON): the tracker reads it back with `parseWebhookEvent`. */
   readonly body: string;
 }
@@ -71,12 +79,12 @@ export interface StoredEvent {
 export interface OrderTrackerStore {
   /**
    * Unless an event of the order with the same `id` is already kept, inserts this one among the
-   * order's events by `timeStamp` (after those of the same time). Either way, answers whether it
+   * order's events by `timeStamp`, then `sortKey`. Either way, answers whether it
    * was already kept and the body of the order's latest event before this step (`undefined` for
    * none). One atomic step: of two concurrent calls with the same `id`, exactly one is not a duplicate.
    */
   record(event: StoredEvent): Promise<{ readonly duplicate: boolean; readonly previous: string | undefined }>;
-  /** The body of the order's latest event (the last by `timeStamp`, then arrival). */
+  /** The body of the order's latest event (the last by `timeStamp`, then `sortKey`). */
   current(trackingNumber: string): Promise<string | undefined>;
   /** The bodies of the order's events, oldest first. */
   history(trackingNumber: string): Promise<readonly string[]>;
@@ -88,7 +96,16 @@ export interface OrderTrackerStore {
 export interface OrderTrackerOptions {
   /** Keep the orders in this store rather than in this process's memory; every method then returns a promise. */
   readonly store?: OrderTrackerStore | undefined;
+  /**
+   * In memory only: how many orders to keep. Past it, the order whose last event is the oldest to
+   * arrive is forgotten (as by `forget`: a repeat of one of its events then reads as a new order's
+   * first event, `changed: true`). Default 50,000; `Infinity` for no bound.
+   */
+  readonly maxOrders?: number | undefined;
 }
+
+/** About 1 KB per order: some 50 MB at most. Enough for the orders a single process sees in flight over days. */
+const DEFAULT_MAX_TRACKED_ORDERS = 50_000;
 
 // An event without a timeStamp cannot be placed in time: it counts as older than any event with
 // one, so it never overwrites a known state; among such events the last to arrive is current.
@@ -100,18 +117,77 @@ function eventId(event: WebhookEvent): string {
   return `${event.state}|${event.type}|${event.timeStamp}|${event.exceptionCode ?? ''}`;
 }
 
+/**
+ * How far along the spec's flows a state is: its distance from creation over the transitions the
+ * SDK knows (Received at warehouse 2, Picked up 3, Exception 4); 0 for a state they do not show.
+ */
+let flowDepths: ReadonlyMap<number, number> | undefined;
+function flowDepth(state: number): number {
+  if (flowDepths === undefined) {
+    const transitions = [...FULFILLMENT_TRANSITIONS, ...FAILED_ATTEMPT_TRANSITIONS];
+    const depths = new Map<number | 'start', number>([['start', -1]]);
+    for (let frontier: Array<number | 'start'> = ['start']; frontier.length > 0; ) {
+      const next: number[] = [];
+      for (const from of frontier) {
+        for (const transition of transitions) {
+          if (transition.from !== from || depths.has(transition.to)) continue;
+          depths.set(transition.to, (depths.get(from) as number) + 1);
+          next.push(transition.to);
+        }
+      }
+      frontier = next;
+    }
+    depths.delete('start');
+    flowDepths = depths as Map<number, number>;
+  }
+  return flowDepths.get(state) ?? 0;
+}
+
+/**
+ * The order of events of the same `timeStamp`, whatever order they arrive in (the greatest is
+ * current): a final state after a non-final one, Archived after a final one; among non-final states, the one further along
+ * the spec's flows ({@link flowDepth}: Exception after Picked up); then by state code, then by
+ * identity (`eventId`: type and exception code), a stable order. Printable ASCII without spaces,
+ * so that Redis's byte order and JavaScript's string order agree. The one rule of both the
+ * in-memory tracker and every store.
+ */
+function sortKeyOf(event: WebhookEvent): string {
+  const rank = isAfterFinalState(event.state) ? 2 : isFinalState(event.state) ? 1 : 0;
+  const depth = rank > 0 ? 0 : Math.min(flowDepth(event.state), 99);
+  const identity = eventId(event).replace(/[^\w.|-]/g, (char) => `%${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return `${rank}${String(depth).padStart(2, '0')}${String(event.state).padStart(17, '0')}${identity}`;
+}
+
+/** Negative when `a` comes before `b` in the order's history; 0 only for one event. */
+function compareEvents(a: WebhookEvent, b: WebhookEvent): number {
+  const byTime = timeOf(a) - timeOf(b);
+  if (byTime !== 0) return byTime;
+  const [keyA, keyB] = [sortKeyOf(a), sortKeyOf(b)];
+  return keyA < keyB ? -1 : keyA > keyB ? 1 : 0;
+}
+
 /** A caller's mistake (an event not from `parseWebhookEvent`) as a typed error, not a TypeError further down. */
 function checkEvent(event: WebhookEvent): void {
   if (typeof event !== 'object' || event === null) throw new WebhookPayloadError(`track: expected an event from parseWebhookEvent, received ${event === null ? 'null' : typeof event}`);
   if (typeof event.trackingNumber !== 'string' || event.trackingNumber === '') throw new WebhookPayloadError('track: expected a non-empty string', { field: 'trackingNumber' });
+  const finite = (value: unknown): boolean => typeof value === 'number' && Number.isFinite(value);
+  if (!finite(event.state)) throw new WebhookPayloadError('track: expected a state code, a whole number', { field: 'state' });
   if (event.timeStamp !== undefined && (typeof event.timeStamp !== 'number' || !Number.isFinite(event.timeStamp))) throw new WebhookPayloadError('track: expected epoch milliseconds', { field: 'timeStamp' });
+  if (event.type !== undefined && typeof event.type !== 'string') throw new WebhookPayloadError('track: expected an order type string', { field: 'type' });
+  if (event.exceptionCode !== undefined && !finite(event.exceptionCode)) {
+    throw new WebhookPayloadError('track: expected an exception code, a whole number', { field: 'exceptionCode' });
+  }
 }
 
 /**
  * The service may deliver a webhook twice (it retries on failure) or out of order. The tracker
  * keeps one history per `trackingNumber` ordered by `timeStamp`, ignores exact repeats, and
- * never lets an older event overwrite a newer state. Events with the same `timeStamp` count in
- * arrival order.
+ * never lets an older event overwrite a newer state. Of events with the same `timeStamp`, in any
+ * order of arrival, a final state wins over a non-final one, then the state further along the
+ * spec's flows (Exception over Picked up), then the higher state code, then a fixed order by type.
+ *
+ * In memory it keeps {@link OrderTrackerOptions.maxOrders} orders (default 50,000), forgetting
+ * the least recently updated one past that.
  *
  * Without a `store` it lives in this process's memory and answers at once. With one (Redis:
  * `createRedisTrackerStore` from `delivery-sdk/webhooks/redis`) several server instances share
@@ -132,12 +208,18 @@ function checkEvent(event: WebhookEvent): void {
  * });
  * ```
  */
-export function createOrderTracker(options?: { readonly store?: undefined }): OrderTracker;
+export function createOrderTracker(options?: { readonly store?: undefined; readonly maxOrders?: number | undefined }): OrderTracker;
 export function createOrderTracker(options: { readonly store: OrderTrackerStore }): AsyncOrderTracker;
 export function createOrderTracker(options: OrderTrackerOptions): OrderTracker | AsyncOrderTracker;
 export function createOrderTracker(options: OrderTrackerOptions = {}): OrderTracker | AsyncOrderTracker {
   const store = options?.store;
-  if (store === undefined) return memoryTracker();
+  if (store === undefined) {
+    const maxOrders = options?.maxOrders ?? DEFAULT_MAX_TRACKED_ORDERS;
+    if (maxOrders !== Infinity && (!Number.isSafeInteger(maxOrders) || maxOrders < 1)) {
+      throw new ConfigurationError(`maxOrders: expected a positive whole number or Infinity, received ${String(maxOrders)}`);
+    }
+    return memoryTracker(maxOrders);
+  }
   for (const method of ['record', 'current', 'history', 'forget'] as const) {
     if (typeof store?.[method] !== 'function') throw new ConfigurationError(`store.${method}: expected a function, received ${typeof store?.[method]}; pass a store such as createRedisTrackerStore({ client })`);
   }
@@ -145,30 +227,37 @@ export function createOrderTracker(options: OrderTrackerOptions = {}): OrderTrac
 }
 
 interface OrderLog {
-  /** Sorted by `timeStamp`; equal times keep arrival order, so the last one is current. */
+  /** Sorted by {@link compareEvents}: the last one is current. */
   readonly events: WebhookEvent[];
   readonly seen: Set<string>;
 }
 
-function memoryTracker(): OrderTracker {
+function memoryTracker(maxOrders: number): OrderTracker {
+  // In the order of their last event's arrival: the first is the one to forget past maxOrders.
   const orders = new Map<string, OrderLog>();
 
   return {
     track(event) {
       checkEvent(event);
-      let log = orders.get(event.trackingNumber);
-      if (log === undefined) {
-        log = { events: [], seen: new Set() };
-        orders.set(event.trackingNumber, log);
-      }
+      const { trackingNumber } = event;
+      let log = orders.get(trackingNumber);
+      if (log === undefined) log = { events: [], seen: new Set() };
+      else orders.delete(trackingNumber);
+      orders.set(trackingNumber, log);
+      if (orders.size > maxOrders) orders.delete(orders.keys().next().value as string);
       const previous = log.events.at(-1);
       const id = eventId(event);
-      const stale = previous !== undefined && timeOf(event) < timeOf(previous);
+      const stale = previous !== undefined && compareEvents(event, previous) < 0;
       if (log.seen.has(id)) return { changed: false, duplicate: true, stale, current: previous ?? event, previous };
       log.seen.add(id);
-      let at = log.events.length;
-      while (at > 0 && timeOf(log.events[at - 1] as WebhookEvent) > timeOf(event)) at--;
-      log.events.splice(at, 0, event);
+      // Binary search: late events of a long history cost O(log n) comparisons each.
+      let [low, high] = [0, log.events.length];
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (compareEvents(log.events[middle] as WebhookEvent, event) < 0) low = middle + 1;
+        else high = middle;
+      }
+      log.events.splice(low, 0, event);
       return { changed: !stale, duplicate: false, stale, current: log.events.at(-1) ?? event, previous };
     },
     current: (trackingNumber) => orders.get(trackingNumber)?.events.at(-1),
@@ -189,10 +278,10 @@ function storeTracker(store: OrderTrackerStore): AsyncOrderTracker {
       const reread = parseWebhookEvent(body);
       if (reread.trackingNumber !== trackingNumber || eventId(reread) !== id) throw new WebhookPayloadError('track: raw is not the body this event was parsed from', { field: 'raw' });
       const { duplicate, previous } = await attempt('track', trackingNumber, async () => {
-        const answer = await store.record({ trackingNumber, id, timeStamp, body });
+        const answer = await store.record({ trackingNumber, id, timeStamp, sortKey: sortKeyOf(event), body });
         return { duplicate: answer.duplicate, previous: answer.previous === undefined ? undefined : decode(answer.previous) };
       });
-      const stale = previous !== undefined && timeStamp < timeOf(previous);
+      const stale = previous !== undefined && compareEvents(event, previous) < 0;
       // A duplicate or a stale event leaves the order's latest event where it was.
       const current = previous !== undefined && (duplicate || stale) ? previous : event;
       return { changed: !duplicate && !stale, duplicate, stale, current, previous };

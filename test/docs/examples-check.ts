@@ -40,8 +40,10 @@ export const GIVEN: Record<string, string> = {
 
 /** Packages an example may import that the project does not install: only what the examples use of them. */
 export const AMBIENT = `declare module 'express' {
-  interface App { post(path: string, ...handlers: unknown[]): void; listen(port: number): void }
-  export default function express(): App;
+  interface App { post(path: string, ...handlers: unknown[]): void; use(...handlers: unknown[]): void; listen(port: number): void }
+  function express(): App;
+  namespace express { function json(): unknown }
+  export default express;
 }`;
 
 const word = (name: string): RegExp => new RegExp(`(?<![\\w.$])${name}(?![\\w$])`);

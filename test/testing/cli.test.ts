@@ -66,6 +66,21 @@ describe('delivery-sdk-sandbox CLI', { timeout: START_MS + 30_000 }, () => {
     }
   });
 
+  it('--cors lets a page of that origin call the API; another origin gets 403', async () => {
+    const child = start('--port', '0', '--cors', 'https://app.example:3000', '--webhook-host', 'hooks.example');
+    try {
+      const baseUrl = await printedBaseUrl(child);
+      const allowed = await fetch(`${baseUrl}/cities`, { headers: { origin: 'https://app.example:3000' } });
+      expect(allowed.status).toBe(200);
+      expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example:3000');
+      expect((await fetch(`${baseUrl}/cities`, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
+      const hook = await fetch(`${baseUrl.replace(/\/v2$/, '')}/__sandbox/webhook`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'https://hooks.example/delivery' }) });
+      expect(hook.status).toBe(200);
+    } finally {
+      await stop(child);
+    }
+  });
+
   it('listens on the port given with --port', async () => {
     // Another process may take the free port before the CLI binds it: then try another.
     for (let attempt = 1; ; attempt++) {

@@ -95,18 +95,18 @@ describe('lookup endpoints (public, over HTTP on 127.0.0.1)', () => {
     expect(body).not.toHaveProperty('errorCode');
   });
 
-  it('answers a CORS preflight allowing Authorization and custom headers', async () => {
+  it('answers a loopback page\'s CORS preflight allowing Authorization and custom headers', async () => {
     const response = await fetch(`${server.baseUrl}/deliveries?apiVersion=1`, {
       method: 'OPTIONS',
       headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, x-shop-id' },
     });
     expect(response.status).toBe(204);
-    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     expect(response.headers.get('access-control-allow-methods')).toContain('POST');
     expect(response.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-shop-id');
     expect(response.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
-    const plain = await fetch(`${server.baseUrl}/cities`);
-    expect(plain.headers.get('access-control-allow-origin')).toBe('*');
+    const plain = await fetch(`${server.baseUrl}/cities`, { headers: { origin: 'http://127.0.0.1:8080' } });
+    expect(plain.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:8080');
   });
 });
 

@@ -107,7 +107,65 @@ describe('control endpoints answer this machine only', () => {
     expect(corsHeaders(controlPreflight.headers)).toEqual([]);
     expect(corsHeaders((await send('GET', '/__sandbox/orders', { host: 'attacker.example' })).headers)).toEqual([]);
     const apiPreflight = await send('OPTIONS', '/v2/deliveries', preflight);
-    expect(apiPreflight.headers['access-control-allow-origin']).toBe('*');
+    expect(apiPreflight.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+  });
+});
+
+describe('the API routes (/v2) answer this machine\'s pages, not any web page', () => {
+  const business = JSON.stringify({ name: 'Nile Shop', salesChannel: 'FACEBOOK_SELLER', website: 'https://nile.example', industry: 'Fashion', interestedInServices: ['SEND'] });
+  const asPage = (origin: string): OutgoingHttpHeaders => ({ origin, authorization: 'k', 'content-type': 'application/json' });
+
+  it('403 without CORS headers for a foreign Origin (POST /v2/businesses from https://evil.example), and its preflight', async () => {
+    const before = sandbox.orders().length;
+    const created = await send('POST', '/v2/businesses', asPage('https://evil.example'), business);
+    expect(created.status).toBe(403);
+    expect(corsHeaders(created.headers)).toEqual([]);
+    const preflight = await send('OPTIONS', '/v2/businesses', { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' });
+    expect(preflight.status).toBe(403);
+    expect(corsHeaders(preflight.headers)).toEqual([]);
+    expect(sandbox.orders()).toHaveLength(before);
+  });
+
+  it('403 for a foreign Host (DNS rebinding), whatever the Origin', async () => {
+    const answer = await send('GET', '/v2/cities', { host: 'attacker.example:4010', authorization: 'k' });
+    expect(answer.status).toBe(403);
+    expect(JSON.parse(answer.body)).toMatchObject({ message: expect.stringContaining('allowedHosts') });
+  });
+
+  it('a loopback page gets its own origin back (not *), and a caller without Origin gets no CORS headers', async () => {
+    const page = await send('POST', '/v2/businesses', asPage('http://localhost:5173'), business);
+    expect(page.status).toBe(201);
+    expect(page.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+    expect(page.headers['vary']).toMatch(/Origin/);
+    const plain = await send('GET', '/v2/cities', { authorization: 'k' });
+    expect(plain.status).toBe(200);
+    expect(corsHeaders(plain.headers)).toEqual([]);
+  });
+
+  it('listen({ cors, allowedHosts }) lets the origins and names the developer gives in; bad entries are a SandboxError', async () => {
+    const other = createSandbox({ apiKey: 'k' });
+    try {
+      const served = await other.listen({ cors: ['https://app.example:3000'], allowedHosts: ['sandbox'] });
+      const get = (headers: OutgoingHttpHeaders): Promise<RawAnswer> =>
+        new Promise((resolve, reject) => {
+          const req = httpRequest({ host: '127.0.0.1', port: served.port, method: 'GET', path: '/v2/cities', headers: { authorization: 'k', ...headers } }, (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '' }));
+          });
+          req.on('error', reject);
+          req.end();
+        });
+      const allowed = await get({ host: `sandbox:${served.port}`, origin: 'https://app.example:3000' });
+      expect(allowed.status).toBe(200);
+      expect(allowed.headers['access-control-allow-origin']).toBe('https://app.example:3000');
+      expect((await get({ host: `sandbox:${served.port}`, origin: 'https://app.example:4000' })).status).toBe(403);
+      expect((await get({ host: `10.0.0.5:${served.port}` })).status).toBe(200);
+    } finally {
+      await other.close();
+    }
+    await expect(other.listen({ cors: ['app.example'] })).rejects.toThrow(/cors/);
+    await expect(other.listen({ cors: ['https://app.example/path'] })).rejects.toThrow(/cors/);
+    await expect(other.listen({ allowedHosts: ['sandbox:4010'] })).rejects.toThrow(/allowedHosts/);
   });
 });
 
@@ -117,9 +175,61 @@ describe('webhooks to link-local addresses are refused', () => {
     expect(() => sandbox.setWebhook({ url })).toThrow(/link-local/);
   });
 
-  it('other addresses stay allowed (loopback receivers, LAN, names)', () => {
-    for (const url of ['http://127.0.0.1:3000/hooks', 'http://[::1]:3000/', 'http://169.255.0.1/', 'http://[fec0::1]/', 'https://shop.example/hooks']) expect(() => sandbox.setWebhook({ url })).not.toThrow();
+  it('loopback receivers stay allowed', () => {
+    for (const url of ['http://127.0.0.1:3000/hooks', 'http://[::1]:3000/', 'http://localhost:3000/', 'http://shop.localhost/']) expect(() => sandbox.setWebhook({ url })).not.toThrow();
     sandbox.setWebhook(null);
+  });
+});
+
+describe('webhooks go to loopback receivers and the hosts the developer names, nowhere else', () => {
+  it.each(['http://10.0.0.1/hooks', 'http://192.168.1.20:8080/', 'http://[fec0::1]/', 'http://169.254.169.254.nip.io/latest', 'https://shop.example/hooks'])('setWebhook(%s): a SandboxError naming the host and the option', (url) => {
+    const error = (() => {
+      try {
+        sandbox.setWebhook({ url });
+      } catch (err) {
+        return err;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(SandboxError);
+    expect((error as Error).message).toContain(new URL(url).hostname);
+    expect((error as Error).message).toContain('webhookHosts');
+  });
+
+  it('an order\'s own webhookUrl there is logged as not sent, and nothing is sent', async () => {
+    const calls: string[] = [];
+    const original = globalThis.fetch;
+    globalThis.fetch = (async (input: RequestInfo | URL) => {
+      calls.push(String(input));
+      return new Response(null, { status: 200 });
+    }) as typeof fetch;
+    try {
+      const guarded = createSandbox({ apiKey: 'k' });
+      await setUpAccount(guarded);
+      const created = await guarded.fetch(`${guarded.baseUrl}/deliveries?apiVersion=1`, { method: 'POST', headers: { authorization: guarded.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ type: 10, dropOffAddress: dropOff, cod: 10, webhookUrl: 'http://10.0.0.1/hooks' }) });
+      const { data } = (await created.json()) as { data: { trackingNumber: string } };
+      await guarded.advance(data.trackingNumber, { to: 20 });
+      expect(guarded.webhookLog().at(-1)).toMatchObject({ status: 'failed', attempts: [{ error: expect.stringContaining('webhookHosts') }] });
+      expect(calls.filter((url) => url.includes('10.0.0.1'))).toEqual([]);
+      await guarded.close();
+    } finally {
+      globalThis.fetch = original;
+    }
+  });
+
+  it('createSandbox({ webhookHosts }) lets named hosts in (link-local ones never); a malformed entry is a SandboxError', () => {
+    const named = createSandbox({ webhookHosts: ['hooks.example', '10.0.0.1', '169.254.169.254'] });
+    expect(() => named.setWebhook({ url: 'https://hooks.example/delivery' })).not.toThrow();
+    expect(() => named.setWebhook({ url: 'http://10.0.0.1:8080/' })).not.toThrow();
+    expect(() => named.setWebhook({ url: 'http://169.254.169.254/' })).toThrow(/link-local/);
+    expect(() => named.setWebhook({ url: 'https://other.example/' })).toThrow(/other\.example/);
+    expect(() => createSandbox({ webhookHosts: ['https://hooks.example'] })).toThrow(SandboxError);
+    expect(() => createSandbox({ webhookHosts: ['hooks.example:443'] })).toThrow(/webhookHosts/);
+  });
+
+  it('with webhookFetch (no network) any host is accepted', () => {
+    const inProcess = createSandbox({ webhookFetch: async () => new Response(null, { status: 200 }) });
+    expect(() => inProcess.setWebhook({ url: 'https://shop.example/hooks' })).not.toThrow();
   });
 
   it('PUT /__sandbox/webhook answers 400', async () => {
@@ -179,6 +289,29 @@ describe('bodies: the key without waiting for them, and at most maxBodyBytes of 
       await small.close();
     }
     await expect(small.listen({ maxBodyBytes: 0 })).rejects.toThrow(/maxBodyBytes/);
+  });
+});
+
+describe('a body deadline', () => {
+  it('408 and a closed connection for a body that does not arrive within bodyTimeoutMs (a slow upload)', async () => {
+    const other = createSandbox({ apiKey: 'k' });
+    try {
+      const served = await other.listen({ bodyTimeoutMs: 100 });
+      const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const socket = connect(served.port, '127.0.0.1', () =>
+          socket.write(`POST /v2/businesses HTTP/1.1\r\nHost: 127.0.0.1:${served.port}\r\nAuthorization: k\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`),
+        );
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        socket.on('end', () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text }));
+        socket.on('error', reject);
+      });
+      expect(answer.status).toBe(408);
+      expect(answer.text).toMatch(/connection: close/i);
+    } finally {
+      await other.close();
+    }
+    await expect(other.listen({ bodyTimeoutMs: 0 })).rejects.toThrow(/bodyTimeoutMs/);
   });
 });
 

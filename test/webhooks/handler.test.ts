@@ -142,6 +142,26 @@ describe('refused webhooks', () => {
     expect(pulled).toBeLessThan(10);
   });
 
+  it('408, Connection: close, when the body does not arrive within bodyTimeoutMs (a slowloris); the rest is not read', async () => {
+    let cancelled = false;
+    const stalled = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"trackingNumber":'));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const onEvent = vi.fn();
+    const request = new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stalled, duplex: 'half' } as RequestInit);
+    const response = await createWebhookHandler({ bodyTimeoutMs: 50, onEvent })(request);
+    expect(response.status).toBe(408);
+    expect(response.headers.get('connection')).toBe('close');
+    expect(await json(response)).toEqual({ error: expect.stringContaining('50 ms') });
+    expect(cancelled).toBe(true);
+    expect(onEvent).not.toHaveBeenCalled();
+  });
+
   it(`accepts a body of exactly maxBodyBytes (default ${DEFAULT_MAX_WEBHOOK_BODY_BYTES})`, async () => {
     const body = JSON.stringify(webhookBody());
     const handler = createWebhookHandler({ maxBodyBytes: new TextEncoder().encode(body).byteLength });
@@ -219,6 +239,8 @@ describe('configuration mistakes fail when the handler is created', () => {
     ['maxBodyBytes 0', { maxBodyBytes: 0 }, /maxBodyBytes/],
     ['maxBodyBytes with a fraction', { maxBodyBytes: 10.5 }, /maxBodyBytes/],
     ['maxBodyBytes NaN', { maxBodyBytes: Number.NaN }, /maxBodyBytes/],
+    ['bodyTimeoutMs 0', { bodyTimeoutMs: 0 }, /bodyTimeoutMs/],
+    ['bodyTimeoutMs past what a timer holds', { bodyTimeoutMs: 2 ** 31 }, /bodyTimeoutMs/],
     ['a callback for a state the SDK does not know', { on: { 999: () => {} } as never }, /on\["999"\]/],
     ['a state callback that is not a function', { on: { 45: 'notify' } as never }, /on\[45\]: expected a function/],
     ['onEvent that is not a function', { onEvent: {} as never }, /onEvent/],

@@ -252,18 +252,35 @@ describe('createNodeWebhookHandler behind Express-style body parsers', () => {
     const handle = createNodeWebhookHandler({});
     const next = vi.fn();
     const url = await serve((req: NodeWebhookRequest, res: ServerResponse) => {
-      req.on('data', () => {});
-      req.on('end', () => {
-        req.body = { cyclic: 1n }; // JSON.stringify throws on a BigInt
-        handle(req, res, (err) => {
-          next(err);
-          res.statusCode = 502;
-          res.end();
-        });
+      req.headers['x-broken'] = 'a\nb'; // no Fetch Headers can hold it
+      handle(req, res, (err) => {
+        next(err);
+        res.statusCode = 502;
+        res.end();
       });
     });
     expect((await send(url, webhookBody())).status).toBe(502);
     expect(next.mock.calls[0]?.[0]).toBeInstanceOf(TypeError);
+  });
+
+  it('hands the object express.json() parsed to parseWebhookEvent as it is, never written back to JSON', async () => {
+    const seen: WebhookEvent[] = [];
+    const handle = createNodeWebhookHandler({ auth, onEvent: (event) => void seen.push(event) });
+    const parsed: Array<Record<string, unknown>> = [];
+    const url = await serve((req: NodeWebhookRequest, res) => {
+      req.on('data', () => {});
+      req.on('end', () => {
+        // A field JSON cannot write (a BigInt) shows the object was not serialised again.
+        const body = { ...webhookBody({ state: 45 }), parserExtra: 1n };
+        parsed.push(body);
+        req.body = body;
+        handle(req, res);
+      });
+    });
+    expect((await send(url, webhookBody({ state: 45 }))).status).toBe(200);
+    expect(seen[0]?.raw).toBe(parsed[0]);
+    expect((await send(url, webhookBody({ state: 45 }), { 'x-webhook-key': 'wrong' })).status).toBe(401);
+    expect(seen).toHaveLength(1);
   });
 });
 

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createOrderTracker, createWebhookHandler, FULFILLMENT_FLOWS, parseWebhookEvent, type WebhookEvent } from '../../src/webhooks/index.js';
+import { ConfigurationError } from '../../src/errors/base.js';
+import { createOrderTracker, createWebhookHandler, FULFILLMENT_FLOWS, parseWebhookEvent, type WebhookEvent, WebhookPayloadError } from '../../src/webhooks/index.js';
 import { flowBodies, MINUTE, T0, webhookBody } from './helpers.js';
+import { arrivals, TIE_CASES, tieEvents } from './tie-cases.js';
 
 const statesAndTypes = (events: readonly WebhookEvent[]): string[] => events.map((event) => `${event.state} ${event.type}`);
 
@@ -83,10 +85,31 @@ describe('repeated and late deliveries', () => {
     expect(second).toMatchObject({ changed: true, duplicate: false, current: { exceptionCode: 3 } });
   });
 
-  it('events of the same millisecond count in arrival order', () => {
+  describe.each(TIE_CASES)('events of the same millisecond, in any order of arrival: $why', (tieCase) => {
+    it.each(arrivals([...tieCase.bodies.keys()]).map((order) => [order]))('arriving as %j', (order) => {
+      const tracker = createOrderTracker();
+      const events = tieEvents(tieCase, '4567891234');
+      const winner = events[tieCase.current] as WebhookEvent;
+      for (const i of order) {
+        const result = tracker.track(events[i] as WebhookEvent);
+        // An event that does not become current is stale: it changed nothing.
+        expect(result).toMatchObject({ changed: result.current === events[i], stale: result.current !== events[i] });
+        if (i === tieCase.current) expect(result.changed).toBe(true);
+      }
+      expect(tracker.current('4567891234')).toBe(winner);
+      expect(tracker.history('4567891234').at(-1)).toBe(winner);
+    });
+  });
+
+  it('keeps a long history of late events in order (binary insertion)', () => {
     const tracker = createOrderTracker();
-    tracker.track(parseWebhookEvent(webhookBody({ state: 45, timeStamp: T0 })));
-    expect(tracker.track(parseWebhookEvent(webhookBody({ state: 104, timeStamp: T0 })))).toMatchObject({ changed: true, stale: false, current: { state: 104 } });
+    const count = 20_000;
+    // Newest first: every event but the first is late and goes to the front.
+    for (let i = count - 1; i >= 0; i--) tracker.track(parseWebhookEvent(webhookBody({ state: 24, timeStamp: T0 + i, numberOfAttempts: i })));
+    const history = tracker.history('4567891234');
+    expect(history).toHaveLength(count);
+    expect(history.every((event, i) => event.timeStamp === T0 + i)).toBe(true);
+    expect(tracker.current('4567891234')?.timeStamp).toBe(T0 + count - 1);
   });
 
   it('keeps orders apart, and forgets one on request', () => {
@@ -126,6 +149,51 @@ describe('repeated and late deliveries', () => {
       }
       expect(tracker.history('4567891234')).toEqual(events);
     }), { numRuns: 200 });
+  });
+});
+
+describe('a bound on the orders kept in memory', () => {
+  it('forgets the least recently updated order past maxOrders; a repeat of its event then reads as new', () => {
+    const tracker = createOrderTracker({ maxOrders: 2 });
+    const first = parseWebhookEvent(webhookBody({ trackingNumber: '1', state: 24 }));
+    tracker.track(first);
+    tracker.track(parseWebhookEvent(webhookBody({ trackingNumber: '2', state: 24 })));
+    tracker.track(parseWebhookEvent(webhookBody({ trackingNumber: '1', state: 41, timeStamp: T0 + MINUTE }))); // 1 is now the more recent
+    tracker.track(parseWebhookEvent(webhookBody({ trackingNumber: '3', state: 24 })));
+    expect(tracker.current('2')).toBeUndefined();
+    expect(tracker.current('1')?.state).toBe(41);
+    expect(tracker.current('3')?.state).toBe(24);
+    tracker.track(parseWebhookEvent(webhookBody({ trackingNumber: '4', state: 24 })));
+    expect(tracker.current('1')).toBeUndefined();
+    expect(tracker.track(first)).toMatchObject({ changed: true, duplicate: false, previous: undefined });
+  });
+
+  it('keeps 50,000 orders by default', () => {
+    const tracker = createOrderTracker();
+    for (let i = 0; i <= 50_000; i++) tracker.track(parseWebhookEvent(webhookBody({ trackingNumber: `${i}`, state: 24 })));
+    expect(tracker.current('0')).toBeUndefined();
+    expect(tracker.current('1')?.state).toBe(24);
+    expect(tracker.current('50000')?.state).toBe(24);
+  });
+
+  it('refuses a bound that is not a positive whole number, and takes Infinity', () => {
+    for (const maxOrders of [0, -1, 1.5, Number.NaN, '10' as unknown as number]) expect(() => createOrderTracker({ maxOrders })).toThrow(ConfigurationError);
+    expect(() => createOrderTracker({ maxOrders: Infinity })).not.toThrow();
+  });
+});
+
+describe('a value that is not a parsed event', () => {
+  it.each([
+    ['a Symbol state', { state: Symbol('41') }, 'state'],
+    ['a string state', { state: '41' }, 'state'],
+    ['a Symbol type', { type: Symbol('SEND') }, 'type'],
+    ['a Symbol exceptionCode', { exceptionCode: Symbol('7') }, 'exceptionCode'],
+  ])('%s: a WebhookPayloadError naming the field, nothing recorded', (_, override, field) => {
+    const tracker = createOrderTracker();
+    const event = { ...parseWebhookEvent(webhookBody({ state: 24 })), ...override } as unknown as WebhookEvent;
+    expect(() => tracker.track(event)).toThrow(expect.objectContaining({ name: 'WebhookPayloadError', field }));
+    expect(() => tracker.track(event)).toThrow(WebhookPayloadError);
+    expect(tracker.history('4567891234')).toEqual([]);
   });
 });
 

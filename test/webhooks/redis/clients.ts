@@ -43,3 +43,19 @@ export async function connect(name: ClientName, port: number): Promise<Connected
     },
   };
 }
+
+/**
+ * A client as a server creates it at start (the docs' set-up): told to connect, not connected yet.
+ * `port` may have nothing listening: the client then keeps trying.
+ */
+export function startConnecting(name: ClientName, port: number): { readonly client: IoredisClientLike | NodeRedisClientLike; close(): void } {
+  if (name === 'ioredis') {
+    const client = new Redis({ host: '127.0.0.1', port, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: (times) => Math.min(times * 50, 500) });
+    client.on('error', () => {});
+    return { client, close: () => client.disconnect() };
+  }
+  const client = createClient({ url: `redis://127.0.0.1:${port}`, disableOfflineQueue: true, socket: { reconnectStrategy: (retries) => Math.min(retries * 50, 500) } });
+  client.on('error', () => {});
+  client.connect().catch(() => {});
+  return { client, close: () => client.destroy() };
+}

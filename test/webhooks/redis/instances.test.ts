@@ -242,7 +242,8 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('several instances on one
     const own = await startRedisServer();
     const connected = await connect(clientName, own.port);
     try {
-      const tracker = createOrderTracker({ store: createRedisTrackerStore({ client: connected.client, keyPrefix: 'outage:' }) });
+      // While Redis is away the client is reconnecting, and each call waits readyTimeoutMs before its 500: short here.
+      const tracker = createOrderTracker({ store: createRedisTrackerStore({ client: connected.client, keyPrefix: 'outage:', readyTimeoutMs: 100 }) });
       const results = new WeakMap<Request, TrackResult>();
       const failures: unknown[] = [];
       const handler = createWebhookHandler({ onEvent: async (event, request) => void results.set(request, await tracker.track(event)), onError: (error) => failures.push(error) });

@@ -1,12 +1,14 @@
 // The order tracker on a real Redis: the rules of the in-memory tracker, the keys and their expiry,
 // and Redis's own errors as TrackerStoreError. Both clients, one suite.
+import { createServer } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../../src/errors/base.js';
 import { type AsyncOrderTracker, createOrderTracker, createWebhookHandler, FULFILLMENT_FLOWS, parseWebhookEvent, TrackerStoreError, type WebhookEvent, WebhookPayloadError } from '../../../src/webhooks/index.js';
 import { createRedisTrackerStore } from '../../../src/webhooks/redis.js';
 import { flowBodies, MINUTE, T0, webhookBody } from '../helpers.js';
-import { CLIENT_NAMES, type ConnectedClient, connect } from './clients.js';
+import { arrivals, TIE_CASES, tieEvents } from '../tie-cases.js';
+import { CLIENT_NAMES, type ConnectedClient, connect, startConnecting } from './clients.js';
 import { command, type RedisServer, SKIP_WITHOUT_REDIS, startRedisServer } from './server.js';
 
 let server: RedisServer;
@@ -16,6 +18,18 @@ beforeAll(async () => {
 afterAll(() => server?.dispose());
 
 const TN = '4567891234';
+
+/** A loopback port nothing listens on (taken, then released). */
+function unusedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
 let prefixes = 0;
 
 describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Redis, through %s', (clientName) => {
@@ -88,11 +102,22 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Red
       expect(await tracker.track(old)).toMatchObject({ changed: false, duplicate: true, stale: true, current: { state: 41 } });
     });
 
-    it('events of the same millisecond count in arrival order, in the history too', async () => {
-      await tracker.track(parseWebhookEvent(webhookBody({ state: 45, timeStamp: T0 })));
-      expect(await tracker.track(parseWebhookEvent(webhookBody({ state: 104, timeStamp: T0 })))).toMatchObject({ changed: true, stale: false, current: { state: 104 } });
-      await tracker.track(parseWebhookEvent(webhookBody({ state: 24, timeStamp: T0 - MINUTE })));
-      expect((await tracker.history(TN)).map((event) => event.state)).toEqual([24, 45, 104]);
+    it.each(TIE_CASES)('events of the same millisecond, in every order of arrival, as in memory: $why', async (tieCase) => {
+      for (const [run, order] of arrivals([...tieCase.bodies.keys()]).entries()) {
+        const trackingNumber = `tie-${run}`;
+        const events = tieEvents(tieCase, trackingNumber);
+        const memory = createOrderTracker();
+        for (const i of order) expect(await tracker.track(events[i] as WebhookEvent)).toEqual(memory.track(events[i] as WebhookEvent));
+        expect(await tracker.current(trackingNumber)).toEqual(events[tieCase.current]);
+        expect(await tracker.history(trackingNumber)).toEqual(memory.history(trackingNumber));
+      }
+    });
+
+    it('reads the events an earlier version stored (an arrival number before the body)', async () => {
+      const old = webhookBody({ state: 24, timeStamp: T0 });
+      expect(await command(server.port, ['ZADD', `${keyPrefix}${TN}`, String(T0), `000000000000${JSON.stringify(old)}`])).toBe(':1');
+      expect(await tracker.track(parseWebhookEvent(webhookBody({ state: 41, timeStamp: T0 + MINUTE })))).toMatchObject({ changed: true, previous: { state: 24 } });
+      expect((await tracker.history(TN)).map((event) => event.state)).toEqual([24, 41]);
     });
 
     it('keeps orders apart (even "__proto__" and a number with braces), and forgets one on request', async () => {
@@ -156,6 +181,47 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Red
     });
   });
 
+  describe('a client that is connecting, and one that is down', () => {
+    it('waits for a client still connecting: the first webhook after a cold start is stored, not a 500', async () => {
+      const starting = startConnecting(clientName, server.port);
+      try {
+        const cold = createOrderTracker({ store: createRedisTrackerStore({ client: starting.client, keyPrefix }) });
+        expect(await cold.track(parseWebhookEvent(webhookBody({ state: 24 })))).toMatchObject({ changed: true, duplicate: false });
+        expect((await tracker.current(TN))?.state).toBe(24);
+      } finally {
+        starting.close();
+      }
+    });
+
+    it('gives up after readyTimeoutMs when Redis never answers: a TrackerStoreError naming the option', async () => {
+      const starting = startConnecting(clientName, await unusedPort());
+      try {
+        const cold = createOrderTracker({ store: createRedisTrackerStore({ client: starting.client, keyPrefix, readyTimeoutMs: 200 }) });
+        const error = await cold.track(parseWebhookEvent(webhookBody())).catch((err: unknown) => err);
+        expect(error).toBeInstanceOf(TrackerStoreError);
+        expect(error).toMatchObject({ operation: 'track', message: expect.stringContaining('readyTimeoutMs') });
+      } finally {
+        starting.close();
+      }
+    });
+
+    it('fails at once, without waiting, for a client that was closed', async () => {
+      const starting = startConnecting(clientName, server.port);
+      starting.close();
+      // A minute's allowance: answering within the test's few seconds shows it did not wait.
+      const closed = createOrderTracker({ store: createRedisTrackerStore({ client: starting.client, keyPrefix, readyTimeoutMs: 60_000 }) });
+      await expect(closed.track(parseWebhookEvent(webhookBody()))).rejects.toBeInstanceOf(TrackerStoreError);
+    });
+  });
+
+  describe('the key prefix: the tracker\'s own namespace', () => {
+    it('is required, non-empty and ends in ":", so no tracking number reaches a key of the app', async () => {
+      for (const keyPrefix of [undefined, '', ':', 'session', 'shop:tracker', 42]) {
+        expect(() => createRedisTrackerStore({ client: connected.client, keyPrefix } as never)).toThrow(expect.objectContaining({ name: 'ConfigurationError', message: expect.stringContaining('keyPrefix') }));
+      }
+    });
+  });
+
   describe('failures', () => {
     it('a Redis error (here WRONGTYPE) becomes a TrackerStoreError naming the order, and the handler answers 500', async () => {
       expect(await command(server.port, ['SET', `${keyPrefix}${TN}`, 'not a sorted set'])).toBe('+OK');
@@ -176,10 +242,11 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Red
       expect(await tracker.history(TN)).toEqual([]);
     });
 
-    it('refuses a client that is neither, and a ttl that is not a positive whole number of seconds', () => {
-      expect(() => createRedisTrackerStore({ client: {} as never })).toThrow(ConfigurationError);
+    it('refuses a client that is neither, and a ttl or a wait that is not a positive whole number', () => {
+      expect(() => createRedisTrackerStore({ client: {} as never, keyPrefix: 'shop:tracker:' })).toThrow(ConfigurationError);
       expect(() => createRedisTrackerStore(undefined as never)).toThrow(ConfigurationError);
-      for (const ttlSeconds of [0, -1, 1.5, Number.NaN]) expect(() => createRedisTrackerStore({ client: connected.client, ttlSeconds })).toThrow(/ttlSeconds/);
+      for (const ttlSeconds of [0, -1, 1.5, Number.NaN]) expect(() => createRedisTrackerStore({ client: connected.client, keyPrefix: 'shop:', ttlSeconds })).toThrow(/ttlSeconds/);
+      for (const readyTimeoutMs of [0, -1, 1.5, Infinity]) expect(() => createRedisTrackerStore({ client: connected.client, keyPrefix: 'shop:', readyTimeoutMs })).toThrow(/readyTimeoutMs/);
       expect(() => createOrderTracker({ store: { record: async () => ({ duplicate: false, previous: undefined }) } as never })).toThrow(/store\.current/);
     });
   });

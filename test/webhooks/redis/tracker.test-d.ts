@@ -41,11 +41,11 @@ describe('createOrderTracker', () => {
 
 describe('createRedisTrackerStore', () => {
   it('takes an ioredis client or cluster, and a node-redis client or cluster', () => {
-    expectTypeOf(createRedisTrackerStore({ client: new Redis() })).toEqualTypeOf<OrderTrackerStore>();
-    createRedisTrackerStore({ client: new Cluster([]) });
+    expectTypeOf(createRedisTrackerStore({ client: new Redis(), keyPrefix: 'shop:tracker:' })).toEqualTypeOf<OrderTrackerStore>();
+    createRedisTrackerStore({ client: new Cluster([]), keyPrefix: 'shop:tracker:', readyTimeoutMs: 500 });
     createRedisTrackerStore({ client: createClient(), keyPrefix: 'shop:', ttlSeconds: 86_400 });
-    createRedisTrackerStore({ client: createCluster({ rootNodes: [] }) });
-    expectTypeOf(createOrderTracker({ store: createRedisTrackerStore({ client: createClient() }) })).toEqualTypeOf<AsyncOrderTracker>();
+    createRedisTrackerStore({ client: createCluster({ rootNodes: [] }), keyPrefix: 'shop:tracker:' });
+    expectTypeOf(createOrderTracker({ store: createRedisTrackerStore({ client: createClient(), keyPrefix: 'shop:tracker:' }) })).toEqualTypeOf<AsyncOrderTracker>();
   });
 
   it('refuses anything else', () => {

@@ -19,7 +19,7 @@ export interface Report {
 export type FromParent = { readonly delivery: number; readonly body: Readonly<Record<string, unknown>> };
 export type FromWorker = { readonly ready: true } | { readonly delivery: number; readonly status: number; readonly report: Report | null };
 
-const [clientName, port, keyPrefix] = process.argv.slice(2);
+const [clientName, port, keyPrefix = ''] = process.argv.slice(2);
 const connected = await connect(clientName as ClientName, Number(port));
 const tracker = createOrderTracker({ store: createRedisTrackerStore({ client: connected.client, keyPrefix }) });
 const reports = new WeakMap<Request, TrackResult>();
