@@ -197,7 +197,7 @@ class Call<T> {
   failure(error: unknown): DeliveryError {
     const { method, url } = this.request;
     const caller = this.options.signal;
-    const note = method === 'POST' ? ' The service may have acted on it; it was not sent again.' : '';
+    const note = method === 'POST' && this.endpoint.idempotent !== true ? ' The service may have acted on it; it was not sent again.' : '';
     if (caller?.aborted) this.#failure = new RequestAbortedError(`${method} ${url} was aborted by the caller`, { cause: caller.reason });
     else if (this.#deadline.signal.aborted) this.#failure = new TimeoutError(`${method} ${url} took longer than totalTimeout (${this.#totalTimeout} ms).${note}`, { request: this.request });
     else if (error instanceof DeliveryError) this.#failure = error;
