@@ -46,7 +46,7 @@ beforeEach(() => {
 });
 
 const dropOffAddress = { city: 'Giza', districtId: 'aiJudRHeOt', firstLine: '3 Mosaddak Street, 2nd floor' };
-const read = (trackingNumber: unknown, extra: Record<string, unknown> = {}) => ({
+const read = (trackingNumber: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
   _id: `id-${String(trackingNumber)}`,
   trackingNumber,
   state: { code: 10, value: 'Pickup requested' },
@@ -251,7 +251,7 @@ describe('recovery against the fake', () => {
     const held = [read('701', { _id: 'i1', businessReference: 'r1' }), read('702', { _id: 'i2', businessReference: 'r2' }), read('703', { _id: 'i3', businessReference: 'r3' })];
     fake.on('POST /deliveries/search', (request) => {
       const wanted = String((request.body as { businessReference: string }).businessReference).split(',');
-      const deliveries = held.filter((d) => wanted.includes(d.businessReference));
+      const deliveries = held.filter((d) => wanted.includes(String(d['businessReference'])));
       return envelope({ deliveries, count: deliveries.length, page: 1, limit: 50 });
     });
     const orders = ['r1', 'r2', 'r3', 'r4', 'dup', 'dup'].map((businessReference) => ({ businessReference }));
