@@ -61,6 +61,17 @@ function trackingNumbersText(trackingNumbers: unknown): string {
   return texts.join(',');
 }
 
+function labelChoices(labelOptions: AirwayBillOptions | undefined): { requestedAwbType: string; lang: string } {
+  const size: unknown = labelOptions?.size ?? 'A4';
+  const lang: unknown = labelOptions?.lang ?? 'ar';
+  const issues = [
+    ...(size === 'A4' || size === 'A6' ? [] : [{ path: ['size'], message: "must be 'A4' or 'A6'" }]),
+    ...(lang === 'ar' || lang === 'en' ? [] : [{ path: ['lang'], message: "must be 'ar' or 'en'" }]),
+  ];
+  if (issues.length > 0) throw new ValidationError(issues, { subject: 'Invalid airway bill request' });
+  return { requestedAwbType: size as string, lang: lang as string };
+}
+
 /**
  * The airway bills (labels) of up to 50 orders as one PDF (`POST /deliveries/mass-awb`), as
  * bytes to save or send. The service answers base64 (some accounts plain text): both are read,
@@ -86,7 +97,7 @@ export function getAirwayBills(core: DeliveryCore, trackingNumbers: readonly str
   return send(core, options, () => ({
     method: 'POST',
     path: '/deliveries/mass-awb',
-    body: { trackingNumbers: trackingNumbersText(trackingNumbers), requestedAwbType: labelOptions?.size ?? 'A4', lang: labelOptions?.lang ?? 'ar' },
+    body: { trackingNumbers: trackingNumbersText(trackingNumbers), ...labelChoices(labelOptions) },
     transform: pdfOf,
     // Prints labels, changes nothing: safe to ask again.
     idempotent: true,

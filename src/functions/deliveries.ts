@@ -38,8 +38,13 @@ export function createdDelivery(data: unknown, answer: Answer): CreatedDelivery 
  * a second order. Read structurally: the field is not in every order type.
  */
 function hasUniqueReference(order: unknown): boolean {
-  const reference = isRecord(order) ? order['uniqueBusinessReference'] : undefined;
-  return typeof reference === 'string' && reference.trim() !== '';
+  try {
+    const reference = isRecord(order) ? order['uniqueBusinessReference'] : undefined;
+    return typeof reference === 'string' && reference.trim() !== '';
+  } catch {
+    // An order that cannot be read (a revoked Proxy) is refused when it is serialised, as a ValidationError.
+    return false;
+  }
 }
 
 /**

@@ -125,6 +125,7 @@ export function searchDeliveries(core: DeliveryCore, filter?: DeliverySearchFilt
  * ```
  */
 export async function* listDeliveries(core: DeliveryCore, filter?: DeliverySearchFilter, options?: RequestOptions): AsyncGenerator<DeliveryRecord, void, undefined> {
+  if (filter !== undefined && filter !== null && !isRecord(filter)) throw new ValidationError([{ path: [], message: 'must be an object' }], { subject: 'Invalid search filter' });
   const limit = filter?.limit ?? DEFAULT_PAGE_SIZE;
   let page = filter?.page ?? 1;
   for (;;) {

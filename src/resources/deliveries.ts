@@ -41,7 +41,9 @@ export class DeliveriesResource {
    * Creates one order (`POST /deliveries?apiVersion=1`): Deliver, Cash Collection, Customer
    * Return Pickup, Exchange, and the fulfillment types too (`client.fulfillment` has typed
    * methods for those). Checked against the spec's rules before sending unless `validate: false`.
-   * Never repeated when the outcome is unknown (a 5xx or a timeout): look the order up first.
+   * Not repeated when the outcome is unknown (a 5xx or a timeout), unless the order carries a
+   * `uniqueBusinessReference` (the service refuses a second order with it): `findByReference`
+   * tells whether it exists before you send it again.
    *
    * @throws The rule's coded class with `source: 'client'` (`CodLimitExceededError` 3007, ...) or a
    * `ValidationError`, before anything is sent; the same classes with `source: 'server'` when

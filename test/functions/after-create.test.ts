@@ -172,6 +172,8 @@ describe('deliveries after creation, against a node:http fake in the shapes of l
     expect((tooMany as Error).message).toMatch(/at most 50/);
     await expect(getAirwayBills(core, [])).rejects.toBeInstanceOf(ValidationError);
     await expect(getAirwayBills(core, ['1,2'])).rejects.toBeInstanceOf(ValidationError);
+    // @ts-expect-error a JavaScript caller's size
+    await expect(getAirwayBills(core, ['1'], { size: 'A5' })).rejects.toBeInstanceOf(ValidationError);
     expect(fake.received).toHaveLength(sent);
   });
 });
