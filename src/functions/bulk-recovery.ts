@@ -96,7 +96,7 @@ const settled = (entry: BulkCreatedDelivery, order: DeliveryRecord): BulkCreated
  *
  * @example
  * ```ts
- * const outcome = await createBulk(orders).catch((err) => (err instanceof BulkCreationError ? err : Promise.reject(err)));
+ * const outcome = await client.deliveries.createBulk(orders).catch((err) => (err instanceof BulkCreationError ? err : Promise.reject(err)));
  * const settled = await resolveBulkTrackingNumbers(core, outcome, { orders });
  * for (const { index, trackingNumber } of settled.created) saveTrackingNumber(orders[index], trackingNumber);
  * const resend = settled.failed.filter((failure) => !failure.mayExist).map((failure) => orders[failure.index]);

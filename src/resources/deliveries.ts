@@ -114,7 +114,7 @@ export class DeliveriesResource {
    * } catch (err) {
    *   if (!(err instanceof BulkCreationError)) throw err;
    *   save(err.created); // { index, businessReference, _id? }[]
-   *   for (const { index, error, mayExist } of err.failed) console.warn(index, mayExist ? 'check before resending' : error.message);
+   *   for (const { index, error, mayExist } of err.failed) console.warn(index, mayExist ? 'may exist: see resolveTrackingNumbers' : error.message);
    * }
    * // Or, to always get the result: .catch((err) => (err instanceof BulkCreationError ? err.result : Promise.reject(err)))
    * ```
