@@ -1,6 +1,7 @@
 import { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/config.js';
 import type { Endpoint } from '../core/http.js';
+import { DeliveryError, ValidationError } from '../errors/index.js';
 import type { ValidateOptions } from '../schemas/rules-off.js';
 import { type DeliveryCore, coreInternals } from './core.js';
 
@@ -24,7 +25,8 @@ export function send<T>(core: DeliveryCore, options: RequestOptions | undefined,
     http = coreInternals(core).http;
     endpoint = build(http.validation(options ?? undefined));
   } catch (error) {
-    return new APIPromise(Promise.reject(error));
+    // Input that throws while read (a revoked Proxy, a getter that throws) is still the caller's input: a typed error, not a TypeError.
+    return new APIPromise(Promise.reject(error instanceof DeliveryError ? error : new ValidationError([{ path: [], message: 'could not be read' }], { cause: error })));
   }
   return http.request(endpoint, options);
 }

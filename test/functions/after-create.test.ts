@@ -178,6 +178,23 @@ describe('deliveries after creation, against a node:http fake in the shapes of l
   });
 });
 
+describe('exotic input', () => {
+  it('a revoked Proxy as changes, filter, pickup or order rejects with a DeliveryError, and nothing is sent', async () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const calls = [
+      updateDelivery(core, proxy as never, { notes: 'x' }),
+      updateDelivery(core, '1', proxy as never),
+      searchDeliveries(core, proxy as never),
+      createPickup(core, proxy as never),
+      calculatePrice(core, proxy as never),
+      getAirwayBills(core, ['1'], proxy as never),
+    ];
+    for (const call of calls) await expect(call).rejects.toBeInstanceOf(ValidationError);
+    expect(fake.received).toHaveLength(0);
+  });
+});
+
 describe('pickups, pickup locations and fees, against the fake', () => {
   const contactPerson = { name: 'Omar Said', phone: '01098765432' };
   const pickup = { businessLocationId: 'loc-1', scheduledDate: '2026-03-12', scheduledTimeSlot: '10:00 to 13:00', contactPerson } as const;
