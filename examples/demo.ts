@@ -180,10 +180,17 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
  * The second day: last night's upload, found again the next morning; one customer moved, one
  * cancelled; the labels printed; a courier booked.
  */
-async function runSecondDay(client: DeliveryClient, address: Address | AddressByDistrictName, say: (line: string) => void, labelsFile: string): Promise<SecondDay> {
+async function runSecondDay(
+  client: DeliveryClient,
+  address: Address | AddressByDistrictName,
+  say: (line: string) => void,
+  labelsFile: string,
+): Promise<SecondDay> {
   say('\nThe second day');
   const references = ['NIGHT-2001', 'NIGHT-2002', 'NIGHT-2003', 'NIGHT-2004'];
-  const orders = references.map((businessReference, i): OrderInput => ({ type: DeliveryType.Deliver, dropOffAddress: address, receiver, cod: 100 + i * 50, businessReference }));
+  const orders = references.map(
+    (businessReference, i): OrderInput => ({ type: DeliveryType.Deliver, dropOffAddress: address, receiver, cod: 100 + i * 50, businessReference }),
+  );
   // Last night's upload: the bulk answer names the ids created, not which is whose.
   const outcome = await client.deliveries.createBulk(orders).catch((err: unknown) => (err instanceof BulkCreationError ? err.result : Promise.reject(err)));
   const settled = await client.deliveries.resolveTrackingNumbers(outcome, { orders });

@@ -54,9 +54,12 @@ function trackingNumbersText(trackingNumbers: unknown): string {
   const issue = (message: string) => new ValidationError([{ path: ['trackingNumbers'], message }], { subject: 'Invalid airway bill request' });
   if (!Array.isArray(list) || list.length === 0) throw issue('must be a non-empty list of tracking numbers');
   const texts = list.map((tn) => (typeof tn === 'number' ? String(tn) : tn));
-  if (!texts.every((tn): tn is string => typeof tn === 'string' && /^[^\s,]+$/.test(tn))) throw issue('each must be a tracking number without spaces or commas');
+  if (!texts.every((tn): tn is string => typeof tn === 'string' && /^[^\s,]+$/.test(tn)))
+    throw issue('each must be a tracking number without spaces or commas');
   if (texts.length > MAX_AIRWAY_BILLS) {
-    throw issue(`has ${texts.length}; at most ${MAX_AIRWAY_BILLS} per call (the service e-mails larger requests instead of answering): call once per ${MAX_AIRWAY_BILLS}`);
+    throw issue(
+      `has ${texts.length}; at most ${MAX_AIRWAY_BILLS} per call (the service e-mails larger requests instead of answering): call once per ${MAX_AIRWAY_BILLS}`,
+    );
   }
   return texts.join(',');
 }
@@ -93,7 +96,12 @@ function labelChoices(labelOptions: AirwayBillOptions | undefined): { requestedA
  * await writeFile('labels.pdf', pdf);
  * ```
  */
-export function getAirwayBills(core: DeliveryCore, trackingNumbers: readonly string[], labelOptions?: AirwayBillOptions, options?: RequestOptions): APIPromise<Uint8Array> {
+export function getAirwayBills(
+  core: DeliveryCore,
+  trackingNumbers: readonly string[],
+  labelOptions?: AirwayBillOptions,
+  options?: RequestOptions,
+): APIPromise<Uint8Array> {
   return send(core, options, () => ({
     method: 'POST',
     path: '/deliveries/mass-awb',

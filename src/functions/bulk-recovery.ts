@@ -6,7 +6,10 @@ import type { DeliveryCore } from './core.js';
 import type { DeliveryRecord } from './delivery-record.js';
 import { listDeliveries } from './delivery-reads.js';
 
-/** An order whose outcome `resolveBulkTrackingNumbers` could not settle, and why. It stays in `created` (without a tracking number) or in `failed` (`mayExist`). */
+/**
+ * An order whose outcome `resolveBulkTrackingNumbers` could not settle, and why. It stays in
+ * `created` (without a tracking number) or in `failed` (`mayExist`).
+ */
 export interface UnresolvedBulkOrder {
   /** Position of the order in the input of `createBulk`. */
   index: number;
@@ -58,7 +61,11 @@ function referenceOf(index: number, entry: unknown, orders: ResolveTrackingNumbe
 }
 
 /** Every order carrying one of `references` exactly, by reference; a failed search leaves its references out, with the error. */
-async function ordersByReference(core: DeliveryCore, references: readonly string[], options: RequestOptions): Promise<{ found: Map<string, DeliveryRecord[]>; failed: Map<string, DeliveryError> }> {
+async function ordersByReference(
+  core: DeliveryCore,
+  references: readonly string[],
+  options: RequestOptions,
+): Promise<{ found: Map<string, DeliveryRecord[]>; failed: Map<string, DeliveryError> }> {
   const found = new Map<string, DeliveryRecord[]>();
   const failed = new Map<string, DeliveryError>();
   for (let at = 0; at < references.length; at += REFERENCES_PER_SEARCH) {
@@ -80,7 +87,11 @@ async function ordersByReference(core: DeliveryCore, references: readonly string
   return { found, failed };
 }
 
-const settled = (entry: BulkCreatedDelivery, order: DeliveryRecord): BulkCreatedDelivery => ({ ...entry, _id: order._id ?? entry._id, trackingNumber: order.trackingNumber });
+const settled = (entry: BulkCreatedDelivery, order: DeliveryRecord): BulkCreatedDelivery => ({
+  ...entry,
+  _id: order._id ?? entry._id,
+  trackingNumber: order.trackingNumber,
+});
 
 /**
  * Settles what `createBulk` left open, by looking the orders up by their `businessReference`
@@ -102,12 +113,20 @@ const settled = (entry: BulkCreatedDelivery, order: DeliveryRecord): BulkCreated
  * const resend = settled.failed.filter((failure) => !failure.mayExist).map((failure) => orders[failure.index]);
  * ```
  */
-export async function resolveBulkTrackingNumbers(core: DeliveryCore, outcome: BulkCreateResult | BulkCreationError, options: ResolveTrackingNumbersOptions = {}): Promise<ResolvedBulkResult> {
+export async function resolveBulkTrackingNumbers(
+  core: DeliveryCore,
+  outcome: BulkCreateResult | BulkCreationError,
+  options: ResolveTrackingNumbersOptions = {},
+): Promise<ResolvedBulkResult> {
   const result = resultOf(outcome);
   const { orders, ...requestOptions } = options ?? {};
   const targets: Target[] = [
-    ...result.created.filter((entry) => typeof entry.trackingNumber !== 'string' || entry.trackingNumber === '').map((entry) => ({ index: entry.index, reference: referenceOf(entry.index, entry, orders), created: entry })),
-    ...result.failed.filter((failure) => failure.mayExist).map((failure) => ({ index: failure.index, reference: referenceOf(failure.index, failure, orders), failure })),
+    ...result.created
+      .filter((entry) => typeof entry.trackingNumber !== 'string' || entry.trackingNumber === '')
+      .map((entry) => ({ index: entry.index, reference: referenceOf(entry.index, entry, orders), created: entry })),
+    ...result.failed
+      .filter((failure) => failure.mayExist)
+      .map((failure) => ({ index: failure.index, reference: referenceOf(failure.index, failure, orders), failure })),
   ];
   const uses = new Map<string, number>();
   for (const { reference } of targets) if (reference !== undefined) uses.set(reference, (uses.get(reference) ?? 0) + 1);
@@ -120,19 +139,25 @@ export async function resolveBulkTrackingNumbers(core: DeliveryCore, outcome: Bu
   const unresolved: UnresolvedBulkOrder[] = [];
   for (const target of targets) {
     const { index, reference } = target;
-    const leave = (reason: DeliveryError): void => void unresolved.push({ index, businessReference: reference, created: target.created === undefined ? 'unknown' : true, reason });
+    const leave = (reason: DeliveryError): void =>
+      void unresolved.push({ index, businessReference: reference, created: target.created === undefined ? 'unknown' : true, reason });
     if (reference === undefined) leave(unsettled(`Order [${index}] has no businessReference to look it up by`));
-    else if ((uses.get(reference) ?? 0) > 1) leave(unsettled(`businessReference '${reference}' was given to ${uses.get(reference)} orders of the upload: which order is whose cannot be told`));
+    else if ((uses.get(reference) ?? 0) > 1)
+      leave(unsettled(`businessReference '${reference}' was given to ${uses.get(reference)} orders of the upload: which order is whose cannot be told`));
     else if (reference.includes(',')) leave(unsettled(`businessReference '${reference}' holds a comma, which the search reads as a separator`));
     else if (failed.has(reference)) leave(failed.get(reference) as DeliveryError);
     else {
       const matches = found.get(reference) ?? [];
       const known = target.created?._id;
-      const narrowed = matches.length <= 1 ? matches : matches.filter((order) => (known !== undefined ? order._id === known : target.created !== undefined && createdIds.has(order._id ?? '')));
+      const narrowed =
+        matches.length <= 1
+          ? matches
+          : matches.filter((order) => (known !== undefined ? order._id === known : target.created !== undefined && createdIds.has(order._id ?? '')));
       if (target.created !== undefined) {
         const [order] = narrowed;
         if (narrowed.length === 1 && order !== undefined) created.set(index, settled(target.created, order));
-        else if (narrowed.length === 0) leave(unsettled(`The service reported order [${index}] created, yet no order carries businessReference '${reference}'`));
+        else if (narrowed.length === 0)
+          leave(unsettled(`The service reported order [${index}] created, yet no order carries businessReference '${reference}'`));
         else leave(unsettled(`${narrowed.length} orders carry businessReference '${reference}': which one is order [${index}] cannot be told`));
       } else if (target.failure !== undefined) {
         const [order] = matches;

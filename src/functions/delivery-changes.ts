@@ -54,7 +54,12 @@ function targetId(target: unknown): string {
  * });
  * ```
  */
-export function updateDelivery(core: DeliveryCore, trackingNumberOrOrder: DeliveryTarget, changes: DeliveryChanges, options?: RequestOptions): APIPromise<DeliveryChangeResult> {
+export function updateDelivery(
+  core: DeliveryCore,
+  trackingNumberOrOrder: DeliveryTarget,
+  changes: DeliveryChanges,
+  options?: RequestOptions,
+): APIPromise<DeliveryChangeResult> {
   return send(core, options, (validation) => {
     const id = targetId(trackingNumberOrOrder);
     const read = isRecord(trackingNumberOrOrder) ? trackingNumberOrOrder : undefined;
@@ -91,6 +96,10 @@ function explainRefusal(error: unknown): unknown {
  * ```
  */
 export function terminateDelivery(core: DeliveryCore, trackingNumberOrId: string, options?: RequestOptions): APIPromise<DeliveryChangeResult> {
-  const sent = send(core, options, () => ({ method: 'DELETE', path: path`/deliveries/business/${targetId(trackingNumberOrId)}/terminate`, transform: changeResult }));
+  const sent = send(core, options, () => ({
+    method: 'DELETE',
+    path: path`/deliveries/business/${targetId(trackingNumberOrId)}/terminate`,
+    transform: changeResult,
+  }));
   return new APIPromise(sent.withResponse().catch((error: unknown) => Promise.reject(explainRefusal(error))));
 }

@@ -53,7 +53,8 @@ function searchBody(filter: DeliverySearchFilter | undefined): Record<string, un
   if (!isWholeAtLeast(given['page'], 1)) issues.push({ path: ['page'], message: 'must be a whole number, 1 or more' });
   if (!isWholeAtLeast(given['limit'], 1)) issues.push({ path: ['limit'], message: 'must be a whole number, 1 or more' });
   const codes = given['stateCodes'];
-  if (codes !== undefined && !(Array.isArray(codes) && codes.every((code) => Number.isSafeInteger(code)))) issues.push({ path: ['stateCodes'], message: 'must be an array of state codes' });
+  if (codes !== undefined && !(Array.isArray(codes) && codes.every((code) => Number.isSafeInteger(code))))
+    issues.push({ path: ['stateCodes'], message: 'must be an array of state codes' });
   if (issues.length > 0) throw new ValidationError(issues, { subject: 'Invalid search filter' });
   const body: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(given)) {
@@ -73,7 +74,13 @@ function deliveryPage(data: unknown, answer: Answer): DeliveryPage {
     const { method, url } = answer.request;
     throw new ResponseShapeError(`${method} ${url} answered ${answer.status} without a deliveries list`, answer);
   }
-  return { ...record, deliveries: list.map(deliveryRecord), count: numberOrUndefined(record['count']), page: numberOrUndefined(record['page']), limit: numberOrUndefined(record['limit']) };
+  return {
+    ...record,
+    deliveries: list.map(deliveryRecord),
+    count: numberOrUndefined(record['count']),
+    page: numberOrUndefined(record['page']),
+    limit: numberOrUndefined(record['limit']),
+  };
 }
 
 /** @internal The search endpoint: a read, so safe to repeat although it is a POST. */
@@ -124,8 +131,13 @@ export function searchDeliveries(core: DeliveryCore, filter?: DeliverySearchFilt
  * }
  * ```
  */
-export async function* listDeliveries(core: DeliveryCore, filter?: DeliverySearchFilter, options?: RequestOptions): AsyncGenerator<DeliveryRecord, void, undefined> {
-  if (filter !== undefined && filter !== null && !isRecord(filter)) throw new ValidationError([{ path: [], message: 'must be an object' }], { subject: 'Invalid search filter' });
+export async function* listDeliveries(
+  core: DeliveryCore,
+  filter?: DeliverySearchFilter,
+  options?: RequestOptions,
+): AsyncGenerator<DeliveryRecord, void, undefined> {
+  if (filter !== undefined && filter !== null && !isRecord(filter))
+    throw new ValidationError([{ path: [], message: 'must be an object' }], { subject: 'Invalid search filter' });
   const limit = filter?.limit ?? DEFAULT_PAGE_SIZE;
   let page = filter?.page ?? 1;
   for (;;) {

@@ -10,7 +10,8 @@ export interface PickupLocationRecord {
   _id: string;
   locationName?: string | undefined;
   isDefault?: boolean | undefined;
-  contactPerson?: { name?: string | undefined; phone?: string | undefined; secPhone?: string | undefined; email?: string | undefined; [field: string]: unknown } | undefined;
+  contactPerson?:
+    { name?: string | undefined; phone?: string | undefined; secPhone?: string | undefined; email?: string | undefined; [field: string]: unknown } | undefined;
   address?: DeliveryAddressRecord | undefined;
   [field: string]: unknown;
 }

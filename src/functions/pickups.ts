@@ -3,7 +3,15 @@ import type { RequestOptions } from '../core/config.js';
 import { path } from '../core/http.js';
 import { ResponseShapeError, ValidationError } from '../errors/index.js';
 import { type Answer, idText, recordOf, requireId } from '../resources/shared.js';
-import { checkedPickup, checkedPickupChanges, type PickupChanges, type PickupContact, type PickupDate, type PickupInput, type PickupTimeSlot } from '../schemas/after-create.js';
+import {
+  checkedPickup,
+  checkedPickupChanges,
+  type PickupChanges,
+  type PickupContact,
+  type PickupDate,
+  type PickupInput,
+  type PickupTimeSlot,
+} from '../schemas/after-create.js';
 import { isRecord } from '../schemas/predicates.js';
 import type { DeliveryCore } from './core.js';
 import { send } from './send.js';
@@ -134,7 +142,11 @@ export function updatePickup(core: DeliveryCore, pickupId: string, changes: Pick
  * ```
  */
 export function deletePickup(core: DeliveryCore, pickupId: string, options?: RequestOptions): APIPromise<Record<string, unknown>> {
-  return send(core, options, () => ({ method: 'DELETE', path: path`/pickups/${requireId(pickupId, 'pickupId')}`, transform: (data) => ({ ...recordOf(data) }) }));
+  return send(core, options, () => ({
+    method: 'DELETE',
+    path: path`/pickups/${requireId(pickupId, 'pickupId')}`,
+    transform: (data) => ({ ...recordOf(data) }),
+  }));
 }
 
 /** How far ahead `listPickupDates` looks. */
@@ -154,14 +166,16 @@ export interface PickupDatesQuery {
 export function listPickupDates(core: DeliveryCore, query?: PickupDatesQuery, options?: RequestOptions): APIPromise<PickupDate[]> {
   return send(core, options, () => {
     const days = query?.days ?? 7;
-    if (!Number.isSafeInteger(days) || days < 1) throw new ValidationError([{ path: ['days'], message: 'must be a whole number, 1 or more' }], { subject: 'Invalid argument' });
+    if (!Number.isSafeInteger(days) || days < 1)
+      throw new ValidationError([{ path: ['days'], message: 'must be a whole number, 1 or more' }], { subject: 'Invalid argument' });
     return {
       method: 'GET',
       path: '/pickups/available-dates',
       query: { days },
       transform: (data, answer) => {
         const list = Array.isArray(data) ? data : isRecord(data) && Array.isArray(data['dates']) ? data['dates'] : undefined;
-        if (list === undefined) throw new ResponseShapeError(`${answer.request.method} ${answer.request.url} answered ${answer.status} without a list of dates`, answer);
+        if (list === undefined)
+          throw new ResponseShapeError(`${answer.request.method} ${answer.request.url} answered ${answer.status} without a list of dates`, answer);
         return list.filter((date): date is PickupDate => typeof date === 'string');
       },
     };

@@ -36,7 +36,13 @@ export function calculatePrice(core: DeliveryCore, query: PriceQuery, options?: 
     return {
       method: 'GET',
       path: '/pricing/shipment/calculator',
-      query: { dropOffCity: checked.dropOffCity, pickupCity: checked.pickupCity, cod: checked.cod ?? 0, type: checked.type ?? 'SEND', size: checked.size ?? 'Normal' },
+      query: {
+        dropOffCity: checked.dropOffCity,
+        pickupCity: checked.pickupCity,
+        cod: checked.cod ?? 0,
+        type: checked.type ?? 'SEND',
+        size: checked.size ?? 'Normal',
+      },
       transform: (data) => ({ ...recordOf(data) }) as PriceQuote,
     };
   });

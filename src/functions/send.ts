@@ -25,8 +25,10 @@ export function send<T>(core: DeliveryCore, options: RequestOptions | undefined,
     http = coreInternals(core).http;
     endpoint = build(http.validation(options ?? undefined));
   } catch (error) {
-    // Input that throws while read (a revoked Proxy, a getter that throws) is still the caller's input: a typed error, not a TypeError.
-    return new APIPromise(Promise.reject(error instanceof DeliveryError ? error : new ValidationError([{ path: [], message: 'could not be read' }], { cause: error })));
+    // Input that throws while read (a revoked Proxy, a getter that throws) is still the caller's
+    // input: a typed error, not a TypeError.
+    const typed = error instanceof DeliveryError ? error : new ValidationError([{ path: [], message: 'could not be read' }], { cause: error });
+    return new APIPromise(Promise.reject(typed));
   }
   return http.request(endpoint, options);
 }

@@ -5,7 +5,14 @@ import { type CreatedDelivery, createDelivery } from '../functions/deliveries.js
 import { type AirwayBillOptions, getAirwayBills } from '../functions/airway-bills.js';
 import { resolveBulkTrackingNumbers, type ResolvedBulkResult, type ResolveTrackingNumbersOptions } from '../functions/bulk-recovery.js';
 import { type DeliveryChangeResult, type DeliveryTarget, terminateDelivery, updateDelivery } from '../functions/delivery-changes.js';
-import { type DeliveryPage, type DeliverySearchFilter, findDeliveryByReference, getDelivery, listDeliveries, searchDeliveries } from '../functions/delivery-reads.js';
+import {
+  type DeliveryPage,
+  type DeliverySearchFilter,
+  findDeliveryByReference,
+  getDelivery,
+  listDeliveries,
+  searchDeliveries,
+} from '../functions/delivery-reads.js';
 import type { DeliveryRecord } from '../functions/delivery-record.js';
 import type { BulkCreationError } from '../errors/index.js';
 import type { DeliveryChanges } from '../schemas/after-create.js';

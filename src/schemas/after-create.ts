@@ -131,9 +131,7 @@ export function checkedChanges(input: unknown, typeCode: unknown, options: Valid
   return unwrap(checkWith(changesSchema(typeCode), input, CHANGES_SUBJECT, options)) as DeliveryChanges;
 }
 
-const contactPersonSchema = lazy(() =>
-  object({ name: filledText(), phone: z.string().check(rule(isPhoneNumber, PHONE_RULE)), email: optional(z.string()) }),
-);
+const contactPersonSchema = lazy(() => object({ name: filledText(), phone: z.string().check(rule(isPhoneNumber, PHONE_RULE)), email: optional(z.string()) }));
 const pickupFields = () => ({
   businessLocationId: filledText(),
   scheduledDate: z.string().check(rule(isPickupDate, DATE_RULE)),
@@ -162,7 +160,8 @@ export function checkedPickup(input: unknown, options: ValidateOptions | undefin
 
 /** @internal Changes to a pickup request checked before sending. */
 export function checkedPickupChanges(input: unknown, options: ValidateOptions | undefined): PickupChanges {
-  if (isRecord(input) && Object.values(input).every((value) => value === undefined)) return unwrap(rejected('Invalid pickup changes', { path: [], message: 'names nothing to change' }));
+  if (isRecord(input) && Object.values(input).every((value) => value === undefined))
+    return unwrap(rejected('Invalid pickup changes', { path: [], message: 'names nothing to change' }));
   return unwrap(checkWith(pickupChangesSchema(), input, 'Invalid pickup changes', options)) as PickupChanges;
 }
 

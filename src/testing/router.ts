@@ -55,7 +55,12 @@ const ROUTES: readonly Route[] = [
   // After creation (live-service.md)
   { method: 'GET', path: /^\/deliveries\/business\/([^/]+)$/, needsKey: true, handle: (c) => getDelivery(c.ctx.store, param(c, 0)) },
   { method: 'POST', path: /^\/deliveries\/search$/, needsKey: true, handle: async (c) => searchDeliveries(c.ctx.store, c.url, await readJson(c.request)) },
-  { method: 'PUT', path: /^\/deliveries\/business\/([^/]+)$/, needsKey: true, handle: async (c) => updateDelivery(c.ctx.store, param(c, 0), await readJson(c.request)) },
+  {
+    method: 'PUT',
+    path: /^\/deliveries\/business\/([^/]+)$/,
+    needsKey: true,
+    handle: async (c) => updateDelivery(c.ctx.store, param(c, 0), await readJson(c.request)),
+  },
   {
     method: 'DELETE',
     path: /^\/deliveries\/business\/([^/]+)\/terminate$/,
@@ -67,7 +72,12 @@ const ROUTES: readonly Route[] = [
   { method: 'POST', path: /^\/pickups$/, needsKey: true, handle: async (c) => createPickup(c.ctx.store, await readJson(c.request), c.ctx.now()) },
   { method: 'GET', path: /^\/pickups$/, needsKey: true, handle: (c) => listPickups(c.ctx.store) },
   { method: 'GET', path: /^\/pickups\/([^/]+)$/, needsKey: true, handle: (c) => getPickup(c.ctx.store, param(c, 0)) },
-  { method: 'PUT', path: /^\/pickups\/([^/]+)$/, needsKey: true, handle: async (c) => updatePickup(c.ctx.store, param(c, 0), await readJson(c.request), c.ctx.now()) },
+  {
+    method: 'PUT',
+    path: /^\/pickups\/([^/]+)$/,
+    needsKey: true,
+    handle: async (c) => updatePickup(c.ctx.store, param(c, 0), await readJson(c.request), c.ctx.now()),
+  },
   { method: 'DELETE', path: /^\/pickups\/([^/]+)$/, needsKey: true, handle: (c) => deletePickup(c.ctx.store, param(c, 0)) },
   { method: 'GET', path: /^\/pickup-locations$/, needsKey: true, handle: (c) => listPickupLocations(c.ctx.store) },
   { method: 'GET', path: /^\/pricing\/shipment\/calculator$/, needsKey: true, handle: (c) => calculatePrice(c.url) },

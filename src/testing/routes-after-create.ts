@@ -20,7 +20,13 @@ const PAGE_DEFAULT = 50;
 const PAGE_MAX = 100;
 const MAX_LABELS = 50;
 
-const TYPE_VALUES: Readonly<Record<string, string>> = { 10: 'Send', 15: 'Cash Collection', 25: 'Customer Return Pickup', 30: 'Exchange', FXF_SEND: 'Fulfillment Send' };
+const TYPE_VALUES: Readonly<Record<string, string>> = {
+  10: 'Send',
+  15: 'Cash Collection',
+  25: 'Customer Return Pickup',
+  30: 'Exchange',
+  FXF_SEND: 'Fulfillment Send',
+};
 const stateValue = (code: number): string => (code === 46 ? 'Delivered' : isKnownState(code) ? STATES[code].name : String(code));
 
 /** An address as the service reads it back: places as `{ name }`. */
@@ -88,7 +94,13 @@ export function getDelivery(store: SandboxStore, id: string): Response {
 /** A comma-separated text (or an array, as one integration sends) as a set of its items. */
 function listFilter(value: unknown, field: string): Set<string> | undefined {
   if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value === 'string') return new Set(value.split(',').map((item) => item.trim()).filter((item) => item !== ''));
+  if (typeof value === 'string')
+    return new Set(
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== ''),
+    );
   if (Array.isArray(value)) return new Set(value.map(String));
   throw wrongType(field, 'string');
 }
@@ -156,7 +168,10 @@ export function updateDelivery(store: SandboxStore, id: string, body: unknown): 
 export async function terminateDelivery(store: SandboxStore, id: string, now: number, announce: Announce | undefined): Promise<Response> {
   const order = findOrder(store, id);
   if (!TERMINABLE.includes(order.state)) {
-    throw new RuleViolation(400, `Delivery ${order.trackingNumber} cannot be terminated: it is in state ${order.state} (${stateValue(order.state)}), already on its way`);
+    throw new RuleViolation(
+      400,
+      `Delivery ${order.trackingNumber} cannot be terminated: it is in state ${order.state} (${stateValue(order.state)}), already on its way`,
+    );
   }
   const last = order.history.at(-1)?.timeStamp ?? Number.NEGATIVE_INFINITY;
   const event: StateEvent = { state: TERMINATED, type: order.webhookType, timeStamp: Math.max(now, last + 1), numberOfAttempts: order.attempts };

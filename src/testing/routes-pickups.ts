@@ -56,21 +56,30 @@ function pickupView(pickup: PickupRecord): Record<string, unknown> {
 /** The rules of a pickup's date, slot, location and contact: 1083 past, 1080 Friday, 1078 same location and date. */
 function checkPickup(store: SandboxStore, business: BusinessRecord, fields: Record<string, unknown>, now: number, self: string | undefined): void {
   const { scheduledDate: date, scheduledTimeSlot: slot, businessLocationId: location, contactPerson: contact } = fields;
-  if (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`))) throw invalid('scheduledDate must be a date written YYYY-MM-DD');
+  if (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`)))
+    throw invalid('scheduledDate must be a date written YYYY-MM-DD');
   if (typeof slot !== 'string' || !SLOTS.includes(slot)) throw invalid(`scheduledTimeSlot must be one of: ${SLOTS.join(', ')}`);
-  if (!isNonEmptyString(location) || !business.pickupLocations.some((entry) => entry._id === location)) throw invalid(`businessLocationId ${String(location)} is not a pickup location of this business`);
+  if (!isNonEmptyString(location) || !business.pickupLocations.some((entry) => entry._id === location))
+    throw invalid(`businessLocationId ${String(location)} is not a pickup location of this business`);
   if (!isRecord(contact) || !isNonEmptyString(contact['name']) || !isNonEmptyString(contact['phone'])) throw invalid('contactPerson needs name and phone');
   if (date < dayOf(now)) throw pickupRefusal(1083, date);
   if (weekdayOf(date) === FRIDAY) throw pickupRefusal(1080, date);
   for (const other of store.pickups.values()) {
-    if (other._id !== self && other.businessId === business._id && other.state === 'Requested' && other.businessLocationId === location && other.scheduledDate === date) {
+    if (
+      other._id !== self &&
+      other.businessId === business._id &&
+      other.state === 'Requested' &&
+      other.businessLocationId === location &&
+      other.scheduledDate === date
+    ) {
       throw pickupRefusal(1078, `pickup ${other._id} is already requested for ${date}`);
     }
   }
 }
 
 const KNOWN = ['scheduledDate', 'scheduledTimeSlot', 'businessLocationId', 'contactPerson'];
-const extraOf = (body: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(body).filter(([key]) => !KNOWN.includes(key) && key !== '_id'));
+const extraOf = (body: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(body).filter(([key]) => !KNOWN.includes(key) && key !== '_id'));
 
 /** POST /pickups. */
 export function createPickup(store: SandboxStore, body: unknown, now: number): Response {
@@ -108,7 +117,10 @@ export function getPickup(store: SandboxStore, id: string): Response {
 /** GET /pickups: the current business's requests, newest first. */
 export function listPickups(store: SandboxStore): Response {
   const business = currentBusiness(store);
-  const pickups = [...store.pickups.values()].filter((pickup) => pickup.businessId === business._id).reverse().map(pickupView);
+  const pickups = [...store.pickups.values()]
+    .filter((pickup) => pickup.businessId === business._id)
+    .reverse()
+    .map(pickupView);
   return ok({ pickups, count: pickups.length });
 }
 
@@ -116,7 +128,13 @@ export function listPickups(store: SandboxStore): Response {
 export function updatePickup(store: SandboxStore, id: string, body: unknown, now: number): Response {
   if (!isRecord(body)) throw invalid('The body must be a JSON object');
   const pickup = findPickup(store, id);
-  const merged = { scheduledDate: pickup.scheduledDate, scheduledTimeSlot: pickup.scheduledTimeSlot, businessLocationId: pickup.businessLocationId, contactPerson: pickup.contactPerson, ...body };
+  const merged = {
+    scheduledDate: pickup.scheduledDate,
+    scheduledTimeSlot: pickup.scheduledTimeSlot,
+    businessLocationId: pickup.businessLocationId,
+    contactPerson: pickup.contactPerson,
+    ...body,
+  };
   checkPickup(store, currentBusiness(store), merged, now, pickup._id);
   pickup.scheduledDate = merged.scheduledDate as string;
   pickup.scheduledTimeSlot = merged.scheduledTimeSlot as string;

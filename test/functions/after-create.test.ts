@@ -98,13 +98,15 @@ describe('deliveries after creation, against a node:http fake in the shapes of l
   });
 
   it('findByReference: the exact match among looser ones, or undefined', async () => {
-    fake.on('POST /deliveries/search', () => envelope({ deliveries: [read('1', { businessReference: 'order-10420' }), read('2', { businessReference: 'order-1042' })], count: 2 }));
+    fake.on('POST /deliveries/search', () =>
+      envelope({ deliveries: [read('1', { businessReference: 'order-10420' }), read('2', { businessReference: 'order-1042' })], count: 2 }),
+    );
     expect((await findDeliveryByReference(core, 'order-1042'))?.trackingNumber).toBe('2');
     expect(fake.received[0]?.body).toMatchObject({ businessReference: 'order-1042' });
     expect(await client.deliveries.findByReference('order-7')).toBeUndefined();
   });
 
-  it('update: PUT /deliveries/business/{id} with the changes; the create rules run on them; a read order past the editable states is refused before sending', async () => {
+  it('update: PUT /deliveries/business/{id} with the changes, create rules run on them; a read order past the editable states is refused unsent', async () => {
     fake.on('PUT /deliveries/business/:id', () => ({ json: { success: true, message: 'Done successfully.', data: { _id: 'abc' } } }));
     expect(await updateDelivery(core, '70000012', { dropOffAddress, notes: 'Call first' })).toEqual({ _id: 'abc' });
     expect(fake.received[0]).toMatchObject({ method: 'PUT', path: '/deliveries/business/70000012', body: { dropOffAddress, notes: 'Call first' } });
@@ -148,7 +150,7 @@ describe('deliveries after creation, against a node:http fake in the shapes of l
     expect(JSON.stringify(unauthorized)).not.toContain(KEY);
   });
 
-  it('airwayBills: POST /deliveries/mass-awb { trackingNumbers: "a,b", requestedAwbType, lang }; base64 and plain-text PDFs both read; anything else refused', async () => {
+  it('airwayBills: POST /deliveries/mass-awb { trackingNumbers: "a,b", requestedAwbType, lang }; base64 and text PDFs read, the rest refused', async () => {
     const pdf = '%PDF-1.4\n1 0 obj\n<<>>\nendobj\n%%EOF\n';
     fake.on('POST /deliveries/mass-awb', () => envelope(btoa(pdf)));
     const bytes = await getAirwayBills(core, ['70000012', '70000013'], { size: 'A6', lang: 'en' });
@@ -200,7 +202,9 @@ describe('pickups, pickup locations and fees, against the fake', () => {
   const pickup = { businessLocationId: 'loc-1', scheduledDate: '2026-03-12', scheduledTimeSlot: '10:00 to 13:00', contactPerson } as const;
 
   it('create: POST /pickups with the body as given; the answer typed; a bad date or slot is refused before sending', async () => {
-    fake.on('POST /pickups', (request) => envelope({ _id: 'p1', puid: 1001, state: 'Requested', ...(request.body as object), deliveries: [], createdAt: '2026-03-11T07:00:00.000Z' }));
+    fake.on('POST /pickups', (request) =>
+      envelope({ _id: 'p1', puid: 1001, state: 'Requested', ...(request.body as object), deliveries: [], createdAt: '2026-03-11T07:00:00.000Z' }),
+    );
     const created = await createPickup(core, { ...pickup, numberOfParcels: 4, packageType: 'Normal' });
     expect(fake.received[0]).toMatchObject({ method: 'POST', path: '/pickups', body: { ...pickup, numberOfParcels: 4, packageType: 'Normal' } });
     expect(created).toMatchObject({ _id: 'p1', state: 'Requested', scheduledTimeSlot: '10:00 to 13:00' });
@@ -232,19 +236,40 @@ describe('pickups, pickup locations and fees, against the fake', () => {
     expect(await client.pickups.update('p1', { scheduledTimeSlot: '13:00 to 16:00' })).toMatchObject({ scheduledTimeSlot: '13:00 to 16:00' });
     await client.pickups.delete('p1');
     expect(await listPickupDates(core, { days: 5 })).toEqual(['2026-03-12', '2026-03-14']);
-    expect(fake.received.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /pickups/p1', 'GET /pickups', 'PUT /pickups/p1', 'DELETE /pickups/p1', 'GET /pickups/available-dates']);
+    expect(fake.received.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /pickups/p1',
+      'GET /pickups',
+      'PUT /pickups/p1',
+      'DELETE /pickups/p1',
+      'GET /pickups/available-dates',
+    ]);
     expect(fake.received[2]?.body).toEqual({ scheduledTimeSlot: '13:00 to 16:00' });
     expect(fake.received[4]?.query).toEqual({ days: '5' });
     await expect(client.pickups.availableDates({ days: 0 })).rejects.toBeInstanceOf(ValidationError);
   });
 
   it('pickupLocations.list reads { total, list }', async () => {
-    fake.on('GET /pickup-locations', () => envelope({ total: 1, list: [{ _id: 'loc-1', locationName: 'Warehouse', isDefault: true, contactPerson: { name: 'Omar', phone: '010' }, address: { city: { name: 'Cairo' } } }] }));
+    fake.on('GET /pickup-locations', () =>
+      envelope({
+        total: 1,
+        list: [
+          { _id: 'loc-1', locationName: 'Warehouse', isDefault: true, contactPerson: { name: 'Omar', phone: '010' }, address: { city: { name: 'Cairo' } } },
+        ],
+      }),
+    );
     expect(await listPickupLocations(core)).toEqual([expect.objectContaining({ _id: 'loc-1', isDefault: true, address: { city: { name: 'Cairo' } } })]);
   });
 
   it('pricing.calculate: GET /pricing/shipment/calculator with every parameter (defaults SEND, Normal, 0); the answer typed, the rest kept', async () => {
-    fake.on('GET /pricing/shipment/calculator', () => envelope({ shippingFee: 60, priceAfterVat: 68.4, extraCodFee: { amount: 0 }, tier: { openingPackageFee: { amount: 0 }, bostaMaterialFee: { amount: 0 } }, zone: 'A' }));
+    fake.on('GET /pricing/shipment/calculator', () =>
+      envelope({
+        shippingFee: 60,
+        priceAfterVat: 68.4,
+        extraCodFee: { amount: 0 },
+        tier: { openingPackageFee: { amount: 0 }, bostaMaterialFee: { amount: 0 } },
+        zone: 'A',
+      }),
+    );
     const quote = await calculatePrice(core, { dropOffCity: 'Giza', pickupCity: 'Cairo' });
     expect(fake.received[0]?.query).toEqual({ dropOffCity: 'Giza', pickupCity: 'Cairo', cod: '0', type: 'SEND', size: 'Normal' });
     expect(quote).toMatchObject({ shippingFee: 60, priceAfterVat: 68.4, zone: 'A' });
@@ -256,7 +281,9 @@ describe('pickups, pickup locations and fees, against the fake', () => {
 describe('recovery against the fake', () => {
   it('a create carrying uniqueBusinessReference is repeated after a 503; one without is not', async () => {
     let calls = 0;
-    fake.on('POST /deliveries', () => (++calls === 1 ? { status: 503, json: { success: false, message: 'busy' } } : envelope({ _id: 'd1', trackingNumber: '7001' })));
+    fake.on('POST /deliveries', () =>
+      ++calls === 1 ? { status: 503, json: { success: false, message: 'busy' } } : envelope({ _id: 'd1', trackingNumber: '7001' }),
+    );
     const retrying = new DeliveryCore({ apiKey: KEY, baseUrl: fake.baseUrl, maxRetries: 2, retryDelay: { base: 1, max: 1 } });
     const order = { type: 10, dropOffAddress, receiver: { firstName: 'Mona', phone: '01012345678' } } as const;
     expect(await createDelivery(retrying, { ...order, uniqueBusinessReference: 'WC_1' } as typeof order)).toMatchObject({ trackingNumber: '7001' });
@@ -266,8 +293,12 @@ describe('recovery against the fake', () => {
     expect(calls).toBe(1);
   });
 
-  it('resolveTrackingNumbers: created orders get their tracking numbers; mayExist ones come back created or not there; duplicates are listed, never dropped', async () => {
-    const held = [read('701', { _id: 'i1', businessReference: 'r1' }), read('702', { _id: 'i2', businessReference: 'r2' }), read('703', { _id: 'i3', businessReference: 'r3' })];
+  it('resolveTrackingNumbers: created orders get tracking numbers; mayExist ones come back created or not there; duplicates listed', async () => {
+    const held = [
+      read('701', { _id: 'i1', businessReference: 'r1' }),
+      read('702', { _id: 'i2', businessReference: 'r2' }),
+      read('703', { _id: 'i3', businessReference: 'r3' }),
+    ];
     fake.on('POST /deliveries/search', (request) => {
       const wanted = String((request.body as { businessReference: string }).businessReference).split(',');
       const deliveries = held.filter((d) => wanted.includes(String(d['businessReference'])));
@@ -278,7 +309,10 @@ describe('recovery against the fake', () => {
     const outcome = new BulkCreationError({
       source: 'server',
       result: {
-        created: [{ index: 0, businessReference: 'r1' }, { index: 1, businessReference: 'r2' }],
+        created: [
+          { index: 0, businessReference: 'r1' },
+          { index: 1, businessReference: 'r2' },
+        ],
         failed: [2, 3, 4, 5].map((index) => ({ index, error: reason, mayExist: true })),
         createdIds: ['i1', 'i2'],
       },
@@ -299,7 +333,11 @@ describe('recovery against the fake', () => {
     expect(settled.createdIds).toEqual(['i1', 'i2', 'i3']);
     // One search for the four searchable references
     expect(only('POST')).toHaveLength(1);
-    expect(String((only('POST')[0]?.body as { businessReference: string }).businessReference).split(',').sort()).toEqual(['r1', 'r2', 'r3', 'r4']);
+    expect(
+      String((only('POST')[0]?.body as { businessReference: string }).businessReference)
+        .split(',')
+        .sort(),
+    ).toEqual(['r1', 'r2', 'r3', 'r4']);
   });
 
   it('a failed lookup leaves its orders unresolved with the error; the result can be passed in again', async () => {

@@ -7,7 +7,12 @@ import { dropOff, setUpAccount } from './helpers.js';
 
 /** Every call after creation once, through whatever transport the client is on. */
 async function everyCall(client: DeliveryClient, sandbox: Sandbox, locationId: string): Promise<void> {
-  const created = await client.deliveries.create({ type: 10, dropOffAddress: dropOff, receiver: { firstName: 'Mona', phone: '01012345678' }, businessReference: 'T-1' });
+  const created = await client.deliveries.create({
+    type: 10,
+    dropOffAddress: dropOff,
+    receiver: { firstName: 'Mona', phone: '01012345678' },
+    businessReference: 'T-1',
+  });
   expect((await client.deliveries.get(created.trackingNumber)).state?.code).toBe(DeliveryState.PickupRequested);
   expect((await client.deliveries.search({ businessReference: 'T-1' })).deliveries).toHaveLength(1);
   await client.deliveries.update(created.trackingNumber, { notes: 'Ring twice' });
@@ -15,7 +20,12 @@ async function everyCall(client: DeliveryClient, sandbox: Sandbox, locationId: s
   const pdf = await client.deliveries.airwayBills([created.trackingNumber]);
   expect(new TextDecoder('latin1').decode(pdf.subarray(0, 5))).toBe('%PDF-');
   const [date] = await client.pickups.availableDates({ days: 3 });
-  const pickup = await client.pickups.create({ businessLocationId: locationId, scheduledDate: date ?? '2099-01-01', scheduledTimeSlot: '13:00 to 16:00', contactPerson: { name: 'Omar', phone: '01098765432' } });
+  const pickup = await client.pickups.create({
+    businessLocationId: locationId,
+    scheduledDate: date ?? '2099-01-01',
+    scheduledTimeSlot: '13:00 to 16:00',
+    contactPerson: { name: 'Omar', phone: '01098765432' },
+  });
   expect((await client.pickups.list()).pickups).toHaveLength(1);
   await client.pickups.delete(pickup._id);
   expect(await client.pickupLocations.list()).toHaveLength(1);
@@ -35,7 +45,10 @@ describe('the calls after creation through every way of serving the sandbox', ()
     const sandbox = createSandbox();
     const server = setupServer(...sandboxHandlers(sandbox));
     server.listen({ onUnhandledRequest: 'error' });
-    cleanup.push(() => sandbox.close(), () => server.close());
+    cleanup.push(
+      () => sandbox.close(),
+      () => server.close(),
+    );
     const { locationId } = await setUpAccount(sandbox);
     await everyCall(new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, maxRetries: 0 }), sandbox, locationId);
   });

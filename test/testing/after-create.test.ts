@@ -1,14 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  DeliveryClient,
-  DeliveryState,
-  isDeliveryError,
-  NotFoundError,
-  OrderStateError,
-  PickupErrorCode,
-  ApiError,
-  type OrderInput,
-} from '../../src/index.js';
+import { DeliveryClient, DeliveryState, isDeliveryError, NotFoundError, OrderStateError, PickupErrorCode, ApiError, type OrderInput } from '../../src/index.js';
 import { createSandbox, type Sandbox } from '../../src/testing/index.js';
 import { dropOff, setUpAccount } from './helpers.js';
 
@@ -25,7 +16,14 @@ async function setUp(options: { webhookFetch?: (url: string, init: RequestInit) 
 }
 
 const order = (reference: string, extra: Record<string, unknown> = {}): OrderInput =>
-  ({ type: 10, dropOffAddress: dropOff, receiver: { firstName: 'Mona', lastName: 'Adel', phone: '01012345678' }, cod: 250, businessReference: reference, ...extra }) as OrderInput;
+  ({
+    type: 10,
+    dropOffAddress: dropOff,
+    receiver: { firstName: 'Mona', lastName: 'Adel', phone: '01012345678' },
+    cod: 250,
+    businessReference: reference,
+    ...extra,
+  }) as OrderInput;
 
 afterEach(async () => {
   await sandbox?.close();
@@ -144,17 +142,29 @@ describe('sandbox: after creation, through the client', () => {
     const dates = await client.pickups.availableDates({ days: 7 });
     expect(dates).toEqual(['2026-03-11', '2026-03-12', '2026-03-14', '2026-03-15', '2026-03-16', '2026-03-17']);
     const contactPerson = { name: 'Omar Said', phone: '01098765432' };
-    const pickup = await client.pickups.create({ businessLocationId: locationId, scheduledDate: '2026-03-12', scheduledTimeSlot: '10:00 to 13:00', contactPerson, numberOfParcels: 3 });
+    const pickup = await client.pickups.create({
+      businessLocationId: locationId,
+      scheduledDate: '2026-03-12',
+      scheduledTimeSlot: '10:00 to 13:00',
+      contactPerson,
+      numberOfParcels: 3,
+    });
     expect(pickup).toMatchObject({ state: 'Requested', scheduledDate: '2026-03-12', businessLocationId: locationId, numberOfParcels: 3 });
     expect(await client.pickups.get(pickup._id)).toMatchObject({ _id: pickup._id });
     expect((await client.pickups.list()).pickups.map((p) => p._id)).toEqual([pickup._id]);
 
-    const friday = await client.pickups.create({ businessLocationId: locationId, scheduledDate: '2026-03-13', scheduledTimeSlot: '10:00 to 13:00', contactPerson }).catch((e: unknown) => e);
+    const friday = await client.pickups
+      .create({ businessLocationId: locationId, scheduledDate: '2026-03-13', scheduledTimeSlot: '10:00 to 13:00', contactPerson })
+      .catch((e: unknown) => e);
     expect(isDeliveryError(friday, PickupErrorCode.FridayNotAllowed)).toBe(true);
     expect((friday as ApiError).message).toContain('Friday');
-    const past = await client.pickups.create({ businessLocationId: locationId, scheduledDate: '2026-03-10', scheduledTimeSlot: '10:00 to 13:00', contactPerson }).catch((e: unknown) => e);
+    const past = await client.pickups
+      .create({ businessLocationId: locationId, scheduledDate: '2026-03-10', scheduledTimeSlot: '10:00 to 13:00', contactPerson })
+      .catch((e: unknown) => e);
     expect(isDeliveryError(past, PickupErrorCode.DateInPast)).toBe(true);
-    const twice = await client.pickups.create({ businessLocationId: locationId, scheduledDate: '2026-03-12', scheduledTimeSlot: '13:00 to 16:00', contactPerson }).catch((e: unknown) => e);
+    const twice = await client.pickups
+      .create({ businessLocationId: locationId, scheduledDate: '2026-03-12', scheduledTimeSlot: '13:00 to 16:00', contactPerson })
+      .catch((e: unknown) => e);
     expect(isDeliveryError(twice, PickupErrorCode.DuplicatePickup)).toBe(true);
 
     expect(await client.pickups.update(pickup._id, { scheduledTimeSlot: '13:00 to 16:00' })).toMatchObject({ scheduledTimeSlot: '13:00 to 16:00' });

@@ -26,9 +26,21 @@ function clientOn(box: Sandbox) {
 }
 
 const orderFor = (reference: string): OrderInput =>
-  ({ type: 10, dropOffAddress: dropOff, receiver: { firstName: 'Mona', phone: '01012345678' }, cod: 100, businessReference: reference, uniqueBusinessReference: `U-${reference}` }) as OrderInput;
+  ({
+    type: 10,
+    dropOffAddress: dropOff,
+    receiver: { firstName: 'Mona', phone: '01012345678' },
+    cod: 100,
+    businessReference: reference,
+    uniqueBusinessReference: `U-${reference}`,
+  }) as OrderInput;
 
-const FAULTS = { rate: 0.3, kinds: ['unavailable', 'drop-before', 'drop-after', 'malformed', 'slow', 'rate-limit'] as const, slowMs: 600, retryAfterSeconds: 0 };
+const FAULTS = {
+  rate: 0.3,
+  kinds: ['unavailable', 'drop-before', 'drop-after', 'malformed', 'slow', 'rate-limit'] as const,
+  slowMs: 600,
+  retryAfterSeconds: 0,
+};
 
 function expectEveryHeldOrderKnown(box: Sandbox, known: ReadonlyMap<string, string>, references: readonly string[]): void {
   const held = box.orders();
@@ -57,7 +69,8 @@ describe('recovering from unknown outcomes, against the sandbox under faults', (
       sawUnknown ||= outcome.failed.some((failure) => failure.mayExist);
       await settle();
       let settled = await client.deliveries.resolveTrackingNumbers(outcome, { orders });
-      for (let attempt = 0; attempt < 12 && settled.unresolved.length > 0; attempt++) settled = await client.deliveries.resolveTrackingNumbers(settled, { orders });
+      for (let attempt = 0; attempt < 12 && settled.unresolved.length > 0; attempt++)
+        settled = await client.deliveries.resolveTrackingNumbers(settled, { orders });
       expect(settled.unresolved).toEqual([]);
       for (const { index, trackingNumber } of settled.created) known.set(references[references.indexOf(todo[index] ?? '')] ?? '', trackingNumber ?? '');
       // Only what is surely not there is sent again
