@@ -1,10 +1,16 @@
 // `npm run demo`: a merchant's first day, end to end, against a sandbox this script serves itself on
 // 127.0.0.1 (no network, no key): registration, a business and its pickup location, addresses
 // from English and Arabic names, one order of each type, errors caught by class from both sides,
-// and the webhooks that follow, received by a handler from `delivery-sdk/webhooks`.
+// and the webhooks that follow, received by a handler from `delivery-sdk/webhooks`. Then a second
+// day: last night's upload found again, an address changed, an order cancelled, labels printed to
+// a file, a courier booked.
+import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import {
+  BulkCreationError,
   CodLimitExceededError,
   CountryId,
   DeliveryClient,
@@ -13,6 +19,8 @@ import {
   describeState,
   DistrictNotFoundError,
   FulfillmentType,
+  type AddressByDistrictName,
+  type Address,
   type CreatedDelivery,
   type OrderInput,
 } from 'delivery-sdk';
@@ -25,6 +33,20 @@ import { printer, type Output } from './support/merchant.js';
 export interface DemoOptions {
   /** Default: standard output. */
   readonly out?: Output | undefined;
+  /** Where the second day's labels are written. Default: `delivery-sdk-demo-labels.pdf` in the system's temporary folder. */
+  readonly labelsFile?: string | undefined;
+}
+
+/** What the second day did. */
+export interface SecondDay {
+  /** Last night's orders, found again by their references: reference → tracking number. */
+  readonly found: ReadonlyMap<string, string>;
+  readonly updated: string;
+  readonly terminated: string;
+  readonly labelsFile: string;
+  readonly labelBytes: number;
+  readonly pickupId: string;
+  readonly pickupDate: string;
 }
 
 /** One order of the demo and what its webhooks told. */
@@ -41,6 +63,7 @@ export interface DemoResult {
   readonly orders: readonly DemoOrder[];
   /** Webhooks the sandbox sent, and how many the handler accepted. */
   readonly webhooks: { readonly sent: number; readonly accepted: number };
+  readonly secondDay: SecondDay;
 }
 
 const WEBHOOK_HEADER = { name: 'X-Webhook-Key', value: 'demo-webhook-secret' };
@@ -143,12 +166,67 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     const result = orders.map(({ label, created, scenario }) => ({ label, trackingNumber: created.trackingNumber, scenario, events: tracker.history(created.trackingNumber) }));
     say('');
     for (const line of timelineTable(result)) say(line);
+    const webhooks = { sent: sentCount, accepted };
+    const secondDay = await runSecondDay(client, giza, say, options.labelsFile ?? join(tmpdir(), 'delivery-sdk-demo-labels.pdf'));
     say(`\nDone in ${((performance.now() - started) / 1000).toFixed(1)} s. More: the examples/ folder (README, Examples).`);
-    return { orders: result, webhooks: { sent: sentCount, accepted } };
+    return { orders: result, webhooks, secondDay };
   } finally {
     await sandbox.close();
     await hooks.close();
   }
+}
+
+/**
+ * The second day: last night's upload, found again the next morning; one customer moved, one
+ * cancelled; the labels printed; a courier booked.
+ */
+async function runSecondDay(
+  client: DeliveryClient,
+  address: Address | AddressByDistrictName,
+  say: (line: string) => void,
+  labelsFile: string,
+): Promise<SecondDay> {
+  say('\nThe second day');
+  const references = ['NIGHT-2001', 'NIGHT-2002', 'NIGHT-2003', 'NIGHT-2004'];
+  const orders = references.map(
+    (businessReference, i): OrderInput => ({ type: DeliveryType.Deliver, dropOffAddress: address, receiver, cod: 100 + i * 50, businessReference }),
+  );
+  // Last night's upload: the bulk answer names the ids created, not which is whose.
+  const outcome = await client.deliveries.createBulk(orders).catch((err: unknown) => (err instanceof BulkCreationError ? err.result : Promise.reject(err)));
+  const settled = await client.deliveries.resolveTrackingNumbers(outcome, { orders });
+  if (settled.unresolved.length > 0) throw new Error(`unresolved orders: ${settled.unresolved.map((entry) => entry.reason.message).join('; ')}`);
+  say(`  ✓ last night's upload: ${settled.created.length} orders, tracking numbers found by businessReference (resolveTrackingNumbers)`);
+
+  const found = new Map<string, string>();
+  for await (const order of client.deliveries.list({ businessReference: references })) found.set(order.businessReference ?? '', order.trackingNumber);
+  say(`  ✓ found again this morning: ${references.map((reference) => `${reference} → #${found.get(reference)}`).join(', ')}`);
+
+  const moved = await client.deliveries.get(found.get('NIGHT-2002') ?? '');
+  await client.deliveries.update(moved, { dropOffAddress: { ...address, firstLine: '3 Mosaddak Street, 2nd floor' }, notes: 'Customer moved: new address' });
+  say(`  ✓ #${moved.trackingNumber} (state ${moved.state?.code}) → new address "3 Mosaddak Street, 2nd floor"`);
+
+  const cancelled = found.get('NIGHT-2003') ?? '';
+  await client.deliveries.terminate(cancelled);
+  say(`  ✓ #${cancelled} cancelled → state ${(await client.deliveries.get(cancelled)).state?.code} (Terminated)`);
+
+  const toPrint = references.filter((reference) => reference !== 'NIGHT-2003').map((reference) => found.get(reference) ?? '');
+  const pdf = await client.deliveries.airwayBills(toPrint, { size: 'A6', lang: 'en' });
+  await writeFile(labelsFile, pdf);
+  say(`  ✓ ${toPrint.length} labels (A6) → ${labelsFile} (${pdf.byteLength} bytes)`);
+
+  const [location] = await client.pickupLocations.list();
+  const dates = await client.pickups.availableDates({ days: 7 });
+  const date = dates[1] ?? dates[0];
+  if (date === undefined) throw new Error('no pickup date available');
+  const pickup = await client.pickups.create({
+    businessLocationId: location?._id ?? '',
+    scheduledDate: date,
+    scheduledTimeSlot: '10:00 to 13:00',
+    contactPerson: { name: 'Omar Said', phone: '+201098765432' },
+    numberOfParcels: toPrint.length,
+  });
+  say(`  ✓ courier booked at "${location?.locationName}" on ${date}, 10:00 to 13:00, for ${toPrint.length} parcels (pickup ${pickup._id}, ${pickup.state})`);
+  return { found, updated: moved.trackingNumber, terminated: cancelled, labelsFile, labelBytes: pdf.byteLength, pickupId: pickup._id, pickupDate: date };
 }
 
 /** What each sandbox scenario plays, in words. */

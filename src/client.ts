@@ -6,6 +6,9 @@ import { BusinessesResource } from './resources/businesses.js';
 import { DeliveriesResource } from './resources/deliveries.js';
 import { FulfillmentResource } from './resources/fulfillment.js';
 import { LookupResource } from './resources/lookup.js';
+import { PickupLocationsResource } from './resources/pickup-locations.js';
+import { PickupsResource } from './resources/pickups.js';
+import { PricingResource } from './resources/pricing.js';
 import { UsersResource } from './resources/users.js';
 
 /** A call of an endpoint the SDK does not wrap (yet). */
@@ -45,8 +48,14 @@ export class DeliveryClient {
   readonly users: UsersResource;
   /** `create` (basic or marketplace) and `updatePickupLocations`. */
   readonly businesses: BusinessesResource;
-  /** `create` (one order of any type) and `createBulk`. */
+  /** `create` and `createBulk`; after creation `get`, `search`, `list`, `findByReference`, `update`, `terminate`, `airwayBills`, `resolveTrackingNumbers`. */
   readonly deliveries: DeliveriesResource;
+  /** Pickup requests: `create`, `get`, `list`, `update`, `delete`, `availableDates`. */
+  readonly pickups: PickupsResource;
+  /** `list`: the business's pickup locations. */
+  readonly pickupLocations: PickupLocationsResource;
+  /** `calculate`: what an order would cost. */
+  readonly pricing: PricingResource;
   /** `create` (FXF_SEND), `createReturn` (CUSTOMER_RETURN_PICKUP), `createBulky` and `previewBulkyMerge`. */
   readonly fulfillment: FulfillmentResource;
 
@@ -90,6 +99,9 @@ export class DeliveryClient {
     this.businesses = new BusinessesResource(core);
     this.deliveries = new DeliveriesResource(core);
     this.fulfillment = new FulfillmentResource(core);
+    this.pickups = new PickupsResource(core);
+    this.pickupLocations = new PickupLocationsResource(core);
+    this.pricing = new PricingResource(core);
   }
 
   /**

@@ -20,6 +20,17 @@ export type { AddressUse, ResolveAddressInput } from './resources/resolve-addres
 export { UsersResource, type BusinessAdmin, type VerificationResult } from './resources/users.js';
 export { BusinessesResource, type Business, type PickupLocation } from './resources/businesses.js';
 export { DeliveriesResource, type CreatedDelivery } from './resources/deliveries.js';
+export { PickupsResource } from './resources/pickups.js';
+export { PickupLocationsResource } from './resources/pickup-locations.js';
+export { PricingResource } from './resources/pricing.js';
+export type { DeliveryRecord, DeliveryAddressRecord, NamedPlace, ReceiverRecord, TimelineStep } from './functions/delivery-record.js';
+export type { DeliverySearchFilter, DeliveryPage } from './functions/delivery-reads.js';
+export { EDITABLE_STATES, type DeliveryChangeResult, type DeliveryTarget } from './functions/delivery-changes.js';
+export { MAX_AIRWAY_BILLS, type AirwayBillOptions } from './functions/airway-bills.js';
+export type { Pickup, PickupList, PickupListQuery, PickupDatesQuery } from './functions/pickups.js';
+export type { PickupLocationRecord } from './functions/pickup-locations.js';
+export type { PriceQuote, Amount } from './functions/pricing.js';
+export type { ResolvedBulkResult, ResolveTrackingNumbersOptions, UnresolvedBulkOrder } from './functions/bulk-recovery.js';
 export type { BulkCreateOptions, BulkCreateResult, BulkCreatedDelivery, BulkFailure, BulkInput, BulkProgress } from './resources/bulk.js';
 export { FulfillmentResource, type BulkyCreatedOrder, type CreateReturnOptions, type OriginalFulfillment } from './resources/fulfillment.js';
 export { previewBulkyMerge, type BulkyMergeGroup } from './resources/bulky-merge.js';

@@ -135,7 +135,7 @@ export class Call<T> {
   /** The DeliveryError for whatever ended an attempt. */
   #failure(error: unknown, attempt: number): DeliveryError {
     const { method, url } = this.request;
-    const note = method === 'POST' ? ' The service may have acted on it; it was not sent again.' : '';
+    const note = method === 'POST' && this.endpoint.idempotent !== true ? ' The service may have acted on it; it was not sent again.' : '';
     if (error instanceof AttemptCut) {
       if (error.cut === 'caller') return this.#aborted();
       const total = this.options.totalTimeout ?? this.config.totalTimeout;

@@ -8,8 +8,10 @@ import {
   formatPath,
   type DeliveryError,
   isKnownErrorCode,
+  isPickupErrorCode,
   NotFoundError,
   PermissionDeniedError,
+  pickupErrorCodeMeaning,
   RateLimitError,
   RedirectError,
   type RequestSummary,
@@ -107,8 +109,10 @@ export function errorFromResponse(response: Response, decoded: DecodedBody, requ
 
   const statusText = response.statusText === '' ? '' : ` ${scrubText(response.statusText, secrets)}`;
   const detail = serverMessage ?? (decoded.json ? undefined : body === '' ? 'empty body' : String(body));
+  // A pickup code is known from one integration only: its meaning is added, the class stays ApiError.
+  const meaning = isPickupErrorCode(errorCode) ? ` (errorCode ${errorCode}: ${pickupErrorCodeMeaning[errorCode]})` : undefined;
   const message = `${request.method} ${request.url} failed with HTTP ${status}${statusText}${detail === undefined ? '' : `: ${detail}`}${
-    errorCode === undefined ? '' : ` (errorCode ${errorCode})`
+    meaning ?? (errorCode === undefined ? '' : ` (errorCode ${errorCode})`)
   }`;
   const options: ApiErrorOptions = { status, body, headers, request, errorCode, issues };
   if (status === 401) return new AuthenticationError(`${message}; check the client's \`apiKey\` (or DELIVERY_API_KEY)`, options);

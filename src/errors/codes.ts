@@ -62,3 +62,55 @@ export const errorCodeMeaning: Readonly<Record<ErrorCode, string>> = {
 export function isKnownErrorCode(code: unknown): code is ErrorCode {
   return typeof code === 'number' && Object.prototype.hasOwnProperty.call(errorCodeMeaning, code);
 }
+
+/**
+ * The errorCodes the service answers a pickup request with. They are not in the spec: one public
+ * integration maps them by hand (see docs/assumptions.md), so they arrive as an `ApiError`
+ * carrying the code, not as classes of their own. Narrow with
+ * `isDeliveryError(err, PickupErrorCode.FridayNotAllowed)`.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.pickups.create(pickup);
+ * } catch (err) {
+ *   if (isDeliveryError(err, PickupErrorCode.FridayNotAllowed)) console.warn(pickupErrorCodeMeaning[err.errorCode]);
+ *   else throw err;
+ * }
+ * ```
+ */
+export const PickupErrorCode = {
+  /** 1077: the pickup location needs a default contact person. */
+  LocationContactRequired: 1077,
+  /** 1078: a pickup is already requested for this location and date. */
+  DuplicatePickup: 1078,
+  /** 1080: no pickups are scheduled on Fridays. */
+  FridayNotAllowed: 1080,
+  /** 1081: today's cut-off time for pickup requests has passed. */
+  CutOffPassed: 1081,
+  /** 1083: the date is in the past. */
+  DateInPast: 1083,
+  /** 2022: the date is a holiday. */
+  Holiday: 2022,
+  /** 2027: a pickup request was already created today. */
+  AlreadyRequestedToday: 2027,
+} as const;
+
+/** One of the pickup errorCodes (see {@link PickupErrorCode}). */
+export type PickupErrorCode = (typeof PickupErrorCode)[keyof typeof PickupErrorCode];
+
+/** What each pickup errorCode means, as the one integration that maps them words it. */
+export const pickupErrorCodeMeaning: Readonly<Record<PickupErrorCode, string>> = {
+  1077: 'The pickup location needs a default contact person',
+  1078: 'A pickup is already requested for this location and date',
+  1080: 'Pickups cannot be scheduled on a Friday',
+  1081: "Today's cut-off time for pickup requests has passed",
+  1083: 'A pickup cannot be scheduled on a date in the past',
+  2022: 'The date is a holiday',
+  2027: 'A pickup request was already created today',
+};
+
+/** Whether a number is one of the pickup errorCodes. */
+export function isPickupErrorCode(code: unknown): code is PickupErrorCode {
+  return typeof code === 'number' && Object.prototype.hasOwnProperty.call(pickupErrorCodeMeaning, code);
+}

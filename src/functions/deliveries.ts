@@ -5,6 +5,7 @@ import type { Answer } from '../resources/shared.js';
 import { createdRecord } from '../resources/shared.js';
 import type { OrderInput } from '../schemas/index.js';
 import { orderRulesWithout } from '../schemas/order.js';
+import { isRecord } from '../schemas/predicates.js';
 import type { DeliveryCore } from './core.js';
 import { send } from './send.js';
 
@@ -31,15 +32,34 @@ export function createdDelivery(data: unknown, answer: Answer): CreatedDelivery 
   return createdRecord(data, answer, ['_id', 'trackingNumber']) as CreatedDelivery;
 }
 
-/** `POST /deliveries?apiVersion=1`, the one endpoint that creates a single order of any type. */
+/**
+ * Whether the order carries a `uniqueBusinessReference`: the service refuses a second order with
+ * the same one (one source says so), so sending it again after an unknown outcome cannot create
+ * a second order. Read structurally: the field is not in every order type.
+ */
+function hasUniqueReference(order: unknown): boolean {
+  try {
+    const reference = isRecord(order) ? order['uniqueBusinessReference'] : undefined;
+    return typeof reference === 'string' && reference.trim() !== '';
+  } catch {
+    // An order that cannot be read (a revoked Proxy) is refused when it is serialised, as a ValidationError.
+    return false;
+  }
+}
+
+/**
+ * `POST /deliveries?apiVersion=1`, the one endpoint that creates a single order of any type.
+ * Repeated after an unknown outcome only when the order carries a `uniqueBusinessReference`.
+ */
 export function orderEndpoint(order: unknown): Endpoint<CreatedDelivery> {
-  return { method: 'POST', path: '/deliveries', query: { apiVersion: 1 }, body: order, transform: createdDelivery, idempotent: false };
+  return { method: 'POST', path: '/deliveries', query: { apiVersion: 1 }, body: order, transform: createdDelivery, idempotent: hasUniqueReference(order) };
 }
 
 /**
  * Creates one order of any type (`POST /deliveries?apiVersion=1`), as
  * `client.deliveries.create` does: checked against the spec's rules before sending unless
- * `validate: false`, never repeated when the outcome is unknown.
+ * `validate: false`; repeated after an unknown outcome (timeout, 5xx) only when it carries a
+ * `uniqueBusinessReference`, which the service refuses twice.
  *
  * @throws The rule's coded class (`CodLimitExceededError` 3007, ...) or a `ValidationError`
  * before anything is sent; the same classes with `source: 'server'` when the service refuses it.

@@ -7,3 +7,22 @@
  */
 export { DeliveryCore } from './core.js';
 export { type CreatedDelivery, createDelivery } from './deliveries.js';
+export { getDelivery, searchDeliveries, listDeliveries, findDeliveryByReference, type DeliverySearchFilter, type DeliveryPage } from './delivery-reads.js';
+export type { DeliveryRecord, DeliveryAddressRecord, NamedPlace, ReceiverRecord, TimelineStep } from './delivery-record.js';
+export { updateDelivery, terminateDelivery, EDITABLE_STATES, type DeliveryChangeResult, type DeliveryTarget } from './delivery-changes.js';
+export { getAirwayBills, MAX_AIRWAY_BILLS, type AirwayBillOptions } from './airway-bills.js';
+export {
+  createPickup,
+  getPickup,
+  listPickups,
+  updatePickup,
+  deletePickup,
+  listPickupDates,
+  type Pickup,
+  type PickupList,
+  type PickupListQuery,
+  type PickupDatesQuery,
+} from './pickups.js';
+export { listPickupLocations, type PickupLocationRecord } from './pickup-locations.js';
+export { calculatePrice, type PriceQuote, type Amount } from './pricing.js';
+export { resolveBulkTrackingNumbers, type ResolvedBulkResult, type ResolveTrackingNumbersOptions, type UnresolvedBulkOrder } from './bulk-recovery.js';

@@ -1,5 +1,6 @@
 import { APIPromise } from '../core/api-promise.js';
 import type { Endpoint } from '../core/endpoint.js';
+import { DeliveryError, ValidationError } from '../errors/index.js';
 import { type DeliveryCore, coreInternals, type Validation, validateSetting } from './core.js';
 import type { RequestOptions } from './options.js';
 
@@ -28,7 +29,10 @@ export function send<T>(core: DeliveryCore, options: RequestOptions | undefined,
   try {
     endpoint = build(validationOf(core, options));
   } catch (error) {
-    return new APIPromise(Promise.reject(error));
+    // Input that throws while read (a revoked Proxy, a getter that throws) is still the caller's
+    // input: a typed error, not a TypeError.
+    const typed = error instanceof DeliveryError ? error : new ValidationError([{ path: [], message: 'could not be read' }], { cause: error });
+    return new APIPromise(Promise.reject(typed));
   }
   return coreInternals(core).http.request(endpoint, options);
 }

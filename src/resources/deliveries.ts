@@ -2,6 +2,20 @@ import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../functions/options.js';
 import type { DeliveryCore } from '../functions/core.js';
 import { type CreatedDelivery, createDelivery } from '../functions/deliveries.js';
+import { type AirwayBillOptions, getAirwayBills } from '../functions/airway-bills.js';
+import { resolveBulkTrackingNumbers, type ResolvedBulkResult, type ResolveTrackingNumbersOptions } from '../functions/bulk-recovery.js';
+import { type DeliveryChangeResult, type DeliveryTarget, terminateDelivery, updateDelivery } from '../functions/delivery-changes.js';
+import {
+  type DeliveryPage,
+  type DeliverySearchFilter,
+  findDeliveryByReference,
+  getDelivery,
+  listDeliveries,
+  searchDeliveries,
+} from '../functions/delivery-reads.js';
+import type { DeliveryRecord } from '../functions/delivery-record.js';
+import type { BulkCreationError } from '../errors/index.js';
+import type { DeliveryChanges } from '../schemas/after-create.js';
 import type { OrderInput } from '../schemas/index.js';
 import { type BulkCreateOptions, type BulkCreateResult, type BulkInput, createBulk } from './bulk.js';
 
@@ -34,7 +48,9 @@ export class DeliveriesResource {
    * Creates one order (`POST /deliveries?apiVersion=1`): Deliver, Cash Collection, Customer
    * Return Pickup, Exchange, and the fulfillment types too (`client.fulfillment` has typed
    * methods for those). Checked against the spec's rules before sending unless `validate: false`.
-   * Never repeated when the outcome is unknown (a 5xx or a timeout): look the order up first.
+   * Not repeated when the outcome is unknown (a 5xx or a timeout), unless the order carries a
+   * `uniqueBusinessReference` (the service refuses a second order with it): `findByReference`
+   * tells whether it exists before you send it again.
    *
    * @throws The rule's coded class with `source: 'client'` (`CodLimitExceededError` 3007, ...) or a
    * `ValidationError`, before anything is sent; the same classes with `source: 'server'` when
@@ -105,12 +121,135 @@ export class DeliveriesResource {
    * } catch (err) {
    *   if (!(err instanceof BulkCreationError)) throw err;
    *   save(err.created); // { index, businessReference, _id? }[]
-   *   for (const { index, error, mayExist } of err.failed) console.warn(index, mayExist ? 'check before resending' : error.message);
+   *   for (const { index, error, mayExist } of err.failed) console.warn(index, mayExist ? 'may exist: see resolveTrackingNumbers' : error.message);
    * }
    * // Or, to always get the result: .catch((err) => (err instanceof BulkCreationError ? err.result : Promise.reject(err)))
    * ```
    */
   createBulk(orders: BulkInput, options?: BulkCreateOptions): Promise<BulkCreateResult> {
     return createBulk(this.#core, orders, options);
+  }
+
+  /**
+   * One order by its tracking number (`GET /deliveries/business/{trackingNumber}`), typed. Read
+   * `state.code`, not `state.value`: the text reads "Delivered" for both 45 and 46.
+   *
+   * @throws `NotFoundError` (404) when there is no such order.
+   *
+   * @example
+   * ```ts
+   * const order = await client.deliveries.get('70000012');
+   * if (order.state?.code === DeliveryState.Delivered) console.log(order.receiver?.fullName, order.cod);
+   * ```
+   */
+  get(trackingNumber: string, options?: RequestOptions): APIPromise<DeliveryRecord> {
+    return getDelivery(this.#core, trackingNumber, options);
+  }
+
+  /**
+   * One page of the orders matching `filter` (`POST /deliveries/search`): `{ deliveries, count,
+   * page, limit }`. Lists (`trackingNumbers`, `businessReference`, `mobilePhones`) are sent as
+   * comma-separated text; `page` counts from 1. Do not page by `count`: use `list`.
+   *
+   * @example
+   * ```ts
+   * const { deliveries } = await client.deliveries.search({ stateCodes: [DeliveryState.PickupRequested], page: 1, limit: 50 });
+   * ```
+   */
+  search(filter?: DeliverySearchFilter, options?: RequestOptions): APIPromise<DeliveryPage> {
+    return searchDeliveries(this.#core, filter, options);
+  }
+
+  /**
+   * Every order matching `filter`, page after page: `for await (const order of ...)`. It asks for
+   * the next page only as you read on and stops on a short page, never trusting `count`.
+   *
+   * @example
+   * ```ts
+   * for await (const order of client.deliveries.list({ stateCodes: [DeliveryState.PickupRequested] })) {
+   *   console.log(order.trackingNumber, order.businessReference);
+   * }
+   * ```
+   */
+  list(filter?: DeliverySearchFilter, options?: RequestOptions): AsyncGenerator<DeliveryRecord, void, undefined> {
+    return listDeliveries(this.#core, filter, options);
+  }
+
+  /**
+   * The order carrying exactly this `businessReference`, or `undefined`: the check before sending
+   * an order again after an unknown outcome.
+   *
+   * @example
+   * ```ts
+   * const existing = await client.deliveries.findByReference('order-1042');
+   * if (existing === undefined) await client.deliveries.create(order);
+   * ```
+   */
+  findByReference(businessReference: string, options?: RequestOptions): Promise<DeliveryRecord | undefined> {
+    return findDeliveryByReference(this.#core, businessReference, options);
+  }
+
+  /**
+   * Changes an order (`PUT /deliveries/business/{id}`): `notes`, `receiver`, `dropOffAddress`,
+   * `cod`, `goodsInfo`, `specs`, `businessReference`. The create rules that apply to the changes
+   * run first. Pass the order you just read instead of its tracking number and its state is
+   * checked too: an order past states 10, 11, 20, 21, 22, 24, 30, 41, 47 gets an `OrderStateError`
+   * and nothing is sent.
+   *
+   * @example
+   * ```ts
+   * const order = await client.deliveries.get('70000012');
+   * await client.deliveries.update(order, { receiver: { firstName: 'Mona', lastName: 'Adel', phone: '01011112222' } });
+   * await client.deliveries.update('70000013', { notes: 'Call before arriving' });
+   * ```
+   */
+  update(trackingNumberOrOrder: DeliveryTarget, changes: DeliveryChanges, options?: RequestOptions): APIPromise<DeliveryChangeResult> {
+    return updateDelivery(this.#core, trackingNumberOrOrder, changes, options);
+  }
+
+  /**
+   * Cancels an order (`DELETE /deliveries/business/{id}/terminate`), while it is not yet on its
+   * way. A key without full access is refused with 401/403 (`AuthenticationError`,
+   * `PermissionDeniedError`), the message saying so.
+   *
+   * @example
+   * ```ts
+   * await client.deliveries.terminate('70000012');
+   * ```
+   */
+  terminate(trackingNumberOrId: string, options?: RequestOptions): APIPromise<DeliveryChangeResult> {
+    return terminateDelivery(this.#core, trackingNumberOrId, options);
+  }
+
+  /**
+   * The labels of up to 50 orders as one PDF (`POST /deliveries/mass-awb`), as bytes. More than
+   * 50 are refused before sending (the service e-mails them instead): call once per 50. The
+   * service silently leaves out orders it will not print, so the PDF may have fewer pages.
+   *
+   * @example
+   * ```ts
+   * import { writeFile } from 'node:fs/promises';
+   *
+   * await writeFile('labels.pdf', await client.deliveries.airwayBills(['70000012', '70000013'], { size: 'A6', lang: 'en' }));
+   * ```
+   */
+  airwayBills(trackingNumbers: readonly string[], labelOptions?: AirwayBillOptions, options?: RequestOptions): APIPromise<Uint8Array> {
+    return getAirwayBills(this.#core, trackingNumbers, labelOptions, options);
+  }
+
+  /**
+   * Settles what `createBulk` left open, by `businessReference`: created orders get their
+   * tracking numbers, `mayExist` ones come back created or not there; whatever cannot be settled
+   * is listed in `unresolved` with why. Pass the orders given to `createBulk` as `orders`.
+   *
+   * @example
+   * ```ts
+   * const outcome = await client.deliveries.createBulk(orders).catch((err) => (err instanceof BulkCreationError ? err : Promise.reject(err)));
+   * const settled = await client.deliveries.resolveTrackingNumbers(outcome, { orders });
+   * for (const { index, trackingNumber } of settled.created) console.log(orders[index]?.businessReference, trackingNumber);
+   * ```
+   */
+  resolveTrackingNumbers(outcome: BulkCreateResult | BulkCreationError, options?: ResolveTrackingNumbersOptions): Promise<ResolvedBulkResult> {
+    return resolveBulkTrackingNumbers(this.#core, outcome, options);
   }
 }

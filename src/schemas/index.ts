@@ -49,3 +49,15 @@ export { checkOrder, validateOrder, validateDeliveryOrder, validateFulfillmentOr
 export { checkReturnItemsSubset } from './fulfillment-return.js';
 export type { CheckResult } from './issues.js';
 export { CLIENT_RULE_CODES, type ClientRuleCode, type ValidateOptions, type ValidateSetting } from './rules-off.js';
+export {
+  isPickupDate,
+  PICKUP_TIME_SLOTS,
+  type DeliveryChanges,
+  type PickupDate,
+  type PickupTimeSlot,
+  type PickupContact,
+  type PickupInput,
+  type PickupChanges,
+  type PriceQuery,
+  type PricingSize,
+} from './after-create.js';

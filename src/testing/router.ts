@@ -1,6 +1,8 @@
 import { confirmEmail, confirmPhone, createBusiness, registerAdmin, updatePickupLocations, verifyPhone } from './routes-account.js';
 import { listAllDistricts, listCities, listDistricts, listZones } from './routes-lookup.js';
 import { createBulk, createBulky, createDelivery } from './routes-orders.js';
+import { airwayBills, type Announce, getDelivery, searchDeliveries, terminateDelivery, updateDelivery } from './routes-after-create.js';
+import { availableDates, calculatePrice, createPickup, deletePickup, getPickup, listPickupLocations, listPickups, updatePickup } from './routes-pickups.js';
 import type { SandboxStore } from './store.js';
 import { fail, invalid, preflight, readJson, RuleViolation } from './wire.js';
 
@@ -8,6 +10,8 @@ export interface RouterContext {
   readonly store: SandboxStore;
   readonly apiKey: string;
   readonly now: () => number;
+  /** Sends the webhooks of a state change the API makes itself (terminate). */
+  readonly announce?: Announce | undefined;
 }
 
 interface Call {
@@ -48,6 +52,35 @@ const ROUTES: readonly Route[] = [
   { method: 'POST', path: /^\/deliveries$/, needsKey: true, handle: async (c) => createDelivery(c.ctx.store, c.url, await readJson(c.request), c.ctx.now()) },
   { method: 'POST', path: /^\/deliveries\/bulk$/, needsKey: true, handle: async (c) => createBulk(c.ctx.store, c.url, await readJson(c.request), c.ctx.now()) },
   { method: 'POST', path: /^\/fulfillment\/deliveries\/bulky$/, needsKey: true, handle: async (c) => createBulky(c.ctx.store, await readJson(c.request), c.ctx.now()) },
+  // After creation (live-service.md)
+  { method: 'GET', path: /^\/deliveries\/business\/([^/]+)$/, needsKey: true, handle: (c) => getDelivery(c.ctx.store, param(c, 0)) },
+  { method: 'POST', path: /^\/deliveries\/search$/, needsKey: true, handle: async (c) => searchDeliveries(c.ctx.store, c.url, await readJson(c.request)) },
+  {
+    method: 'PUT',
+    path: /^\/deliveries\/business\/([^/]+)$/,
+    needsKey: true,
+    handle: async (c) => updateDelivery(c.ctx.store, param(c, 0), await readJson(c.request)),
+  },
+  {
+    method: 'DELETE',
+    path: /^\/deliveries\/business\/([^/]+)\/terminate$/,
+    needsKey: true,
+    handle: (c) => terminateDelivery(c.ctx.store, param(c, 0), c.ctx.now(), c.ctx.announce),
+  },
+  { method: 'POST', path: /^\/deliveries\/mass-awb$/, needsKey: true, handle: async (c) => airwayBills(c.ctx.store, await readJson(c.request)) },
+  { method: 'GET', path: /^\/pickups\/available-dates$/, needsKey: true, handle: (c) => availableDates(c.url, c.ctx.now()) },
+  { method: 'POST', path: /^\/pickups$/, needsKey: true, handle: async (c) => createPickup(c.ctx.store, await readJson(c.request), c.ctx.now()) },
+  { method: 'GET', path: /^\/pickups$/, needsKey: true, handle: (c) => listPickups(c.ctx.store) },
+  { method: 'GET', path: /^\/pickups\/([^/]+)$/, needsKey: true, handle: (c) => getPickup(c.ctx.store, param(c, 0)) },
+  {
+    method: 'PUT',
+    path: /^\/pickups\/([^/]+)$/,
+    needsKey: true,
+    handle: async (c) => updatePickup(c.ctx.store, param(c, 0), await readJson(c.request), c.ctx.now()),
+  },
+  { method: 'DELETE', path: /^\/pickups\/([^/]+)$/, needsKey: true, handle: (c) => deletePickup(c.ctx.store, param(c, 0)) },
+  { method: 'GET', path: /^\/pickup-locations$/, needsKey: true, handle: (c) => listPickupLocations(c.ctx.store) },
+  { method: 'GET', path: /^\/pricing\/shipment\/calculator$/, needsKey: true, handle: (c) => calculatePrice(c.url) },
 ];
 
 /** The path after the `/v2` segment of the base URL, or undefined when the URL is not under it. */

@@ -22,7 +22,17 @@ function requireApiVersion(url: URL): void {
   if (url.searchParams.get('apiVersion') !== '1') throw invalid('The query parameter apiVersion=1 is required');
 }
 
+/** The service refuses a second order with the same `uniqueBusinessReference` (one source says so; see docs/assumptions.md). */
+function refuseRepeatedUniqueReference(store: SandboxStore, request: Readonly<Record<string, unknown>>): void {
+  const reference = request['uniqueBusinessReference'];
+  if (!isNonEmptyString(reference)) return;
+  for (const order of store.orders.values()) {
+    if (order.request['uniqueBusinessReference'] === reference) throw invalid(`uniqueBusinessReference '${reference}' is already used by order ${order.trackingNumber}`);
+  }
+}
+
 function insert(store: SandboxStore, accepted: AcceptedOrder, business: BusinessRecord, now: number): OrderRecord {
+  refuseRepeatedUniqueReference(store, accepted.request);
   const start = startOf(accepted.kind);
   const order: OrderRecord = {
     _id: store.nextId(),

@@ -211,7 +211,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const webhooks = new WebhookDispatcher(options.webhookRetry ?? {}, now, options.webhookFetch, webhookHosts);
   const servers = new Set<SandboxServer>();
 
-  const engine = new StateEngine(store, now, async (order, event) => {
+  const announce = async (order: OrderRecord, event: StateEvent): Promise<void> => {
     const account = store.accountWebhook;
     const target =
       order.webhookUrl !== undefined
@@ -220,11 +220,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
           ? undefined
           : { url: account.url, headers: account.headerName === undefined || account.headerValue === undefined ? {} : { [account.headerName]: account.headerValue } };
     if (target !== undefined) await webhooks.send(target, webhookBody(order, event));
-  });
+  };
+  const engine = new StateEngine(store, now, announce);
 
   const handle = async (request: Request): Promise<Response> => {
     if (request.method === 'OPTIONS') return preflight(request);
-    return faults.apply(() => route({ store, apiKey, now }, request));
+    return faults.apply(() => route({ store, apiKey, now, announce }, request));
   };
   const fetchFn = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     try {

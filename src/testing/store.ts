@@ -64,10 +64,10 @@ export interface OrderRecord {
   readonly businessId: string;
   readonly createdAt: number;
   readonly deliveryPromiseDate: string;
-  /** The request body as received (after bulky merging). */
-  readonly request: Readonly<Record<string, unknown>>;
-  readonly cod: number | undefined;
-  readonly businessReference: string | undefined;
+  /** The request body as received (after bulky merging), with later changes (`PUT /deliveries/business/{id}`) applied. */
+  request: Readonly<Record<string, unknown>>;
+  cod: number | undefined;
+  businessReference: string | undefined;
   readonly webhookUrl: string | undefined;
   readonly webhookCustomHeaders: Readonly<Record<string, string>> | undefined;
   readonly fulfillmentItems: readonly FulfillmentItem[] | undefined;
@@ -81,6 +81,21 @@ export interface OrderRecord {
   /** The state to go back to after On hold or Investigation. */
   resumeState: number | undefined;
   readonly history: StateEvent[];
+}
+
+/** A pickup request (`POST /pickups`), kept per business. */
+export interface PickupRecord {
+  readonly _id: string;
+  readonly puid: number;
+  readonly businessId: string;
+  state: string;
+  scheduledDate: string;
+  scheduledTimeSlot: string;
+  businessLocationId: string;
+  contactPerson: Readonly<Record<string, unknown>>;
+  /** Every other field as sent (notes, numberOfParcels, ...). */
+  extra: Readonly<Record<string, unknown>>;
+  readonly createdAt: number;
 }
 
 /** The account-level webhook set in the dashboard (spec, Authentication 3). */
@@ -97,6 +112,7 @@ export class SandboxStore {
   readonly emailTokens = new Map<string, string>();
   readonly businesses: BusinessRecord[] = [];
   readonly orders = new Map<string, OrderRecord>();
+  readonly pickups = new Map<string, PickupRecord>();
   accountWebhook: AccountWebhook | undefined;
   private idCounter = 0;
   private trackingCounter = 0;

@@ -1,0 +1,113 @@
+import type { APIPromise } from '../core/api-promise.js';
+import type { RequestOptions } from './options.js';
+import { ResponseShapeError, ValidationError } from '../errors/index.js';
+import type { Answer } from '../resources/shared.js';
+import { isRecord } from '../schemas/predicates.js';
+import type { DeliveryCore } from './core.js';
+import { send } from './send.js';
+
+/** Label options of `airwayBills`. */
+export interface AirwayBillOptions {
+  /** Paper size. Default `'A4'`. */
+  size?: 'A4' | 'A6' | undefined;
+  /** Language of the labels. Default `'ar'`. */
+  lang?: 'ar' | 'en' | undefined;
+}
+
+/** The most labels one call returns: the service e-mails larger requests instead of answering them. */
+export const MAX_AIRWAY_BILLS = 50;
+
+const PDF_MAGIC = '%PDF-';
+
+/** Bytes of base64 text, without `Buffer` (browsers and edge workers have `atob`). */
+function base64Bytes(text: string): Uint8Array | undefined {
+  const compact = text.replace(/\s+/g, '');
+  if (compact === '' || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) return undefined;
+  const binary = atob(compact);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** Bytes of a PDF sent as plain text: one byte per character, as the service writes it. */
+function textBytes(text: string): Uint8Array {
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 0xff;
+  return bytes;
+}
+
+const startsWithPdf = (bytes: Uint8Array): boolean => PDF_MAGIC.split('').every((char, i) => bytes[i] === char.charCodeAt(0));
+
+/** The PDF of an answer: `data` as base64, as plain text, or `{ data }` around either; anything else is a ResponseShapeError. */
+function pdfOf(data: unknown, answer: Answer): Uint8Array {
+  const text = typeof data === 'string' ? data : isRecord(data) && typeof data['data'] === 'string' ? data['data'] : undefined;
+  const bytes = text === undefined ? undefined : text.startsWith(PDF_MAGIC) ? textBytes(text) : base64Bytes(text);
+  if (bytes === undefined || !startsWithPdf(bytes)) {
+    const { method, url } = answer.request;
+    throw new ResponseShapeError(`${method} ${url} answered ${answer.status} without a PDF (neither base64 nor text starting with %PDF-)`, answer);
+  }
+  return bytes;
+}
+
+function trackingNumbersText(trackingNumbers: unknown): string {
+  const list = typeof trackingNumbers === 'string' ? trackingNumbers.split(',').map((tn) => tn.trim()) : trackingNumbers;
+  const issue = (message: string) => new ValidationError([{ path: ['trackingNumbers'], message }], { subject: 'Invalid airway bill request' });
+  if (!Array.isArray(list) || list.length === 0) throw issue('must be a non-empty list of tracking numbers');
+  const texts = list.map((tn) => (typeof tn === 'number' ? String(tn) : tn));
+  if (!texts.every((tn): tn is string => typeof tn === 'string' && /^[^\s,]+$/.test(tn)))
+    throw issue('each must be a tracking number without spaces or commas');
+  if (texts.length > MAX_AIRWAY_BILLS) {
+    throw issue(
+      `has ${texts.length}; at most ${MAX_AIRWAY_BILLS} per call (the service e-mails larger requests instead of answering): call once per ${MAX_AIRWAY_BILLS}`,
+    );
+  }
+  return texts.join(',');
+}
+
+function labelChoices(labelOptions: AirwayBillOptions | undefined): { requestedAwbType: string; lang: string } {
+  const size: unknown = labelOptions?.size ?? 'A4';
+  const lang: unknown = labelOptions?.lang ?? 'ar';
+  const issues = [
+    ...(size === 'A4' || size === 'A6' ? [] : [{ path: ['size'], message: "must be 'A4' or 'A6'" }]),
+    ...(lang === 'ar' || lang === 'en' ? [] : [{ path: ['lang'], message: "must be 'ar' or 'en'" }]),
+  ];
+  if (issues.length > 0) throw new ValidationError(issues, { subject: 'Invalid airway bill request' });
+  return { requestedAwbType: size as string, lang: lang as string };
+}
+
+/**
+ * The airway bills (labels) of up to 50 orders as one PDF (`POST /deliveries/mass-awb`), as
+ * bytes to save or send. The service answers base64 (some accounts plain text): both are read,
+ * and the bytes are checked to be a PDF.
+ *
+ * More than 50 tracking numbers are refused before sending (the service would e-mail them
+ * instead): split the list and call once per 50. The service leaves out, without saying so,
+ * orders it will not print: the PDF may have fewer pages than tracking numbers, and the SDK
+ * cannot tell which are missing.
+ *
+ * @throws `ValidationError` for an empty list, more than 50, or a tracking number with a comma
+ * or space; `ResponseShapeError` when the answer is not a PDF.
+ *
+ * @example
+ * ```ts
+ * import { writeFile } from 'node:fs/promises';
+ *
+ * const pdf = await getAirwayBills(core, ['70000012', '70000013'], { size: 'A6', lang: 'en' });
+ * await writeFile('labels.pdf', pdf);
+ * ```
+ */
+export function getAirwayBills(
+  core: DeliveryCore,
+  trackingNumbers: readonly string[],
+  labelOptions?: AirwayBillOptions,
+  options?: RequestOptions,
+): APIPromise<Uint8Array> {
+  return send(core, options, () => ({
+    method: 'POST',
+    path: '/deliveries/mass-awb',
+    body: { trackingNumbers: trackingNumbersText(trackingNumbers), ...labelChoices(labelOptions) },
+    transform: pdfOf,
+    // Prints labels, changes nothing: safe to ask again.
+    idempotent: true,
+  }));
+}

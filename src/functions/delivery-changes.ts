@@ -1,0 +1,105 @@
+import { APIPromise } from '../core/api-promise.js';
+import type { RequestOptions } from './options.js';
+import { path } from '../core/http.js';
+import { AuthenticationError, type DeliveryError, OrderStateError, PermissionDeniedError } from '../errors/index.js';
+import { idText, recordOf, requireId } from '../resources/shared.js';
+import { checkedChanges, type DeliveryChanges } from '../schemas/after-create.js';
+import { isRecord } from '../schemas/predicates.js';
+import type { DeliveryCore } from './core.js';
+import type { DeliveryRecord } from './delivery-record.js';
+import { send } from './send.js';
+
+/** The states in which an order may still be changed (10, 11, 20, 21, 22, 24, 30, 41, 47), as the integrations document it. */
+export const EDITABLE_STATES: readonly number[] = [10, 11, 20, 21, 22, 24, 30, 41, 47];
+
+/** What `update` and `terminate` answer: the order's `_id`, and whatever else the service sends. */
+export interface DeliveryChangeResult {
+  _id?: string | undefined;
+  [field: string]: unknown;
+}
+
+/** An order to change: its tracking number or `_id`, or the order as read (then its state is checked first). */
+export type DeliveryTarget = string | Pick<DeliveryRecord, 'trackingNumber' | '_id' | 'state' | 'type'>;
+
+function changeResult(data: unknown): DeliveryChangeResult {
+  const record = recordOf(data);
+  const id = idText(record['_id']);
+  return id === undefined ? { ...record } : { ...record, _id: id };
+}
+
+/** The id to send: the string given, or a read order's tracking number (the form most integrations send). */
+function targetId(target: unknown): string {
+  if (isRecord(target)) return requireId(idText(target['trackingNumber']) ?? idText(target['_id']), 'trackingNumber');
+  return requireId(target, 'trackingNumberOrId');
+}
+
+/**
+ * Changes an order (`PUT /deliveries/business/{id}`): any of `notes`, `receiver`,
+ * `dropOffAddress`, `cod`, `goodsInfo`, `specs`, `businessReference`. The create rules that apply
+ * to what changes are checked first (cod limits, address rules, phone), unless `validate: false`.
+ *
+ * Pass the order you just read (from `getDelivery` or `listDeliveries`) instead of its tracking
+ * number, and the SDK also checks its state (changes are allowed in 10, 11, 20, 21, 22, 24, 30, 41,
+ * 47) and its type's cod rules before sending. Otherwise the service decides, and its refusal is
+ * the error.
+ *
+ * @throws `OrderStateError` (nothing sent) for a read order past the states that allow changes;
+ * the rule's coded class or a `ValidationError` for changes the create rules refuse.
+ *
+ * @example
+ * ```ts
+ * const order = await getDelivery(core, '70000012');
+ * await updateDelivery(core, order, {
+ *   dropOffAddress: { city: 'Giza', districtId: 'aiJudRHeOt', firstLine: '3 Mosaddak Street, 2nd floor' },
+ * });
+ * ```
+ */
+export function updateDelivery(
+  core: DeliveryCore,
+  trackingNumberOrOrder: DeliveryTarget,
+  changes: DeliveryChanges,
+  options?: RequestOptions,
+): APIPromise<DeliveryChangeResult> {
+  return send(core, options, (validation) => {
+    const id = targetId(trackingNumberOrOrder);
+    const read = isRecord(trackingNumberOrOrder) ? trackingNumberOrOrder : undefined;
+    const state = read === undefined || !isRecord(read['state']) ? undefined : read['state']['code'];
+    if (typeof state === 'number' && !EDITABLE_STATES.includes(state)) {
+      throw new OrderStateError({ trackingNumber: id, state, allowedStates: EDITABLE_STATES, operation: 'a change' });
+    }
+    const typeCode = read !== undefined && isRecord(read['type']) ? read['type']['code'] : undefined;
+    const body = validation === false ? changes : checkedChanges(changes, typeCode, validation);
+    return { method: 'PUT', path: path`/deliveries/business/${id}`, body, transform: changeResult };
+  });
+}
+
+/** The same error class, its message naming the likely cause of a refusal to terminate. */
+function explainRefusal(error: unknown): unknown {
+  if (!(error instanceof AuthenticationError || error instanceof PermissionDeniedError)) return error;
+  const Class = error instanceof AuthenticationError ? AuthenticationError : PermissionDeniedError;
+  const hint = 'terminating an order needs an API key with full access; a key limited to creating orders (as plugins often use) is refused';
+  const { status, body, headers, request, errorCode, issues } = error;
+  return new Class(`${error.message} (${hint})`, { status, body, headers, request, errorCode, issues, cause: error as DeliveryError });
+}
+
+/**
+ * Cancels an order (`DELETE /deliveries/business/{id}/terminate`). The service allows it only
+ * before the order is on its way (the official plugin offers it while the order is "Pickup
+ * requested" or "Created"). Pass the tracking number or `_id`.
+ *
+ * @throws `AuthenticationError` (401) or `PermissionDeniedError` (403) whose message names the
+ * likely cause: a key without full access.
+ *
+ * @example
+ * ```ts
+ * await terminateDelivery(core, '70000012');
+ * ```
+ */
+export function terminateDelivery(core: DeliveryCore, trackingNumberOrId: string, options?: RequestOptions): APIPromise<DeliveryChangeResult> {
+  const sent = send(core, options, () => ({
+    method: 'DELETE',
+    path: path`/deliveries/business/${targetId(trackingNumberOrId)}/terminate`,
+    transform: changeResult,
+  }));
+  return new APIPromise(sent.withResponse().catch((error: unknown) => Promise.reject(explainRefusal(error))));
+}

@@ -1,0 +1,28 @@
+import type { APIPromise } from '../core/api-promise.js';
+import type { RequestOptions } from '../functions/options.js';
+import type { DeliveryCore } from '../functions/core.js';
+import { calculatePrice, type PriceQuote } from '../functions/pricing.js';
+import type { PriceQuery } from '../schemas/after-create.js';
+
+/** Fee quotes. */
+export class PricingResource {
+  readonly #core: DeliveryCore;
+
+  /** @hidden The client builds it. */
+  constructor(core: DeliveryCore) {
+    this.#core = core;
+  }
+
+  /**
+   * What an order would cost (`GET /pricing/shipment/calculator`).
+   *
+   * @example
+   * ```ts
+   * const quote = await client.pricing.calculate({ dropOffCity: 'Giza', pickupCity: 'Cairo', cod: 250, type: 'SEND', size: 'Normal' });
+   * console.log(quote.shippingFee, quote.priceAfterVat);
+   * ```
+   */
+  calculate(query: PriceQuery, options?: RequestOptions): APIPromise<PriceQuote> {
+    return calculatePrice(this.#core, query, options);
+  }
+}

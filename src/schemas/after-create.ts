@@ -1,0 +1,181 @@
+/**
+ * What the calls after creation take (live-service.md): changes to an order, pickup requests and
+ * fee quotes. The rules are the order's own (cod limits, address rules, phone), reused.
+ */
+import * as z from 'zod/mini';
+import { ErrorCode } from '../errors/codes.js';
+import { type OrderAddress, orderAddressSchema } from './address.js';
+import { coded, filledText, object, optional, rule } from './fields.js';
+import { checkWith, rejected, unwrap } from './issues.js';
+import { lazy } from './lazy.js';
+import {
+  type Contact,
+  type GoodsInfo,
+  type PackageSpecs,
+  cashCollectionCodSchema,
+  COD_LIMIT,
+  collectedCodSchema,
+  contactSchema,
+  goodsInfoSchema,
+  refundCodSchema,
+  specsSchema,
+} from './order-parts.js';
+import { isPhoneNumber, isRecord } from './predicates.js';
+import type { ValidateOptions } from './rules-off.js';
+
+/** What `deliveries.update` may change (the fields the integrations send). `null` means "not given", as for every optional field. */
+export interface DeliveryChanges {
+  notes?: string | null | undefined;
+  receiver?: Contact | null | undefined;
+  dropOffAddress?: OrderAddress | null | undefined;
+  /** Checked against the limits of the order's type when you pass the order you read; else against ±30000 EGP. */
+  cod?: number | null | undefined;
+  goodsInfo?: GoodsInfo | null | undefined;
+  specs?: PackageSpecs | null | undefined;
+  businessReference?: string | null | undefined;
+}
+
+/** A calendar date as the pickup calls write it, `YYYY-MM-DD`; the compiler refuses most other strings, the SDK the rest before sending. */
+export type PickupDate = `${number}-${number}-${number}`;
+
+/** The two pickup time slots the integrations send. */
+export type PickupTimeSlot = '10:00 to 13:00' | '13:00 to 16:00';
+
+/** The time slots, in a list (e.g. for a form). */
+export const PICKUP_TIME_SLOTS: readonly PickupTimeSlot[] = ['10:00 to 13:00', '13:00 to 16:00'];
+
+/** Who the courier meets at a pickup. */
+export interface PickupContact {
+  name: string;
+  /** 8 to 15 digits, an optional leading `+`, spaces or dashes between. */
+  phone: string;
+  email?: string | null | undefined;
+}
+
+/** A pickup request (`POST /pickups`). Fields the SDK does not list (`packageType`, `repeatedData`, ...) are sent as given. */
+export interface PickupInput {
+  /** The pickup location's `_id` (`pickupLocations.list()`). */
+  businessLocationId: string;
+  scheduledDate: PickupDate;
+  scheduledTimeSlot: PickupTimeSlot;
+  contactPerson: PickupContact;
+  notes?: string | null | undefined;
+  /** How many parcels the courier collects: a whole number of at least 1. */
+  numberOfParcels?: number | null | undefined;
+  [field: string]: unknown;
+}
+
+/** Changes to a pickup request (`PUT /pickups/{id}`): any of its fields. */
+export type PickupChanges = Partial<PickupInput>;
+
+/** `size` of a fee quote. */
+export type PricingSize = 'Normal' | 'Light Bulky' | 'Heavy Bulky';
+
+/** A fee quote (`GET /pricing/shipment/calculator`). */
+export interface PriceQuery {
+  /** City names, as `lookup.cities` gives them. */
+  dropOffCity: string;
+  pickupCity: string;
+  /** Cash on delivery, 0 to 30000 EGP. Default 0. */
+  cod?: number | undefined;
+  /** Default `'SEND'`. */
+  type?: 'SEND' | (string & {}) | undefined;
+  /** Default `'Normal'`. */
+  size?: PricingSize | undefined;
+}
+
+/** Whether `text` is a real calendar date written `YYYY-MM-DD`. */
+export function isPickupDate(text: unknown): text is PickupDate {
+  if (typeof text !== 'string') return false;
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (match === null) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+const PHONE_RULE = 'must be a phone number: 8 to 15 digits, optionally a leading + and spaces or dashes between them';
+const DATE_RULE = 'must be a calendar date written YYYY-MM-DD, e.g. 2026-03-14';
+
+/** cod checked by the order's type when it is known (the create rules), else only against the limits both ways. */
+function codSchemaFor(typeCode: unknown) {
+  if (typeCode === 15) return cashCollectionCodSchema();
+  if (typeCode === 25) return refundCodSchema();
+  if (typeCode === 10 || typeCode === 30) return collectedCodSchema();
+  return z.number().check(
+    coded((cod: number) => cod <= COD_LIMIT, `must be at most ${COD_LIMIT} EGP`, ErrorCode.CodLimitExceeded),
+    coded((cod: number) => cod >= -COD_LIMIT, `a refund must be at most ${COD_LIMIT} EGP (cod >= -${COD_LIMIT})`, ErrorCode.RefundCodLimitExceeded),
+  );
+}
+
+const changesSchema = (typeCode: unknown) =>
+  object({
+    notes: optional(z.string()),
+    receiver: optional(contactSchema()),
+    dropOffAddress: optional(orderAddressSchema()),
+    cod: optional(codSchemaFor(typeCode)),
+    goodsInfo: optional(goodsInfoSchema()),
+    specs: optional(specsSchema()),
+    businessReference: optional(z.string()),
+  });
+
+const CHANGES_SUBJECT = 'Invalid changes';
+
+/**
+ * @internal The changes to send, checked with the create rules that apply to them; `typeCode` (from an
+ * order just read) picks the cod rules of its type.
+ */
+export function checkedChanges(input: unknown, typeCode: unknown, options: ValidateOptions | undefined): DeliveryChanges {
+  if (!isRecord(input)) return unwrap(rejected(CHANGES_SUBJECT, { path: [], message: 'must be an object of the fields to change' }));
+  if (Object.values(input).every((value) => value === undefined)) return unwrap(rejected(CHANGES_SUBJECT, { path: [], message: 'names nothing to change' }));
+  return unwrap(checkWith(changesSchema(typeCode), input, CHANGES_SUBJECT, options)) as DeliveryChanges;
+}
+
+const contactPersonSchema = lazy(() => object({ name: filledText(), phone: z.string().check(rule(isPhoneNumber, PHONE_RULE)), email: optional(z.string()) }));
+const pickupFields = () => ({
+  businessLocationId: filledText(),
+  scheduledDate: z.string().check(rule(isPickupDate, DATE_RULE)),
+  scheduledTimeSlot: z.enum(PICKUP_TIME_SLOTS as [PickupTimeSlot, ...PickupTimeSlot[]]),
+  contactPerson: contactPersonSchema(),
+  notes: optional(z.string()),
+  numberOfParcels: optional(z.number().check(rule((n: number) => Number.isSafeInteger(n) && n >= 1, 'must be a whole number, 1 or more'))),
+});
+const pickupSchema = lazy(() => object(pickupFields()));
+const pickupChangesSchema = lazy(() => {
+  const fields = pickupFields();
+  return object({
+    businessLocationId: z.optional(fields.businessLocationId),
+    scheduledDate: z.optional(fields.scheduledDate),
+    scheduledTimeSlot: z.optional(fields.scheduledTimeSlot),
+    contactPerson: z.optional(fields.contactPerson),
+    notes: fields.notes,
+    numberOfParcels: fields.numberOfParcels,
+  });
+});
+
+/** @internal A pickup request checked before sending. */
+export function checkedPickup(input: unknown, options: ValidateOptions | undefined): PickupInput {
+  return unwrap(checkWith(pickupSchema(), input, 'Invalid pickup', options)) as PickupInput;
+}
+
+/** @internal Changes to a pickup request checked before sending. */
+export function checkedPickupChanges(input: unknown, options: ValidateOptions | undefined): PickupChanges {
+  if (isRecord(input) && Object.values(input).every((value) => value === undefined))
+    return unwrap(rejected('Invalid pickup changes', { path: [], message: 'names nothing to change' }));
+  return unwrap(checkWith(pickupChangesSchema(), input, 'Invalid pickup changes', options)) as PickupChanges;
+}
+
+const priceQuerySchema = lazy(() =>
+  object({
+    dropOffCity: filledText(),
+    pickupCity: filledText(),
+    cod: z.optional(collectedCodSchema()),
+    type: z.optional(filledText()),
+    size: z.optional(z.enum(['Normal', 'Light Bulky', 'Heavy Bulky'])),
+  }),
+);
+
+/** @internal A fee query checked before sending. */
+export function checkedPriceQuery(input: unknown, options: ValidateOptions | undefined): PriceQuery {
+  return unwrap(checkWith(priceQuerySchema(), input, 'Invalid price query', options)) as PriceQuery;
+}
