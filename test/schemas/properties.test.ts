@@ -88,19 +88,22 @@ const typeParts = {
 
 const collectibleOf = (order: Order): number => (typeof order['cod'] === 'number' && order['cod'] > 0 ? order['cod'] : 0);
 
-/** A valid order of any type, and what the SDK must send for it. */
-const validOrder = fc
-  .tuple(fc.oneof(...Object.values(typeParts)), common, images, fc.boolean(), fc.boolean())
-  .chain(([typed, extra, imagePart, withEscrow, withUndefined]) => {
-    const base: Order = { ...typed, ...extra, ...imagePart };
-    const escrow = withEscrow ? fc.double({ min: 0, max: collectibleOf(base), noNaN: true }).map((amount) => ({ escrowInfo: { amountToBeCollected: amount } })) : fc.constant({});
-    return escrow.map((escrowPart) => {
-      const order: Order = { ...base, ...escrowPart };
-      // An optional field given as undefined must not reach the body.
-      if (withUndefined) Object.assign(order, { notes: undefined, receiver: { ...(order['receiver'] as object), phone: undefined } });
-      return order;
-    });
+/** A valid order of a type `typed` generates, and what the SDK must send for it. */
+const validOrderFrom = (typed: fc.Arbitrary<Order>) =>
+  fc.tuple(typed, common, images, fc.boolean(), fc.boolean()).chain(([typedPart, extra, imagePart, withEscrow, withUndefined]) => {
+.chain(([typed, extra, imagePart, withEscrow, withUndefined]) => {
+  const base: Order = { ...typedPart, ...extra, ...imagePart };
+  const escrow = withEscrow ? fc.double({ min: 0, max: collectibleOf(base), noNaN: true }).map((amount) => ({ escrowInfo: { amountToBeCollected: amount } })) : fc.constant({});
+  return escrow.map((escrowPart) => {
+    const order: Order = { ...base, ...escrowPart };
+    // An optional field given as undefined must not reach the body.
+    if (withUndefined) Object.assign(order, { notes: undefined, receiver: { ...(order['receiver'] as object), phone: undefined } });
+    return order;
   });
+});
+
+/** A valid order of any type. */
+const validOrder = validOrderFrom(fc.oneof(...Object.values(typeParts)));
 
 /** What the SDK sends for a valid order: as written, without undefined values. */
 function expectedBody(order: Order): Order {
@@ -341,12 +344,15 @@ const breakers: Breaker[] = [
   },
 ];
 
+/** A valid order of one of `types`: the breaker under test decides the type, so every breaker is applied on every run. */
+const validOrderOf = (types: ReadonlyArray<unknown>) => validOrderFrom(fc.oneof(...types.map((type) => typeParts[type as keyof typeof typeParts])));
+
 describe('every order broken in exactly one rule', () => {
-  it('fails with exactly that rule’s code, or a ValidationError at exactly its path', () => {
+  // One property per breaker, rather than one breaker picked at random per order: a random pick
+  // left the rarest breakers (one type of six, one breaker of sixteen) unapplied in about 1 run in 100.
+  it.each(breakers.map((breaker) => [breaker.rule, breaker] as const))('%s: fails with exactly that rule’s code, or a ValidationError at exactly its path', (_, breaker) => {
     fc.assert(
-      fc.property(validOrder, fc.nat(breakers.length * 6), fc.double({ min: 0.01, max: 1e6, noNaN: true }), (order, pick, n) => {
-        const applicable = breakers.filter((breaker) => breaker.types.includes(order['type']));
-        const breaker = applicable[pick % applicable.length] as Breaker;
+      fc.property(validOrderOf(breaker.types), fc.double({ min: 0.01, max: 1e6, noNaN: true }), (order, n) => {
         const broken = structuredClone(written(order));
         const expected = breaker.apply(broken, n);
         let error: unknown;
@@ -362,21 +368,13 @@ describe('every order broken in exactly one rule', () => {
         expect(issues, breaker.rule).toEqual([expect.objectContaining({ path: expected.path })]);
         expect(issues[0]?.errorCode, breaker.rule).toBe(expected.code);
       }),
-      { numRuns: 500 },
+      { numRuns: 25 },
     );
   });
 
-  it('has a breaker for every type, and every breaker is applied', () => {
+  it('has a breaker for every type, and every breaker applies to a type that exists', () => {
     for (const type of ALL) expect(breakers.some((breaker) => breaker.types.includes(type))).toBe(true);
-    const seen = new Set<string>();
-    fc.assert(
-      fc.property(validOrder, fc.nat(breakers.length * 6), (order, pick) => {
-        const applicable = breakers.filter((breaker) => breaker.types.includes(order['type']));
-        seen.add((applicable[pick % applicable.length] as Breaker).rule);
-      }),
-      { numRuns: 500 },
-    );
-    expect([...seen].sort()).toEqual(breakers.map((breaker) => breaker.rule).sort());
+    for (const breaker of breakers) expect(breaker.types.length > 0 && breaker.types.every((type) => ALL.includes(type as never)), breaker.rule).toBe(true);
   });
 });
 
