@@ -91,16 +91,15 @@ const collectibleOf = (order: Order): number => (typeof order['cod'] === 'number
 /** A valid order of a type `typed` generates, and what the SDK must send for it. */
 const validOrderFrom = (typed: fc.Arbitrary<Order>) =>
   fc.tuple(typed, common, images, fc.boolean(), fc.boolean()).chain(([typedPart, extra, imagePart, withEscrow, withUndefined]) => {
-.chain(([typed, extra, imagePart, withEscrow, withUndefined]) => {
-  const base: Order = { ...typedPart, ...extra, ...imagePart };
-  const escrow = withEscrow ? fc.double({ min: 0, max: collectibleOf(base), noNaN: true }).map((amount) => ({ escrowInfo: { amountToBeCollected: amount } })) : fc.constant({});
-  return escrow.map((escrowPart) => {
-    const order: Order = { ...base, ...escrowPart };
-    // An optional field given as undefined must not reach the body.
-    if (withUndefined) Object.assign(order, { notes: undefined, receiver: { ...(order['receiver'] as object), phone: undefined } });
-    return order;
+    const base: Order = { ...typedPart, ...extra, ...imagePart };
+    const escrow = withEscrow ? fc.double({ min: 0, max: collectibleOf(base), noNaN: true }).map((amount) => ({ escrowInfo: { amountToBeCollected: amount } })) : fc.constant({});
+    return escrow.map((escrowPart) => {
+      const order: Order = { ...base, ...escrowPart };
+      // An optional field given as undefined must not reach the body.
+      if (withUndefined) Object.assign(order, { notes: undefined, receiver: { ...(order['receiver'] as object), phone: undefined } });
+      return order;
+    });
   });
-});
 
 /** A valid order of any type. */
 const validOrder = validOrderFrom(fc.oneof(...Object.values(typeParts)));
