@@ -35,7 +35,8 @@ export interface ValidateOptions {
  */
 export type ValidateSetting = boolean | ValidateOptions;
 
-const NONE: ReadonlySet<number> = new Set();
+/** No rule left out. */
+export const NONE: ReadonlySet<number> = new Set();
 const isClientRuleCode = (code: unknown): code is ClientRuleCode => (CLIENT_RULE_CODES as readonly unknown[]).includes(code);
 
 /**
@@ -54,24 +55,4 @@ export function rulesToSkip(options: ValidateOptions | undefined, where: string)
     }
   }
   return skip.length === 0 ? NONE : new Set(skip);
-}
-
-// Parsing is synchronous, so the rules of the one parse under way read the set from here rather
-// than every schema being built once per combination of skipped codes.
-let skipped: ReadonlySet<number> = NONE;
-
-/** Runs `parse` with the rules of `codes` switched off. */
-export function withRulesOff<T>(codes: ReadonlySet<number>, parse: () => T): T {
-  const outer = skipped;
-  skipped = codes;
-  try {
-    return parse();
-  } finally {
-    skipped = outer;
-  }
-}
-
-/** Whether the rule of `code` is switched off for the parse under way. */
-export function isRuleOff(code: number): boolean {
-  return skipped.has(code);
 }
