@@ -3,6 +3,9 @@
  * validation runs on every request, on input we do not control.
  */
 
+/** The most `cod` may be, collected or refunded: 30000 EGP (3007, 3008). */
+export const COD_LIMIT = 30_000;
+
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
