@@ -1,8 +1,8 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/config.js';
 import type { Endpoint } from '../core/http.js';
-import type { Answer } from '../resources/shared.js';
-import { createdRecord } from '../resources/shared.js';
+import type { Answer } from './shared.js';
+import { createdRecord } from './shared.js';
 import type { OrderInput } from '../schemas/index.js';
 import { orderRulesWithout } from '../schemas/order.js';
 import type { DeliveryCore } from './core.js';

@@ -24,8 +24,8 @@ import {
 import type { OrderInput } from '../schemas/index.js';
 import { orderRulesWithout } from '../schemas/order.js';
 import { isRecord } from '../schemas/predicates.js';
-import { type BulkAnswer, readBulkAnswer } from './bulk-answer.js';
-import { type Answer, issuesAt, recordOf } from './shared.js';
+import { type BulkAnswer, readBulkAnswer } from '../functions/bulk-answer.js';
+import { type Answer, issuesAt, recordOf } from '../functions/shared.js';
 
 export type { BulkCreatedDelivery, BulkCreateResult, BulkFailure };
 

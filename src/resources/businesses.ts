@@ -5,7 +5,7 @@ import type { DeliveryCore } from '../functions/core.js';
 import { send } from '../functions/send.js';
 import { type CreateBusinessInput, type PickupLocationEntry, validateBusiness, validatePickupLocations } from '../schemas/index.js';
 import { isRecord } from '../schemas/predicates.js';
-import { type Answer, createdRecord, idText, recordOf, requireId } from './shared.js';
+import { type Answer, createdRecord, idText, recordOf, requireId } from '../functions/shared.js';
 
 /** A pickup location of a business, as the service answers it. */
 export interface PickupLocation {

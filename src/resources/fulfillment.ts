@@ -15,7 +15,7 @@ import { orderRulesWithout } from '../schemas/order.js';
 import { isRecord } from '../schemas/predicates.js';
 import { receiverPhoneOf } from './bulky-merge.js';
 import { type CreatedDelivery, orderEndpoint } from './deliveries.js';
-import { type Answer, createdRecord, issuesAt, listOf } from './shared.js';
+import { type Answer, createdRecord, issuesAt, listOf } from '../functions/shared.js';
 
 /** An order created by `createBulky`: one per customer phone. Fields the service adds are kept. */
 export interface BulkyCreatedOrder {

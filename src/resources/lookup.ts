@@ -6,7 +6,7 @@ import { coreInternals, type DeliveryCore } from '../functions/core.js';
 import type { Address } from '../schemas/index.js';
 import { isRecord } from '../schemas/predicates.js';
 import { type ResolveAddressInput, resolveAddress } from './resolve-address.js';
-import { listOf, requireId } from './shared.js';
+import { listOf, requireId } from '../functions/shared.js';
 
 export { CountryId, type Country } from './countries.js';
 

@@ -12,7 +12,7 @@ import {
   validateRegisterBusinessAdmin,
   validateVerifyPhone,
 } from '../schemas/index.js';
-import { idText, recordOf } from './shared.js';
+import { idText, recordOf } from '../functions/shared.js';
 
 /** The registered business admin. The spec does not show the answer; fields the service adds are kept. */
 export interface BusinessAdmin {

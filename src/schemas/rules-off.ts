@@ -5,6 +5,7 @@
  */
 import { ConfigurationError } from '../errors/base.js';
 import { ErrorCode } from '../errors/codes.js';
+import { shown } from './predicates.js';
 
 /** The errorCodes of the rules the SDK checks before sending: the only ones `skip` can name. */
 export const CLIENT_RULE_CODES = [
@@ -51,7 +52,7 @@ export function rulesToSkip(options: ValidateOptions | undefined, where: string)
   if (!Array.isArray(skip)) throw new ConfigurationError(`${where}.skip must be an array of errorCodes, e.g. [ErrorCode.DeliveryImagesRequired].`);
   for (const code of skip) {
     if (!isClientRuleCode(code)) {
-      throw new ConfigurationError(`${where}.skip: ${String(code)} is not the errorCode of a rule the SDK checks (one of ${CLIENT_RULE_CODES.join(', ')}).`);
+      throw new ConfigurationError(`${where}.skip: ${shown(code)} is not the errorCode of a rule the SDK checks (one of ${CLIENT_RULE_CODES.join(', ')}).`);
     }
   }
   return skip.length === 0 ? NONE : new Set(skip);
