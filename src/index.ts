@@ -19,6 +19,6 @@ export type { AddressUse, ResolveAddressInput } from './resources/resolve-addres
 export { UsersResource, type BusinessAdmin, type VerificationResult } from './resources/users.js';
 export { BusinessesResource, type Business, type PickupLocation } from './resources/businesses.js';
 export { DeliveriesResource, type CreatedDelivery } from './resources/deliveries.js';
-export type { BulkCreateOptions, BulkCreateResult, BulkCreatedDelivery, BulkFailure, BulkInput, BulkProgress } from './resources/bulk.js';
+export type { BulkChunkOutcome, BulkCreateOptions, BulkCreateResult, BulkCreatedDelivery, BulkFailure, BulkInput, BulkProgress } from './resources/bulk.js';
 export { FulfillmentResource, type BulkyCreatedOrder, type CreateReturnOptions, type OriginalFulfillment } from './resources/fulfillment.js';
 export { previewBulkyMerge, type BulkyMergeGroup } from './resources/bulky-merge.js';

@@ -7,3 +7,4 @@
  */
 export { DeliveryCore } from './core.js';
 export { type CreatedDelivery, createDelivery } from './deliveries.js';
+export { type BulkChunkOutcome, type BulkCreateOptions, type BulkInput, type BulkProgress, createBulkDeliveries, streamBulkDeliveries } from './bulk.js';

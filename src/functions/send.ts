@@ -11,6 +11,16 @@ import { type DeliveryCore, coreInternals } from './core.js';
 export type Validation = false | ValidateOptions;
 
 /**
+ * How a call's input is checked, as `send` passes it to `build`; for the functions that send
+ * more than one request (bulk). A `ConfigurationError` for a `validate` option that is not one.
+ *
+ * @internal
+ */
+export function validationFor(core: DeliveryCore, options: RequestOptions | undefined): Validation {
+  return coreInternals(core).http.validation(options ?? undefined);
+}
+
+/**
  * The one way a standalone function calls the API: `build` checks the input (as `validation`
  * says) and returns the endpoint to send. Whatever `build` throws rejects the returned promise
  * and nothing is sent.
@@ -22,7 +32,7 @@ export function send<T>(core: DeliveryCore, options: RequestOptions | undefined,
   let http: ReturnType<typeof coreInternals>['http'];
   try {
     http = coreInternals(core).http;
-    endpoint = build(http.validation(options ?? undefined));
+    endpoint = build(validationFor(core, options));
   } catch (error) {
     return new APIPromise(Promise.reject(error));
   }
