@@ -179,7 +179,7 @@ describe('streamBulk: an outcome per chunk, the input read as chunks go out', ()
   });
 
   it('a 401 stops the upload: the loop throws it after the outcome of the chunk that got it', async () => {
-    capture(server, 'post', '/deliveries/bulk', () => HttpResponse.json(errorBody('Unauthorized'), { status: 401 }));
+    capture(server, 'post', '/deliveries/bulk', () => HttpResponse.json(errorBody(undefined, 'Unauthorized'), { status: 401 }));
     const seen: BulkChunkOutcome[] = [];
     const error = await (async () => {
       for await (const outcome of makeClient().deliveries.streamBulk(rows(10), { chunkSize: 2, concurrency: 1 })) seen.push(outcome);
