@@ -2,7 +2,7 @@ import type { RequestOptions } from '../core/config.js';
 import { createCodedError, errorCodeMeaning, ValidationError, type ValidationIssue } from '../errors/index.js';
 import { type Address, type AddressDetails, validateAddress } from '../schemas/index.js';
 import { CountryId } from './countries.js';
-import type { City, DistrictEntry, LookupResource, Zone } from './lookup.js';
+import type { City, DistrictEntry, Zone } from './lookup.js';
 import { closest, matching, type Named } from './name-match.js';
 
 /**
@@ -37,7 +37,12 @@ export interface ResolveAddressInput extends AddressDetails {
   for: AddressUse;
 }
 
-type Lookups = Pick<LookupResource, 'cities' | 'zones' | 'districts'>;
+/** The lookup lists resolving reads (cached by the core). */
+interface Lookups {
+  cities(params: { countryId: string }, options?: RequestOptions): PromiseLike<City[]>;
+  zones(cityId: string, options?: RequestOptions): PromiseLike<Zone[]>;
+  districts(cityId: string, options?: RequestOptions): PromiseLike<DistrictEntry[]>;
+}
 
 /** `Giza (الجيزة)`: the name, and the Arabic one when the record has it. */
 function label(name: unknown, ...others: unknown[]): string {
