@@ -23,8 +23,7 @@ import {
   ValidationError,
   type ValidationIssue,
 } from '../errors/index.js';
-import type { OrderInput } from '../schemas/index.js';
-import { orderRulesWithout } from '../schemas/order.js';
+import type { OrderInput } from '../schemas/order.js';
 import { sendsAsWritten } from '../schemas/order-fast.js';
 import { isRecord, shown } from '../schemas/predicates.js';
 import { rulesToSkip } from '../schemas/rules-off.js';
@@ -161,8 +160,19 @@ class ReferenceBook {
   }
 }
 
-/** Checks one order as the call's `validation` says: the order itself when it is sent as written, else the schemas' copy or their error. */
-function checkOne(order: unknown, validation: Validation, skip: ReadonlySet<number>): { ok: true; value: unknown } | { ok: false; error: DeliveryError } {
+type Schemas = Awaited<typeof import('../schemas/order.js')>['orderRulesWithout'];
+type CheckedOne = { ok: true; value: unknown } | { ok: false; error: DeliveryError };
+
+// Loaded on the first order the plain check refuses (a chunk of its own in a browser bundle).
+let schemas: Schemas | undefined;
+const loadSchemas = async (): Promise<Schemas> => (schemas ??= (await import('../schemas/order.js')).orderRulesWithout);
+
+/**
+ * Checks one order as the call's `validation` says: the order itself when it is sent as written,
+ * else the schemas' copy or their error; `undefined` when that needs the schemas and they are
+ * not loaded yet (load them, ask again).
+ */
+function checkOne(order: unknown, validation: Validation, skip: ReadonlySet<number>): CheckedOne | undefined {
   try {
     if (isThenable(order)) return { ok: false, error: new ValidationError([{ path: [], message: THENABLE }], { subject: 'Invalid order' }) };
   } catch (cause) {
@@ -170,7 +180,11 @@ function checkOne(order: unknown, validation: Validation, skip: ReadonlySet<numb
     return { ok: false, error: new ValidationError([{ path: [], message: 'could not be read' }], { subject: 'Invalid order', cause }) };
   }
   if (validation === false || sendsAsWritten(order, skip)) return { ok: true, value: order };
-  return orderRulesWithout.schemas(order, validation);
+  return schemas?.schemas(order, validation);
+}
+
+async function checkLoading(order: unknown, validation: Validation, skip: ReadonlySet<number>): Promise<CheckedOne> {
+  return checkOne(order, validation, skip) ?? (await loadSchemas()).schemas(order, validation as Exclude<Validation, false>);
 }
 
 interface Upload {
@@ -220,7 +234,7 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
 
   // Reading: one chunk at a time, each order checked as it is read.
   let index = 0;
-  const take = (order: unknown, chunk: ReadChunk): void => {
+  const take = async (order: unknown, chunk: ReadChunk): Promise<void> => {
     const at = index++;
     chunk.size++;
     if (prepared !== undefined) {
@@ -228,7 +242,7 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
       chunk.indexes.push(at);
       return;
     }
-    const checked = checkOne(order, validation, skip);
+    const checked = checkOne(order, validation, skip) ?? (await checkLoading(order, validation, skip));
     const repeated = checked.ok ? references?.repeated(order, at) : undefined;
     if (!checked.ok) chunk.refused.push({ index: at, error: checked.error, mayExist: false });
     else if (repeated !== undefined) chunk.refused.push({ index: at, error: new ValidationError([repeated], { subject: 'Invalid order' }), mayExist: false });
@@ -244,13 +258,13 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
     const chunk = newChunk();
     if (source.kind === 'array') {
       const end = Math.min(index + chunkSize, source.orders.length);
-      while (index < end) take(source.orders[index], chunk);
+      while (index < end) await take(source.orders[index], chunk);
     } else {
       while (chunk.size < chunkSize) {
         // A sync iterator's values are never awaited: a thenable among them is refused, not run.
         const next = source.kind === 'sync' ? (iterator as Iterator<unknown>).next() : await (iterator as AsyncIterator<unknown>).next();
         if (next.done === true) break;
-        take(next.value, chunk);
+        await take(next.value, chunk);
       }
     }
     return chunk.size === 0 ? undefined : chunk;
@@ -351,14 +365,14 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
  * the schemas' copy when one is needed) for sending. A `ValidationError` listing every invalid
  * order, and every repeated reference, when any is wrong.
  */
-function checkArray(orders: readonly unknown[], validation: Validation, skip: ReadonlySet<number>): (index: number) => unknown {
+async function checkArray(orders: readonly unknown[], validation: Validation, skip: ReadonlySet<number>): Promise<(index: number) => unknown> {
   const copies = new Map<number, unknown>();
   const issues: ValidationIssue[] = [];
   const references = new ReferenceBook();
   let invalid = 0;
   for (let index = 0; index < orders.length; index++) {
     const order = orders[index];
-    const checked = checkOne(order, validation, skip);
+    const checked = checkOne(order, validation, skip) ?? (await checkLoading(order, validation, skip));
     const repeated = checked.ok ? references.repeated(order, index) : undefined;
     if (!checked.ok) {
       invalid++;
@@ -408,7 +422,7 @@ export async function createBulkDeliveries(core: DeliveryCore, orders: BulkInput
   const { source, settings } = start(core, orders, options);
   const { signal } = settings.requestOptions;
   if (signal?.aborted) throw aborted(signal);
-  const prepared = source.kind === 'array' && settings.validation !== false ? checkArray(source.orders, settings.validation, settings.skip) : undefined;
+  const prepared = source.kind === 'array' && settings.validation !== false ? await checkArray(source.orders, settings.validation, settings.skip) : undefined;
   if (signal?.aborted) throw aborted(signal);
 
   const result: BulkCreateResult = { created: [], failed: [], createdIds: [] };

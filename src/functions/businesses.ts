@@ -4,7 +4,7 @@ import type { RequestOptions } from '../core/config.js';
 import { path } from '../core/http.js';
 import type { DeliveryCore } from './core.js';
 import { send } from './send.js';
-import { type CreateBusinessInput, type PickupLocationEntry, validateBusiness, validatePickupLocations } from '../schemas/index.js';
+import type { CreateBusinessInput, PickupLocationEntry } from '../schemas/index.js';
 import { isRecord } from '../schemas/predicates.js';
 import { type Answer, createdRecord, idText, recordOf, requireId } from './shared.js';
 
@@ -28,6 +28,10 @@ export interface Business {
   [field: string]: unknown;
 }
 
+// The schemas load on first use (chunks of their own in a browser bundle): a checkout page never needs them.
+const businessSchemas = () => import('../schemas/account.js');
+const addressSchemas = () => import('../schemas/address.js');
+
 function businessOf(data: unknown, answer: Answer): Business {
   return createdRecord(data, answer, ['_id']) as Business;
 }
@@ -44,7 +48,7 @@ function businessOf(data: unknown, answer: Answer): Business {
  * ```
  */
 export function createBusiness(core: DeliveryCore, input: CreateBusinessInput, options?: RequestOptions): APIPromise<Business> {
-  return send(core, options, (validation) => ({ method: 'POST', path: '/businesses', body: validation === false ? input : validateBusiness(input), transform: businessOf }));
+  return send(core, options, async (validation) => ({ method: 'POST', path: '/businesses', body: validation === false ? input : (await businessSchemas()).validateBusiness(input), transform: businessOf }));
 }
 
 /**
@@ -59,10 +63,10 @@ export function createBusiness(core: DeliveryCore, input: CreateBusinessInput, o
  * ```
  */
 export function updatePickupLocations(core: DeliveryCore, businessId: string, locations: PickupLocationEntry[], options?: RequestOptions): APIPromise<Business> {
-  return send(core, options, (validation) => ({
+  return send(core, options, async (validation) => ({
     method: 'PUT',
     path: path`/businesses/${requireId(businessId, 'businessId')}`,
-    body: { pickupAddress: validation === false ? locations : validatePickupLocations(locations) },
+    body: { pickupAddress: validation === false ? locations : (await addressSchemas()).validatePickupLocations(locations) },
     transform: (data: unknown): Business => {
       const record = recordOf(data);
       const locationsOut = Array.isArray(record['pickupLocations']) ? record['pickupLocations'].filter(isRecord) : undefined;

@@ -5,14 +5,11 @@ import type { DeliveryCore } from './core.js';
 import { send } from './send.js';
 import { FulfillmentType } from '../catalogue/order-types.js';
 import { ValidationError, type ValidationIssue } from '../errors/index.js';
-import {
-  checkReturnItemsSubset,
-  type FulfillmentItem,
-  type FulfillmentReturnOrder,
-  type FulfillmentSendOrder,
-  type ValidateOptions,
-} from '../schemas/index.js';
-import { orderRulesWithout } from '../schemas/order.js';
+import { checkReturnItemsSubset } from '../schemas/fulfillment-return.js';
+import type { FulfillmentItem } from '../schemas/order-parts.js';
+import type { FulfillmentReturnOrder, FulfillmentSendOrder } from '../schemas/order.js';
+import type { ValidateOptions } from '../schemas/rules-off.js';
+import { checkedOrder } from '../schemas/order-lazy.js';
 import { isRecord } from '../schemas/predicates.js';
 import { receiverPhoneOf } from './bulky-merge.js';
 import { type CreatedDelivery, orderEndpoint } from './deliveries.js';
@@ -45,7 +42,9 @@ function originalItems(original: OriginalFulfillment): readonly FulfillmentItem[
 }
 
 /** Every element checked; one error listing the issues of all invalid ones. */
-function checkBulky(body: unknown, options: ValidateOptions): unknown {
+async function checkBulky(body: unknown, options: ValidateOptions): Promise<unknown> {
+  // The schemas load on first use (a chunk of their own in a browser bundle): a checkout page never needs them.
+  const { orderRulesWithout } = await import('../schemas/order.js');
   const orders = Array.isArray(body) ? body : [];
   const issues: ValidationIssue[] = orders.length === 0 ? [{ path: [], message: 'needs at least one order' }] : [];
   const prepared = orders.map((element: unknown, index) => {
@@ -89,7 +88,7 @@ const bulkyCreated = (data: unknown, answer: Answer): BulkyCreatedOrder[] =>
  * ```
  */
 export function createFulfillmentOrder(core: DeliveryCore, order: FulfillmentSendOrder, options?: RequestOptions): APIPromise<CreatedDelivery> {
-  return send(core, options, (validation) => orderEndpoint(validation === false ? order : orderRulesWithout.fulfillment(order, validation)));
+  return send(core, options, async (validation) => orderEndpoint(validation === false ? order : await checkedOrder('fulfillment', order, validation)));
 }
 
 /**
@@ -110,9 +109,9 @@ export function createFulfillmentOrder(core: DeliveryCore, order: FulfillmentSen
  */
 export function createFulfillmentReturn(core: DeliveryCore, order: FulfillmentReturnOrder, options?: CreateReturnOptions): APIPromise<CreatedDelivery> {
   const { original, ...requestOptions } = options ?? {};
-  return send(core, requestOptions, (validation) => {
+  return send(core, requestOptions, async (validation) => {
     if (validation === false) return orderEndpoint(order);
-    const checked = orderRulesWithout.fulfillmentReturn(order, validation);
+    const checked = await checkedOrder('fulfillmentReturn', order, validation);
     if (original === undefined) return orderEndpoint(checked);
     const issues = checkReturnItemsSubset(checked.fulfillmentInfo.items, originalItems(original));
     if (issues.length > 0) throw new ValidationError(issues, { subject: "Invalid fulfillment return: the items must be some or all of the original order's" });
@@ -136,5 +135,5 @@ export function createFulfillmentReturn(core: DeliveryCore, order: FulfillmentRe
  * ```
  */
 export function createBulkyFulfillment(core: DeliveryCore, orders: FulfillmentSendOrder[], options?: RequestOptions): APIPromise<BulkyCreatedOrder[]> {
-  return send(core, options, (validation) => ({ method: 'POST', path: '/fulfillment/deliveries/bulky', body: validation === false ? orders : checkBulky(orders, validation), transform: bulkyCreated, idempotent: false }));
+  return send(core, options, async (validation) => ({ method: 'POST', path: '/fulfillment/deliveries/bulky', body: validation === false ? orders : await checkBulky(orders, validation), transform: bulkyCreated, idempotent: false }));
 }

@@ -1,6 +1,6 @@
 import type { RequestOptions } from '../core/config.js';
 import { createCodedError, errorCodeMeaning, ValidationError, type ValidationIssue } from '../errors/index.js';
-import { type Address, type AddressDetails, validateAddress } from '../schemas/index.js';
+import type { Address, AddressDetails } from '../schemas/index.js';
 import { CountryId } from './countries.js';
 import type { City, DistrictEntry, Zone } from './lookup.js';
 import { closest, matching, type Named } from './name-match.js';
@@ -75,7 +75,7 @@ function invalid(field: string, message: string, subject: string): ValidationErr
 }
 
 /** The checks that need no lookup: required names, what the address is for, lines `create` would refuse. */
-function checkInput(input: ResolveAddressInput): void {
+async function checkInput(input: ResolveAddressInput): Promise<void> {
   const { city, district, zone, countryId: _country, for: use, ...lines } = input;
   const issues: ValidationIssue[] = Object.entries({ city, district, firstLine: lines.firstLine, zone: zone ?? '-' })
     .filter(([, value]) => typeof value !== 'string' || value.trim() === '')
@@ -86,11 +86,13 @@ function checkInput(input: ResolveAddressInput): void {
   }
   if (issues.length > 0) throw new ValidationError(issues, { subject: 'Invalid address' });
   // The order address rules themselves (firstLine longer than 5 characters, ...), on a stand-in location.
+  // The schemas load on first use: a page that never resolves an address does not carry them.
+  const { validateAddress } = await import('../schemas/address.js');
   validateAddress({ ...lines, city, districtId: district });
 }
 
 export async function resolveAddress(lookup: Lookups, input: ResolveAddressInput, options?: RequestOptions): Promise<Address> {
-  checkInput(typeof input === 'object' && input !== null ? input : ({} as ResolveAddressInput));
+  await checkInput(typeof input === 'object' && input !== null ? input : ({} as ResolveAddressInput));
   const { city: cityQuery, district: districtQuery, zone: zoneQuery, countryId = CountryId.Egypt, for: use, ...lines } = input;
   const pickup = use === 'pickupAddress';
   const availability = pickup ? 'pickupAvailability' : 'dropOffAvailability';

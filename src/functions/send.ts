@@ -22,13 +22,13 @@ export function validationFor(core: DeliveryCore, options: RequestOptions | unde
 
 /**
  * The one way a standalone function calls the API: `build` checks the input (as `validation`
- * says) and returns the endpoint to send. Whatever `build` throws rejects the returned promise
- * and nothing is sent.
+ * says) and returns the endpoint to send, or a promise of it. Whatever `build` throws (or its
+ * promise rejects with) rejects the returned promise and nothing is sent.
  *
  * @internal
  */
-export function send<T>(core: DeliveryCore, options: RequestOptions | undefined, build: (validation: Validation) => Endpoint<T>): APIPromise<T> {
-  let endpoint: Endpoint<T>;
+export function send<T>(core: DeliveryCore, options: RequestOptions | undefined, build: (validation: Validation) => Endpoint<T> | Promise<Endpoint<T>>): APIPromise<T> {
+  let endpoint: Endpoint<T> | Promise<Endpoint<T>>;
   let http: ReturnType<typeof coreInternals>['http'];
   try {
     http = coreInternals(core).http;
@@ -36,5 +36,7 @@ export function send<T>(core: DeliveryCore, options: RequestOptions | undefined,
   } catch (error) {
     return new APIPromise(Promise.reject(error));
   }
+  // A build that loads its schemas on demand (only for input the plain check refused) settles later.
+  if (endpoint instanceof Promise) return new APIPromise(endpoint.then((ready) => http.request(ready, options).withResponse()));
   return http.request(endpoint, options);
 }

@@ -3,16 +3,7 @@ import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/config.js';
 import type { DeliveryCore } from './core.js';
 import { send } from './send.js';
-import {
-  type ConfirmEmailInput,
-  type ConfirmPhoneInput,
-  type RegisterBusinessAdminInput,
-  type VerifyPhoneInput,
-  validateConfirmEmail,
-  validateConfirmPhone,
-  validateRegisterBusinessAdmin,
-  validateVerifyPhone,
-} from '../schemas/index.js';
+import type { ConfirmEmailInput, ConfirmPhoneInput, RegisterBusinessAdminInput, VerifyPhoneInput } from '../schemas/account.js';
 import { idText, recordOf } from './shared.js';
 
 /** The registered business admin. The spec does not show the answer; fields the service adds are kept. */
@@ -43,6 +34,9 @@ function adminOf(data: unknown): BusinessAdmin {
 
 const resultOf = (data: unknown): VerificationResult => recordOf(data) as VerificationResult;
 
+// The schemas load on first use (a chunk of their own in a browser bundle): a checkout page never needs them.
+const accountSchemas = () => import('../schemas/account.js');
+
 /**
  * Registers the business admin (`POST /users/business/admin`), as `client.users.registerBusinessAdmin` does.
  *
@@ -58,7 +52,7 @@ const resultOf = (data: unknown): VerificationResult => recordOf(data) as Verifi
  * ```
  */
 export function registerBusinessAdmin(core: DeliveryCore, input: RegisterBusinessAdminInput, options?: RequestOptions): APIPromise<BusinessAdmin> {
-  return send(core, options, (validation) => ({ method: 'POST', path: '/users/business/admin', body: validation === false ? input : validateRegisterBusinessAdmin(input), transform: adminOf }));
+  return send(core, options, async (validation) => ({ method: 'POST', path: '/users/business/admin', body: validation === false ? input : (await accountSchemas()).validateRegisterBusinessAdmin(input), transform: adminOf }));
 }
 
 /**
@@ -72,7 +66,7 @@ export function registerBusinessAdmin(core: DeliveryCore, input: RegisterBusines
  * ```
  */
 export function verifyPhone(core: DeliveryCore, input: VerifyPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
-  return send(core, options, (validation) => ({ method: 'POST', path: '/users/business-admin/phone/verify', body: validation === false ? input : validateVerifyPhone(input), transform: resultOf }));
+  return send(core, options, async (validation) => ({ method: 'POST', path: '/users/business-admin/phone/verify', body: validation === false ? input : (await accountSchemas()).validateVerifyPhone(input), transform: resultOf }));
 }
 
 /**
@@ -86,7 +80,7 @@ export function verifyPhone(core: DeliveryCore, input: VerifyPhoneInput, options
  * ```
  */
 export function confirmPhone(core: DeliveryCore, input: ConfirmPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
-  return send(core, options, (validation) => ({ method: 'POST', path: '/users/business-admin/phone/confirm', body: validation === false ? input : validateConfirmPhone(input), transform: resultOf }));
+  return send(core, options, async (validation) => ({ method: 'POST', path: '/users/business-admin/phone/confirm', body: validation === false ? input : (await accountSchemas()).validateConfirmPhone(input), transform: resultOf }));
 }
 
 /**
@@ -100,5 +94,5 @@ export function confirmPhone(core: DeliveryCore, input: ConfirmPhoneInput, optio
  * ```
  */
 export function confirmEmail(core: DeliveryCore, input: ConfirmEmailInput, options?: RequestOptions): APIPromise<VerificationResult> {
-  return send(core, options, (validation) => ({ method: 'POST', path: '/users/mail/confirm', body: validation === false ? input : validateConfirmEmail(input), transform: resultOf }));
+  return send(core, options, async (validation) => ({ method: 'POST', path: '/users/mail/confirm', body: validation === false ? input : (await accountSchemas()).validateConfirmEmail(input), transform: resultOf }));
 }

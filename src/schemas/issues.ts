@@ -148,9 +148,21 @@ export function checkWith<T>(schema: z.ZodMiniType<T>, input: unknown, subject: 
   }
   const found = skip.size === 0 ? payload.issues : payload.issues.filter((issue) => !isSkipped(issue, skip));
   if (found.length === 0) return { ok: true, value: payload.value as T };
-  const config = z.core.config();
-  return { ok: false, error: failureOf(subject, found.map((issue) => z.core.util.finalizeIssue(issue, context, config))) };
+  return { ok: false, error: failureOf(subject, found.map(finalized)) };
 }
+
+/**
+ * An issue with its message, as zod's own finalizing gives it: the message a rule was written
+ * with, else the one of {@link messageOf}. Not zod's `util.finalizeIssue`, which would bring all
+ * of zod's util module (13 KB) into every browser bundle.
+ */
+function finalized(issue: z.core.$ZodRawIssue): z.core.$ZodIssue {
+  const own: unknown = issue.message ?? (issue.inst?._zod.def as { error?: (issue: unknown) => unknown } | undefined)?.error?.(issue);
+  const message = typeof own === 'string' ? own : isMessage(own) ? own.message : messageOf(issue);
+  return { ...issue, path: issue.path ?? [], message } as z.core.$ZodIssue;
+}
+
+const isMessage = (value: unknown): value is { message: string } => typeof value === 'object' && value !== null && typeof (value as { message?: unknown }).message === 'string';
 
 /**
  * The error for input that threw while being read. Only exotic input gets here (a getter that

@@ -293,6 +293,7 @@ const FULFILLMENT_RETURN: [unknown, OrderSchema] = ['CUSTOMER_RETURN_PICKUP', fu
 
 const quoteType = (type: unknown): string => (typeof type === 'string' ? `'${type}'` : String(type));
 
+/* @__NO_SIDE_EFFECTS__ */
 function family(entries: ReadonlyArray<[unknown, OrderSchema]>): OrderFamily {
   const names = entries.map(([type]) => quoteType(type));
   const listed = names.length === 1 ? String(names[0]) : `one of ${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
