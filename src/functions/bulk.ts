@@ -206,6 +206,8 @@ interface UploadEnd {
 
 /** One chunk read from the input: the orders to send (checked) and those refused before sending. */
 interface ReadChunk {
+  /** The references of its orders, when repeats are looked for. */
+  references: ReferenceBook | undefined;
   start: number;
   size: number;
   bodies: unknown[];
@@ -225,46 +227,56 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
   const { http } = coreInternals(core);
   const { signal } = requestOptions;
   const total = source.kind === 'array' ? source.orders.length : undefined;
-  const references = validation !== false && prepared === undefined ? new ReferenceBook() : undefined;
+  const checkRepeats = validation !== false && prepared === undefined;
   const progress: BulkProgress = { done: 0, created: 0, failed: 0, total };
   let reason: DeliveryError | undefined;
   let sentUpTo = 0;
   let exhausted = false;
   const stopped = (): boolean => reason !== undefined || signal?.aborted === true;
 
-  // Reading: one chunk at a time, each order checked as it is read.
+  // Reading: one chunk at a time, each order checked as it is read. False when the check needs
+  // the schemas, not loaded yet: the caller loads them and takes the order again.
   let index = 0;
-  const take = async (order: unknown, chunk: ReadChunk): Promise<void> => {
+  const take = (order: unknown, chunk: ReadChunk): boolean => {
+    if (prepared !== undefined) {
+      chunk.bodies.push(prepared(index));
+      chunk.indexes.push(index++);
+      chunk.size++;
+      return true;
+    }
+    const checked = checkOne(order, validation, skip);
+    if (checked === undefined) return false;
     const at = index++;
     chunk.size++;
-    if (prepared !== undefined) {
-      chunk.bodies.push(prepared(at));
-      chunk.indexes.push(at);
-      return;
-    }
-    const checked = checkOne(order, validation, skip) ?? (await checkLoading(order, validation, skip));
-    const repeated = checked.ok ? references?.repeated(order, at) : undefined;
+    const repeated = checked.ok ? chunk.references?.repeated(order, at) : undefined;
     if (!checked.ok) chunk.refused.push({ index: at, error: checked.error, mayExist: false });
     else if (repeated !== undefined) chunk.refused.push({ index: at, error: new ValidationError([repeated], { subject: 'Invalid order' }), mayExist: false });
     else {
       chunk.bodies.push(checked.value);
       chunk.indexes.push(at);
     }
+    return true;
   };
-  const newChunk = (): ReadChunk => ({ start: index, size: 0, bodies: [], indexes: [], refused: [] });
+  const takeLoading = async (order: unknown, chunk: ReadChunk): Promise<void> => {
+    if (take(order, chunk)) return;
+    await loadSchemas();
+    take(order, chunk);
+  };
+  // Repeated references are looked for within each chunk (one request), so that memory stays flat however long the input.
+  const newChunk = (): ReadChunk => ({ start: index, size: 0, bodies: [], indexes: [], refused: [], references: checkRepeats ? new ReferenceBook() : undefined });
   const iterator: Iterator<unknown> | AsyncIterator<unknown> | undefined =
     source.kind === 'sync' ? source.orders[Symbol.iterator]() : source.kind === 'async' ? source.orders[Symbol.asyncIterator]() : undefined;
   const nextChunk = async (): Promise<ReadChunk | undefined> => {
     const chunk = newChunk();
     if (source.kind === 'array') {
       const end = Math.min(index + chunkSize, source.orders.length);
-      while (index < end) await take(source.orders[index], chunk);
+      while (index < end) if (!take(source.orders[index], chunk)) await takeLoading(source.orders[index], chunk);
     } else {
       while (chunk.size < chunkSize) {
         // A sync iterator's values are never awaited: a thenable among them is refused, not run.
         const next = source.kind === 'sync' ? (iterator as Iterator<unknown>).next() : await (iterator as AsyncIterator<unknown>).next();
         if (next.done === true) break;
-        await take(next.value, chunk);
+        if (!take(next.value, chunk)) await takeLoading(next.value, chunk);
       }
     }
     return chunk.size === 0 ? undefined : chunk;
@@ -456,8 +468,8 @@ export async function createBulkDeliveries(core: DeliveryCore, orders: BulkInput
  * Creates many orders chunk by chunk and yields what became of each chunk as it settles (not
  * necessarily in input order), so that neither the input nor the results are held whole: for a
  * generator reading a CSV file or a database cursor of any length. Each order is checked as its
- * chunk fills (unless `validate: false`); an invalid one, or one repeating an earlier order's
- * `businessReference` or `uniqueBusinessReference`, is in its chunk's `failed` with
+ * chunk fills (unless `validate: false`); an invalid one, or one repeating the `businessReference`
+ * or `uniqueBusinessReference` of an earlier order of its chunk, is in its chunk's `failed` with
  * `mayExist: false`, and the others are sent. `outcome.progress` (and `onProgress`) has the totals.
  *
  * Nothing is sent before the iteration starts, and breaking out of the loop stops reading the

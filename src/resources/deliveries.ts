@@ -78,7 +78,7 @@ export class DeliveriesResource {
    *    `uniqueBusinessReference`, one `ValidationError` lists the issues of all of them (paths
    *    start with the input index: `[17].cod`, `[5].businessReference: the same as [2]...`) and
    *    nothing is sent. A generator or async iterable is checked chunk by chunk as it is read:
-   *    an invalid order (or a repeated reference) fails on its own, with `mayExist: false`, and
+   *    an invalid order (or a reference repeated within its chunk) fails on its own, with `mayExist: false`, and
    *    the others are sent. An order is not copied when it is sent as written: change it only
    *    after the call settles. A string, or an element with a `then` method, is refused.
    * 2. The orders go in chunks of `chunkSize` (100), `concurrency` (4) requests at a time, the
