@@ -90,6 +90,16 @@ describe('the plain order check and the schemas', () => {
     );
   });
 
+  it('agree on every one of the 128 skip combinations, for an order broken by each breaker', () => {
+    const combinations = Array.from({ length: 2 ** CLIENT_RULE_CODES.length }, (_, mask) => CLIENT_RULE_CODES.filter((_, bit) => (mask >> bit) & 1));
+    for (const breaker of breakers) {
+      const [order] = fc.sample(validOrderOf(breaker.types), { numRuns: 1, seed: 42 });
+      const broken = structuredClone(written(order as Order));
+      breaker.apply(broken, 7);
+      for (const skip of combinations) expectAgreement(broken, skip);
+    }
+  });
+
   it('agree on valid orders with values replaced anywhere, with any rules skipped', () => {
     let refused = 0;
     fc.assert(
