@@ -160,12 +160,12 @@ class ReferenceBook {
   }
 }
 
-type Schemas = Awaited<typeof import('../schemas/order.js')>['orderRulesWithout'];
+type Schemas = Awaited<typeof import('../schemas/on-demand.js')>['orderRulesWithout'];
 type CheckedOne = { ok: true; value: unknown } | { ok: false; error: DeliveryError };
 
 // Loaded on the first order the plain check refuses (a chunk of its own in a browser bundle).
 let schemas: Schemas | undefined;
-const loadSchemas = async (): Promise<Schemas> => (schemas ??= (await import('../schemas/order.js')).orderRulesWithout);
+const loadSchemas = async (): Promise<Schemas> => (schemas ??= (await import('../schemas/on-demand.js')).orderRulesWithout);
 
 /**
  * Checks one order as the call's `validation` says: the order itself when it is sent as written,

@@ -29,8 +29,8 @@ export interface Business {
 }
 
 // The schemas load on first use (chunks of their own in a browser bundle): a checkout page never needs them.
-const businessSchemas = () => import('../schemas/account.js');
-const addressSchemas = () => import('../schemas/address.js');
+const businessSchemas = () => import('../schemas/on-demand.js');
+const addressSchemas = () => import('../schemas/on-demand.js');
 
 function businessOf(data: unknown, answer: Answer): Business {
   return createdRecord(data, answer, ['_id']) as Business;

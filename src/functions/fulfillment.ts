@@ -44,7 +44,7 @@ function originalItems(original: OriginalFulfillment): readonly FulfillmentItem[
 /** Every element checked; one error listing the issues of all invalid ones. */
 async function checkBulky(body: unknown, options: ValidateOptions): Promise<unknown> {
   // The schemas load on first use (a chunk of their own in a browser bundle): a checkout page never needs them.
-  const { orderRulesWithout } = await import('../schemas/order.js');
+  const { orderRulesWithout } = await import('../schemas/on-demand.js');
   const orders = Array.isArray(body) ? body : [];
   const issues: ValidationIssue[] = orders.length === 0 ? [{ path: [], message: 'needs at least one order' }] : [];
   const prepared = orders.map((element: unknown, index) => {

@@ -87,7 +87,7 @@ async function checkInput(input: ResolveAddressInput): Promise<void> {
   if (issues.length > 0) throw new ValidationError(issues, { subject: 'Invalid address' });
   // The order address rules themselves (firstLine longer than 5 characters, ...), on a stand-in location.
   // The schemas load on first use: a page that never resolves an address does not carry them.
-  const { validateAddress } = await import('../schemas/address.js');
+  const { validateAddress } = await import('../schemas/on-demand.js');
   validateAddress({ ...lines, city, districtId: district });
 }
 

@@ -35,7 +35,7 @@ function adminOf(data: unknown): BusinessAdmin {
 const resultOf = (data: unknown): VerificationResult => recordOf(data) as VerificationResult;
 
 // The schemas load on first use (a chunk of their own in a browser bundle): a checkout page never needs them.
-const accountSchemas = () => import('../schemas/account.js');
+const accountSchemas = () => import('../schemas/on-demand.js');
 
 /**
  * Registers the business admin (`POST /users/business/admin`), as `client.users.registerBusinessAdmin` does.

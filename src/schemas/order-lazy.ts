@@ -32,5 +32,5 @@ export function checkedOrder<F extends Family>(family: F, input: unknown, option
   } catch {
     // a `skip` that is not one, a getter that threw: the schemas say what is wrong
   }
-  return import('./order.js').then(({ orderRulesWithout }) => orderRulesWithout[family](input, options) as Checked[F]);
+  return import('./on-demand.js').then(({ orderRulesWithout }) => orderRulesWithout[family](input, options) as Checked[F]);
 }
