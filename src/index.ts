@@ -16,7 +16,7 @@ export type { Logger, LogLevel } from './core/logger.js';
 export * from './schemas/index.js';
 export { WebhookPayloadError } from './webhooks/errors.js';
 export { CountryId, LookupResource, type Country, type City, type Zone, type DistrictEntry, type CityDistricts } from './resources/lookup.js';
-export type { AddressUse, ResolveAddressInput } from './resources/resolve-address.js';
+export type { AddressUse, ResolveAddressInput } from './functions/resolve-address.js';
 export { UsersResource, type BusinessAdmin, type VerificationResult } from './resources/users.js';
 export { BusinessesResource, type Business, type PickupLocation } from './resources/businesses.js';
 export { DeliveriesResource, type CreatedDelivery } from './resources/deliveries.js';
@@ -31,6 +31,6 @@ export type { Pickup, PickupList, PickupListQuery, PickupDatesQuery } from './fu
 export type { PickupLocationRecord } from './functions/pickup-locations.js';
 export type { PriceQuote, Amount } from './functions/pricing.js';
 export type { ResolvedBulkResult, ResolveTrackingNumbersOptions, UnresolvedBulkOrder } from './functions/bulk-recovery.js';
-export type { BulkCreateOptions, BulkCreateResult, BulkCreatedDelivery, BulkFailure, BulkInput, BulkProgress } from './resources/bulk.js';
+export type { BulkChunkOutcome, BulkCreateOptions, BulkCreateResult, BulkCreatedDelivery, BulkFailure, BulkInput, BulkProgress } from './resources/bulk.js';
 export { FulfillmentResource, type BulkyCreatedOrder, type CreateReturnOptions, type OriginalFulfillment } from './resources/fulfillment.js';
-export { previewBulkyMerge, type BulkyMergeGroup } from './resources/bulky-merge.js';
+export { previewBulkyMerge, type BulkyMergeGroup } from './functions/bulky-merge.js';

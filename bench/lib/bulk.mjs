@@ -1,21 +1,19 @@
 /**
- * `deliveries.createBulk` of `count` orders against the sandbox: orders per second and the
- * client process's peak RSS; with `variant: 'ky'` or `'fetch'`, the same upload as plain ky (the baseline) or raw fetch POSTs (reference). The orders share their nested objects, as rows mapped from one
- * template would, so the input itself weighs little and RSS shows what the SDK holds.
+ * Bulk creation against the sandbox, two ways, each in a child process of its own:
+ * - `mode: 'rounds'`: time. The SDK's `createBulk` of an array and its baselines (the same chunks
+ *   posted by plain ky, and by raw fetch for reference) interleaved in rounds of one process,
+ *   the order of the variants rotating per round, so drift (JIT, GC, the sandbox's growing
+ *   store) falls on every variant alike. Orders per second: the median over rounds.
+ * - `mode: 'memory'`: the client process's peak RSS while `streamBulk` uploads `count` orders
+ *   read from a generator, outcomes read and dropped: what a CI upload of any length holds.
+ * The orders share their nested objects, as rows mapped from one template would, so the input
+ * itself weighs little and RSS shows what the SDK holds.
  */
 import { pathToFileURL } from 'node:url';
 import { childMain } from './child.mjs';
 import { realisticOrder } from './order.mjs';
 import { prepareAccount } from './sandbox-account.mjs';
-
-/** heapUsed after full collections (the child runs with --expose-gc). */
-const liveHeap = () => {
-  globalThis.gc();
-  globalThis.gc();
-  return process.memoryUsage().heapUsed;
-};
-
-const sizeOf = (value) => (value instanceof Map ? value.size : Array.isArray(value) ? value.filter((item) => item !== undefined).length : Object.keys(value ?? {}).length);
+import { median, rotate } from './stats.mjs';
 
 const CHUNK = 100;
 const CONCURRENCY = 4;
@@ -34,33 +32,62 @@ async function plainBulk(orders, { baseUrl, apiKey, ky }) {
   let next = 0;
   let created = 0;
   const worker = async () => {
-    while (next < orders.length) created += (await post(orders.slice(next, (next += CHUNK)))).data.createdDeliveriesIds.length;
+    while (next < orders.length) {
+      const chunk = orders.slice(next, (next += CHUNK));
+      // Read the answer first: `created += await ...` would read `created` before the await and lose the other workers' additions.
+      const answer = await post(chunk);
+      created += answer.data.createdDeliveriesIds.length;
+    }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  return { created };
+  return { created, failed: orders.length - created };
 }
 
-childMain(async ({ targets, kyPath, baseUrl, apiKey, count, variant = 'sdk' }) => {
+const sizeOf = (value) => (typeof value === 'number' ? value : Array.isArray(value) ? value.length : 0);
+
+childMain(async ({ targets, kyPath, baseUrl, apiKey, count, mode = 'rounds', rounds = 3 }) => {
   const { DeliveryClient } = await import(pathToFileURL(targets.main).href);
   const client = new DeliveryClient({ baseUrl, apiKey });
   if (typeof client.deliveries?.createBulk !== 'function') return { missing: '`deliveries.createBulk`' };
-
   const template = realisticOrder(await prepareAccount(client));
-  let orders = Array.from({ length: count }, (_, i) => ({ ...template, businessReference: `BULK-${i}` }));
-  const rssBefore = process.memoryUsage().rss;
-  const t0 = performance.now();
-  const ky = variant === 'ky' ? (await import(pathToFileURL(kyPath).href)).default : undefined;
-  // A chunk that failed (a connection closed under load, say) is counted in `failed`, not fatal to the run.
-  const sdkBulk = () => client.deliveries.createBulk(orders, { chunkSize: CHUNK, concurrency: CONCURRENCY }).catch((error) => error?.result ?? Promise.reject(error));
-  let result = variant === 'sdk' ? await sdkBulk() : await plainBulk(orders, { baseUrl, apiKey, ky });
-  const seconds = (performance.now() - t0) / 1000;
-  // maxRSS is the true high-water mark in KiB, sampled by the kernel, not by a timer of ours.
-  const peakRss = process.resourceUsage().maxRSS * 1024;
-  const created = typeof result?.created === 'number' ? result.created : sizeOf(result?.created);
-  const failed = sizeOf(result?.failed);
-  // What the input and the result keep reachable, per order (collections only after the peak was read).
-  const heapWith = liveHeap();
-  orders = result = undefined;
-  const heldPerOrder = (heapWith - liveHeap()) / count;
-  return { count, created, failed, seconds, ordersPerSecond: count / seconds, rssBefore, peakRss, heldPerOrder };
+
+  if (mode === 'memory') {
+    if (typeof client.deliveries.streamBulk !== 'function') return { missing: '`deliveries.streamBulk`' };
+    function* rows() {
+      for (let i = 0; i < count; i++) yield { ...template, businessReference: `STREAM-${i}` };
+    }
+    const rssBefore = process.memoryUsage().rss;
+    const t0 = performance.now();
+    let created = 0;
+    let failed = 0;
+    for await (const outcome of client.deliveries.streamBulk(rows(), { chunkSize: CHUNK, concurrency: CONCURRENCY })) {
+      created += outcome.created.length;
+      failed += outcome.failed.length;
+    }
+    // maxRSS is the true high-water mark in KiB, sampled by the kernel, not by a timer of ours.
+    return { count, created, failed, seconds: (performance.now() - t0) / 1000, rssBefore, peakRss: process.resourceUsage().maxRSS * 1024 };
+  }
+
+  const ky = kyPath === undefined ? undefined : (await import(pathToFileURL(kyPath).href)).default;
+  let round = 0;
+  const variants = {
+    // A chunk that failed (a connection closed under load, say) is counted in `failed`, not fatal to the run.
+    sdk: (orders) => client.deliveries.createBulk(orders, { chunkSize: CHUNK, concurrency: CONCURRENCY }).catch((error) => error?.result ?? Promise.reject(error)),
+    fetch: (orders) => plainBulk(orders, { baseUrl, apiKey }),
+    ...(ky === undefined ? {} : { ky: (orders) => plainBulk(orders, { baseUrl, apiKey, ky }) }),
+  };
+  const seconds = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
+  const failures = Object.fromEntries(Object.keys(variants).map((name) => [name, 0]));
+  for (; round < rounds; round++) {
+    for (const name of rotate(Object.keys(variants), round)) {
+      // Fresh references per variant and round: the sandbox refuses nothing, and the SDK's check of repeats stays honest.
+      const orders = Array.from({ length: count }, (_, i) => ({ ...template, businessReference: `${name}-${round}-${i}` }));
+      const t0 = performance.now();
+      const result = await variants[name](orders);
+      seconds[name].push((performance.now() - t0) / 1000);
+      failures[name] += sizeOf(result?.failed);
+    }
+  }
+  const rate = (name) => (seconds[name] === undefined ? undefined : count / median(seconds[name]));
+  return { count, rounds, ordersPerSecond: rate('sdk'), kyOrdersPerSecond: rate('ky'), fetchOrdersPerSecond: rate('fetch'), failed: failures.sdk, baselineFailed: failures.ky ?? 0 };
 });

@@ -1,16 +1,18 @@
 /** Types of bundle-size.mjs, for test/bench/bundle-size.test.ts. */
 export declare const KB: number;
-export declare const BUDGETS: { readonly main: number; readonly webhooks: number };
-export declare const ENTRIES: { readonly main: string; readonly webhooks: string; readonly webhooksNode: string; readonly testing: string };
+export declare const BUDGETS: { readonly main: number; readonly functions: number; readonly webhooks: number };
+export declare const ENTRIES: { readonly main: string; readonly functions: string; readonly webhooks: string; readonly webhooksNode: string; readonly testing: string };
 
-export type BundleKind = 'main' | 'webhooks' | 'sandbox' | 'ky';
+export type BundleKind = 'main' | 'functions' | 'webhooks' | 'sandbox' | 'ky';
 
 export interface BundleMeasurement {
   kind: BundleKind;
   /** Minified bytes. */
   bytes: number;
-  /** Minified bytes after gzip level 9. */
+  /** Minified bytes after gzip level 9, of what the page loads at once (the entry and its static imports). */
   gzipBytes: number;
+  /** Gzip bytes of what loads only through `import()`, on demand; 0 when nothing does. */
+  lazyGzipBytes: number;
   /** Budget in gzip bytes; undefined for `ky`. */
   budget: number | undefined;
   /** Minified bytes each input file kept after tree-shaking (0 when shaken out entirely). */
@@ -21,6 +23,6 @@ export interface BundleMeasurement {
   text: string;
 }
 
-export declare function buildLikeDist(srcDir: string, outdir: string): Promise<{ main: string; webhooks: string; webhooksNode: string; testing: string }>;
+export declare function buildLikeDist(srcDir: string, outdir: string): Promise<{ main: string; functions: string; webhooks: string; webhooksNode: string; testing: string }>;
 export declare function measureBundle(kind: BundleKind, path: string): Promise<BundleMeasurement>;
 export declare function bytesBySource(bytesByInput: Record<string, number>): Array<[string, number]>;

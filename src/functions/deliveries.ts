@@ -1,10 +1,10 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from './options.js';
 import type { Endpoint } from '../core/http.js';
-import type { Answer } from '../resources/shared.js';
-import { createdRecord } from '../resources/shared.js';
-import type { OrderInput } from '../schemas/index.js';
-import { orderRulesWithout } from '../schemas/order.js';
+import type { Answer } from './shared.js';
+import { createdRecord } from './shared.js';
+import type { OrderInput } from '../schemas/order.js';
+import { checkedOrder } from '../schemas/order-lazy.js';
 import { isRecord } from '../schemas/predicates.js';
 import type { DeliveryCore } from './core.js';
 import { send } from './send.js';
@@ -78,5 +78,9 @@ export function orderEndpoint(order: unknown): Endpoint<CreatedDelivery> {
  * ```
  */
 export function createDelivery(core: DeliveryCore, order: OrderInput, options?: RequestOptions): APIPromise<CreatedDelivery> {
-  return send(core, options, (validation) => orderEndpoint(validation === false ? order : orderRulesWithout.order(order, validation)));
+  return send(core, options, (validation) => {
+    if (validation === false) return orderEndpoint(order);
+    const checked = checkedOrder('order', order, validation);
+    return checked instanceof Promise ? checked.then(orderEndpoint) : orderEndpoint(checked);
+  });
 }

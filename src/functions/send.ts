@@ -19,20 +19,25 @@ export function validationOf(core: DeliveryCore, options: RequestOptions | null 
 
 /**
  * The one way a standalone function calls the API: `build` checks the input (as `validation`
- * says) and returns the endpoint to send. Whatever `build` throws rejects the returned promise
- * and nothing is sent.
+ * says) and returns the endpoint to send, or a promise of it. Whatever `build` throws (or its
+ * promise rejects with) rejects the returned promise and nothing is sent.
  *
  * @internal
  */
-export function send<T>(core: DeliveryCore, options: RequestOptions | undefined, build: (validation: Validation) => Endpoint<T>): APIPromise<T> {
-  let endpoint: Endpoint<T>;
+export function send<T>(core: DeliveryCore, options: RequestOptions | undefined, build: (validation: Validation) => Endpoint<T> | Promise<Endpoint<T>>): APIPromise<T> {
+  let endpoint: Endpoint<T> | Promise<Endpoint<T>>;
   try {
     endpoint = build(validationOf(core, options));
   } catch (error) {
-    // Input that throws while read (a revoked Proxy, a getter that throws) is still the caller's
-    // input: a typed error, not a TypeError.
-    const typed = error instanceof DeliveryError ? error : new ValidationError([{ path: [], message: 'could not be read' }], { cause: error });
-    return new APIPromise(Promise.reject(typed));
+    return new APIPromise(Promise.reject(asTypedError(error)));
   }
-  return coreInternals(core).http.request(endpoint, options);
+  const { http } = coreInternals(core);
+  // A build that loads its schemas on demand (only for input the plain check refused) settles later.
+  if (endpoint instanceof Promise) return new APIPromise(endpoint.then((ready) => http.request(ready, options).withResponse(), (error) => Promise.reject(asTypedError(error))));
+  return http.request(endpoint, options);
+}
+
+/** Input that throws while read (a revoked Proxy, a getter that throws) is still the caller's input: a typed error, not a TypeError. */
+function asTypedError(error: unknown): DeliveryError {
+  return error instanceof DeliveryError ? error : new ValidationError([{ path: [], message: 'could not be read' }], { cause: error });
 }

@@ -1,35 +1,10 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../functions/options.js';
-import { path } from '../core/http.js';
+import { type Business, createBusiness, updatePickupLocations } from '../functions/businesses.js';
 import type { DeliveryCore } from '../functions/core.js';
-import { send } from '../functions/send.js';
-import { type CreateBusinessInput, type PickupLocationEntry, validateBusiness, validatePickupLocations } from '../schemas/index.js';
-import { isRecord } from '../schemas/predicates.js';
-import { type Answer, createdRecord, idText, recordOf, requireId } from './shared.js';
+import type { CreateBusinessInput, PickupLocationEntry } from '../schemas/index.js';
 
-/** A pickup location of a business, as the service answers it. */
-export interface PickupLocation {
-  _id?: string;
-  locationName?: string;
-  /** The location orders use when they omit `businessLocationId`: the first one created. */
-  isDefault?: boolean;
-  address?: Record<string, unknown>;
-  [field: string]: unknown;
-}
-
-/** A business. The spec does not show the answer; `_id` is what later calls need, other fields are kept. */
-export interface Business {
-  _id: string;
-  name?: string;
-  /** True for a marketplace business. */
-  autoCreatePickups?: boolean;
-  pickupLocations?: PickupLocation[];
-  [field: string]: unknown;
-}
-
-function businessOf(data: unknown, answer: Answer): Business {
-  return createdRecord(data, answer, ['_id']) as Business;
-}
+export type { Business, PickupLocation } from '../functions/businesses.js';
 
 /**
  * Businesses and their pickup locations.
@@ -67,7 +42,7 @@ export class BusinessesResource {
    * ```
    */
   create(input: CreateBusinessInput, options?: RequestOptions): APIPromise<Business> {
-    return send(this.#core, options, (validation) => ({ method: 'POST', path: '/businesses', body: validation === false ? input : validateBusiness(input), transform: businessOf }));
+    return createBusiness(this.#core, input, options);
   }
 
   /**
@@ -90,20 +65,6 @@ export class BusinessesResource {
    * ```
    */
   updatePickupLocations(businessId: string, locations: PickupLocationEntry[], options?: RequestOptions): APIPromise<Business> {
-    return send(
-      this.#core,
-      options,
-      (validation) => ({
-        method: 'PUT',
-        path: path`/businesses/${requireId(businessId, 'businessId')}`,
-        body: { pickupAddress: validation === false ? locations : validatePickupLocations(locations) },
-        transform: (data: unknown): Business => {
-          const record = recordOf(data);
-          const locationsOut = Array.isArray(record['pickupLocations']) ? record['pickupLocations'].filter(isRecord) : undefined;
-          return { ...record, _id: idText(record['_id']) ?? businessId, ...(locationsOut === undefined ? {} : { pickupLocations: locationsOut }) };
-        },
-        idempotent: false,
-      }),
-    );
+    return updatePickupLocations(this.#core, businessId, locations, options);
   }
 }

@@ -1,5 +1,6 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../functions/options.js';
+import { type BulkChunkOutcome, type BulkCreateOptions, type BulkCreateResult, type BulkInput, createBulkDeliveries, streamBulkDeliveries } from '../functions/bulk.js';
 import type { DeliveryCore } from '../functions/core.js';
 import { type CreatedDelivery, createDelivery } from '../functions/deliveries.js';
 import { type AirwayBillOptions, getAirwayBills } from '../functions/airway-bills.js';
@@ -17,7 +18,6 @@ import type { DeliveryRecord } from '../functions/delivery-record.js';
 import type { BulkCreationError } from '../errors/index.js';
 import type { DeliveryChanges } from '../schemas/after-create.js';
 import type { OrderInput } from '../schemas/index.js';
-import { type BulkCreateOptions, type BulkCreateResult, type BulkInput, createBulk } from './bulk.js';
 
 export { type CreatedDelivery, createdDelivery, orderEndpoint } from '../functions/deliveries.js';
 
@@ -89,14 +89,17 @@ export class DeliveriesResource {
    * Creates many orders (`POST /deliveries/bulk?apiVersion=1`, body `{ deliveries: [...],
    * deleteFailedDeliveries }`; `deleteFailedDeliveries` is `false` unless you set the option).
    *
-   * 1. Unless `validate: false`, every order is checked first; if any is invalid, one
-   *    `ValidationError` lists the issues of all of them (paths start with the input index:
-   *    `[17].cod`) and nothing is sent.
-   * 2. The orders go in chunks of `chunkSize` (100), `concurrency` (4) requests at a time.
-   *    An array is read chunk by chunk, and a generator or async iterable with `validate: false`
-   *    is read only as chunks are sent, so memory stays bounded for any number of orders. (With
-   *    validation on, an iterable that is not an array is read whole first: its checked orders
-   *    are kept, since it may not be readable twice.)
+   * 1. An array is all or nothing: unless `validate: false`, every order is checked (once)
+   *    first; if any is invalid, or two orders share a `businessReference` or
+   *    `uniqueBusinessReference`, one `ValidationError` lists the issues of all of them (paths
+   *    start with the input index: `[17].cod`, `[5].businessReference: the same as [2]...`) and
+   *    nothing is sent. A generator or async iterable is checked chunk by chunk as it is read:
+   *    an invalid order (or a reference repeated within its chunk) fails on its own, with `mayExist: false`, and
+   *    the others are sent. An order is not copied when it is sent as written: change it only
+   *    after the call settles. A string, or an element with a `then` method, is refused.
+   * 2. The orders go in chunks of `chunkSize` (100), `concurrency` (4) requests at a time, the
+   *    input read only as chunks are sent. For results that do not grow with the input either,
+   *    use {@link DeliveriesResource.streamBulk}.
    * 3. No order is sent twice. The service answers with the ids it created
    *    (`createdDeliveriesIds`) and the orders it refused by `businessReference`
    *    (`failedDeliveries`, each with its `errorMessage`), on a 2xx or in a 1061 error. Refused
@@ -127,7 +130,30 @@ export class DeliveriesResource {
    * ```
    */
   createBulk(orders: BulkInput, options?: BulkCreateOptions): Promise<BulkCreateResult> {
-    return createBulk(this.#core, orders, options);
+    return createBulkDeliveries(this.#core, orders, options);
+  }
+
+  /**
+   * Like {@link DeliveriesResource.createBulk}, for inputs of any length: yields what became of
+   * each chunk as it settles (`{ start, size, created, failed, createdIds, progress }`), so
+   * neither the input nor the results are held whole. Each order is checked as its chunk
+   * fills; an invalid one fails on its own (`mayExist: false`). When the upload stops early (an
+   * abort, a 401, your iterable throwing) the loop throws that error after the outcomes of
+   * every chunk sent.
+   *
+   * @example
+   * ```ts
+   * async function* rows(): AsyncGenerator<OrderInput> {
+   *   for (let i = 0; i < 3; i++) yield { type: DeliveryType.Deliver, dropOffAddress, receiver, businessReference: `row-${i}` };
+   * }
+   * for await (const chunk of client.deliveries.streamBulk(rows(), { chunkSize: 100 })) {
+   *   for (const { index, error, mayExist } of chunk.failed) console.warn(index, mayExist ? 'check before resending' : error.message);
+   *   console.log(`${chunk.progress.done} done, ${chunk.progress.created} created`);
+   * }
+   * ```
+   */
+  streamBulk(orders: BulkInput, options?: BulkCreateOptions): AsyncGenerator<BulkChunkOutcome, void, undefined> {
+    return streamBulkDeliveries(this.#core, orders, options);
   }
 
   /**

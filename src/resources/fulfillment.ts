@@ -1,75 +1,17 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../functions/options.js';
 import type { DeliveryCore } from '../functions/core.js';
-import { send } from '../functions/send.js';
-import { FulfillmentType } from '../catalogue/order-types.js';
-import { ValidationError, type ValidationIssue } from '../errors/index.js';
+import type { CreatedDelivery } from '../functions/deliveries.js';
 import {
-  checkReturnItemsSubset,
-  type FulfillmentItem,
-  type FulfillmentReturnOrder,
-  type FulfillmentSendOrder,
-  type ValidateOptions,
-} from '../schemas/index.js';
-import { orderRulesWithout } from '../schemas/order.js';
-import { isRecord } from '../schemas/predicates.js';
-import { receiverPhoneOf } from './bulky-merge.js';
-import { type CreatedDelivery, orderEndpoint } from './deliveries.js';
-import { type Answer, createdRecord, issuesAt, listOf } from './shared.js';
+  type BulkyCreatedOrder,
+  type CreateReturnOptions,
+  createBulkyFulfillment,
+  createFulfillmentOrder,
+  createFulfillmentReturn,
+} from '../functions/fulfillment.js';
+import type { FulfillmentReturnOrder, FulfillmentSendOrder } from '../schemas/index.js';
 
-/** An order created by `createBulky`: one per customer phone. Fields the service adds are kept. */
-export interface BulkyCreatedOrder {
-  _id: string;
-  trackingNumber: string;
-  /** The customer phone the elements were merged by. */
-  receiverPhone?: string;
-  /** Indexes of the input elements merged into this order. */
-  mergedFrom?: number[];
-  [field: string]: unknown;
-}
-
-/** The original fulfillment order of a return: the order itself (as you created it), or its items. */
-export type OriginalFulfillment = { fulfillmentInfo: { items: readonly FulfillmentItem[] } } | readonly FulfillmentItem[];
-
-/** Options of `fulfillment.createReturn`. */
-export interface CreateReturnOptions extends RequestOptions {
-  /** The original order: when given, the returned items must be some or all of its items (spec rule 1), checked before sending. */
-  original?: OriginalFulfillment | undefined;
-}
-
-function originalItems(original: OriginalFulfillment): readonly FulfillmentItem[] {
-  const items: unknown = Array.isArray(original) ? original : (original as { fulfillmentInfo?: { items?: unknown } })?.fulfillmentInfo?.items;
-  if (Array.isArray(items) && items.every(isRecord)) return items as unknown[] as FulfillmentItem[];
-  throw new ValidationError([{ path: ['original'], message: 'must be the original order (with fulfillmentInfo.items) or its items, each an object' }], { subject: 'Invalid argument' });
-}
-
-/** Every element checked; one error listing the issues of all invalid ones. */
-function checkBulky(body: unknown, options: ValidateOptions): unknown {
-  const orders = Array.isArray(body) ? body : [];
-  const issues: ValidationIssue[] = orders.length === 0 ? [{ path: [], message: 'needs at least one order' }] : [];
-  const prepared = orders.map((element: unknown, index) => {
-    // The endpoint creates FXF_SEND orders only, merging them per phone: a Deliver or a return sent there would be merged in.
-    const type = isRecord(element) ? element['type'] : FulfillmentType.Send;
-    if (type !== FulfillmentType.Send) {
-      const got = typeof type === 'string' ? `'${type.slice(0, 40)}'` : typeof type === 'number' ? String(type) : type === undefined ? 'none' : typeof type;
-      issues.push({ path: [index, 'type'], message: `must be 'FXF_SEND' in a bulky upload (got ${got})` });
-      return;
-    }
-    const checked = orderRulesWithout.check(element, options);
-    const found = checked.ok ? [] : issuesAt(index, checked.error);
-    // The service merges elements by customer phone: one without a phone cannot be placed (previewBulkyMerge refuses it too).
-    if (receiverPhoneOf(element) === undefined && !found.some(({ path }) => path[1] === 'receiver')) {
-      found.push({ path: [index, 'receiver', 'phone'], message: 'required: bulky orders are merged by it' });
-    }
-    issues.push(...found);
-    return found.length === 0 && checked.ok ? checked.value : undefined;
-  });
-  if (issues.length > 0) throw new ValidationError(issues, { subject: 'Invalid bulky upload (nothing was sent)' });
-  return prepared;
-}
-
-const bulkyCreated = (data: unknown, answer: Answer): BulkyCreatedOrder[] =>
-  listOf(data, answer).map((entry) => createdRecord(entry, answer, ['_id', 'trackingNumber']) as BulkyCreatedOrder);
+export type { BulkyCreatedOrder, CreateReturnOptions, OriginalFulfillment } from '../functions/fulfillment.js';
 
 /**
  * Fulfillment orders: shipped from your stock in the service's warehouses (`FXF_SEND`), and
@@ -116,7 +58,7 @@ export class FulfillmentResource {
    * ```
    */
   create(order: FulfillmentSendOrder, options?: RequestOptions): APIPromise<CreatedDelivery> {
-    return send(this.#core, options, (validation) => orderEndpoint(validation === false ? order : orderRulesWithout.fulfillment(order, validation)));
+    return createFulfillmentOrder(this.#core, order, options);
   }
 
   /**
@@ -146,15 +88,7 @@ export class FulfillmentResource {
    * ```
    */
   createReturn(order: FulfillmentReturnOrder, options?: CreateReturnOptions): APIPromise<CreatedDelivery> {
-    const { original, ...requestOptions } = options ?? {};
-    return send(this.#core, requestOptions, (validation) => {
-      if (validation === false) return orderEndpoint(order);
-      const checked = orderRulesWithout.fulfillmentReturn(order, validation);
-      if (original === undefined) return orderEndpoint(checked);
-      const issues = checkReturnItemsSubset(checked.fulfillmentInfo.items, originalItems(original));
-      if (issues.length > 0) throw new ValidationError(issues, { subject: "Invalid fulfillment return: the items must be some or all of the original order's" });
-      return orderEndpoint(checked);
-    });
+    return createFulfillmentReturn(this.#core, order, options);
   }
 
   /**
@@ -179,6 +113,6 @@ export class FulfillmentResource {
    * ```
    */
   createBulky(orders: FulfillmentSendOrder[], options?: RequestOptions): APIPromise<BulkyCreatedOrder[]> {
-    return send(this.#core, options, (validation) => ({ method: 'POST', path: '/fulfillment/deliveries/bulky', body: validation === false ? orders : checkBulky(orders, validation), transform: bulkyCreated, idempotent: false }));
+    return createBulkyFulfillment(this.#core, orders, options);
   }
 }

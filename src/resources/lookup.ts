@@ -1,115 +1,23 @@
-import { APIPromise } from '../core/api-promise.js';
-import { type TtlCache, untilAborted } from '../core/cache.js';
-import { checkRequestOptions } from '../core/config.js';
+import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../functions/options.js';
-import { type Endpoint, type HttpClient, path, type QueryValue } from '../core/http.js';
-import { coreInternals, type DeliveryCore } from '../functions/core.js';
+import type { DeliveryCore } from '../functions/core.js';
+import {
+  type City,
+  type CityDistricts,
+  clearLookupCache,
+  type DistrictEntry,
+  listAllDistricts,
+  listCities,
+  listDistricts,
+  listZones,
+  resolveAddress,
+  type Zone,
+} from '../functions/lookup.js';
+import type { ResolveAddressInput } from '../functions/resolve-address.js';
 import type { Address } from '../schemas/index.js';
-import { isRecord } from '../schemas/predicates.js';
-import { type ResolveAddressInput, resolveAddress } from './resolve-address.js';
-import { listOf, requireId } from './shared.js';
 
-export { CountryId, type Country } from './countries.js';
-
-/**
- * A city of `lookup.cities`, as the service sends it (the spec does not show the record):
- * `{ _id, name, nameAr, code, alias, hub, sector, pickupAvailability, dropOffAvailability,
- * showAsDropOff, showAsPickup }`. Fields it adds are kept.
- */
-export interface City {
-  _id: string;
-  /** The name to send as an address's `city`. */
-  name: string;
-  /** The name in Arabic. */
-  nameAr?: string | undefined;
-  /** The name in the local language, as some answers spell the Arabic name. */
-  otherName?: string | undefined;
-  /** Short code, e.g. `EG-01`. */
-  code?: string | undefined;
-  /** Another name the city goes by. */
-  alias?: string | undefined;
-  /** The hub that serves the city. */
-  hub?: { _id: string; name: string; [field: string]: unknown } | undefined;
-  sector?: number | undefined;
-  /** Whether the service picks up anywhere in the city. */
-  pickupAvailability?: boolean | undefined;
-  /** Whether the service delivers anywhere in the city. */
-  dropOffAvailability?: boolean | undefined;
-  showAsDropOff?: boolean | undefined;
-  showAsPickup?: boolean | undefined;
-  [field: string]: unknown;
-}
-
-/** A zone of `lookup.zones`: `{ _id, name, nameAr, pickupAvailability, dropOffAvailability }`. */
-export interface Zone {
-  _id: string;
-  name: string;
-  /** The name in Arabic. */
-  nameAr?: string | undefined;
-  /** The name in the local language, as some answers spell the Arabic name. */
-  otherName?: string | undefined;
-  pickupAvailability?: boolean | undefined;
-  dropOffAvailability?: boolean | undefined;
-  [field: string]: unknown;
-}
-
-/** A district entry, as the spec's table lists it; fields the service adds are kept. */
-export interface DistrictEntry {
-  zoneId: string;
-  zoneName: string;
-  /** Zone name in the local language (Arabic). */
-  zoneOtherName: string;
-  districtId: string;
-  districtName: string;
-  /** District name in the local language (Arabic). */
-  districtOtherName: string;
-  /** Whether the service picks up from this district. */
-  pickupAvailability: boolean;
-  /** Whether the service delivers to this district. */
-  dropOffAvailability: boolean;
-  /** Who covers the district. */
-  coverage: string;
-  [field: string]: unknown;
-}
-
-/**
- * One city of `lookup.allDistricts` with its district entries, as the service answers
- * `GET /cities/getAllDistricts`. Fields it adds are kept.
- */
-export interface CityDistricts {
-  cityId: string;
-  cityName: string;
-  /** City name in the local language (Arabic). */
-  cityOtherName?: string | undefined;
-  cityCode?: string | undefined;
-  /** Whether the service picks up anywhere in the city. */
-  pickupAvailability?: boolean | undefined;
-  /** Whether the service delivers anywhere in the city. */
-  dropOffAvailability?: boolean | undefined;
-  districts: DistrictEntry[];
-  [field: string]: unknown;
-}
-
-/**
- * The all-districts answer as one record per city. The service groups them so; a flat list of
- * district entries that each name their city (`cityId`, `cityName`, ...) is grouped here.
- */
-function citiesWithDistricts(items: unknown[]): CityDistricts[] {
-  const byCity = new Map<unknown, CityDistricts>();
-  return items.flatMap((item): CityDistricts[] => {
-    if (!isRecord(item)) return [];
-    if (Array.isArray(item['districts'])) return [item as CityDistricts];
-    const { cityId, cityName, cityOtherName, cityCode, ...entry } = item;
-    const known = byCity.get(cityId ?? cityName);
-    if (known !== undefined) {
-      known.districts.push(entry as DistrictEntry);
-      return [];
-    }
-    const city = { cityId, cityName, cityOtherName, cityCode, districts: [entry] } as CityDistricts;
-    byCity.set(cityId ?? cityName, city);
-    return [city];
-  });
-}
+export type { City, CityDistricts, DistrictEntry, Zone } from '../functions/lookup.js';
+export { CountryId, type Country } from '../functions/countries.js';
 
 /**
  * The public lookup lists (no API key needed), cached per client (see the `cache` client
@@ -117,14 +25,11 @@ function citiesWithDistricts(items: unknown[]): CityDistricts[] {
  */
 export class LookupResource {
   // Private, so util.inspect of the client never reaches the headers (and the key) through here.
-  readonly #http: HttpClient;
-  readonly #cache: TtlCache | undefined;
+  readonly #core: DeliveryCore;
 
   /** @hidden The client builds it. */
   constructor(core: DeliveryCore) {
-    const { http, lookupCache } = coreInternals(core);
-    this.#http = http;
-    this.#cache = lookupCache;
+    this.#core = core;
   }
 
   /**
@@ -137,17 +42,17 @@ export class LookupResource {
    * ```
    */
   cities(params: { countryId: string }, options?: RequestOptions): APIPromise<City[]> {
-    return this.#list<City>(() => ({ method: 'GET', path: '/cities', query: { countryId: requireId(params?.countryId, 'countryId') } }), options);
+    return listCities(this.#core, params, options);
   }
 
   /** The district entries of a city (`GET /cities/<cityId>/districts`); an unknown city is `CityNotFoundError` (3001). */
   districts(cityId: string, options?: RequestOptions): APIPromise<DistrictEntry[]> {
-    return this.#list<DistrictEntry>(() => ({ method: 'GET', path: path`/cities/${requireId(cityId, 'cityId')}/districts` }), options);
+    return listDistricts(this.#core, cityId, options);
   }
 
   /** The zones of a city (`GET /cities/<cityId>/zones`). */
   zones(cityId: string, options?: RequestOptions): APIPromise<Zone[]> {
-    return this.#list<Zone>(() => ({ method: 'GET', path: path`/cities/${requireId(cityId, 'cityId')}/zones` }), options);
+    return listZones(this.#core, cityId, options);
   }
 
   /**
@@ -162,9 +67,7 @@ export class LookupResource {
    * ```
    */
   allDistricts(params?: { countryId?: string | undefined }, options?: RequestOptions): APIPromise<CityDistricts[]> {
-    // A bare string (`allDistricts('eg')`) is refused rather than quietly listing every country.
-    const all = params == null || (typeof params === 'object' && params.countryId === undefined);
-    return this.#list<CityDistricts>(() => ({ method: 'GET', path: '/cities/getAllDistricts', query: { countryId: all ? undefined : requireId(params.countryId, 'countryId') } }), options, citiesWithDistricts);
+    return listAllDistricts(this.#core, params, options);
   }
 
   /**
@@ -199,35 +102,11 @@ export class LookupResource {
    * ```
    */
   resolveAddress(input: ResolveAddressInput, options?: RequestOptions): Promise<Address> {
-    return resolveAddress(this, input, options);
+    return resolveAddress(this.#core, input, options);
   }
 
   /** Forgets every cached lookup answer of this client. */
   clearCache(): void {
-    this.#cache?.clear();
+    clearLookupCache(this.#core);
   }
-
-  #list<T>(build: () => Endpoint<unknown>, options: RequestOptions | undefined, read: (items: unknown[]) => T[] = (items) => items as T[]): APIPromise<T[]> {
-    const cache = this.#cache;
-    let endpoint: Endpoint<unknown>;
-    try {
-      endpoint = build();
-      if (options != null) checkRequestOptions(options); // before the cache, which handles `signal` itself
-    } catch (error) {
-      return new APIPromise(Promise.reject(error));
-    }
-    const listed: Endpoint<T[]> = { ...endpoint, transform: (data, answer) => read(listOf(data, answer)) };
-    if (cache === undefined) return this.#http.request(listed, options);
-    // The shared request must not die with the signal of whichever caller started it.
-    const { signal, ...shared } = options ?? {};
-    const key = `${endpoint.path}?${queryKey(endpoint.query)}`;
-    const loaded = cache.get(key, () => this.#http.request(listed, shared).withResponse());
-    // A copy per caller: one caller sorting or filtering its array leaves the cached one alone.
-    const own = loaded.then(({ data, response }) => ({ data: data.slice(), response }));
-    return new APIPromise(untilAborted(own, signal, `GET ${endpoint.path}`));
-  }
-}
-
-function queryKey(query: Record<string, QueryValue> | undefined): string {
-  return query === undefined ? '' : JSON.stringify(Object.entries(query).filter(([, value]) => value !== undefined));
 }

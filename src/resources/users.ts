@@ -1,46 +1,10 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../functions/options.js';
 import type { DeliveryCore } from '../functions/core.js';
-import { send } from '../functions/send.js';
-import {
-  type ConfirmEmailInput,
-  type ConfirmPhoneInput,
-  type RegisterBusinessAdminInput,
-  type VerifyPhoneInput,
-  validateConfirmEmail,
-  validateConfirmPhone,
-  validateRegisterBusinessAdmin,
-  validateVerifyPhone,
-} from '../schemas/index.js';
-import { idText, recordOf } from './shared.js';
+import { type BusinessAdmin, confirmEmail, confirmPhone, registerBusinessAdmin, type VerificationResult, verifyPhone } from '../functions/users.js';
+import type { ConfirmEmailInput, ConfirmPhoneInput, RegisterBusinessAdminInput, VerifyPhoneInput } from '../schemas/index.js';
 
-/** The registered business admin. The spec does not show the answer; fields the service adds are kept. */
-export interface BusinessAdmin {
-  _id?: string;
-  email?: string;
-  profile?: { firstName?: string; lastName?: string; phone?: string; [field: string]: unknown };
-  countryId?: string;
-  phoneVerified?: boolean;
-  emailVerified?: boolean;
-  [field: string]: unknown;
-}
-
-/** The answer of a verification step (`{ phone, codeSent }`, `{ phone, phoneVerified }`, `{ emailVerified }`); not shown by the spec. */
-export interface VerificationResult {
-  phone?: string;
-  codeSent?: boolean;
-  phoneVerified?: boolean;
-  emailVerified?: boolean;
-  [field: string]: unknown;
-}
-
-function adminOf(data: unknown): BusinessAdmin {
-  const record = recordOf(data);
-  const id = idText(record['_id']);
-  return (id === undefined ? { ...record } : { ...record, _id: id }) as BusinessAdmin;
-}
-
-const resultOf = (data: unknown): VerificationResult => recordOf(data) as VerificationResult;
+export type { BusinessAdmin, VerificationResult } from '../functions/users.js';
 
 /**
  * Registration of the business admin and its confirmations. These endpoints are public: they
@@ -83,7 +47,7 @@ export class UsersResource {
    * ```
    */
   registerBusinessAdmin(input: RegisterBusinessAdminInput, options?: RequestOptions): APIPromise<BusinessAdmin> {
-    return send(this.#core, options, (validation) => ({ method: 'POST', path: '/users/business/admin', body: validation === false ? input : validateRegisterBusinessAdmin(input), transform: adminOf }));
+    return registerBusinessAdmin(this.#core, input, options);
   }
 
   /**
@@ -99,7 +63,7 @@ export class UsersResource {
    * ```
    */
   verifyPhone(input: VerifyPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
-    return send(this.#core, options, (validation) => ({ method: 'POST', path: '/users/business-admin/phone/verify', body: validation === false ? input : validateVerifyPhone(input), transform: resultOf }));
+    return verifyPhone(this.#core, input, options);
   }
 
   /**
@@ -114,7 +78,7 @@ export class UsersResource {
    * ```
    */
   confirmPhone(input: ConfirmPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
-    return send(this.#core, options, (validation) => ({ method: 'POST', path: '/users/business-admin/phone/confirm', body: validation === false ? input : validateConfirmPhone(input), transform: resultOf }));
+    return confirmPhone(this.#core, input, options);
   }
 
   /**
@@ -130,6 +94,6 @@ export class UsersResource {
    * ```
    */
   confirmEmail(input: ConfirmEmailInput, options?: RequestOptions): APIPromise<VerificationResult> {
-    return send(this.#core, options, (validation) => ({ method: 'POST', path: '/users/mail/confirm', body: validation === false ? input : validateConfirmEmail(input), transform: resultOf }));
+    return confirmEmail(this.#core, input, options);
   }
 }

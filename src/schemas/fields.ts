@@ -5,18 +5,18 @@
 import * as z from 'zod/mini';
 import type { ErrorCode } from '../errors/codes.js';
 import { asciiDigits, isFilled, isHttpUrl, isRecord } from './predicates.js';
-import { isRuleOff } from './rules-off.js';
 
 /** Reports one issue from a cross-field rule; `path` is relative to the object the rule is on. */
 export type Report = (path: ReadonlyArray<string | number>, message: string, errorCode?: ErrorCode) => void;
 
 /**
  * A rule spec'd with an errorCode: the code travels on the zod issue and picks the error class.
- * The caller can switch it off by its code (`validate: { skip: [code] }`).
+ * The caller can switch it off by its code (`validate: { skip: [code] }`): `checkWith` drops its
+ * issues, which never stop other rules from running (they `continue`).
  * @internal
  */
 export function coded<T>(holds: (value: T) => boolean, message: string, errorCode: ErrorCode): z.core.$ZodCheck<T> {
-  return z.refine<T>((value) => isRuleOff(errorCode) || holds(value), { error: message, params: { errorCode } });
+  return z.refine<T>(holds, { error: message, params: { errorCode } });
 }
 
 /** @internal A rule without a code (a `ValidationError`). */
@@ -34,7 +34,6 @@ export function crossField(check: (value: Record<string, unknown>, report: Repor
   return z.check<object>(
     (payload) => {
       check(payload.value as Record<string, unknown>, (path, message, errorCode) => {
-        if (errorCode !== undefined && isRuleOff(errorCode)) return;
         payload.issues.push({
           code: 'custom',
           message,

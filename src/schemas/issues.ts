@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { ConfigurationError, type DeliveryError, formatPath, ValidationError, type ValidationIssue } from '../errors/base.js';
 import { createCodedError } from '../errors/coded.js';
 import { isKnownErrorCode } from '../errors/codes.js';
-import { rulesToSkip, type ValidateOptions, withRulesOff } from './rules-off.js';
+import { rulesToSkip, type ValidateOptions } from './rules-off.js';
 
 /** What a validator found: the value to send, or the error it would throw. */
 export type CheckResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: DeliveryError };
@@ -48,8 +48,6 @@ function messageOf(issue: z.core.$ZodRawIssue): string {
       return 'is invalid';
   }
 }
-
-const PARSE_OPTIONS = { error: messageOf } as const;
 
 /**
  * The most issues an error lists; the rest are only counted (`unlistedIssues`). A list with a
@@ -125,22 +123,46 @@ function failureOf(subject: string, found: readonly z.core.$ZodIssue[]): Deliver
   return failure(subject, listed, unlisted);
 }
 
+/** Whether `issue` is of a rule `skip` switches off. */
+const isSkipped = (issue: z.core.$ZodRawIssue, skip: ReadonlySet<number>): boolean => {
+  const code: unknown = issue.code === 'custom' ? issue.params?.['errorCode'] : undefined;
+  return typeof code === 'number' && skip.has(code);
+};
+
 /**
- * @internal Runs a schema without throwing, with the rules `options.skip` names switched off. Whatever the
- * input is (a getter that throws, a revoked Proxy), the result is a typed error, never a throw.
+ * @internal Runs a schema without throwing; the issues of the rules `options.skip` names are
+ * dropped (a coded rule's issue never stops another rule, so what remains is what a parse without
+ * that rule finds). Whatever the input is (a getter that throws, a revoked Proxy), the result is
+ * a typed error, never a throw.
  */
 export function checkWith<T>(schema: z.ZodMiniType<T>, input: unknown, subject: string, options?: ValidateOptions): CheckResult<T> {
-  let result: z.util.SafeParseResult<T>;
+  const context = { async: false, error: messageOf };
+  let payload: z.core.ParsePayload;
+  let skip: ReadonlySet<number>;
   try {
-    const skip = rulesToSkip(options, 'validate');
-    result = withRulesOff(skip, () => z.safeParse(schema, input, PARSE_OPTIONS));
+    skip = rulesToSkip(options, 'validate');
+    payload = schema._zod.run({ value: input, issues: [] }, context) as z.core.ParsePayload;
   } catch (cause) {
     if (cause instanceof ConfigurationError) return { ok: false, error: cause };
     return { ok: false, error: unreadable(subject, cause) };
   }
-  if (result.success) return { ok: true, value: result.data };
-  return { ok: false, error: failureOf(subject, result.error.issues) };
+  const found = skip.size === 0 ? payload.issues : payload.issues.filter((issue) => !isSkipped(issue, skip));
+  if (found.length === 0) return { ok: true, value: payload.value as T };
+  return { ok: false, error: failureOf(subject, found.map(finalized)) };
 }
+
+/**
+ * An issue with its message, as zod's own finalizing gives it: the message a rule was written
+ * with, else the one of {@link messageOf}. Not zod's `util.finalizeIssue`, which would bring all
+ * of zod's util module (13 KB) into every browser bundle.
+ */
+function finalized(issue: z.core.$ZodRawIssue): z.core.$ZodIssue {
+  const own: unknown = issue.message ?? (issue.inst?._zod.def as { error?: (issue: unknown) => unknown } | undefined)?.error?.(issue);
+  const message = typeof own === 'string' ? own : isMessage(own) ? own.message : messageOf(issue);
+  return { ...issue, path: issue.path ?? [], message } as z.core.$ZodIssue;
+}
+
+const isMessage = (value: unknown): value is { message: string } => typeof value === 'object' && value !== null && typeof (value as { message?: unknown }).message === 'string';
 
 /**
  * The error for input that threw while being read. Only exotic input gets here (a getter that

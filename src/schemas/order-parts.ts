@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { ErrorCode } from '../errors/codes.js';
 import { coded, crossField, dropUndefined, httpUrl, object, openObject, optional, phoneText, rule } from './fields.js';
 import { describeValue, MAX_LISTED_ISSUES, unlistedIssue } from './issues.js';
-import { isFilled, isHeaderName, isPhoneNumber, isRecord, isSafeHeaderValue } from './predicates.js';
+import { COD_LIMIT, isFilled, isHeaderName, isPhoneNumber, isRecord, isSafeHeaderValue } from './predicates.js';
 
 /**
  * `specs.packageType`: the kind of package. The service's own integrations send `Parcel`,
@@ -81,7 +81,7 @@ export interface FulfillmentInfo {
   [field: string]: unknown;
 }
 
-export const COD_LIMIT = 30_000;
+export { COD_LIMIT } from './predicates.js';
 
 const optionalText = () => optional(z.string());
 const isWholeAtLeast = (minimum: number) => (value: number) => Number.isSafeInteger(value) && value >= minimum;

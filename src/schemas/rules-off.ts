@@ -5,6 +5,7 @@
  */
 import { ConfigurationError } from '../errors/base.js';
 import { ErrorCode } from '../errors/codes.js';
+import { shown } from './predicates.js';
 
 /** The errorCodes of the rules the SDK checks before sending: the only ones `skip` can name. */
 export const CLIENT_RULE_CODES = [
@@ -35,7 +36,8 @@ export interface ValidateOptions {
  */
 export type ValidateSetting = boolean | ValidateOptions;
 
-const NONE: ReadonlySet<number> = new Set();
+/** No rule left out. */
+export const NONE: ReadonlySet<number> = new Set();
 const isClientRuleCode = (code: unknown): code is ClientRuleCode => (CLIENT_RULE_CODES as readonly unknown[]).includes(code);
 
 /**
@@ -50,28 +52,8 @@ export function rulesToSkip(options: ValidateOptions | undefined, where: string)
   if (!Array.isArray(skip)) throw new ConfigurationError(`${where}.skip must be an array of errorCodes, e.g. [ErrorCode.DeliveryImagesRequired].`);
   for (const code of skip) {
     if (!isClientRuleCode(code)) {
-      throw new ConfigurationError(`${where}.skip: ${String(code)} is not the errorCode of a rule the SDK checks (one of ${CLIENT_RULE_CODES.join(', ')}).`);
+      throw new ConfigurationError(`${where}.skip: ${shown(code)} is not the errorCode of a rule the SDK checks (one of ${CLIENT_RULE_CODES.join(', ')}).`);
     }
   }
   return skip.length === 0 ? NONE : new Set(skip);
-}
-
-// Parsing is synchronous, so the rules of the one parse under way read the set from here rather
-// than every schema being built once per combination of skipped codes.
-let skipped: ReadonlySet<number> = NONE;
-
-/** Runs `parse` with the rules of `codes` switched off. */
-export function withRulesOff<T>(codes: ReadonlySet<number>, parse: () => T): T {
-  const outer = skipped;
-  skipped = codes;
-  try {
-    return parse();
-  } finally {
-    skipped = outer;
-  }
-}
-
-/** Whether the rule of `code` is switched off for the parse under way. */
-export function isRuleOff(code: number): boolean {
-  return skipped.has(code);
 }

@@ -403,8 +403,15 @@ describe('resource methods given arbitrary input', () => {
       name: 'deliveries.createBulk',
       input: fc.oneof(junk, fc.array(arg(...orders), { maxLength: 3 })),
       call: (x, o) => client.deliveries.createBulk(x as never, o),
-      // Any iterable is taken (a generator, a stream of rows); an empty one creates nothing.
-      valid: (x) => typeof (x as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] === 'function' && [...(x as Iterable<unknown>)].every((order) => checkOrder(order).ok),
+      // Any iterable but a string is taken (a generator, a stream of rows); an empty one creates nothing. No two orders share a reference.
+      valid: (x) =>
+        typeof x !== 'string' &&
+        typeof (x as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] === 'function' &&
+        [...(x as Iterable<unknown>)].every((order) => checkOrder(order).ok) &&
+        (['businessReference', 'uniqueBusinessReference'] as const).every((field) => {
+          const references = [...(x as Iterable<Record<string, unknown>>)].map((order) => order[field]).filter((value) => typeof value === 'string' && value !== '');
+          return new Set(references).size === references.length;
+        }),
     },
     { name: 'businesses.create', input: arg({ name: 'Nile Shop', salesChannel: 'FACEBOOK_SELLER' }, { name: 'Nile', autoCreatePickups: true }), call: (x, o) => client.businesses.create(x as never, o), valid: passes(validateBusiness) },
     { name: 'businesses.updatePickupLocations', input: fc.oneof(junk, fc.array(arg(location), { maxLength: 2 })), call: (x, o) => client.businesses.updatePickupLocations('business-1', x as never, o), valid: passes(validatePickupLocations) },

@@ -1,7 +1,4 @@
-/** What every resource file needs: turning answers into results, and arguments checked before any request. */
-import { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from '../functions/options.js';
-import type { Endpoint, HttpClient } from '../core/http.js';
+/** @internal What every function needs: turning answers into results, and arguments checked before any request. */
 import { pathSegment } from '../core/url.js';
 import { type DeliveryError, type RequestSummary, ResponseShapeError, ValidationError, type ValidationIssue } from '../errors/index.js';
 import { isRecord } from '../schemas/predicates.js';
@@ -10,20 +7,6 @@ import { isRecord } from '../schemas/predicates.js';
 export interface Answer {
   status: number;
   request: RequestSummary;
-}
-
-/**
- * Sends the endpoint `build` returns. When `build` throws (an argument that cannot even make a
- * path), the promise rejects with that error and nothing is sent.
- */
-export function send<T>(http: HttpClient, build: () => Endpoint<T>, options: RequestOptions | undefined): APIPromise<T> {
-  let endpoint: Endpoint<T>;
-  try {
-    endpoint = build();
-  } catch (error) {
-    return new APIPromise(Promise.reject(error));
-  }
-  return http.request(endpoint, options);
 }
 
 /** A path segment id: a string with something besides whitespace, not `.` or `..` in any encoding, or a `ValidationError` naming the argument. */

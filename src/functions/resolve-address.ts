@@ -1,4 +1,4 @@
-import type { RequestOptions } from '../functions/options.js';
+import type { RequestOptions } from './options.js';
 import {
   AddressNotServedError,
   createCodedError,
@@ -8,9 +8,9 @@ import {
   ValidationError,
   type ValidationIssue,
 } from '../errors/index.js';
-import { type Address, type AddressDetails, validateAddress } from '../schemas/index.js';
+import type { Address, AddressDetails } from '../schemas/index.js';
 import { CountryId } from './countries.js';
-import type { City, DistrictEntry, LookupResource, Zone } from './lookup.js';
+import type { City, DistrictEntry, Zone } from './lookup.js';
 import { closest, matching, type Named } from './name-match.js';
 
 /**
@@ -45,7 +45,12 @@ export interface ResolveAddressInput extends AddressDetails {
   for: AddressUse;
 }
 
-type Lookups = Pick<LookupResource, 'cities' | 'zones' | 'districts'>;
+/** The lookup lists resolving reads (cached by the core). */
+interface Lookups {
+  cities(params: { countryId: string }, options?: RequestOptions): PromiseLike<City[]>;
+  zones(cityId: string, options?: RequestOptions): PromiseLike<Zone[]>;
+  districts(cityId: string, options?: RequestOptions): PromiseLike<DistrictEntry[]>;
+}
 
 /** The longest place name matched: a form field of a megabyte must not block the event loop. */
 export const MAX_PLACE_NAME_LENGTH = 100;
@@ -116,7 +121,7 @@ function districtOfZone(query: string, entries: readonly DistrictEntry[], where:
 }
 
 /** The checks that need no lookup: required names of at most 100 characters, what the address is for, lines `create` would refuse. */
-function checkInput(input: ResolveAddressInput): void {
+async function checkInput(input: ResolveAddressInput): Promise<void> {
   const { city, district, zone, countryId: _country, for: use, ...lines } = input;
   const issues: ValidationIssue[] = [];
   for (const [field, value] of Object.entries({ city, district, firstLine: lines.firstLine, zone: zone ?? '-' })) {
@@ -132,11 +137,13 @@ function checkInput(input: ResolveAddressInput): void {
   }
   if (issues.length > 0) throw new ValidationError(issues, { subject: 'Invalid address', hint: renamed ? '`purpose` is now `for`' : undefined });
   // The order address rules themselves (firstLine longer than 5 characters, ...), on a stand-in location.
+  // The schemas load on first use: a page that never resolves an address does not carry them.
+  const { validateAddress } = await import('../schemas/on-demand.js');
   validateAddress({ ...lines, city, districtId: district });
 }
 
 export async function resolveAddress(lookup: Lookups, input: ResolveAddressInput, options?: RequestOptions): Promise<Address> {
-  checkInput(typeof input === 'object' && input !== null ? input : ({} as ResolveAddressInput));
+  await checkInput(typeof input === 'object' && input !== null ? input : ({} as ResolveAddressInput));
   const { city: cityQuery, district: districtQuery, zone: zoneQuery, countryId = CountryId.Egypt, for: use, ...lines } = input;
   const pickup = use === 'pickupAddress';
   const availability = pickup ? 'pickupAvailability' : 'dropOffAvailability';

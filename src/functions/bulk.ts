@@ -1,0 +1,546 @@
+/**
+ * Bulk creation (`POST /deliveries/bulk?apiVersion=1`): `createBulkDeliveries` for today's
+ * all-or-nothing promise, `streamBulkDeliveries` for an outcome per chunk, so that memory does
+ * not grow with the number of orders. Each order is checked once.
+ */
+import type { RequestOptions } from './options.js';
+import { wasNeverSent } from '../core/retry.js';
+import type { BulkCreatedDelivery, BulkCreateResult, BulkFailure } from '../errors/bulk-result.js';
+import {
+  ApiError,
+  AuthenticationError,
+  BulkCreationError,
+  BusinessLocationRequiredError,
+  CodedDeliveryError,
+  ConfigurationError,
+  ConnectionError,
+  DeliveryError,
+  NotFoundError,
+  PermissionDeniedError,
+  RequestAbortedError,
+  ResponseShapeError,
+  ServerError,
+  ValidationError,
+  type ValidationIssue,
+} from '../errors/index.js';
+import type { OrderInput } from '../schemas/order.js';
+import { sendsAsWritten } from '../schemas/order-fast.js';
+import { isRecord, shown } from '../schemas/predicates.js';
+import { rulesToSkip } from '../schemas/rules-off.js';
+import { type BulkAnswer, readBulkAnswer } from './bulk-answer.js';
+import { coreInternals, type DeliveryCore } from './core.js';
+import { validationOf, type Validation } from './send.js';
+import { type Answer, issuesAt, recordOf } from './shared.js';
+
+export type { BulkCreatedDelivery, BulkCreateResult, BulkFailure };
+
+/** Reported to `onProgress` after each chunk. */
+export interface BulkProgress {
+  /** Orders whose chunk has settled. */
+  done: number;
+  /** Orders created so far. */
+  created: number;
+  /** Orders that were not (or not surely) created so far, sent or refused before sending. */
+  failed: number;
+  /** Size of the input when known (an array); `undefined` for an iterable. */
+  total: number | undefined;
+}
+
+/** Options of `createBulk` and `streamBulk`, besides the per-call options each chunk's request takes. */
+export interface BulkCreateOptions extends RequestOptions {
+  /** Orders per request. Default 100. */
+  chunkSize?: number | undefined;
+  /** Requests in flight at once. Default 4. */
+  concurrency?: number | undefined;
+  /** Called after each chunk settles. Throwing from it stops the upload. */
+  onProgress?: ((progress: BulkProgress) => void) | undefined;
+  /**
+   * Sent as the body's `deleteFailedDeliveries`. Default `false`, what the service's own
+   * WooCommerce plugin sends; the spec does not say what `true` does.
+   */
+  deleteFailedDeliveries?: boolean | undefined;
+}
+
+/** The orders `createBulk` takes: an array, or any iterable or async iterable (a generator, a stream of rows). A string is not. */
+export type BulkInput = Iterable<OrderInput> | AsyncIterable<OrderInput>;
+
+/** What became of one chunk of a streamed upload, by input index. */
+export interface BulkChunkOutcome {
+  /** Input index of the chunk's first order. */
+  start: number;
+  /** Orders in the chunk: `start` to `start + size - 1`. */
+  size: number;
+  /** Its orders that were created. */
+  created: BulkCreatedDelivery[];
+  /** Its orders that were not (or not surely) created: refused before sending (`mayExist: false`), or by the service. */
+  failed: BulkFailure[];
+  /** Every id the service reported created for this chunk. */
+  createdIds: string[];
+  /** Totals so far, as `onProgress` gets them. */
+  progress: BulkProgress;
+}
+
+const BULK_PATH = '/deliveries/bulk';
+const INVALID_ARGUMENT = 'Invalid argument';
+
+const aborted = (signal: AbortSignal): RequestAbortedError => new RequestAbortedError(`POST ${BULK_PATH} was aborted by the caller`, { cause: signal.reason });
+
+/** No answer says what happened to the chunk (5xx, timeout, lost connection, abort in flight, unreadable 2xx): its orders may exist. */
+const outcomeUnknown = (error: DeliveryError): boolean =>
+  error instanceof ConnectionError ? !wasNeverSent(error) : error instanceof ServerError || !(error instanceof ApiError || error instanceof CodedDeliveryError || error instanceof ValidationError);
+
+/** Errors every later chunk would get too: sending on would only repeat them. */
+const stopsUpload = (error: DeliveryError): boolean =>
+  [AuthenticationError, PermissionDeniedError, NotFoundError, BusinessLocationRequiredError, ConfigurationError, RequestAbortedError].some((kind) => error instanceof kind);
+
+const notOrders = (message: string): ValidationError => new ValidationError([{ path: ['orders'], message }], { subject: INVALID_ARGUMENT });
+
+type Source = { kind: 'array'; orders: readonly unknown[] } | { kind: 'sync'; orders: Iterable<unknown> } | { kind: 'async'; orders: AsyncIterable<unknown> };
+
+/** The input as something to read; a `ValidationError` for a string or anything that is not a list of orders. */
+function sourceOf(orders: unknown): Source | ValidationError {
+  // A string is iterable, character by character: a million characters are not a million orders.
+  try {
+    if (typeof orders === 'string' || orders instanceof String) return notOrders('must be an array or an iterable of orders, not a string');
+    if (Array.isArray(orders)) return { kind: 'array', orders };
+    if (typeof (orders as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] === 'function') return { kind: 'sync', orders: orders as Iterable<unknown> };
+    if (typeof (orders as Partial<AsyncIterable<unknown>> | null)?.[Symbol.asyncIterator] === 'function') return { kind: 'async', orders: orders as AsyncIterable<unknown> };
+  } catch {
+    // a revoked Proxy: not readable, so not a list of orders
+  }
+  return notOrders('must be an array or an iterable of orders');
+}
+
+/** An element with a `then` method: awaiting it could run anything, and resolve to another order than the one checked. */
+function isThenable(order: unknown): boolean {
+  return (typeof order === 'object' || typeof order === 'function') && order !== null && typeof (order as { then?: unknown }).then === 'function';
+}
+
+const THENABLE = 'is a promise or thenable, not an order: await it before passing it';
+
+/** The options, checked; a `ConfigurationError` names the one that is wrong, whatever its type. */
+function settingsOf(options: BulkCreateOptions | undefined) {
+  if (options !== undefined && options !== null && typeof options !== 'object') throw new ConfigurationError(`createBulk options must be an object (got ${shown(options)}).`);
+  const { chunkSize = 100, concurrency = 4, onProgress, deleteFailedDeliveries = false, ...requestOptions } = options ?? {};
+  for (const [name, value] of [
+    ['chunkSize', chunkSize],
+    ['concurrency', concurrency],
+  ] as const) {
+    if (!Number.isSafeInteger(value) || value < 1) throw new ConfigurationError(`createBulk \`${name}\` must be a whole number of at least 1 (got ${shown(value)}).`);
+  }
+  if (typeof deleteFailedDeliveries !== 'boolean') throw new ConfigurationError(`createBulk \`deleteFailedDeliveries\` must be true or false (got ${shown(deleteFailedDeliveries)}).`);
+  if (onProgress !== undefined && typeof onProgress !== 'function') throw new ConfigurationError(`createBulk \`onProgress\` must be a function (got ${shown(onProgress)}).`);
+  return { chunkSize, concurrency, onProgress, deleteFailedDeliveries, requestOptions: requestOptions as RequestOptions };
+}
+
+/**
+ * The references two orders of one call must not share: the bulk answer names failures by
+ * `businessReference`, and the service refuses a repeated `uniqueBusinessReference`.
+ */
+const REFERENCES = ['businessReference', 'uniqueBusinessReference'] as const;
+
+/** Finds orders that repeat a reference of an earlier order of the same call. */
+class ReferenceBook {
+  readonly #seen = new Map<string, number>();
+
+  /** The issue for `order` at `index` when it repeats an earlier order's reference; remembers its references otherwise. */
+  repeated(order: unknown, index: number): ValidationIssue | undefined {
+    // Only orders the check passed get here: they were read without throwing.
+    if (!isRecord(order)) return undefined;
+    for (const field of REFERENCES) {
+      const value = order[field];
+      if (typeof value !== 'string' || value === '') continue;
+      // One map for both fields: the key says which.
+      const key = `${field === 'businessReference' ? 'b' : 'u'}:${value}`;
+      const first = this.#seen.get(key);
+      if (first !== undefined) return { path: [index, field], message: `the same as [${first}].${field} (${shown(value)}): each order of one call needs its own` };
+      this.#seen.set(key, index);
+    }
+    return undefined;
+  }
+}
+
+type Schemas = Awaited<typeof import('../schemas/on-demand.js')>['orderRulesWithout'];
+type CheckedOne = { ok: true; value: unknown } | { ok: false; error: DeliveryError };
+
+// Loaded on the first order the plain check refuses (a chunk of its own in a browser bundle).
+let schemas: Schemas | undefined;
+const loadSchemas = async (): Promise<Schemas> => (schemas ??= (await import('../schemas/on-demand.js')).orderRulesWithout);
+
+/**
+ * Checks one order as the call's `validation` says: the order itself when it is sent as written,
+ * else the schemas' copy or their error; `undefined` when that needs the schemas and they are
+ * not loaded yet (load them, ask again).
+ */
+function checkOne(order: unknown, validation: Validation, skip: ReadonlySet<number>): CheckedOne | undefined {
+  try {
+    if (isThenable(order)) return { ok: false, error: new ValidationError([{ path: [], message: THENABLE }], { subject: 'Invalid order' }) };
+  } catch (cause) {
+    // A revoked Proxy, a `then` getter that throws: nothing that can be sent.
+    return { ok: false, error: new ValidationError([{ path: [], message: 'could not be read' }], { subject: 'Invalid order', cause }) };
+  }
+  if (validation === false || sendsAsWritten(order, skip)) return { ok: true, value: order };
+  return schemas?.schemas(order, validation);
+}
+
+async function checkLoading(order: unknown, validation: Validation, skip: ReadonlySet<number>): Promise<CheckedOne> {
+  return checkOne(order, validation, skip) ?? (await loadSchemas()).schemas(order, validation as Exclude<Validation, false>);
+}
+
+interface Upload {
+  readonly chunkSize: number;
+  readonly concurrency: number;
+  readonly onProgress: ((progress: BulkProgress) => void) | undefined;
+  readonly deleteFailedDeliveries: boolean;
+  readonly requestOptions: RequestOptions;
+  readonly validation: Validation;
+  readonly skip: ReadonlySet<number>;
+}
+
+/** How an upload ended: the index of the first order not sent, and why it stopped early (if it did). */
+interface UploadEnd {
+  sentUpTo: number;
+  exhausted: boolean;
+  reason: DeliveryError | undefined;
+  /** The service's error answers that carried a bulk outcome (a 1061, or another code with `data`), in order. */
+  serviceErrors: Array<ApiError | CodedDeliveryError>;
+}
+
+/** One chunk read from the input: the orders to send (checked) and those refused before sending. */
+interface ReadChunk {
+  /** The references of its orders, when repeats are looked for. */
+  references: ReferenceBook | undefined;
+  start: number;
+  size: number;
+  bodies: unknown[];
+  indexes: number[];
+  refused: BulkFailure[];
+}
+
+/**
+ * Sends the chunks of `source` with at most `concurrency` requests in flight, yielding each
+ * chunk's outcome as it settles; returns how it ended. The input is read only as a slot frees,
+ * so at most `concurrency` chunks are held. `prepared` gives, for an array checked up front, the
+ * body of each order (itself, or the schemas' copy); otherwise each order is checked as its
+ * chunk fills.
+ */
+async function* upload(core: DeliveryCore, source: Source, settings: Upload, prepared?: (index: number) => unknown): AsyncGenerator<BulkChunkOutcome, UploadEnd> {
+  const { chunkSize, concurrency, onProgress, deleteFailedDeliveries, requestOptions, validation, skip } = settings;
+  const { http } = coreInternals(core);
+  const { signal } = requestOptions;
+  const total = source.kind === 'array' ? source.orders.length : undefined;
+  const checkRepeats = validation !== false && prepared === undefined;
+  const progress: BulkProgress = { done: 0, created: 0, failed: 0, total };
+  let reason: DeliveryError | undefined;
+  const serviceErrors: Array<ApiError | CodedDeliveryError> = [];
+  let sentUpTo = 0;
+  let exhausted = false;
+  const stopped = (): boolean => reason !== undefined || signal?.aborted === true;
+
+  // Reading: one chunk at a time, each order checked as it is read. False when the check needs
+  // the schemas, not loaded yet: the caller loads them and takes the order again.
+  let index = 0;
+  const take = (order: unknown, chunk: ReadChunk): boolean => {
+    if (prepared !== undefined) {
+      chunk.bodies.push(prepared(index));
+      chunk.indexes.push(index++);
+      chunk.size++;
+      return true;
+    }
+    const checked = checkOne(order, validation, skip);
+    if (checked === undefined) return false;
+    const at = index++;
+    chunk.size++;
+    const repeated = checked.ok ? chunk.references?.repeated(order, at) : undefined;
+    if (!checked.ok) chunk.refused.push({ index: at, error: checked.error, mayExist: false });
+    else if (repeated !== undefined) chunk.refused.push({ index: at, error: new ValidationError([repeated], { subject: 'Invalid order' }), mayExist: false });
+    else {
+      chunk.bodies.push(checked.value);
+      chunk.indexes.push(at);
+    }
+    return true;
+  };
+  const takeLoading = async (order: unknown, chunk: ReadChunk): Promise<void> => {
+    if (take(order, chunk)) return;
+    await loadSchemas();
+    take(order, chunk);
+  };
+  // Repeated references are looked for within each chunk (one request), so that memory stays flat however long the input.
+  const newChunk = (): ReadChunk => ({ start: index, size: 0, bodies: [], indexes: [], refused: [], references: checkRepeats ? new ReferenceBook() : undefined });
+  const iterator: Iterator<unknown> | AsyncIterator<unknown> | undefined =
+    source.kind === 'sync' ? source.orders[Symbol.iterator]() : source.kind === 'async' ? source.orders[Symbol.asyncIterator]() : undefined;
+  const nextChunk = async (): Promise<ReadChunk | undefined> => {
+    const chunk = newChunk();
+    if (source.kind === 'array') {
+      const end = Math.min(index + chunkSize, source.orders.length);
+      while (index < end) if (!take(source.orders[index], chunk)) await takeLoading(source.orders[index], chunk);
+    } else {
+      while (chunk.size < chunkSize) {
+        // A sync iterator's values are never awaited: a thenable among them is refused, not run.
+        const next = source.kind === 'sync' ? (iterator as Iterator<unknown>).next() : await (iterator as AsyncIterator<unknown>).next();
+        if (next.done === true) break;
+        if (!take(next.value, chunk)) await takeLoading(next.value, chunk);
+      }
+    }
+    return chunk.size === 0 ? undefined : chunk;
+  };
+
+  const send = async (chunk: ReadChunk): Promise<BulkChunkOutcome> => {
+    const outcome: BulkChunkOutcome = { start: chunk.start, size: chunk.size, created: [], failed: [...chunk.refused], createdIds: [], progress };
+    if (chunk.bodies.length > 0) await post(chunk.bodies, chunk.indexes, outcome);
+    outcome.failed.sort((a, b) => a.index - b.index);
+    progress.done += chunk.size;
+    progress.created += outcome.created.length;
+    progress.failed += outcome.failed.length;
+    outcome.progress = { ...progress };
+    return outcome;
+  };
+
+  /** Sends one chunk; `indexes[i]` is the input index of the request's i-th order. */
+  const post = async (bodies: unknown[], indexes: number[], outcome: BulkChunkOutcome): Promise<void> => {
+    let answer: Answer = { status: 200, request: { method: 'POST', url: BULK_PATH } };
+    let unreported: DeliveryError;
+    let mayExist = true;
+    let read: BulkAnswer | undefined;
+    try {
+      const transform = (data: unknown, context: Answer): unknown => ((answer = context), data);
+      const body = { deliveries: bodies, deleteFailedDeliveries };
+      const data = await http.request({ method: 'POST', path: BULK_PATH, query: { apiVersion: 1 }, body, idempotent: false, transform }, requestOptions);
+      read = readBulkAnswer(data, bodies, answer);
+      unreported = new ResponseShapeError(`POST ${BULK_PATH} answered ${answer.status} without reporting this order`, answer);
+    } catch (caught) {
+      const error = caught instanceof DeliveryError ? caught : new DeliveryError(`POST ${BULK_PATH} failed`, { cause: caught });
+      unreported = error;
+      // A 1061 carries the same answer in its body's `data`: what it created must not be lost.
+      const data = error instanceof ApiError || error instanceof CodedDeliveryError ? recordOf(error.body)['data'] : undefined;
+      if (isRecord(data) || Array.isArray(data)) {
+        const { status = 400, request = answer.request } = error as Partial<ApiError>;
+        read = readBulkAnswer(data, bodies, { status, request, error });
+        serviceErrors.push(error as ApiError | CodedDeliveryError);
+      } else {
+        mayExist = outcomeUnknown(error);
+        if (stopsUpload(error)) reason ??= error;
+      }
+    }
+    if (read !== undefined) outcome.createdIds.push(...read.createdIds);
+    indexes.forEach((at, position) => {
+      const result = read?.outcomes.get(position);
+      if (result === undefined) outcome.failed.push({ index: at, error: unreported, mayExist });
+      else if ('created' in result) outcome.created.push({ ...result.created, index: at });
+      else outcome.failed.push({ index: at, error: result.error, mayExist: result.mayExist });
+    });
+  };
+
+  const running = new Map<Promise<BulkChunkOutcome>, Promise<readonly [Promise<BulkChunkOutcome>, BulkChunkOutcome]>>();
+  const settle = async function* (): AsyncGenerator<BulkChunkOutcome> {
+    const [task, outcome] = await Promise.race(running.values());
+    running.delete(task);
+    try {
+      onProgress?.(outcome.progress);
+    } catch (cause) {
+      reason ??= new DeliveryError('createBulk stopped: onProgress threw', { cause });
+    }
+    yield outcome;
+  };
+  try {
+    for (;;) {
+      while (running.size >= concurrency) yield* settle();
+      if (stopped()) break;
+      let chunk: ReadChunk | undefined;
+      try {
+        chunk = await nextChunk();
+      } catch (cause) {
+        // The caller's iterable threw after some chunks went out: those orders exist and must be reported.
+        reason ??= new DeliveryError('createBulk stopped: reading the orders threw', { cause });
+        break;
+      }
+      if (chunk === undefined) {
+        exhausted = true;
+        break;
+      }
+      if (stopped()) break;
+      sentUpTo = chunk.start + chunk.size;
+      const task = send(chunk);
+      running.set(
+        task,
+        task.then((outcome) => [task, outcome] as const),
+      );
+    }
+    while (running.size > 0) yield* settle();
+  } finally {
+    // An early `break` by the consumer: chunks in flight finish (never sent twice), the input is closed.
+    await Promise.allSettled(running.keys());
+    if (!exhausted) await iterator?.return?.();
+  }
+  if (reason === undefined && !exhausted && signal?.aborted) reason = aborted(signal);
+  return { sentUpTo, exhausted, reason, serviceErrors };
+}
+
+/**
+ * The all-or-nothing check of an array: each order checked once; the body of each (itself, or
+ * the schemas' copy when one is needed) for sending. A `ValidationError` listing every invalid
+ * order, and every repeated reference, when any is wrong.
+ */
+async function checkArray(orders: readonly unknown[], validation: Validation, skip: ReadonlySet<number>): Promise<(index: number) => unknown> {
+  const copies = new Map<number, unknown>();
+  const issues: ValidationIssue[] = [];
+  const references = new ReferenceBook();
+  let invalid = 0;
+  for (let index = 0; index < orders.length; index++) {
+    const order = orders[index];
+    const checked = checkOne(order, validation, skip) ?? (await checkLoading(order, validation, skip));
+    const repeated = checked.ok ? references.repeated(order, index) : undefined;
+    if (!checked.ok) {
+      invalid++;
+      issues.push(...issuesAt(index, checked.error));
+    } else if (repeated !== undefined) {
+      invalid++;
+      issues.push(repeated);
+    } else if (checked.value !== order) copies.set(index, checked.value);
+  }
+  if (invalid > 0) throw new ValidationError(issues, { subject: `Invalid orders (${invalid} of ${orders.length}; nothing was sent)` });
+  return copies.size === 0 ? (index) => orders[index] : (index) => (copies.has(index) ? copies.get(index) : orders[index]);
+}
+
+function start(core: DeliveryCore, orders: unknown, options: BulkCreateOptions | undefined): { source: Source; settings: Upload } {
+  coreInternals(core);
+  const source = sourceOf(orders);
+  if (source instanceof ValidationError) throw source;
+  const { chunkSize, concurrency, onProgress, deleteFailedDeliveries, requestOptions } = settingsOf(options);
+  const validation = validationOf(core, requestOptions);
+  const skip = validation === false ? new Set<number>() : rulesToSkip(validation, 'validate');
+  return { source, settings: { chunkSize, concurrency, onProgress, deleteFailedDeliveries, requestOptions, validation, skip } };
+}
+
+/**
+ * Creates many orders (`POST /deliveries/bulk?apiVersion=1`), as `client.deliveries.createBulk`
+ * does: see there for the whole behaviour. An array is all or nothing: unless `validate: false`,
+ * every order is checked (once) before anything is sent, and two orders with the same
+ * `businessReference` or `uniqueBusinessReference` are refused too. An iterable or async iterable
+ * is checked chunk by chunk as it is read: an invalid order fails on its own (`mayExist: false`)
+ * and the others are sent.
+ *
+ * @throws {ValidationError} before sending, for an invalid array (`[17].cod: ...`) or an input that is not a list of orders.
+ * @throws {BulkCreationError} when any order was not created, with `created`, `failed` and `stopped`.
+ *
+ * @example
+ * ```ts
+ * import { DeliveryCore, createBulkDeliveries } from 'delivery-sdk/functions';
+ *
+ * const core = new DeliveryCore({ apiKey: process.env.DELIVERY_API_KEY });
+ * const { created } = await createBulkDeliveries(core, [
+ *   { type: 10, dropOffAddress: { districtId: 'aiJudRHeOt', firstLine: '12 Talaat Harb Street' }, businessReference: 'order-1' },
+ *   { type: 10, dropOffAddress: { districtId: 'aiJudRHeOt', firstLine: '14 Talaat Harb Street' }, businessReference: 'order-2' },
+ * ]);
+ * ```
+ */
+export async function createBulkDeliveries(core: DeliveryCore, orders: BulkInput, options?: BulkCreateOptions): Promise<BulkCreateResult> {
+  const { source, settings } = start(core, orders, options);
+  const { signal } = settings.requestOptions;
+  if (signal?.aborted) throw aborted(signal);
+  const prepared = source.kind === 'array' && settings.validation !== false ? await checkArray(source.orders, settings.validation, settings.skip) : undefined;
+  if (signal?.aborted) throw aborted(signal);
+
+  const result: BulkCreateResult = { created: [], failed: [], createdIds: [] };
+  const chunks = upload(core, source, settings, prepared);
+  let next = await chunks.next();
+  for (; next.done !== true; next = await chunks.next()) {
+    result.created.push(...next.value.created);
+    result.failed.push(...next.value.failed);
+    result.createdIds.push(...next.value.createdIds);
+  }
+  const { sentUpTo, exhausted, reason, serviceErrors } = next.value;
+  const total = source.kind === 'array' ? source.orders.length : undefined;
+  const byIndex = (a: { index: number }, b: { index: number }): number => a.index - b.index;
+  result.created.sort(byIndex);
+  result.failed.sort(byIndex);
+  if (!exhausted && reason !== undefined && (total === undefined || sentUpTo < total)) result.stopped = { at: sentUpTo, reason };
+  const { stopped } = result;
+  if (result.failed.length === 0 && stopped === undefined) return result;
+
+  const [firstAnswer] = serviceErrors;
+  // The message counts and groups; `failed` has every entry (no `issues`: 100,000 of them would flood every log line).
+  throw new BulkCreationError({
+    // 'server' when any answer said an order failed or could not be matched; 'client' for what only the SDK saw.
+    source: result.failed.some(({ error }) => error instanceof ApiError || error instanceof ResponseShapeError || (error as { source?: unknown }).source === 'server') ? 'server' : 'client',
+    message: describeOutcome(result, total ?? (exhausted ? sentUpTo : undefined)),
+    result,
+    serviceErrors,
+    // The first error answer's status, body, headers and request, as a 1061 answer would carry them.
+    ...(firstAnswer && { status: firstAnswer.status, body: firstAnswer.body, headers: { ...firstAnswer.headers }, request: firstAnswer.request }),
+    cause: stopped?.reason ?? firstAnswer,
+  });
+}
+
+/**
+ * Creates many orders chunk by chunk and yields what became of each chunk as it settles (not
+ * necessarily in input order), so that neither the input nor the results are held whole: for a
+ * generator reading a CSV file or a database cursor of any length. Each order is checked as its
+ * chunk fills (unless `validate: false`); an invalid one, or one repeating the `businessReference`
+ * or `uniqueBusinessReference` of an earlier order of its chunk, is in its chunk's `failed` with
+ * `mayExist: false`, and the others are sent. `outcome.progress` (and `onProgress`) has the totals.
+ *
+ * Nothing is sent before the iteration starts, and breaking out of the loop stops reading the
+ * input (chunks in flight finish). When the upload stops early (an abort, an error every chunk
+ * would get such as `AuthenticationError`, your iterable throwing, `onProgress` throwing), the
+ * loop throws that error after the outcomes of every chunk sent.
+ *
+ * @throws {ValidationError} on the first read, for an input that is not a list of orders.
+ *
+ * @example
+ * ```ts
+ * import { DeliveryCore, streamBulkDeliveries } from 'delivery-sdk/functions';
+ * import type { OrderInput } from 'delivery-sdk';
+ *
+ * declare function readOrders(): AsyncIterable<OrderInput>; // e.g. rows of a CSV file
+ * const core = new DeliveryCore({ apiKey: process.env.DELIVERY_API_KEY });
+ * for await (const chunk of streamBulkDeliveries(core, readOrders(), { chunkSize: 100 })) {
+ *   for (const { index, error, mayExist } of chunk.failed) console.error(index, error.message, mayExist ? '(may exist)' : '');
+ *   console.log(`${chunk.progress.done} done, ${chunk.progress.created} created`);
+ * }
+ * ```
+ */
+export async function* streamBulkDeliveries(core: DeliveryCore, orders: BulkInput, options?: BulkCreateOptions): AsyncGenerator<BulkChunkOutcome, void, undefined> {
+  const { source, settings } = start(core, orders, options);
+  const { signal } = settings.requestOptions;
+  if (signal?.aborted) throw aborted(signal);
+  const { reason } = yield* upload(core, source, settings);
+  if (reason !== undefined) throw reason;
+}
+
+/** Input indexes as runs: `[0-99], [150], [152-160]`, the first few of them. */
+function describeIndexes(indexes: readonly number[]): string {
+  const runs: Array<[number, number]> = [];
+  for (const index of indexes) {
+    const last = runs.at(-1);
+    if (last !== undefined && index === last[1] + 1) last[1] = index;
+    else runs.push([index, index]);
+  }
+  const shownRuns = runs.slice(0, 5).map(([from, to]) => (from === to ? `[${from}]` : `[${from}-${to}]`));
+  return shownRuns.join(', ') + (runs.length > 5 ? ` and ${runs.length - 5} more runs` : '');
+}
+
+/**
+ * `Bulk creation incomplete: 100 of 250 orders failed (100 may exist all the same), 0 created,
+ * 150 not sent (stopped before index 100): [0-99] (100 orders): outcome unknown, ...`: each
+ * reason once, with the orders it concerns; how many were never sent.
+ */
+function describeOutcome({ created, failed, stopped }: BulkCreateResult, total: number | undefined): string {
+  const unknown = failed.filter((failure) => failure.mayExist).length;
+  let subject = `Bulk creation incomplete: ${failed.length} of ${total ?? stopped?.at ?? failed.length + created.length} orders failed${unknown > 0 ? ` (${unknown} may exist all the same)` : ''}, ${created.length} created`;
+  if (stopped !== undefined) {
+    const unsent = total === undefined ? 'the rest' : String(total - stopped.at);
+    const reason = failed.some(({ error }) => error === stopped.reason) ? '' : `: ${stopped.reason.message}`;
+    subject += `, ${unsent} not sent (stopped before index ${stopped.at}${reason})`;
+  }
+  const groups = new Map<string, number[]>();
+  for (const { index, error, mayExist } of failed) {
+    const reason = `${mayExist ? 'outcome unknown, may have been created: ' : ''}${error.message}`;
+    const group = groups.get(reason);
+    if (group === undefined) groups.set(reason, [index]);
+    else group.push(index);
+  }
+  const listed = [...groups].slice(0, 10).map(([reason, indexes]) => `${describeIndexes(indexes)}${indexes.length > 1 ? ` (${indexes.length} orders)` : ''}: ${reason}`);
+  if (listed.length === 0) return subject;
+  return `${subject}: ${listed.join('; ')}${groups.size > 10 ? `; and ${groups.size - 10} more reasons` : ''}`;
+}

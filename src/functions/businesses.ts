@@ -1,0 +1,77 @@
+/** Businesses and their pickup locations. */
+import type { APIPromise } from '../core/api-promise.js';
+import type { RequestOptions } from './options.js';
+import { path } from '../core/http.js';
+import type { DeliveryCore } from './core.js';
+import { send } from './send.js';
+import type { CreateBusinessInput, PickupLocationEntry } from '../schemas/index.js';
+import { isRecord } from '../schemas/predicates.js';
+import { type Answer, createdRecord, idText, recordOf, requireId } from './shared.js';
+
+/** A pickup location of a business, as the service answers it. */
+export interface PickupLocation {
+  _id?: string;
+  locationName?: string;
+  /** The location orders use when they omit `businessLocationId`: the first one created. */
+  isDefault?: boolean;
+  address?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+/** A business. The spec does not show the answer; `_id` is what later calls need, other fields are kept. */
+export interface Business {
+  _id: string;
+  name?: string;
+  /** True for a marketplace business. */
+  autoCreatePickups?: boolean;
+  pickupLocations?: PickupLocation[];
+  [field: string]: unknown;
+}
+
+// The schemas load on first use (chunks of their own in a browser bundle): a checkout page never needs them.
+const businessSchemas = () => import('../schemas/on-demand.js');
+const addressSchemas = () => import('../schemas/on-demand.js');
+
+function businessOf(data: unknown, answer: Answer): Business {
+  return createdRecord(data, answer, ['_id']) as Business;
+}
+
+/**
+ * Creates a business (`POST /businesses`), as `client.businesses.create` does.
+ *
+ * @example
+ * ```ts
+ * import { DeliveryCore, createBusiness } from 'delivery-sdk/functions';
+ *
+ * const core = new DeliveryCore({ apiKey: process.env.DELIVERY_API_KEY });
+ * const business = await createBusiness(core, { name: 'Nile Shop', salesChannel: 'FACEBOOK_SELLER', website: 'https://nile.example' });
+ * ```
+ */
+export function createBusiness(core: DeliveryCore, input: CreateBusinessInput, options?: RequestOptions): APIPromise<Business> {
+  return send(core, options, async (validation) => ({ method: 'POST', path: '/businesses', body: validation === false ? input : (await businessSchemas()).validateBusiness(input), transform: businessOf }));
+}
+
+/**
+ * Replaces a business's pickup locations (`PUT /businesses/<id>`), as `client.businesses.updatePickupLocations` does.
+ *
+ * @example
+ * ```ts
+ * import { DeliveryCore, updatePickupLocations } from 'delivery-sdk/functions';
+ *
+ * const core = new DeliveryCore({ apiKey: process.env.DELIVERY_API_KEY });
+ * await updatePickupLocations(core, 'business-id', [{ locationName: 'Warehouse', districtId: 'aiJudRHeOt', firstLine: '5 Makram Ebeid Street' }]);
+ * ```
+ */
+export function updatePickupLocations(core: DeliveryCore, businessId: string, locations: PickupLocationEntry[], options?: RequestOptions): APIPromise<Business> {
+  return send(core, options, async (validation) => ({
+    method: 'PUT',
+    path: path`/businesses/${requireId(businessId, 'businessId')}`,
+    body: { pickupAddress: validation === false ? locations : (await addressSchemas()).validatePickupLocations(locations) },
+    transform: (data: unknown): Business => {
+      const record = recordOf(data);
+      const locationsOut = Array.isArray(record['pickupLocations']) ? record['pickupLocations'].filter(isRecord) : undefined;
+      return { ...record, _id: idText(record['_id']) ?? businessId, ...(locationsOut === undefined ? {} : { pickupLocations: locationsOut }) };
+    },
+    idempotent: false,
+  }));
+}

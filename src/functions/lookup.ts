@@ -1,0 +1,241 @@
+/** The public lookup lists (no API key needed), cached per core, and address resolution over them. */
+import { APIPromise } from '../core/api-promise.js';
+import { untilAborted } from '../core/cache.js';
+import { checkRequestOptions } from '../core/config.js';
+import type { RequestOptions } from './options.js';
+import { type Endpoint, path, type QueryValue } from '../core/http.js';
+import { coreInternals, type DeliveryCore } from './core.js';
+import type { Address } from '../schemas/index.js';
+import { isRecord } from '../schemas/predicates.js';
+import { type ResolveAddressInput, resolveAddress as resolveWith } from './resolve-address.js';
+import { listOf, requireId } from './shared.js';
+
+export { CountryId, type Country } from './countries.js';
+
+/**
+ * A city of `lookup.cities`, as the service sends it (the spec does not show the record):
+ * `{ _id, name, nameAr, code, alias, hub, sector, pickupAvailability, dropOffAvailability,
+ * showAsDropOff, showAsPickup }`. Fields it adds are kept.
+ */
+export interface City {
+  _id: string;
+  /** The name to send as an address's `city`. */
+  name: string;
+  /** The name in Arabic. */
+  nameAr?: string | undefined;
+  /** The name in the local language, as some answers spell the Arabic name. */
+  otherName?: string | undefined;
+  /** Short code, e.g. `EG-01`. */
+  code?: string | undefined;
+  /** Another name the city goes by. */
+  alias?: string | undefined;
+  /** The hub that serves the city. */
+  hub?: { _id: string; name: string; [field: string]: unknown } | undefined;
+  sector?: number | undefined;
+  /** Whether the service picks up anywhere in the city. */
+  pickupAvailability?: boolean | undefined;
+  /** Whether the service delivers anywhere in the city. */
+  dropOffAvailability?: boolean | undefined;
+  showAsDropOff?: boolean | undefined;
+  showAsPickup?: boolean | undefined;
+  [field: string]: unknown;
+}
+
+/** A zone of `lookup.zones`: `{ _id, name, nameAr, pickupAvailability, dropOffAvailability }`. */
+export interface Zone {
+  _id: string;
+  name: string;
+  /** The name in Arabic. */
+  nameAr?: string | undefined;
+  /** The name in the local language, as some answers spell the Arabic name. */
+  otherName?: string | undefined;
+  pickupAvailability?: boolean | undefined;
+  dropOffAvailability?: boolean | undefined;
+  [field: string]: unknown;
+}
+
+/** A district entry, as the spec's table lists it; fields the service adds are kept. */
+export interface DistrictEntry {
+  zoneId: string;
+  zoneName: string;
+  /** Zone name in the local language (Arabic). */
+  zoneOtherName: string;
+  districtId: string;
+  districtName: string;
+  /** District name in the local language (Arabic). */
+  districtOtherName: string;
+  /** Whether the service picks up from this district. */
+  pickupAvailability: boolean;
+  /** Whether the service delivers to this district. */
+  dropOffAvailability: boolean;
+  /** Who covers the district. */
+  coverage: string;
+  [field: string]: unknown;
+}
+
+/**
+ * One city of `lookup.allDistricts` with its district entries, as the service answers
+ * `GET /cities/getAllDistricts`. Fields it adds are kept.
+ */
+export interface CityDistricts {
+  cityId: string;
+  cityName: string;
+  /** City name in the local language (Arabic). */
+  cityOtherName?: string | undefined;
+  cityCode?: string | undefined;
+  /** Whether the service picks up anywhere in the city. */
+  pickupAvailability?: boolean | undefined;
+  /** Whether the service delivers anywhere in the city. */
+  dropOffAvailability?: boolean | undefined;
+  districts: DistrictEntry[];
+  [field: string]: unknown;
+}
+
+/**
+ * The all-districts answer as one record per city. The service groups them so; a flat list of
+ * district entries that each name their city (`cityId`, `cityName`, ...) is grouped here.
+ */
+function citiesWithDistricts(items: unknown[]): CityDistricts[] {
+  const byCity = new Map<unknown, CityDistricts>();
+  return items.flatMap((item): CityDistricts[] => {
+    if (!isRecord(item)) return [];
+    if (Array.isArray(item['districts'])) return [item as CityDistricts];
+    const { cityId, cityName, cityOtherName, cityCode, ...entry } = item;
+    const known = byCity.get(cityId ?? cityName);
+    if (known !== undefined) {
+      known.districts.push(entry as DistrictEntry);
+      return [];
+    }
+    const city = { cityId, cityName, cityOtherName, cityCode, districts: [entry] } as CityDistricts;
+    byCity.set(cityId ?? cityName, city);
+    return [city];
+  });
+}
+
+/**
+ * The cities of a country (`GET /cities?countryId=`), as `client.lookup.cities` does (cached per core).
+ *
+ * @example
+ * ```ts
+ * import { DeliveryCore, listCities } from 'delivery-sdk/functions';
+ *
+ * const cities = await listCities(new DeliveryCore({}), { countryId: '60e4482c7cb7d4bc4849c4d5' });
+ * ```
+ */
+export function listCities(core: DeliveryCore, params: { countryId: string }, options?: RequestOptions): APIPromise<City[]> {
+  return list<City>(core, () => ({ method: 'GET', path: '/cities', query: { countryId: requireId(params?.countryId, 'countryId') } }), options);
+}
+
+/**
+ * The district entries of a city (`GET /cities/<cityId>/districts`), as `client.lookup.districts` does.
+ *
+ * @example
+ * ```ts
+ * import { DeliveryCore, listDistricts } from 'delivery-sdk/functions';
+ *
+ * const districts = await listDistricts(new DeliveryCore({}), 'city-id');
+ * ```
+ */
+export function listDistricts(core: DeliveryCore, cityId: string, options?: RequestOptions): APIPromise<DistrictEntry[]> {
+  return list<DistrictEntry>(core, () => ({ method: 'GET', path: path`/cities/${requireId(cityId, 'cityId')}/districts` }), options);
+}
+
+/**
+ * The zones of a city (`GET /cities/<cityId>/zones`), as `client.lookup.zones` does.
+ *
+ * @example
+ * ```ts
+ * import { DeliveryCore, listZones } from 'delivery-sdk/functions';
+ *
+ * const zones = await listZones(new DeliveryCore({}), 'city-id');
+ * ```
+ */
+export function listZones(core: DeliveryCore, cityId: string, options?: RequestOptions): APIPromise<Zone[]> {
+  return list<Zone>(core, () => ({ method: 'GET', path: path`/cities/${requireId(cityId, 'cityId')}/zones` }), options);
+}
+
+/**
+ * Every city with its district entries (`GET /cities/getAllDistricts`), as `client.lookup.allDistricts` does.
+ *
+ * @example
+ * ```ts
+ * import { DeliveryCore, listAllDistricts } from 'delivery-sdk/functions';
+ *
+ * const cities = await listAllDistricts(new DeliveryCore({}), { countryId: '60e4482c7cb7d4bc4849c4d5' });
+ * ```
+ */
+export function listAllDistricts(core: DeliveryCore, params?: { countryId?: string | undefined }, options?: RequestOptions): APIPromise<CityDistricts[]> {
+  // A bare string (`allDistricts('eg')`) is refused rather than quietly listing every country.
+  const all = params == null || (typeof params === 'object' && params.countryId === undefined);
+  return list<CityDistricts>(core, () => ({ method: 'GET', path: '/cities/getAllDistricts', query: { countryId: all ? undefined : requireId(params.countryId, 'countryId') } }), options, citiesWithDistricts);
+}
+
+/**
+ * Turns place names into the address an order needs, as `client.lookup.resolveAddress` does
+ * (see there for the matching rules and errors).
+ *
+ * @example
+ * ```ts
+ * import { DeliveryCore, createDelivery, resolveAddress } from 'delivery-sdk/functions';
+ *
+ * const core = new DeliveryCore({ apiKey: process.env.DELIVERY_API_KEY });
+ * const dropOffAddress = await resolveAddress(core, { city: 'giza', district: 'الدقي', firstLine: '12 Tahrir Street, 3rd floor', for: 'dropOffAddress' });
+ * await createDelivery(core, { type: 10, dropOffAddress, receiver: { phone: '+201012345678' } });
+ * ```
+ */
+export function resolveAddress(core: DeliveryCore, input: ResolveAddressInput, options?: RequestOptions): Promise<Address> {
+  try {
+    coreInternals(core); // not a core: that, before any complaint about the address
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return resolveWith(
+    {
+      cities: (params, callOptions) => listCities(core, params, callOptions),
+      zones: (cityId, callOptions) => listZones(core, cityId, callOptions),
+      districts: (cityId, callOptions) => listDistricts(core, cityId, callOptions),
+    },
+    input,
+    options,
+  );
+}
+
+/**
+ * Forgets every cached lookup answer of `core`, as `client.lookup.clearCache` does.
+ *
+ * @example
+ * ```ts
+ * import { DeliveryCore, clearLookupCache } from 'delivery-sdk/functions';
+ *
+ * clearLookupCache(new DeliveryCore({}));
+ * ```
+ */
+export function clearLookupCache(core: DeliveryCore): void {
+  coreInternals(core).lookupCache?.clear();
+}
+
+function list<T>(core: DeliveryCore, build: () => Endpoint<unknown>, options: RequestOptions | undefined, read: (items: unknown[]) => T[] = (items) => items as T[]): APIPromise<T[]> {
+  let endpoint: Endpoint<unknown>;
+  let internals: ReturnType<typeof coreInternals>;
+  try {
+    internals = coreInternals(core);
+    endpoint = build();
+    if (options != null) checkRequestOptions(options); // before the cache, which handles `signal` itself
+  } catch (error) {
+    return new APIPromise(Promise.reject(error));
+  }
+  const { http, lookupCache: cache } = internals;
+  const listed: Endpoint<T[]> = { ...endpoint, transform: (data, answer) => read(listOf(data, answer)) };
+  if (cache === undefined) return http.request(listed, options);
+  // The shared request must not die with the signal of whichever caller started it.
+  const { signal, ...shared } = options ?? {};
+  const key = `${endpoint.path}?${queryKey(endpoint.query)}`;
+  const loaded = cache.get(key, () => http.request(listed, shared).withResponse());
+  // A copy per caller: one caller sorting or filtering its array leaves the cached one alone.
+  const own = loaded.then(({ data, response }) => ({ data: data.slice(), response }));
+  return new APIPromise(untilAborted(own, signal, `GET ${endpoint.path}`));
+}
+
+function queryKey(query: Record<string, QueryValue> | undefined): string {
+  return query === undefined ? '' : JSON.stringify(Object.entries(query).filter(([, value]) => value !== undefined));
+}

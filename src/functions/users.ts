@@ -1,0 +1,98 @@
+/** Registration of the business admin and its confirmations: public endpoints, no API key needed. */
+import type { APIPromise } from '../core/api-promise.js';
+import type { RequestOptions } from './options.js';
+import type { DeliveryCore } from './core.js';
+import { send } from './send.js';
+import type { ConfirmEmailInput, ConfirmPhoneInput, RegisterBusinessAdminInput, VerifyPhoneInput } from '../schemas/account.js';
+import { idText, recordOf } from './shared.js';
+
+/** The registered business admin. The spec does not show the answer; fields the service adds are kept. */
+export interface BusinessAdmin {
+  _id?: string;
+  email?: string;
+  profile?: { firstName?: string; lastName?: string; phone?: string; [field: string]: unknown };
+  countryId?: string;
+  phoneVerified?: boolean;
+  emailVerified?: boolean;
+  [field: string]: unknown;
+}
+
+/** The answer of a verification step (`{ phone, codeSent }`, `{ phone, phoneVerified }`, `{ emailVerified }`); not shown by the spec. */
+export interface VerificationResult {
+  phone?: string;
+  codeSent?: boolean;
+  phoneVerified?: boolean;
+  emailVerified?: boolean;
+  [field: string]: unknown;
+}
+
+function adminOf(data: unknown): BusinessAdmin {
+  const record = recordOf(data);
+  const id = idText(record['_id']);
+  return (id === undefined ? { ...record } : { ...record, _id: id }) as BusinessAdmin;
+}
+
+const resultOf = (data: unknown): VerificationResult => recordOf(data) as VerificationResult;
+
+// The schemas load on first use (a chunk of their own in a browser bundle): a checkout page never needs them.
+const accountSchemas = () => import('../schemas/on-demand.js');
+
+/**
+ * Registers the business admin (`POST /users/business/admin`), as `client.users.registerBusinessAdmin` does.
+ *
+ * @example
+ * ```ts
+ * import { DeliveryCore, registerBusinessAdmin } from 'delivery-sdk/functions';
+ *
+ * const core = new DeliveryCore({});
+ * const admin = await registerBusinessAdmin(core, {
+ *   email: 'owner@shop.example', password: 's3cret!', countryId: '60e4482c7cb7d4bc4849c4d5',
+ *   profile: { firstName: 'Mona', lastName: 'Adel', phone: '+201001234567' },
+ * });
+ * ```
+ */
+export function registerBusinessAdmin(core: DeliveryCore, input: RegisterBusinessAdminInput, options?: RequestOptions): APIPromise<BusinessAdmin> {
+  return send(core, options, async (validation) => ({ method: 'POST', path: '/users/business/admin', body: validation === false ? input : (await accountSchemas()).validateRegisterBusinessAdmin(input), transform: adminOf }));
+}
+
+/**
+ * Sends a one-time code to the phone by SMS (`POST /users/business-admin/phone/verify`), as `client.users.verifyPhone` does.
+ *
+ * @example
+ * ```ts
+ * import { DeliveryCore, verifyPhone } from 'delivery-sdk/functions';
+ *
+ * const { codeSent } = await verifyPhone(new DeliveryCore({}), { phone: '+201001234567' });
+ * ```
+ */
+export function verifyPhone(core: DeliveryCore, input: VerifyPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
+  return send(core, options, async (validation) => ({ method: 'POST', path: '/users/business-admin/phone/verify', body: validation === false ? input : (await accountSchemas()).validateVerifyPhone(input), transform: resultOf }));
+}
+
+/**
+ * Confirms the phone with the code `verifyPhone` sent (`POST /users/business-admin/phone/confirm`), as `client.users.confirmPhone` does.
+ *
+ * @example
+ * ```ts
+ * import { DeliveryCore, confirmPhone } from 'delivery-sdk/functions';
+ *
+ * const { phoneVerified } = await confirmPhone(new DeliveryCore({}), { phone: '+201001234567', token: '123456' });
+ * ```
+ */
+export function confirmPhone(core: DeliveryCore, input: ConfirmPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
+  return send(core, options, async (validation) => ({ method: 'POST', path: '/users/business-admin/phone/confirm', body: validation === false ? input : (await accountSchemas()).validateConfirmPhone(input), transform: resultOf }));
+}
+
+/**
+ * Confirms the e-mail with the token of the link the service mailed (`POST /users/mail/confirm`), as `client.users.confirmEmail` does.
+ *
+ * @example
+ * ```ts
+ * import { DeliveryCore, confirmEmail } from 'delivery-sdk/functions';
+ *
+ * const { emailVerified } = await confirmEmail(new DeliveryCore({}), { token: 'token-from-the-link' });
+ * ```
+ */
+export function confirmEmail(core: DeliveryCore, input: ConfirmEmailInput, options?: RequestOptions): APIPromise<VerificationResult> {
+  return send(core, options, async (validation) => ({ method: 'POST', path: '/users/mail/confirm', body: validation === false ? input : (await accountSchemas()).validateConfirmEmail(input), transform: resultOf }));
+}
