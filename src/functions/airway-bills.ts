@@ -1,7 +1,7 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from './options.js';
 import { ResponseShapeError, ValidationError } from '../errors/index.js';
-import type { Answer } from '../resources/shared.js';
+import type { Answer } from './shared.js';
 import { isRecord } from '../schemas/predicates.js';
 import type { DeliveryCore } from './core.js';
 import { send } from './send.js';

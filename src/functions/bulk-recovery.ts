@@ -2,7 +2,7 @@ import type { RequestOptions } from './options.js';
 import { BulkCreationError, DeliveryError, ValidationError } from '../errors/index.js';
 import type { BulkCreatedDelivery, BulkCreateResult, BulkFailure } from '../errors/bulk-result.js';
 import { isRecord } from '../schemas/predicates.js';
-import type { DeliveryCore } from './core.js';
+import { coreInternals, type DeliveryCore } from './core.js';
 import type { DeliveryRecord } from './delivery-record.js';
 import { listDeliveries } from './delivery-reads.js';
 
@@ -118,6 +118,7 @@ export async function resolveBulkTrackingNumbers(
   outcome: BulkCreateResult | BulkCreationError,
   options: ResolveTrackingNumbersOptions = {},
 ): Promise<ResolvedBulkResult> {
+  coreInternals(core);
   const result = resultOf(outcome);
   const { orders, ...requestOptions } = options ?? {};
   const targets: Target[] = [

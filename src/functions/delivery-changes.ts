@@ -2,8 +2,8 @@ import { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from './options.js';
 import { path } from '../core/http.js';
 import { AuthenticationError, type DeliveryError, OrderStateError, PermissionDeniedError } from '../errors/index.js';
-import { idText, recordOf, requireId } from '../resources/shared.js';
-import { checkedChanges, type DeliveryChanges } from '../schemas/after-create.js';
+import { idText, recordOf, requireId } from './shared.js';
+import type { DeliveryChanges } from '../schemas/after-create.js';
 import { isRecord } from '../schemas/predicates.js';
 import type { DeliveryCore } from './core.js';
 import type { DeliveryRecord } from './delivery-record.js';
@@ -60,7 +60,7 @@ export function updateDelivery(
   changes: DeliveryChanges,
   options?: RequestOptions,
 ): APIPromise<DeliveryChangeResult> {
-  return send(core, options, (validation) => {
+  return send(core, options, async (validation) => {
     const id = targetId(trackingNumberOrOrder);
     const read = isRecord(trackingNumberOrOrder) ? trackingNumberOrOrder : undefined;
     const state = read === undefined || !isRecord(read['state']) ? undefined : read['state']['code'];
@@ -68,7 +68,7 @@ export function updateDelivery(
       throw new OrderStateError({ trackingNumber: id, state, allowedStates: EDITABLE_STATES, operation: 'a change' });
     }
     const typeCode = read !== undefined && isRecord(read['type']) ? read['type']['code'] : undefined;
-    const body = validation === false ? changes : checkedChanges(changes, typeCode, validation);
+    const body = validation === false ? changes : (await import('../schemas/on-demand.js')).checkedChanges(changes, typeCode, validation);
     return { method: 'PUT', path: path`/deliveries/business/${id}`, body, transform: changeResult };
   });
 }

@@ -2,9 +2,9 @@ import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from './options.js';
 import { type Endpoint, path } from '../core/http.js';
 import { ResponseShapeError, ValidationError, type ValidationIssue } from '../errors/index.js';
-import { type Answer, requireId } from '../resources/shared.js';
+import { type Answer, requireId } from './shared.js';
 import { isRecord } from '../schemas/predicates.js';
-import type { DeliveryCore } from './core.js';
+import { coreInternals, type DeliveryCore } from './core.js';
 import { type DeliveryRecord, deliveryRecord } from './delivery-record.js';
 import { send } from './send.js';
 
@@ -136,6 +136,7 @@ export async function* listDeliveries(
   filter?: DeliverySearchFilter,
   options?: RequestOptions,
 ): AsyncGenerator<DeliveryRecord, void, undefined> {
+  coreInternals(core);
   if (filter !== undefined && filter !== null && !isRecord(filter))
     throw new ValidationError([{ path: [], message: 'must be an object' }], { subject: 'Invalid search filter' });
   const limit = filter?.limit ?? DEFAULT_PAGE_SIZE;
@@ -160,6 +161,7 @@ export async function* listDeliveries(
  * ```
  */
 export async function findDeliveryByReference(core: DeliveryCore, businessReference: string, options?: RequestOptions): Promise<DeliveryRecord | undefined> {
+  coreInternals(core);
   const reference = requireReference(businessReference);
   let found: DeliveryRecord | undefined;
   for await (const order of listDeliveries(core, { businessReference: reference }, options)) {

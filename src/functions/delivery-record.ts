@@ -1,5 +1,5 @@
 import type { DeliveryState } from '../catalogue/states.js';
-import { idText, recordOf } from '../resources/shared.js';
+import { idText, recordOf } from './shared.js';
 import { isRecord } from '../schemas/predicates.js';
 
 /** A place of a read address (`city`, `zone`, `district`): its name, and whatever else the service sends. */

@@ -1,6 +1,6 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from './options.js';
-import { idText, listOf, recordOf } from '../resources/shared.js';
+import { idText, listOf, recordOf } from './shared.js';
 import type { DeliveryAddressRecord } from './delivery-record.js';
 import type { DeliveryCore } from './core.js';
 import { send } from './send.js';

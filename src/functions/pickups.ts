@@ -2,15 +2,13 @@ import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from './options.js';
 import { path } from '../core/http.js';
 import { ResponseShapeError, ValidationError } from '../errors/index.js';
-import { type Answer, idText, recordOf, requireId } from '../resources/shared.js';
-import {
-  checkedPickup,
-  checkedPickupChanges,
-  type PickupChanges,
-  type PickupContact,
-  type PickupDate,
-  type PickupInput,
-  type PickupTimeSlot,
+import { type Answer, idText, recordOf, requireId } from './shared.js';
+import type {
+  PickupChanges,
+  PickupContact,
+  PickupDate,
+  PickupInput,
+  PickupTimeSlot,
 } from '../schemas/after-create.js';
 import { isRecord } from '../schemas/predicates.js';
 import type { DeliveryCore } from './core.js';
@@ -83,10 +81,10 @@ function pickupListOf(data: unknown, answer: Answer): PickupList {
  * ```
  */
 export function createPickup(core: DeliveryCore, pickup: PickupInput, options?: RequestOptions): APIPromise<Pickup> {
-  return send(core, options, (validation) => ({
+  return send(core, options, async (validation) => ({
     method: 'POST',
     path: '/pickups',
-    body: validation === false ? pickup : checkedPickup(pickup, validation),
+    body: validation === false ? pickup : (await import('../schemas/on-demand.js')).checkedPickup(pickup, validation),
     transform: pickupOf,
   }));
 }
@@ -124,10 +122,10 @@ export function listPickups(core: DeliveryCore, query?: PickupListQuery, options
  * ```
  */
 export function updatePickup(core: DeliveryCore, pickupId: string, changes: PickupChanges, options?: RequestOptions): APIPromise<Pickup> {
-  return send(core, options, (validation) => ({
+  return send(core, options, async (validation) => ({
     method: 'PUT',
     path: path`/pickups/${requireId(pickupId, 'pickupId')}`,
-    body: validation === false ? changes : checkedPickupChanges(changes, validation),
+    body: validation === false ? changes : (await import('../schemas/on-demand.js')).checkedPickupChanges(changes, validation),
     // The answer may carry only `{ _id }` (or nothing of the pickup): the id asked for stands in.
     transform: (data) => ({ ...recordOf(data), _id: idText(recordOf(data)['_id']) ?? pickupId }) as Pickup,
   }));

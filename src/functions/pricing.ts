@@ -1,7 +1,7 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from './options.js';
-import { recordOf } from '../resources/shared.js';
-import { checkedPriceQuery, type PriceQuery } from '../schemas/after-create.js';
+import { recordOf } from './shared.js';
+import type { PriceQuery } from '../schemas/after-create.js';
 import type { DeliveryCore } from './core.js';
 import { send } from './send.js';
 
@@ -31,8 +31,8 @@ export interface PriceQuote {
  * ```
  */
 export function calculatePrice(core: DeliveryCore, query: PriceQuery, options?: RequestOptions): APIPromise<PriceQuote> {
-  return send(core, options, (validation) => {
-    const checked = validation === false ? query : checkedPriceQuery(query, validation);
+  return send(core, options, async (validation) => {
+    const checked = validation === false ? query : (await import('../schemas/on-demand.js')).checkedPriceQuery(query, validation);
     return {
       method: 'GET',
       path: '/pricing/shipment/calculator',

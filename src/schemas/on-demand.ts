@@ -10,3 +10,4 @@
 export { validateBusiness, validateConfirmEmail, validateConfirmPhone, validateRegisterBusinessAdmin, validateVerifyPhone } from './account.js';
 export { validateAddress, validatePickupLocations } from './address.js';
 export { orderRulesWithout } from './order.js';
+export { checkedChanges, checkedPickup, checkedPickupChanges, checkedPriceQuery } from './after-create.js';

