@@ -109,7 +109,7 @@ const settled = (entry: BulkCreatedDelivery, order: DeliveryRecord): BulkCreated
  * ```ts
  * const outcome = await client.deliveries.createBulk(orders).catch((err) => (err instanceof BulkCreationError ? err : Promise.reject(err)));
  * const settled = await resolveBulkTrackingNumbers(core, outcome, { orders });
- * for (const { index, trackingNumber } of settled.created) saveTrackingNumber(orders[index], trackingNumber);
+ * for (const { index, trackingNumber } of settled.created) console.log(orders[index]?.businessReference, trackingNumber);
  * const resend = settled.failed.filter((failure) => !failure.mayExist).map((failure) => orders[failure.index]);
  * ```
  */

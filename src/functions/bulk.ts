@@ -427,7 +427,7 @@ function start(core: DeliveryCore, orders: unknown, options: BulkCreateOptions |
  * ```ts
  * import { DeliveryCore, createBulkDeliveries } from 'delivery-sdk/functions';
  *
- * const core = new DeliveryCore({ apiKey: process.env.DELIVERY_API_KEY });
+ * const core = new DeliveryCore({ apiKey: process.env.DELIVERY_API_KEY, baseUrl: 'https://api.example.com/v2' });
  * const { created } = await createBulkDeliveries(core, [
  *   { type: 10, dropOffAddress: { districtId: 'aiJudRHeOt', firstLine: '12 Talaat Harb Street' }, businessReference: 'order-1' },
  *   { type: 10, dropOffAddress: { districtId: 'aiJudRHeOt', firstLine: '14 Talaat Harb Street' }, businessReference: 'order-2' },
@@ -492,8 +492,8 @@ export async function createBulkDeliveries(core: DeliveryCore, orders: BulkInput
  * import { DeliveryCore, streamBulkDeliveries } from 'delivery-sdk/functions';
  * import type { OrderInput } from 'delivery-sdk';
  *
- * declare function readOrders(): AsyncIterable<OrderInput>; // e.g. rows of a CSV file
- * const core = new DeliveryCore({ apiKey: process.env.DELIVERY_API_KEY });
+ * async function* readOrders(): AsyncGenerator<OrderInput> {} // e.g. the rows of a CSV file
+ * const core = new DeliveryCore({ apiKey: process.env.DELIVERY_API_KEY, baseUrl: 'https://api.example.com/v2' });
  * for await (const chunk of streamBulkDeliveries(core, readOrders(), { chunkSize: 100 })) {
  *   for (const { index, error, mayExist } of chunk.failed) console.error(index, error.message, mayExist ? '(may exist)' : '');
  *   console.log(`${chunk.progress.done} done, ${chunk.progress.created} created`);

@@ -43,7 +43,7 @@ function businessOf(data: unknown, answer: Answer): Business {
  * ```ts
  * import { DeliveryCore, createBusiness } from 'delivery-sdk/functions';
  *
- * const core = new DeliveryCore({ apiKey: process.env.DELIVERY_API_KEY });
+ * const core = new DeliveryCore({ apiKey: process.env.DELIVERY_API_KEY, baseUrl: 'https://api.example.com/v2' });
  * const business = await createBusiness(core, { name: 'Nile Shop', salesChannel: 'FACEBOOK_SELLER', website: 'https://nile.example' });
  * ```
  */
@@ -58,7 +58,7 @@ export function createBusiness(core: DeliveryCore, input: CreateBusinessInput, o
  * ```ts
  * import { DeliveryCore, updatePickupLocations } from 'delivery-sdk/functions';
  *
- * const core = new DeliveryCore({ apiKey: process.env.DELIVERY_API_KEY });
+ * const core = new DeliveryCore({ apiKey: process.env.DELIVERY_API_KEY, baseUrl: 'https://api.example.com/v2' });
  * await updatePickupLocations(core, 'business-id', [{ locationName: 'Warehouse', districtId: 'aiJudRHeOt', firstLine: '5 Makram Ebeid Street' }]);
  * ```
  */

@@ -78,7 +78,7 @@ const bulkyCreated = (data: unknown, answer: Answer): BulkyCreatedOrder[] =>
  * ```ts
  * import { DeliveryCore, createFulfillmentOrder } from 'delivery-sdk/functions';
  *
- * const core = new DeliveryCore({ apiKey: process.env.DELIVERY_API_KEY });
+ * const core = new DeliveryCore({ apiKey: process.env.DELIVERY_API_KEY, baseUrl: 'https://api.example.com/v2' });
  * const sent = await createFulfillmentOrder(core, {
  *   type: 'FXF_SEND',
  *   dropOffAddress: { districtId: 'aiJudRHeOt', firstLine: '12 Talaat Harb Street' },
@@ -99,7 +99,7 @@ export function createFulfillmentOrder(core: DeliveryCore, order: FulfillmentSen
  * ```ts
  * import { DeliveryCore, createFulfillmentReturn } from 'delivery-sdk/functions';
  *
- * const core = new DeliveryCore({ apiKey: process.env.DELIVERY_API_KEY });
+ * const core = new DeliveryCore({ apiKey: process.env.DELIVERY_API_KEY, baseUrl: 'https://api.example.com/v2' });
  * await createFulfillmentReturn(
  *   core,
  *   { type: 'CUSTOMER_RETURN_PICKUP', originalFulfillmentTrackingNumber: '70000012', fulfillmentInfo: { items: [{ sku: 'SHIRT-M', quantity: 1 }] } },
@@ -126,7 +126,7 @@ export function createFulfillmentReturn(core: DeliveryCore, order: FulfillmentRe
  * ```ts
  * import { DeliveryCore, createBulkyFulfillment } from 'delivery-sdk/functions';
  *
- * const core = new DeliveryCore({ apiKey: process.env.DELIVERY_API_KEY });
+ * const core = new DeliveryCore({ apiKey: process.env.DELIVERY_API_KEY, baseUrl: 'https://api.example.com/v2' });
  * const dropOffAddress = { districtId: 'aiJudRHeOt', firstLine: '12 Talaat Harb Street' };
  * const perCustomer = await createBulkyFulfillment(core, [
  *   { type: 'FXF_SEND', dropOffAddress, receiver: { phone: '+201012345678' }, fulfillmentInfo: { items: [{ sku: 'SHIRT-M', quantity: 1 }] } },

@@ -119,7 +119,7 @@ function citiesWithDistricts(items: unknown[]): CityDistricts[] {
  * ```ts
  * import { DeliveryCore, listCities } from 'delivery-sdk/functions';
  *
- * const cities = await listCities(new DeliveryCore({}), { countryId: '60e4482c7cb7d4bc4849c4d5' });
+ * const cities = await listCities(new DeliveryCore({ baseUrl: 'https://api.example.com/v2' }), { countryId: '60e4482c7cb7d4bc4849c4d5' });
  * ```
  */
 export function listCities(core: DeliveryCore, params: { countryId: string }, options?: RequestOptions): APIPromise<City[]> {
@@ -133,7 +133,7 @@ export function listCities(core: DeliveryCore, params: { countryId: string }, op
  * ```ts
  * import { DeliveryCore, listDistricts } from 'delivery-sdk/functions';
  *
- * const districts = await listDistricts(new DeliveryCore({}), 'city-id');
+ * const districts = await listDistricts(new DeliveryCore({ baseUrl: 'https://api.example.com/v2' }), 'city-id');
  * ```
  */
 export function listDistricts(core: DeliveryCore, cityId: string, options?: RequestOptions): APIPromise<DistrictEntry[]> {
@@ -147,7 +147,7 @@ export function listDistricts(core: DeliveryCore, cityId: string, options?: Requ
  * ```ts
  * import { DeliveryCore, listZones } from 'delivery-sdk/functions';
  *
- * const zones = await listZones(new DeliveryCore({}), 'city-id');
+ * const zones = await listZones(new DeliveryCore({ baseUrl: 'https://api.example.com/v2' }), 'city-id');
  * ```
  */
 export function listZones(core: DeliveryCore, cityId: string, options?: RequestOptions): APIPromise<Zone[]> {
@@ -161,7 +161,7 @@ export function listZones(core: DeliveryCore, cityId: string, options?: RequestO
  * ```ts
  * import { DeliveryCore, listAllDistricts } from 'delivery-sdk/functions';
  *
- * const cities = await listAllDistricts(new DeliveryCore({}), { countryId: '60e4482c7cb7d4bc4849c4d5' });
+ * const cities = await listAllDistricts(new DeliveryCore({ baseUrl: 'https://api.example.com/v2' }), { countryId: '60e4482c7cb7d4bc4849c4d5' });
  * ```
  */
 export function listAllDistricts(core: DeliveryCore, params?: { countryId?: string | undefined }, options?: RequestOptions): APIPromise<CityDistricts[]> {
@@ -178,7 +178,7 @@ export function listAllDistricts(core: DeliveryCore, params?: { countryId?: stri
  * ```ts
  * import { DeliveryCore, createDelivery, resolveAddress } from 'delivery-sdk/functions';
  *
- * const core = new DeliveryCore({ apiKey: process.env.DELIVERY_API_KEY });
+ * const core = new DeliveryCore({ apiKey: process.env.DELIVERY_API_KEY, baseUrl: 'https://api.example.com/v2' });
  * const dropOffAddress = await resolveAddress(core, { city: 'giza', district: 'الدقي', firstLine: '12 Tahrir Street, 3rd floor', for: 'dropOffAddress' });
  * await createDelivery(core, { type: 10, dropOffAddress, receiver: { phone: '+201012345678' } });
  * ```
@@ -207,7 +207,7 @@ export function resolveAddress(core: DeliveryCore, input: ResolveAddressInput, o
  * ```ts
  * import { DeliveryCore, clearLookupCache } from 'delivery-sdk/functions';
  *
- * clearLookupCache(new DeliveryCore({}));
+ * clearLookupCache(new DeliveryCore({ baseUrl: 'https://api.example.com/v2' }));
  * ```
  */
 export function clearLookupCache(core: DeliveryCore): void {

@@ -44,7 +44,7 @@ const accountSchemas = () => import('../schemas/on-demand.js');
  * ```ts
  * import { DeliveryCore, registerBusinessAdmin } from 'delivery-sdk/functions';
  *
- * const core = new DeliveryCore({});
+ * const core = new DeliveryCore({ baseUrl: 'https://api.example.com/v2' });
  * const admin = await registerBusinessAdmin(core, {
  *   email: 'owner@shop.example', password: 's3cret!', countryId: '60e4482c7cb7d4bc4849c4d5',
  *   profile: { firstName: 'Mona', lastName: 'Adel', phone: '+201001234567' },
@@ -62,7 +62,7 @@ export function registerBusinessAdmin(core: DeliveryCore, input: RegisterBusines
  * ```ts
  * import { DeliveryCore, verifyPhone } from 'delivery-sdk/functions';
  *
- * const { codeSent } = await verifyPhone(new DeliveryCore({}), { phone: '+201001234567' });
+ * const { codeSent } = await verifyPhone(new DeliveryCore({ baseUrl: 'https://api.example.com/v2' }), { phone: '+201001234567' });
  * ```
  */
 export function verifyPhone(core: DeliveryCore, input: VerifyPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
@@ -76,7 +76,7 @@ export function verifyPhone(core: DeliveryCore, input: VerifyPhoneInput, options
  * ```ts
  * import { DeliveryCore, confirmPhone } from 'delivery-sdk/functions';
  *
- * const { phoneVerified } = await confirmPhone(new DeliveryCore({}), { phone: '+201001234567', token: '123456' });
+ * const { phoneVerified } = await confirmPhone(new DeliveryCore({ baseUrl: 'https://api.example.com/v2' }), { phone: '+201001234567', token: '123456' });
  * ```
  */
 export function confirmPhone(core: DeliveryCore, input: ConfirmPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
@@ -90,7 +90,7 @@ export function confirmPhone(core: DeliveryCore, input: ConfirmPhoneInput, optio
  * ```ts
  * import { DeliveryCore, confirmEmail } from 'delivery-sdk/functions';
  *
- * const { emailVerified } = await confirmEmail(new DeliveryCore({}), { token: 'token-from-the-link' });
+ * const { emailVerified } = await confirmEmail(new DeliveryCore({ baseUrl: 'https://api.example.com/v2' }), { token: 'token-from-the-link' });
  * ```
  */
 export function confirmEmail(core: DeliveryCore, input: ConfirmEmailInput, options?: RequestOptions): APIPromise<VerificationResult> {

@@ -143,6 +143,8 @@ export class DeliveriesResource {
    *
    * @example
    * ```ts
+   * import type { OrderInput } from 'delivery-sdk';
+   *
    * async function* rows(): AsyncGenerator<OrderInput> {
    *   for (let i = 0; i < 3; i++) yield { type: DeliveryType.Deliver, dropOffAddress, receiver, businessReference: `row-${i}` };
    * }

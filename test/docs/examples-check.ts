@@ -3,6 +3,7 @@
 // example takes as given (`client`, `receiver`, `orders`, ...) are declared with the SDK's own types.
 import ts from 'typescript';
 import * as sdk from '../../src/index.js';
+import * as functions from '../../src/functions/index.js';
 import * as testing from '../../src/testing/index.js';
 import * as webhooks from '../../src/webhooks/index.js';
 import { root } from './pages.js';
@@ -21,6 +22,8 @@ export const GIVEN: Record<string, string> = {
   save: 'declare function save(created: readonly SDK.BulkCreatedDelivery[]): Promise<void>;',
   locationId: 'declare const locationId: string;',
   pickupId: 'declare const pickupId: string;',
+  pickup: 'declare const pickup: SDK.PickupInput;',
+  core: "declare const core: import('delivery-sdk/functions').DeliveryCore;",
   onRequest: "declare const onRequest: NonNullable<SDK.ClientHooks['onRequest']>;",
   onResponse: "declare const onResponse: NonNullable<SDK.ClientHooks['onResponse']>;",
   onRetry: "declare const onRetry: NonNullable<SDK.ClientHooks['onRetry']>;",
@@ -52,6 +55,7 @@ const word = (name: string): RegExp => new RegExp(`(?<![\\w.$])${name}(?![\\w$])
 /** The entries an example may use names of without importing them, in the order they are looked up. */
 const ENTRIES: [string, Record<string, unknown>][] = [
   ['delivery-sdk', sdk],
+  ['delivery-sdk/functions', functions],
   ['delivery-sdk/webhooks', webhooks],
   ['delivery-sdk/testing', testing],
 ];
