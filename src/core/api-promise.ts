@@ -35,6 +35,7 @@ export class APIPromise<T> extends Promise<T> {
     return this.#raw;
   }
 
+  // biome-ignore lint/suspicious/noThenProperty: ApiPromise is a Promise: then is its contract
   override then<R1 = T, R2 = never>(
     onFulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,

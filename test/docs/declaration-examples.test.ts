@@ -58,7 +58,7 @@ function declarationFiles(dir: string): string[] {
 }
 
 /** Every `@example` of the TSDoc comments of a declaration file: its fenced code, or its text when unfenced. */
-export function examplesIn(file: string, text: string): DeclarationExample[] {
+function examplesIn(file: string, text: string): DeclarationExample[] {
   const out: DeclarationExample[] = [];
   for (const comment of text.matchAll(/\/\*\*[\s\S]*?\*\//g)) {
     const lines = comment[0].split('\n').map((line) => line.replace(/^\s*\/?\*+\/?\s?/, '').replace(/\s*\*\/$/, ''));

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { PAGES, root } from './pages.js';
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to dashes. */
-export function anchorOf(heading: string): string {
+function anchorOf(heading: string): string {
   return heading
     .trim()
     .toLowerCase()

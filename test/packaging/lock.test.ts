@@ -15,7 +15,7 @@ function npm(args: readonly string[], cwd: string): Promise<{ code: number; outp
 }
 
 describe('package-lock.json', () => {
-  it('is accepted by `npm ci` (after `npm install` changes it, run `node scripts/complete-lock.mjs`)', async () => {
+  it('is accepted by `npm ci` (after `npm install` changes it, run `node scripts/add-missing-platform-packages.mjs`)', async () => {
     // `npm ci --dry-run`: npm's own check that the lock matches package.json.
     const { code, output } = await npm(['ci', '--dry-run'], ROOT);
     const missing = output.split('\n').filter((line) => /Missing: |EUSAGE|Invalid: /.test(line));

@@ -193,7 +193,7 @@ describe('createBulk: per-order failures keep the class single orders get', () =
     capture(server, 'post', '/deliveries/bulk', () => ok({ createdDeliveriesIds: [], failedDeliveries }));
     const error = await bulkFailure(makeClient().deliveries.createBulk([order('A'), order('B')]));
     expect(error.failed[0]?.error).toBeInstanceOf(CodLimitExceededError);
-    expect((error.failed[0]?.error as CodLimitExceededError).inferredFrom).toBeUndefined();
+    expect((error.failed[0]!.error as CodLimitExceededError).inferredFrom).toBeUndefined();
     expect(error.failed[1]?.error).toBeInstanceOf(ApiError);
     expect(error.failed[1]?.error).toMatchObject({ errorCode: 4242 });
   });

@@ -2,7 +2,6 @@
 // other implementation): if client and sandbox disagree on a path, a body or an answer, this fails.
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  ApiError,
   BulkCreationError,
   BusinessLocationRequiredError,
   CodLimitExceededError,

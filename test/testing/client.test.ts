@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeliveryClient } from '../../src/client.js';
 import {
   AddressLocationRequiredError,
-  ApiError,
   BulkCreationError,
   BusinessLocationRequiredError,
   CityNotFoundError,

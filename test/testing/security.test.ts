@@ -9,10 +9,8 @@ import { dropOff, setUpAccount } from './helpers.js';
 // Every request here goes to 127.0.0.1; the peer rule for other addresses is tested as a decision.
 const sandbox = createSandbox({ apiKey: 'k' });
 let server: SandboxServer;
-let origin: string;
 beforeAll(async () => {
   server = await sandbox.listen();
-  origin = server.baseUrl.replace(/\/v2$/, '');
 });
 afterAll(() => sandbox.close());
 afterEach(() => sandbox.clearFaults());

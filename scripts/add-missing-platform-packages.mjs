@@ -1,13 +1,11 @@
 #!/usr/bin/env node
 /**
- * Adds to package-lock.json an entry for every optional platform package (rollup's native
- * binaries for other systems) that the lock lacks. This machine's registry mirror serves only
- * the packages for its own platform, so `npm install` writes a lock without the others, and
- * `npm ci` then refuses that lock as out of sync with package.json. The added entries carry the
- * version and the platform (os, cpu, libc) read off the package name, which is all `npm ci`
- * needs to skip them here; on a platform that needs one, npm fetches it by that version.
+ * Adds to package-lock.json an entry for every optional platform package (the native binaries of
+ * rollup, Biome and the like for other systems) that the lock lacks, carrying the version and the
+ * platform (os, cpu, libc) read off the package name. Why it exists: CONTRIBUTING.md, "Changing
+ * dependencies".
  *
- * Run after `npm install` changes the lock: `node scripts/complete-lock.mjs`.
+ * Run after `npm install` changes the lock: `node scripts/add-missing-platform-packages.mjs`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 
@@ -18,7 +16,7 @@ const entries = lock.packages;
 const SYSTEMS = ['android', 'darwin', 'freebsd', 'linux', 'netbsd', 'openbsd', 'openharmony', 'sunos', 'win32', 'aix'];
 const CPUS = ['arm64', 'x64', 'ia32', 'arm', 'loong64', 'ppc64', 'riscv64', 's390x', 'mips64el', 'wasm32'];
 
-/** The platform fields of a package named like `@rollup/rollup-linux-x64-musl`. */
+/** The platform fields of a package named like `@rollup/rollup-linux-x64-musl` or `@biomejs/cli-win32-arm64`. */
 function platformOf(name) {
   const parts = name.split('/').pop().split('-');
   const os = SYSTEMS.find((system) => parts.includes(system));
