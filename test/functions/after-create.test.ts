@@ -334,7 +334,7 @@ describe('recovery against the fake', () => {
     // One search for the four searchable references
     expect(only('POST')).toHaveLength(1);
     expect(
-      String((only('POST')[0]?.body as { businessReference: string }).businessReference)
+      String((only('POST')[0]!.body as { businessReference: string }).businessReference)
         .split(',')
         .sort(),
     ).toEqual(['r1', 'r2', 'r3', 'r4']);

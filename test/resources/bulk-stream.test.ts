@@ -46,6 +46,7 @@ describe('createBulk: what is not a list of orders, refused at once with a typed
     let awaited = false;
     const thenable = {
       ...order(1),
+      // biome-ignore lint/suspicious/noThenProperty: the test is of an order that is a thenable
       then(resolve: (value: unknown) => void) {
         awaited = true;
         resolve(order(99)); // what a thenable could swap in
@@ -65,6 +66,7 @@ describe('createBulk: what is not a list of orders, refused at once with a typed
     let awaited = false;
     function* generate(): Generator<OrderInput> {
       yield order(0);
+      // biome-ignore lint/suspicious/noThenProperty: the test is of an order that is a thenable
       yield { ...order(1), then: () => (awaited = true) } as never;
       yield order(2);
     }

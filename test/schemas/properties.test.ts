@@ -17,7 +17,7 @@ import {
   validateVerifyPhone,
 } from '../../src/index.js';
 import { validOrders } from './fixtures.js';
-import { ALL, type Breaker, breakers, expectedBody, junk, nearlyValid, pollutingJson, validOrder, validOrderOf, written } from './order-arbitraries.js';
+import { ALL, breakers, expectedBody, junk, nearlyValid, pollutingJson, validOrder, validOrderOf, written } from './order-arbitraries.js';
 
 describe('every generated valid order', () => {
   it('passes every validator of its type, sent as written', () => {
