@@ -10,7 +10,9 @@ const jsonReport = process.env.VITEST_JSON_REPORT;
  * as with `npm run demo`, without a build. Exact names only. The packaging and runtime tests load
  * the built tarball in projects and processes of their own, which this never reaches.
  */
-const { compilerOptions } = JSON.parse(readFileSync(new URL('tsconfig.json', import.meta.url), 'utf8')) as { compilerOptions: { paths: Record<string, [string]> } };
+const { compilerOptions } = JSON.parse(readFileSync(new URL('tsconfig.json', import.meta.url), 'utf8')) as {
+  compilerOptions: { paths: Record<string, [string]> };
+};
 const SOURCE_ALIASES = Object.entries(compilerOptions.paths).map(([name, [file]]) => ({
   find: new RegExp(`^${name}$`), // no character of these names is special in a RegExp
   replacement: fileURLToPath(new URL(file, import.meta.url)),

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { measureBundle, bytesBySource } from './lib/bundle-size.mjs';
+import { bytesBySource, measureBundle } from './lib/bundle-size.mjs';
 import { runChild, startServer } from './lib/child.mjs';
 import { measureColdStart } from './lib/cold-start.mjs';
 import { measureRedisTracker } from './lib/redis-tracker.mjs';
@@ -19,7 +19,7 @@ const PER_CALL = { runs: 3, calls: 2_000, concurrency: 50, sequentialBlock: 100,
 const HEAP = { runs: 3, calls: 2_000 };
 const BULK_SIZES = [10_000, 100_000];
 /** Rounds of the interleaved bulk timing, per size: each round uploads `count` orders three times (SDK, plain ky, raw fetch). */
-const BULK_ROUNDS = { 10_000: 5, 100_000: 2 };
+const BULK_ROUNDS = { 10000: 5, 100000: 2 };
 const COLD_START_RUNS = 7;
 
 const started = performance.now();
@@ -28,7 +28,8 @@ const notes = [];
 
 const targets = await prepareTargets(process.argv.includes('--src') ? 'src' : 'dist');
 const kyPath = ensureKy();
-if (kyPath === undefined) notes.push(`node_modules/ky is not ky ${KY_VERSION}: the plain-ky baselines are missing and cold start is budgeted against \`zod/mini\` alone.`);
+if (kyPath === undefined)
+  notes.push(`node_modules/ky is not ky ${KY_VERSION}: the plain-ky baselines are missing and cold start is budgeted against \`zod/mini\` alone.`);
 
 /** The per-call benchmark: `PER_CALL.runs` processes, each variant's median and p99 the median over them. */
 async function perCallRuns(baseUrl) {
@@ -93,9 +94,12 @@ async function bundles() {
   const main = await measureBundle('main', targets.main);
   const webhooks = await measureBundle('webhooks', targets.webhooks);
   const ky = kyPath === undefined ? undefined : await measureBundle('ky', kyPath);
-  if (!/["'`]\/deliveries/.test(main.text)) notes.push('The main bundle does not mention `deliveries`: `client.deliveries.create` has not landed, so its size is of the client alone.');
+  if (!/["'`]\/deliveries/.test(main.text))
+    notes.push('The main bundle does not mention `deliveries`: `client.deliveries.create` has not landed, so its size is of the client alone.');
   if (main.gzipBytes > main.budget) {
-    const top = bytesBySource(main.bytesByInput).slice(0, 8).map(([source, bytes]) => `${source} ${(bytes / 1000).toFixed(1)} KB`);
+    const top = bytesBySource(main.bytesByInput)
+      .slice(0, 8)
+      .map(([source, bytes]) => `${source} ${(bytes / 1000).toFixed(1)} KB`);
     notes.push(`Main bundle over budget; largest minified contributors: ${top.join(', ')}.`);
   }
   return { main, webhooks, ky };
@@ -120,7 +124,12 @@ async function bulkRuns() {
     try {
       const memory = await runChild('bulk.mjs', { targets, ...fresh.info, count, mode: 'memory' });
       if (memory.missing !== undefined) return { missing: memory.missing };
-      Object.assign(runs.at(-1), { peakRss: memory.peakRss, rssBefore: memory.rssBefore, streamedOrdersPerSecond: count / memory.seconds, streamFailed: memory.failed });
+      Object.assign(runs.at(-1), {
+        peakRss: memory.peakRss,
+        rssBefore: memory.rssBefore,
+        streamedOrdersPerSecond: count / memory.seconds,
+        streamFailed: memory.failed,
+      });
     } finally {
       await fresh.stop();
     }
@@ -162,7 +171,7 @@ for (const mode of ['sequential', 'concurrent']) {
   if (ky !== undefined && sdk.median > 1.1 * ky.median) {
     notes.push(
       `Per call (${mode}) is over 1.10x plain ky: ${(sdk.median / ky.median).toFixed(2)}x (${(sdkUnvalidated.median / ky.median).toFixed(2)}x with \`validate: false\`). ` +
-        'See docs/performance.md for where the SDK\'s time goes.',
+        "See docs/performance.md for where the SDK's time goes.",
     );
   }
   if (sdk.median > 1.05 * sdkUnvalidated.median) {
@@ -175,7 +184,9 @@ for (const mode of ['sequential', 'concurrent']) {
 if (results.bulk.runs !== undefined) {
   const [small, large] = results.bulk.runs;
   if (large.peakRss > 1.5 * small.peakRss) {
-    notes.push(`Bulk peak RSS, streamed, for ${large.count.toLocaleString('en-US')} orders is ${(large.peakRss / small.peakRss).toFixed(2)}x that for ${small.count.toLocaleString('en-US')}: over the 1.5x budget.`);
+    notes.push(
+      `Bulk peak RSS, streamed, for ${large.count.toLocaleString('en-US')} orders is ${(large.peakRss / small.peakRss).toFixed(2)}x that for ${small.count.toLocaleString('en-US')}: over the 1.5x budget.`,
+    );
   }
 }
 
@@ -189,7 +200,10 @@ writeFileSync(join(ROOT, 'bench', 'RESULTS.md'), `${resultsMarkdown({ rows, resu
 // docs/performance.md quotes the table between markers, rewritten here so that it cannot drift from RESULTS.md.
 const docPath = join(ROOT, 'docs', 'performance.md');
 const doc = existsSync(docPath) ? readFileSync(docPath, 'utf8') : '';
-const quoted = doc.replace(/(<!-- bench-table:start -->\n)[\s\S]*?(\n<!-- bench-table:end -->)/, (_, start, end) => `${start}${readmeQuote({ rows, date })}${end}`);
+const quoted = doc.replace(
+  /(<!-- bench-table:start -->\n)[\s\S]*?(\n<!-- bench-table:end -->)/,
+  (_, start, end) => `${start}${readmeQuote({ rows, date })}${end}`,
+);
 if (quoted !== doc) writeFileSync(docPath, quoted);
 console.log(markdownTable(rows));
 console.log(`\n${redisTracker.markdown}`);

@@ -11,18 +11,18 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import {
   BulkCreationError,
-  checkOrder,
   CodedDeliveryError,
   ConnectionError,
+  checkOrder,
+  type DeliveryClient,
+  type DeliveryError,
+  type DeliveryOrder,
   DeliveryType,
   formatPath,
   isDeliveryError,
   ValidationError,
-  type DeliveryClient,
-  type DeliveryError,
-  type DeliveryOrder,
 } from 'delivery-sdk';
-import { clientFor, printer, type ExampleOptions } from './support/merchant.js';
+import { clientFor, type ExampleOptions, printer } from './support/merchant.js';
 import { isEntryPoint, runScript } from './support/node.js';
 
 export interface BulkUploadOptions extends ExampleOptions {
@@ -58,7 +58,8 @@ export async function main(options: BulkUploadOptions): Promise<number> {
   say(`Uploading ${rows.length} orders from ${options.file}`);
   const client = clientFor(options);
   const failures: RowFailure[] = [];
-  const fail = (index: number, error: DeliveryError, mayExist = false) => failures.push({ row: index + 1, reference: String(rows[index]?.['reference'] ?? ''), error, mayExist });
+  const fail = (index: number, error: DeliveryError, mayExist = false) =>
+    failures.push({ row: index + 1, reference: String(rows[index]?.['reference'] ?? ''), error, mayExist });
 
   // Names to ids and the spec's rules, row by row, so each bad row gets its own error; only good ones are sent.
   const ready: Array<{ index: number; order: DeliveryOrder }> = [];
@@ -73,10 +74,15 @@ export async function main(options: BulkUploadOptions): Promise<number> {
 
   let created = 0;
   if (ready.length > 0) {
-    const result = await client.deliveries.createBulk(ready.map((entry) => entry.order), { chunkSize: options.chunkSize ?? 100 }).catch((err: unknown) => {
-      if (err instanceof BulkCreationError) return err.result;
-      throw err;
-    });
+    const result = await client.deliveries
+      .createBulk(
+        ready.map((entry) => entry.order),
+        { chunkSize: options.chunkSize ?? 100 },
+      )
+      .catch((err: unknown) => {
+        if (err instanceof BulkCreationError) return err.result;
+        throw err;
+      });
     const rowOf = (sent: number) => ready[sent]?.index ?? sent;
     created = result.created.length;
     for (const failed of result.failed) fail(rowOf(failed.index), failed.error, failed.mayExist);
@@ -93,7 +99,8 @@ export async function main(options: BulkUploadOptions): Promise<number> {
 
 /** `✗ row 3 ORDER-4003: DistrictNotFoundError 3003 (client) district: no district matches ...`. */
 export function reportLine({ row, reference, error, mayExist }: RowFailure): string {
-  const source = error instanceof CodedDeliveryError ? error.source : error instanceof ValidationError ? 'client' : error instanceof ConnectionError ? 'network' : 'server';
+  const source =
+    error instanceof CodedDeliveryError ? error.source : error instanceof ValidationError ? 'client' : error instanceof ConnectionError ? 'network' : 'server';
   const issues = error instanceof CodedDeliveryError || error instanceof ValidationError ? error.issues : [];
   const detail = issues.length > 0 ? issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`).join('; ') : error.message;
   const code = error.errorCode === undefined ? '' : ` ${error.errorCode}`;
@@ -112,7 +119,8 @@ async function toOrder(client: DeliveryClient, row: OrderRow): Promise<DeliveryO
   const text = (key: string) => (row[key] === undefined || row[key] === '' ? undefined : String(row[key]));
   const type = Number(row['type']);
   const addressField = ADDRESS_FIELD[type];
-  if (addressField === undefined) throw new ValidationError([{ path: ['type'], message: `must be 10, 15, 25 or 30, not '${text('type') ?? ''}'` }], { subject: 'Invalid row' });
+  if (addressField === undefined)
+    throw new ValidationError([{ path: ['type'], message: `must be 10, 15, 25 or 30, not '${text('type') ?? ''}'` }], { subject: 'Invalid row' });
   const address = await client.lookup.resolveAddress({
     city: text('city') ?? '',
     district: text('district') ?? '',

@@ -6,29 +6,29 @@
 // a file, a courier booked.
 import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import {
+  type Address,
+  type AddressByDistrictName,
   BulkCreationError,
   CodLimitExceededError,
   CountryId,
+  type CreatedDelivery,
   DeliveryClient,
   DeliveryState,
   DeliveryType,
-  describeState,
   DistrictNotFoundError,
+  describeState,
   FulfillmentType,
-  type AddressByDistrictName,
-  type Address,
-  type CreatedDelivery,
   type OrderInput,
 } from 'delivery-sdk';
 import { createSandbox, type ScenarioName } from 'delivery-sdk/testing';
 import { createOrderTracker, type WebhookEvent } from 'delivery-sdk/webhooks';
 import { createNodeWebhookHandler } from 'delivery-sdk/webhooks/node';
+import { type Output, printer } from './support/merchant.js';
 import { isEntryPoint } from './support/node.js';
-import { printer, type Output } from './support/merchant.js';
 
 export interface DemoOptions {
   /** Default: standard output. */
@@ -109,61 +109,110 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     say(`  ✓ admin ${OWNER.email} registered; phone confirmed with the one-time code ${code}; e-mail confirmed`);
     const business = await client.businesses.create({ name: 'Nile Shop', salesChannel: 'FACEBOOK_SELLER', website: 'https://nile.example' });
     const warehouse = await client.lookup.resolveAddress({ city: 'القاهرة', district: 'مكرم عبيد', firstLine: '5 Makram Ebeid Street', for: 'pickupAddress' });
-    await client.businesses.updatePickupLocations(business._id, [{ locationName: 'Warehouse', districtId: warehouse.districtId, firstLine: warehouse.firstLine }]);
+    await client.businesses.updatePickupLocations(business._id, [
+      { locationName: 'Warehouse', districtId: warehouse.districtId, firstLine: warehouse.firstLine },
+    ]);
     say(`  ✓ business "Nile Shop" with its default pickup location, from "القاهرة / مكرم عبيد" → ${warehouse.districtId}`);
 
     say('\nAddresses, from names to ids (cached lookups)');
     const giza = await client.lookup.resolveAddress({ city: 'giza', district: 'Dokki', firstLine: '12 Tahrir Street, 3rd floor', for: 'dropOffAddress' });
-    const alexandria = await client.lookup.resolveAddress({ city: 'الإسكندرية', district: 'سموحة', firstLine: '3 Victor Emmanuel Square', for: 'dropOffAddress' });
+    const alexandria = await client.lookup.resolveAddress({
+      city: 'الإسكندرية',
+      district: 'سموحة',
+      firstLine: '3 Victor Emmanuel Square',
+      for: 'dropOffAddress',
+    });
     say(`  ✓ "giza / Dokki" → ${giza.districtId}`);
     say(`  ✓ "الإسكندرية / سموحة" → ${alexandria.districtId}`);
-    const misspelt = await client.lookup.resolveAddress({ city: 'Giza', district: 'Dokky', firstLine: '12 Tahrir Street', for: 'dropOffAddress' }).catch((err: unknown) => err);
+    const misspelt = await client.lookup
+      .resolveAddress({ city: 'Giza', district: 'Dokky', firstLine: '12 Tahrir Street', for: 'dropOffAddress' })
+      .catch((err: unknown) => err);
     if (!(misspelt instanceof DistrictNotFoundError)) throw new Error('expected DistrictNotFoundError for "Dokky"', { cause: misspelt });
     say(`  ✓ "Dokky" → DistrictNotFoundError (${misspelt.errorCode}): ${misspelt.message.replace(/^.*?no district/, 'no district')}`);
 
     say('\nOrders, one of each type');
     const orders: Array<{ label: string; created: CreatedDelivery; scenario: ScenarioName }> = [];
     const place = async (label: string, order: OrderInput, scenario: ScenarioName, note: string): Promise<CreatedDelivery> => {
-      const created = order.type === FulfillmentType.CustomerReturnPickup ? await client.fulfillment.createReturn(order) : await client.deliveries.create(order);
+      const created =
+        order.type === FulfillmentType.CustomerReturnPickup ? await client.fulfillment.createReturn(order) : await client.deliveries.create(order);
       orders.push({ label, created, scenario });
       say(`  ✓ ${label.padEnd(34)} #${created.trackingNumber}  ${note}`);
       return created;
     };
-    await place('Deliver (10)', { type: DeliveryType.Deliver, dropOffAddress: giza, receiver, cod: 250, businessReference: 'ORDER-1001' }, 'success', 'cod 250 EGP');
-    await place('Cash Collection (15)', { type: DeliveryType.CashCollection, pickupAddress: giza, receiver, cod: 1200 }, 'exceptionThenSuccess', 'collect 1200 EGP');
-    await place('Customer Return Pickup (25)', { type: DeliveryType.CustomerReturnPickup, pickupAddress: alexandria, receiver, cod: -150 }, 'success', 'refund 150 EGP');
+    await place(
+      'Deliver (10)',
+      { type: DeliveryType.Deliver, dropOffAddress: giza, receiver, cod: 250, businessReference: 'ORDER-1001' },
+      'success',
+      'cod 250 EGP',
+    );
+    await place(
+      'Cash Collection (15)',
+      { type: DeliveryType.CashCollection, pickupAddress: giza, receiver, cod: 1200 },
+      'exceptionThenSuccess',
+      'collect 1200 EGP',
+    );
+    await place(
+      'Customer Return Pickup (25)',
+      { type: DeliveryType.CustomerReturnPickup, pickupAddress: alexandria, receiver, cod: -150 },
+      'success',
+      'refund 150 EGP',
+    );
     await place('Exchange (30)', { type: DeliveryType.Exchange, dropOffAddress: giza, receiver, cod: 80 }, 'unsuccessful', 'cod 80 EGP');
-    const items = [{ sku: 'SHIRT-M', quantity: 2 }, { sku: 'MUG', quantity: 1 }];
-    const sent = await place('Fulfillment (FXF_SEND)', { type: FulfillmentType.Send, dropOffAddress: alexandria, receiver, fulfillmentInfo: { items } }, 'success', '2 x SHIRT-M, 1 x MUG from stock');
+    const items = [
+      { sku: 'SHIRT-M', quantity: 2 },
+      { sku: 'MUG', quantity: 1 },
+    ];
+    const sent = await place(
+      'Fulfillment (FXF_SEND)',
+      { type: FulfillmentType.Send, dropOffAddress: alexandria, receiver, fulfillmentInfo: { items } },
+      'success',
+      '2 x SHIRT-M, 1 x MUG from stock',
+    );
 
     say('\nErrors, caught by class');
     const tooMuch = { type: DeliveryType.Deliver, dropOffAddress: giza, receiver, cod: 45_000 } as const;
     const before = sandbox.orders().length;
     const clientSide = await client.deliveries.create(tooMuch).catch((err: unknown) => err);
     if (!(clientSide instanceof CodLimitExceededError)) throw new Error('expected CodLimitExceededError from the client', { cause: clientSide });
-    say(`  ✓ cod 45000 → CodLimitExceededError, errorCode ${clientSide.errorCode}, source '${clientSide.source}': nothing was sent (${sandbox.orders().length - before} orders created)`);
+    say(
+      `  ✓ cod 45000 → CodLimitExceededError, errorCode ${clientSide.errorCode}, source '${clientSide.source}': nothing was sent (${sandbox.orders().length - before} orders created)`,
+    );
     const unchecked = new DeliveryClient({ baseUrl, apiKey: sandbox.apiKey, validate: false });
     const serverSide = await unchecked.deliveries.create(tooMuch).catch((err: unknown) => err);
     if (!(serverSide instanceof CodLimitExceededError)) throw new Error('expected CodLimitExceededError from the sandbox', { cause: serverSide });
-    say(`  ✓ the same with validate: false → CodLimitExceededError, errorCode ${serverSide.errorCode}, source '${serverSide.source}', HTTP ${serverSide.status}`);
+    say(
+      `  ✓ the same with validate: false → CodLimitExceededError, errorCode ${serverSide.errorCode}, source '${serverSide.source}', HTTP ${serverSide.status}`,
+    );
 
     say("\nThe courier's day (sandbox.play: every change is a webhook), then a return from the delivered fulfillment");
     for (const { created, scenario } of orders) await sandbox.play(created.trackingNumber, scenario);
-    await place('Fulfillment return (CUSTOMER_RETURN_PICKUP)', {
-      type: FulfillmentType.CustomerReturnPickup,
-      pickupAddress: alexandria,
-      receiver,
-      originalFulfillmentTrackingNumber: sent.trackingNumber,
-      fulfillmentInfo: { items: [{ sku: 'SHIRT-M', quantity: 1 }] },
-    }, 'success', `1 of the 2 SHIRT-M of #${sent.trackingNumber}`);
+    await place(
+      'Fulfillment return (CUSTOMER_RETURN_PICKUP)',
+      {
+        type: FulfillmentType.CustomerReturnPickup,
+        pickupAddress: alexandria,
+        receiver,
+        originalFulfillmentTrackingNumber: sent.trackingNumber,
+        fulfillmentInfo: { items: [{ sku: 'SHIRT-M', quantity: 1 }] },
+      },
+      'success',
+      `1 of the 2 SHIRT-M of #${sent.trackingNumber}`,
+    );
     await sandbox.play(orders.at(-1)?.created.trackingNumber ?? '', 'success');
     await sandbox.drainWebhooks();
 
     const forged = await fetch(hooks.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     const sentCount = sandbox.webhookLog().length;
-    say(`\nWebhooks: ${accepted} of ${sentCount} received by createNodeWebhookHandler with the ${WEBHOOK_HEADER.name} header; one without it got ${forged.status}`);
+    say(
+      `\nWebhooks: ${accepted} of ${sentCount} received by createNodeWebhookHandler with the ${WEBHOOK_HEADER.name} header; one without it got ${forged.status}`,
+    );
 
-    const result = orders.map(({ label, created, scenario }) => ({ label, trackingNumber: created.trackingNumber, scenario, events: tracker.history(created.trackingNumber) }));
+    const result = orders.map(({ label, created, scenario }) => ({
+      label,
+      trackingNumber: created.trackingNumber,
+      scenario,
+      events: tracker.history(created.trackingNumber),
+    }));
     say('');
     for (const line of timelineTable(result)) say(line);
     const webhooks = { sent: sentCount, accepted };
@@ -265,7 +314,11 @@ export function timelineTable(orders: readonly DemoOrder[]): string[] {
   });
   const header = ['Order', 'Type', 'Scenario', 'Timeline (state codes, from the webhooks)', 'Ended in'];
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]?.length ?? 0)));
-  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   const codes = [...new Set(orders.flatMap((order) => order.events.map((event) => event.state)))].sort((a, b) => a - b);
   const legend: string[] = [];
   for (const entry of codes.map(stateLabel)) {

@@ -3,8 +3,17 @@
 // service merges per customer phone, previewed before sending.
 //
 //   npx tsx examples/fulfillment.ts
-import { FulfillmentType, formatPath, previewBulkyMerge, ValidationError, type BulkyCreatedOrder, type BulkyMergeGroup, type CreatedDelivery, type FulfillmentSendOrder } from 'delivery-sdk';
-import { clientFor, printer, type ExampleOptions } from './support/merchant.js';
+import {
+  type BulkyCreatedOrder,
+  type BulkyMergeGroup,
+  type CreatedDelivery,
+  type FulfillmentSendOrder,
+  FulfillmentType,
+  formatPath,
+  previewBulkyMerge,
+  ValidationError,
+} from 'delivery-sdk';
+import { clientFor, type ExampleOptions, printer } from './support/merchant.js';
 import { isEntryPoint, runScript } from './support/node.js';
 
 export interface FulfillmentOptions extends ExampleOptions {
@@ -31,10 +40,22 @@ export async function main(options: FulfillmentOptions): Promise<FulfillmentRun>
   const receiver = { firstName: 'Mona', lastName: 'Adel', phone: '+201012345678' };
 
   // 1. From stock to the customer.
-  const order = { type: FulfillmentType.Send, dropOffAddress: address, receiver, cod: 540, fulfillmentInfo: { items: [{ sku: 'SHIRT-M', quantity: 2 }, { sku: 'MUG', quantity: 1 }, { sku: 'CAP', quantity: 1 }] } } satisfies FulfillmentSendOrder;
+  const order = {
+    type: FulfillmentType.Send,
+    dropOffAddress: address,
+    receiver,
+    cod: 540,
+    fulfillmentInfo: {
+      items: [
+        { sku: 'SHIRT-M', quantity: 2 },
+        { sku: 'MUG', quantity: 1 },
+        { sku: 'CAP', quantity: 1 },
+      ],
+    },
+  } satisfies FulfillmentSendOrder;
   const sent = await client.fulfillment.create(order);
   say(`FXF_SEND #${sent.trackingNumber}: ${itemList(order.fulfillmentInfo.items)} to ${address.city}, cod ${order.cod} EGP`);
-  if (options.deliver === undefined) say('  waiting for it to be delivered is your webhook\'s job (state 45)');
+  if (options.deliver === undefined) say("  waiting for it to be delivered is your webhook's job (state 45)");
   else {
     await options.deliver(sent.trackingNumber);
     say('  delivered (45)');
@@ -61,7 +82,18 @@ export async function main(options: FulfillmentOptions): Promise<FulfillmentRun>
   const bulky: FulfillmentSendOrder[] = [
     { type: FulfillmentType.Send, dropOffAddress: address, receiver, cod: 100, fulfillmentInfo: { items: [{ sku: 'MUG', quantity: 1 }] } },
     { type: FulfillmentType.Send, dropOffAddress: address, receiver: other, fulfillmentInfo: { items: [{ sku: 'CAP', quantity: 2 }] } },
-    { type: FulfillmentType.Send, dropOffAddress: address, receiver, cod: 150, fulfillmentInfo: { items: [{ sku: 'MUG', quantity: 2 }, { sku: 'SHIRT-M', quantity: 1 }] } },
+    {
+      type: FulfillmentType.Send,
+      dropOffAddress: address,
+      receiver,
+      cod: 150,
+      fulfillmentInfo: {
+        items: [
+          { sku: 'MUG', quantity: 2 },
+          { sku: 'SHIRT-M', quantity: 1 },
+        ],
+      },
+    },
   ];
   const preview = previewBulkyMerge(bulky);
   say(`Bulky upload of ${bulky.length} orders for ${preview.length} customers, as previewBulkyMerge shows it (no request):`);

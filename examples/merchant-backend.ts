@@ -7,10 +7,19 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiError, CodedDeliveryError, ConnectionError, DeliveryType, describeState, isDeliveryError, ValidationError, type DeliveryClient } from 'delivery-sdk';
+import {
+  ApiError,
+  CodedDeliveryError,
+  ConnectionError,
+  type DeliveryClient,
+  DeliveryType,
+  describeState,
+  isDeliveryError,
+  ValidationError,
+} from 'delivery-sdk';
 import { createOrderTracker } from 'delivery-sdk/webhooks';
 import { createNodeWebhookHandler } from 'delivery-sdk/webhooks/node';
-import { clientFor, printer, type ExampleOptions } from './support/merchant.js';
+import { clientFor, type ExampleOptions, printer } from './support/merchant.js';
 import { isEntryPoint, runScript } from './support/node.js';
 
 export interface MerchantBackendOptions extends ExampleOptions {
@@ -78,7 +87,8 @@ export async function startMerchantBackend(options: MerchantBackendOptions): Pro
   const routes: Record<string, (req: IncomingMessage, res: ServerResponse, params: string[]) => void | Promise<void>> = {
     'POST /orders': async (req, res) => {
       const input = await readJson(req);
-      if (!isOrderRequest(input)) return send(res, 400, { error: 'expected { reference, customer: { firstName, lastName, phone }, address: { city, district, firstLine }, cod? }' });
+      if (!isOrderRequest(input))
+        return send(res, 400, { error: 'expected { reference, customer: { firstName, lastName, phone }, address: { city, district, firstLine }, cod? }' });
       if (orders.has(input.reference)) return send(res, 409, { error: `order ${input.reference} was already sent` });
       try {
         const order = await createDelivery(client, input, { webhookUrl, webhookKey });
@@ -158,7 +168,12 @@ export function errorAnswer(err: unknown): { status: number; body: { error: stri
 
 function isOrderRequest(value: unknown): value is OrderRequest {
   const input = value as Partial<OrderRequest> | undefined;
-  return typeof input?.reference === 'string' && typeof input.customer === 'object' && typeof input.address === 'object' && (input.cod === undefined || typeof input.cod === 'number');
+  return (
+    typeof input?.reference === 'string' &&
+    typeof input.customer === 'object' &&
+    typeof input.address === 'object' &&
+    (input.cod === undefined || typeof input.cod === 'number')
+  );
 }
 
 /** `/orders/:reference` against a path: the parameters, or `undefined` when it does not match. */
@@ -191,10 +206,16 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 if (isEntryPoint(import.meta.url)) {
   await runScript(async ({ sandbox, ...target }) => {
     const backend = await startMerchantBackend({ ...target, port: Number(process.env['PORT'] ?? 3000) });
-    const order = { reference: 'ORDER-1001', customer: { firstName: 'Mona', lastName: 'Adel', phone: '+201012345678' }, address: { city: 'Giza', district: 'Dokki', firstLine: '12 Tahrir Street' }, cod: 250 };
+    const order = {
+      reference: 'ORDER-1001',
+      customer: { firstName: 'Mona', lastName: 'Adel', phone: '+201012345678' },
+      address: { city: 'Giza', district: 'Dokki', firstLine: '12 Tahrir Street' },
+      cod: 250,
+    };
     console.log(`Merchant backend on ${backend.url} (delivery API: ${target.baseUrl}). Try:`);
     console.log(`  curl -s -X POST ${backend.url}/orders -H 'content-type: application/json' -d '${JSON.stringify(order)}'`);
-    if (sandbox !== undefined) console.log(`  curl -s -X POST ${target.baseUrl.replace(/\/v2$/, '')}/__sandbox/orders/<trackingNumber>/play -d '{"scenario":"success"}'`);
+    if (sandbox !== undefined)
+      console.log(`  curl -s -X POST ${target.baseUrl.replace(/\/v2$/, '')}/__sandbox/orders/<trackingNumber>/play -d '{"scenario":"success"}'`);
     console.log(`  curl -s ${backend.url}/orders/ORDER-1001`);
     console.log('Ctrl-C to stop.');
     await new Promise((resolve) => process.once('SIGINT', resolve).once('SIGTERM', resolve));

@@ -13,6 +13,7 @@ import {
   CityNotFoundError,
   CodLimitExceededError,
   ConnectionError,
+  type DeliveryClient,
   DeliveryType,
   DistrictNotFoundError,
   isDeliveryError,
@@ -20,9 +21,8 @@ import {
   ServerError,
   ValidationError,
   ZoneNotFoundError,
-  type DeliveryClient,
 } from 'delivery-sdk';
-import { clientFor, printer, setUpMerchant, type ExampleOptions } from './support/merchant.js';
+import { clientFor, type ExampleOptions, printer, setUpMerchant } from './support/merchant.js';
 
 /** What the customer filled in. */
 export interface CheckoutForm {
@@ -51,7 +51,10 @@ export async function checkout(client: DeliveryClient, form: CheckoutForm, signa
   if (!MOBILE.test(phone)) return { ok: false, field: 'phone', message: 'Please enter a mobile number such as 010 1234 5678.' };
   const [firstName = '', ...rest] = form.fullName.trim().split(/\s+/);
   try {
-    const dropOffAddress = await client.lookup.resolveAddress({ city: form.city, district: form.district, firstLine: form.street, secondLine: form.landmark, for: 'dropOffAddress' }, { signal });
+    const dropOffAddress = await client.lookup.resolveAddress(
+      { city: form.city, district: form.district, firstLine: form.street, secondLine: form.landmark, for: 'dropOffAddress' },
+      { signal },
+    );
     const order = await client.deliveries.create(
       {
         type: DeliveryType.Deliver,
@@ -75,11 +78,15 @@ export function messageFor(err: unknown, form: Pick<CheckoutForm, 'city' | 'dist
     // `candidates` are the places it may have meant, best first: a "did you mean" without parsing text.
     const [best] = err.candidates;
     const didYouMean = best === undefined ? '' : ` Did you mean ${best.name}?`;
-    return { field: 'district', message: `We couldn't find "${form.district}" in ${form.city}.${didYouMean} Please check the spelling or pick it from the list.` };
+    return {
+      field: 'district',
+      message: `We couldn't find "${form.district}" in ${form.city}.${didYouMean} Please check the spelling or pick it from the list.`,
+    };
   }
   if (err instanceof CodLimitExceededError) return { field: 'payment', message: 'Cash on delivery is limited to 30,000 EGP. Please pay by card.' };
   // A real place the service does not deliver to: not the customer's mistake.
-  if (err instanceof AddressNotServedError) return { field: err.place.kind === 'city' ? 'city' : 'district', message: `Sorry, we don't deliver to ${err.place.name} yet.` };
+  if (err instanceof AddressNotServedError)
+    return { field: err.place.kind === 'city' ? 'city' : 'district', message: `Sorry, we don't deliver to ${err.place.name} yet.` };
   if (err instanceof ValidationError) return { field: 'street', message: 'Please complete your address (street and building).' };
   if (err instanceof RateLimitError || err instanceof ServerError || err instanceof ConnectionError) {
     return { message: 'Our delivery partner is not answering right now. Please try again in a minute; you have not been charged.' };
@@ -91,11 +98,56 @@ export function messageFor(err: unknown, form: Pick<CheckoutForm, 'city' | 'dist
 
 /** Sample checkouts: one that goes through, then each kind of mistake a customer makes. */
 export const SAMPLE_FORMS: readonly CheckoutForm[] = [
-  { orderId: 'WEB-2001', fullName: 'Mona Adel', phone: '010 1234 5678', city: 'الجيزة', district: 'الدقي', street: '12 Tahrir Street, 3rd floor', cartTotal: 640, payment: 'cash' },
-  { orderId: 'WEB-2002', fullName: 'Karim Nabil', phone: '0101234567', city: 'Cairo', district: 'Zamalek', street: '7 Brazil Street', cartTotal: 90, payment: 'cash' },
-  { orderId: 'WEB-2003', fullName: 'Sara Fathy', phone: '+201112345678', city: 'Giza', district: 'Dokky', street: '3 Mosadak Street', cartTotal: 120, payment: 'card' },
-  { orderId: 'WEB-2004', fullName: 'Omar Samir', phone: '01201234567', city: 'Giza', district: 'Al Ayyat', street: '1 Nile Corniche', cartTotal: 300, payment: 'cash' },
-  { orderId: 'WEB-2005', fullName: 'Laila Hany', phone: '01501234567', city: 'Alexandria', district: 'Smouha', street: '3 Victor Emmanuel Square', cartTotal: 35_000, payment: 'cash' },
+  {
+    orderId: 'WEB-2001',
+    fullName: 'Mona Adel',
+    phone: '010 1234 5678',
+    city: 'الجيزة',
+    district: 'الدقي',
+    street: '12 Tahrir Street, 3rd floor',
+    cartTotal: 640,
+    payment: 'cash',
+  },
+  {
+    orderId: 'WEB-2002',
+    fullName: 'Karim Nabil',
+    phone: '0101234567',
+    city: 'Cairo',
+    district: 'Zamalek',
+    street: '7 Brazil Street',
+    cartTotal: 90,
+    payment: 'cash',
+  },
+  {
+    orderId: 'WEB-2003',
+    fullName: 'Sara Fathy',
+    phone: '+201112345678',
+    city: 'Giza',
+    district: 'Dokky',
+    street: '3 Mosadak Street',
+    cartTotal: 120,
+    payment: 'card',
+  },
+  {
+    orderId: 'WEB-2004',
+    fullName: 'Omar Samir',
+    phone: '01201234567',
+    city: 'Giza',
+    district: 'Al Ayyat',
+    street: '1 Nile Corniche',
+    cartTotal: 300,
+    payment: 'cash',
+  },
+  {
+    orderId: 'WEB-2005',
+    fullName: 'Laila Hany',
+    phone: '01501234567',
+    city: 'Alexandria',
+    district: 'Smouha',
+    street: '3 Victor Emmanuel Square',
+    cartTotal: 35_000,
+    payment: 'cash',
+  },
 ];
 
 /** Runs the sample checkouts and prints what the customer would see; the results, in order. */
@@ -106,7 +158,11 @@ export async function main(options: ExampleOptions): Promise<CheckoutResult[]> {
   for (const form of SAMPLE_FORMS) {
     const result = await checkout(client, form);
     results.push(result);
-    say(result.ok ? `✓ ${form.orderId}: order placed, tracking #${result.trackingNumber}` : `✗ ${form.orderId}: ${result.field === undefined ? '' : `[${result.field}] `}${result.message}`);
+    say(
+      result.ok
+        ? `✓ ${form.orderId}: order placed, tracking #${result.trackingNumber}`
+        : `✗ ${form.orderId}: ${result.field === undefined ? '' : `[${result.field}] `}${result.message}`,
+    );
   }
   return results;
 }

@@ -25,7 +25,11 @@ function esmOnly(name) {
   const manifest = JSON.parse(readFileSync(new URL(`node_modules/${name}/package.json`, root), 'utf8'));
   return manifest.type === 'module' && !JSON.stringify(manifest.exports ?? {}).includes('"require"');
 }
-const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 
 let written = 0;
 for (const file of readdirSync(dist, { recursive: true, encoding: 'utf8' })) {
@@ -33,7 +37,9 @@ for (const file of readdirSync(dist, { recursive: true, encoding: 'utf8' })) {
   const source = readFileSync(join(dist, file), 'utf8');
   const twin = source
     .replace(RELATIVE_JS, '$1$2.cjs$3')
-    .replace(TYPE_IMPORT, (line, head, specifier, quote) => (esmOnly(packageOf(specifier)) ? `${head}${specifier}${quote} with { 'resolution-mode': 'import' };` : line));
+    .replace(TYPE_IMPORT, (line, head, specifier, quote) =>
+      esmOnly(packageOf(specifier)) ? `${head}${specifier}${quote} with { 'resolution-mode': 'import' };` : line,
+    );
   writeFileSync(join(dist, file.replace(/\.d\.ts$/, '.d.cts')), twin);
   written++;
 }

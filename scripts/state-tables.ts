@@ -43,7 +43,15 @@ export function renderStateTables(): string {
     row(['---', '---', '---', '---', '---', '---', '---']),
     ...codes.map((code) => {
       const info = STATES[code];
-      return row([String(code), `\`DeliveryState.${names.get(code) ?? '?'}\``, info.name, info.dashboardState, typesList(info.appliesTo), info.final ? 'yes' : '', meaningsByType(code)]);
+      return row([
+        String(code),
+        `\`DeliveryState.${names.get(code) ?? '?'}\``,
+        info.name,
+        info.dashboardState,
+        typesList(info.appliesTo),
+        info.final ? 'yes' : '',
+        meaningsByType(code),
+      ]);
     }),
   ];
   const exceptions = (table: Readonly<Record<number, string>>): string[] => [
@@ -57,11 +65,11 @@ export function renderStateTables(): string {
   return [
     ...states,
     '',
-    'Forward exceptions (state 47 on the way to the customer; `describeException(code, \'forward\')`):',
+    "Forward exceptions (state 47 on the way to the customer; `describeException(code, 'forward')`):",
     '',
     ...exceptions(ForwardExceptionReason),
     '',
-    'Return exceptions (state 47 on the way back to the business; `describeException(code, \'return\')`):',
+    "Return exceptions (state 47 on the way back to the business; `describeException(code, 'return')`):",
     '',
     ...exceptions(ReturnExceptionReason),
   ].join('\n');

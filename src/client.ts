@@ -1,7 +1,7 @@
 import type { APIPromise } from './core/api-promise.js';
-import type { DeliveryClientOptions, RequestOptions } from './functions/options.js';
 import type { HttpClient, HttpMethod, QueryValue } from './core/http.js';
 import { coreInternals, DeliveryCore } from './functions/core.js';
+import type { DeliveryClientOptions, RequestOptions } from './functions/options.js';
 import { BusinessesResource } from './resources/businesses.js';
 import { DeliveriesResource } from './resources/deliveries.js';
 import { FulfillmentResource } from './resources/fulfillment.js';

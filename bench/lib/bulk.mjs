@@ -72,7 +72,8 @@ childMain(async ({ targets, kyPath, baseUrl, apiKey, count, mode = 'rounds', rou
   let round = 0;
   const variants = {
     // A chunk that failed (a connection closed under load, say) is counted in `failed`, not fatal to the run.
-    sdk: (orders) => client.deliveries.createBulk(orders, { chunkSize: CHUNK, concurrency: CONCURRENCY }).catch((error) => error?.result ?? Promise.reject(error)),
+    sdk: (orders) =>
+      client.deliveries.createBulk(orders, { chunkSize: CHUNK, concurrency: CONCURRENCY }).catch((error) => error?.result ?? Promise.reject(error)),
     fetch: (orders) => plainBulk(orders, { baseUrl, apiKey }),
     ...(ky === undefined ? {} : { ky: (orders) => plainBulk(orders, { baseUrl, apiKey, ky }) }),
   };
@@ -89,5 +90,13 @@ childMain(async ({ targets, kyPath, baseUrl, apiKey, count, mode = 'rounds', rou
     }
   }
   const rate = (name) => (seconds[name] === undefined ? undefined : count / median(seconds[name]));
-  return { count, rounds, ordersPerSecond: rate('sdk'), kyOrdersPerSecond: rate('ky'), fetchOrdersPerSecond: rate('fetch'), failed: failures.sdk, baselineFailed: failures.ky ?? 0 };
+  return {
+    count,
+    rounds,
+    ordersPerSecond: rate('sdk'),
+    kyOrdersPerSecond: rate('ky'),
+    fetchOrdersPerSecond: rate('fetch'),
+    failed: failures.sdk,
+    baselineFailed: failures.ky ?? 0,
+  };
 });

@@ -1,7 +1,13 @@
 /** Types of bundle-size.mjs, for test/bench/bundle-size.test.ts. */
 export declare const KB: number;
 export declare const BUDGETS: { readonly main: number; readonly functions: number; readonly webhooks: number };
-export declare const ENTRIES: { readonly main: string; readonly functions: string; readonly webhooks: string; readonly webhooksNode: string; readonly testing: string };
+export declare const ENTRIES: {
+  readonly main: string;
+  readonly functions: string;
+  readonly webhooks: string;
+  readonly webhooksNode: string;
+  readonly testing: string;
+};
 
 export type BundleKind = 'main' | 'functions' | 'webhooks' | 'sandbox' | 'ky';
 
@@ -23,6 +29,9 @@ export interface BundleMeasurement {
   text: string;
 }
 
-export declare function buildLikeDist(srcDir: string, outdir: string): Promise<{ main: string; functions: string; webhooks: string; webhooksNode: string; testing: string }>;
+export declare function buildLikeDist(
+  srcDir: string,
+  outdir: string,
+): Promise<{ main: string; functions: string; webhooks: string; webhooksNode: string; testing: string }>;
 export declare function measureBundle(kind: BundleKind, path: string): Promise<BundleMeasurement>;
 export declare function bytesBySource(bytesByInput: Record<string, number>): Array<[string, number]>;

@@ -77,7 +77,13 @@ export async function buildLikeDist(srcDir, outdir) {
     platform: 'node',
     target: 'es2022',
     // Every package but zod, which tsup.config.ts bundles in (`noExternal`).
-    plugins: [{ name: 'packages-but-zod', setup: (esbuild) => esbuild.onResolve({ filter: /^[^./]/ }, (args) => (/^zod(?:\/|$)/.test(args.path) ? undefined : { path: args.path, external: true })) }],
+    plugins: [
+      {
+        name: 'packages-but-zod',
+        setup: (esbuild) =>
+          esbuild.onResolve({ filter: /^[^./]/ }, (args) => (/^zod(?:\/|$)/.test(args.path) ? undefined : { path: args.path, external: true })),
+      },
+    ],
     sourcemap: true,
     logLevel: 'error',
   });
@@ -128,7 +134,8 @@ export async function measureBundle(kind, path) {
     for (const { path: imported, kind: how } of outputs[output].imports) if (how === 'import-statement' && outputs[imported] !== undefined) visit(imported);
   };
   visit(entry);
-  const contentsOf = (names) => Buffer.concat(result.outputFiles.filter((file) => names.some((name) => file.path.endsWith(name))).map((file) => Buffer.from(file.contents)));
+  const contentsOf = (names) =>
+    Buffer.concat(result.outputFiles.filter((file) => names.some((name) => file.path.endsWith(name))).map((file) => Buffer.from(file.contents)));
   const lazyOutputs = Object.keys(outputs).filter((output) => !loaded.has(output) && !output.endsWith('.map'));
   const code = contentsOf([...loaded]);
   const bytesByInput = {};

@@ -1,6 +1,7 @@
 /** Heap in use after `calls` calls of one variant, after full GCs (run with --expose-gc). */
-import { childMain } from './child.mjs';
+
 import { makeCallers } from './callers.mjs';
+import { childMain } from './child.mjs';
 
 function settledHeap() {
   for (let i = 0; i < 3; i++) globalThis.gc();

@@ -3,8 +3,9 @@
  * `calls` calls at `concurrency`, interleaved in blocks whose variant order rotates, so drift
  * (JIT, GC, thermal, the server's own warm-up) falls on every variant alike.
  */
-import { childMain } from './child.mjs';
+
 import { makeCallers, runConcurrent } from './callers.mjs';
+import { childMain } from './child.mjs';
 import { median, quantile, rotate } from './stats.mjs';
 
 const summary = (durations) => ({ median: median(durations), p99: quantile(durations, 0.99) });

@@ -20,7 +20,15 @@ childMain(async ({ webhooksModule, redisModule, clientName, port, calls, concurr
   // Ten events per order, as a delivery's life has; made before timing.
   const total = warmup + 4 * calls;
   const events = Array.from({ length: total }, (_, i) =>
-    parseWebhookEvent({ _id: '65b8c0f2a1d4e5f6a7b8c9d0', trackingNumber: 1_000_000_000 + Math.floor(i / 10), state: 24, type: 'FXF_SEND', timeStamp: 1_738_227_600_000 + i, businessReference: 'BENCH', numberOfAttempts: 0 }),
+    parseWebhookEvent({
+      _id: '65b8c0f2a1d4e5f6a7b8c9d0',
+      trackingNumber: 1_000_000_000 + Math.floor(i / 10),
+      state: 24,
+      type: 'FXF_SEND',
+      timeStamp: 1_738_227_600_000 + i,
+      businessReference: 'BENCH',
+      numberOfAttempts: 0,
+    }),
   );
   const body = JSON.stringify(events[0].raw);
   let nextEvent = 0;
@@ -73,8 +81,16 @@ childMain(async ({ webhooksModule, redisModule, clientName, port, calls, concurr
   const sum = (durations) => durations.reduce((a, b) => a + b, 0);
   return {
     clientName,
-    sequential: { set: { ...summary(sequential.set), perSecond: (1000 * calls) / sum(sequential.set) }, track: { ...summary(sequential.track), perSecond: (1000 * calls) / sum(sequential.track) }, memory: { ...summary(memorySequential), perSecond: (1000 * calls) / sum(memorySequential) } },
-    concurrent: { set: { ...summary(concurrent.set), perSecond: (1000 * calls) / wall.set }, track: { ...summary(concurrent.track), perSecond: (1000 * calls) / wall.track }, memory: { ...summary(memoryConcurrent), perSecond: (1000 * calls) / memoryWall } },
+    sequential: {
+      set: { ...summary(sequential.set), perSecond: (1000 * calls) / sum(sequential.set) },
+      track: { ...summary(sequential.track), perSecond: (1000 * calls) / sum(sequential.track) },
+      memory: { ...summary(memorySequential), perSecond: (1000 * calls) / sum(memorySequential) },
+    },
+    concurrent: {
+      set: { ...summary(concurrent.set), perSecond: (1000 * calls) / wall.set },
+      track: { ...summary(concurrent.track), perSecond: (1000 * calls) / wall.track },
+      memory: { ...summary(memoryConcurrent), perSecond: (1000 * calls) / memoryWall },
+    },
   };
 });
 

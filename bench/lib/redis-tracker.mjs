@@ -27,7 +27,8 @@ export async function measureRedisTracker({ log = () => {} } = {}) {
   const redisModule = join(ROOT, 'dist/webhooks/redis.js');
   if (!existsSync(redisModule)) throw new Error(`${redisModule} is missing: run \`npm run build\` first.`);
   const binary = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((file) => spawnSync(file, ['--version']).status === 0);
-  if (binary === undefined) return { markdown: '', notes: ['The Redis tracker is not measured: redis-server is not installed (Debian: `apt-get install redis-server`).'] };
+  if (binary === undefined)
+    return { markdown: '', notes: ['The Redis tracker is not measured: redis-server is not installed (Debian: `apt-get install redis-server`).'] };
 
   const server = await startRedis(binary);
   const results = {};
@@ -40,7 +41,15 @@ export async function measureRedisTracker({ log = () => {} } = {}) {
       }
       const combine = (mode, variant, field) => median(runs.map((result) => result[mode][variant][field]));
       results[clientName] = Object.fromEntries(
-        ['sequential', 'concurrent'].map((mode) => [mode, Object.fromEntries(['set', 'track', 'memory'].map((variant) => [variant, { median: combine(mode, variant, 'median'), perSecond: combine(mode, variant, 'perSecond') }]))]),
+        ['sequential', 'concurrent'].map((mode) => [
+          mode,
+          Object.fromEntries(
+            ['set', 'track', 'memory'].map((variant) => [
+              variant,
+              { median: combine(mode, variant, 'median'), perSecond: combine(mode, variant, 'perSecond') },
+            ]),
+          ),
+        ]),
       );
     }
   } finally {
@@ -54,11 +63,17 @@ function report(results) {
   const rows = [];
   const notes = [];
   for (const [clientName, modes] of Object.entries(results)) {
-    for (const [mode, label] of [['sequential', 'sequential'], ['concurrent', `concurrency ${REDIS_TRACKER.concurrency}`]]) {
+    for (const [mode, label] of [
+      ['sequential', 'sequential'],
+      ['concurrent', `concurrency ${REDIS_TRACKER.concurrency}`],
+    ]) {
       const { set, track, memory } = modes[mode];
       const ratio = track.median / set.median;
-      rows.push(`| ${clientName} | ${label} | ${number(track.perSecond)} | ${number(set.perSecond)} | ${number(memory.perSecond)} | ${track.median.toFixed(3)} / ${set.median.toFixed(3)} ms | ${ratio.toFixed(2)}x | ${ratio <= REDIS_TRACKER.budget ? 'within' : 'over'} ${REDIS_TRACKER.budget}x |`);
-      if (ratio > REDIS_TRACKER.budget) notes.push(`Redis tracker (${clientName}, ${label}): one \`track\` costs ${ratio.toFixed(2)}x a plain SET, over the ${REDIS_TRACKER.budget}x budget.`);
+      rows.push(
+        `| ${clientName} | ${label} | ${number(track.perSecond)} | ${number(set.perSecond)} | ${number(memory.perSecond)} | ${track.median.toFixed(3)} / ${set.median.toFixed(3)} ms | ${ratio.toFixed(2)}x | ${ratio <= REDIS_TRACKER.budget ? 'within' : 'over'} ${REDIS_TRACKER.budget}x |`,
+      );
+      if (ratio > REDIS_TRACKER.budget)
+        notes.push(`Redis tracker (${clientName}, ${label}): one \`track\` costs ${ratio.toFixed(2)}x a plain SET, over the ${REDIS_TRACKER.budget}x budget.`);
     }
   }
   const markdown = [
@@ -84,7 +99,9 @@ async function startRedis(binary) {
     });
   });
   const dir = mkdtempSync(join(tmpdir(), 'delivery-sdk-bench-redis-'));
-  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'warning'], { stdio: 'ignore' });
+  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'warning'], {
+    stdio: 'ignore',
+  });
   const stop = () =>
     new Promise((done) => {
       rmSync(dir, { recursive: true, force: true });

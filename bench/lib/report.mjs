@@ -14,17 +14,53 @@ export function buildRows(results) {
   const rows = [];
   const { perCall, validation, bundles, bulk, coldStart, heap } = results;
 
-  for (const [mode, label] of [['sequential', 'sequential'], ['concurrent', `concurrency ${perCall.concurrency}`]]) {
+  for (const [mode, label] of [
+    ['sequential', 'sequential'],
+    ['concurrent', `concurrency ${perCall.concurrency}`],
+  ]) {
     const { sdk, sdkUnvalidated, fetch, ky, kyBare } = perCall[mode];
     if (ky !== undefined) {
-      rows.push(['1', `Per call, ${label}, median`, us(sdk.median), `plain ky ${us(ky.median)}`, x(sdk.median / ky.median), '≤ 1.10x', verdict(sdk.median / ky.median <= 1.1)]);
+      rows.push([
+        '1',
+        `Per call, ${label}, median`,
+        us(sdk.median),
+        `plain ky ${us(ky.median)}`,
+        x(sdk.median / ky.median),
+        '≤ 1.10x',
+        verdict(sdk.median / ky.median <= 1.1),
+      ]);
       rows.push(['1', `Per call, ${label}, p99`, us(sdk.p99), `plain ky ${us(ky.p99)}`, x(sdk.p99 / ky.p99), '', '']);
     }
-    rows.push(['1', `Validation's share, ${label}: validation on vs \`validate: false\`, median`, us(sdk.median), `\`validate: false\` ${us(sdkUnvalidated.median)}`, x(sdk.median / sdkUnvalidated.median), '≤ 1.05x', verdict(sdk.median / sdkUnvalidated.median <= 1.05)]);
-    rows.push(['1', `Per call, ${label}, median, against raw fetch (reference)`, us(sdk.median), `raw fetch ${us(fetch.median)}`, x(sdk.median / fetch.median), '', '']);
-    if (ky !== undefined) rows.push(['1', `Plain ky, ${label}, median (reference)`, us(ky.median), `raw fetch ${us(fetch.median)}`, x(ky.median / fetch.median), '', '']);
+    rows.push([
+      '1',
+      `Validation's share, ${label}: validation on vs \`validate: false\`, median`,
+      us(sdk.median),
+      `\`validate: false\` ${us(sdkUnvalidated.median)}`,
+      x(sdk.median / sdkUnvalidated.median),
+      '≤ 1.05x',
+      verdict(sdk.median / sdkUnvalidated.median <= 1.05),
+    ]);
+    rows.push([
+      '1',
+      `Per call, ${label}, median, against raw fetch (reference)`,
+      us(sdk.median),
+      `raw fetch ${us(fetch.median)}`,
+      x(sdk.median / fetch.median),
+      '',
+      '',
+    ]);
+    if (ky !== undefined)
+      rows.push(['1', `Plain ky, ${label}, median (reference)`, us(ky.median), `raw fetch ${us(fetch.median)}`, x(ky.median / fetch.median), '', '']);
     if (kyBare !== undefined) {
-      rows.push(['1', `Plain ky with \`retry: 0, timeout: false\`, ${label}, median (reference)`, us(kyBare.median), `raw fetch ${us(fetch.median)}`, x(kyBare.median / fetch.median), '', '']);
+      rows.push([
+        '1',
+        `Plain ky with \`retry: 0, timeout: false\`, ${label}, median (reference)`,
+        us(kyBare.median),
+        `raw fetch ${us(fetch.median)}`,
+        x(kyBare.median / fetch.median),
+        '',
+        '',
+      ]);
     }
   }
 
@@ -33,16 +69,43 @@ export function buildRows(results) {
   } else {
     const perOp = 1000 / validation.opsPerSecond;
     const call = perCall.sequential.sdk.median;
-    rows.push(['2', `Validation (\`${validation.validator}\`)`, `${Math.round(validation.opsPerSecond).toLocaleString('en-US')} ops/s (${us(perOp)})`, `one SDK call ${us(call)}`, `${((perOp / call) * 100).toFixed(1)} % of a call`, '', '']);
+    rows.push([
+      '2',
+      `Validation (\`${validation.validator}\`)`,
+      `${Math.round(validation.opsPerSecond).toLocaleString('en-US')} ops/s (${us(perOp)})`,
+      `one SDK call ${us(call)}`,
+      `${((perOp / call) * 100).toFixed(1)} % of a call`,
+      '',
+      '',
+    ]);
   }
 
-  for (const [kind, label] of [['main', 'Bundle, main entry + `deliveries.create`'], ['webhooks', 'Bundle, `delivery-sdk/webhooks`']]) {
+  for (const [kind, label] of [
+    ['main', 'Bundle, main entry + `deliveries.create`'],
+    ['webhooks', 'Bundle, `delivery-sdk/webhooks`'],
+  ]) {
     const bundle = bundles[kind];
     const base = bundles.ky;
-    rows.push(['3', `${label}, min+gzip -9`, kb(bundle.gzipBytes), base ? `ky alone ${kb(base.gzipBytes)}` : '', base ? x(bundle.gzipBytes / base.gzipBytes) : '', `≤ ${kb(bundle.budget)}`, verdict(bundle.gzipBytes <= bundle.budget)]);
+    rows.push([
+      '3',
+      `${label}, min+gzip -9`,
+      kb(bundle.gzipBytes),
+      base ? `ky alone ${kb(base.gzipBytes)}` : '',
+      base ? x(bundle.gzipBytes / base.gzipBytes) : '',
+      `≤ ${kb(bundle.budget)}`,
+      verdict(bundle.gzipBytes <= bundle.budget),
+    ]);
   }
   const forbidden = [...bundles.main.forbiddenInputs, ...bundles.webhooks.forbiddenInputs];
-  rows.push(['3', 'msw or `testing` code in those bundles', forbidden.length === 0 ? 'none' : forbidden.join(', '), '', '', 'none', verdict(forbidden.length === 0)]);
+  rows.push([
+    '3',
+    'msw or `testing` code in those bundles',
+    forbidden.length === 0 ? 'none' : forbidden.join(', '),
+    '',
+    '',
+    'none',
+    verdict(forbidden.length === 0),
+  ]);
 
   if (bulk.missing !== undefined) {
     rows.push(['4', 'Bulk `createBulk`', 'not measured', '', '', 'RSS(100k) ≤ 1.5x RSS(10k), streamed', 'missing']);
@@ -53,30 +116,84 @@ export function buildRows(results) {
       const rate = (perSecond) => `${Math.round(perSecond).toLocaleString('en-US')} orders/s`;
       if (run.kyOrdersPerSecond !== undefined) {
         const ratio = run.kyOrdersPerSecond / run.ordersPerSecond;
-        rows.push(['4', `Bulk, ${run.count.toLocaleString('en-US')} orders, time (rounds interleaved with plain ky)`, `${rate(run.ordersPerSecond)}${failures}`, `plain ky ${rate(run.kyOrdersPerSecond)}`, `${x(ratio)} the time`, '≤ 1.20x', verdict(ratio <= 1.2)]);
+        rows.push([
+          '4',
+          `Bulk, ${run.count.toLocaleString('en-US')} orders, time (rounds interleaved with plain ky)`,
+          `${rate(run.ordersPerSecond)}${failures}`,
+          `plain ky ${rate(run.kyOrdersPerSecond)}`,
+          `${x(ratio)} the time`,
+          '≤ 1.20x',
+          verdict(ratio <= 1.2),
+        ]);
       }
       if (run.fetchOrdersPerSecond !== undefined) {
-        rows.push(['4', `Bulk, ${run.count.toLocaleString('en-US')} orders, against raw fetch (reference)`, `${rate(run.ordersPerSecond)}${failures}`, `raw fetch ${rate(run.fetchOrdersPerSecond)}`, `${x(run.fetchOrdersPerSecond / run.ordersPerSecond)} the time`, '', '']);
+        rows.push([
+          '4',
+          `Bulk, ${run.count.toLocaleString('en-US')} orders, against raw fetch (reference)`,
+          `${rate(run.ordersPerSecond)}${failures}`,
+          `raw fetch ${rate(run.fetchOrdersPerSecond)}`,
+          `${x(run.fetchOrdersPerSecond / run.ordersPerSecond)} the time`,
+          '',
+          '',
+        ]);
       }
     }
     const ratio = large.peakRss / small.peakRss;
-    rows.push(['4', `Bulk, peak RSS ${large.count.toLocaleString('en-US')} orders, \`streamBulk\` from a generator`, mb(large.peakRss), `${small.count.toLocaleString('en-US')} orders ${mb(small.peakRss)}`, x(ratio), '≤ 1.50x', verdict(ratio <= 1.5)]);
+    rows.push([
+      '4',
+      `Bulk, peak RSS ${large.count.toLocaleString('en-US')} orders, \`streamBulk\` from a generator`,
+      mb(large.peakRss),
+      `${small.count.toLocaleString('en-US')} orders ${mb(small.peakRss)}`,
+      x(ratio),
+      '≤ 1.50x',
+      verdict(ratio <= 1.5),
+    ]);
   }
 
   const reference = coldStart.ky === undefined ? 'zod/mini' : 'ky';
   const base = coldStart[reference];
-  for (const [label, name] of [['main entry', 'main'], ['webhooks entry', 'webhooks'], ['`webhooks/node` entry', 'webhooksNode'], ['`testing` entry', 'testing']]) {
+  for (const [label, name] of [
+    ['main entry', 'main'],
+    ['webhooks entry', 'webhooks'],
+    ['`webhooks/node` entry', 'webhooksNode'],
+    ['`testing` entry', 'testing'],
+  ]) {
     if (coldStart[name] === undefined) continue;
     const budgeted = name === 'main';
-    rows.push(['5', `Cold start, ${label}`, msOf(coldStart[name]), `${reference} alone ${msOf(base)}`, x(coldStart[name] / base), budgeted ? '≤ 1.25x' : '', budgeted ? verdict(coldStart[name] / base <= 1.25) : '']);
+    rows.push([
+      '5',
+      `Cold start, ${label}`,
+      msOf(coldStart[name]),
+      `${reference} alone ${msOf(base)}`,
+      x(coldStart[name] / base),
+      budgeted ? '≤ 1.25x' : '',
+      budgeted ? verdict(coldStart[name] / base <= 1.25) : '',
+    ]);
   }
   for (const name of ['zod', 'zod/mini', 'ky']) {
-    if (coldStart[name] !== undefined && name !== reference) rows.push(['5', `Cold start, \`${name}\` alone (reference)`, msOf(coldStart[name]), `${reference} alone ${msOf(base)}`, x(coldStart[name] / base), '', '']);
+    if (coldStart[name] !== undefined && name !== reference)
+      rows.push([
+        '5',
+        `Cold start, \`${name}\` alone (reference)`,
+        msOf(coldStart[name]),
+        `${reference} alone ${msOf(base)}`,
+        x(coldStart[name] / base),
+        '',
+        '',
+      ]);
   }
 
   const signed = (bytes) => `${bytes >= 0 ? '+' : '−'}${mb(Math.abs(bytes))}`;
   if (heap.ky !== undefined) {
-    rows.push(['6', `Heap after ${heap.calls.toLocaleString('en-US')} calls, after gc()`, mb(heap.sdk), `plain ky ${mb(heap.ky)}`, signed(heap.sdk - heap.ky), '≤ +3.0 MB', verdict(heap.sdk - heap.ky <= 3 * 2 ** 20)]);
+    rows.push([
+      '6',
+      `Heap after ${heap.calls.toLocaleString('en-US')} calls, after gc()`,
+      mb(heap.sdk),
+      `plain ky ${mb(heap.ky)}`,
+      signed(heap.sdk - heap.ky),
+      '≤ +3.0 MB',
+      verdict(heap.sdk - heap.ky <= 3 * 2 ** 20),
+    ]);
     rows.push(['6', 'Heap, plain ky (reference)', mb(heap.ky), `raw fetch ${mb(heap.fetch)}`, signed(heap.ky - heap.fetch), '', '']);
   }
   rows.push(['6', 'Heap, SDK against raw fetch (reference)', mb(heap.sdk), `raw fetch ${mb(heap.fetch)}`, signed(heap.sdk - heap.fetch), '', '']);
@@ -105,7 +222,7 @@ Written by \`npm run bench\` (bench/run.mjs); do not edit by hand.
 
 - Date: ${date}
 - Machine: ${machineLine()}
-- Measured: ${results.source === 'dist' ? '\`dist/\` as built by \`npm run build\`' : 'an esbuild bundle of \`src/\` shaped like tsup\'s (dependencies external), with \`--src\`'}${results.kyVersion ? `; plain ky ${results.kyVersion} as a reference` : '; ky unavailable'}
+- Measured: ${results.source === 'dist' ? '`dist/` as built by `npm run build`' : "an esbuild bundle of `src/` shaped like tsup's (dependencies external), with `--src`"}${results.kyVersion ? `; plain ky ${results.kyVersion} as a reference` : '; ky unavailable'}
 - Whole run: ${durationSeconds.toFixed(0)} s
 
 ${markdownTable(rows)}

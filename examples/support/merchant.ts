@@ -37,6 +37,8 @@ export function clientFor(options: ExampleOptions, extra: Partial<DeliveryClient
 export async function setUpMerchant(client: DeliveryClient, name = 'Nile Shop'): Promise<{ businessId: string }> {
   const business = await client.businesses.create({ name, salesChannel: 'FACEBOOK_SELLER', website: 'https://nile.example' });
   const warehouse = await client.lookup.resolveAddress({ city: 'Cairo', district: 'Makram Ebeid', firstLine: '5 Makram Ebeid Street', for: 'pickupAddress' });
-  await client.businesses.updatePickupLocations(business._id, [{ locationName: 'Warehouse', districtId: warehouse.districtId, firstLine: warehouse.firstLine }]);
+  await client.businesses.updatePickupLocations(business._id, [
+    { locationName: 'Warehouse', districtId: warehouse.districtId, firstLine: warehouse.firstLine },
+  ]);
   return { businessId: business._id };
 }

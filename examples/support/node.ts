@@ -3,7 +3,7 @@
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { createSandbox, type Sandbox } from 'delivery-sdk/testing';
-import { clientFor, setUpMerchant, type ExampleOptions } from './merchant.js';
+import { clientFor, type ExampleOptions, setUpMerchant } from './merchant.js';
 
 /** A sandbox served on 127.0.0.1 whose account has a business and its default pickup location. */
 export interface LocalSandbox {

@@ -73,7 +73,7 @@ export function describeException(code: number | undefined, direction?: Exceptio
   if (code === undefined) return { code, direction: direction ?? 'forward', known: false, reason: 'Exception without a code' };
   const dir: ExceptionDirection = direction ?? (code >= 20 && code <= 30 ? 'return' : 'forward');
   const table: Readonly<Record<number, string>> = ExceptionReason[dir];
-  const reason = Object.prototype.hasOwnProperty.call(table, code) ? table[code] : undefined;
+  const reason = Object.hasOwn(table, code) ? table[code] : undefined;
   return reason === undefined
     ? { code, direction: dir, known: false, reason: `Unknown ${dir} exception ${code}` }
     : { code, direction: dir, known: true, reason };

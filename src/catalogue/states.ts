@@ -107,7 +107,7 @@ export const STATES: Readonly<Record<DeliveryState, StateInfo>> = {
 
 /** Whether a number is a state code the SDK knows. Unknown codes still arrive: the service may add some. */
 export function isKnownState(code: unknown): code is DeliveryState {
-  return typeof code === 'number' && Object.prototype.hasOwnProperty.call(STATES, code);
+  return typeof code === 'number' && Object.hasOwn(STATES, code);
 }
 
 /**

@@ -35,7 +35,13 @@ export const FAILED_ATTEMPTS_LIMIT = 3;
  * to Terminated (48) for return pickups and cash collections, to Awaiting your action (103) for returns.
  */
 export const FAILED_ATTEMPT_TRANSITIONS: readonly Transition[] = [
-  { from: 47, trigger: '3 failed attempts to pick up a return order or collect money', condition: 'return pickup or cash collection', to: 48, also: 'automatic; a webhook is pushed' },
+  {
+    from: 47,
+    trigger: '3 failed attempts to pick up a return order or collect money',
+    condition: 'return pickup or cash collection',
+    to: 48,
+    also: 'automatic; a webhook is pushed',
+  },
   { from: 47, trigger: '3 failed attempts to return the shipment to the business', condition: 'return in progress', to: 103, also: 'a webhook is pushed' },
 ];
 

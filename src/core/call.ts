@@ -50,13 +50,20 @@ export class Call<T> {
         failure = this.#failure(error, attempt);
         // A kyHooks afterResponse hook returned ky.retry(): documented to bypass the policy.
         const forced = isForceRetryError(error) && attempt <= maxRetries;
-        wait = options.signal?.aborted ? undefined : forced ? 0 : retryDelay(failure, { attempt, maxRetries, idempotent, retryBase: config.retryBase, retryMax: config.retryMax, deadlineAt: this.#deadlineAt });
+        wait = options.signal?.aborted
+          ? undefined
+          : forced
+            ? 0
+            : retryDelay(failure, { attempt, maxRetries, idempotent, retryBase: config.retryBase, retryMax: config.retryMax, deadlineAt: this.#deadlineAt });
       }
       if (wait !== undefined) {
         log(config, 'warn', `${request.method} ${request.url} retrying in ${wait} ms after: ${failure.message}`, { attempt });
         config.hooks.onRetry?.({ ...request, attempt, delayMs: wait, error: failure });
         // Only the caller's abort can end the wait early: it never outlasts totalTimeout (see retryDelay).
-        const abortedMeanwhile = await sleep(wait, options.signal).then(() => false, () => true);
+        const abortedMeanwhile = await sleep(wait, options.signal).then(
+          () => false,
+          () => true,
+        );
         if (!abortedMeanwhile) continue;
         failure = this.#aborted();
       }
@@ -126,7 +133,11 @@ export class Call<T> {
     if (text === undefined) throw tooLargeError(request, response.status, this.options.maxResponseBytes ?? config.maxResponseBytes);
     const decoded = decodeBody(text, this.#secrets);
     if (!response.ok || (decoded.json && isErrorEnvelope(decoded.value))) throw errorFromResponse(response, decoded, request, this.#secrets);
-    if (!decoded.json) throw new ResponseShapeError(`${request.method} ${request.url} answered ${response.status} with a body that is not JSON`, { status: response.status, request });
+    if (!decoded.json)
+      throw new ResponseShapeError(`${request.method} ${request.url} answered ${response.status} with a body that is not JSON`, {
+        status: response.status,
+        request,
+      });
     const data = unwrapEnvelope(decoded.value);
     const { transform } = this.endpoint;
     return { data: transform === undefined ? (data as T) : transform(data, { status: response.status, request }), response };

@@ -70,7 +70,10 @@ export function checkRequestOptions(options: CallOptions): void {
   for (const name of ['timeout', 'totalTimeout', 'maxRetries', 'maxResponseBytes'] as const) nonNegative(options[name], 0, name, 'Request option');
   const { signal, headers } = options;
   if (headers !== undefined) checkHeaders(headers, 'Request `headers`');
-  if (signal !== undefined && (typeof signal !== 'object' || signal === null || typeof signal.addEventListener !== 'function' || typeof signal.aborted !== 'boolean')) {
+  if (
+    signal !== undefined &&
+    (typeof signal !== 'object' || signal === null || typeof signal.addEventListener !== 'function' || typeof signal.aborted !== 'boolean')
+  ) {
     throw new ConfigurationError('Request option `signal` must be an AbortSignal.');
   }
 }
@@ -83,7 +86,8 @@ export function resolveConfig(options: TransportOptions) {
   const authHeaderName = options.auth?.headerName ?? 'Authorization';
   const scheme = options.auth?.scheme ?? '';
   // An explicit empty key is a mistake (`process.env.KEY ?? ''`), not a wish for public calls only.
-  if (options.apiKey === '') throw new ConfigurationError('DeliveryClient `apiKey` is empty: pass your API key, or leave `apiKey` out for the public lookup and registration calls.');
+  if (options.apiKey === '')
+    throw new ConfigurationError('DeliveryClient `apiKey` is empty: pass your API key, or leave `apiKey` out for the public lookup and registration calls.');
   const apiKey = options.apiKey ?? envApiKey();
 
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
@@ -94,7 +98,8 @@ export function resolveConfig(options: TransportOptions) {
       // The key itself is never echoed back, not even in this message.
       throw new ConfigurationError('DeliveryClient `apiKey` and `auth.scheme` must be strings without CR, LF or NUL.');
     }
-    if (!isHeaderName(authHeaderName)) throw new ConfigurationError(`DeliveryClient \`auth.headerName\` ${JSON.stringify(authHeaderName)} is not a valid header name.`);
+    if (!isHeaderName(authHeaderName))
+      throw new ConfigurationError(`DeliveryClient \`auth.headerName\` ${JSON.stringify(authHeaderName)} is not a valid header name.`);
     headers[authHeaderName] = value;
   }
 
@@ -107,7 +112,11 @@ export function resolveConfig(options: TransportOptions) {
   // Not refused: a proxy may mount the API at a path of its own. But on the service itself every
   // call would answer 404, so say it where the developer looks.
   if (!/\/v2$/.test(baseUrl)) {
-    log({ logger: options.logger, logThreshold }, 'warn', `DeliveryClient \`baseUrl\` ${baseUrl} does not end in /v2: calls answer 404 unless a proxy adds it.`);
+    log(
+      { logger: options.logger, logThreshold },
+      'warn',
+      `DeliveryClient \`baseUrl\` ${baseUrl} does not end in /v2: calls answer 404 unless a proxy adds it.`,
+    );
   }
 
   return {

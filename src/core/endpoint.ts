@@ -1,5 +1,5 @@
-import { ValidationError } from '../errors/index.js';
 import type { RequestSummary } from '../errors/index.js';
+import { ValidationError } from '../errors/index.js';
 import { describe, isRecord } from './guards.js';
 import { pathSegment, urlBelow } from './url.js';
 

@@ -2,11 +2,11 @@ import { isKyError } from 'ky';
 import {
   ApiError,
   type ApiErrorOptions,
-  ConnectionError,
   AuthenticationError,
+  ConnectionError,
   createCodedError,
-  formatPath,
   type DeliveryError,
+  formatPath,
   isKnownErrorCode,
   isPickupErrorCode,
   NotFoundError,
@@ -57,14 +57,18 @@ function pathSegments(raw: unknown): Array<string | number> {
  */
 export function issuesOfBody(body: unknown): ValidationIssue[] {
   const list = Array.isArray(body) ? body : isRecord(body) && Array.isArray(body['message']) ? body['message'] : [];
-  return list.flatMap((entry: unknown) => (isRecord(entry) && typeof entry['message'] === 'string' ? [{ path: pathSegments(entry['path']), message: entry['message'] }] : []));
+  return list.flatMap((entry: unknown) =>
+    isRecord(entry) && typeof entry['message'] === 'string' ? [{ path: pathSegments(entry['path']), message: entry['message'] }] : [],
+  );
 }
 
 /** The issues as one line for `err.message`: the first ten messages, and how many more. */
 function issuesText(issues: readonly ValidationIssue[]): string | undefined {
   if (issues.length === 0) return undefined;
   // Validator messages usually name their field ('"receiver.phone" must be a string'); the others get its path.
-  const shown = issues.slice(0, 10).map(({ path, message }) => (path.length === 0 || message.includes(String(path[path.length - 1])) ? message : `${formatPath(path)}: ${message}`));
+  const shown = issues
+    .slice(0, 10)
+    .map(({ path, message }) => (path.length === 0 || message.includes(String(path[path.length - 1])) ? message : `${formatPath(path)}: ${message}`));
   return `${shown.join('; ')}${issues.length > shown.length ? `; and ${issues.length - shown.length} more` : ''}`;
 }
 
@@ -82,12 +86,15 @@ export function redirectError(response: Response, request: RequestSummary, secre
   const location = headers['location'];
   const status = response.type === 'opaqueredirect' ? 'a redirect' : `HTTP ${response.status}`;
   const where = location === undefined ? '' : ` to ${location}`;
-  return new RedirectError(`${request.method} ${request.url} answered ${status}${where}, which is not followed: the API key and the body stay with baseUrl's origin. Check \`baseUrl\``, {
-    status: response.status,
-    headers,
-    request,
-    location,
-  });
+  return new RedirectError(
+    `${request.method} ${request.url} answered ${status}${where}, which is not followed: the API key and the body stay with baseUrl's origin. Check \`baseUrl\``,
+    {
+      status: response.status,
+      headers,
+      request,
+      location,
+    },
+  );
 }
 
 /**

@@ -9,15 +9,7 @@ export const REDACTED = '[redacted]';
 
 // Header values that are shown as they are; every other value is a possible credential (a key
 // in `X-Access-Key`, a session cookie) and shown as REDACTED.
-const SHOWN_HEADERS: ReadonlySet<string> = new Set([
-  'accept',
-  'content-type',
-  'user-agent',
-  'x-request-id',
-  'request-id',
-  'x-correlation-id',
-  'traceparent',
-]);
+const SHOWN_HEADERS: ReadonlySet<string> = new Set(['accept', 'content-type', 'user-agent', 'x-request-id', 'request-id', 'x-correlation-id', 'traceparent']);
 
 /** Whether a header's value may be shown in logs and hook payloads. */
 export function isShownHeader(name: string, authHeaderName: string): boolean {
@@ -71,7 +63,12 @@ export function scrubParsed(value: unknown, secrets: readonly string[]): unknown
       if (typeof item === 'object' && item !== null) stack.push(item);
       // defineProperty, not assignment: JSON.parse makes `__proto__` an own key, which `=` would not reach.
       if (cleanKey !== key || typeof item === 'string') {
-        Object.defineProperty(node, cleanKey, { value: typeof item === 'string' ? scrubText(item, secrets) : item, writable: true, enumerable: true, configurable: true });
+        Object.defineProperty(node, cleanKey, {
+          value: typeof item === 'string' ? scrubText(item, secrets) : item,
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
       }
     }
   }

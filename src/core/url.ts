@@ -56,16 +56,24 @@ export function urlBelow(baseUrl: string, path: unknown, query: Readonly<Record<
     typeof path === 'string' &&
     (PLAIN_PATH.test(path) ||
       // `//host/...` and `scheme://` read as another origin to anyone who resolves the path alone.
-      (path.startsWith('/') && !path.startsWith('//') && !path.includes('://') && staysBelow(baseUrl, new URL(`${baseUrl}/`), path) && staysBelow(baseUrl, new URL(`${baseUrl}/`), fullyDecoded(path))));
+      (path.startsWith('/') &&
+        !path.startsWith('//') &&
+        !path.includes('://') &&
+        staysBelow(baseUrl, new URL(`${baseUrl}/`), path) &&
+        staysBelow(baseUrl, new URL(`${baseUrl}/`), fullyDecoded(path))));
   if (!below) {
-    throw new ValidationError([{ path: ['path'], message: `must be a path below baseUrl starting with "/", got ${describe(path)}` }], { subject: 'Invalid request' });
+    throw new ValidationError([{ path: ['path'], message: `must be a path below baseUrl starting with "/", got ${describe(path)}` }], {
+      subject: 'Invalid request',
+    });
   }
   let search = '';
   if (query !== undefined) {
     for (const [key, value] of Object.entries(query)) {
       if (value === undefined) continue;
       if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
-        throw new ValidationError([{ path: ['query', key], message: `must be a string, number or boolean, got ${describe(value)}` }], { subject: 'Invalid request' });
+        throw new ValidationError([{ path: ['query', key], message: `must be a string, number or boolean, got ${describe(value)}` }], {
+          subject: 'Invalid request',
+        });
       }
       search += `${search === '' ? '?' : '&'}${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`;
     }

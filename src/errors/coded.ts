@@ -1,6 +1,6 @@
 import { DeliveryError, type RequestSummary, type ValidationIssue } from './base.js';
-import { ErrorCode, errorCodeMeaning } from './codes.js';
 import type { BulkCreatedDelivery, BulkCreateResult, BulkFailure } from './bulk-result.js';
+import { ErrorCode, errorCodeMeaning } from './codes.js';
 import type { PlaceCandidate } from './places.js';
 
 /** What a {@link CodedDeliveryError} subclass is built with. You need it only to construct one yourself (e.g. in tests). */

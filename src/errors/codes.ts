@@ -60,7 +60,7 @@ export const errorCodeMeaning: Readonly<Record<ErrorCode, string>> = {
 
 /** Whether a number is one of the spec's error codes. */
 export function isKnownErrorCode(code: unknown): code is ErrorCode {
-  return typeof code === 'number' && Object.prototype.hasOwnProperty.call(errorCodeMeaning, code);
+  return typeof code === 'number' && Object.hasOwn(errorCodeMeaning, code);
 }
 
 /**
@@ -112,5 +112,5 @@ export const pickupErrorCodeMeaning: Readonly<Record<PickupErrorCode, string>> =
 
 /** Whether a number is one of the pickup errorCodes. */
 export function isPickupErrorCode(code: unknown): code is PickupErrorCode {
-  return typeof code === 'number' && Object.prototype.hasOwnProperty.call(pickupErrorCodeMeaning, code);
+  return typeof code === 'number' && Object.hasOwn(pickupErrorCodeMeaning, code);
 }

@@ -1,12 +1,12 @@
-import { ApiError, DeliveryError } from './base.js';
+import { type ApiError, DeliveryError } from './base.js';
 import type { ErrorClassByCode } from './coded.js';
 import type { ErrorCode } from './codes.js';
 
 export * from './base.js';
 export * from './coded.js';
 export * from './codes.js';
-export * from './places.js';
 export { OrderStateError } from './order-state.js';
+export * from './places.js';
 
 /** The error a code narrows to: its own class for spec codes, an `ApiError` carrying it otherwise. */
 export type DeliveryErrorFor<C extends number> = C extends ErrorCode ? ErrorClassByCode[C] : ApiError & { readonly errorCode: C };

@@ -1,10 +1,10 @@
 import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from './options.js';
 import { ResponseShapeError, ValidationError } from '../errors/index.js';
-import type { Answer } from './shared.js';
 import { isRecord } from '../schemas/predicates.js';
 import type { DeliveryCore } from './core.js';
+import type { RequestOptions } from './options.js';
 import { send } from './send.js';
+import type { Answer } from './shared.js';
 
 /** Label options of `airwayBills`. */
 export interface AirwayBillOptions {

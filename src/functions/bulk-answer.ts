@@ -81,7 +81,14 @@ export function readBulkAnswer(data: unknown, bodies: readonly unknown[], answer
 }
 
 /** The per-index shape: each entry names its position in the request. */
-function readPerIndex(created: unknown[] | undefined, failed: unknown[] | undefined, count: number, answer: BulkAnswerContext, outcomes: Map<number, BulkOutcome>, createdIds: string[]): void {
+function readPerIndex(
+  created: unknown[] | undefined,
+  failed: unknown[] | undefined,
+  count: number,
+  answer: BulkAnswerContext,
+  outcomes: Map<number, BulkOutcome>,
+  createdIds: string[],
+): void {
   const positionOf = (entry: Record<string, unknown>, fallback: number): number | undefined => {
     const position = typeof entry['index'] === 'number' ? entry['index'] : fallback;
     return Number.isSafeInteger(position) && position >= 0 && position < count && !outcomes.has(position) ? position : undefined;
@@ -111,7 +118,14 @@ function readPerIndex(created: unknown[] | undefined, failed: unknown[] | undefi
  * failure can be about is created. An id is tied to an order only when the request created
  * exactly one: the service does not say which id is whose.
  */
-function matchByReference(ids: readonly unknown[], failures: readonly unknown[], bodies: readonly unknown[], answer: BulkAnswerContext, outcomes: Map<number, BulkOutcome>, createdIds: string[]): void {
+function matchByReference(
+  ids: readonly unknown[],
+  failures: readonly unknown[],
+  bodies: readonly unknown[],
+  answer: BulkAnswerContext,
+  outcomes: Map<number, BulkOutcome>,
+  createdIds: string[],
+): void {
   for (const id of ids) {
     const known = idText(id);
     if (known !== undefined) createdIds.push(known);
@@ -129,7 +143,8 @@ function matchByReference(ids: readonly unknown[], failures: readonly unknown[],
   for (const [reference, entries] of named) {
     const positions = references.flatMap((sent, position) => (sent === reference ? [position] : []));
     if (entries.length < positions.length) {
-      for (const position of positions) unsure.set(position, `'${reference}' was sent ${positions.length} times and failed ${entries.length}: ${entries.map(reasonOf).join('; ')}`);
+      for (const position of positions)
+        unsure.set(position, `'${reference}' was sent ${positions.length} times and failed ${entries.length}: ${entries.map(reasonOf).join('; ')}`);
     } else {
       positions.forEach((position, i) => outcomes.set(position, { error: orderError(entries[i] as Record<string, unknown>, answer), mayExist: false }));
       unplaced.push(...entries.slice(positions.length));
@@ -143,7 +158,15 @@ function matchByReference(ids: readonly unknown[], failures: readonly unknown[],
     if (outcomes.has(position)) return;
     const why = [unsure.get(position) ?? [], ...doubts].flat();
     if (why.length === 0) created.push(position);
-    else outcomes.set(position, { error: new ResponseShapeError(`${answer.request.method} ${answer.request.url} answered ${answer.status} unclear about this order: ${why.join('; ')}`, { status: answer.status, request: answer.request, cause: answer.error }), mayExist: true });
+    else
+      outcomes.set(position, {
+        error: new ResponseShapeError(`${answer.request.method} ${answer.request.url} answered ${answer.status} unclear about this order: ${why.join('; ')}`, {
+          status: answer.status,
+          request: answer.request,
+          cause: answer.error,
+        }),
+        mayExist: true,
+      });
   });
   const soleId = created.length === 1 && createdIds.length === 1 ? { _id: createdIds[0] } : {};
   for (const position of created) {

@@ -1,10 +1,10 @@
-import type { RequestOptions } from './options.js';
-import { BulkCreationError, DeliveryError, ValidationError } from '../errors/index.js';
 import type { BulkCreatedDelivery, BulkCreateResult, BulkFailure } from '../errors/bulk-result.js';
+import { BulkCreationError, DeliveryError, ValidationError } from '../errors/index.js';
 import { isRecord } from '../schemas/predicates.js';
 import { coreInternals, type DeliveryCore } from './core.js';
-import type { DeliveryRecord } from './delivery-record.js';
 import { listDeliveries } from './delivery-reads.js';
+import type { DeliveryRecord } from './delivery-record.js';
+import type { RequestOptions } from './options.js';
 
 /**
  * An order whose outcome `resolveBulkTrackingNumbers` could not settle, and why. It stays in

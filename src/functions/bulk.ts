@@ -3,7 +3,7 @@
  * all-or-nothing promise, `streamBulkDeliveries` for an outcome per chunk, so that memory does
  * not grow with the number of orders. Each order is checked once.
  */
-import type { RequestOptions } from './options.js';
+
 import { wasNeverSent } from '../core/retry.js';
 import type { BulkCreatedDelivery, BulkCreateResult, BulkFailure } from '../errors/bulk-result.js';
 import {
@@ -29,7 +29,8 @@ import { isRecord, shown } from '../schemas/predicates.js';
 import { rulesToSkip } from '../schemas/rules-off.js';
 import { type BulkAnswer, readBulkAnswer } from './bulk-answer.js';
 import { coreInternals, type DeliveryCore } from './core.js';
-import { validationOf, type Validation } from './send.js';
+import type { RequestOptions } from './options.js';
+import { type Validation, validationOf } from './send.js';
 import { type Answer, issuesAt, recordOf } from './shared.js';
 
 export type { BulkCreatedDelivery, BulkCreateResult, BulkFailure };
@@ -87,11 +88,15 @@ const aborted = (signal: AbortSignal): RequestAbortedError => new RequestAborted
 
 /** No answer says what happened to the chunk (5xx, timeout, lost connection, abort in flight, unreadable 2xx): its orders may exist. */
 const outcomeUnknown = (error: DeliveryError): boolean =>
-  error instanceof ConnectionError ? !wasNeverSent(error) : error instanceof ServerError || !(error instanceof ApiError || error instanceof CodedDeliveryError || error instanceof ValidationError);
+  error instanceof ConnectionError
+    ? !wasNeverSent(error)
+    : error instanceof ServerError || !(error instanceof ApiError || error instanceof CodedDeliveryError || error instanceof ValidationError);
 
 /** Errors every later chunk would get too: sending on would only repeat them. */
 const stopsUpload = (error: DeliveryError): boolean =>
-  [AuthenticationError, PermissionDeniedError, NotFoundError, BusinessLocationRequiredError, ConfigurationError, RequestAbortedError].some((kind) => error instanceof kind);
+  [AuthenticationError, PermissionDeniedError, NotFoundError, BusinessLocationRequiredError, ConfigurationError, RequestAbortedError].some(
+    (kind) => error instanceof kind,
+  );
 
 const notOrders = (message: string): ValidationError => new ValidationError([{ path: ['orders'], message }], { subject: INVALID_ARGUMENT });
 
@@ -104,7 +109,8 @@ function sourceOf(orders: unknown): Source | ValidationError {
     if (typeof orders === 'string' || orders instanceof String) return notOrders('must be an array or an iterable of orders, not a string');
     if (Array.isArray(orders)) return { kind: 'array', orders };
     if (typeof (orders as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] === 'function') return { kind: 'sync', orders: orders as Iterable<unknown> };
-    if (typeof (orders as Partial<AsyncIterable<unknown>> | null)?.[Symbol.asyncIterator] === 'function') return { kind: 'async', orders: orders as AsyncIterable<unknown> };
+    if (typeof (orders as Partial<AsyncIterable<unknown>> | null)?.[Symbol.asyncIterator] === 'function')
+      return { kind: 'async', orders: orders as AsyncIterable<unknown> };
   } catch {
     // a revoked Proxy: not readable, so not a list of orders
   }
@@ -120,16 +126,20 @@ const THENABLE = 'is a promise or thenable, not an order: await it before passin
 
 /** The options, checked; a `ConfigurationError` names the one that is wrong, whatever its type. */
 function settingsOf(options: BulkCreateOptions | undefined) {
-  if (options !== undefined && options !== null && typeof options !== 'object') throw new ConfigurationError(`createBulk options must be an object (got ${shown(options)}).`);
+  if (options !== undefined && options !== null && typeof options !== 'object')
+    throw new ConfigurationError(`createBulk options must be an object (got ${shown(options)}).`);
   const { chunkSize = 100, concurrency = 4, onProgress, deleteFailedDeliveries = false, ...requestOptions } = options ?? {};
   for (const [name, value] of [
     ['chunkSize', chunkSize],
     ['concurrency', concurrency],
   ] as const) {
-    if (!Number.isSafeInteger(value) || value < 1) throw new ConfigurationError(`createBulk \`${name}\` must be a whole number of at least 1 (got ${shown(value)}).`);
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new ConfigurationError(`createBulk \`${name}\` must be a whole number of at least 1 (got ${shown(value)}).`);
   }
-  if (typeof deleteFailedDeliveries !== 'boolean') throw new ConfigurationError(`createBulk \`deleteFailedDeliveries\` must be true or false (got ${shown(deleteFailedDeliveries)}).`);
-  if (onProgress !== undefined && typeof onProgress !== 'function') throw new ConfigurationError(`createBulk \`onProgress\` must be a function (got ${shown(onProgress)}).`);
+  if (typeof deleteFailedDeliveries !== 'boolean')
+    throw new ConfigurationError(`createBulk \`deleteFailedDeliveries\` must be true or false (got ${shown(deleteFailedDeliveries)}).`);
+  if (onProgress !== undefined && typeof onProgress !== 'function')
+    throw new ConfigurationError(`createBulk \`onProgress\` must be a function (got ${shown(onProgress)}).`);
   return { chunkSize, concurrency, onProgress, deleteFailedDeliveries, requestOptions: requestOptions as RequestOptions };
 }
 
@@ -153,7 +163,8 @@ class ReferenceBook {
       // One map for both fields: the key says which.
       const key = `${field === 'businessReference' ? 'b' : 'u'}:${value}`;
       const first = this.#seen.get(key);
-      if (first !== undefined) return { path: [index, field], message: `the same as [${first}].${field} (${shown(value)}): each order of one call needs its own` };
+      if (first !== undefined)
+        return { path: [index, field], message: `the same as [${first}].${field} (${shown(value)}): each order of one call needs its own` };
       this.#seen.set(key, index);
     }
     return undefined;
@@ -224,7 +235,12 @@ interface ReadChunk {
  * body of each order (itself, or the schemas' copy); otherwise each order is checked as its
  * chunk fills.
  */
-async function* upload(core: DeliveryCore, source: Source, settings: Upload, prepared?: (index: number) => unknown): AsyncGenerator<BulkChunkOutcome, UploadEnd> {
+async function* upload(
+  core: DeliveryCore,
+  source: Source,
+  settings: Upload,
+  prepared?: (index: number) => unknown,
+): AsyncGenerator<BulkChunkOutcome, UploadEnd> {
   const { chunkSize, concurrency, onProgress, deleteFailedDeliveries, requestOptions, validation, skip } = settings;
   const { http } = coreInternals(core);
   const { signal } = requestOptions;
@@ -266,7 +282,14 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
     take(order, chunk);
   };
   // Repeated references are looked for within each chunk (one request), so that memory stays flat however long the input.
-  const newChunk = (): ReadChunk => ({ start: index, size: 0, bodies: [], indexes: [], refused: [], references: checkRepeats ? new ReferenceBook() : undefined });
+  const newChunk = (): ReadChunk => ({
+    start: index,
+    size: 0,
+    bodies: [],
+    indexes: [],
+    refused: [],
+    references: checkRepeats ? new ReferenceBook() : undefined,
+  });
   const iterator: Iterator<unknown> | AsyncIterator<unknown> | undefined =
     source.kind === 'sync' ? source.orders[Symbol.iterator]() : source.kind === 'async' ? source.orders[Symbol.asyncIterator]() : undefined;
   const nextChunk = async (): Promise<ReadChunk | undefined> => {
@@ -462,7 +485,11 @@ export async function createBulkDeliveries(core: DeliveryCore, orders: BulkInput
   // The message counts and groups; `failed` has every entry (no `issues`: 100,000 of them would flood every log line).
   throw new BulkCreationError({
     // 'server' when any answer said an order failed or could not be matched; 'client' for what only the SDK saw.
-    source: result.failed.some(({ error }) => error instanceof ApiError || error instanceof ResponseShapeError || (error as { source?: unknown }).source === 'server') ? 'server' : 'client',
+    source: result.failed.some(
+      ({ error }) => error instanceof ApiError || error instanceof ResponseShapeError || (error as { source?: unknown }).source === 'server',
+    )
+      ? 'server'
+      : 'client',
     message: describeOutcome(result, total ?? (exhausted ? sentUpTo : undefined)),
     result,
     serviceErrors,
@@ -500,7 +527,11 @@ export async function createBulkDeliveries(core: DeliveryCore, orders: BulkInput
  * }
  * ```
  */
-export async function* streamBulkDeliveries(core: DeliveryCore, orders: BulkInput, options?: BulkCreateOptions): AsyncGenerator<BulkChunkOutcome, void, undefined> {
+export async function* streamBulkDeliveries(
+  core: DeliveryCore,
+  orders: BulkInput,
+  options?: BulkCreateOptions,
+): AsyncGenerator<BulkChunkOutcome, void, undefined> {
   const { source, settings } = start(core, orders, options);
   const { signal } = settings.requestOptions;
   if (signal?.aborted) throw aborted(signal);
@@ -540,7 +571,9 @@ function describeOutcome({ created, failed, stopped }: BulkCreateResult, total: 
     if (group === undefined) groups.set(reason, [index]);
     else group.push(index);
   }
-  const listed = [...groups].slice(0, 10).map(([reason, indexes]) => `${describeIndexes(indexes)}${indexes.length > 1 ? ` (${indexes.length} orders)` : ''}: ${reason}`);
+  const listed = [...groups]
+    .slice(0, 10)
+    .map(([reason, indexes]) => `${describeIndexes(indexes)}${indexes.length > 1 ? ` (${indexes.length} orders)` : ''}: ${reason}`);
   if (listed.length === 0) return subject;
   return `${subject}: ${listed.join('; ')}${groups.size > 10 ? `; and ${groups.size - 10} more reasons` : ''}`;
 }

@@ -1,11 +1,11 @@
 /** Businesses and their pickup locations. */
 import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from './options.js';
 import { path } from '../core/http.js';
-import type { DeliveryCore } from './core.js';
-import { send } from './send.js';
 import type { CreateBusinessInput, PickupLocationEntry } from '../schemas/index.js';
 import { isRecord } from '../schemas/predicates.js';
+import type { DeliveryCore } from './core.js';
+import type { RequestOptions } from './options.js';
+import { send } from './send.js';
 import { type Answer, createdRecord, idText, recordOf, requireId } from './shared.js';
 
 /** A pickup location of a business, as the service answers it. */
@@ -48,7 +48,12 @@ function businessOf(data: unknown, answer: Answer): Business {
  * ```
  */
 export function createBusiness(core: DeliveryCore, input: CreateBusinessInput, options?: RequestOptions): APIPromise<Business> {
-  return send(core, options, async (validation) => ({ method: 'POST', path: '/businesses', body: validation === false ? input : (await businessSchemas()).validateBusiness(input), transform: businessOf }));
+  return send(core, options, async (validation) => ({
+    method: 'POST',
+    path: '/businesses',
+    body: validation === false ? input : (await businessSchemas()).validateBusiness(input),
+    transform: businessOf,
+  }));
 }
 
 /**
@@ -62,7 +67,12 @@ export function createBusiness(core: DeliveryCore, input: CreateBusinessInput, o
  * await updatePickupLocations(core, 'business-id', [{ locationName: 'Warehouse', districtId: 'aiJudRHeOt', firstLine: '5 Makram Ebeid Street' }]);
  * ```
  */
-export function updatePickupLocations(core: DeliveryCore, businessId: string, locations: PickupLocationEntry[], options?: RequestOptions): APIPromise<Business> {
+export function updatePickupLocations(
+  core: DeliveryCore,
+  businessId: string,
+  locations: PickupLocationEntry[],
+  options?: RequestOptions,
+): APIPromise<Business> {
   return send(core, options, async (validation) => ({
     method: 'PUT',
     path: path`/businesses/${requireId(businessId, 'businessId')}`,

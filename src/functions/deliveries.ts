@@ -1,13 +1,13 @@
 import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from './options.js';
 import type { Endpoint } from '../core/http.js';
-import type { Answer } from './shared.js';
-import { createdRecord } from './shared.js';
 import type { OrderInput } from '../schemas/order.js';
 import { checkedOrder } from '../schemas/order-lazy.js';
 import { isRecord } from '../schemas/predicates.js';
 import type { DeliveryCore } from './core.js';
+import type { RequestOptions } from './options.js';
 import { send } from './send.js';
+import type { Answer } from './shared.js';
+import { createdRecord } from './shared.js';
 
 /**
  * A created order. The spec does not show the answer: `_id` and `trackingNumber` are always

@@ -1,13 +1,13 @@
 import { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from './options.js';
 import { path } from '../core/http.js';
 import { AuthenticationError, type DeliveryError, OrderStateError, PermissionDeniedError } from '../errors/index.js';
-import { idText, recordOf, requireId } from './shared.js';
 import type { DeliveryChanges } from '../schemas/after-create.js';
 import { isRecord } from '../schemas/predicates.js';
 import type { DeliveryCore } from './core.js';
 import type { DeliveryRecord } from './delivery-record.js';
+import type { RequestOptions } from './options.js';
 import { send } from './send.js';
+import { idText, recordOf, requireId } from './shared.js';
 
 /** The states in which an order may still be changed (10, 11, 20, 21, 22, 24, 30, 41, 47), as the integrations document it. */
 export const EDITABLE_STATES: readonly number[] = [10, 11, 20, 21, 22, 24, 30, 41, 47];

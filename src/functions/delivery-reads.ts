@@ -1,12 +1,12 @@
 import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from './options.js';
 import { type Endpoint, path } from '../core/http.js';
 import { ResponseShapeError, ValidationError, type ValidationIssue } from '../errors/index.js';
-import { type Answer, requireId } from './shared.js';
 import { isRecord } from '../schemas/predicates.js';
 import { coreInternals, type DeliveryCore } from './core.js';
 import { type DeliveryRecord, deliveryRecord } from './delivery-record.js';
+import type { RequestOptions } from './options.js';
 import { send } from './send.js';
+import { type Answer, requireId } from './shared.js';
 
 /**
  * What `POST /deliveries/search` filters on. Lists are sent as the comma-separated text the

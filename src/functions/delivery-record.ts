@@ -1,6 +1,6 @@
 import type { DeliveryState } from '../catalogue/states.js';
-import { idText, recordOf } from './shared.js';
 import { isRecord } from '../schemas/predicates.js';
+import { idText, recordOf } from './shared.js';
 
 /** A place of a read address (`city`, `zone`, `district`): its name, and whatever else the service sends. */
 export interface NamedPlace {

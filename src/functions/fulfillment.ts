@@ -1,18 +1,19 @@
 /** Fulfillment orders (FXF_SEND), their customer returns (CUSTOMER_RETURN_PICKUP), and bulky uploads. */
-import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from './options.js';
-import type { DeliveryCore } from './core.js';
-import { send } from './send.js';
+
 import { FulfillmentType } from '../catalogue/order-types.js';
+import type { APIPromise } from '../core/api-promise.js';
 import { ValidationError, type ValidationIssue } from '../errors/index.js';
 import { checkReturnItemsSubset } from '../schemas/fulfillment-return.js';
-import type { FulfillmentItem } from '../schemas/order-parts.js';
 import type { FulfillmentReturnOrder, FulfillmentSendOrder } from '../schemas/order.js';
-import type { ValidateOptions } from '../schemas/rules-off.js';
 import { checkedOrder } from '../schemas/order-lazy.js';
+import type { FulfillmentItem } from '../schemas/order-parts.js';
 import { isRecord } from '../schemas/predicates.js';
+import type { ValidateOptions } from '../schemas/rules-off.js';
 import { receiverPhoneOf } from './bulky-merge.js';
+import type { DeliveryCore } from './core.js';
 import { type CreatedDelivery, orderEndpoint } from './deliveries.js';
+import type { RequestOptions } from './options.js';
+import { send } from './send.js';
 import { type Answer, createdRecord, issuesAt, listOf } from './shared.js';
 
 /** An order created by `createBulky`: one per customer phone. Fields the service adds are kept. */
@@ -38,7 +39,9 @@ export interface CreateReturnOptions extends RequestOptions {
 function originalItems(original: OriginalFulfillment): readonly FulfillmentItem[] {
   const items: unknown = Array.isArray(original) ? original : (original as { fulfillmentInfo?: { items?: unknown } })?.fulfillmentInfo?.items;
   if (Array.isArray(items) && items.every(isRecord)) return items as unknown[] as FulfillmentItem[];
-  throw new ValidationError([{ path: ['original'], message: 'must be the original order (with fulfillmentInfo.items) or its items, each an object' }], { subject: 'Invalid argument' });
+  throw new ValidationError([{ path: ['original'], message: 'must be the original order (with fulfillmentInfo.items) or its items, each an object' }], {
+    subject: 'Invalid argument',
+  });
 }
 
 /** Every element checked; one error listing the issues of all invalid ones. */
@@ -135,5 +138,11 @@ export function createFulfillmentReturn(core: DeliveryCore, order: FulfillmentRe
  * ```
  */
 export function createBulkyFulfillment(core: DeliveryCore, orders: FulfillmentSendOrder[], options?: RequestOptions): APIPromise<BulkyCreatedOrder[]> {
-  return send(core, options, async (validation) => ({ method: 'POST', path: '/fulfillment/deliveries/bulky', body: validation === false ? orders : await checkBulky(orders, validation), transform: bulkyCreated, idempotent: false }));
+  return send(core, options, async (validation) => ({
+    method: 'POST',
+    path: '/fulfillment/deliveries/bulky',
+    body: validation === false ? orders : await checkBulky(orders, validation),
+    transform: bulkyCreated,
+    idempotent: false,
+  }));
 }

@@ -6,8 +6,8 @@
  *
  * @module delivery-sdk/functions
  */
-export { DeliveryCore } from './core.js';
-export { type CreatedDelivery, createDelivery } from './deliveries.js';
+
+export { type AirwayBillOptions, getAirwayBills, MAX_AIRWAY_BILLS } from './airway-bills.js';
 export {
   type BulkChunkOutcome,
   type BulkCreateOptions,
@@ -17,44 +17,45 @@ export {
   createBulkDeliveries,
   streamBulkDeliveries,
 } from './bulk.js';
+export { type ResolvedBulkResult, type ResolveTrackingNumbersOptions, resolveBulkTrackingNumbers, type UnresolvedBulkOrder } from './bulk-recovery.js';
+export { type Business, createBusiness, type PickupLocation, updatePickupLocations } from './businesses.js';
+export { DeliveryCore } from './core.js';
+export { type CreatedDelivery, createDelivery } from './deliveries.js';
+export { type DeliveryChangeResult, type DeliveryTarget, EDITABLE_STATES, terminateDelivery, updateDelivery } from './delivery-changes.js';
+export { type DeliveryPage, type DeliverySearchFilter, findDeliveryByReference, getDelivery, listDeliveries, searchDeliveries } from './delivery-reads.js';
+export type { DeliveryAddressRecord, DeliveryRecord, NamedPlace, ReceiverRecord, TimelineStep } from './delivery-record.js';
+export {
+  type BulkyCreatedOrder,
+  type CreateReturnOptions,
+  createBulkyFulfillment,
+  createFulfillmentOrder,
+  createFulfillmentReturn,
+  type OriginalFulfillment,
+} from './fulfillment.js';
 export {
   type City,
   type CityDistricts,
-  type DistrictEntry,
-  type Zone,
   clearLookupCache,
+  type DistrictEntry,
   listAllDistricts,
   listCities,
   listDistricts,
   listZones,
   resolveAddress,
+  type Zone,
 } from './lookup.js';
-export { type BusinessAdmin, type VerificationResult, confirmEmail, confirmPhone, registerBusinessAdmin, verifyPhone } from './users.js';
-export { type Business, type PickupLocation, createBusiness, updatePickupLocations } from './businesses.js';
-export {
-  type BulkyCreatedOrder,
-  type CreateReturnOptions,
-  type OriginalFulfillment,
-  createBulkyFulfillment,
-  createFulfillmentOrder,
-  createFulfillmentReturn,
-} from './fulfillment.js';
-export { getDelivery, searchDeliveries, listDeliveries, findDeliveryByReference, type DeliverySearchFilter, type DeliveryPage } from './delivery-reads.js';
-export type { DeliveryRecord, DeliveryAddressRecord, NamedPlace, ReceiverRecord, TimelineStep } from './delivery-record.js';
-export { updateDelivery, terminateDelivery, EDITABLE_STATES, type DeliveryChangeResult, type DeliveryTarget } from './delivery-changes.js';
-export { getAirwayBills, MAX_AIRWAY_BILLS, type AirwayBillOptions } from './airway-bills.js';
+export { listPickupLocations, type PickupLocationRecord } from './pickup-locations.js';
 export {
   createPickup,
-  getPickup,
-  listPickups,
-  updatePickup,
   deletePickup,
+  getPickup,
   listPickupDates,
+  listPickups,
   type Pickup,
+  type PickupDatesQuery,
   type PickupList,
   type PickupListQuery,
-  type PickupDatesQuery,
+  updatePickup,
 } from './pickups.js';
-export { listPickupLocations, type PickupLocationRecord } from './pickup-locations.js';
-export { calculatePrice, type PriceQuote, type Amount } from './pricing.js';
-export { resolveBulkTrackingNumbers, type ResolvedBulkResult, type ResolveTrackingNumbersOptions, type UnresolvedBulkOrder } from './bulk-recovery.js';
+export { type Amount, calculatePrice, type PriceQuote } from './pricing.js';
+export { type BusinessAdmin, confirmEmail, confirmPhone, registerBusinessAdmin, type VerificationResult, verifyPhone } from './users.js';

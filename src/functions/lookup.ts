@@ -2,15 +2,15 @@
 import { APIPromise } from '../core/api-promise.js';
 import { untilAborted } from '../core/cache.js';
 import { checkRequestOptions } from '../core/config.js';
-import type { RequestOptions } from './options.js';
 import { type Endpoint, path, type QueryValue } from '../core/http.js';
-import { coreInternals, type DeliveryCore } from './core.js';
 import type { Address } from '../schemas/index.js';
 import { isRecord } from '../schemas/predicates.js';
+import { coreInternals, type DeliveryCore } from './core.js';
+import type { RequestOptions } from './options.js';
 import { type ResolveAddressInput, resolveAddress as resolveWith } from './resolve-address.js';
 import { listOf, requireId } from './shared.js';
 
-export { CountryId, type Country } from './countries.js';
+export { type Country, CountryId } from './countries.js';
 
 /**
  * A city of `lookup.cities`, as the service sends it (the spec does not show the record):
@@ -167,7 +167,12 @@ export function listZones(core: DeliveryCore, cityId: string, options?: RequestO
 export function listAllDistricts(core: DeliveryCore, params?: { countryId?: string | undefined }, options?: RequestOptions): APIPromise<CityDistricts[]> {
   // A bare string (`allDistricts('eg')`) is refused rather than quietly listing every country.
   const all = params == null || (typeof params === 'object' && params.countryId === undefined);
-  return list<CityDistricts>(core, () => ({ method: 'GET', path: '/cities/getAllDistricts', query: { countryId: all ? undefined : requireId(params.countryId, 'countryId') } }), options, citiesWithDistricts);
+  return list<CityDistricts>(
+    core,
+    () => ({ method: 'GET', path: '/cities/getAllDistricts', query: { countryId: all ? undefined : requireId(params.countryId, 'countryId') } }),
+    options,
+    citiesWithDistricts,
+  );
 }
 
 /**
@@ -214,7 +219,12 @@ export function clearLookupCache(core: DeliveryCore): void {
   coreInternals(core).lookupCache?.clear();
 }
 
-function list<T>(core: DeliveryCore, build: () => Endpoint<unknown>, options: RequestOptions | undefined, read: (items: unknown[]) => T[] = (items) => items as T[]): APIPromise<T[]> {
+function list<T>(
+  core: DeliveryCore,
+  build: () => Endpoint<unknown>,
+  options: RequestOptions | undefined,
+  read: (items: unknown[]) => T[] = (items) => items as T[],
+): APIPromise<T[]> {
   let endpoint: Endpoint<unknown>;
   let internals: ReturnType<typeof coreInternals>;
   try {

@@ -94,7 +94,9 @@ export function closest<T>(query: string, candidates: ReadonlyArray<Named<T>>, c
   return candidates
     .map(({ item, names }) => ({
       item,
-      score: Math.min(...names.map((name) => (isName(name) ? Math.min(distance(wanted, normaliseName(name)), loose === '' ? 1 : distance(loose, looseName(name))) : 1))),
+      score: Math.min(
+        ...names.map((name) => (isName(name) ? Math.min(distance(wanted, normaliseName(name)), loose === '' ? 1 : distance(loose, looseName(name))) : 1)),
+      ),
     }))
     .sort((x, y) => x.score - y.score)
     .slice(0, count)

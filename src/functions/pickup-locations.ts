@@ -1,9 +1,9 @@
 import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from './options.js';
-import { idText, listOf, recordOf } from './shared.js';
-import type { DeliveryAddressRecord } from './delivery-record.js';
 import type { DeliveryCore } from './core.js';
+import type { DeliveryAddressRecord } from './delivery-record.js';
+import type { RequestOptions } from './options.js';
 import { send } from './send.js';
+import { idText, listOf, recordOf } from './shared.js';
 
 /** A pickup location as `GET /pickup-locations` answers it; any field the service adds is kept. */
 export interface PickupLocationRecord {
@@ -11,7 +11,8 @@ export interface PickupLocationRecord {
   locationName?: string | undefined;
   isDefault?: boolean | undefined;
   contactPerson?:
-    { name?: string | undefined; phone?: string | undefined; secPhone?: string | undefined; email?: string | undefined; [field: string]: unknown } | undefined;
+    | { name?: string | undefined; phone?: string | undefined; secPhone?: string | undefined; email?: string | undefined; [field: string]: unknown }
+    | undefined;
   address?: DeliveryAddressRecord | undefined;
   [field: string]: unknown;
 }

@@ -1,18 +1,12 @@
 import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from './options.js';
 import { path } from '../core/http.js';
 import { ResponseShapeError, ValidationError } from '../errors/index.js';
-import { type Answer, idText, recordOf, requireId } from './shared.js';
-import type {
-  PickupChanges,
-  PickupContact,
-  PickupDate,
-  PickupInput,
-  PickupTimeSlot,
-} from '../schemas/after-create.js';
+import type { PickupChanges, PickupContact, PickupDate, PickupInput, PickupTimeSlot } from '../schemas/after-create.js';
 import { isRecord } from '../schemas/predicates.js';
 import type { DeliveryCore } from './core.js';
+import type { RequestOptions } from './options.js';
 import { send } from './send.js';
+import { type Answer, idText, recordOf, requireId } from './shared.js';
 
 /** A pickup request as the service answers it; any field it adds is kept. */
 export interface Pickup {

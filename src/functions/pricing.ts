@@ -1,9 +1,9 @@
 import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from './options.js';
-import { recordOf } from './shared.js';
 import type { PriceQuery } from '../schemas/after-create.js';
 import type { DeliveryCore } from './core.js';
+import type { RequestOptions } from './options.js';
 import { send } from './send.js';
+import { recordOf } from './shared.js';
 
 /** An amount as the fee answer nests it. */
 export interface Amount {

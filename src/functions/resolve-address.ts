@@ -1,4 +1,3 @@
-import type { RequestOptions } from './options.js';
 import {
   AddressNotServedError,
   createCodedError,
@@ -12,6 +11,7 @@ import type { Address, AddressDetails } from '../schemas/index.js';
 import { CountryId } from './countries.js';
 import type { City, DistrictEntry, Zone } from './lookup.js';
 import { closest, matching, type Named } from './name-match.js';
+import type { RequestOptions } from './options.js';
 
 /**
  * Where a resolved address goes, which says what the service must do there: deliver
@@ -81,10 +81,24 @@ function label({ name, nameAr }: PlaceCandidate): string {
 const labels = (places: readonly PlaceCandidate[]): string => [...new Set(places.map(label))].join(', ');
 
 /** The coded error of `field` not found, with the closest places as `candidates`, best first. */
-function notFound<T>(code: 3001 | 3002 | 3003, field: string, query: string, where: string, candidates: Array<Named<T>>, place: (item: T) => PlaceCandidate, hint?: string) {
+function notFound<T>(
+  code: 3001 | 3002 | 3003,
+  field: string,
+  query: string,
+  where: string,
+  candidates: Array<Named<T>>,
+  place: (item: T) => PlaceCandidate,
+  hint?: string,
+) {
   const best = closest(query, candidates, 5).map(place);
   const message = `no ${field} matches ${quoted(query)} ${where}; closest: ${labels(best.slice(0, 3)) || 'none (empty list)'}`;
-  return createCodedError(code, { source: 'client', issues: [{ path: [field], message, errorCode: code }], message: `${errorCodeMeaning[code]}: ${message}`, candidates: best, hint });
+  return createCodedError(code, {
+    source: 'client',
+    issues: [{ path: [field], message, errorCode: code }],
+    message: `${errorCodeMeaning[code]}: ${message}`,
+    candidates: best,
+    hint,
+  });
 }
 
 /** `in Egypt`, and how to look in another country (for developers: a `hint`). */
@@ -117,7 +131,12 @@ function districtOfZone(query: string, entries: readonly DistrictEntry[], where:
   const candidates = districts.map(districtPlace);
   const zone = label({ id: first.zoneId, name: first.zoneName, ...arabic(first.zoneOtherName) });
   const message = `${quoted(query)} is a zone ${where} (${zone}), not a district; its districts: ${labels(candidates)}`;
-  throw createCodedError(3003, { source: 'client', issues: [{ path: ['district'], message, errorCode: 3003 }], message: `${errorCodeMeaning[3003]}: ${message}`, candidates });
+  throw createCodedError(3003, {
+    source: 'client',
+    issues: [{ path: ['district'], message, errorCode: 3003 }],
+    message: `${errorCodeMeaning[3003]}: ${message}`,
+    candidates,
+  });
 }
 
 /** The checks that need no lookup: required names of at most 100 characters, what the address is for, lines `create` would refuse. */
@@ -152,7 +171,12 @@ export async function resolveAddress(lookup: Lookups, input: ResolveAddressInput
     if (record[availability] !== false) return;
     const subject = `${kind[0]?.toUpperCase()}${kind.slice(1)} not served for ${pickup ? 'pickup' : 'drop-off'}`;
     const message = `the service does not ${pickup ? 'pick up from' : 'deliver to'} ${label(place)}${where}`;
-    throw new AddressNotServedError([{ path: [kind], message }], { subject, availability, place: { kind, ...place }, hint: `${availability} is false in the lookup lists` });
+    throw new AddressNotServedError([{ path: [kind], message }], {
+      subject,
+      availability,
+      place: { kind, ...place },
+      hint: `${availability} is false in the lookup lists`,
+    });
   };
 
   const cities = await lookup.cities({ countryId }, options);
@@ -179,7 +203,9 @@ export async function resolveAddress(lookup: Lookups, input: ResolveAddressInput
   if (entry === undefined) throw notFound(3003, 'district', districtQuery, districtWhere, districtNames(entries), districtPlace);
   if (found.some((other) => other.districtId !== entry.districtId)) {
     const zones = [...new Set(found.map((other) => label({ id: other.zoneId, name: other.zoneName, ...arabic(other.zoneOtherName) })))].join(', ');
-    throw new ValidationError([{ path: ['zone'], message: `required: ${quoted(districtQuery)} is a district of several zones ${where} (${zones})` }], { subject: 'Ambiguous address' });
+    throw new ValidationError([{ path: ['zone'], message: `required: ${quoted(districtQuery)} is a district of several zones ${where} (${zones})` }], {
+      subject: 'Ambiguous address',
+    });
   }
   refuse('district', entry, districtPlace(entry), ` ${where}`);
   // The first address format, with the district's zone; the caller's other address fields as given.

@@ -1,7 +1,7 @@
 import { APIPromise } from '../core/api-promise.js';
 import type { Endpoint } from '../core/endpoint.js';
 import { DeliveryError, ValidationError } from '../errors/index.js';
-import { type DeliveryCore, coreInternals, type Validation, validateSetting } from './core.js';
+import { coreInternals, type DeliveryCore, type Validation, validateSetting } from './core.js';
 import type { RequestOptions } from './options.js';
 
 export type { Validation } from './core.js';
@@ -24,7 +24,11 @@ export function validationOf(core: DeliveryCore, options: RequestOptions | null 
  *
  * @internal
  */
-export function send<T>(core: DeliveryCore, options: RequestOptions | undefined, build: (validation: Validation) => Endpoint<T> | Promise<Endpoint<T>>): APIPromise<T> {
+export function send<T>(
+  core: DeliveryCore,
+  options: RequestOptions | undefined,
+  build: (validation: Validation) => Endpoint<T> | Promise<Endpoint<T>>,
+): APIPromise<T> {
   let endpoint: Endpoint<T> | Promise<Endpoint<T>>;
   try {
     endpoint = build(validationOf(core, options));
@@ -33,7 +37,13 @@ export function send<T>(core: DeliveryCore, options: RequestOptions | undefined,
   }
   const { http } = coreInternals(core);
   // A build that loads its schemas on demand (only for input the plain check refused) settles later.
-  if (endpoint instanceof Promise) return new APIPromise(endpoint.then((ready) => http.request(ready, options).withResponse(), (error) => Promise.reject(asTypedError(error))));
+  if (endpoint instanceof Promise)
+    return new APIPromise(
+      endpoint.then(
+        (ready) => http.request(ready, options).withResponse(),
+        (error) => Promise.reject(asTypedError(error)),
+      ),
+    );
   return http.request(endpoint, options);
 }
 

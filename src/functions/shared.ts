@@ -59,6 +59,7 @@ export function listOf(data: unknown, answer: Answer): unknown[] {
 
 /** The issues of one invalid element of a list, with paths starting at its index (`[3].cod`). */
 export function issuesAt(index: number, error: DeliveryError): ValidationIssue[] {
-  const inner: readonly ValidationIssue[] = 'issues' in error && Array.isArray(error.issues) && error.issues.length > 0 ? error.issues : [{ path: [], message: error.message }];
+  const inner: readonly ValidationIssue[] =
+    'issues' in error && Array.isArray(error.issues) && error.issues.length > 0 ? error.issues : [{ path: [], message: error.message }];
   return inner.map((issue) => ({ ...issue, path: [index, ...issue.path] }));
 }

@@ -1,9 +1,9 @@
 /** Registration of the business admin and its confirmations: public endpoints, no API key needed. */
 import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from './options.js';
-import type { DeliveryCore } from './core.js';
-import { send } from './send.js';
 import type { ConfirmEmailInput, ConfirmPhoneInput, RegisterBusinessAdminInput, VerifyPhoneInput } from '../schemas/account.js';
+import type { DeliveryCore } from './core.js';
+import type { RequestOptions } from './options.js';
+import { send } from './send.js';
 import { idText, recordOf } from './shared.js';
 
 /** The registered business admin. The spec does not show the answer; fields the service adds are kept. */
@@ -52,7 +52,12 @@ const accountSchemas = () => import('../schemas/on-demand.js');
  * ```
  */
 export function registerBusinessAdmin(core: DeliveryCore, input: RegisterBusinessAdminInput, options?: RequestOptions): APIPromise<BusinessAdmin> {
-  return send(core, options, async (validation) => ({ method: 'POST', path: '/users/business/admin', body: validation === false ? input : (await accountSchemas()).validateRegisterBusinessAdmin(input), transform: adminOf }));
+  return send(core, options, async (validation) => ({
+    method: 'POST',
+    path: '/users/business/admin',
+    body: validation === false ? input : (await accountSchemas()).validateRegisterBusinessAdmin(input),
+    transform: adminOf,
+  }));
 }
 
 /**
@@ -66,7 +71,12 @@ export function registerBusinessAdmin(core: DeliveryCore, input: RegisterBusines
  * ```
  */
 export function verifyPhone(core: DeliveryCore, input: VerifyPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
-  return send(core, options, async (validation) => ({ method: 'POST', path: '/users/business-admin/phone/verify', body: validation === false ? input : (await accountSchemas()).validateVerifyPhone(input), transform: resultOf }));
+  return send(core, options, async (validation) => ({
+    method: 'POST',
+    path: '/users/business-admin/phone/verify',
+    body: validation === false ? input : (await accountSchemas()).validateVerifyPhone(input),
+    transform: resultOf,
+  }));
 }
 
 /**
@@ -80,7 +90,12 @@ export function verifyPhone(core: DeliveryCore, input: VerifyPhoneInput, options
  * ```
  */
 export function confirmPhone(core: DeliveryCore, input: ConfirmPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
-  return send(core, options, async (validation) => ({ method: 'POST', path: '/users/business-admin/phone/confirm', body: validation === false ? input : (await accountSchemas()).validateConfirmPhone(input), transform: resultOf }));
+  return send(core, options, async (validation) => ({
+    method: 'POST',
+    path: '/users/business-admin/phone/confirm',
+    body: validation === false ? input : (await accountSchemas()).validateConfirmPhone(input),
+    transform: resultOf,
+  }));
 }
 
 /**
@@ -94,5 +109,10 @@ export function confirmPhone(core: DeliveryCore, input: ConfirmPhoneInput, optio
  * ```
  */
 export function confirmEmail(core: DeliveryCore, input: ConfirmEmailInput, options?: RequestOptions): APIPromise<VerificationResult> {
-  return send(core, options, async (validation) => ({ method: 'POST', path: '/users/mail/confirm', body: validation === false ? input : (await accountSchemas()).validateConfirmEmail(input), transform: resultOf }));
+  return send(core, options, async (validation) => ({
+    method: 'POST',
+    path: '/users/mail/confirm',
+    body: validation === false ? input : (await accountSchemas()).validateConfirmEmail(input),
+    transform: resultOf,
+  }));
 }

@@ -1,7 +1,7 @@
 import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from '../functions/options.js';
 import { type Business, createBusiness, updatePickupLocations } from '../functions/businesses.js';
 import type { DeliveryCore } from '../functions/core.js';
+import type { RequestOptions } from '../functions/options.js';
 import type { CreateBusinessInput, PickupLocationEntry } from '../schemas/index.js';
 
 export type { Business, PickupLocation } from '../functions/businesses.js';

@@ -1,10 +1,17 @@
 import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from '../functions/options.js';
-import { type BulkChunkOutcome, type BulkCreateOptions, type BulkCreateResult, type BulkInput, createBulkDeliveries, streamBulkDeliveries } from '../functions/bulk.js';
+import type { BulkCreationError } from '../errors/index.js';
+import { type AirwayBillOptions, getAirwayBills } from '../functions/airway-bills.js';
+import {
+  type BulkChunkOutcome,
+  type BulkCreateOptions,
+  type BulkCreateResult,
+  type BulkInput,
+  createBulkDeliveries,
+  streamBulkDeliveries,
+} from '../functions/bulk.js';
+import { type ResolvedBulkResult, type ResolveTrackingNumbersOptions, resolveBulkTrackingNumbers } from '../functions/bulk-recovery.js';
 import type { DeliveryCore } from '../functions/core.js';
 import { type CreatedDelivery, createDelivery } from '../functions/deliveries.js';
-import { type AirwayBillOptions, getAirwayBills } from '../functions/airway-bills.js';
-import { resolveBulkTrackingNumbers, type ResolvedBulkResult, type ResolveTrackingNumbersOptions } from '../functions/bulk-recovery.js';
 import { type DeliveryChangeResult, type DeliveryTarget, terminateDelivery, updateDelivery } from '../functions/delivery-changes.js';
 import {
   type DeliveryPage,
@@ -15,7 +22,7 @@ import {
   searchDeliveries,
 } from '../functions/delivery-reads.js';
 import type { DeliveryRecord } from '../functions/delivery-record.js';
-import type { BulkCreationError } from '../errors/index.js';
+import type { RequestOptions } from '../functions/options.js';
 import type { DeliveryChanges } from '../schemas/after-create.js';
 import type { OrderInput } from '../schemas/index.js';
 

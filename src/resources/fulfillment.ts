@@ -1,5 +1,4 @@
 import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from '../functions/options.js';
 import type { DeliveryCore } from '../functions/core.js';
 import type { CreatedDelivery } from '../functions/deliveries.js';
 import {
@@ -9,6 +8,7 @@ import {
   createFulfillmentOrder,
   createFulfillmentReturn,
 } from '../functions/fulfillment.js';
+import type { RequestOptions } from '../functions/options.js';
 import type { FulfillmentReturnOrder, FulfillmentSendOrder } from '../schemas/index.js';
 
 export type { BulkyCreatedOrder, CreateReturnOptions, OriginalFulfillment } from '../functions/fulfillment.js';

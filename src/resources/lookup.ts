@@ -1,5 +1,4 @@
 import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from '../functions/options.js';
 import type { DeliveryCore } from '../functions/core.js';
 import {
   type City,
@@ -13,11 +12,12 @@ import {
   resolveAddress,
   type Zone,
 } from '../functions/lookup.js';
+import type { RequestOptions } from '../functions/options.js';
 import type { ResolveAddressInput } from '../functions/resolve-address.js';
 import type { Address } from '../schemas/index.js';
 
+export { type Country, CountryId } from '../functions/countries.js';
 export type { City, CityDistricts, DistrictEntry, Zone } from '../functions/lookup.js';
-export { CountryId, type Country } from '../functions/countries.js';
 
 /**
  * The public lookup lists (no API key needed), cached per client (see the `cache` client

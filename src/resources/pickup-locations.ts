@@ -1,6 +1,6 @@
 import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from '../functions/options.js';
 import type { DeliveryCore } from '../functions/core.js';
+import type { RequestOptions } from '../functions/options.js';
 import { listPickupLocations, type PickupLocationRecord } from '../functions/pickup-locations.js';
 
 /** The business's pickup locations, as the service keeps them (`businesses.updatePickupLocations` sets them). */

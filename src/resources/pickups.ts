@@ -1,6 +1,6 @@
 import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from '../functions/options.js';
 import type { DeliveryCore } from '../functions/core.js';
+import type { RequestOptions } from '../functions/options.js';
 import {
   createPickup,
   deletePickup,

@@ -1,6 +1,6 @@
 import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from '../functions/options.js';
 import type { DeliveryCore } from '../functions/core.js';
+import type { RequestOptions } from '../functions/options.js';
 import { calculatePrice, type PriceQuote } from '../functions/pricing.js';
 import type { PriceQuery } from '../schemas/after-create.js';
 

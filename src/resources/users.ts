@@ -1,6 +1,6 @@
 import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from '../functions/options.js';
 import type { DeliveryCore } from '../functions/core.js';
+import type { RequestOptions } from '../functions/options.js';
 import { type BusinessAdmin, confirmEmail, confirmPhone, registerBusinessAdmin, type VerificationResult, verifyPhone } from '../functions/users.js';
 import type { ConfirmEmailInput, ConfirmPhoneInput, RegisterBusinessAdminInput, VerifyPhoneInput } from '../schemas/index.js';
 

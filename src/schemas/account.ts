@@ -152,6 +152,8 @@ export function validateConfirmEmail(input: unknown): ConfirmEmailInput {
  */
 export function validateBusiness(input: unknown): CreateBusinessInput {
   const marketplace = isRecord(input) && input['autoCreatePickups'] === true;
-  const checked: CheckResult<unknown> = marketplace ? checkWith(marketplaceBusinessSchema(), input, 'Invalid business') : checkWith(basicBusinessSchema(), input, 'Invalid business');
+  const checked: CheckResult<unknown> = marketplace
+    ? checkWith(marketplaceBusinessSchema(), input, 'Invalid business')
+    : checkWith(basicBusinessSchema(), input, 'Invalid business');
   return unwrap(checked) as CreateBusinessInput;
 }

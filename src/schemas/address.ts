@@ -142,17 +142,19 @@ export const pickupAddressSchema = lazy(() => object(addressShape(), locationRul
 
 /** @internal */
 export const pickupLocationsSchema = lazy(() =>
-  z.array(
-    object({
-      locationName: optionalText(),
-      districtId: filledText(),
-      firstLine: z.string().check(rule<string>((line) => line.trim().length >= 5, 'must be at least 5 characters')),
-      buildingNumber: optionalTextOrNumber(),
-      floor: optionalTextOrNumber(),
-      apartment: optionalTextOrNumber(),
-      secondLine: optionalText(),
-    }),
-  ).check(z.minLength(1)),
+  z
+    .array(
+      object({
+        locationName: optionalText(),
+        districtId: filledText(),
+        firstLine: z.string().check(rule<string>((line) => line.trim().length >= 5, 'must be at least 5 characters')),
+        buildingNumber: optionalTextOrNumber(),
+        floor: optionalTextOrNumber(),
+        apartment: optionalTextOrNumber(),
+        secondLine: optionalText(),
+      }),
+    )
+    .check(z.minLength(1)),
 );
 
 /**

@@ -9,14 +9,14 @@ import { coded, filledText, object, optional, rule } from './fields.js';
 import { checkWith, rejected, unwrap } from './issues.js';
 import { lazy } from './lazy.js';
 import {
-  type Contact,
-  type GoodsInfo,
-  type PackageSpecs,
-  cashCollectionCodSchema,
   COD_LIMIT,
+  type Contact,
+  cashCollectionCodSchema,
   collectedCodSchema,
   contactSchema,
+  type GoodsInfo,
   goodsInfoSchema,
+  type PackageSpecs,
   refundCodSchema,
   specsSchema,
 } from './order-parts.js';

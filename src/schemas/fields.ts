@@ -89,7 +89,8 @@ export const filledText = (): z.ZodMiniString => z.string().check(rule<string>(i
  * @internal A phone number field: Arabic-Indic and Persian digits (`٠١٠...`) are sent as ASCII
  * ones; `holds` is the rule it must then meet.
  */
-export const phoneText = (holds: (value: string) => boolean, message: string): z.ZodMiniString => z.string().check(z.overwrite(asciiDigits), rule(holds, message));
+export const phoneText = (holds: (value: string) => boolean, message: string): z.ZodMiniString =>
+  z.string().check(z.overwrite(asciiDigits), rule(holds, message));
 
 /** @internal An absolute http(s) URL; with a code, its failure carries it (2151 for image URLs). */
 export function httpUrl(message: string, errorCode?: ErrorCode): z.ZodMiniString {

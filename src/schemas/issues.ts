@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import { ConfigurationError, type DeliveryError, formatPath, ValidationError, type ValidationIssue } from '../errors/base.js';
 import { createCodedError } from '../errors/coded.js';
 import { isKnownErrorCode } from '../errors/codes.js';
@@ -162,7 +162,8 @@ function finalized(issue: z.core.$ZodRawIssue): z.core.$ZodIssue {
   return { ...issue, path: issue.path ?? [], message } as z.core.$ZodIssue;
 }
 
-const isMessage = (value: unknown): value is { message: string } => typeof value === 'object' && value !== null && typeof (value as { message?: unknown }).message === 'string';
+const isMessage = (value: unknown): value is { message: string } =>
+  typeof value === 'object' && value !== null && typeof (value as { message?: unknown }).message === 'string';
 
 /**
  * The error for input that threw while being read. Only exotic input gets here (a getter that

@@ -9,5 +9,5 @@
  */
 export { validateBusiness, validateConfirmEmail, validateConfirmPhone, validateRegisterBusinessAdmin, validateVerifyPhone } from './account.js';
 export { validateAddress, validatePickupLocations } from './address.js';
-export { orderRulesWithout } from './order.js';
 export { checkedChanges, checkedPickup, checkedPickupChanges, checkedPriceQuery } from './after-create.js';
+export { orderRulesWithout } from './order.js';

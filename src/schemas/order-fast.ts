@@ -198,7 +198,9 @@ export function sendsAsWritten(input: unknown, skip: ReadonlySet<number>): boole
       case 25:
         return address(pickup, true, skip) && optionalAddress(dropOff, false, skip) && refundCod(cod, skip);
       case 'FXF_SEND':
-        return fulfillmentInfo(input['fulfillmentInfo']) && optionalAddress(dropOff, false, skip) && optionalAddress(pickup, true, skip) && collectedCod(cod, skip);
+        return (
+          fulfillmentInfo(input['fulfillmentInfo']) && optionalAddress(dropOff, false, skip) && optionalAddress(pickup, true, skip) && collectedCod(cod, skip)
+        );
       case 'CUSTOMER_RETURN_PICKUP':
         return (
           fulfillmentInfo(input['fulfillmentInfo']) &&

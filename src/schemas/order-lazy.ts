@@ -28,7 +28,8 @@ const TYPES: Readonly<Record<Family, readonly unknown[]>> = {
  */
 export function checkedOrder<F extends Family>(family: F, input: unknown, options: ValidateOptions | undefined): Checked[F] | Promise<Checked[F]> {
   try {
-    if (sendsAsWritten(input, rulesToSkip(options, 'validate')) && TYPES[family].includes((input as Record<string, unknown>)['type'])) return input as Checked[F];
+    if (sendsAsWritten(input, rulesToSkip(options, 'validate')) && TYPES[family].includes((input as Record<string, unknown>)['type']))
+      return input as Checked[F];
   } catch {
     // a `skip` that is not one, a getter that threw: the schemas say what is wrong
   }

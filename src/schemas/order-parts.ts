@@ -146,14 +146,16 @@ function itemProblems(item: unknown): readonly ItemProblem[] {
   const problems: ItemProblem[] = [];
   if (typeof sku !== 'string') problems.push([['sku'], sku === undefined ? 'required' : `must be a string (got ${describeValue(sku)})`]);
   else if (!skuOk) problems.push([['sku'], 'must not be empty']);
-  if (typeof quantity !== 'number') problems.push([['quantity'], quantity === undefined ? 'required' : `must be a finite number (got ${describeValue(quantity)})`]);
+  if (typeof quantity !== 'number')
+    problems.push([['quantity'], quantity === undefined ? 'required' : `must be a finite number (got ${describeValue(quantity)})`]);
   else if (!quantityOk) problems.push([['quantity'], 'must be a whole number of at least 1']);
   if (!nameOk) problems.push([['name'], `must be a string (got ${describeValue(name)})`]);
   return problems;
 }
 
 // A plain object without undefined values is sent as it is; any other is copied, as zod would.
-const isPlainAndDefined = (item: Record<string, unknown>): boolean => Object.getPrototypeOf(item) === Object.prototype && !Object.values(item).includes(undefined);
+const isPlainAndDefined = (item: Record<string, unknown>): boolean =>
+  Object.getPrototypeOf(item) === Object.prototype && !Object.values(item).includes(undefined);
 
 /**
  * `fulfillmentInfo.items`, checked by plain code rather than one zod schema per item: an order

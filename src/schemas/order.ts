@@ -6,26 +6,26 @@ import { type MarketplacePickupAddress, type OrderAddress, orderAddressSchema, p
 import { crossField, filledText, object, optional } from './fields.js';
 import { type CheckResult, checkWith, rejected, unreadable, unwrap } from './issues.js';
 import { lazy } from './lazy.js';
+import { sendsAsWritten } from './order-fast.js';
 import {
   type Contact,
-  type DeliveryImages,
-  type EscrowInfo,
-  type FulfillmentInfo,
-  type GoodsInfo,
-  type PackageSpecs,
   cashCollectionCodSchema,
   collectedCodSchema,
   contactSchema,
+  type DeliveryImages,
   deliveryImagesSchema,
+  type EscrowInfo,
   escrowInfoSchema,
+  type FulfillmentInfo,
   fulfillmentInfoSchema,
+  type GoodsInfo,
   goodsInfoSchema,
+  type PackageSpecs,
   refundCodSchema,
   specsSchema,
   webhookHeadersSchema,
   webhookUrlSchema,
 } from './order-parts.js';
-import { sendsAsWritten } from './order-fast.js';
 import { isRecord } from './predicates.js';
 import { rulesToSkip, type ValidateOptions } from './rules-off.js';
 
@@ -174,7 +174,8 @@ const orderRules = lazy(() =>
     if (typeof prepaid === 'number' && prepaid >= 0) {
       const cod = order['cod'];
       const collectible = typeof cod === 'number' && cod > 0 ? cod : 0;
-      if (prepaid > collectible) report(['escrowInfo', 'amountToBeCollected'], `must not be more than cod (${collectible}): it is the prepaid part of cod, not an addition`);
+      if (prepaid > collectible)
+        report(['escrowInfo', 'amountToBeCollected'], `must not be more than cod (${collectible}): it is the prepaid part of cod, not an addition`);
     }
   }),
 );
@@ -400,7 +401,8 @@ export const orderRulesWithout = {
   schemas: (input: unknown, options: ValidateOptions | undefined): CheckResult<OrderInput> => checkOrderOf(ANY_ORDER, input, options),
   check: (input: unknown, options: ValidateOptions | undefined): CheckResult<OrderInput> => fastThenSchemas(ANY_ORDER, input, options),
   order: (input: unknown, options: ValidateOptions | undefined): OrderInput => unwrap(fastThenSchemas<OrderInput>(ANY_ORDER, input, options)),
-  fulfillment: (input: unknown, options: ValidateOptions | undefined): FulfillmentOrder => unwrap(fastThenSchemas<FulfillmentOrder>(FULFILLMENT_ORDER, input, options)),
+  fulfillment: (input: unknown, options: ValidateOptions | undefined): FulfillmentOrder =>
+    unwrap(fastThenSchemas<FulfillmentOrder>(FULFILLMENT_ORDER, input, options)),
   fulfillmentReturn: (input: unknown, options: ValidateOptions | undefined): FulfillmentReturnOrder =>
     unwrap(fastThenSchemas<FulfillmentReturnOrder>(FULFILLMENT_RETURN_ORDER, input, options)),
 };

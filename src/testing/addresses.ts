@@ -1,5 +1,5 @@
+import { SANDBOX_STREET_CODES, type SeedCity, type SeedDistrict, type SeedZone, seedData } from './seed.js';
 import { coded, invalid, isNonEmptyString, isRecord } from './wire.js';
-import { SANDBOX_STREET_CODES, seedData, type SeedCity, type SeedDistrict, type SeedZone } from './seed.js';
 
 const same = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
 
@@ -48,7 +48,8 @@ export function checkOrderAddress(value: unknown, role: AddressRole, marketplace
   }
   for (const key of STRING_OR_NUMBER_FIELDS) {
     const field = value[key];
-    if (isGiven(field) && typeof field !== 'string' && !(typeof field === 'number' && Number.isFinite(field))) throw invalid(`${role}.${key} must be a string or a number`);
+    if (isGiven(field) && typeof field !== 'string' && !(typeof field === 'number' && Number.isFinite(field)))
+      throw invalid(`${role}.${key} must be a string or a number`);
   }
   if (isGiven(value['isWorkAddress']) && typeof value['isWorkAddress'] !== 'boolean') throw invalid(`${role}.isWorkAddress must be a boolean`);
   const { city: cityName, cityId, districtId, districtName, zoneId, firstLine, streetCode } = value as Record<string, string | undefined>;

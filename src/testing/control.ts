@@ -1,10 +1,10 @@
+import { SandboxError } from './errors.js';
 import type { FaultOptions } from './faults.js';
 import type { ScenarioName } from './flows.js';
-import type { Sandbox, SandboxWebhookConfig } from './sandbox.js';
-import { SandboxError } from './errors.js';
 import { isLoopbackAddress, isLoopbackHostHeader, isLoopbackOrigin } from './network.js';
+import type { Sandbox, SandboxWebhookConfig } from './sandbox.js';
 import type { Peer } from './server.js';
-import { fail, isRecord, ok, readJson, RuleViolation } from './wire.js';
+import { fail, isRecord, ok, RuleViolation, readJson } from './wire.js';
 
 /** Path prefix of the control endpoints a `listen()` server adds, for tests in other processes or languages. */
 export const CONTROL_PREFIX = '/__sandbox';
@@ -21,7 +21,12 @@ async function body(request: Request): Promise<Record<string, unknown>> {
  * browser names one, a loopback `Origin` (a cross-site form or `no-cors` fetch is still sent).
  */
 export function isControlPeerAllowed(peer: Peer): boolean {
-  return peer.remoteAddress !== undefined && isLoopbackAddress(peer.remoteAddress) && isLoopbackHostHeader(peer.host) && (peer.origin === undefined || isLoopbackOrigin(peer.origin));
+  return (
+    peer.remoteAddress !== undefined &&
+    isLoopbackAddress(peer.remoteAddress) &&
+    isLoopbackHostHeader(peer.host) &&
+    (peer.origin === undefined || isLoopbackOrigin(peer.origin))
+  );
 }
 
 /**
@@ -30,7 +35,9 @@ export function isControlPeerAllowed(peer: Peer): boolean {
  * the sandbox, whatever interface it is bound to.
  */
 export async function answerControl(sandbox: Sandbox, request: Request, peer: Peer): Promise<Response> {
-  const response = isControlPeerAllowed(peer) ? await control(sandbox, request) : fail(403, 'Forbidden: the sandbox control endpoints answer requests from this machine only (loopback peer, Host and Origin)');
+  const response = isControlPeerAllowed(peer)
+    ? await control(sandbox, request)
+    : fail(403, 'Forbidden: the sandbox control endpoints answer requests from this machine only (loopback peer, Host and Origin)');
   for (const name of [...response.headers.keys()]) {
     if (name.startsWith('access-control-')) response.headers.delete(name);
   }

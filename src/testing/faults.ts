@@ -86,7 +86,10 @@ export class FaultInjector {
         throw connectionReset(kind);
       case 'malformed': {
         const text = await (await handle()).text();
-        return new Response(text.slice(0, Math.max(1, Math.floor(text.length / 2))), { status: 200, headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*' } });
+        return new Response(text.slice(0, Math.max(1, Math.floor(text.length / 2))), {
+          status: 200,
+          headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*' },
+        });
       }
     }
   }

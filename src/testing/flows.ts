@@ -1,5 +1,5 @@
 import type { WebhookOrderType } from '../catalogue/order-types.js';
-import { FULFILLMENT_FLOWS, type FlowStep } from '../catalogue/transitions.js';
+import { type FlowStep, FULFILLMENT_FLOWS } from '../catalogue/transitions.js';
 import type { FlowKind, Leg } from './store.js';
 
 /** The scripted journeys `sandbox.play` runs. */

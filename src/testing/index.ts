@@ -5,12 +5,13 @@
  *
  * @module delivery-sdk/testing
  */
-export { createSandbox, type Sandbox, type SandboxOptions, type SandboxOrder, type SandboxStateEvent, type SandboxWebhookConfig } from './sandbox.js';
+
 export { SandboxError } from './errors.js';
-export type { AdvanceOptions } from './state-engine.js';
-export { SCENARIOS, type ScenarioName } from './flows.js';
 export { FAULT_KINDS, type FaultKind, type FaultOptions } from './faults.js';
-export type { ListenOptions, SandboxServer } from './server.js';
-export type { SandboxWebhookBody, WebhookAttempt, WebhookDelivery, WebhookRetryOptions } from './webhook-dispatch.js';
-export { SANDBOX_COUNTRY_IDS, SANDBOX_STREET_CODES } from './seed.js';
+export { SCENARIOS, type ScenarioName } from './flows.js';
 export { SANDBOX_UPLOAD_HOST } from './order-rules.js';
+export { createSandbox, type Sandbox, type SandboxOptions, type SandboxOrder, type SandboxStateEvent, type SandboxWebhookConfig } from './sandbox.js';
+export { SANDBOX_COUNTRY_IDS, SANDBOX_STREET_CODES } from './seed.js';
+export type { ListenOptions, SandboxServer } from './server.js';
+export type { AdvanceOptions } from './state-engine.js';
+export type { SandboxWebhookBody, WebhookAttempt, WebhookDelivery, WebhookRetryOptions } from './webhook-dispatch.js';

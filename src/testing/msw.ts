@@ -5,7 +5,7 @@
  *
  * @module delivery-sdk/testing/msw
  */
-import { http, HttpResponse, type HttpHandler } from 'msw';
+import { type HttpHandler, HttpResponse, http } from 'msw';
 import type { Sandbox } from './sandbox.js';
 
 /**

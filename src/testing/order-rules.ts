@@ -1,6 +1,6 @@
-import type { BusinessRecord, FlowKind, FulfillmentItem, OrderRecord } from './store.js';
 import { asciiDigits } from '../schemas/predicates.js';
 import { checkOrderAddress } from './addresses.js';
+import type { BusinessRecord, FlowKind, FulfillmentItem, OrderRecord } from './store.js';
 import { coded, invalid, isNonEmptyString, isRecord, wrongType } from './wire.js';
 
 /**
@@ -136,7 +136,8 @@ function checkItems(value: unknown, at: string): FulfillmentItem[] {
   return items.map((item: unknown, i) => {
     if (!isRecord(item) || !isNonEmptyString(item['sku'])) throw invalid(`${at}.items[${i}].sku is required`);
     const quantity = item['quantity'];
-    if (typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity < 1) throw invalid(`${at}.items[${i}].quantity must be an integer of at least 1`);
+    if (typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity < 1)
+      throw invalid(`${at}.items[${i}].quantity must be an integer of at least 1`);
     return typeof item['name'] === 'string' ? { sku: item['sku'], quantity, name: item['name'] } : { sku: item['sku'], quantity };
   });
 }
@@ -218,5 +219,13 @@ export function checkOrder(body: unknown, context: OrderContext): AcceptedOrder 
     if (kind === 'FXF_CUSTOMER_RETURN_PICKUP') checkFulfillmentReturn(body, fulfillmentItems, context);
   }
   checkExtras(body, context);
-  return { type: type as number | string, kind, cod, businessReference: optionalString(body, 'businessReference'), ...checkWebhook(body), fulfillmentItems, request: body };
+  return {
+    type: type as number | string,
+    kind,
+    cod,
+    businessReference: optionalString(body, 'businessReference'),
+    ...checkWebhook(body),
+    fulfillmentItems,
+    request: body,
+  };
 }

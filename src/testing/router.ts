@@ -1,10 +1,10 @@
 import { confirmEmail, confirmPhone, createBusiness, registerAdmin, updatePickupLocations, verifyPhone } from './routes-account.js';
+import { type Announce, airwayBills, getDelivery, searchDeliveries, terminateDelivery, updateDelivery } from './routes-after-create.js';
 import { listAllDistricts, listCities, listDistricts, listZones } from './routes-lookup.js';
 import { createBulk, createBulky, createDelivery } from './routes-orders.js';
-import { airwayBills, type Announce, getDelivery, searchDeliveries, terminateDelivery, updateDelivery } from './routes-after-create.js';
 import { availableDates, calculatePrice, createPickup, deletePickup, getPickup, listPickupLocations, listPickups, updatePickup } from './routes-pickups.js';
 import type { SandboxStore } from './store.js';
-import { fail, invalid, preflight, readJson, RuleViolation } from './wire.js';
+import { fail, invalid, preflight, RuleViolation, readJson } from './wire.js';
 
 export interface RouterContext {
   readonly store: SandboxStore;
@@ -44,14 +44,34 @@ const ROUTES: readonly Route[] = [
   { method: 'GET', path: /^\/cities\/([^/]+)\/districts$/, needsKey: false, handle: (c) => listDistricts(param(c, 0)) },
   { method: 'GET', path: /^\/cities\/([^/]+)\/zones$/, needsKey: false, handle: (c) => listZones(param(c, 0)) },
   { method: 'POST', path: /^\/users\/business\/admin$/, needsKey: false, handle: async (c) => registerAdmin(c.ctx.store, await readJson(c.request)) },
-  { method: 'POST', path: /^\/users\/business-admin\/phone\/verify$/, needsKey: false, handle: async (c) => verifyPhone(c.ctx.store, await readJson(c.request)) },
-  { method: 'POST', path: /^\/users\/business-admin\/phone\/confirm$/, needsKey: false, handle: async (c) => confirmPhone(c.ctx.store, await readJson(c.request)) },
+  {
+    method: 'POST',
+    path: /^\/users\/business-admin\/phone\/verify$/,
+    needsKey: false,
+    handle: async (c) => verifyPhone(c.ctx.store, await readJson(c.request)),
+  },
+  {
+    method: 'POST',
+    path: /^\/users\/business-admin\/phone\/confirm$/,
+    needsKey: false,
+    handle: async (c) => confirmPhone(c.ctx.store, await readJson(c.request)),
+  },
   { method: 'POST', path: /^\/users\/mail\/confirm$/, needsKey: false, handle: async (c) => confirmEmail(c.ctx.store, await readJson(c.request)) },
   { method: 'POST', path: /^\/businesses$/, needsKey: true, handle: async (c) => createBusiness(c.ctx.store, await readJson(c.request)) },
-  { method: 'PUT', path: /^\/businesses\/([^/]+)$/, needsKey: true, handle: async (c) => updatePickupLocations(c.ctx.store, param(c, 0), await readJson(c.request)) },
+  {
+    method: 'PUT',
+    path: /^\/businesses\/([^/]+)$/,
+    needsKey: true,
+    handle: async (c) => updatePickupLocations(c.ctx.store, param(c, 0), await readJson(c.request)),
+  },
   { method: 'POST', path: /^\/deliveries$/, needsKey: true, handle: async (c) => createDelivery(c.ctx.store, c.url, await readJson(c.request), c.ctx.now()) },
   { method: 'POST', path: /^\/deliveries\/bulk$/, needsKey: true, handle: async (c) => createBulk(c.ctx.store, c.url, await readJson(c.request), c.ctx.now()) },
-  { method: 'POST', path: /^\/fulfillment\/deliveries\/bulky$/, needsKey: true, handle: async (c) => createBulky(c.ctx.store, await readJson(c.request), c.ctx.now()) },
+  {
+    method: 'POST',
+    path: /^\/fulfillment\/deliveries\/bulky$/,
+    needsKey: true,
+    handle: async (c) => createBulky(c.ctx.store, await readJson(c.request), c.ctx.now()),
+  },
   // After creation (live-service.md)
   { method: 'GET', path: /^\/deliveries\/business\/([^/]+)$/, needsKey: true, handle: (c) => getDelivery(c.ctx.store, param(c, 0)) },
   { method: 'POST', path: /^\/deliveries\/search$/, needsKey: true, handle: async (c) => searchDeliveries(c.ctx.store, c.url, await readJson(c.request)) },

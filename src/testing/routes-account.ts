@@ -39,7 +39,15 @@ export function registerAdmin(store: SandboxStore, body: unknown): Response {
   if (heard !== undefined && typeof heard !== 'string') throw invalid('heardAboutUsFrom must be a string');
   const key = email.toLowerCase();
   if (store.users.has(key)) throw invalid(`A business admin with e-mail ${email} is already registered`);
-  const user: UserRecord = { _id: store.nextId(), email, profile: { firstName, lastName, phone }, countryId, heardAboutUsFrom: heard, phoneVerified: false, emailVerified: false };
+  const user: UserRecord = {
+    _id: store.nextId(),
+    email,
+    profile: { firstName, lastName, phone },
+    countryId,
+    heardAboutUsFrom: heard,
+    phoneVerified: false,
+    emailVerified: false,
+  };
   store.users.set(key, user);
   store.emailTokens.set(key, `mail-${store.nextCode()}-${user._id.slice(-6)}`);
   return ok(userView(user), 201, 'User registered');
@@ -88,12 +96,14 @@ export function createBusiness(store: SandboxStore, body: unknown): Response {
   if (body['autoCreatePickups'] !== undefined && typeof body['autoCreatePickups'] !== 'boolean') throw invalid('autoCreatePickups must be a boolean');
   const channel = body['salesChannel'];
   if (marketplace) {
-    if (channel !== undefined && (!Array.isArray(channel) || !channel.every((c) => typeof c === 'string'))) throw invalid('salesChannel must be an array of strings in the marketplace flow');
+    if (channel !== undefined && (!Array.isArray(channel) || !channel.every((c) => typeof c === 'string')))
+      throw invalid('salesChannel must be an array of strings in the marketplace flow');
   } else if (channel !== undefined && typeof channel !== 'string') {
     throw invalid('salesChannel must be a string in the basic flow');
   }
   const services = body['interestedInServices'];
-  if (services !== undefined && (!Array.isArray(services) || !services.every((s) => typeof s === 'string'))) throw invalid('interestedInServices must be an array of strings');
+  if (services !== undefined && (!Array.isArray(services) || !services.every((s) => typeof s === 'string')))
+    throw invalid('interestedInServices must be an array of strings');
   for (const key of ['website', 'industry', 'monthlyShipmentVolume']) {
     if (body[key] !== undefined && typeof body[key] !== 'string') throw invalid(`${key} must be a string`);
   }

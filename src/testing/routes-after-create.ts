@@ -3,7 +3,7 @@
  * their labels. Answered in the shapes the service's own integrations read.
  */
 import { isKnownState, STATES } from '../catalogue/states.js';
-import { findCityByName, findDistrictById, checkOrderAddress } from './addresses.js';
+import { checkOrderAddress, findCityByName, findDistrictById } from './addresses.js';
 import { base64OfText, labelsPdf } from './pdf.js';
 import type { OrderRecord, SandboxStore, StateEvent } from './store.js';
 import { coded, invalid, isNonEmptyString, isRecord, notFound, ok, RuleViolation, wrongType } from './wire.js';

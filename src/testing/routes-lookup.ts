@@ -1,5 +1,5 @@
 import { findCityById } from './addresses.js';
-import { districtEntry, SANDBOX_COUNTRY_IDS, seedData, type SeedCity, type SeedDistrict, type SeedZone } from './seed.js';
+import { districtEntry, SANDBOX_COUNTRY_IDS, type SeedCity, type SeedDistrict, type SeedZone, seedData } from './seed.js';
 import { notFound, ok } from './wire.js';
 
 /** Whether the service picks up from / delivers to any of `districts`. */
@@ -41,7 +41,11 @@ function cityOr404(cityId: string): SeedCity {
 /** GET /cities?countryId=: Egypt's cities when countryId is left out, none for an unknown country. */
 export function listCities(url: URL): Response {
   const countryId = url.searchParams.get('countryId') ?? SANDBOX_COUNTRY_IDS.egypt;
-  return ok({ list: seedData().cities.filter((city) => city.countryId === countryId).map(cityView) });
+  return ok({
+    list: seedData()
+      .cities.filter((city) => city.countryId === countryId)
+      .map(cityView),
+  });
 }
 
 /** GET /cities/<cityId>/districts: the spec's District entries. */
@@ -52,7 +56,11 @@ export function listDistricts(cityId: string): Response {
 /** GET /cities/<cityId>/zones. */
 export function listZones(cityId: string): Response {
   const city = cityOr404(cityId);
-  return ok(seedData().zones.filter((zone) => zone.cityId === city._id).map(zoneView));
+  return ok(
+    seedData()
+      .zones.filter((zone) => zone.cityId === city._id)
+      .map(zoneView),
+  );
 }
 
 /**
@@ -65,7 +73,14 @@ export function listAllDistricts(url: URL): Response {
   return ok(
     cities.map((city) => {
       const districts = districtsOf(city);
-      return { cityId: city._id, cityName: city.name, cityOtherName: city.otherName, cityCode: city.code, ...served(districts), districts: districts.map(districtEntry) };
+      return {
+        cityId: city._id,
+        cityName: city.name,
+        cityOtherName: city.otherName,
+        cityCode: city.code,
+        ...served(districts),
+        districts: districts.map(districtEntry),
+      };
     }),
   );
 }

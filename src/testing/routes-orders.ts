@@ -1,7 +1,7 @@
-import { errorCodeMeaning } from '../errors/codes.js';
 import { isKnownState, STATES } from '../catalogue/states.js';
+import { errorCodeMeaning } from '../errors/codes.js';
 import { startOf } from './flows.js';
-import { checkOrder, type AcceptedOrder } from './order-rules.js';
+import { type AcceptedOrder, checkOrder } from './order-rules.js';
 import type { BusinessRecord, FulfillmentItem, OrderRecord, SandboxStore } from './store.js';
 import { formatPromiseDate } from './webhook-dispatch.js';
 import { coded, fail, invalid, isNonEmptyString, isRecord, ok, RuleViolation } from './wire.js';
@@ -27,7 +27,8 @@ function refuseRepeatedUniqueReference(store: SandboxStore, request: Readonly<Re
   const reference = request['uniqueBusinessReference'];
   if (!isNonEmptyString(reference)) return;
   for (const order of store.orders.values()) {
-    if (order.request['uniqueBusinessReference'] === reference) throw invalid(`uniqueBusinessReference '${reference}' is already used by order ${order.trackingNumber}`);
+    if (order.request['uniqueBusinessReference'] === reference)
+      throw invalid(`uniqueBusinessReference '${reference}' is already used by order ${order.trackingNumber}`);
   }
 }
 
@@ -91,7 +92,8 @@ export function createDelivery(store: SandboxStore, url: URL, body: unknown, now
  */
 export function createBulk(store: SandboxStore, url: URL, body: unknown, now: number): Response {
   requireApiVersion(url);
-  if (!isRecord(body) || !Array.isArray(body['deliveries']) || body['deliveries'].length === 0) throw invalid('The body must be { deliveries: [ ...orders ] } with at least one order');
+  if (!isRecord(body) || !Array.isArray(body['deliveries']) || body['deliveries'].length === 0)
+    throw invalid('The body must be { deliveries: [ ...orders ] } with at least one order');
   const business = businessWithLocation(store);
   const createdDeliveriesIds: string[] = [];
   const failedDeliveries: Array<{ businessReference?: string; errorMessage: string }> = [];

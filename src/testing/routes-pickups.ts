@@ -2,7 +2,7 @@
  * Pickups, pickup locations and fees (live-service.md), answered in the shapes the service's own
  * integrations read. Pickups are kept per business.
  */
-import { pickupErrorCodeMeaning, type PickupErrorCode } from '../errors/codes.js';
+import { type PickupErrorCode, pickupErrorCodeMeaning } from '../errors/codes.js';
 import { findCityByName } from './addresses.js';
 import type { BusinessRecord, PickupRecord, SandboxStore } from './store.js';
 import { coded, invalid, isNonEmptyString, isRecord, notFound, ok, RuleViolation } from './wire.js';

@@ -3,13 +3,13 @@ import { asciiDigits } from '../schemas/predicates.js';
 import { answerControl, CONTROL_PREFIX } from './control.js';
 import { SandboxError } from './errors.js';
 import { FaultInjector, type FaultOptions } from './faults.js';
-import { isLinkLocalHostname, webhookHostSet, webhookTargetRefusal } from './network.js';
 import type { ScenarioName } from './flows.js';
+import { isLinkLocalHostname, webhookHostSet, webhookTargetRefusal } from './network.js';
 import { route } from './router.js';
-import { startServer, type ListenOptions, type SandboxServer } from './server.js';
-import { StateEngine, type AdvanceOptions } from './state-engine.js';
-import { SandboxStore, type OrderRecord, type StateEvent } from './store.js';
-import { webhookBody, WebhookDispatcher, type WebhookDelivery, type WebhookRetryOptions } from './webhook-dispatch.js';
+import { type ListenOptions, type SandboxServer, startServer } from './server.js';
+import { type AdvanceOptions, StateEngine } from './state-engine.js';
+import { type OrderRecord, SandboxStore, type StateEvent } from './store.js';
+import { type WebhookDelivery, WebhookDispatcher, type WebhookRetryOptions, webhookBody } from './webhook-dispatch.js';
 import { preflight } from './wire.js';
 
 /** Options of {@link createSandbox}; every one has a default, so `createSandbox()` is enough for most tests. */
@@ -158,13 +158,17 @@ function checkWebhookConfig(config: SandboxWebhookConfig, webhookHosts: Readonly
     throw new SandboxError(`setWebhook: '${config.url}' is not a URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SandboxError('setWebhook: the URL must be http(s)');
-  if (isLinkLocalHostname(url.hostname)) throw new SandboxError(`setWebhook: ${url.hostname} is a link-local address (169.254.0.0/16, fe80::/10: cloud metadata, the host's neighbours); the sandbox sends no webhooks there`);
+  if (isLinkLocalHostname(url.hostname))
+    throw new SandboxError(
+      `setWebhook: ${url.hostname} is a link-local address (169.254.0.0/16, fe80::/10: cloud metadata, the host's neighbours); the sandbox sends no webhooks there`,
+    );
   const refusal = webhookHosts === undefined ? undefined : webhookTargetRefusal(config.url, webhookHosts);
   if (refusal !== undefined) throw new SandboxError(`setWebhook: ${refusal}`);
   if ((config.headerName === undefined) !== (config.headerValue === undefined)) {
     throw new SandboxError('setWebhook: headerName and headerValue go together, never one alone (spec, Authentication 3)');
   }
-  if (config.headerName !== undefined && !HEADER_NAME.test(config.headerName)) throw new SandboxError(`setWebhook: '${config.headerName}' is not a valid header name`);
+  if (config.headerName !== undefined && !HEADER_NAME.test(config.headerName))
+    throw new SandboxError(`setWebhook: '${config.headerName}' is not a valid header name`);
   // Refused here, not left to fetch: every delivery would otherwise fail and only show in webhookLog().
   if (config.headerValue !== undefined && (typeof config.headerValue !== 'string' || config.headerValue.trim() === '' || /[\r\n\0]/.test(config.headerValue))) {
     throw new SandboxError('setWebhook: headerValue must be a non-empty string without CR, LF or NUL');
@@ -218,7 +222,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         ? { url: order.webhookUrl, headers: order.webhookCustomHeaders ?? {} }
         : account === undefined
           ? undefined
-          : { url: account.url, headers: account.headerName === undefined || account.headerValue === undefined ? {} : { [account.headerName]: account.headerValue } };
+          : {
+              url: account.url,
+              headers: account.headerName === undefined || account.headerValue === undefined ? {} : { [account.headerName]: account.headerValue },
+            };
     if (target !== undefined) await webhooks.send(target, webhookBody(order, event));
   };
   const engine = new StateEngine(store, now, announce);
@@ -240,7 +247,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     baseUrl,
     fetch: fetchFn,
     listen: async (listenOptions) => {
-      const server = await startServer((request, peer) => (new URL(request.url).pathname.startsWith(`${CONTROL_PREFIX}/`) ? answerControl(sandbox, request, peer) : handle(request)), listenOptions);
+      const server = await startServer(
+        (request, peer) => (new URL(request.url).pathname.startsWith(`${CONTROL_PREFIX}/`) ? answerControl(sandbox, request, peer) : handle(request)),
+        listenOptions,
+      );
       servers.add(server);
       return {
         baseUrl: server.baseUrl,

@@ -53,17 +53,26 @@ const SA = SANDBOX_COUNTRY_IDS.ksa;
 
 const CITY_ROWS: readonly CityRow[] = [
   {
-    country: EG, name: 'Cairo', otherName: 'القاهرة',
+    country: EG,
+    name: 'Cairo',
+    otherName: 'القاهرة',
     zones: {
       'Nasr City|مدينة نصر': ['Makram Ebeid|مكرم عبيد', 'Abbas El Akkad|عباس العقاد', 'Seventh District|الحي السابع'],
       'Heliopolis|مصر الجديدة': ['Korba|الكوربة', 'Almaza|ألماظة', 'Sheraton|شيراتون'],
       'Maadi|المعادي': ['Degla|دجلة', 'Sarayat El Maadi|سرايات المعادي', 'Zahraa El Maadi|زهراء المعادي'],
       'Downtown|وسط البلد': ['Garden City|جاردن سيتي', 'Zamalek|الزمالك', 'Abdeen|عابدين'],
-      'New Cairo|القاهرة الجديدة': ['Fifth Settlement|التجمع الخامس', 'Rehab City|مدينة الرحاب', 'Madinaty|مدينتي|-pickup', 'Shorouk City|مدينة الشروق|-dropoff'],
+      'New Cairo|القاهرة الجديدة': [
+        'Fifth Settlement|التجمع الخامس',
+        'Rehab City|مدينة الرحاب',
+        'Madinaty|مدينتي|-pickup',
+        'Shorouk City|مدينة الشروق|-dropoff',
+      ],
     },
   },
   {
-    country: EG, name: 'Giza', otherName: 'الجيزة',
+    country: EG,
+    name: 'Giza',
+    otherName: 'الجيزة',
     zones: {
       'Dokki|الدقي': ['Dokki|الدقي', 'Mohandessin|المهندسين', 'Agouza|العجوزة'],
       'Haram|الهرم': ['Faisal|فيصل', 'Haram|الهرم'],
@@ -72,7 +81,9 @@ const CITY_ROWS: readonly CityRow[] = [
     },
   },
   {
-    country: EG, name: 'Alexandria', otherName: 'الإسكندرية',
+    country: EG,
+    name: 'Alexandria',
+    otherName: 'الإسكندرية',
     zones: {
       'Montaza|المنتزه': ['Sidi Bishr|سيدي بشر', 'Miami|ميامي', 'Mandara|المندرة'],
       'East Alexandria|شرق الإسكندرية': ['Smouha|سموحة', 'Sporting|سبورتنج', 'Roushdy|رشدي'],
@@ -81,53 +92,69 @@ const CITY_ROWS: readonly CityRow[] = [
     },
   },
   {
-    country: EG, name: 'Qalyubia', otherName: 'القليوبية',
+    country: EG,
+    name: 'Qalyubia',
+    otherName: 'القليوبية',
     zones: {
       'Shubra El Kheima|شبرا الخيمة': ['Shubra El Kheima|شبرا الخيمة', 'Bahtim|بهتيم'],
       'Banha|بنها': ['Banha|بنها', 'Qalyub|قليوب'],
     },
   },
   {
-    country: EG, name: 'Dakahlia', otherName: 'الدقهلية',
+    country: EG,
+    name: 'Dakahlia',
+    otherName: 'الدقهلية',
     zones: {
       'Mansoura|المنصورة': ['Mansoura|المنصورة', 'Talkha|طلخا'],
       'Mit Ghamr|ميت غمر': ['Mit Ghamr|ميت غمر', 'Aga|أجا|-dropoff'],
     },
   },
   {
-    country: EG, name: 'Sharqia', otherName: 'الشرقية',
+    country: EG,
+    name: 'Sharqia',
+    otherName: 'الشرقية',
     zones: {
       'Zagazig|الزقازيق': ['Zagazig|الزقازيق', 'Belbeis|بلبيس'],
       '10th of Ramadan|العاشر من رمضان': ['10th of Ramadan|العاشر من رمضان'],
     },
   },
   {
-    country: EG, name: 'Gharbia', otherName: 'الغربية',
+    country: EG,
+    name: 'Gharbia',
+    otherName: 'الغربية',
     zones: {
       'Tanta|طنطا': ['Tanta|طنطا', 'Kafr El Zayat|كفر الزيات'],
       'El Mahalla El Kubra|المحلة الكبرى': ['El Mahalla El Kubra|المحلة الكبرى'],
     },
   },
   {
-    country: EG, name: 'Ismailia', otherName: 'الإسماعيلية',
+    country: EG,
+    name: 'Ismailia',
+    otherName: 'الإسماعيلية',
     zones: {
       'Ismailia|الإسماعيلية': ['Ismailia|الإسماعيلية', 'Fayed|فايد'],
       'El Qantara|القنطرة': ['El Qantara|القنطرة|-dropoff'],
     },
   },
   {
-    country: EG, name: 'Port Said', otherName: 'بورسعيد',
+    country: EG,
+    name: 'Port Said',
+    otherName: 'بورسعيد',
     zones: {
       'Port Said|بورسعيد': ['Al Sharq|حي الشرق', 'Al Arab|حي العرب'],
       'Port Fouad|بورفؤاد': ['Port Fouad|بورفؤاد'],
     },
   },
   {
-    country: SA, name: 'Riyadh', otherName: 'الرياض',
+    country: SA,
+    name: 'Riyadh',
+    otherName: 'الرياض',
     zones: { 'Al Olaya|العليا': ['Al Olaya|العليا', 'Al Sulimaniyah|السليمانية'] },
   },
   {
-    country: SA, name: 'Jeddah', otherName: 'جدة',
+    country: SA,
+    name: 'Jeddah',
+    otherName: 'جدة',
     zones: { 'Al Rawdah|الروضة': ['Al Rawdah|الروضة', 'Al Hamra|الحمراء'] },
   },
 ];
@@ -135,7 +162,11 @@ const CITY_ROWS: readonly CityRow[] = [
 /** Street codes the sandbox knows (format not shown by the spec); any other `streetCode` answers 3004. */
 export const SANDBOX_STREET_CODES: readonly string[] = ['ST-0001', 'ST-0002', 'ST-0003', 'ST-0004', 'ST-0005'];
 
-const slug = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 const countryPrefix = (countryId: string): string => (countryId === EG ? 'eg' : 'sa');
 
 function split(row: string): [string, string, string | undefined] {

@@ -251,7 +251,9 @@ async function serve(handler: ServedHandler, options: ServeOptions, req: Incomin
       return;
     }
     status = 500;
-    payload = new TextEncoder().encode(JSON.stringify({ success: false, message: `Sandbox internal error: ${err instanceof Error ? err.message : String(err)}`, data: null }));
+    payload = new TextEncoder().encode(
+      JSON.stringify({ success: false, message: `Sandbox internal error: ${err instanceof Error ? err.message : String(err)}`, data: null }),
+    );
     headers['content-type'] = 'application/json';
   }
   // A body left unread (401, 404, 413) would otherwise be read to its end before the next request.
@@ -268,7 +270,8 @@ export async function startServer(handler: ServedHandler, options: ListenOptions
   const http = await import('node:http');
   const host = options.host ?? '127.0.0.1';
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_SANDBOX_MAX_BODY_BYTES;
-  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) throw new SandboxError(`listen: maxBodyBytes must be a positive whole number of bytes, got ${String(maxBodyBytes)}`);
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0)
+    throw new SandboxError(`listen: maxBodyBytes must be a positive whole number of bytes, got ${String(maxBodyBytes)}`);
   const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_SANDBOX_BODY_TIMEOUT_MS;
   if (!Number.isSafeInteger(bodyTimeoutMs) || bodyTimeoutMs <= 0 || bodyTimeoutMs > 2 ** 31 - 1) {
     throw new SandboxError(`listen: bodyTimeoutMs must be a positive whole number of milliseconds, got ${String(bodyTimeoutMs)}`);
@@ -289,7 +292,10 @@ export async function startServer(handler: ServedHandler, options: ListenOptions
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   serveOptions.origin = origin;
   if (!isLoopbackName(host)) {
-    process.emitWarning(`The delivery sandbox listens on ${origin}, reachable from other machines: its API and test key are open to them (its /__sandbox/ control endpoints still answer this machine only). Bind 127.0.0.1 unless you mean it.`, { code: 'DELIVERY_SANDBOX_EXPOSED' });
+    process.emitWarning(
+      `The delivery sandbox listens on ${origin}, reachable from other machines: its API and test key are open to them (its /__sandbox/ control endpoints still answer this machine only). Bind 127.0.0.1 unless you mean it.`,
+      { code: 'DELIVERY_SANDBOX_EXPOSED' },
+    );
   }
   let closing: Promise<void> | undefined;
   return {

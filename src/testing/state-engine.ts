@@ -3,7 +3,7 @@ import type { WebhookOrderType } from '../catalogue/order-types.js';
 import { isFinalState, isKnownState, STATES } from '../catalogue/states.js';
 import { FAILED_ATTEMPTS_LIMIT } from '../catalogue/transitions.js';
 import { SandboxError } from './errors.js';
-import { edgesOf, flows, nodeKey, SCENARIOS, type Edge, type ScenarioName, type ScenarioStep } from './flows.js';
+import { type Edge, edgesOf, flows, nodeKey, SCENARIOS, type ScenarioName, type ScenarioStep } from './flows.js';
 import type { OrderRecord, SandboxStore, StateEvent } from './store.js';
 
 /** What `advance` asks for: the next state, and for an Exception (47) optionally its reason code. */
@@ -55,7 +55,12 @@ export class StateEngine {
   }
 
   private side(order: OrderRecord): Edge[] {
-    return SIDE_STATES.filter((s) => s !== order.state && appliesTo(s, order.webhookType)).map((state) => ({ state, type: order.webhookType, leg: order.leg, automatic: false }));
+    return SIDE_STATES.filter((s) => s !== order.state && appliesTo(s, order.webhookType)).map((state) => ({
+      state,
+      type: order.webhookType,
+      leg: order.leg,
+      automatic: false,
+    }));
   }
 
   /** The states `advance` would accept now. */
@@ -87,7 +92,9 @@ export class StateEngine {
   /** After the third failed attempt of a leg the service moves on by itself (48 or 103, spec Events 6). */
   private automaticStep(order: OrderRecord): Edge | undefined {
     if (order.state !== 47 || order.failures < FAILED_ATTEMPTS_LIMIT) return undefined;
-    return edgesOf(order.kind).get(nodeKey(order.state, order.webhookType, order.leg))?.find((edge) => edge.automatic);
+    return edgesOf(order.kind)
+      .get(nodeKey(order.state, order.webhookType, order.leg))
+      ?.find((edge) => edge.automatic);
   }
 
   private enter(order: OrderRecord, edge: Edge, exceptionCode: number | undefined): StateEvent {
@@ -133,7 +140,8 @@ export class StateEngine {
       throw new SandboxError(`Scenario '${scenario}' does not apply to ${order.kind} orders; available: ${available.join(', ')}`);
     }
     const events: StateEvent[] = [];
-    const left = (): SandboxError => new SandboxError(`Order ${order.trackingNumber} has left the '${scenario}' scenario (now in ${label(order.state)}), and cannot reach its end from there`);
+    const left = (): SandboxError =>
+      new SandboxError(`Order ${order.trackingNumber} has left the '${scenario}' scenario (now in ${label(order.state)}), and cannot reach its end from there`);
     if (PAUSE_STATES.includes(order.state) && order.resumeState !== undefined && positionIn(steps, order, order.resumeState) !== undefined) {
       events.push(...(await this.advance(order.trackingNumber, { to: order.resumeState })));
     }
@@ -142,7 +150,10 @@ export class StateEngine {
     while (at < steps.length - 1) {
       const step = steps[at + 1] as ScenarioStep;
       if (step.automatic === true || !this.options(order).some((edge) => edge.state === step.state && edge.type === step.type)) throw left();
-      const moved = await this.advance(order.trackingNumber, step.exceptionCode === undefined ? { to: step.state } : { to: step.state, exceptionCode: step.exceptionCode });
+      const moved = await this.advance(
+        order.trackingNumber,
+        step.exceptionCode === undefined ? { to: step.state } : { to: step.state, exceptionCode: step.exceptionCode },
+      );
       events.push(...moved);
       for (const event of moved) {
         at += 1;
@@ -160,7 +171,8 @@ export class StateEngine {
  */
 function positionIn(steps: readonly ScenarioStep[], order: OrderRecord, state: number): number | undefined {
   const { history } = order;
-  if (history.at(-1)?.state === state && history.every((event, i) => steps[i]?.state === event.state && steps[i]?.type === event.type)) return history.length - 1;
+  if (history.at(-1)?.state === state && history.every((event, i) => steps[i]?.state === event.state && steps[i]?.type === event.type))
+    return history.length - 1;
   let fallback: number | undefined;
   for (let i = steps.length - 1; i >= 0; i -= 1) {
     const step = steps[i] as ScenarioStep;

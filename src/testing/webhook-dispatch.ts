@@ -180,7 +180,13 @@ export class WebhookDispatcher {
       }
       delivery.attempts.push({ at, status: response.status, error: `HTTP ${response.status}` });
     } catch (err) {
-      const reason = this.closed ? 'the sandbox was closed' : controller.signal.aborted ? `no answer within ${this.timeoutMs} ms` : err instanceof Error ? describeNetworkError(err) : String(err);
+      const reason = this.closed
+        ? 'the sandbox was closed'
+        : controller.signal.aborted
+          ? `no answer within ${this.timeoutMs} ms`
+          : err instanceof Error
+            ? describeNetworkError(err)
+            : String(err);
       delivery.attempts.push({ at, error: reason });
     } finally {
       clearTimeout(timer);

@@ -1,4 +1,4 @@
-import { errorCodeMeaning, type ErrorCode } from '../errors/codes.js';
+import { type ErrorCode, errorCodeMeaning } from '../errors/codes.js';
 
 /** CORS headers on every answer, so browser tests can call a `listen()`ed sandbox; its server narrows them to the allowed origins. */
 const CORS_HEADERS: Readonly<Record<string, string>> = {

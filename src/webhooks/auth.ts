@@ -40,7 +40,9 @@ export function compileWebhookAuth(auth: WebhookAuth, where = 'auth'): ExpectedH
     // Fetch refuses such a header and Node reads its bytes as Latin-1: the comparison could only
     // fail. The value is a secret, so the message names the position, not the text around it.
     const code = outside[0].codePointAt(0) ?? 0;
-    throw new ConfigurationError(`${where}.value: U+${code.toString(16).toUpperCase().padStart(4, '0')} at position ${outside.index + 1} is not visible ASCII: no header can carry it`);
+    throw new ConfigurationError(
+      `${where}.value: U+${code.toString(16).toUpperCase().padStart(4, '0')} at position ${outside.index + 1} is not visible ASCII: no header can carry it`,
+    );
   }
   return { name: name.toLowerCase(), bytes: new TextEncoder().encode(value) };
 }

@@ -1,4 +1,4 @@
-import { isKnownState, type DeliveryState } from '../catalogue/states.js';
+import { type DeliveryState, isKnownState } from '../catalogue/states.js';
 import { ConfigurationError } from '../errors/base.js';
 import { compileWebhookAuth, headersMatch, type WebhookAuth } from './auth.js';
 import { WebhookPayloadError } from './errors.js';
@@ -105,15 +105,18 @@ export function createWebhookHandler(options: WebhookHandlerOptions = {}): (requ
  */
 export function webhookRequestHandler(options: WebhookHandlerOptions = {}): (request: Request, parsed?: ParsedBody) => Promise<Response> {
   // An empty list (every key filtered out, e.g. an unset environment variable) must not mean "accept anyone".
-  if (Array.isArray(options.auth) && options.auth.length === 0) throw new ConfigurationError('auth: an empty list of keys would accept every webhook; omit auth to do that on purpose');
-  const expected = (options.auth === undefined ? [] : Array.isArray(options.auth) ? options.auth : [options.auth]).map((auth: WebhookAuth, i: number, all: readonly WebhookAuth[]) =>
-    compileWebhookAuth(auth, all.length > 1 ? `auth[${i}]` : 'auth'),
+  if (Array.isArray(options.auth) && options.auth.length === 0)
+    throw new ConfigurationError('auth: an empty list of keys would accept every webhook; omit auth to do that on purpose');
+  const expected = (options.auth === undefined ? [] : Array.isArray(options.auth) ? options.auth : [options.auth]).map(
+    (auth: WebhookAuth, i: number, all: readonly WebhookAuth[]) => compileWebhookAuth(auth, all.length > 1 ? `auth[${i}]` : 'auth'),
   );
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_WEBHOOK_BODY_BYTES;
-  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) throw new ConfigurationError(`maxBodyBytes: expected a positive whole number of bytes, received ${String(maxBodyBytes)}`);
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0)
+    throw new ConfigurationError(`maxBodyBytes: expected a positive whole number of bytes, received ${String(maxBodyBytes)}`);
   const bodyTimeoutMs = checkBodyTimeout(options.bodyTimeoutMs ?? DEFAULT_WEBHOOK_BODY_TIMEOUT_MS);
   const allowMissingContentType = options.allowMissingContentType ?? false;
-  if (typeof allowMissingContentType !== 'boolean') throw new ConfigurationError(`allowMissingContentType: expected true or false, received ${typeof allowMissingContentType}`);
+  if (typeof allowMissingContentType !== 'boolean')
+    throw new ConfigurationError(`allowMissingContentType: expected true or false, received ${typeof allowMissingContentType}`);
   const onEvent = callback(options.onEvent, 'onEvent');
   const byState = stateCallbacks(options.on);
   const report = (error: unknown, request: Request): void => {

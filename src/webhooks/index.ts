@@ -6,6 +6,19 @@
  *
  * @module delivery-sdk/webhooks
  */
+
+export type {
+  DashboardState,
+  ExceptionCode,
+  ExceptionDescription,
+  ExceptionDirection,
+  FlowStep,
+  ForwardExceptionCode,
+  ReturnExceptionCode,
+  StateDescription,
+  StateInfo,
+  Transition,
+} from '../catalogue/index.js';
 export {
   DeliveryState,
   describeException,
@@ -22,19 +35,7 @@ export {
   STATES,
   WebhookOrderType,
 } from '../catalogue/index.js';
-export type {
-  DashboardState,
-  ExceptionCode,
-  ExceptionDescription,
-  ExceptionDirection,
-  FlowStep,
-  ForwardExceptionCode,
-  ReturnExceptionCode,
-  StateDescription,
-  StateInfo,
-  Transition,
-} from '../catalogue/index.js';
-export { DeliveryError, ConfigurationError } from '../errors/base.js';
+export { ConfigurationError, DeliveryError } from '../errors/base.js';
 export { verifyWebhookHeaders, type WebhookAuth, type WebhookHeaders } from './auth.js';
 export { TrackerStoreError, WebhookPayloadError } from './errors.js';
 export type {
@@ -57,4 +58,12 @@ export {
   type WebhookStateHandlers,
 } from './handler.js';
 export { parseWebhookEvent } from './parse.js';
-export { type AsyncOrderTracker, createOrderTracker, type OrderTracker, type OrderTrackerOptions, type OrderTrackerStore, type StoredEvent, type TrackResult } from './tracker.js';
+export {
+  type AsyncOrderTracker,
+  createOrderTracker,
+  type OrderTracker,
+  type OrderTrackerOptions,
+  type OrderTrackerStore,
+  type StoredEvent,
+  type TrackResult,
+} from './tracker.js';

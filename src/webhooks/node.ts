@@ -6,7 +6,7 @@
  * @module delivery-sdk/webhooks/node
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkBodyTimeout, DEFAULT_WEBHOOK_BODY_TIMEOUT_MS, type ParsedBody, webhookRequestHandler, type WebhookHandlerOptions } from './handler.js';
+import { checkBodyTimeout, DEFAULT_WEBHOOK_BODY_TIMEOUT_MS, type ParsedBody, type WebhookHandlerOptions, webhookRequestHandler } from './handler.js';
 
 export { DEFAULT_WEBHOOK_BODY_TIMEOUT_MS } from './handler.js';
 

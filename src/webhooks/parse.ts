@@ -102,7 +102,10 @@ function readEvent(body: Body): WebhookEvent {
   const type = fields.optional('type', 'an order type string', text);
   set('type', type);
   set('timeStamp', fields.optional('timeStamp', 'epoch milliseconds', epochMillis));
-  set('isConfirmedDelivery', fields.optional('isConfirmedDelivery', 'a boolean', (value) => (typeof value === 'boolean' ? value : undefined)));
+  set(
+    'isConfirmedDelivery',
+    fields.optional('isConfirmedDelivery', 'a boolean', (value) => (typeof value === 'boolean' ? value : undefined)),
+  );
   const promised = fields.optional('deliveryPromiseDate', 'a date string', (value) => (typeof value === 'string' ? value : undefined));
   if (promised !== undefined) {
     event['deliveryPromiseDate'] = promised;
@@ -110,7 +113,10 @@ function readEvent(body: Body): WebhookEvent {
     if (day === undefined) fields.flag('deliveryPromiseDate', `expected a date as DD-MM-YYYY or YYYY-MM-DD, received ${JSON.stringify(promised.slice(0, 40))}`);
     set('deliveryPromiseDay', day);
   }
-  set('businessReference', fields.optional('businessReference', 'a string', (value) => (typeof value === 'string' ? value : idText(value))));
+  set(
+    'businessReference',
+    fields.optional('businessReference', 'a string', (value) => (typeof value === 'string' ? value : idText(value))),
+  );
   set('numberOfAttempts', fields.optional('numberOfAttempts', 'a whole number', wholeNumber));
   if (state === 45) {
     // A delivery without cash on delivery collects nothing: the spec promises `cod` in 45.
@@ -132,7 +138,7 @@ function readEvent(body: Body): WebhookEvent {
 
 function own(body: Body, field: string): unknown {
   // Own properties only: an inherited (polluted) `Object.prototype.state` must not count.
-  return Object.prototype.hasOwnProperty.call(body, field) ? body[field] : undefined;
+  return Object.hasOwn(body, field) ? body[field] : undefined;
 }
 
 /** One of the three fields without which the event cannot be placed: refused when absent or unreadable. */
@@ -140,7 +146,9 @@ function required<T>(body: Body, field: string, expected: string, read: (value: 
   const value = own(body, field);
   const typed = read(value);
   if (typed !== undefined) return typed;
-  throw new WebhookPayloadError(value === undefined || value === null ? `missing; expected ${expected}` : `expected ${expected}, received ${describe(value)}`, { field });
+  throw new WebhookPayloadError(value === undefined || value === null ? `missing; expected ${expected}` : `expected ${expected}, received ${describe(value)}`, {
+    field,
+  });
 }
 
 /** A non-empty string, or a whole number as its digits: past 2^53 JSON.parse has already changed them, so those are refused. */
@@ -192,7 +200,6 @@ function utcDay(year: number, month: number, day: number): Date | undefined {
   date.setUTCFullYear(year, month - 1, day);
   return date.getUTCDate() === day && date.getUTCMonth() === month - 1 ? date : undefined;
 }
-
 
 function describe(value: unknown): string {
   if (value === null) return 'null';

@@ -168,11 +168,14 @@ function compareEvents(a: WebhookEvent, b: WebhookEvent): number {
 
 /** A caller's mistake (an event not from `parseWebhookEvent`) as a typed error, not a TypeError further down. */
 function checkEvent(event: WebhookEvent): void {
-  if (typeof event !== 'object' || event === null) throw new WebhookPayloadError(`track: expected an event from parseWebhookEvent, received ${event === null ? 'null' : typeof event}`);
-  if (typeof event.trackingNumber !== 'string' || event.trackingNumber === '') throw new WebhookPayloadError('track: expected a non-empty string', { field: 'trackingNumber' });
+  if (typeof event !== 'object' || event === null)
+    throw new WebhookPayloadError(`track: expected an event from parseWebhookEvent, received ${event === null ? 'null' : typeof event}`);
+  if (typeof event.trackingNumber !== 'string' || event.trackingNumber === '')
+    throw new WebhookPayloadError('track: expected a non-empty string', { field: 'trackingNumber' });
   const finite = (value: unknown): boolean => typeof value === 'number' && Number.isFinite(value);
   if (!finite(event.state)) throw new WebhookPayloadError('track: expected a state code, a whole number', { field: 'state' });
-  if (event.timeStamp !== undefined && (typeof event.timeStamp !== 'number' || !Number.isFinite(event.timeStamp))) throw new WebhookPayloadError('track: expected epoch milliseconds', { field: 'timeStamp' });
+  if (event.timeStamp !== undefined && (typeof event.timeStamp !== 'number' || !Number.isFinite(event.timeStamp)))
+    throw new WebhookPayloadError('track: expected epoch milliseconds', { field: 'timeStamp' });
   if (event.type !== undefined && typeof event.type !== 'string') throw new WebhookPayloadError('track: expected an order type string', { field: 'type' });
   if (event.exceptionCode !== undefined && !finite(event.exceptionCode)) {
     throw new WebhookPayloadError('track: expected an exception code, a whole number', { field: 'exceptionCode' });
@@ -221,7 +224,10 @@ export function createOrderTracker(options: OrderTrackerOptions = {}): OrderTrac
     return memoryTracker(maxOrders);
   }
   for (const method of ['record', 'current', 'history', 'forget'] as const) {
-    if (typeof store?.[method] !== 'function') throw new ConfigurationError(`store.${method}: expected a function, received ${typeof store?.[method]}; pass a store such as createRedisTrackerStore({ client })`);
+    if (typeof store?.[method] !== 'function')
+      throw new ConfigurationError(
+        `store.${method}: expected a function, received ${typeof store?.[method]}; pass a store such as createRedisTrackerStore({ client })`,
+      );
   }
   return storeTracker(store);
 }
@@ -276,7 +282,8 @@ function storeTracker(store: OrderTrackerStore): AsyncOrderTracker {
       const id = eventId(event);
       // The store keeps `raw` and every instance reads it back: it must say what the event says.
       const reread = parseWebhookEvent(body);
-      if (reread.trackingNumber !== trackingNumber || eventId(reread) !== id) throw new WebhookPayloadError('track: raw is not the body this event was parsed from', { field: 'raw' });
+      if (reread.trackingNumber !== trackingNumber || eventId(reread) !== id)
+        throw new WebhookPayloadError('track: raw is not the body this event was parsed from', { field: 'raw' });
       const { duplicate, previous } = await attempt('track', trackingNumber, async () => {
         const answer = await store.record({ trackingNumber, id, timeStamp, sortKey: sortKeyOf(event), body });
         return { duplicate: answer.duplicate, previous: answer.previous === undefined ? undefined : decode(answer.previous) };
@@ -301,7 +308,7 @@ function encode(event: WebhookEvent): string {
   try {
     return JSON.stringify(event.raw);
   } catch (err) {
-    throw new WebhookPayloadError('track: the event\'s raw body cannot be stored as JSON', { field: 'raw', cause: err });
+    throw new WebhookPayloadError("track: the event's raw body cannot be stored as JSON", { field: 'raw', cause: err });
   }
 }
 
@@ -313,6 +320,10 @@ async function attempt<T>(operation: TrackerStoreError['operation'], trackingNum
   } catch (err) {
     if (err instanceof TrackerStoreError) throw err;
     const reason = err instanceof Error ? err.message : String(err);
-    throw new TrackerStoreError(`The order tracker's store failed to ${operation} order ${trackingNumber}: ${reason}`, { operation, trackingNumber, cause: err });
+    throw new TrackerStoreError(`The order tracker's store failed to ${operation} order ${trackingNumber}: ${reason}`, {
+      operation,
+      trackingNumber,
+      cause: err,
+    });
   }
 }

@@ -7,7 +7,11 @@ import { createSandbox } from '../../src/testing/index.js';
 import { validationArray400 } from '../fixtures/real/answers/validation-array-400.js';
 import { BASE, HttpResponse, http, makeClient, useMockServer } from './helpers.js';
 
-const order = { type: DeliveryType.Deliver, dropOffAddress: { city: 'Giza', districtId: 'district-eg-giza-dokki', firstLine: '12 Tahrir Street, 3rd floor' }, cod: 250 } as const;
+const order = {
+  type: DeliveryType.Deliver,
+  dropOffAddress: { city: 'Giza', districtId: 'district-eg-giza-dokki', firstLine: '12 Tahrir Street, 3rd floor' },
+  cod: 250,
+} as const;
 
 async function apiErrorOf(call: Promise<unknown>): Promise<ApiError> {
   const outcome = await call.then(
@@ -59,7 +63,9 @@ describe('the sandbox', () => {
     try {
       const client = makeClient({ baseUrl: server.baseUrl, apiKey: 'sandbox-key-for-arrays' });
       const business = await client.businesses.create({ name: 'Nile Shop', salesChannel: 'FACEBOOK_SELLER' });
-      await client.businesses.updatePickupLocations(business._id, [{ locationName: 'Warehouse', districtId: 'district-eg-giza-dokki', firstLine: '5 Tahrir Street' }]);
+      await client.businesses.updatePickupLocations(business._id, [
+        { locationName: 'Warehouse', districtId: 'district-eg-giza-dokki', firstLine: '5 Tahrir Street' },
+      ]);
       const cases: Array<[Record<string, unknown>, Array<string | number>]> = [
         [{ cod: 'two hundred' }, ['cod']],
         [{ allowToOpenPackage: 'yes' }, ['allowToOpenPackage']],

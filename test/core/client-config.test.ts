@@ -84,7 +84,9 @@ describe('authentication header', () => {
   it('refuses an explicit empty apiKey (a missing variable, most likely) instead of calling without a key', () => {
     vi.stubEnv('DELIVERY_API_KEY', 'from-env');
     expect(() => new DeliveryClient({ baseUrl: 'https://api.example.com/v2', apiKey: '' })).toThrow(ConfigurationError);
-    expect(() => new DeliveryClient({ baseUrl: 'https://api.example.com/v2', apiKey: '' })).toThrow(/`apiKey` is empty: pass your API key, or leave `apiKey` out/);
+    expect(() => new DeliveryClient({ baseUrl: 'https://api.example.com/v2', apiKey: '' })).toThrow(
+      /`apiKey` is empty: pass your API key, or leave `apiKey` out/,
+    );
   });
 });
 
@@ -166,10 +168,23 @@ describe('secrets', () => {
       logLevel: 'debug',
       hooks: { onRequest: (e) => hookEvents.push(e), onError: (e) => hookEvents.push(e) },
     });
-    const err: Error = await client.request({ method: "GET", path: "/x" }).then(() => new Error("expected a failure"), (e: unknown) => e as Error);
+    const err: Error = await client.request({ method: 'GET', path: '/x' }).then(
+      () => new Error('expected a failure'),
+      (e: unknown) => e as Error,
+    );
     // The error must be the 401 itself: a placeholder would carry no key whatever the SDK does.
     expect(err).toBeInstanceOf(AuthenticationError);
-    const surfaces = [err.message, String(err.stack), err.toString(), JSON.stringify(err), inspect(err, { depth: 10 }), inspect(client, { depth: 10 }), JSON.stringify(client), lines.join('\n'), inspect(hookEvents, { depth: 10 })];
+    const surfaces = [
+      err.message,
+      String(err.stack),
+      err.toString(),
+      JSON.stringify(err),
+      inspect(err, { depth: 10 }),
+      inspect(client, { depth: 10 }),
+      JSON.stringify(client),
+      lines.join('\n'),
+      inspect(hookEvents, { depth: 10 }),
+    ];
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.join('\n')).toContain('[redacted]');
     for (const surface of surfaces) expect(surface).not.toContain(KEY);

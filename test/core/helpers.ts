@@ -1,4 +1,4 @@
-import { http, HttpResponse } from 'msw';
+import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { DeliveryClient, type DeliveryClientOptions } from '../../src/index.js';
@@ -23,4 +23,4 @@ export function errorBody(errorCode: number | undefined, message: string) {
   return { success: false, message, ...(errorCode === undefined ? {} : { errorCode }), data: null };
 }
 
-export { http, HttpResponse };
+export { HttpResponse, http };

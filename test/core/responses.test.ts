@@ -11,7 +11,7 @@ import {
   ResponseShapeError,
   ServerError,
 } from '../../src/index.js';
-import { BASE, errorBody, http, HttpResponse, makeClient, useMockServer } from './helpers.js';
+import { BASE, errorBody, HttpResponse, http, makeClient, useMockServer } from './helpers.js';
 
 const server = useMockServer();
 
@@ -41,14 +41,18 @@ describe('successful answers', () => {
 
   it('raises a ResponseShapeError for a 2xx body that is not JSON', async () => {
     server.use(http.post(`${BASE}/thing`, () => new HttpResponse('{"success":tru', { status: 200 })));
-    const err = await makeClient().request({ method: 'POST', path: '/thing', body: {} }).catch((e: unknown) => e);
+    const err = await makeClient()
+      .request({ method: 'POST', path: '/thing', body: {} })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ResponseShapeError);
     expect((err as ResponseShapeError).status).toBe(200);
   });
 
   it('treats a 2xx body with success: false as the error it describes', async () => {
     server.use(http.post(`${BASE}/deliveries`, () => HttpResponse.json(errorBody(1073, 'No location'), { status: 200 })));
-    const err = await makeClient().request({ method: 'POST', path: '/deliveries', body: {} }).catch((e: unknown) => e);
+    const err = await makeClient()
+      .request({ method: 'POST', path: '/deliveries', body: {} })
+      .catch((e: unknown) => e);
     expect(isDeliveryError(err, ErrorCode.BusinessLocationRequired)).toBe(true);
   });
 });
@@ -56,7 +60,9 @@ describe('successful answers', () => {
 describe('error answers', () => {
   it.each(Object.values(ErrorCode))('maps errorCode %i to its own class, marked as from the server', async (code) => {
     server.use(http.post(`${BASE}/deliveries`, () => HttpResponse.json(errorBody(code, `server says ${code}`), { status: 400 })));
-    const err = await makeClient().request({ method: 'POST', path: '/deliveries', body: {} }).catch((e: unknown) => e);
+    const err = await makeClient()
+      .request({ method: 'POST', path: '/deliveries', body: {} })
+      .catch((e: unknown) => e);
     const expected = createCodedError(code, { source: 'client' });
     expect(err).toBeInstanceOf(expected.constructor);
     expect(err).toMatchObject({ errorCode: code, source: 'server', status: 400, message: `server says ${code}` });
@@ -64,14 +70,18 @@ describe('error answers', () => {
 
   it('maps an errorCode to its class whatever the HTTP status', async () => {
     server.use(http.get(`${BASE}/cities/x/districts`, () => HttpResponse.json(errorBody(3001, 'City Not Found'), { status: 404 })));
-    const err = await makeClient().request({ method: 'GET', path: '/cities/x/districts' }).catch((e: unknown) => e);
+    const err = await makeClient()
+      .request({ method: 'GET', path: '/cities/x/districts' })
+      .catch((e: unknown) => e);
     expect(isDeliveryError(err, ErrorCode.CityNotFound)).toBe(true);
     expect(err).not.toBeInstanceOf(NotFoundError);
   });
 
   it('keeps an unknown errorCode on an ApiError of the status', async () => {
     server.use(http.post(`${BASE}/deliveries`, () => HttpResponse.json(errorBody(4242, 'Something new'), { status: 422 })));
-    const err = await makeClient().request({ method: 'POST', path: '/deliveries', body: {} }).catch((e: unknown) => e);
+    const err = await makeClient()
+      .request({ method: 'POST', path: '/deliveries', body: {} })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ status: 422, errorCode: 4242 });
     expect(isDeliveryError(err, 4242)).toBe(true);
@@ -87,7 +97,9 @@ describe('error answers', () => {
     [503, ServerError],
   ] as const)('maps status %i without a code to %o', async (status, ErrorClass) => {
     server.use(http.post(`${BASE}/thing`, () => HttpResponse.json({ success: false, message: 'nope', data: null }, { status })));
-    const err = await makeClient({ maxRetries: 0 }).request({ method: 'POST', path: '/thing', body: {} }).catch((e: unknown) => e);
+    const err = await makeClient({ maxRetries: 0 })
+      .request({ method: 'POST', path: '/thing', body: {} })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ErrorClass);
     expect(err).toMatchObject({ status, request: { method: 'POST', url: `${BASE}/thing` } });
   });
@@ -103,7 +115,9 @@ describe('error answers', () => {
   it('turns an HTML 502 into a ServerError with a short excerpt of the page', async () => {
     const page = `<html><head><title>502 Bad Gateway</title></head><body>${'x'.repeat(5000)}</body></html>`;
     server.use(http.get(`${BASE}/thing`, () => new HttpResponse(page, { status: 502, headers: { 'content-type': 'text/html' } })));
-    const err = await makeClient({ maxRetries: 0 }).request({ method: 'GET', path: '/thing' }).catch((e: unknown) => e);
+    const err = await makeClient({ maxRetries: 0 })
+      .request({ method: 'GET', path: '/thing' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServerError);
     expect((err as Error).message).toContain('502 Bad Gateway');
     expect((err as Error).message.length).toBeLessThan(400);
@@ -111,19 +125,25 @@ describe('error answers', () => {
 
   it('says so when an error body is empty', async () => {
     server.use(http.get(`${BASE}/thing`, () => new HttpResponse(null, { status: 404 })));
-    const err = await makeClient().request({ method: 'GET', path: '/thing' }).catch((e: unknown) => e);
+    const err = await makeClient()
+      .request({ method: 'GET', path: '/thing' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NotFoundError);
     expect((err as Error).message).toContain('HTTP 404');
   });
 
   it('reads Retry-After in seconds and as an HTTP date', async () => {
     server.use(http.get(`${BASE}/s`, () => HttpResponse.json({}, { status: 429, headers: { 'retry-after': '7' } })));
-    const inSeconds = await makeClient({ maxRetries: 0 }).request({ method: 'GET', path: '/s' }).catch((e: unknown) => e);
+    const inSeconds = await makeClient({ maxRetries: 0 })
+      .request({ method: 'GET', path: '/s' })
+      .catch((e: unknown) => e);
     expect((inSeconds as RateLimitError).retryAfter).toBe(7000);
 
     const at = new Date(Date.now() + 30_000).toUTCString();
     server.use(http.get(`${BASE}/d`, () => HttpResponse.json({}, { status: 429, headers: { 'retry-after': at } })));
-    const asDate = await makeClient({ maxRetries: 0 }).request({ method: 'GET', path: '/d' }).catch((e: unknown) => e);
+    const asDate = await makeClient({ maxRetries: 0 })
+      .request({ method: 'GET', path: '/d' })
+      .catch((e: unknown) => e);
     expect((asDate as RateLimitError).retryAfter).toBeGreaterThan(25_000);
     expect((asDate as RateLimitError).retryAfter).toBeLessThanOrEqual(30_000);
   });

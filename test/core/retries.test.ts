@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ConnectionError, RateLimitError, RequestAbortedError, ServerError, TimeoutError } from '../../src/index.js';
-import { BASE, http, HttpResponse, makeClient, useMockServer } from './helpers.js';
+import { BASE, HttpResponse, http, makeClient, useMockServer } from './helpers.js';
 
 const server = useMockServer();
 
@@ -44,7 +44,9 @@ describe('retries', () => {
   });
 
   it('repeats a POST answered 429, where the service said it did nothing', async () => {
-    const calls = countCalls('post', (n) => (n === 1 ? HttpResponse.json({}, { status: 429, headers: { 'retry-after': '0' } }) : HttpResponse.json({ success: true, data: 1 })));
+    const calls = countCalls('post', (n) =>
+      n === 1 ? HttpResponse.json({}, { status: 429, headers: { 'retry-after': '0' } }) : HttpResponse.json({ success: true, data: 1 }),
+    );
     await expect(makeClient().request({ method: 'POST', path: '/r', body: {} })).resolves.toBe(1);
     expect(calls.count).toBe(2);
   });
@@ -57,7 +59,9 @@ describe('retries', () => {
 
   it('waits as long as Retry-After asks before the next attempt', async () => {
     const seen: number[] = [];
-    const calls = countCalls('get', (n) => (n === 1 ? HttpResponse.json({}, { status: 429, headers: { 'retry-after': '1' } }) : HttpResponse.json({ success: true, data: 2 })));
+    const calls = countCalls('get', (n) =>
+      n === 1 ? HttpResponse.json({}, { status: 429, headers: { 'retry-after': '1' } }) : HttpResponse.json({ success: true, data: 2 }),
+    );
     const client = makeClient({ hooks: { onRetry: (event) => seen.push(event.delayMs) } });
     const started = Date.now();
     await expect(client.request({ method: 'GET', path: '/r' })).resolves.toBe(2);
@@ -68,7 +72,9 @@ describe('retries', () => {
 
   it('gives up at once when Retry-After would outlast totalTimeout', async () => {
     const calls = countCalls('get', () => HttpResponse.json({}, { status: 429, headers: { 'retry-after': '60' } }));
-    const err = await makeClient({ totalTimeout: 2_000 }).request({ method: 'GET', path: '/r' }).catch((e: unknown) => e);
+    const err = await makeClient({ totalTimeout: 2_000 })
+      .request({ method: 'GET', path: '/r' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     expect(calls.count).toBe(1);
   });
@@ -85,7 +91,9 @@ describe('timeouts and aborts', () => {
 
   it('raises TimeoutError when one attempt takes longer than timeout, and retries an idempotent call', async () => {
     const calls = countCalls('get', slow);
-    const err = await makeClient({ timeout: 50, maxRetries: 1 }).request({ method: 'GET', path: '/r' }).catch((e: unknown) => e);
+    const err = await makeClient({ timeout: 50, maxRetries: 1 })
+      .request({ method: 'GET', path: '/r' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TimeoutError);
     expect(calls.count).toBe(2);
   });
@@ -99,7 +107,9 @@ describe('timeouts and aborts', () => {
 
   it('does not repeat a POST that timed out, and says the service may have acted', async () => {
     const calls = countCalls('post', slow);
-    const err = await makeClient({ timeout: 50 }).request({ method: 'POST', path: '/r', body: {} }).catch((e: unknown) => e);
+    const err = await makeClient({ timeout: 50 })
+      .request({ method: 'POST', path: '/r', body: {} })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TimeoutError);
     expect((err as Error).message).toContain('not sent again');
     expect(calls.count).toBe(1);
@@ -107,7 +117,9 @@ describe('timeouts and aborts', () => {
 
   it('bounds all attempts together with totalTimeout', async () => {
     const calls = countCalls('get', slow);
-    const err = await makeClient({ timeout: 250, maxRetries: 10 }).request({ method: 'GET', path: '/r' }, { totalTimeout: 400 }).catch((e: unknown) => e);
+    const err = await makeClient({ timeout: 250, maxRetries: 10 })
+      .request({ method: 'GET', path: '/r' }, { totalTimeout: 400 })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TimeoutError);
     // 400 ms leave room for a second attempt of 250 ms at most; without the bound all 11 would be made.
     expect(calls.count).toBeLessThanOrEqual(2);

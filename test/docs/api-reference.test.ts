@@ -47,10 +47,15 @@ const byId = new Map<number, Reflection>();
 beforeAll(async () => {
   outDir = await mkdtemp(join(tmpdir(), 'delivery-sdk-docs-'));
   run = await new Promise((resolve) => {
-    execFile(process.execPath, [typedocBin, '--out', join(outDir, 'html'), '--json', join(outDir, 'api.json')], { cwd: root, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const output = `${stdout}${stderr}`.replace(/\u001b\[[0-9;]*m/g, '');
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, output });
-    });
+    execFile(
+      process.execPath,
+      [typedocBin, '--out', join(outDir, 'html'), '--json', join(outDir, 'api.json')],
+      { cwd: root, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const output = `${stdout}${stderr}`.replace(/\u001b\[[0-9;]*m/g, '');
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, output });
+      },
+    );
   });
   const project = run.code === 0 ? (JSON.parse(await readFile(join(outDir, 'api.json'), 'utf8')) as Reflection) : { id: 0, name: '', kind: 0 };
   modules = new Map((project.children ?? []).map((module) => [module.name, module]));
@@ -73,7 +78,11 @@ function commentOf(reflection: Reflection): Comment | undefined {
   return reflection.comment ?? reflection.signatures?.[0]?.comment ?? reflection.getSignature?.comment;
 }
 
-const summaryOf = (reflection: Reflection): string => (commentOf(reflection)?.summary ?? []).map((part) => part.text).join('').trim();
+const summaryOf = (reflection: Reflection): string =>
+  (commentOf(reflection)?.summary ?? [])
+    .map((part) => part.text)
+    .join('')
+    .trim();
 
 function member(moduleName: string, ...path: string[]): Reflection | undefined {
   let found = modules.get(moduleName);

@@ -92,7 +92,15 @@ describe('The @examples of the shipped declarations (dist/**/*.d.ts)', () => {
   it('are found, after a build: the client, resources, errors, catalogues, webhooks and the sandbox', () => {
     expect(built, 'dist/ is missing: run `npm run build` first').toBe(true);
     const files = new Set(examples.map((example) => example.file));
-    for (const file of ['dist/client.d.ts', 'dist/resources/deliveries.d.ts', 'dist/resources/lookup.d.ts', 'dist/errors/index.d.ts', 'dist/catalogue/states.d.ts', 'dist/webhooks/handler.d.ts', 'dist/testing/sandbox.d.ts']) {
+    for (const file of [
+      'dist/client.d.ts',
+      'dist/resources/deliveries.d.ts',
+      'dist/resources/lookup.d.ts',
+      'dist/errors/index.d.ts',
+      'dist/catalogue/states.d.ts',
+      'dist/webhooks/handler.d.ts',
+      'dist/testing/sandbox.d.ts',
+    ]) {
       expect(files, file).toContain(file);
     }
   });

@@ -2,8 +2,8 @@
 // shipped declarations) against the sources, with the project's strict options. Variables an
 // example takes as given (`client`, `receiver`, `orders`, ...) are declared with the SDK's own types.
 import ts from 'typescript';
-import * as sdk from '../../src/index.js';
 import * as functions from '../../src/functions/index.js';
+import * as sdk from '../../src/index.js';
 import * as testing from '../../src/testing/index.js';
 import * as webhooks from '../../src/webhooks/index.js';
 import { root } from './pages.js';
@@ -78,7 +78,14 @@ export function asModule(code: string, { given: extra = {}, wrapped = false }: {
   const own = lines.filter((line) => /^import\s/.test(line));
   const statements = lines.filter((line) => !/^import\s/.test(line)).map((line) => line.replace(/^export /, ''));
   const body = wrapped ? ['export async function example() {', ...statements, '}'] : [code];
-  return ["import type * as SDK from 'delivery-sdk';", ...(wrapped ? own : []), ...imports, ...given.map(([, declaration]) => declaration), 'export {};', ...body].join('\n');
+  return [
+    "import type * as SDK from 'delivery-sdk';",
+    ...(wrapped ? own : []),
+    ...imports,
+    ...given.map(([, declaration]) => declaration),
+    'export {};',
+    ...body,
+  ].join('\n');
 }
 
 /** Type-checks in-memory modules against the sources with tsconfig.json; the diagnostics of each. */
@@ -109,4 +116,3 @@ export function typeCheck(modules: Map<string, string>): Map<string, string[]> {
   }
   return out;
 }
-

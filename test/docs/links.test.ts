@@ -31,16 +31,19 @@ describe('links between README and docs/', () => {
     expect(anchorOf('The HTTP reference (curl and other languages)')).toBe('the-http-reference-curl-and-other-languages');
   });
 
-  it.each(['README.md', 'CONTRIBUTING.md', ...PAGES.filter((page) => page !== 'README.md')])('every relative link of %s reaches a file and, with #, a heading', (page) => {
-    const broken: string[] = [];
-    for (const target of linksOf(readFileSync(join(root, page), 'utf8'))) {
-      const [path = '', anchor] = target.split('#');
-      const file = path === '' ? join(root, page) : normalize(join(root, dirname(page), path));
-      if (!existsSync(file)) broken.push(`${target}: no such file`);
-      else if (anchor !== undefined && file.endsWith('.md') && !anchorsOf(readFileSync(file, 'utf8')).has(anchor)) broken.push(`${target}: no such heading`);
-    }
-    expect(broken).toEqual([]);
-  });
+  it.each(['README.md', 'CONTRIBUTING.md', ...PAGES.filter((page) => page !== 'README.md')])(
+    'every relative link of %s reaches a file and, with #, a heading',
+    (page) => {
+      const broken: string[] = [];
+      for (const target of linksOf(readFileSync(join(root, page), 'utf8'))) {
+        const [path = '', anchor] = target.split('#');
+        const file = path === '' ? join(root, page) : normalize(join(root, dirname(page), path));
+        if (!existsSync(file)) broken.push(`${target}: no such file`);
+        else if (anchor !== undefined && file.endsWith('.md') && !anchorsOf(readFileSync(file, 'utf8')).has(anchor)) broken.push(`${target}: no such heading`);
+      }
+      expect(broken).toEqual([]);
+    },
+  );
 });
 
 describe('the pages the package ships (README.md, docs/*.md) hold for a reader of node_modules', () => {
@@ -49,20 +52,24 @@ describe('the pages the package ships (README.md, docs/*.md) hold for a reader o
 
   it.each(PAGES)('%s says "in the repository" wherever it names a command that only a clone has', (page) => {
     const sections = readFileSync(join(root, page), 'utf8').split(/\n(?=#{1,6} )/);
-    const unqualified = sections.filter((section) => REPOSITORY_ONLY.test(section) && !/repository|clone/.test(section)).map((section) => section.split('\n')[0]);
+    const unqualified = sections
+      .filter((section) => REPOSITORY_ONLY.test(section) && !/repository|clone/.test(section))
+      .map((section) => section.split('\n')[0]);
     expect(unqualified).toEqual([]);
   });
 
   it('docs/runtimes.md counts and names every entry of the exports map', () => {
     const { exports } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
-    const entries = Object.keys(exports).filter((subpath) => subpath !== './package.json').map((subpath) => (subpath === '.' ? 'delivery-sdk' : `delivery-sdk/${subpath.slice(2)}`));
+    const entries = Object.keys(exports)
+      .filter((subpath) => subpath !== './package.json')
+      .map((subpath) => (subpath === '.' ? 'delivery-sdk' : `delivery-sdk/${subpath.slice(2)}`));
     const page = readFileSync(join(root, 'docs/runtimes.md'), 'utf8').replace(/\s+/g, ' ');
     const words = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'];
     expect(page).not.toMatch(new RegExp(`\\b(?!${words[entries.length - 1]}\\b)(${words.join('|')}) entries`));
     for (const entry of entries) expect(page).toContain(`\`${entry}\``);
   });
 
-  it("docs/webhooks.md's Redis example attaches an error listener (ioredis prints \"Unhandled error event\" without one)", () => {
+  it('docs/webhooks.md\'s Redis example attaches an error listener (ioredis prints "Unhandled error event" without one)', () => {
     const example = readFileSync(join(root, 'docs/webhooks.md'), 'utf8').match(/```ts\n[^`]*new Redis\([\s\S]*?```/)?.[0] ?? '';
     expect(example).toContain("redis.on('error'");
   });

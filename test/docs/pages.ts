@@ -4,7 +4,13 @@ import { fileURLToPath } from 'node:url';
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The pages a reader gets: README first, then every page of docs/. */
-export const PAGES = ['README.md', ...readdirSync(new URL('../../docs/', import.meta.url)).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
+export const PAGES = [
+  'README.md',
+  ...readdirSync(new URL('../../docs/', import.meta.url))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
 
 export const read = (page: string): string => readFileSync(`${root}${page}`, 'utf8');
 

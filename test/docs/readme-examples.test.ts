@@ -20,8 +20,22 @@ beforeAll(() => {
 describe('The examples of README.md and docs/', () => {
   it('are found: Quick start, options, every namespace, the order rules, webhooks and the sandbox', () => {
     const code = examples.map((example) => example.code).join('\n');
-    for (const call of ['client.lookup.', 'client.users.', 'client.businesses.', 'client.deliveries.', 'client.fulfillment.', 'validateOrder(', 'createWebhookHandler(', 'createSandbox(']) expect(code).toContain(call);
-    for (const page of ['README.md', 'docs/orders.md', 'docs/sandbox.md', 'docs/webhooks.md']) expect(examples.some((example) => example.page === page), page).toBe(true);
+    for (const call of [
+      'client.lookup.',
+      'client.users.',
+      'client.businesses.',
+      'client.deliveries.',
+      'client.fulfillment.',
+      'validateOrder(',
+      'createWebhookHandler(',
+      'createSandbox(',
+    ])
+      expect(code).toContain(call);
+    for (const page of ['README.md', 'docs/orders.md', 'docs/sandbox.md', 'docs/webhooks.md'])
+      expect(
+        examples.some((example) => example.page === page),
+        page,
+      ).toBe(true);
   });
 
   it('are really type-checked: a wrong argument and an unchecked index are reported', () => {

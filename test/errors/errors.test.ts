@@ -65,13 +65,14 @@ describe('the coded error classes', () => {
       ],
       { subject: 'Invalid order' },
     );
-    expect(err.message).toBe(
-      'Invalid order: dropOffAddress.firstLine: must be longer than 5 characters; deliveryImages[0].images[3]: must be an http(s) URL',
-    );
+    expect(err.message).toBe('Invalid order: dropOffAddress.firstLine: must be longer than 5 characters; deliveryImages[0].images[3]: must be an http(s) URL');
   });
 
   it('keeps a developer hint out of the message, and in JSON', () => {
-    const err = new ValidationError([{ path: ['countryId'], message: 'no city matches' }], { subject: 'Invalid address', hint: 'pass countryId: CountryId.KSA' });
+    const err = new ValidationError([{ path: ['countryId'], message: 'no city matches' }], {
+      subject: 'Invalid address',
+      hint: 'pass countryId: CountryId.KSA',
+    });
     expect(err.message).not.toContain('CountryId');
     expect(err.hint).toBe('pass countryId: CountryId.KSA');
     expect(JSON.parse(JSON.stringify(err))).toMatchObject({ hint: 'pass countryId: CountryId.KSA' });

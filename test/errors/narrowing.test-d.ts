@@ -1,17 +1,17 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import {
-  AddressNotServedError,
+  type AddressNotServedError,
   type APIPromise,
-  type BulkCreationError,
-  type DistrictNotFoundError,
-  type PlaceCandidate,
-  ValidationError,
   type ApiError,
+  type BulkCreationError,
   type CodLimitExceededError,
   DeliveryClient,
   type DeliveryError,
+  type DistrictNotFoundError,
   ErrorCode,
   isDeliveryError,
+  type PlaceCandidate,
+  type ValidationError,
   type WithResponse,
 } from '../../src/index.js';
 

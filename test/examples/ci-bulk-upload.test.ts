@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from 'delivery-sdk/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EXIT, main, parseRows } from '../../examples/ci-bulk-upload.js';
-import { clientFor, setUpMerchant, type ExampleOptions } from '../../examples/support/merchant.js';
+import { clientFor, type ExampleOptions, setUpMerchant } from '../../examples/support/merchant.js';
 import { collector, tsx } from './helpers.js';
 
 const CSV = 'examples/data/orders.csv';
@@ -40,7 +40,10 @@ describe('ci-bulk-upload', () => {
     const { code, lines } = await upload(CSV);
     expect(code).toBe(EXIT.failures);
     expect(sandbox.orders().map((order) => order.businessReference)).toEqual(['ORDER-4001', 'ORDER-4002', 'ORDER-4004']);
-    expect(sandbox.orders()[1]?.request).toMatchObject({ notes: 'Call before delivery, "gate 2"', dropOffAddress: { districtId: 'district-eg-giza-mohandessin' } });
+    expect(sandbox.orders()[1]?.request).toMatchObject({
+      notes: 'Call before delivery, "gate 2"',
+      dropOffAddress: { districtId: 'district-eg-giza-mohandessin' },
+    });
     expect(lines[0]).toBe(`Uploading 6 orders from ${CSV}`);
     expect(lines[1]).toMatch(/^✗ row 3 ORDER-4003: DistrictNotFoundError 3003 \(client\) district: no district matches 'Dokky' in Giza .*closest: Dokki/);
     expect(lines[2]).toBe('✗ row 5 ORDER-4005: CodLimitExceededError 3007 (client) cod: must be at most 30000 EGP');
@@ -54,7 +57,9 @@ describe('ci-bulk-upload', () => {
       const { code, lines } = await upload(JSON_FILE, { baseUrl: unset.baseUrl, apiKey: unset.apiKey, fetch: unset.fetch, chunkSize: 2 });
       expect(code).toBe(EXIT.failures);
       expect(lines.slice(1)).toEqual([
-        ...['ORDER-3001', 'ORDER-3002', 'ORDER-3003', 'ORDER-3004'].map((reference, i) => expect.stringMatching(new RegExp(`^✗ row ${i + 1} ${reference}: BusinessLocationRequiredError 1073 \\(server\\) `))),
+        ...['ORDER-3001', 'ORDER-3002', 'ORDER-3003', 'ORDER-3004'].map((reference, i) =>
+          expect.stringMatching(new RegExp(`^✗ row ${i + 1} ${reference}: BusinessLocationRequiredError 1073 \\(server\\) `)),
+        ),
         '0 created, 4 failed',
       ]);
       expect(unset.orders()).toEqual([]);
@@ -73,12 +78,16 @@ describe('ci-bulk-upload', () => {
     const { code, lines } = await upload(JSON_FILE, { fetch: lossy });
     expect(code).toBe(EXIT.failures);
     expect(lines.filter((line) => line.startsWith('✗'))).toHaveLength(4);
-    for (const line of lines.filter((l) => l.startsWith('✗'))) expect(line).toMatch(/ConnectionError \(network\) .*\[may have been created: look it up before sending it again\]$/);
+    for (const line of lines.filter((l) => l.startsWith('✗')))
+      expect(line).toMatch(/ConnectionError \(network\) .*\[may have been created: look it up before sending it again\]$/);
     expect(sandbox.orders()).toHaveLength(4);
   });
 
   it('exits 2 for a file it cannot read, sending nothing', async () => {
-    expect(await upload('examples/data/missing.csv')).toEqual({ code: EXIT.unreadable, lines: [expect.stringMatching(/^error: cannot read orders from examples\/data\/missing\.csv: ENOENT/)] });
+    expect(await upload('examples/data/missing.csv')).toEqual({
+      code: EXIT.unreadable,
+      lines: [expect.stringMatching(/^error: cannot read orders from examples\/data\/missing\.csv: ENOENT/)],
+    });
     expect((await upload('package.json')).code).toBe(EXIT.unreadable);
     expect((await upload('README.md')).lines[0]).toMatch(/expected a \.json or \.csv file/);
     expect(sandbox.orders()).toEqual([]);
@@ -102,7 +111,11 @@ describe('parseRows', () => {
 
 describe('npx tsx examples/ci-bulk-upload.ts', () => {
   it('exits 1 with the report for the CSV sample, 0 for the JSON one, 2 without a file', async () => {
-    const [csv, json, none] = await Promise.all([tsx(['examples/ci-bulk-upload.ts', CSV]), tsx(['examples/ci-bulk-upload.ts', JSON_FILE]), tsx(['examples/ci-bulk-upload.ts'])]);
+    const [csv, json, none] = await Promise.all([
+      tsx(['examples/ci-bulk-upload.ts', CSV]),
+      tsx(['examples/ci-bulk-upload.ts', JSON_FILE]),
+      tsx(['examples/ci-bulk-upload.ts']),
+    ]);
     expect(csv.code).toBe(1);
     expect(csv.stdout).toContain('✗ row 5 ORDER-4005: CodLimitExceededError 3007 (client) cod: must be at most 30000 EGP');
     expect(csv.stdout).toContain('3 created, 3 failed');

@@ -2,13 +2,14 @@
 import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import { DeliveryState } from 'delivery-sdk';
+import { describe, expect, it } from 'vitest';
 import { runDemo } from '../../examples/demo.js';
 import { collector, runFromRoot } from './helpers.js';
 
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const states = (events: ReadonlyArray<{ state: number; type?: string }>) => events.map((event) => (event.type === 'RTO' ? `${event.state}R` : String(event.state))).join(' ');
+const states = (events: ReadonlyArray<{ state: number; type?: string }>) =>
+  events.map((event) => (event.type === 'RTO' ? `${event.state}R` : String(event.state))).join(' ');
 
 describe('the demo, run in process', () => {
   it('places one order of each type and receives every webhook the sandbox sent, through the header-checked handler', async () => {
@@ -49,7 +50,7 @@ describe('the demo, run in process', () => {
     expect(text).toContain('one without it got 401');
   });
 
-  it('shows a second day: last night\'s orders found by reference, an address changed, one cancelled, labels printed to a file, a courier booked', async () => {
+  it("shows a second day: last night's orders found by reference, an address changed, one cancelled, labels printed to a file, a courier booked", async () => {
     const out = collector();
     const labelsFile = join(tmpdir(), `demo-labels-${process.pid}.pdf`);
     const { secondDay } = await runDemo({ out, labelsFile });
@@ -93,5 +94,4 @@ describe('npm run demo', () => {
     expect(stdout).toMatch(/^#\d+ +Fulfillment return +Success +.* 60 Returned to stock$/m);
     expect(stdout.split('\n').length).toBeLessThan(60);
   });
-
 });

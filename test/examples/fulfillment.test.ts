@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from 'delivery-sdk/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../examples/fulfillment.js';
-import { clientFor, setUpMerchant, type ExampleOptions } from '../../examples/support/merchant.js';
+import { clientFor, type ExampleOptions, setUpMerchant } from '../../examples/support/merchant.js';
 import { collector, tsx } from './helpers.js';
 
 let sandbox: Sandbox;
@@ -24,7 +24,10 @@ describe('the fulfillment example', () => {
 
     const returned = sandbox.order(run.returned.trackingNumber);
     expect(returned.type).toBe('CUSTOMER_RETURN_PICKUP');
-    expect(returned.request).toMatchObject({ originalFulfillmentTrackingNumber: run.sent.trackingNumber, fulfillmentInfo: { items: [{ sku: 'SHIRT-M', quantity: 1 }] } });
+    expect(returned.request).toMatchObject({
+      originalFulfillmentTrackingNumber: run.sent.trackingNumber,
+      fulfillmentInfo: { items: [{ sku: 'SHIRT-M', quantity: 1 }] },
+    });
 
     // Two customers, two orders; the first customer's two elements merged, items added up per sku.
     expect(run.bulky.map((order) => [order.receiverPhone, order.mergedFrom])).toEqual([
@@ -39,7 +42,9 @@ describe('the fulfillment example', () => {
 
     // The refused return sent nothing: one send, one return, two bulky orders.
     expect(sandbox.orders()).toHaveLength(4);
-    expect(out.text()).toContain("a return of 3 x SHIRT-M is refused before sending: fulfillmentInfo.items[0].quantity returns 3 of 'SHIRT-M' in all, but the original order had 2");
+    expect(out.text()).toContain(
+      "a return of 3 x SHIRT-M is refused before sending: fulfillmentInfo.items[0].quantity returns 3 of 'SHIRT-M' in all, but the original order had 2",
+    );
     expect(out.text()).toContain('differing cod');
   });
 

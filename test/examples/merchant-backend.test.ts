@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from 'delivery-sdk/testing';
-import { startMerchantBackend, type MerchantBackend } from '../../examples/merchant-backend.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type MerchantBackend, startMerchantBackend } from '../../examples/merchant-backend.js';
 import { clientFor, setUpMerchant } from '../../examples/support/merchant.js';
 import { collector, startTsx } from './helpers.js';
 
@@ -18,7 +18,11 @@ let backend: MerchantBackend;
 let out: ReturnType<typeof collector>;
 
 async function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${backend.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const response = await fetch(`${backend.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   return { status: response.status, body: await response.json() };
 }
 const get = async (path: string) => {
@@ -116,7 +120,9 @@ describe('npx tsx examples/merchant-backend.ts', () => {
   it('serves against its own sandbox, takes an order, follows it through the webhooks, and stops on Ctrl-C', async () => {
     const running = startTsx(['examples/merchant-backend.ts'], { PORT: '0' });
     try {
-      const [, shop = '', api = ''] = await running.waitFor(/Merchant backend on (http:\/\/127\.0\.0\.1:\d+) \(delivery API: (http:\/\/127\.0\.0\.1:\d+)\/v2\)/);
+      const [, shop = '', api = ''] = await running.waitFor(
+        /Merchant backend on (http:\/\/127\.0\.0\.1:\d+) \(delivery API: (http:\/\/127\.0\.0\.1:\d+)\/v2\)/,
+      );
       const created = await fetch(`${shop}/orders`, { method: 'POST', body: JSON.stringify(order('ORDER-9')) });
       expect(created.status).toBe(201);
       const { trackingNumber } = (await created.json()) as { trackingNumber: string };

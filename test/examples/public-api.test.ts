@@ -6,7 +6,9 @@ import { ROOT } from './helpers.js';
 
 const PUBLIC = ['delivery-sdk', 'delivery-sdk/webhooks', 'delivery-sdk/webhooks/node', 'delivery-sdk/testing'];
 const EXAMPLES = join(ROOT, 'examples');
-const files = readdirSync(EXAMPLES, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts')).map((file) => join(EXAMPLES, file));
+const files = readdirSync(EXAMPLES, { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.ts'))
+  .map((file) => join(EXAMPLES, file));
 
 /** Every module specifier a file names: static imports and exports, and dynamic imports. */
 function specifiers(source: string): string[] {

@@ -1,10 +1,10 @@
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
+import { createSandbox, type Sandbox } from 'delivery-sdk/testing';
 import { build } from 'esbuild';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from 'delivery-sdk/testing';
-import { checkout, main, messageFor, SAMPLE_FORMS, type CheckoutForm } from '../../examples/storefront-checkout.js';
-import { clientFor, setUpMerchant, type ExampleOptions } from '../../examples/support/merchant.js';
+import { type CheckoutForm, checkout, main, messageFor, SAMPLE_FORMS } from '../../examples/storefront-checkout.js';
+import { clientFor, type ExampleOptions, setUpMerchant } from '../../examples/support/merchant.js';
 import { collector, ROOT, tsx } from './helpers.js';
 
 let sandbox: Sandbox;
@@ -57,7 +57,7 @@ describe('checkout', () => {
     expect(sandbox.orders()).toEqual([]);
   });
 
-  it('lets an error that is not the SDK\'s through', () => {
+  it("lets an error that is not the SDK's through", () => {
     const bug = new TypeError('a bug in the page');
     expect(() => messageFor(bug, form())).toThrow(bug);
   });
@@ -81,7 +81,10 @@ describe('browser safety', () => {
     expect(externals).toEqual(['delivery-sdk/testing']);
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs).toContain('src/client.ts'); // delivery-sdk, through tsconfig paths
-    expect(inputs.filter((file) => !file.startsWith('src/') && !file.startsWith('node_modules/zod/') && !file.startsWith('node_modules/ky/'))).toEqual(['examples/support/merchant.ts', 'examples/storefront-checkout.ts']);
+    expect(inputs.filter((file) => !file.startsWith('src/') && !file.startsWith('node_modules/zod/') && !file.startsWith('node_modules/ky/'))).toEqual([
+      'examples/support/merchant.ts',
+      'examples/storefront-checkout.ts',
+    ]);
   });
 });
 

@@ -1,5 +1,13 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { DeliveryClient, DeliveryState, isKnownState, type DeliveryRecord, type PickupDate, type PickupInput, type PickupTimeSlot } from '../../src/index.js';
+import {
+  type DeliveryClient,
+  type DeliveryRecord,
+  type DeliveryState,
+  isKnownState,
+  type PickupDate,
+  type PickupInput,
+  type PickupTimeSlot,
+} from '../../src/index.js';
 
 declare const order: DeliveryRecord;
 declare const client: DeliveryClient;

@@ -1,18 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  ApiError,
-  AuthenticationError,
-  BulkCreationError,
-  DeliveryClient,
-  isDeliveryError,
-  OrderStateError,
-  PermissionDeniedError,
-  PickupErrorCode,
-  ResponseShapeError,
-  ServerError,
-  ValidationError,
-} from '../../src/index.js';
-import {
   calculatePrice,
   createDelivery,
   createPickup,
@@ -28,6 +15,19 @@ import {
   terminateDelivery,
   updateDelivery,
 } from '../../src/functions/index.js';
+import {
+  ApiError,
+  AuthenticationError,
+  BulkCreationError,
+  DeliveryClient,
+  isDeliveryError,
+  OrderStateError,
+  PermissionDeniedError,
+  PickupErrorCode,
+  ResponseShapeError,
+  ServerError,
+  ValidationError,
+} from '../../src/index.js';
 import { envelope, type Received, startFakeService } from './fake-service.js';
 
 const KEY = 'fake-key-123';

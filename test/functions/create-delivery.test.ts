@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createDelivery, DeliveryCore } from '../../src/functions/index.js';
 import { ConfigurationError, ValidationError } from '../../src/index.js';
-import { DeliveryCore, createDelivery } from '../../src/functions/index.js';
 import { BASE, capture, dropOffAddress, KEY, ok, receiver, useMockServer } from '../resources/helpers.js';
 
 const server = useMockServer();

@@ -19,16 +19,82 @@ describe('delivery-sdk/functions: every operation as a function over a DeliveryC
     ['listZones', 'get', '/cities/c1/zones', [], () => functions.listZones(core(), 'c1'), () => makeClient().lookup.zones('c1')],
     ['listDistricts', 'get', '/cities/c1/districts', [], () => functions.listDistricts(core(), 'c1'), () => makeClient().lookup.districts('c1')],
     ['listAllDistricts', 'get', '/cities/getAllDistricts', [], () => functions.listAllDistricts(core()), () => makeClient().lookup.allDistricts()],
-    ['registerBusinessAdmin', 'post', '/users/business/admin', { _id: 'u1' }, () =>
-      functions.registerBusinessAdmin(core(), { email: 'a@shop.example', password: 'pw', countryId: 'eg', profile: { firstName: 'M', lastName: 'A', phone: '+201001234567' } }),
-      () => makeClient().users.registerBusinessAdmin({ email: 'a@shop.example', password: 'pw', countryId: 'eg', profile: { firstName: 'M', lastName: 'A', phone: '+201001234567' } })],
-    ['verifyPhone', 'post', '/users/business-admin/phone/verify', { codeSent: true }, () => functions.verifyPhone(core(), { phone: '+201001234567' }), () => makeClient().users.verifyPhone({ phone: '+201001234567' })],
-    ['confirmPhone', 'post', '/users/business-admin/phone/confirm', { phoneVerified: true }, () => functions.confirmPhone(core(), { phone: '+201001234567', token: '1234' }), () => makeClient().users.confirmPhone({ phone: '+201001234567', token: '1234' })],
-    ['confirmEmail', 'post', '/users/mail/confirm', { emailVerified: true }, () => functions.confirmEmail(core(), { token: 't' }), () => makeClient().users.confirmEmail({ token: 't' })],
-    ['createBusiness', 'post', '/businesses', { _id: 'b1' }, () => functions.createBusiness(core(), { name: 'Nile', salesChannel: 'FACEBOOK_SELLER' }), () => makeClient().businesses.create({ name: 'Nile', salesChannel: 'FACEBOOK_SELLER' })],
-    ['updatePickupLocations', 'put', '/businesses/b1', { _id: 'b1' }, () => functions.updatePickupLocations(core(), 'b1', [location]), () => makeClient().businesses.updatePickupLocations('b1', [location])],
-    ['createFulfillmentOrder', 'post', '/deliveries', { _id: 'd1', trackingNumber: '7' }, () => functions.createFulfillmentOrder(core(), send), () => makeClient().fulfillment.create(send)],
-    ['createBulkyFulfillment', 'post', '/fulfillment/deliveries/bulky', [{ _id: 'd1', trackingNumber: '7' }], () => functions.createBulkyFulfillment(core(), [send]), () => makeClient().fulfillment.createBulky([send])],
+    [
+      'registerBusinessAdmin',
+      'post',
+      '/users/business/admin',
+      { _id: 'u1' },
+      () =>
+        functions.registerBusinessAdmin(core(), {
+          email: 'a@shop.example',
+          password: 'pw',
+          countryId: 'eg',
+          profile: { firstName: 'M', lastName: 'A', phone: '+201001234567' },
+        }),
+      () =>
+        makeClient().users.registerBusinessAdmin({
+          email: 'a@shop.example',
+          password: 'pw',
+          countryId: 'eg',
+          profile: { firstName: 'M', lastName: 'A', phone: '+201001234567' },
+        }),
+    ],
+    [
+      'verifyPhone',
+      'post',
+      '/users/business-admin/phone/verify',
+      { codeSent: true },
+      () => functions.verifyPhone(core(), { phone: '+201001234567' }),
+      () => makeClient().users.verifyPhone({ phone: '+201001234567' }),
+    ],
+    [
+      'confirmPhone',
+      'post',
+      '/users/business-admin/phone/confirm',
+      { phoneVerified: true },
+      () => functions.confirmPhone(core(), { phone: '+201001234567', token: '1234' }),
+      () => makeClient().users.confirmPhone({ phone: '+201001234567', token: '1234' }),
+    ],
+    [
+      'confirmEmail',
+      'post',
+      '/users/mail/confirm',
+      { emailVerified: true },
+      () => functions.confirmEmail(core(), { token: 't' }),
+      () => makeClient().users.confirmEmail({ token: 't' }),
+    ],
+    [
+      'createBusiness',
+      'post',
+      '/businesses',
+      { _id: 'b1' },
+      () => functions.createBusiness(core(), { name: 'Nile', salesChannel: 'FACEBOOK_SELLER' }),
+      () => makeClient().businesses.create({ name: 'Nile', salesChannel: 'FACEBOOK_SELLER' }),
+    ],
+    [
+      'updatePickupLocations',
+      'put',
+      '/businesses/b1',
+      { _id: 'b1' },
+      () => functions.updatePickupLocations(core(), 'b1', [location]),
+      () => makeClient().businesses.updatePickupLocations('b1', [location]),
+    ],
+    [
+      'createFulfillmentOrder',
+      'post',
+      '/deliveries',
+      { _id: 'd1', trackingNumber: '7' },
+      () => functions.createFulfillmentOrder(core(), send),
+      () => makeClient().fulfillment.create(send),
+    ],
+    [
+      'createBulkyFulfillment',
+      'post',
+      '/fulfillment/deliveries/bulky',
+      [{ _id: 'd1', trackingNumber: '7' }],
+      () => functions.createBulkyFulfillment(core(), [send]),
+      () => makeClient().fulfillment.createBulky([send]),
+    ],
   ] as const;
 
   it.each(cases)('%s sends what the client namespace sends, and resolves the same', async (_, method, path, answer, viaFunction, viaClient) => {
@@ -79,7 +145,9 @@ describe('delivery-sdk/functions: every operation as a function over a DeliveryC
   });
 
   it('imports point down: no file of src/functions imports src/resources or the client', () => {
-    const offenders = readdirSync(FUNCTIONS_DIR).filter((file) => /from '\.\.\/(?:resources\/|client\.js)/.test(readFileSync(`${FUNCTIONS_DIR}${file}`, 'utf8')));
+    const offenders = readdirSync(FUNCTIONS_DIR).filter((file) =>
+      /from '\.\.\/(?:resources\/|client\.js)/.test(readFileSync(`${FUNCTIONS_DIR}${file}`, 'utf8')),
+    );
     expect(offenders).toEqual([]);
   });
 });

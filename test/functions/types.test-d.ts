@@ -2,9 +2,9 @@ import { describe, expectTypeOf, it } from 'vitest';
 import {
   type BulkChunkOutcome,
   type BulkCreateResult,
-  DeliveryCore,
   createBulkDeliveries,
   createDelivery,
+  type DeliveryCore,
   listCities,
   streamBulkDeliveries,
 } from '../../src/functions/index.js';

@@ -5,7 +5,9 @@ import { assertBuilt, BINARIES, PACKAGING_TIMEOUT_MS, packageEntries, packedFile
 
 const DOCUMENTS = ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json'];
 /** The pages README links to, so that its links work from node_modules too. */
-const PAGES = readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
+const PAGES = readdirSync(join(ROOT, 'docs'))
+  .filter((name) => name.endsWith('.md'))
+  .map((name) => `docs/${name}`);
 const binFiles = Object.values(BINARIES).map((file) => file.replace(/^\.\//, ''));
 
 let packed: string[];

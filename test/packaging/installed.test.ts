@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BINARIES, type ConsumerProject, createConsumerProject, PACKAGE_NAME, PACKAGING_TIMEOUT_MS, packageEntries, ROOT, run } from './packed-package.js';
 import { CLIENT_USAGE, MSW_USAGE, RESOLUTIONS, SANDBOX_USAGE, STRICT_OPTIONS } from './consumer/typed-usage.js';
+import { BINARIES, type ConsumerProject, createConsumerProject, PACKAGE_NAME, PACKAGING_TIMEOUT_MS, packageEntries, ROOT, run } from './packed-package.js';
 
 interface ProbeReport {
   entries: Record<string, { esmFile: string; cjsFile: string; esmExports: string[]; cjsExports: string[] }>;
@@ -46,17 +46,27 @@ describe('the tarball installed into a fresh project', () => {
     const script = `for (const s of ${JSON.stringify(entries.map((entry) => entry.specifier))}) console.log(s, Object.keys(require(s)).length);`;
     const { stdout } = await run(process.execPath, [...noEsmRequire, script], { cwd: project.dir });
     for (const entry of entries) expect(stdout).toMatch(new RegExp(`^${entry.specifier} [1-9]\\d*$`, 'm'));
-    const { stdout: created } = await run(process.execPath, [...noEsmRequire, `const { DeliveryClient } = require('${PACKAGE_NAME}'); console.log(typeof new DeliveryClient({ baseUrl: 'https://api.example.com/v2' }).deliveries.create)`], { cwd: project.dir });
+    const { stdout: created } = await run(
+      process.execPath,
+      [
+        ...noEsmRequire,
+        `const { DeliveryClient } = require('${PACKAGE_NAME}'); console.log(typeof new DeliveryClient({ baseUrl: 'https://api.example.com/v2' }).deliveries.create)`,
+      ],
+      { cwd: project.dir },
+    );
     expect(created.trim()).toBe('function');
   });
 
-  it.each(entries.map((entry) => [entry.specifier, entry] as const))('%s loads with import and with require, from the installed dist files, with the same exports', (specifier, entry) => {
-    const found = probe.entries[specifier];
-    expect(found?.esmFile).toMatch(new RegExp(`/node_modules/${PACKAGE_NAME}/${entry.esm.replace(/\./g, '\\.')}$`));
-    expect(found?.cjsFile).toMatch(new RegExp(`/node_modules/${PACKAGE_NAME}/${entry.cjs.replace(/\./g, '\\.')}$`));
-    expect(found?.esmExports.length).toBeGreaterThan(0);
-    expect(found?.cjsExports).toEqual(found?.esmExports);
-  });
+  it.each(entries.map((entry) => [entry.specifier, entry] as const))(
+    '%s loads with import and with require, from the installed dist files, with the same exports',
+    (specifier, entry) => {
+      const found = probe.entries[specifier];
+      expect(found?.esmFile).toMatch(new RegExp(`/node_modules/${PACKAGE_NAME}/${entry.esm.replace(/\./g, '\\.')}$`));
+      expect(found?.cjsFile).toMatch(new RegExp(`/node_modules/${PACKAGE_NAME}/${entry.cjs.replace(/\./g, '\\.')}$`));
+      expect(found?.esmExports.length).toBeGreaterThan(0);
+      expect(found?.cjsExports).toEqual(found?.esmExports);
+    },
+  );
 
   it('the main entry and delivery-sdk/webhooks (every entry but testing/msw, in fact, webhooks/redis included) load without msw, ioredis or redis installed', () => {
     expect(probe.missing).toContain('msw');
@@ -65,9 +75,12 @@ describe('the tarball installed into a fresh project', () => {
     expect(probe.entries[`${PACKAGE_NAME}/webhooks`]?.esmExports).toContain('parseWebhookEvent');
   });
 
-  it.each(peerEntries.map((entry) => [entry.specifier, PEER_ENTRIES[entry.subpath]!] as const))('%s, without its optional peer installed, fails to load naming it (%s)', (specifier, peer) => {
-    expect(probe.failed[specifier]).toContain(`'${peer}'`);
-  });
+  it.each(peerEntries.map((entry) => [entry.specifier, PEER_ENTRIES[entry.subpath]!] as const))(
+    '%s, without its optional peer installed, fails to load naming it (%s)',
+    (specifier, peer) => {
+      expect(probe.failed[specifier]).toContain(`'${peer}'`);
+    },
+  );
 
   it('shares one class per error (and one object per catalogue) across entries, under import and under require', () => {
     expect(probe.sharedExportsDiffer).toEqual([]);
@@ -89,37 +102,54 @@ describe('the tarball installed into a fresh project', () => {
     PACKAGING_TIMEOUT_MS,
   );
 
-  it('type-checks a strict ESM test suite on msw (delivery-sdk/testing/msw, msw present) with moduleResolution node16', async () => {
-    // msw comes from this repository through `paths` (installing it offline is not reliable). Its
-    // own declarations need the DOM library and have errors of their own under strict settings:
-    // only this package's declarations and the user's code are judged here.
-    const msw = join(ROOT, 'node_modules/msw', (JSON.parse(readFileSync(join(ROOT, 'node_modules/msw/package.json'), 'utf8')) as { exports: Record<string, { import: { types: string } }> }).exports['.']!.import.types);
-    const compilerOptions = { ...RESOLUTIONS['node16']!.compilerOptions, lib: ['ES2022', 'DOM', 'DOM.Iterable'], paths: { msw: [msw] } };
-    expect(withoutForeignDiagnostics(await typeErrors('msw-node16', { msw: MSW_USAGE }, ['usage.mts'], compilerOptions))).toBe('');
-  }, PACKAGING_TIMEOUT_MS);
+  it(
+    'type-checks a strict ESM test suite on msw (delivery-sdk/testing/msw, msw present) with moduleResolution node16',
+    async () => {
+      // msw comes from this repository through `paths` (installing it offline is not reliable). Its
+      // own declarations need the DOM library and have errors of their own under strict settings:
+      // only this package's declarations and the user's code are judged here.
+      const msw = join(
+        ROOT,
+        'node_modules/msw',
+        (JSON.parse(readFileSync(join(ROOT, 'node_modules/msw/package.json'), 'utf8')) as { exports: Record<string, { import: { types: string } }> }).exports[
+          '.'
+        ]!.import.types,
+      );
+      const compilerOptions = { ...RESOLUTIONS['node16']!.compilerOptions, lib: ['ES2022', 'DOM', 'DOM.Iterable'], paths: { msw: [msw] } };
+      expect(withoutForeignDiagnostics(await typeErrors('msw-node16', { msw: MSW_USAGE }, ['usage.mts'], compilerOptions))).toBe('');
+    },
+    PACKAGING_TIMEOUT_MS,
+  );
 
-  it.each(Object.keys(BINARIES))('the %s command starts the sandbox on 127.0.0.1 and answers the API', async (command) => {
-    const child = spawn(join(project.dir, 'node_modules/.bin', command), ['--port', '0', '--api-key', 'packaged-key'], { cwd: project.dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    try {
-      const baseUrl = await new Promise<string>((resolve, reject) => {
-        let output = '';
-        const onData = (chunk: Buffer): void => {
-          output += chunk.toString('utf8');
-          const url = /https?:\/\/127\.0\.0\.1:\d+\/v2/.exec(output)?.[0];
-          if (url !== undefined) resolve(url);
-        };
-        child.stdout.on('data', onData);
-        child.stderr.on('data', onData);
-        child.once('exit', (code) => reject(new Error(`${command} exited (${code}) before printing its URL: ${output}`)));
-        setTimeout(() => reject(new Error(`${command} printed no URL within 60 s: ${output}`)), 60_000).unref();
+  it.each(Object.keys(BINARIES))(
+    'the %s command starts the sandbox on 127.0.0.1 and answers the API',
+    async (command) => {
+      const child = spawn(join(project.dir, 'node_modules/.bin', command), ['--port', '0', '--api-key', 'packaged-key'], {
+        cwd: project.dir,
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
-      const answer = await fetch(`${baseUrl}/cities?countryId=60e4482c7cb7d4bc4849c4d5`);
-      expect(answer.status).toBe(200);
-      expect(JSON.stringify(await answer.json())).toContain('Cairo');
-    } finally {
-      child.kill('SIGTERM');
-    }
-  }, PACKAGING_TIMEOUT_MS);
+      try {
+        const baseUrl = await new Promise<string>((resolve, reject) => {
+          let output = '';
+          const onData = (chunk: Buffer): void => {
+            output += chunk.toString('utf8');
+            const url = /https?:\/\/127\.0\.0\.1:\d+\/v2/.exec(output)?.[0];
+            if (url !== undefined) resolve(url);
+          };
+          child.stdout.on('data', onData);
+          child.stderr.on('data', onData);
+          child.once('exit', (code) => reject(new Error(`${command} exited (${code}) before printing its URL: ${output}`)));
+          setTimeout(() => reject(new Error(`${command} printed no URL within 60 s: ${output}`)), 60_000).unref();
+        });
+        const answer = await fetch(`${baseUrl}/cities?countryId=60e4482c7cb7d4bc4849c4d5`);
+        expect(answer.status).toBe(200);
+        expect(JSON.stringify(await answer.json())).toContain('Cairo');
+      } finally {
+        child.kill('SIGTERM');
+      }
+    },
+    PACKAGING_TIMEOUT_MS,
+  );
 });
 
 /**
@@ -142,7 +172,10 @@ async function typeErrors(name: string, sources: Record<string, string>, usageFi
   );
   const options = { ...STRICT_OPTIONS, typeRoots: [join(ROOT, 'node_modules/@types')], ...compilerOptions };
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, files }, null, 2));
-  const result = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir, '--pretty', 'false'], { cwd: dir, timeoutMs: PACKAGING_TIMEOUT_MS - 10_000 }).catch((error: { stdout?: string; message: string }) => ({
+  const result = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir, '--pretty', 'false'], {
+    cwd: dir,
+    timeoutMs: PACKAGING_TIMEOUT_MS - 10_000,
+  }).catch((error: { stdout?: string; message: string }) => ({
     stdout: error.stdout || error.message,
   }));
   return result.stdout.trim();

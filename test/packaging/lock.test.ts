@@ -15,25 +15,33 @@ function npm(args: readonly string[], cwd: string): Promise<{ code: number; outp
 }
 
 describe('package-lock.json', () => {
-  it('is accepted by `npm ci` (after `npm install` changes it, run `node scripts/add-missing-platform-packages.mjs`)', async () => {
-    // `npm ci --dry-run`: npm's own check that the lock matches package.json.
-    const { code, output } = await npm(['ci', '--dry-run'], ROOT);
-    const missing = output.split('\n').filter((line) => /Missing: |EUSAGE|Invalid: /.test(line));
-    expect(missing).toEqual([]);
-    expect(code).toBe(0);
-  }, PACKAGING_TIMEOUT_MS);
+  it(
+    'is accepted by `npm ci` (after `npm install` changes it, run `node scripts/add-missing-platform-packages.mjs`)',
+    async () => {
+      // `npm ci --dry-run`: npm's own check that the lock matches package.json.
+      const { code, output } = await npm(['ci', '--dry-run'], ROOT);
+      const missing = output.split('\n').filter((line) => /Missing: |EUSAGE|Invalid: /.test(line));
+      expect(missing).toEqual([]);
+      expect(code).toBe(0);
+    },
+    PACKAGING_TIMEOUT_MS,
+  );
 
-  it('is what `npm install` writes: the first command of a fresh clone leaves the tree clean', async () => {
-    // A copy of package.json and the lock, so the check never touches this checkout; the lock
-    // alone (--package-lock-only), from npm's cache (--offline): seconds, and no network.
-    const scratch = mkdtempSync(join(tmpdir(), 'delivery-sdk-lock-'));
-    try {
-      for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(ROOT, file), join(scratch, file));
-      const { code, output } = await npm(['install', '--package-lock-only', '--offline'], scratch);
-      expect(code, output).toBe(0);
-      expect(readFileSync(join(scratch, 'package-lock.json'), 'utf8')).toBe(readFileSync(join(ROOT, 'package-lock.json'), 'utf8'));
-    } finally {
-      rmSync(scratch, { recursive: true, force: true });
-    }
-  }, PACKAGING_TIMEOUT_MS);
+  it(
+    'is what `npm install` writes: the first command of a fresh clone leaves the tree clean',
+    async () => {
+      // A copy of package.json and the lock, so the check never touches this checkout; the lock
+      // alone (--package-lock-only), from npm's cache (--offline): seconds, and no network.
+      const scratch = mkdtempSync(join(tmpdir(), 'delivery-sdk-lock-'));
+      try {
+        for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(ROOT, file), join(scratch, file));
+        const { code, output } = await npm(['install', '--package-lock-only', '--offline'], scratch);
+        expect(code, output).toBe(0);
+        expect(readFileSync(join(scratch, 'package-lock.json'), 'utf8')).toBe(readFileSync(join(ROOT, 'package-lock.json'), 'utf8'));
+      } finally {
+        rmSync(scratch, { recursive: true, force: true });
+      }
+    },
+    PACKAGING_TIMEOUT_MS,
+  );
 });

@@ -45,7 +45,9 @@ export function packageEntries(): PackageEntry[] {
     const cjs = targets.require?.['default'];
     if (esm === undefined || cjs === undefined) throw new Error(`exports["${subpath}"] needs both an import and a require condition`);
     const files = [...Object.values(targets.import ?? {}), ...Object.values(targets.require ?? {})].map(stripDotSlash);
-    return [{ subpath, specifier: subpath === '.' ? PACKAGE_NAME : `${PACKAGE_NAME}/${subpath.slice(2)}`, esm: stripDotSlash(esm), cjs: stripDotSlash(cjs), files }];
+    return [
+      { subpath, specifier: subpath === '.' ? PACKAGE_NAME : `${PACKAGE_NAME}/${subpath.slice(2)}`, esm: stripDotSlash(esm), cjs: stripDotSlash(cjs), files },
+    ];
   });
 }
 
@@ -89,7 +91,14 @@ export function run(file: string, args: readonly string[], options: { cwd?: stri
       { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         if (error === null) resolve({ stdout, stderr });
-        else reject(Object.assign(new Error(`${[file, ...args].join(' ')} failed: ${error.message}\n${stdout}\n${stderr}`.trim()), { stdout, stderr, exitCode: error.code }));
+        else
+          reject(
+            Object.assign(new Error(`${[file, ...args].join(' ')} failed: ${error.message}\n${stdout}\n${stderr}`.trim()), {
+              stdout,
+              stderr,
+              exitCode: error.code,
+            }),
+          );
       },
     );
   });

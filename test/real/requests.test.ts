@@ -82,7 +82,15 @@ function inSandboxCity(body: Readonly<Record<string, unknown>>): Record<string, 
   for (const key of ['dropOffAddress', 'pickupAddress', 'returnAddress']) {
     const address = body[key];
     if (typeof address !== 'object' || address === null) continue;
-    const { city: _city, cityId: _cityId, zoneId: _zoneId, zone: _zone, district: _district, districtName: _districtName, ...rest } = address as Record<string, unknown>;
+    const {
+      city: _city,
+      cityId: _cityId,
+      zoneId: _zoneId,
+      zone: _zone,
+      district: _district,
+      districtName: _districtName,
+      ...rest
+    } = address as Record<string, unknown>;
     out[key] = { ...rest, city: 'Cairo', districtId: MAKRAM_EBEID };
   }
   return out;
@@ -105,12 +113,15 @@ describe('deliveries.create against the sandbox', () => {
     expect(stored?.request).toEqual(onTheWire(body));
   });
 
-  it.each(refused.map((fixture) => [fixture.name, fixture] as const))('%s: the SDK refuses it naming the field; sent unchecked, the sandbox refuses it too, naming the part at fault', async (_, fixture) => {
-    const checked = await client.deliveries.create(fixture.body as unknown as OrderInput).catch((reason: unknown) => reason);
-    for (const field of fixture.outcome.refusedAt) expect((checked as Error).message).toContain(field);
-    const unchecked = await client.deliveries.create(fixture.body as unknown as OrderInput, { validate: false }).catch((reason: unknown) => reason);
-    expect(unchecked).toBeInstanceOf(DeliveryError);
-    const parts = fixture.outcome.refusedAt.map((field) => field.split('.')[0] as string);
-    expect(parts.some((part) => (unchecked as Error).message.includes(part))).toBe(true);
-  });
+  it.each(refused.map((fixture) => [fixture.name, fixture] as const))(
+    '%s: the SDK refuses it naming the field; sent unchecked, the sandbox refuses it too, naming the part at fault',
+    async (_, fixture) => {
+      const checked = await client.deliveries.create(fixture.body as unknown as OrderInput).catch((reason: unknown) => reason);
+      for (const field of fixture.outcome.refusedAt) expect((checked as Error).message).toContain(field);
+      const unchecked = await client.deliveries.create(fixture.body as unknown as OrderInput, { validate: false }).catch((reason: unknown) => reason);
+      expect(unchecked).toBeInstanceOf(DeliveryError);
+      const parts = fixture.outcome.refusedAt.map((field) => field.split('.')[0] as string);
+      expect(parts.some((part) => (unchecked as Error).message.includes(part))).toBe(true);
+    },
+  );
 });

@@ -20,7 +20,9 @@ describe.each(cases)('%s', (_, fixture) => {
     const seen: WebhookEvent[] = [];
     const onError = vi.fn();
     const handler = createWebhookHandler({ onEvent: (event) => void seen.push(event), onError });
-    const response = await handler(new Request('https://merchant.example/webhooks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(fixture.body) }));
+    const response = await handler(
+      new Request('https://merchant.example/webhooks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(fixture.body) }),
+    );
     expect(response.status).toBe(200);
     expect(seen.map((event) => event.trackingNumber)).toEqual([String(fixture.body['trackingNumber'])]);
     expect(onError).not.toHaveBeenCalled();

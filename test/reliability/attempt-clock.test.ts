@@ -25,7 +25,8 @@ function serve(next: Handler): void {
   handler = next;
 }
 
-const client = (options: Partial<DeliveryClientOptions> = {}) => new DeliveryClient({ baseUrl, apiKey: 'sk_test_attempt_clock', retryDelay: { base: 1, max: 1 }, ...options });
+const client = (options: Partial<DeliveryClientOptions> = {}) =>
+  new DeliveryClient({ baseUrl, apiKey: 'sk_test_attempt_clock', retryDelay: { base: 1, max: 1 }, ...options });
 
 /** Headers and the start of a body, then nothing more until the client goes away. */
 function stallMidBody(res: ServerResponse): void {
@@ -52,7 +53,9 @@ describe('timeout: one attempt, send to last byte', () => {
 
   it('ends a POST whose body stalls with TimeoutError, without sending it again', async () => {
     serve((_req, res) => stallMidBody(res));
-    await expect(client({ timeout: 300, totalTimeout: 30_000, maxRetries: 2 }).request({ method: 'POST', path: '/r', body: {} })).rejects.toBeInstanceOf(TimeoutError);
+    await expect(client({ timeout: 300, totalTimeout: 30_000, maxRetries: 2 }).request({ method: 'POST', path: '/r', body: {} })).rejects.toBeInstanceOf(
+      TimeoutError,
+    );
     expect(requests).toBe(1);
   });
 });

@@ -101,7 +101,14 @@ describe.each([
   });
 
   it.each(exotics(build))('%s: every validator throws a DeliveryError', (__, make) => {
-    for (const validate of [validateOrder, validateDeliveryOrder, validateFulfillmentOrder, validateFulfillmentReturn, validateAddress, validatePickupLocations]) {
+    for (const validate of [
+      validateOrder,
+      validateDeliveryOrder,
+      validateFulfillmentOrder,
+      validateFulfillmentReturn,
+      validateAddress,
+      validatePickupLocations,
+    ]) {
       expectTypedThrow(() => validate(make()));
     }
   });

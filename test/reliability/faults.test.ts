@@ -8,8 +8,8 @@
 import { AsyncLocalStorage, createHook } from 'node:async_hooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
-  BulkCreationError,
   type BulkCreateResult,
+  BulkCreationError,
   ConnectionError,
   CountryId,
   type CreatedDelivery,
@@ -178,7 +178,12 @@ describe(`${CALLS} mixed calls over HTTP with 10% of the requests faulted`, () =
     const admin = async (n: number) => {
       const phone = `+2010${String(n).padStart(8, '0')}`;
       const email = `admin-${n}@nile.example`;
-      await setup.users.registerBusinessAdmin({ email, password: 's3cret!', countryId: CountryId.Egypt, profile: { firstName: 'Mona', lastName: 'Adel', phone } });
+      await setup.users.registerBusinessAdmin({
+        email,
+        password: 's3cret!',
+        countryId: CountryId.Egypt,
+        profile: { firstName: 'Mona', lastName: 'Adel', phone },
+      });
       return { phone, email };
     };
     const toVerify = await Promise.all(Array.from({ length: 8 }, (_, n) => admin(n)));
@@ -224,7 +229,13 @@ describe(`${CALLS} mixed calls over HTTP with 10% of the requests faulted`, () =
     let registered = 0;
     for (let i = 0; i < CALLS; i++) {
       const roll = random();
-      const call = (kind: string, idempotent: boolean, run: () => Promise<unknown>, refs: string[] = []): Call => ({ kind, idempotent, refs, run, trace: { attempts: 0, retriedAfter: [], gaveUpOn: [] } });
+      const call = (kind: string, idempotent: boolean, run: () => Promise<unknown>, refs: string[] = []): Call => ({
+        kind,
+        idempotent,
+        refs,
+        run,
+        trace: { attempts: 0, retriedAfter: [], gaveUpOn: [] },
+      });
       if (roll < 0.4) {
         const lookups = [
           () => client.lookup.cities({ countryId: CountryId.Egypt }),
@@ -238,14 +249,25 @@ describe(`${CALLS} mixed calls over HTTP with 10% of the requests faulted`, () =
         calls.push(call('deliveries.create', false, () => client.deliveries.create(orderFor(ref)), [ref]));
       } else if (roll < 0.73) {
         const ref = `fxf-${i}`;
-        const order = { type: FulfillmentType.Send, dropOffAddress, receiver, fulfillmentInfo: { items: [{ sku: 'SHIRT-M', quantity: 2 }] }, businessReference: ref };
+        const order = {
+          type: FulfillmentType.Send,
+          dropOffAddress,
+          receiver,
+          fulfillmentInfo: { items: [{ sku: 'SHIRT-M', quantity: 2 }] },
+          businessReference: ref,
+        };
         calls.push(call('fulfillment.create', false, () => client.fulfillment.create(order), [ref]));
       } else if (roll < 0.78) {
         const refs = Array.from({ length: 5 }, (_, n) => `bulk-${i}-${n}`);
         calls.push(call('deliveries.createBulk', false, () => client.deliveries.createBulk(refs.map(orderFor), { chunkSize: 2, concurrency: 2 }), refs));
       } else if (roll < 0.82) {
         const n = 1_000 + registered++;
-        const input = { email: `new-${n}@nile.example`, password: 's3cret!', countryId: CountryId.Egypt, profile: { firstName: 'Omar', lastName: 'Said', phone: `+2011${String(n).padStart(8, '0')}` } };
+        const input = {
+          email: `new-${n}@nile.example`,
+          password: 's3cret!',
+          countryId: CountryId.Egypt,
+          profile: { firstName: 'Omar', lastName: 'Said', phone: `+2011${String(n).padStart(8, '0')}` },
+        };
         calls.push(call('users.registerBusinessAdmin', false, () => client.users.registerBusinessAdmin(input)));
       } else if (roll < 0.85) {
         const { phone } = pick(toVerify);
@@ -298,12 +320,18 @@ describe(`${CALLS} mixed calls over HTTP with 10% of the requests faulted`, () =
   it('surfaces each injected fault as exactly one typed error of its kind, and nothing else fails', () => {
     const drawn = faultsDrawn();
     const seen: Record<string, number> = { 'rate-limit': 0, unavailable: 0, slow: 0, drop: 0, malformed: 0, other: 0 };
-    for (const { trace } of calls) for (const error of [...trace.retriedAfter, ...trace.gaveUpOn]) seen[faultBehind(error)] = (seen[faultBehind(error)] ?? 0) + 1;
+    for (const { trace } of calls)
+      for (const error of [...trace.retriedAfter, ...trace.gaveUpOn]) seen[faultBehind(error)] = (seen[faultBehind(error)] ?? 0) + 1;
     // An attempt fails only through a fault, or by answering after the client's timeout (every
     // slow fault does; on a loaded machine any answer may): nothing else fails an attempt.
     expect(seen['other'], 'attempts that failed with an error no fault explains').toBe(0);
     // No error of a kind without a fault of that kind behind it: none surfaces twice, none is invented.
-    const answered = { 'rate-limit': drawn['rate-limit'], unavailable: drawn.unavailable, drop: drawn['drop-before'] + drawn['drop-after'], malformed: drawn.malformed };
+    const answered = {
+      'rate-limit': drawn['rate-limit'],
+      unavailable: drawn.unavailable,
+      drop: drawn['drop-before'] + drawn['drop-after'],
+      malformed: drawn.malformed,
+    };
     for (const [kind, faults] of Object.entries(answered)) expect(seen[kind], kind).toBeLessThanOrEqual(faults);
     // Every fault surfaces: each one its client did not see as its kind, it saw as a timeout.
     const lateAnswers = Object.entries(answered).reduce((sum, [kind, faults]) => sum + faults - (seen[kind] ?? 0), 0);
@@ -360,7 +388,11 @@ describe(`${CALLS} mixed calls over HTTP with 10% of the requests faulted`, () =
       const { outcome } = call;
       if (call.kind === 'deliveries.createBulk') {
         const result: BulkCreateResult | undefined =
-          outcome?.settled === 'value' ? (outcome.value as BulkCreateResult) : outcome?.settled === 'error' && outcome.error instanceof BulkCreationError ? outcome.error.result : undefined;
+          outcome?.settled === 'value'
+            ? (outcome.value as BulkCreateResult)
+            : outcome?.settled === 'error' && outcome.error instanceof BulkCreationError
+              ? outcome.error.result
+              : undefined;
         expect(result, 'a bulk call ends in its result or a BulkCreationError carrying it').toBeDefined();
         for (const created of result?.created ?? []) exists(call.refs[created.index] as string, created.trackingNumber);
         for (const failed of result?.failed ?? []) if (!failed.mayExist) absent(call.refs[failed.index] as string);

@@ -2,7 +2,7 @@
 // problems and counts the rest, and an order with a million bad items is checked without
 // building a million issues. (Behaviour, not timing: the counts say how much was built.)
 import { describe, expect, it } from 'vitest';
-import { checkOrder, CodLimitExceededError, ValidationError, validateOrder } from '../../src/index.js';
+import { CodLimitExceededError, checkOrder, ValidationError, validateOrder } from '../../src/index.js';
 import { validOrders } from '../schemas/fixtures.js';
 
 const fulfillmentWith = (items: unknown[]) => ({ ...validOrders.fulfillmentSend(), fulfillmentInfo: { items } });
@@ -39,7 +39,11 @@ describe('an error lists at most 100 issues and counts the rest', () => {
   });
 
   it('the items of every kind of problem are counted: not an object, no sku, a name that is not text', () => {
-    const items = [...Array.from({ length: 150 }, () => 7), ...Array.from({ length: 50 }, () => ({ quantity: 1 })), ...Array.from({ length: 10 }, () => ({ sku: 'A', quantity: 1, name: 5 }))];
+    const items = [
+      ...Array.from({ length: 150 }, () => 7),
+      ...Array.from({ length: 50 }, () => ({ quantity: 1 })),
+      ...Array.from({ length: 10 }, () => ({ sku: 'A', quantity: 1, name: 5 })),
+    ];
     const error = refusal(fulfillmentWith(items));
     expect(error.issues.length + error.unlistedIssues).toBe(210);
     expect(error.issues[0]).toEqual({ path: ['fulfillmentInfo', 'items', 0], message: 'must be an object (got a number)' });

@@ -25,14 +25,17 @@ async function refusal(call: Promise<unknown>): Promise<ValidationError> {
 }
 
 describe('client.request({ path })', () => {
-  it.each(['/../../x', '/%2e%2e/x', '/..\\x', '/.%2E/x', '/v2/../../admin', '/deliveries/../../admin', '/%2E%2E/%2e%2e/admin', '/x/..%2f..%2f../y'])('refuses %s, which resolves outside /v2', async (path) => {
-    const { client, sent } = recordingClient();
-    for (const method of ['GET', 'PUT'] as const) {
-      const error = await refusal(client.request({ method, path, body: method === 'PUT' ? { a: 1 } : undefined }));
-      expect(error.issues.map((issue) => issue.path)).toEqual([['path']]);
-    }
-    expect(sent).toEqual([]);
-  });
+  it.each(['/../../x', '/%2e%2e/x', '/..\\x', '/.%2E/x', '/v2/../../admin', '/deliveries/../../admin', '/%2E%2E/%2e%2e/admin', '/x/..%2f..%2f../y'])(
+    'refuses %s, which resolves outside /v2',
+    async (path) => {
+      const { client, sent } = recordingClient();
+      for (const method of ['GET', 'PUT'] as const) {
+        const error = await refusal(client.request({ method, path, body: method === 'PUT' ? { a: 1 } : undefined }));
+        expect(error.issues.map((issue) => issue.path)).toEqual([['path']]);
+      }
+      expect(sent).toEqual([]);
+    },
+  );
 
   it.each([
     ['/deliveries', 'GET /v2/deliveries'],
@@ -60,7 +63,13 @@ describe('ids in a path', () => {
 
   it.each(DOT_SEGMENTS)('businesses.updatePickupLocations refuses the business id %j, naming businessId, and sends no body', async (businessId) => {
     const { client, sent } = recordingClient();
-    const error = await refusal(client.businesses.updatePickupLocations(businessId, [{ locationName: 'Warehouse', districtId: 'district-eg-giza-dokki', firstLine: '5 Makram Ebeid Street' }], { validate: false }));
+    const error = await refusal(
+      client.businesses.updatePickupLocations(
+        businessId,
+        [{ locationName: 'Warehouse', districtId: 'district-eg-giza-dokki', firstLine: '5 Makram Ebeid Street' }],
+        { validate: false },
+      ),
+    );
     expect(error.issues.map((issue) => issue.path)).toEqual([['businessId']]);
     expect(sent).toEqual([]);
   });
@@ -68,6 +77,12 @@ describe('ids in a path', () => {
   it('keeps any other id, encoded, below its resource', async () => {
     const { client, sent } = recordingClient();
     for (const cityId of ['city-eg-cairo', '...', 'a/../b', '%2e%2e%2f', '..x']) await client.lookup.zones(cityId);
-    expect(sent).toEqual(['GET /v2/cities/city-eg-cairo/zones', 'GET /v2/cities/.../zones', 'GET /v2/cities/a%2F..%2Fb/zones', 'GET /v2/cities/%252e%252e%252f/zones', 'GET /v2/cities/..x/zones']);
+    expect(sent).toEqual([
+      'GET /v2/cities/city-eg-cairo/zones',
+      'GET /v2/cities/.../zones',
+      'GET /v2/cities/a%2F..%2Fb/zones',
+      'GET /v2/cities/%252e%252e%252f/zones',
+      'GET /v2/cities/..x/zones',
+    ]);
   });
 });

@@ -5,10 +5,10 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  checkOrder,
-  checkReturnItemsSubset,
   CodedDeliveryError,
   ConfigurationError,
+  checkOrder,
+  checkReturnItemsSubset,
   DeliveryClient,
   DeliveryError,
   previewBulkyMerge,
@@ -87,7 +87,14 @@ const registration = fc
   )
   .map(([known, extra]) => ({ ...extra, ...known }));
 const basicBusiness = fc.record(
-  { name: filled, salesChannel: text, website: text, industry: text, interestedInServices: fc.array(text, { maxLength: 3 }), autoCreatePickups: fc.constant(false) },
+  {
+    name: filled,
+    salesChannel: text,
+    website: text,
+    industry: text,
+    interestedInServices: fc.array(text, { maxLength: 3 }),
+    autoCreatePickups: fc.constant(false),
+  },
   { requiredKeys: ['name'] },
 );
 const marketplaceBusiness = fc.record(
@@ -97,7 +104,10 @@ const marketplaceBusiness = fc.record(
 const addressDetails = { secondLine: text, buildingNumber: text, floor: text, apartment: text, isWorkAddress: fc.boolean() };
 const address = fc.oneof(
   fc.record({ districtId: filled, firstLine: line(6), city: text, zoneId: text, ...addressDetails }, { requiredKeys: ['districtId', 'firstLine'] }),
-  fc.record({ cityId: filled, districtName: filled, firstLine: line(6), city: filled, ...addressDetails }, { requiredKeys: ['cityId', 'districtName', 'firstLine', 'city'] }),
+  fc.record(
+    { cityId: filled, districtName: filled, firstLine: line(6), city: filled, ...addressDetails },
+    { requiredKeys: ['cityId', 'districtName', 'firstLine', 'city'] },
+  ),
 );
 const pickupLocation = fc.record(
   { locationName: text, districtId: filled, firstLine: line(5), buildingNumber: text, floor: text, apartment: text, secondLine: text },
@@ -153,7 +163,10 @@ const subjects: Subject[] = [
     fields: (value) => [
       { path: ['name'], type: 'filled' },
       ...stringFields(value, ['salesChannel', 'website', 'industry']),
-      ...((value as { interestedInServices?: unknown[] }).interestedInServices ?? []).map((_, i) => ({ path: ['interestedInServices', i], type: 'text' as const })),
+      ...((value as { interestedInServices?: unknown[] }).interestedInServices ?? []).map((_, i) => ({
+        path: ['interestedInServices', i],
+        type: 'text' as const,
+      })),
       ...((value as { autoCreatePickups?: unknown }).autoCreatePickups === undefined ? [] : [{ path: ['autoCreatePickups'], type: 'boolean' as const }]),
     ],
   },
@@ -195,7 +208,11 @@ const subjects: Subject[] = [
  */
 function wrongFor(type: 'text' | 'textOrNumber' | 'filled' | 'boolean' | 'object' | 'array' | 'number'): fc.Arbitrary<unknown> {
   const numbers = fc.oneof(fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 0, -0), fc.double(), fc.integer());
-  const numericStrings = fc.oneof(fc.double({ noNaN: true }).map(String), fc.integer().map((n) => ` ${n} `), fc.constantFrom('NaN', 'Infinity', '1e400', '0x1F', ''));
+  const numericStrings = fc.oneof(
+    fc.double({ noNaN: true }).map(String),
+    fc.integer().map((n) => ` ${n} `),
+    fc.constantFrom('NaN', 'Infinity', '1e400', '0x1F', ''),
+  );
   const others = fc.oneof(fc.constantFrom(true, false), fc.array(fc.integer(), { maxLength: 2 }), fc.object({ maxDepth: 1, maxKeys: 2 }));
   switch (type) {
     case 'text':
@@ -251,9 +268,17 @@ describe('account, business and address validators', () => {
 
 describe('order validators', () => {
   const nearlyValid = fc
-    .tuple(fc.constantFrom(...Object.values(validOrders)), fc.constantFrom('type', 'cod', 'receiver', 'specs', 'goodsInfo', 'escrowInfo', 'fulfillmentInfo', 'notes', 'dropOffAddress', 'pickupAddress'), fc.anything({ maxDepth: 3 }))
+    .tuple(
+      fc.constantFrom(...Object.values(validOrders)),
+      fc.constantFrom('type', 'cod', 'receiver', 'specs', 'goodsInfo', 'escrowInfo', 'fulfillmentInfo', 'notes', 'dropOffAddress', 'pickupAddress'),
+      fc.anything({ maxDepth: 3 }),
+    )
     .map(([build, field, value]) => ({ ...build(), [field]: value }));
-  const anyInput = fc.oneof(fc.constantFrom(...Object.values(validOrders)).map((build) => build() as unknown), nearlyValid, fc.anything({ maxDepth: 3, withBigInt: true, withNullPrototype: true }));
+  const anyInput = fc.oneof(
+    fc.constantFrom(...Object.values(validOrders)).map((build) => build() as unknown),
+    nearlyValid,
+    fc.anything({ maxDepth: 3, withBigInt: true, withNullPrototype: true }),
+  );
 
   it('checkOrder and validateOrder agree on any input, and neither touches it', () => {
     fc.assert(
@@ -330,11 +355,15 @@ describe('order validators', () => {
 
   it('refuse a type written as a string, NaN or Infinity', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...Object.values(validOrders)), fc.oneof(fc.constantFrom('10', ' 15', '25.0', 'fxf_send', 'FXF SEND', Number.NaN, Number.POSITIVE_INFINITY, 10.5, -10, null), fc.string()), (build, type) => {
-        const error = thrown(() => validateOrder({ ...build(), type }));
-        expect(error).toBeInstanceOf(ValidationError);
-        expectBlames(error, ['type']);
-      }),
+      fc.property(
+        fc.constantFrom(...Object.values(validOrders)),
+        fc.oneof(fc.constantFrom('10', ' 15', '25.0', 'fxf_send', 'FXF SEND', Number.NaN, Number.POSITIVE_INFINITY, 10.5, -10, null), fc.string()),
+        (build, type) => {
+          const error = thrown(() => validateOrder({ ...build(), type }));
+          expect(error).toBeInstanceOf(ValidationError);
+          expectBlames(error, ['type']);
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -375,12 +404,26 @@ describe('resource methods given arbitrary input', () => {
   }) as typeof fetch;
   const client = new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, fetch: countingFetch, maxRetries: 0, cache: false });
 
-  const trickyKey = fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'type', 'cod', 'phone', 'token', 'firstLine', 'districtId', 'city'), fc.string({ maxLength: 6 }));
+  const trickyKey = fc.oneof(
+    fc.constantFrom('__proto__', 'constructor', 'prototype', 'type', 'cod', 'phone', 'token', 'firstLine', 'districtId', 'city'),
+    fc.string({ maxLength: 6 }),
+  );
   const junk = fc.oneof(
     fc.constantFrom(null, undefined, 0, Number.NaN, '', 'eg', [], {}, [null], new Map(), (() => 1) as unknown),
-    fc.anything({ key: trickyKey, maxDepth: 3, maxKeys: 5, withBigInt: true, withNullPrototype: true, withMap: true, withSet: true, withSparseArray: true, withBoxedValues: true }),
+    fc.anything({
+      key: trickyKey,
+      maxDepth: 3,
+      maxKeys: 5,
+      withBigInt: true,
+      withNullPrototype: true,
+      withMap: true,
+      withSet: true,
+      withSparseArray: true,
+      withBoxedValues: true,
+    }),
   );
-  const nearly = <T extends Record<string, unknown>>(valid: T) => fc.tuple(fc.constantFrom(...Object.keys(valid)), junk).map(([key, value]) => ({ ...valid, [key]: value }));
+  const nearly = <T extends Record<string, unknown>>(valid: T) =>
+    fc.tuple(fc.constantFrom(...Object.keys(valid)), junk).map(([key, value]) => ({ ...valid, [key]: value }));
   const arg = (...valid: Array<Record<string, unknown>>) => fc.oneof(junk, ...valid.map(nearly), fc.constantFrom(...valid));
   const options = fc.constantFrom(undefined, null, {});
 
@@ -389,10 +432,26 @@ describe('resource methods given arbitrary input', () => {
   const orders = Object.values(validOrders).map((build) => build() as Record<string, unknown>);
 
   /** Each method, its argument, and whether that argument is valid (invalid ones must never reach the wire). */
-  const methods: Array<{ name: string; input: fc.Arbitrary<unknown>; call: (input: unknown, opts: never) => unknown; valid: (input: unknown) => boolean; looksUpFirst?: true }> = [
+  const methods: Array<{
+    name: string;
+    input: fc.Arbitrary<unknown>;
+    call: (input: unknown, opts: never) => unknown;
+    valid: (input: unknown) => boolean;
+    looksUpFirst?: true;
+  }> = [
     { name: 'deliveries.create', input: arg(...orders), call: (x, o) => client.deliveries.create(x as never, o), valid: (x) => checkOrder(x).ok },
-    { name: 'fulfillment.create', input: arg(validOrders.fulfillmentSend()), call: (x, o) => client.fulfillment.create(x as never, o), valid: passes(validateFulfillmentOrder) },
-    { name: 'fulfillment.createReturn', input: arg(validOrders.fulfillmentReturn()), call: (x, o) => client.fulfillment.createReturn(x as never, o), valid: passes(validateFulfillmentReturn) },
+    {
+      name: 'fulfillment.create',
+      input: arg(validOrders.fulfillmentSend()),
+      call: (x, o) => client.fulfillment.create(x as never, o),
+      valid: passes(validateFulfillmentOrder),
+    },
+    {
+      name: 'fulfillment.createReturn',
+      input: arg(validOrders.fulfillmentReturn()),
+      call: (x, o) => client.fulfillment.createReturn(x as never, o),
+      valid: passes(validateFulfillmentReturn),
+    },
     {
       name: 'fulfillment.createBulky',
       input: fc.oneof(junk, fc.array(arg(validOrders.fulfillmentSend()), { maxLength: 3 })),
@@ -409,18 +468,50 @@ describe('resource methods given arbitrary input', () => {
         typeof (x as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] === 'function' &&
         [...(x as Iterable<unknown>)].every((order) => checkOrder(order).ok) &&
         (['businessReference', 'uniqueBusinessReference'] as const).every((field) => {
-          const references = [...(x as Iterable<Record<string, unknown>>)].map((order) => order[field]).filter((value) => typeof value === 'string' && value !== '');
+          const references = [...(x as Iterable<Record<string, unknown>>)]
+            .map((order) => order[field])
+            .filter((value) => typeof value === 'string' && value !== '');
           return new Set(references).size === references.length;
         }),
     },
-    { name: 'businesses.create', input: arg({ name: 'Nile Shop', salesChannel: 'FACEBOOK_SELLER' }, { name: 'Nile', autoCreatePickups: true }), call: (x, o) => client.businesses.create(x as never, o), valid: passes(validateBusiness) },
-    { name: 'businesses.updatePickupLocations', input: fc.oneof(junk, fc.array(arg(location), { maxLength: 2 })), call: (x, o) => client.businesses.updatePickupLocations('business-1', x as never, o), valid: passes(validatePickupLocations) },
-    { name: 'businesses.updatePickupLocations (id)', input: fc.oneof(junk, fc.constantFrom('', '  ')), call: (x, o) => client.businesses.updatePickupLocations(x as never, [location], o), valid: (x) => typeof x === 'string' && x.trim() !== '' },
-    { name: 'users.registerBusinessAdmin', input: arg(admin), call: (x, o) => client.users.registerBusinessAdmin(x as never, o), valid: passes(validateRegisterBusinessAdmin) },
+    {
+      name: 'businesses.create',
+      input: arg({ name: 'Nile Shop', salesChannel: 'FACEBOOK_SELLER' }, { name: 'Nile', autoCreatePickups: true }),
+      call: (x, o) => client.businesses.create(x as never, o),
+      valid: passes(validateBusiness),
+    },
+    {
+      name: 'businesses.updatePickupLocations',
+      input: fc.oneof(junk, fc.array(arg(location), { maxLength: 2 })),
+      call: (x, o) => client.businesses.updatePickupLocations('business-1', x as never, o),
+      valid: passes(validatePickupLocations),
+    },
+    {
+      name: 'businesses.updatePickupLocations (id)',
+      input: fc.oneof(junk, fc.constantFrom('', '  ')),
+      call: (x, o) => client.businesses.updatePickupLocations(x as never, [location], o),
+      valid: (x) => typeof x === 'string' && x.trim() !== '',
+    },
+    {
+      name: 'users.registerBusinessAdmin',
+      input: arg(admin),
+      call: (x, o) => client.users.registerBusinessAdmin(x as never, o),
+      valid: passes(validateRegisterBusinessAdmin),
+    },
     { name: 'users.verifyPhone', input: arg({ phone: '+20100' }), call: (x, o) => client.users.verifyPhone(x as never, o), valid: passes(validateVerifyPhone) },
-    { name: 'users.confirmPhone', input: arg({ phone: '+20100', token: '123456' }), call: (x, o) => client.users.confirmPhone(x as never, o), valid: passes(validateConfirmPhone) },
+    {
+      name: 'users.confirmPhone',
+      input: arg({ phone: '+20100', token: '123456' }),
+      call: (x, o) => client.users.confirmPhone(x as never, o),
+      valid: passes(validateConfirmPhone),
+    },
     { name: 'users.confirmEmail', input: arg({ token: 'tok' }), call: (x, o) => client.users.confirmEmail(x as never, o), valid: passes(validateConfirmEmail) },
-    { name: 'lookup.cities', input: fc.oneof(junk, nearly({ countryId: 'eg' })), call: (x, o) => client.lookup.cities(x as never, o), valid: (x) => typeof (x as { countryId?: unknown } | null)?.countryId === 'string' && (x as { countryId: string }).countryId.trim() !== '' },
+    {
+      name: 'lookup.cities',
+      input: fc.oneof(junk, nearly({ countryId: 'eg' })),
+      call: (x, o) => client.lookup.cities(x as never, o),
+      valid: (x) => typeof (x as { countryId?: unknown } | null)?.countryId === 'string' && (x as { countryId: string }).countryId.trim() !== '',
+    },
     { name: 'lookup.zones', input: junk, call: (x, o) => client.lookup.zones(x as never, o), valid: (x) => typeof x === 'string' && x.trim() !== '' },
     { name: 'lookup.districts', input: junk, call: (x, o) => client.lookup.districts(x as never, o), valid: (x) => typeof x === 'string' && x.trim() !== '' },
     {
@@ -439,42 +530,54 @@ describe('resource methods given arbitrary input', () => {
       call: (x, o) => client.lookup.resolveAddress(x as never, o),
       // Its 3001-3003 and "not served" errors come after the lookups, by design.
       looksUpFirst: true,
-      valid: (x) => typeof x === 'object' && x !== null && ['city', 'district', 'firstLine'].every((key) => typeof (x as Record<string, unknown>)[key] === 'string' && ((x as Record<string, string>)[key] as string).trim() !== ''),
+      valid: (x) =>
+        typeof x === 'object' &&
+        x !== null &&
+        ['city', 'district', 'firstLine'].every(
+          (key) => typeof (x as Record<string, unknown>)[key] === 'string' && ((x as Record<string, string>)[key] as string).trim() !== '',
+        ),
     },
   ];
 
-  it.each(methods.map((method) => [method.name, method] as const))('%s: rejects only with typed errors, and sends nothing it should refuse', async (_, method) => {
-    await fc.assert(
-      fc.asyncProperty(method.input, options, async (input, opts) => {
-        const before = sent;
-        let promise: unknown;
-        expect(() => {
-          promise = method.call(input, opts as never);
-        }, 'no synchronous throw').not.toThrow();
-        const error = await Promise.resolve(promise).then(
-          () => undefined,
-          (e: unknown) => e,
-        );
-        if (error !== undefined) expect(error, String(error)).toBeInstanceOf(DeliveryError);
-        const refusedBeforeSending = error instanceof ValidationError || error instanceof ConfigurationError || (error instanceof CodedDeliveryError && error.source === 'client');
-        if (!method.valid(input) || (refusedBeforeSending && method.looksUpFirst !== true)) expect(sent - before, 'requests sent').toBe(0);
-        if (!method.valid(input)) expect(error).toBeDefined();
-      }),
-      { numRuns: 120 },
-    );
-    expectPrototypeUntouched();
-  });
+  it.each(methods.map((method) => [method.name, method] as const))(
+    '%s: rejects only with typed errors, and sends nothing it should refuse',
+    async (_, method) => {
+      await fc.assert(
+        fc.asyncProperty(method.input, options, async (input, opts) => {
+          const before = sent;
+          let promise: unknown;
+          expect(() => {
+            promise = method.call(input, opts as never);
+          }, 'no synchronous throw').not.toThrow();
+          const error = await Promise.resolve(promise).then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+          if (error !== undefined) expect(error, String(error)).toBeInstanceOf(DeliveryError);
+          const refusedBeforeSending =
+            error instanceof ValidationError || error instanceof ConfigurationError || (error instanceof CodedDeliveryError && error.source === 'client');
+          if (!method.valid(input) || (refusedBeforeSending && method.looksUpFirst !== true)) expect(sent - before, 'requests sent').toBe(0);
+          if (!method.valid(input)) expect(error).toBeDefined();
+        }),
+        { numRuns: 120 },
+      );
+      expectPrototypeUntouched();
+    },
+  );
 
   it('previewBulkyMerge throws nothing but a ValidationError, and sends nothing', () => {
     const before = sent;
     fc.assert(
-      fc.property(fc.oneof(junk, fc.array(fc.oneof(junk, nearly(validOrders.fulfillmentSend()), fc.constant(validOrders.fulfillmentSend())), { maxLength: 4 })), (input) => {
-        try {
-          previewBulkyMerge(input as never);
-        } catch (error) {
-          expect(error, String(error)).toBeInstanceOf(ValidationError);
-        }
-      }),
+      fc.property(
+        fc.oneof(junk, fc.array(fc.oneof(junk, nearly(validOrders.fulfillmentSend()), fc.constant(validOrders.fulfillmentSend())), { maxLength: 4 })),
+        (input) => {
+          try {
+            previewBulkyMerge(input as never);
+          } catch (error) {
+            expect(error, String(error)).toBeInstanceOf(ValidationError);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
     expect(sent).toBe(before);
@@ -514,7 +617,9 @@ describe('a 2xx answer of any shape to a create call', () => {
     typeof value === 'string' && value !== '' ? value : Number.isSafeInteger(value) && (value as number) >= 0 ? String(value) : undefined;
   const unwrapped = (answer: unknown): unknown => {
     const envelope = answer as { success?: unknown; data?: unknown } | null;
-    return typeof envelope === 'object' && envelope !== null && (envelope.success === true || envelope.success === 'true') && 'data' in envelope ? envelope.data : answer;
+    return typeof envelope === 'object' && envelope !== null && (envelope.success === true || envelope.success === 'true') && 'data' in envelope
+      ? envelope.data
+      : answer;
   };
   const isErrorEnvelope = (answer: unknown): boolean => {
     const success = (answer as { success?: unknown } | null)?.success;
@@ -590,7 +695,12 @@ describe('parseWebhookEvent, beyond test/webhooks/parse.test.ts', () => {
   const dangerous = fc.constantFrom('__proto__', 'constructor', 'prototype', '__defineGetter__', 'hasOwnProperty', 'toString', 'valueOf');
   /** Unknown fields, with prototype keys at any depth, as JSON text (where `__proto__` is an own key). */
   const nested: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
-    node: fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 1 }), fc.dictionary(fc.oneof(dangerous, fc.string({ maxLength: 4 })), tie('node'), { maxKeys: 3 }), fc.array(tie('node'), { maxLength: 2 })),
+    node: fc.oneof(
+      { depthSize: 'small' },
+      fc.jsonValue({ maxDepth: 1 }),
+      fc.dictionary(fc.oneof(dangerous, fc.string({ maxLength: 4 })), tie('node'), { maxKeys: 3 }),
+      fc.array(tie('node'), { maxLength: 2 }),
+    ),
   })).node;
 
   it('lets prototype keys at any depth pollute nothing: unknown fields stay in raw as own keys', () => {
@@ -602,7 +712,7 @@ describe('parseWebhookEvent, beyond test/webhooks/parse.test.ts', () => {
         expect(event.state).toBe(24);
         expect(event.trackingNumber).toBe('7234258');
         expect(Object.getPrototypeOf(event)).toBe(Object.prototype);
-        for (const key of Object.keys(extra)) expect(Object.prototype.hasOwnProperty.call(event.raw, key)).toBe(true);
+        for (const key of Object.keys(extra)) expect(Object.hasOwn(event.raw, key)).toBe(true);
         expectPrototypeUntouched();
       }),
       { numRuns: 200 },
@@ -675,7 +785,8 @@ describe('parseWebhookEvent, beyond test/webhooks/parse.test.ts', () => {
       fc.property(fc.oneof(badNumbers, fc.string({ maxLength: 30 }), fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER })), (trackingNumber) => {
         const outcome = onlyTyped({ ...valid(), trackingNumber });
         if (typeof trackingNumber === 'string' && trackingNumber !== '') expect(outcome).toMatchObject({ trackingNumber });
-        else if (Number.isSafeInteger(trackingNumber) && (trackingNumber as number) >= 0) expect(outcome).toMatchObject({ trackingNumber: String(trackingNumber) });
+        else if (Number.isSafeInteger(trackingNumber) && (trackingNumber as number) >= 0)
+          expect(outcome).toMatchObject({ trackingNumber: String(trackingNumber) });
         else expect((outcome as WebhookPayloadError).field).toBe('trackingNumber');
       }),
       { numRuns: 300 },
@@ -687,23 +798,32 @@ describe('parseWebhookEvent, beyond test/webhooks/parse.test.ts', () => {
     for (let i = 0; i < 100_000; i++) deep = { a: deep, __proto__: null };
     const huge = 'x'.repeat(1_000_000);
     fc.assert(
-      fc.property(fc.constantFrom('_id', 'type', 'trackingNumber', 'businessReference', 'deliveryPromiseDate', 'exceptionReason', 'state', 'extra'), (field) => {
-        const outcome = onlyTyped({ ...valid(), state: 47, exceptionCode: 3, [field]: huge, nested: deep, list: [[[[deep]]]] });
-        if (outcome instanceof WebhookPayloadError) {
-          expect(['deliveryPromiseDate', 'state']).toContain(outcome.field);
-          expect(outcome.message.length).toBeLessThan(500);
-        } else expect(outcome.raw['nested']).toBe(deep);
-      }),
+      fc.property(
+        fc.constantFrom('_id', 'type', 'trackingNumber', 'businessReference', 'deliveryPromiseDate', 'exceptionReason', 'state', 'extra'),
+        (field) => {
+          const outcome = onlyTyped({ ...valid(), state: 47, exceptionCode: 3, [field]: huge, nested: deep, list: [[[[deep]]]] });
+          if (outcome instanceof WebhookPayloadError) {
+            expect(['deliveryPromiseDate', 'state']).toContain(outcome.field);
+            expect(outcome.message.length).toBeLessThan(500);
+          } else expect(outcome.raw['nested']).toBe(deep);
+        },
+      ),
       { numRuns: 30 },
     );
   });
 
   it('reads arbitrary bytes as a body or refuses them with a typed error', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ maxLength: 64 }), fc.string({ unit: 'binary', maxLength: 64 }).map((s) => new TextEncoder().encode(s))), (bytes) => {
-        onlyTyped(bytes);
-        onlyTyped(bytes.buffer);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 64 }),
+          fc.string({ unit: 'binary', maxLength: 64 }).map((s) => new TextEncoder().encode(s)),
+        ),
+        (bytes) => {
+          onlyTyped(bytes);
+          onlyTyped(bytes.buffer);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -9,7 +9,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DeliveryClient, type DeliveryClientOptions, DeliveryType, RedirectError } from '../../src/index.js';
 
 const KEY = 'sk_live_SECRET_do_not_leak_42';
-const order = { type: DeliveryType.Deliver, dropOffAddress: { city: 'Giza', districtId: 'district-eg-giza-dokki', firstLine: '12 Tahrir Street, 3rd floor' }, cod: 250 } as const;
+const order = {
+  type: DeliveryType.Deliver,
+  dropOffAddress: { city: 'Giza', districtId: 'district-eg-giza-dokki', firstLine: '12 Tahrir Street, 3rd floor' },
+  cod: 250,
+} as const;
 
 interface Received {
   method: string;
@@ -19,7 +23,10 @@ interface Received {
 }
 
 /** A server on 127.0.0.1 that records every request and answers with `answer`. */
-async function recordingServer(answer: (request: Received) => { status: number; headers?: Record<string, string>; body?: string }, tls?: { key: Buffer; cert: Buffer }) {
+async function recordingServer(
+  answer: (request: Received) => { status: number; headers?: Record<string, string>; body?: string },
+  tls?: { key: Buffer; cert: Buffer },
+) {
   const received: Received[] = [];
   const listener: RequestListener = (req, res) => {
     let body = '';
@@ -92,7 +99,9 @@ describe('a redirect to another origin is refused, and nothing reaches that orig
   }
 
   it('a redirect to the same origin is refused too: baseUrl is out of date, and a 303 would turn a create into a GET', async () => {
-    const same = await recordingServer((request) => (request.url.startsWith('/v3/') ? { status: 200, body: '{"success":true,"data":{}}' } : { status: 303, headers: { location: '/v3/deliveries' } }));
+    const same = await recordingServer((request) =>
+      request.url.startsWith('/v3/') ? { status: 200, body: '{"success":true,"data":{}}' } : { status: 303, headers: { location: '/v3/deliveries' } },
+    );
     try {
       const client = new DeliveryClient({ baseUrl: `${same.origin}/v2`, apiKey: KEY });
       const error = await failureOf(client.deliveries.create(order, { validate: false }));
@@ -106,7 +115,10 @@ describe('a redirect to another origin is refused, and nothing reaches that orig
 });
 
 describe('an https API that redirects to http:// is not followed in clear', () => {
-  const tls = { key: readFileSync(new URL('../fixtures/tls/loopback-key.pem', import.meta.url)), cert: readFileSync(new URL('../fixtures/tls/loopback-cert.pem', import.meta.url)) };
+  const tls = {
+    key: readFileSync(new URL('../fixtures/tls/loopback-key.pem', import.meta.url)),
+    cert: readFileSync(new URL('../fixtures/tls/loopback-cert.pem', import.meta.url)),
+  };
   let plain: Recording;
   let api: Recording;
   let trustingFetch: typeof fetch;
@@ -117,7 +129,8 @@ describe('an https API that redirects to http:// is not followed in clear', () =
     // global dispatcher, which Node creates on its first fetch.
     await fetch(`${plain.origin}/warm-up`);
     plain.received.length = 0;
-    const Agent = (globalThis as Record<symbol, { constructor: new (options: unknown) => unknown } | undefined>)[Symbol.for('undici.globalDispatcher.1')]?.constructor;
+    const Agent = (globalThis as Record<symbol, { constructor: new (options: unknown) => unknown } | undefined>)[Symbol.for('undici.globalDispatcher.1')]
+      ?.constructor;
     if (Agent === undefined) throw new Error("Node's undici global dispatcher was not found");
     const dispatcher = new Agent({ connect: { ca: tls.cert } });
     trustingFetch = ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, { ...init, dispatcher } as RequestInit)) as typeof fetch;
@@ -141,7 +154,8 @@ describe('in a browser, where a refused redirect is opaque', () => {
     // What fetch answers with `redirect: 'manual'` in a browser: type 'opaqueredirect', status 0, no headers.
     const opaque = (): Response => {
       const response = new Response(null);
-      for (const [name, value] of Object.entries({ type: 'opaqueredirect', status: 0, ok: false, clone: opaque })) Object.defineProperty(response, name, { value });
+      for (const [name, value] of Object.entries({ type: 'opaqueredirect', status: 0, ok: false, clone: opaque }))
+        Object.defineProperty(response, name, { value });
       return response;
     };
     const asked: RequestRedirect[] = [];

@@ -51,7 +51,15 @@ describe('maxResponseBytes', () => {
   beforeEach(() => (requests = 0));
 
   const client = (options: Partial<DeliveryClientOptions> = {}) =>
-    new DeliveryClient({ baseUrl, apiKey: 'sk_live_size_test', maxRetries: 2, retryDelay: { base: 1, max: 2 }, cache: false, totalTimeout: 15_000, ...options });
+    new DeliveryClient({
+      baseUrl,
+      apiKey: 'sk_live_size_test',
+      maxRetries: 2,
+      retryDelay: { base: 1, max: 2 },
+      cache: false,
+      totalTimeout: 15_000,
+      ...options,
+    });
 
   async function failure(call: Promise<unknown>): Promise<DeliveryError> {
     const outcome = await call.then(
@@ -97,7 +105,8 @@ describe('maxResponseBytes', () => {
   it('counts the decoded bytes: a gzip body whose Content-Length is under the limit but inflates past it is refused', async () => {
     const compressed = gzipSync(envelope([{ _id: 'city-1', name: 'x'.repeat(200 * KB) }]));
     expect(compressed.length).toBeLessThan(2 * KB);
-    answer = (res) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(compressed.length) }).end(compressed);
+    answer = (res) =>
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(compressed.length) }).end(compressed);
     const error = await failure(client({ maxResponseBytes: 16 * KB }).lookup.cities({ countryId: 'eg' }));
     expect(error).toBeInstanceOf(ResponseTooLargeError);
   });

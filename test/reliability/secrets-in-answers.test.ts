@@ -4,7 +4,7 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { CityNotFoundError, type Logger } from '../../src/index.js';
-import { BASE, http, HttpResponse, KEY, makeClient, useMockServer } from '../core/helpers.js';
+import { BASE, HttpResponse, http, KEY, makeClient, useMockServer } from '../core/helpers.js';
 
 const server = useMockServer();
 
@@ -50,7 +50,9 @@ describe('headers the caller sets', () => {
     const line = (message: string, data?: Record<string, unknown>) => seen.push({ message, data });
     const logger: Logger = { debug: line, info: line, warn: line, error: line };
     const client = makeClient({ apiKey: undefined, logger, logLevel: 'debug', hooks: { onRequest: (event) => seen.push(event) } });
-    const error = await client.request({ method: 'GET', path: '/r' }, { headers: { 'X-Access-Key': KEY, 'X-Request-Id': 'req-123456' } }).catch((e: unknown) => e);
+    const error = await client
+      .request({ method: 'GET', path: '/r' }, { headers: { 'X-Access-Key': KEY, 'X-Request-Id': 'req-123456' } })
+      .catch((e: unknown) => e);
     expect(inspect(error, { depth: null })).not.toContain(KEY);
     expect(String((error as Error).message)).toContain('[redacted]');
     const shown = JSON.stringify(seen);

@@ -2,11 +2,19 @@
 // client.request(), the basic http:// rule and CR/LF in client, per-call and key headers; this
 // file covers every other way a call can fail, over real HTTP, and what it left out.
 import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BulkCreationError, ConfigurationError, DeliveryClient, type DeliveryClientOptions, DeliveryError, DeliveryType, type Logger } from '../../src/index.js';
+import {
+  BulkCreationError,
+  ConfigurationError,
+  DeliveryClient,
+  type DeliveryClientOptions,
+  DeliveryError,
+  DeliveryType,
+  type Logger,
+} from '../../src/index.js';
 import { createSandbox, type Sandbox, type SandboxServer } from '../../src/testing/index.js';
 import { verifyWebhookHeaders } from '../../src/webhooks/index.js';
 
@@ -88,14 +96,40 @@ describe('the API key never shows in an error or in what hooks and the logger re
   /** One failing call per way of failing, all over HTTP to the sandbox (or to a closed port). */
   const failures: Array<[string, string, (client: DeliveryClient, sandbox: Sandbox) => Promise<unknown>, Partial<DeliveryClientOptions>?]> = [
     ['401 (a wrong key)', 'AuthenticationError', (client) => client.deliveries.create(order)],
-    ['503 (retried, then given up)', 'ServerError', (client, box) => (box.injectFaults({ rate: 1, kinds: ['unavailable'] }), client.lookup.cities({ countryId: 'eg' }))],
-    ['429 with Retry-After', 'RateLimitError', (client, box) => (box.injectFaults({ rate: 1, kinds: ['rate-limit'], retryAfterSeconds: 0.001 }), client.deliveries.create(order))],
-    ['a timeout of a POST', 'TimeoutError', (client, box) => (box.injectFaults({ rate: 1, kinds: ['slow'], slowMs: 200 }), client.deliveries.create(order)), { timeout: 20 }],
-    ['a timeout of a GET', 'TimeoutError', (client, box) => (box.injectFaults({ rate: 1, kinds: ['slow'], slowMs: 200 }), client.lookup.zones('city-eg-cairo')), { timeout: 20 }],
+    [
+      '503 (retried, then given up)',
+      'ServerError',
+      (client, box) => (box.injectFaults({ rate: 1, kinds: ['unavailable'] }), client.lookup.cities({ countryId: 'eg' })),
+    ],
+    [
+      '429 with Retry-After',
+      'RateLimitError',
+      (client, box) => (box.injectFaults({ rate: 1, kinds: ['rate-limit'], retryAfterSeconds: 0.001 }), client.deliveries.create(order)),
+    ],
+    [
+      'a timeout of a POST',
+      'TimeoutError',
+      (client, box) => (box.injectFaults({ rate: 1, kinds: ['slow'], slowMs: 200 }), client.deliveries.create(order)),
+      { timeout: 20 },
+    ],
+    [
+      'a timeout of a GET',
+      'TimeoutError',
+      (client, box) => (box.injectFaults({ rate: 1, kinds: ['slow'], slowMs: 200 }), client.lookup.zones('city-eg-cairo')),
+      { timeout: 20 },
+    ],
     ['a connection reset', 'ConnectionError', (client, box) => (box.injectFaults({ rate: 1, kinds: ['drop-after'] }), client.lookup.districts('city-eg-giza'))],
-    ['a truncated 2xx body', 'ResponseShapeError', (client, box) => (box.injectFaults({ rate: 1, kinds: ['malformed'] }), client.lookup.cities({ countryId: 'eg' }))],
+    [
+      'a truncated 2xx body',
+      'ResponseShapeError',
+      (client, box) => (box.injectFaults({ rate: 1, kinds: ['malformed'] }), client.lookup.cities({ countryId: 'eg' })),
+    ],
     ['a rule broken before sending', 'CodLimitExceededError', (client) => client.deliveries.create({ ...order, cod: 45_000 })],
-    ['a bulk upload refused chunk by chunk', 'BulkCreationError', (client) => client.deliveries.createBulk([order, order, order], { chunkSize: 1, validate: false })],
+    [
+      'a bulk upload refused chunk by chunk',
+      'BulkCreationError',
+      (client) => client.deliveries.createBulk([order, order, order], { chunkSize: 1, validate: false }),
+    ],
     ['an abort', 'RequestAbortedError', (client) => client.lookup.cities({ countryId: 'eg' }, { signal: AbortSignal.abort(new Error('user left')) })],
   ];
 
@@ -106,7 +140,8 @@ describe('the API key never shows in an error or in what hooks and the logger re
       sandbox.clearFaults();
       expect(error.name).toBe(expected);
       for (const [how, text] of Object.entries(renderings(error))) expectKeyAbsent(`error ${how}`, text);
-      if (error instanceof BulkCreationError) for (const failed of error.failed) expectKeyAbsent('a bulk failure', inspect(failed, { depth: Number.POSITIVE_INFINITY }));
+      if (error instanceof BulkCreationError)
+        for (const failed of error.failed) expectKeyAbsent('a bulk failure', inspect(failed, { depth: Number.POSITIVE_INFINITY }));
       expectKeyAbsent('hooks and logs', inspect(seen, { depth: Number.POSITIVE_INFINITY }));
       expectKeyAbsent('hooks and logs as JSON', JSON.stringify(seen));
     });
@@ -158,16 +193,60 @@ describe('the API key never shows in an error or in what hooks and the logger re
 
 describe('a key the service echoes back is scrubbed from everything built out of its answer', () => {
   /** Every credential the request carried, as the service might repeat it. */
-  const echoed = (headers: IncomingHttpHeaders): string[] => ['authorization', 'x-api-key'].flatMap((name) => (typeof headers[name] === 'string' ? [headers[name]] : []));
+  const echoed = (headers: IncomingHttpHeaders): string[] =>
+    ['authorization', 'x-api-key'].flatMap((name) => (typeof headers[name] === 'string' ? [headers[name]] : []));
   /** Answers that repeat the credentials in each place an answer has: body text, JSON strings and keys, escapes, headers, status text, Location. */
   const ANSWERS: Array<[string, string, (sent: string[]) => { status: number; statusMessage?: string; headers?: Record<string, string>; body: string }]> = [
-    ['a 401 whose message quotes the key', 'AuthenticationError', (sent) => ({ status: 401, body: JSON.stringify({ success: false, message: `Invalid API key ${sent.join(' / ')}`, data: { key: sent[0] } }) })],
-    ['a 400 with a validator array naming it', 'ApiError', (sent) => ({ status: 400, body: JSON.stringify([{ message: `"apiKey" ${sent[0]} is not allowed`, path: ['apiKey', String(sent[0])], type: 'any.unknown' }]) })],
-    ['a 403 with the key as a JSON key and in \\u escapes', 'PermissionDeniedError', (sent) => ({ status: 403, body: `{"success":false,"message":"denied: ${[...String(sent[0])].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}","data":{${JSON.stringify(String(sent[0]))}:1}}` })],
-    ['a 503 in plain text', 'ServerError', (sent) => ({ status: 503, statusMessage: `Down for ${sent[0]}`, headers: { 'x-echo': String(sent[0]), 'content-type': 'text/plain' }, body: `upstream refused ${sent.join(' ')}` })],
-    ['a coded error (3007) quoting it', 'CodLimitExceededError', (sent) => ({ status: 400, headers: { 'x-request-key': String(sent[0]) }, body: JSON.stringify({ success: false, errorCode: 3007, message: `cod too high for ${sent[0]}` }) })],
+    [
+      'a 401 whose message quotes the key',
+      'AuthenticationError',
+      (sent) => ({ status: 401, body: JSON.stringify({ success: false, message: `Invalid API key ${sent.join(' / ')}`, data: { key: sent[0] } }) }),
+    ],
+    [
+      'a 400 with a validator array naming it',
+      'ApiError',
+      (sent) => ({
+        status: 400,
+        body: JSON.stringify([{ message: `"apiKey" ${sent[0]} is not allowed`, path: ['apiKey', String(sent[0])], type: 'any.unknown' }]),
+      }),
+    ],
+    [
+      'a 403 with the key as a JSON key and in \\u escapes',
+      'PermissionDeniedError',
+      (sent) => ({
+        status: 403,
+        body: `{"success":false,"message":"denied: ${[...String(sent[0])].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}","data":{${JSON.stringify(String(sent[0]))}:1}}`,
+      }),
+    ],
+    [
+      'a 503 in plain text',
+      'ServerError',
+      (sent) => ({
+        status: 503,
+        statusMessage: `Down for ${sent[0]}`,
+        headers: { 'x-echo': String(sent[0]), 'content-type': 'text/plain' },
+        body: `upstream refused ${sent.join(' ')}`,
+      }),
+    ],
+    [
+      'a coded error (3007) quoting it',
+      'CodLimitExceededError',
+      (sent) => ({
+        status: 400,
+        headers: { 'x-request-key': String(sent[0]) },
+        body: JSON.stringify({ success: false, errorCode: 3007, message: `cod too high for ${sent[0]}` }),
+      }),
+    ],
     ['a 2xx error envelope', 'ApiError', (sent) => ({ status: 200, body: JSON.stringify({ success: false, message: `key ${sent[0]} suspended` }) })],
-    ['a redirect whose Location carries it', 'RedirectError', (sent) => ({ status: 302, headers: { location: `https://login.example/?key=${encodeURIComponent(String(sent[0])).replace(/%20/g, ' ')}&raw=${sent[0]}` }, body: '' })],
+    [
+      'a redirect whose Location carries it',
+      'RedirectError',
+      (sent) => ({
+        status: 302,
+        headers: { location: `https://login.example/?key=${encodeURIComponent(String(sent[0])).replace(/%20/g, ' ')}&raw=${sent[0]}` },
+        body: '',
+      }),
+    ],
   ];
   const CONFIGS: Array<[string, Partial<DeliveryClientOptions>, { headers?: Record<string, string> }?]> = [
     ['Authorization: <key>', {}],
@@ -177,7 +256,10 @@ describe('a key the service echoes back is scrubbed from everything built out of
     ['the key in per-call `headers`', { apiKey: undefined }, { headers: { authorization: `Token ${KEY}` } }],
   ];
 
-  let answer: (sent: string[]) => { status: number; statusMessage?: string; headers?: Record<string, string>; body: string } = () => ({ status: 204, body: '' });
+  let answer: (sent: string[]) => { status: number; statusMessage?: string; headers?: Record<string, string>; body: string } = () => ({
+    status: 204,
+    body: '',
+  });
   let requests = 0;
   const server = createHttpServer((req, res) => {
     requests++;
@@ -231,7 +313,14 @@ describe('header values with CR or LF are refused before anything is sent', () =
 });
 
 describe('http:// is refused except to loopback', () => {
-  it.each(['http://127.0.0.1.nip.io/v2', 'http://localhost.example.com/v2', 'http://example.com/127.0.0.1/v2', 'http://10.0.0.1/v2', 'http://[::2]/v2', 'http://0.0.0.0/v2'])('refuses %s, a host that only looks local', (baseUrl) => {
+  it.each([
+    'http://127.0.0.1.nip.io/v2',
+    'http://localhost.example.com/v2',
+    'http://example.com/127.0.0.1/v2',
+    'http://10.0.0.1/v2',
+    'http://[::2]/v2',
+    'http://0.0.0.0/v2',
+  ])('refuses %s, a host that only looks local', (baseUrl) => {
     expect(() => new DeliveryClient({ baseUrl })).toThrow(/unencrypted/);
   });
 

@@ -14,7 +14,9 @@ const registration = {
 
 describe('users (registration: public endpoints, POST, no apiVersion)', () => {
   it('registerBusinessAdmin: POST /users/business/admin with the spec body, the user typed', async () => {
-    const sent = capture(server, 'post', '/users/business/admin', (s) => ok({ _id: 'user-1', ...(s.json as object), phoneVerified: false, emailVerified: false, role: 'ADMIN' }, 201));
+    const sent = capture(server, 'post', '/users/business/admin', (s) =>
+      ok({ _id: 'user-1', ...(s.json as object), phoneVerified: false, emailVerified: false, role: 'ADMIN' }, 201),
+    );
     const admin = await makeClient().users.registerBusinessAdmin({ ...registration, heardAboutUsFrom: undefined });
     expect(sent[0]).toMatchObject({ method: 'POST', path: '/users/business/admin', search: '' });
     expect(sent[0]?.headers['content-type']).toBe('application/json');
@@ -31,7 +33,11 @@ describe('users (registration: public endpoints, POST, no apiVersion)', () => {
     expect(await users.verifyPhone({ phone: '+201001234567' })).toEqual({ phone: '+201001234567', codeSent: true });
     expect(await users.confirmPhone({ phone: '+201001234567', token: '123456' })).toEqual({ phone: '+201001234567', phoneVerified: true });
     expect(await users.confirmEmail({ token: 'mail-token' })).toEqual({ emailVerified: true });
-    expect([verify[0]?.json, confirm[0]?.json, mail[0]?.json]).toEqual([{ phone: '+201001234567' }, { phone: '+201001234567', token: '123456' }, { token: 'mail-token' }]);
+    expect([verify[0]?.json, confirm[0]?.json, mail[0]?.json]).toEqual([
+      { phone: '+201001234567' },
+      { phone: '+201001234567', token: '123456' },
+      { token: 'mail-token' },
+    ]);
     expect([verify, confirm, mail].map((s) => s[0]?.search)).toEqual(['', '', '']);
   });
 
@@ -51,8 +57,12 @@ describe('users (registration: public endpoints, POST, no apiVersion)', () => {
   });
 
   it('a wrong code is an ApiError (400 without errorCode), and the POST is not repeated', async () => {
-    const sent = capture(server, 'post', '/users/business-admin/phone/confirm', () => HttpResponse.json(errorBody(undefined, 'The code is wrong or has expired'), { status: 400 }));
-    const error = await makeClient().users.confirmPhone({ phone: '+201001234567', token: '000000' }).catch((e: unknown) => e);
+    const sent = capture(server, 'post', '/users/business-admin/phone/confirm', () =>
+      HttpResponse.json(errorBody(undefined, 'The code is wrong or has expired'), { status: 400 }),
+    );
+    const error = await makeClient()
+      .users.confirmPhone({ phone: '+201001234567', token: '000000' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 400, errorCode: undefined });
     expect((error as Error).message).toMatch(/The code is wrong/);
@@ -72,7 +82,13 @@ describe('businesses (key needed)', () => {
 
   it('create, marketplace flow: salesChannel an array and autoCreatePickups true, sent as given', async () => {
     const sent = capture(server, 'post', '/businesses', (s) => ok({ ...(s.json as object), _id: 'biz-2' }, 201));
-    const input = { name: 'Nile Market', industry: 'Fashion', monthlyShipmentVolume: '100-500', salesChannel: ['FACEBOOK_SELLER', 'INSTAGRAM'], autoCreatePickups: true as const };
+    const input = {
+      name: 'Nile Market',
+      industry: 'Fashion',
+      monthlyShipmentVolume: '100-500',
+      salesChannel: ['FACEBOOK_SELLER', 'INSTAGRAM'],
+      autoCreatePickups: true as const,
+    };
     const business = await makeClient().businesses.create(input);
     expect(sent[0]?.text).toBe(JSON.stringify(input));
     expect(business.autoCreatePickups).toBe(true);
@@ -89,7 +105,9 @@ describe('businesses (key needed)', () => {
 
   it('a created business without _id is a ResponseShapeError that says it may exist', async () => {
     capture(server, 'post', '/businesses', () => ok({ name: 'Nile Shop' }, 201));
-    const error = await makeClient().businesses.create({ name: 'Nile Shop' }).catch((e: unknown) => e);
+    const error = await makeClient()
+      .businesses.create({ name: 'Nile Shop' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseShapeError);
     expect((error as Error).message).toMatch(/without _id \(it may exist all the same\)/);
   });
@@ -102,11 +120,17 @@ describe('businesses (key needed)', () => {
   it('updatePickupLocations: PUT /businesses/<id> with { pickupAddress }, the id encoded, the locations typed', async () => {
     const locations = [{ locationName: 'Warehouse', districtId: 'district-makram', firstLine: '5 Makram Ebeid Street', secondLine: undefined }];
     const sent = capture(server, 'put', '/businesses/:id', () =>
-      ok({ _id: 'biz/1', name: 'Nile Shop', pickupLocations: [{ _id: 'loc-1', locationName: 'Warehouse', isDefault: true, address: { districtId: 'district-makram' } }] }),
+      ok({
+        _id: 'biz/1',
+        name: 'Nile Shop',
+        pickupLocations: [{ _id: 'loc-1', locationName: 'Warehouse', isDefault: true, address: { districtId: 'district-makram' } }],
+      }),
     );
     const business = await makeClient().businesses.updatePickupLocations('biz/1', locations);
     expect(sent[0]).toMatchObject({ method: 'PUT', path: '/businesses/biz%2F1', search: '' });
-    expect(sent[0]?.text).toBe(JSON.stringify({ pickupAddress: [{ locationName: 'Warehouse', districtId: 'district-makram', firstLine: '5 Makram Ebeid Street' }] }));
+    expect(sent[0]?.text).toBe(
+      JSON.stringify({ pickupAddress: [{ locationName: 'Warehouse', districtId: 'district-makram', firstLine: '5 Makram Ebeid Street' }] }),
+    );
     expect(business.pickupLocations?.[0]).toMatchObject({ _id: 'loc-1', isDefault: true });
   });
 
@@ -124,7 +148,9 @@ describe('businesses (key needed)', () => {
       [1, 'firstLine'],
     ]);
     await expect(businesses.updatePickupLocations('biz-1', [])).rejects.toBeInstanceOf(ValidationError);
-    await expect(businesses.updatePickupLocations('', [{ districtId: 'd1', firstLine: '5 Makram Ebeid' }])).rejects.toThrow(/businessId: must be a non-empty string/);
+    await expect(businesses.updatePickupLocations('', [{ districtId: 'd1', firstLine: '5 Makram Ebeid' }])).rejects.toThrow(
+      /businessId: must be a non-empty string/,
+    );
     expect(sent).toHaveLength(0);
   });
 
@@ -132,7 +158,9 @@ describe('businesses (key needed)', () => {
     let calls = 0;
     capture(server, 'put', '/businesses/:id', (s) => {
       calls++;
-      return s.path.endsWith('missing') ? HttpResponse.json(errorBody(undefined, 'Business Not Found'), { status: 404 }) : HttpResponse.json(errorBody(undefined, 'down'), { status: 503 });
+      return s.path.endsWith('missing')
+        ? HttpResponse.json(errorBody(undefined, 'Business Not Found'), { status: 404 })
+        : HttpResponse.json(errorBody(undefined, 'down'), { status: 503 });
     });
     const businesses = makeClient().businesses;
     const entry = [{ districtId: 'd1', firstLine: '5 Makram Ebeid' }];

@@ -12,14 +12,22 @@ import {
   type OrderInput,
   ResponseShapeError,
 } from '../../src/index.js';
-import { allCreated, idsOnly, partialFailure1061, partialFailure2xx } from '../fixtures/real/answers/bulk.js';
+import { allCreated, idsOnly, partialFailure2xx, partialFailure1061 } from '../fixtures/real/answers/bulk.js';
 import { bulkFailure, capture, dropOffAddress, errorBody, HttpResponse, makeClient, ok, type Sent, useMockServer } from './helpers.js';
 
 const server = useMockServer();
 
-const order = (businessReference?: string): OrderInput => ({ type: DeliveryType.Deliver, dropOffAddress, cod: 100, ...(businessReference === undefined ? {} : { businessReference }) });
+const order = (businessReference?: string): OrderInput => ({
+  type: DeliveryType.Deliver,
+  dropOffAddress,
+  cod: 100,
+  ...(businessReference === undefined ? {} : { businessReference }),
+});
 const references = (sent: Sent) => (sent.json as { deliveries: Array<{ businessReference?: string }> }).deliveries.map((d) => d.businessReference);
-const answer = (body: object, status = 200) => () => HttpResponse.json(body as Record<string, unknown>, { status });
+const answer =
+  (body: object, status = 200) =>
+  () =>
+    HttpResponse.json(body as Record<string, unknown>, { status });
 
 describe('createBulk reads the answer real integrations read: { createdDeliveriesIds, failedDeliveries }', () => {
   it('a full success resolves: no BulkCreationError, every order created, every id kept', async () => {
@@ -75,7 +83,9 @@ describe('createBulk reads the answer real integrations read: { createdDeliverie
 
 describe('createBulk: an answer that cannot be matched says so (mayExist) and keeps the service message', () => {
   it('a failure without businessReference: every order it could be is mayExist, with the message', async () => {
-    capture(server, 'post', '/deliveries/bulk', () => ok({ createdDeliveriesIds: ['x1', 'x2'], failedDeliveries: [{ errorMessage: 'District is not covered' }] }));
+    capture(server, 'post', '/deliveries/bulk', () =>
+      ok({ createdDeliveriesIds: ['x1', 'x2'], failedDeliveries: [{ errorMessage: 'District is not covered' }] }),
+    );
     const error = await bulkFailure(makeClient().deliveries.createBulk([order('A'), order('B'), order()]));
     expect(error.created).toEqual([]);
     expect(error.failed.map((f) => [f.index, f.mayExist])).toEqual([
@@ -91,7 +101,9 @@ describe('createBulk: an answer that cannot be matched says so (mayExist) and ke
   });
 
   it('a reference sent twice, one of them failed: those two are mayExist, the order no failure names is created', async () => {
-    capture(server, 'post', '/deliveries/bulk', () => ok({ createdDeliveriesIds: ['x1', 'x2'], failedDeliveries: [{ businessReference: 'A', errorMessage: 'Invalid COD' }] }));
+    capture(server, 'post', '/deliveries/bulk', () =>
+      ok({ createdDeliveriesIds: ['x1', 'x2'], failedDeliveries: [{ businessReference: 'A', errorMessage: 'Invalid COD' }] }),
+    );
     const error = await bulkFailure(makeClient().deliveries.createBulk([order('A'), order('B'), order('A')], { validate: false }));
     expect(error.created.map((c) => [c.index, c.businessReference])).toEqual([[1, 'B']]);
     expect(error.failed.map((f) => [f.index, f.mayExist])).toEqual([
@@ -103,7 +115,13 @@ describe('createBulk: an answer that cannot be matched says so (mayExist) and ke
 
   it('both orders of a repeated reference failed: both failed for sure', async () => {
     capture(server, 'post', '/deliveries/bulk', () =>
-      ok({ createdDeliveriesIds: ['x1'], failedDeliveries: [{ businessReference: 'A', errorMessage: 'Invalid COD' }, { businessReference: 'A', errorMessage: 'Invalid COD' }] }),
+      ok({
+        createdDeliveriesIds: ['x1'],
+        failedDeliveries: [
+          { businessReference: 'A', errorMessage: 'Invalid COD' },
+          { businessReference: 'A', errorMessage: 'Invalid COD' },
+        ],
+      }),
     );
     const error = await bulkFailure(makeClient().deliveries.createBulk([order('A'), order('B'), order('A')], { validate: false }));
     expect(error.created.map((c) => [c.index, c._id])).toEqual([[1, 'x1']]);
@@ -123,7 +141,9 @@ describe('createBulk: an answer that cannot be matched says so (mayExist) and ke
   });
 
   it('a failure naming a reference the request does not hold: the others are mayExist, the message kept', async () => {
-    capture(server, 'post', '/deliveries/bulk', () => ok({ createdDeliveriesIds: ['x1'], failedDeliveries: [{ businessReference: 'Z', errorMessage: 'Duplicate order' }] }));
+    capture(server, 'post', '/deliveries/bulk', () =>
+      ok({ createdDeliveriesIds: ['x1'], failedDeliveries: [{ businessReference: 'Z', errorMessage: 'Duplicate order' }] }),
+    );
     const error = await bulkFailure(makeClient().deliveries.createBulk([order('A'), order('B')]));
     expect(error.failed.map((f) => [f.index, f.mayExist])).toEqual([
       [0, true],
@@ -139,12 +159,16 @@ describe('createBulk: deleteFailedDeliveries and the message', () => {
     await makeClient().deliveries.createBulk([order('A'), order('B')], { deleteFailedDeliveries: true });
     expect(sent[0]?.json).toMatchObject({ deleteFailedDeliveries: true });
     expect(references(sent[0] as Sent)).toEqual(['A', 'B']);
-    await expect(makeClient().deliveries.createBulk([order('A')], { deleteFailedDeliveries: 'yes' as unknown as boolean })).rejects.toBeInstanceOf(ConfigurationError);
+    await expect(makeClient().deliveries.createBulk([order('A')], { deleteFailedDeliveries: 'yes' as unknown as boolean })).rejects.toBeInstanceOf(
+      ConfigurationError,
+    );
     expect(sent).toHaveLength(1);
   });
 
   it('says one reason once for every order it concerns, and counts the orders never sent', async () => {
-    capture(server, 'post', '/deliveries/bulk', () => HttpResponse.json(errorBody(1073, 'A business location is needed before creating an order'), { status: 400 }));
+    capture(server, 'post', '/deliveries/bulk', () =>
+      HttpResponse.json(errorBody(1073, 'A business location is needed before creating an order'), { status: 400 }),
+    );
     const orders = Array.from({ length: 250 }, (_, i) => order(`R-${i}`));
     const error = await bulkFailure(makeClient().deliveries.createBulk(orders, { chunkSize: 100, concurrency: 1 }));
     expect(error.message).toBe(
@@ -153,11 +177,16 @@ describe('createBulk: deleteFailedDeliveries and the message', () => {
   });
 
   it('groups the service messages of the real answer', async () => {
-    const failedDeliveries = Array.from({ length: 40 }, (_, i) => ({ businessReference: `R-${i * 2}`, errorMessage: i % 2 === 0 ? 'Receiver phone number is invalid' : 'District is not covered' }));
+    const failedDeliveries = Array.from({ length: 40 }, (_, i) => ({
+      businessReference: `R-${i * 2}`,
+      errorMessage: i % 2 === 0 ? 'Receiver phone number is invalid' : 'District is not covered',
+    }));
     capture(server, 'post', '/deliveries/bulk', () => ok({ createdDeliveriesIds: Array.from({ length: 40 }, (_, i) => `id-${i}`), failedDeliveries }));
     const error = await bulkFailure(makeClient().deliveries.createBulk(Array.from({ length: 80 }, (_, i) => order(`R-${i}`))));
     expect(error.failed).toHaveLength(40);
-    expect(error.message).toMatch(/^Bulk creation incomplete: 40 of 80 orders failed, 40 created: \[0\], \[4\], \[8\], \[12\], \[16\] and 15 more runs \(20 orders\): Receiver phone number is invalid; \[2\], .* \(20 orders\): District is not covered$/);
+    expect(error.message).toMatch(
+      /^Bulk creation incomplete: 40 of 80 orders failed, 40 created: \[0\], \[4\], \[8\], \[12\], \[16\] and 15 more runs \(20 orders\): Receiver phone number is invalid; \[2\], .* \(20 orders\): District is not covered$/,
+    );
   });
 });
 
@@ -175,7 +204,13 @@ describe('createBulk: per-order failures keep the class single orders get', () =
     const error = await bulkFailure(makeClient().deliveries.createBulk(['A', 'B', 'C', 'D', 'E', 'F'].map(order)));
     const [district, city, cod, refund, images, other] = error.failed.map((failure) => failure.error);
     expect(district).toBeInstanceOf(DistrictNotFoundError);
-    expect(district).toMatchObject({ errorCode: 3003, source: 'server', inferredFrom: 'message', message: 'District Not Found: district-nowhere', status: 200 });
+    expect(district).toMatchObject({
+      errorCode: 3003,
+      source: 'server',
+      inferredFrom: 'message',
+      message: 'District Not Found: district-nowhere',
+      status: 200,
+    });
     expect(city).toBeInstanceOf(CityNotFoundError);
     expect(cod).toBeInstanceOf(CodLimitExceededError);
     expect(refund).toMatchObject({ errorCode: 3008, inferredFrom: 'message' });
@@ -200,7 +235,12 @@ describe('createBulk: per-order failures keep the class single orders get', () =
 });
 
 describe('createBulk: a non-2xx answer keeps the service code, message and body', () => {
-  const body = { success: false, message: 'Some orders are invalid', errorCode: 777, data: { createdDeliveriesIds: ['x1'], failedDeliveries: [{ businessReference: 'B', errorMessage: 'Receiver is blocked' }] } };
+  const body = {
+    success: false,
+    message: 'Some orders are invalid',
+    errorCode: 777,
+    data: { createdDeliveriesIds: ['x1'], failedDeliveries: [{ businessReference: 'B', errorMessage: 'Receiver is blocked' }] },
+  };
 
   it('on the BulkCreationError (serviceErrors, status, body, cause) and on each failure (errorCode, cause)', async () => {
     capture(server, 'post', '/deliveries/bulk', answer(body, 400));
@@ -219,7 +259,12 @@ describe('createBulk: a non-2xx answer keeps the service code, message and body'
   });
 
   it('a failure whose text is a spec message takes that code even inside a 777 answer; a 1061 answer lends its code to none', async () => {
-    capture(server, 'post', '/deliveries/bulk', answer({ ...body, data: { failedDeliveries: [{ businessReference: 'A', errorMessage: 'Zone Not Found' }] } }, 400));
+    capture(
+      server,
+      'post',
+      '/deliveries/bulk',
+      answer({ ...body, data: { failedDeliveries: [{ businessReference: 'A', errorMessage: 'Zone Not Found' }] } }, 400),
+    );
     const inferred = await bulkFailure(makeClient().deliveries.createBulk([order('A')]));
     expect(inferred.failed[0]?.error).toMatchObject({ errorCode: 3002, inferredFrom: 'message' });
     capture(server, 'post', '/deliveries/bulk', answer({ ...body, errorCode: 1061 }, 400));

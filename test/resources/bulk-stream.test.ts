@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  AuthenticationError,
-  type BulkChunkOutcome,
-  ConfigurationError,
-  DeliveryType,
-  type OrderInput,
-  ValidationError,
-} from '../../src/index.js';
+import { AuthenticationError, type BulkChunkOutcome, ConfigurationError, DeliveryType, type OrderInput, ValidationError } from '../../src/index.js';
 import { bulkFailure, capture, dropOffAddress, errorBody, HttpResponse, makeClient, ok, type Sent, useMockServer } from './helpers.js';
 
 const server = useMockServer();
@@ -15,7 +8,18 @@ const order = (i: number): OrderInput => ({ type: DeliveryType.Deliver, dropOffA
 const orders = (count: number): OrderInput[] => Array.from({ length: count }, (_, i) => order(i));
 type Wire = { businessReference: string };
 const deliveriesOf = (sent: Sent): Wire[] => (sent.json as { deliveries: Wire[] }).deliveries;
-const createAll = (sent: Sent) => ok({ created: deliveriesOf(sent).map((element, index) => ({ index, _id: `id-${element.businessReference}`, trackingNumber: `tn-${element.businessReference}`, businessReference: element.businessReference })) }, 201);
+const createAll = (sent: Sent) =>
+  ok(
+    {
+      created: deliveriesOf(sent).map((element, index) => ({
+        index,
+        _id: `id-${element.businessReference}`,
+        trackingNumber: `tn-${element.businessReference}`,
+        businessReference: element.businessReference,
+      })),
+    },
+    201,
+  );
 const referencesSent = (sent: Sent[]) => sent.flatMap(deliveriesOf).map((element) => element.businessReference);
 
 async function* rows(count: number, broken: ReadonlySet<number> = new Set()): AsyncGenerator<OrderInput> {
@@ -104,7 +108,9 @@ describe('createBulk: two orders of one call with the same reference', () => {
       .deliveries.createBulk(input)
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).issues).toEqual([{ path: [3, field], message: `the same as [1].${field} ('same'): each order of one call needs its own` }]);
+    expect((error as ValidationError).issues).toEqual([
+      { path: [3, field], message: `the same as [1].${field} ('same'): each order of one call needs its own` },
+    ]);
     expect((error as Error).message).toMatch(/nothing was sent/);
     expect(sent).toEqual([]);
   });
@@ -117,7 +123,9 @@ describe('createBulk: two orders of one call with the same reference', () => {
       yield order(0);
     }
     const outcomes = await outcomesOf(makeClient().deliveries.streamBulk(repeated(), { chunkSize: 3 }));
-    expect(outcomes.flatMap((o) => o.failed.map((f) => [f.index, f.mayExist, (f.error as ValidationError).issues[0]?.path]))).toEqual([[2, false, [2, 'businessReference']]]);
+    expect(outcomes.flatMap((o) => o.failed.map((f) => [f.index, f.mayExist, (f.error as ValidationError).issues[0]?.path]))).toEqual([
+      [2, false, [2, 'businessReference']],
+    ]);
     expect(referencesSent(sent)).toEqual(['ref-0', 'ref-1']);
   });
 });

@@ -22,7 +22,12 @@ const orders = (count: number): OrderInput[] => Array.from({ length: count }, (_
 
 type Wire = { businessReference: string; cod?: number };
 const deliveriesOf = (sent: Sent): Wire[] => (sent.json as { deliveries: Wire[] }).deliveries;
-const createdEntry = (element: Wire, index: number) => ({ index, _id: `id-${element.businessReference}`, trackingNumber: `tn-${element.businessReference}`, businessReference: element.businessReference });
+const createdEntry = (element: Wire, index: number) => ({
+  index,
+  _id: `id-${element.businessReference}`,
+  trackingNumber: `tn-${element.businessReference}`,
+  businessReference: element.businessReference,
+});
 
 /** The service: creates every order of the request. */
 const createAll = (sent: Sent) => ok({ created: deliveriesOf(sent).map(createdEntry) }, 201);
@@ -133,14 +138,18 @@ describe('createBulk: validation before anything is sent', () => {
     const input = orders(6);
     input[1] = { ...order(1), cod: 45_000 };
     input[4] = { type: DeliveryType.Deliver } as OrderInput;
-    const error = await makeClient().deliveries.createBulk(input).catch((e: unknown) => e);
+    const error = await makeClient()
+      .deliveries.createBulk(input)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     const issues = (error as ValidationError).issues;
     expect(issues.map((issue) => [issue.path, issue.errorCode])).toEqual([
       [[1, 'cod'], 3007],
       [[4, 'dropOffAddress'], undefined],
     ]);
-    expect((error as Error).message).toMatch(/^Invalid orders \(2 of 6; nothing was sent\): \[1\]\.cod: must be at most 30000 EGP; \[4\]\.dropOffAddress: required/);
+    expect((error as Error).message).toMatch(
+      /^Invalid orders \(2 of 6; nothing was sent\): \[1\]\.cod: must be at most 30000 EGP; \[4\]\.dropOffAddress: required/,
+    );
     expect(sent).toHaveLength(0);
   });
 
@@ -179,7 +188,11 @@ describe('createBulk: failures, never sending an order twice', () => {
     expect(error.failed[1]?.error.errorCode).toBe(4242);
     expect(error).toMatchObject({ errorCode: 1061, source: 'server' });
     expect(error.message).toMatch(/^Bulk creation incomplete: 2 of 9 orders failed, 7 created: \[4\]: COD must be at most 30000 EGP; \[5\]: Something new$/);
-    expect(referencesSent(sent).sort()).toEqual(orders(9).map((o) => o.businessReference).sort());
+    expect(referencesSent(sent).sort()).toEqual(
+      orders(9)
+        .map((o) => o.businessReference)
+        .sort(),
+    );
   });
 
   it('does not resend a chunk whose outcome is unknown (5xx): its orders fail with mayExist, the others go on', async () => {
@@ -194,11 +207,22 @@ describe('createBulk: failures, never sending an order twice', () => {
       [3, true],
     ]);
     expect(error.failed[0]?.error).toBeInstanceOf(ServerError);
-    expect(error.message).toMatch(/^Bulk creation incomplete: 2 of 6 orders failed \(2 may exist all the same\), 4 created: \[2-3\] \(2 orders\): outcome unknown, may have been created: [^;]+$/);
+    expect(error.message).toMatch(
+      /^Bulk creation incomplete: 2 of 6 orders failed \(2 may exist all the same\), 4 created: \[2-3\] \(2 orders\): outcome unknown, may have been created: [^;]+$/,
+    );
   });
 
   it('treats an order a 2xx answer does not report as possibly created', async () => {
-    capture(server, 'post', '/deliveries/bulk', (s) => ok({ created: deliveriesOf(s).slice(1).map((element, i) => createdEntry(element, i + 1)) }, 201));
+    capture(server, 'post', '/deliveries/bulk', (s) =>
+      ok(
+        {
+          created: deliveriesOf(s)
+            .slice(1)
+            .map((element, i) => createdEntry(element, i + 1)),
+        },
+        201,
+      ),
+    );
     const error = await bulkFailure(makeClient().deliveries.createBulk(orders(3)));
     expect(error.failed).toHaveLength(1);
     expect(error.failed[0]).toMatchObject({ index: 0, mayExist: true });
@@ -217,22 +241,30 @@ describe('createBulk: failures, never sending an order twice', () => {
     expect(error.stopped?.at).toBe(3);
     expect(error.stopped?.reason).toBeInstanceOf(BusinessLocationRequiredError);
     // The reason is said once, with the orders it concerns; the six never sent are counted.
-    expect(error.message).toBe('Bulk creation incomplete: 3 of 9 orders failed, 0 created, 6 not sent (stopped before index 3): [0-2] (3 orders): A business location is needed');
+    expect(error.message).toBe(
+      'Bulk creation incomplete: 3 of 9 orders failed, 0 created, 6 not sent (stopped before index 3): [0-2] (3 orders): A business location is needed',
+    );
   });
 
   it('keeps the long lists out of logs: JSON and util.inspect carry no result', async () => {
-    capture(server, 'post', '/deliveries/bulk', (s) => HttpResponse.json(errorBody(undefined, 'boom'), { status: 500, headers: { 'x-request': deliveriesOf(s)[0]?.businessReference ?? '' } }));
+    capture(server, 'post', '/deliveries/bulk', (s) =>
+      HttpResponse.json(errorBody(undefined, 'boom'), { status: 500, headers: { 'x-request': deliveriesOf(s)[0]?.businessReference ?? '' } }),
+    );
     const error = await bulkFailure(makeClient().deliveries.createBulk(orders(500)));
     expect(error.failed).toHaveLength(500);
     expect(Object.keys(error)).not.toContain('result');
     expect(JSON.stringify(error).length).toBeLessThan(3000);
     // One reason for 500 orders is said once.
-    expect(error.message).toMatch(/^Bulk creation incomplete: 500 of 500 orders failed \(500 may exist all the same\), 0 created: \[0-499\] \(500 orders\): outcome unknown, may have been created: [^;]+$/);
+    expect(error.message).toMatch(
+      /^Bulk creation incomplete: 500 of 500 orders failed \(500 may exist all the same\), 0 created: \[0-499\] \(500 orders\): outcome unknown, may have been created: [^;]+$/,
+    );
     expect(error.message.length).toBeLessThan(300);
   });
 
   it('the result can be had either way: err.result is what a full success resolves to', async () => {
-    capture(server, 'post', '/deliveries/bulk', (s) => (deliveriesOf(s)[0]?.businessReference === 'ref-0' ? createAll(s) : HttpResponse.json(errorBody(undefined, 'bad'), { status: 400 })));
+    capture(server, 'post', '/deliveries/bulk', (s) =>
+      deliveriesOf(s)[0]?.businessReference === 'ref-0' ? createAll(s) : HttpResponse.json(errorBody(undefined, 'bad'), { status: 400 }),
+    );
     const result = await makeClient()
       .deliveries.createBulk(orders(2), { chunkSize: 1 })
       .catch((err: unknown) => (err instanceof BulkCreationError ? err.result : Promise.reject(err)));
@@ -254,7 +286,12 @@ describe('createBulk: abort', () => {
     const sent = capture(server, 'post', '/deliveries/bulk', createAll);
     const controller = new AbortController();
     const error = await bulkFailure(
-      makeClient().deliveries.createBulk(orders(10), { chunkSize: 2, concurrency: 1, signal: controller.signal, onProgress: (p) => p.done === 4 && controller.abort() }),
+      makeClient().deliveries.createBulk(orders(10), {
+        chunkSize: 2,
+        concurrency: 1,
+        signal: controller.signal,
+        onProgress: (p) => p.done === 4 && controller.abort(),
+      }),
     );
     expect(sent).toHaveLength(2);
     expect(error.created.map((c) => c.index)).toEqual([0, 1, 2, 3]);

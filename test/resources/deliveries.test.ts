@@ -18,7 +18,18 @@ const server = useMockServer();
 /** Answers like the service: the created order, with the type and cod echoed. */
 const created = (sent: { json: unknown }, extra: Record<string, unknown> = {}) => {
   const order = sent.json as { type: unknown; cod?: number };
-  return ok({ _id: 'order-1', trackingNumber: '7234258', type: order.type, state: { code: 10, value: 'Pickup requested' }, cod: order.cod, createdAt: '2025-01-01T00:00:00.000Z', ...extra }, 201);
+  return ok(
+    {
+      _id: 'order-1',
+      trackingNumber: '7234258',
+      type: order.type,
+      state: { code: 10, value: 'Pickup requested' },
+      cod: order.cod,
+      createdAt: '2025-01-01T00:00:00.000Z',
+      ...extra,
+    },
+    201,
+  );
 };
 
 describe('deliveries.create: POST /deliveries?apiVersion=1', () => {
@@ -30,7 +41,14 @@ describe('deliveries.create: POST /deliveries?apiVersion=1', () => {
     expect(sent[0]).toMatchObject({ method: 'POST', path: '/deliveries', search: '?apiVersion=1' });
     expect(sent[0]?.headers).toMatchObject({ authorization: KEY, 'content-type': 'application/json', accept: 'application/json' });
     expect(sent[0]?.json).toEqual(order);
-    expect(result).toEqual({ _id: 'order-1', trackingNumber: '7234258', type: 10, state: { code: 10, value: 'Pickup requested' }, cod: 250, createdAt: '2025-01-01T00:00:00.000Z' });
+    expect(result).toEqual({
+      _id: 'order-1',
+      trackingNumber: '7234258',
+      type: 10,
+      state: { code: 10, value: 'Pickup requested' },
+      cod: 250,
+      createdAt: '2025-01-01T00:00:00.000Z',
+    });
   });
 
   it('sends the body the validator prepared: no undefined, packageType as written, unknown fields kept', async () => {
@@ -73,7 +91,9 @@ describe('deliveries.create: POST /deliveries?apiVersion=1', () => {
 
   it('a 2xx answer without trackingNumber is a ResponseShapeError saying the order may exist; not repeated', async () => {
     const sent = capture(server, 'post', '/deliveries', () => ok({ _id: 'order-1' }, 201));
-    const error = await makeClient().deliveries.create({ type: DeliveryType.Deliver, dropOffAddress }).catch((e: unknown) => e);
+    const error = await makeClient()
+      .deliveries.create({ type: DeliveryType.Deliver, dropOffAddress })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseShapeError);
     expect(error).toMatchObject({ status: 201 });
     expect((error as Error).message).toMatch(/POST .*\/deliveries\?apiVersion=1 answered 201 without trackingNumber \(it may exist/);
@@ -94,7 +114,9 @@ describe('deliveries.create: POST /deliveries?apiVersion=1', () => {
 
   it('with validate: false sends as given, and the server answer maps to the same class (source server)', async () => {
     capture(server, 'post', '/deliveries', () => HttpResponse.json(errorBody(3007, 'COD must be at most 30000 EGP'), { status: 400 }));
-    const error = await makeClient().deliveries.create({ type: DeliveryType.Deliver, dropOffAddress, cod: 45_000 }, { validate: false }).catch((e: unknown) => e);
+    const error = await makeClient()
+      .deliveries.create({ type: DeliveryType.Deliver, dropOffAddress, cod: 45_000 }, { validate: false })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CodLimitExceededError);
     expect(error).toMatchObject({ source: 'server', status: 400 });
   });

@@ -16,7 +16,13 @@ const items = [
   { sku: 'SHIRT-M', quantity: 2, name: 'Shirt' },
   { sku: 'MUG', quantity: 1 },
 ];
-const send = (extra: Partial<FulfillmentSendOrder> = {}): FulfillmentSendOrder => ({ type: FulfillmentType.Send, dropOffAddress, receiver, fulfillmentInfo: { items }, ...extra });
+const send = (extra: Partial<FulfillmentSendOrder> = {}): FulfillmentSendOrder => ({
+  type: FulfillmentType.Send,
+  dropOffAddress,
+  receiver,
+  fulfillmentInfo: { items },
+  ...extra,
+});
 const returnOrder = (returned = [{ sku: 'SHIRT-M', quantity: 1 }]) => ({
   type: FulfillmentType.CustomerReturnPickup,
   pickupAddress,
@@ -38,7 +44,9 @@ describe('fulfillment.create: FXF_SEND through POST /deliveries?apiVersion=1', (
 
   it('refuses an order without items before sending', async () => {
     const sent = capture(server, 'post', '/deliveries', createdOrder);
-    const error = await makeClient().fulfillment.create(send({ fulfillmentInfo: { items: [] } })).catch((e: unknown) => e);
+    const error = await makeClient()
+      .fulfillment.create(send({ fulfillmentInfo: { items: [] } }))
+      .catch((e: unknown) => e);
     expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([['fulfillmentInfo', 'items']]);
     expect(sent).toHaveLength(0);
   });
@@ -74,7 +82,9 @@ describe('fulfillment.createReturn: CUSTOMER_RETURN_PICKUP', () => {
     expect((error as Error).message).toMatch(/^Invalid fulfillment return: the items must be some or all of the original order's/);
     await expect(fulfillment.createReturn(returnOrder(), { original: { nope: true } as never })).rejects.toThrow(/original: must be the original order/);
     await expect(fulfillment.createReturn(returnOrder(), { original: [null] as never })).rejects.toThrow(ValidationError);
-    await expect(fulfillment.createReturn(returnOrder(), { original: { fulfillmentInfo: { items: ['SHIRT-M'] } } as never })).rejects.toThrow(/original: .*each an object/);
+    await expect(fulfillment.createReturn(returnOrder(), { original: { fulfillmentInfo: { items: ['SHIRT-M'] } } as never })).rejects.toThrow(
+      /original: .*each an object/,
+    );
     expect(sent).toHaveLength(0);
   });
 
@@ -96,7 +106,13 @@ describe('fulfillment.createReturn: CUSTOMER_RETURN_PICKUP', () => {
 describe('fulfillment.createBulky: POST /fulfillment/deliveries/bulky', () => {
   it('sends the array itself, without apiVersion, and returns one order per customer', async () => {
     const sent = capture(server, 'post', '/fulfillment/deliveries/bulky', () =>
-      ok([{ _id: 'o1', trackingNumber: 100, receiverPhone: receiver.phone, mergedFrom: [0, 2] }, { _id: 'o2', trackingNumber: '101', receiverPhone: '+201099999999', mergedFrom: [1] }], 201),
+      ok(
+        [
+          { _id: 'o1', trackingNumber: 100, receiverPhone: receiver.phone, mergedFrom: [0, 2] },
+          { _id: 'o2', trackingNumber: '101', receiverPhone: '+201099999999', mergedFrom: [1] },
+        ],
+        201,
+      ),
     );
     const orders = [send(), send({ receiver: { phone: '+201099999999' } }), send({ fulfillmentInfo: { items: [{ sku: 'MUG', quantity: 2 }] } })];
     const created = await makeClient().fulfillment.createBulky(orders);
@@ -111,7 +127,9 @@ describe('fulfillment.createBulky: POST /fulfillment/deliveries/bulky', () => {
   it('checks every element first and lists all invalid ones by index; an empty list is refused', async () => {
     const sent = capture(server, 'post', '/fulfillment/deliveries/bulky', () => ok([]));
     const fulfillment = makeClient().fulfillment;
-    const error = await fulfillment.createBulky([send(), send({ cod: 45_000 }), send({ fulfillmentInfo: { items: [{ sku: '', quantity: 1 }] } })]).catch((e: unknown) => e);
+    const error = await fulfillment
+      .createBulky([send(), send({ cod: 45_000 }), send({ fulfillmentInfo: { items: [{ sku: '', quantity: 1 }] } })])
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([
       [1, 'cod'],
@@ -140,7 +158,9 @@ describe('fulfillment.createBulky: POST /fulfillment/deliveries/bulky', () => {
     const sent = capture(server, 'post', '/fulfillment/deliveries/bulky', () => ok([]));
     const { phone: _phone, ...withoutPhone } = receiver;
     const orders = [send(), send({ receiver: withoutPhone }), send({ receiver: { ...receiver, phone: '  ' } })];
-    const error = await makeClient().fulfillment.createBulky(orders).catch((e: unknown) => e);
+    const error = await makeClient()
+      .fulfillment.createBulky(orders)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([
       [1, 'receiver', 'phone'],
@@ -165,7 +185,17 @@ describe('previewBulkyMerge (pure)', () => {
     const orders = [
       send({ cod: 100, businessReference: 'a' }),
       send({ receiver: { phone: '+201099999999' }, fulfillmentInfo: { items: [{ sku: 'CAP', quantity: 1 }] } }),
-      send({ receiver: { ...receiver, phone: ` ${receiver.phone} ` }, cod: 100, businessReference: 'c', fulfillmentInfo: { items: [{ sku: 'MUG', quantity: 2 }, { sku: 'CAP', quantity: 1 }] } }),
+      send({
+        receiver: { ...receiver, phone: ` ${receiver.phone} ` },
+        cod: 100,
+        businessReference: 'c',
+        fulfillmentInfo: {
+          items: [
+            { sku: 'MUG', quantity: 2 },
+            { sku: 'CAP', quantity: 1 },
+          ],
+        },
+      }),
     ];
     const groups = previewBulkyMerge(orders);
     expect(groups.map((g) => [g.receiverPhone, g.mergedFrom])).toEqual([

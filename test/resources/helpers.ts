@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
 import { BulkCreationError } from '../../src/index.js';
-import { BASE, errorBody, http, HttpResponse, KEY, makeClient, useMockServer } from '../core/helpers.js';
+import { BASE, errorBody, HttpResponse, http, KEY, makeClient, useMockServer } from '../core/helpers.js';
 
-export { BASE, errorBody, http, HttpResponse, KEY, makeClient, useMockServer };
+export { BASE, errorBody, HttpResponse, http, KEY, makeClient, useMockServer };
 
 /** A request as it went over the wire. */
 export interface Sent {
@@ -24,14 +24,26 @@ export async function record(request: Request): Promise<Sent> {
     headers[name] = value;
   });
   const text = await request.text();
-  return { method: request.method, path: url.pathname.replace(/^\/v2/, ''), search: url.search, headers, text, json: text === '' ? undefined : JSON.parse(text) };
+  return {
+    method: request.method,
+    path: url.pathname.replace(/^\/v2/, ''),
+    search: url.search,
+    headers,
+    text,
+    json: text === '' ? undefined : JSON.parse(text),
+  };
 }
 
 /** The spec's success envelope. */
 export const ok = (data: unknown, status = 200) => HttpResponse.json({ success: true, message: 'Success', data }, { status });
 
 /** Answers every request with `answer` and records what was sent. */
-export function capture(server: ReturnType<typeof useMockServer>, method: 'get' | 'post' | 'put', path: string, answer: (sent: Sent) => Response | Promise<Response>) {
+export function capture(
+  server: ReturnType<typeof useMockServer>,
+  method: 'get' | 'post' | 'put',
+  path: string,
+  answer: (sent: Sent) => Response | Promise<Response>,
+) {
   const sent: Sent[] = [];
   server.use(
     http[method](`${BASE}${path}`, async ({ request }) => {

@@ -60,19 +60,32 @@ describe('lookup reads the records the service sends', () => {
 describe('resolveAddress with the real records', () => {
   it('matches a city by nameAr: { city: "القاهرة" } resolves', async () => {
     serveRealLookups();
-    const address = await makeClient().lookup.resolveAddress({ city: 'القاهرة', district: 'مكرم عبيد', firstLine: '5 Makram Ebeid Street', for: 'dropOffAddress' });
+    const address = await makeClient().lookup.resolveAddress({
+      city: 'القاهرة',
+      district: 'مكرم عبيد',
+      firstLine: '5 Makram Ebeid Street',
+      for: 'dropOffAddress',
+    });
     expect(address).toEqual({ city: 'Cairo', districtId: 'district-makram', zoneId: 'zone-nasr-city', firstLine: '5 Makram Ebeid Street' });
   });
 
   it('matches a zone by nameAr', async () => {
     serveRealLookups();
-    const address = await makeClient().lookup.resolveAddress({ city: 'Cairo', zone: 'القاهرة الجديدة', district: 'Madinaty', firstLine: '12 Central Park Road', for: 'dropOffAddress' });
+    const address = await makeClient().lookup.resolveAddress({
+      city: 'Cairo',
+      zone: 'القاهرة الجديدة',
+      district: 'Madinaty',
+      firstLine: '12 Central Park Road',
+      for: 'dropOffAddress',
+    });
     expect(address.districtId).toBe('district-madinaty');
   });
 
   it('an unknown city names the closest by both names', async () => {
     serveRealLookups();
-    const error = await makeClient().lookup.resolveAddress({ city: 'القاهره الكبرى', district: 'x', firstLine: '5 Makram Ebeid Street', for: 'dropOffAddress' }).catch((e: unknown) => e);
+    const error = await makeClient()
+      .lookup.resolveAddress({ city: 'القاهره الكبرى', district: 'x', firstLine: '5 Makram Ebeid Street', for: 'dropOffAddress' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CityNotFoundError);
     expect((error as Error).message).toMatch(/closest: Cairo \(القاهرة\)/);
   });
@@ -85,15 +98,22 @@ describe('resolveAddress knows which way the package goes (`for`)', () => {
     const line = { city: 'Cairo', district: 'Madinaty', firstLine: '12 Central Park Road' };
     const error = await lookup.resolveAddress({ ...line, for: 'pickupAddress' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AddressNotServedError);
-    expect((error as AddressNotServedError).issues).toEqual([{ path: ['district'], message: 'the service does not pick up from Madinaty (مدينتي) in Cairo (القاهرة)' }]);
-    expect(error).toMatchObject({ availability: 'pickupAvailability', place: { kind: 'district', id: 'district-madinaty', name: 'Madinaty', nameAr: 'مدينتي' } });
+    expect((error as AddressNotServedError).issues).toEqual([
+      { path: ['district'], message: 'the service does not pick up from Madinaty (مدينتي) in Cairo (القاهرة)' },
+    ]);
+    expect(error).toMatchObject({
+      availability: 'pickupAvailability',
+      place: { kind: 'district', id: 'district-madinaty', name: 'Madinaty', nameAr: 'مدينتي' },
+    });
     expect((error as AddressNotServedError).hint).toBe('pickupAvailability is false in the lookup lists');
     expect((await lookup.resolveAddress({ ...line, for: 'dropOffAddress' })).districtId).toBe('district-madinaty');
   });
 
   it('pickupAddress: a city the service does not pick up from is refused before its districts are fetched', async () => {
     const { districts } = serveRealLookups();
-    const error = await makeClient().lookup.resolveAddress({ city: 'أسوان', district: 'Aswan City', firstLine: '1 Corniche Street', for: 'pickupAddress' }).catch((e: unknown) => e);
+    const error = await makeClient()
+      .lookup.resolveAddress({ city: 'أسوان', district: 'Aswan City', firstLine: '1 Corniche Street', for: 'pickupAddress' })
+      .catch((e: unknown) => e);
     expect((error as ValidationError).issues).toEqual([{ path: ['city'], message: 'the service does not pick up from Aswan (أسوان)' }]);
     expect(error).toMatchObject({ availability: 'pickupAvailability', place: { kind: 'city', name: 'Aswan' } });
     expect(districts).toHaveLength(0);
@@ -103,8 +123,12 @@ describe('resolveAddress knows which way the package goes (`for`)', () => {
     const { cities: sent } = serveRealLookups();
     const lookup = makeClient().lookup;
     const missing = await lookup.resolveAddress({ city: 'Cairo', district: 'Madinaty', firstLine: '12 Central Park Road' } as never).catch((e: unknown) => e);
-    expect((missing as ValidationError).issues).toEqual([{ path: ['for'], message: "required: 'dropOffAddress' or 'pickupAddress', the order field the address goes in" }]);
-    const renamed = await lookup.resolveAddress({ city: 'Cairo', district: 'Madinaty', firstLine: '12 Central Park Road', purpose: 'pickup' } as never).catch((e: unknown) => e);
+    expect((missing as ValidationError).issues).toEqual([
+      { path: ['for'], message: "required: 'dropOffAddress' or 'pickupAddress', the order field the address goes in" },
+    ]);
+    const renamed = await lookup
+      .resolveAddress({ city: 'Cairo', district: 'Madinaty', firstLine: '12 Central Park Road', purpose: 'pickup' } as never)
+      .catch((e: unknown) => e);
     expect((renamed as ValidationError).hint).toBe('`purpose` is now `for`');
     expect((renamed as Error).message).not.toContain('purpose');
     expect(sent).toHaveLength(0);
@@ -112,7 +136,9 @@ describe('resolveAddress knows which way the package goes (`for`)', () => {
 
   it('refuses a firstLine that create would refuse (5 characters or less), before any request', async () => {
     const { cities: sent } = serveRealLookups();
-    const error = await makeClient().lookup.resolveAddress({ city: 'Cairo', district: 'Madinaty', firstLine: ' 12 A ', for: 'dropOffAddress' }).catch((e: unknown) => e);
+    const error = await makeClient()
+      .lookup.resolveAddress({ city: 'Cairo', district: 'Madinaty', firstLine: ' 12 A ', for: 'dropOffAddress' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues).toEqual([{ path: ['firstLine'], message: 'must be longer than 5 characters' }]);
     expect(sent).toHaveLength(0);

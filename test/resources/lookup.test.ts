@@ -7,8 +7,8 @@ import {
   DistrictNotFoundError,
   NotFoundError,
   RequestAbortedError,
-  ResponseShapeError,
   type ResolveAddressInput,
+  ResponseShapeError,
   ValidationError,
   ZoneNotFoundError,
 } from '../../src/index.js';
@@ -49,7 +49,9 @@ const gizaZones = [DOKKI, HARAM, FAISAL, SOUTH].map((z) => ({ _id: z.zoneId, nam
 /** Serves the lookup lists (cities wrapped in `{ list }`, the others as arrays) and counts requests per path. */
 function serveLookups() {
   const citiesSent = capture(server, 'get', '/cities', () => ok({ list: cities }));
-  const districtsSent = capture(server, 'get', '/cities/:cityId/districts', (sent) => (sent.path === '/cities/city-giza/districts' ? ok(gizaDistricts) : ok([])));
+  const districtsSent = capture(server, 'get', '/cities/:cityId/districts', (sent) =>
+    sent.path === '/cities/city-giza/districts' ? ok(gizaDistricts) : ok([]),
+  );
   const zonesSent = capture(server, 'get', '/cities/:cityId/zones', () => ok(gizaZones));
   return { citiesSent, districtsSent, zonesSent };
 }
@@ -90,7 +92,9 @@ describe('lookup lists (public, GET, no apiVersion)', () => {
 
   it('an unknown city is the 3001 class from the server', async () => {
     capture(server, 'get', '/cities/:cityId/districts', () => HttpResponse.json(errorBody(3001, 'City Not Found'), { status: 404 }));
-    const error = await makeClient().lookup.districts('nowhere').catch((e: unknown) => e);
+    const error = await makeClient()
+      .lookup.districts('nowhere')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CityNotFoundError);
     expect(error).toMatchObject({ source: 'server', status: 404, errorCode: 3001 });
   });
@@ -102,7 +106,9 @@ describe('lookup lists (public, GET, no apiVersion)', () => {
 
   it('a 2xx body that is no list is a ResponseShapeError naming the request', async () => {
     capture(server, 'get', '/cities', () => ok({ cities: 'nope' }));
-    const error = await makeClient({ maxRetries: 0 }).lookup.cities({ countryId: CountryId.Egypt }).catch((e: unknown) => e);
+    const error = await makeClient({ maxRetries: 0 })
+      .lookup.cities({ countryId: CountryId.Egypt })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseShapeError);
     expect((error as ResponseShapeError).message).toMatch(/GET .*\/cities\?countryId=.* neither a list/);
   });
@@ -229,14 +235,29 @@ describe('lookup cache', () => {
 describe('resolveAddress', () => {
   it('turns names into the first address format: city as listed, districtId, zoneId, the lines as given', async () => {
     serveLookups();
-    const address = await makeClient().lookup.resolveAddress({ city: 'giza', district: 'Dokki', firstLine: '12 Tahrir Street', buildingNumber: '12', floor: '3', for: 'dropOffAddress' });
-    expect(address).toEqual({ city: 'Giza', districtId: 'district-dokki', zoneId: 'zone-dokki', firstLine: '12 Tahrir Street', buildingNumber: '12', floor: '3' });
+    const address = await makeClient().lookup.resolveAddress({
+      city: 'giza',
+      district: 'Dokki',
+      firstLine: '12 Tahrir Street',
+      buildingNumber: '12',
+      floor: '3',
+      for: 'dropOffAddress',
+    });
+    expect(address).toEqual({
+      city: 'Giza',
+      districtId: 'district-dokki',
+      zoneId: 'zone-dokki',
+      firstLine: '12 Tahrir Street',
+      buildingNumber: '12',
+      floor: '3',
+    });
   });
 
   it('matches in any letter case and spacing, in Arabic with or without diacritics and hamza, and by id', async () => {
     serveLookups();
     const lookup = makeClient().lookup;
-    const resolve = (city: string, district: string, use: 'pickupAddress' | 'dropOffAddress' = 'dropOffAddress') => lookup.resolveAddress({ city, district, firstLine: 'Street 1234', for: use }).then((a) => a.districtId);
+    const resolve = (city: string, district: string, use: 'pickupAddress' | 'dropOffAddress' = 'dropOffAddress') =>
+      lookup.resolveAddress({ city, district, firstLine: 'Street 1234', for: use }).then((a) => a.districtId);
     expect(await resolve('  GIZA ', 'moHANdessin')).toBe('district-mohandessin');
     expect(await resolve('الجيزة', 'الدُّقِّي')).toBe('district-dokki');
     expect(await resolve('الجيزه', 'المهندسين')).toBe('district-mohandessin');
@@ -255,7 +276,9 @@ describe('resolveAddress', () => {
 
   it('an unknown city is CityNotFoundError (3001, client) naming the country searched, the closest cities, and how to search another', async () => {
     const { districtsSent } = serveLookups();
-    const error = await makeClient().lookup.resolveAddress({ city: 'Gizah', district: 'Dokki', firstLine: 'Street 1234', for: 'dropOffAddress' }).catch((e: unknown) => e);
+    const error = await makeClient()
+      .lookup.resolveAddress({ city: 'Gizah', district: 'Dokki', firstLine: 'Street 1234', for: 'dropOffAddress' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CityNotFoundError);
     const coded = error as CityNotFoundError;
     expect(coded.source).toBe('client');
@@ -270,20 +293,28 @@ describe('resolveAddress', () => {
 
   it('an unknown district is DistrictNotFoundError (3003) naming the closest, in Arabic too', async () => {
     serveLookups();
-    const error = await makeClient().lookup.resolveAddress({ city: 'Giza', district: 'Mohandisin', firstLine: 'Street 1234', for: 'dropOffAddress' }).catch((e: unknown) => e);
+    const error = await makeClient()
+      .lookup.resolveAddress({ city: 'Giza', district: 'Mohandisin', firstLine: 'Street 1234', for: 'dropOffAddress' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DistrictNotFoundError);
     expect((error as DistrictNotFoundError).message).toMatch(/no district matches 'Mohandisin' in Giza \(الجيزة\); closest: Mohandessin \(المهندسين\)/);
-    const arabic = await makeClient().lookup.resolveAddress({ city: 'Giza', district: 'العياظ', firstLine: 'Street 1234', for: 'dropOffAddress' }).catch((e: unknown) => e);
+    const arabic = await makeClient()
+      .lookup.resolveAddress({ city: 'Giza', district: 'العياظ', firstLine: 'Street 1234', for: 'dropOffAddress' })
+      .catch((e: unknown) => e);
     expect((arabic as Error).message).toMatch(/closest: Al Ayyat \(العياط\)/);
   });
 
   it('an unknown zone is ZoneNotFoundError (3002); a zone narrows the districts searched', async () => {
     serveLookups();
     const lookup = makeClient().lookup;
-    const error = await lookup.resolveAddress({ city: 'Giza', zone: 'Harm', district: 'Faisal', firstLine: 'Street 1234', for: 'dropOffAddress' }).catch((e: unknown) => e);
+    const error = await lookup
+      .resolveAddress({ city: 'Giza', zone: 'Harm', district: 'Faisal', firstLine: 'Street 1234', for: 'dropOffAddress' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ZoneNotFoundError);
     expect((error as Error).message).toMatch(/no zone matches 'Harm' in Giza \(الجيزة\); closest: Haram \(الهرم\)/);
-    const outside = await lookup.resolveAddress({ city: 'Giza', zone: 'Haram', district: 'Dokki', firstLine: 'Street 1234', for: 'dropOffAddress' }).catch((e: unknown) => e);
+    const outside = await lookup
+      .resolveAddress({ city: 'Giza', zone: 'Haram', district: 'Dokki', firstLine: 'Street 1234', for: 'dropOffAddress' })
+      .catch((e: unknown) => e);
     expect(outside).toBeInstanceOf(DistrictNotFoundError);
     expect((outside as Error).message).toMatch(/in zone Haram \(الهرم\) of Giza; closest: Faisal/);
   });
@@ -300,7 +331,9 @@ describe('resolveAddress', () => {
     const lookup = makeClient().lookup;
     const error = await lookup.resolveAddress({ city: 'Giza', district: 'Faisal', firstLine: 'Street 1234', for: 'dropOffAddress' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).issues).toEqual([{ path: ['zone'], message: "required: 'Faisal' is a district of several zones in Giza (الجيزة) (Haram (الهرم), Faisal (فيصل))" }]);
+    expect((error as ValidationError).issues).toEqual([
+      { path: ['zone'], message: "required: 'Faisal' is a district of several zones in Giza (الجيزة) (Haram (الهرم), Faisal (فيصل))" },
+    ]);
     const address = await lookup.resolveAddress({ city: 'Giza', zone: 'الهرم', district: 'Faisal', firstLine: 'Street 1234', for: 'dropOffAddress' });
     expect(address).toMatchObject({ districtId: 'district-haram-faisal', zoneId: 'zone-haram' });
   });
@@ -308,21 +341,32 @@ describe('resolveAddress', () => {
   it('refuses a district without drop-off for a dropOffAddress, or without pickup for a pickupAddress, naming the field', async () => {
     serveLookups();
     const lookup = makeClient().lookup;
-    const noDropOff = await lookup.resolveAddress({ city: 'Giza', district: 'Al Ayyat', firstLine: 'Street 1234', for: 'dropOffAddress' }).catch((e: unknown) => e);
+    const noDropOff = await lookup
+      .resolveAddress({ city: 'Giza', district: 'Al Ayyat', firstLine: 'Street 1234', for: 'dropOffAddress' })
+      .catch((e: unknown) => e);
     expect(noDropOff).toBeInstanceOf(AddressNotServedError);
     expect(noDropOff).toBeInstanceOf(ValidationError); // still caught where ValidationError is
     expect((noDropOff as ValidationError).issues[0]?.path).toEqual(['district']);
     expect((noDropOff as Error).message).toBe('District not served for drop-off: district: the service does not deliver to Al Ayyat (العياط) in Giza (الجيزة)');
-    expect(noDropOff).toMatchObject({ availability: 'dropOffAvailability', place: { kind: 'district', id: 'district-ayyat', name: 'Al Ayyat', nameAr: 'العياط' } });
-    const noPickup = await lookup.resolveAddress({ city: 'Giza', district: 'Hadayek October', firstLine: 'Street 1234', for: 'pickupAddress' }).catch((e: unknown) => e);
+    expect(noDropOff).toMatchObject({
+      availability: 'dropOffAvailability',
+      place: { kind: 'district', id: 'district-ayyat', name: 'Al Ayyat', nameAr: 'العياط' },
+    });
+    const noPickup = await lookup
+      .resolveAddress({ city: 'Giza', district: 'Hadayek October', firstLine: 'Street 1234', for: 'pickupAddress' })
+      .catch((e: unknown) => e);
     expect((noPickup as Error).message).toMatch(/^District not served for pickup: .*does not pick up from Hadayek October/);
     expect(noPickup).toMatchObject({ availability: 'pickupAvailability', place: { kind: 'district', id: 'district-october' } });
-    expect(await lookup.resolveAddress({ city: 'Giza', district: 'Hadayek October', firstLine: 'Street 1234', for: 'dropOffAddress' })).toMatchObject({ districtId: 'district-october' });
+    expect(await lookup.resolveAddress({ city: 'Giza', district: 'Hadayek October', firstLine: 'Street 1234', for: 'dropOffAddress' })).toMatchObject({
+      districtId: 'district-october',
+    });
   });
 
   it('lists every missing name before any request', async () => {
     const { citiesSent } = serveLookups();
-    const error = await makeClient().lookup.resolveAddress({ city: ' ', district: '', firstLine: 'Street 1234', for: 'dropOffAddress' }).catch((e: unknown) => e);
+    const error = await makeClient()
+      .lookup.resolveAddress({ city: ' ', district: '', firstLine: 'Street 1234', for: 'dropOffAddress' })
+      .catch((e: unknown) => e);
     expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([['city'], ['district']]);
     expect(citiesSent).toHaveLength(0);
   });
@@ -355,12 +399,19 @@ describe('resolveAddress: names as customers type them', () => {
     const error = await resolve('Al Sharq').catch((e: unknown) => e);
     expect((await resolve('El Sharq')).districtId).toBe('district-el-sharq'); // the exact name still wins
     expect(error).toBeInstanceOf(DistrictNotFoundError);
-    expect((error as DistrictNotFoundError).candidates.map((place) => place.id).slice(0, 2).sort()).toEqual(['district-el-sharq', 'district-sharq']);
+    expect(
+      (error as DistrictNotFoundError).candidates
+        .map((place) => place.id)
+        .slice(0, 2)
+        .sort(),
+    ).toEqual(['district-el-sharq', 'district-sharq']);
   });
 
   it('not-found errors carry candidates { id, name, nameAr? }, best first, for city, zone and district', async () => {
     serveLookups();
-    const city = await makeClient().lookup.resolveAddress({ city: 'Gyza', district: 'Dokki', firstLine: 'Street 1234', for: 'dropOffAddress' }).catch((e: unknown) => e);
+    const city = await makeClient()
+      .lookup.resolveAddress({ city: 'Gyza', district: 'Dokki', firstLine: 'Street 1234', for: 'dropOffAddress' })
+      .catch((e: unknown) => e);
     expect((city as CityNotFoundError).candidates[0]).toEqual({ id: 'city-giza', name: 'Giza', nameAr: 'الجيزة' });
     const zone = await resolve('Faisal', { zone: 'Harm' }).catch((e: unknown) => e);
     expect((zone as ZoneNotFoundError).candidates[0]).toEqual({ id: 'zone-haram', name: 'Haram', nameAr: 'الهرم' });
@@ -398,7 +449,9 @@ describe('resolveAddress: names as customers type them', () => {
 
   it('refuses a place name over 100 characters before any request, and never echoes more than 40 characters of one', async () => {
     const { citiesSent } = serveLookups();
-    const long = await makeClient().lookup.resolveAddress({ city: 'x'.repeat(1_000_000), district: 'Dokki', zone: 'y'.repeat(101), firstLine: 'Street 1234', for: 'dropOffAddress' }).catch((e: unknown) => e);
+    const long = await makeClient()
+      .lookup.resolveAddress({ city: 'x'.repeat(1_000_000), district: 'Dokki', zone: 'y'.repeat(101), firstLine: 'Street 1234', for: 'dropOffAddress' })
+      .catch((e: unknown) => e);
     expect(long).toBeInstanceOf(ValidationError);
     expect((long as ValidationError).issues).toEqual([
       { path: ['city'], message: 'must be at most 100 characters (got 1000000)' },

@@ -39,22 +39,50 @@ describe('an account from registration to orders, against the sandbox', () => {
 
   it('cannot order before the business has a pickup location (1073)', async () => {
     await client.businesses.create({ name: 'Nile Shop', salesChannel: 'FACEBOOK_SELLER' });
-    const dropOffAddress = await client.lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: '12 Tahrir Street, 3rd floor', for: 'dropOffAddress' });
+    const dropOffAddress = await client.lookup.resolveAddress({
+      city: 'Giza',
+      district: 'Dokki',
+      firstLine: '12 Tahrir Street, 3rd floor',
+      for: 'dropOffAddress',
+    });
     await expect(client.deliveries.create({ type: DeliveryType.Deliver, dropOffAddress, receiver })).rejects.toBeInstanceOf(BusinessLocationRequiredError);
   });
 
   it('creates a business, resolves its pickup address by Arabic names, and adds the default location', async () => {
-    const business = await client.businesses.create({ name: 'Nile Shop', salesChannel: 'FACEBOOK_SELLER', website: 'https://nile.example', industry: 'Fashion', interestedInServices: ['SEND'] });
+    const business = await client.businesses.create({
+      name: 'Nile Shop',
+      salesChannel: 'FACEBOOK_SELLER',
+      website: 'https://nile.example',
+      industry: 'Fashion',
+      interestedInServices: ['SEND'],
+    });
     const address = await client.lookup.resolveAddress({ city: 'القاهرة', district: 'مكرم عبيد', firstLine: '5 Makram Ebeid Street', for: 'pickupAddress' });
-    expect(address).toEqual({ city: 'Cairo', districtId: 'district-eg-cairo-makram-ebeid', zoneId: 'zone-eg-cairo-nasr-city', firstLine: '5 Makram Ebeid Street' });
-    const updated = await client.businesses.updatePickupLocations(business._id, [{ locationName: 'Warehouse', districtId: address.districtId, firstLine: address.firstLine }]);
+    expect(address).toEqual({
+      city: 'Cairo',
+      districtId: 'district-eg-cairo-makram-ebeid',
+      zoneId: 'zone-eg-cairo-nasr-city',
+      firstLine: '5 Makram Ebeid Street',
+    });
+    const updated = await client.businesses.updatePickupLocations(business._id, [
+      { locationName: 'Warehouse', districtId: address.districtId, firstLine: address.firstLine },
+    ]);
     expect(updated._id).toBe(business._id);
     expect(updated.pickupLocations).toMatchObject([{ locationName: 'Warehouse', isDefault: true }]);
   });
 
   it('creates an order of every numeric type', async () => {
-    const dropOffAddress = await client.lookup.resolveAddress({ city: 'giza', district: '  DOKKI ', firstLine: '12 Tahrir Street, 3rd floor', for: 'dropOffAddress' });
-    const pickupAddress = await client.lookup.resolveAddress({ city: 'Cairo', district: 'Zamalek', firstLine: '7 Brazil Street, Zamalek', for: 'pickupAddress' });
+    const dropOffAddress = await client.lookup.resolveAddress({
+      city: 'giza',
+      district: '  DOKKI ',
+      firstLine: '12 Tahrir Street, 3rd floor',
+      for: 'dropOffAddress',
+    });
+    const pickupAddress = await client.lookup.resolveAddress({
+      city: 'Cairo',
+      district: 'Zamalek',
+      firstLine: '7 Brazil Street, Zamalek',
+      for: 'pickupAddress',
+    });
     const orders: OrderInput[] = [
       { type: DeliveryType.Deliver, dropOffAddress, receiver, cod: 250, businessReference: 'deliver-1' },
       { type: DeliveryType.CashCollection, pickupAddress, receiver, cod: 500 },
@@ -70,8 +98,19 @@ describe('an account from registration to orders, against the sandbox', () => {
   });
 
   it('uploads in bulk: a 1061 chunk keeps its created orders, the failed one matched by businessReference with the service message', async () => {
-    const dropOffAddress = await client.lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: '12 Tahrir Street, 3rd floor', for: 'dropOffAddress' });
-    const orders: OrderInput[] = Array.from({ length: 7 }, (_, i) => ({ type: DeliveryType.Deliver, dropOffAddress, receiver, cod: i === 4 ? 45_000 : 100, businessReference: `bulk-${i}` }));
+    const dropOffAddress = await client.lookup.resolveAddress({
+      city: 'Giza',
+      district: 'Dokki',
+      firstLine: '12 Tahrir Street, 3rd floor',
+      for: 'dropOffAddress',
+    });
+    const orders: OrderInput[] = Array.from({ length: 7 }, (_, i) => ({
+      type: DeliveryType.Deliver,
+      dropOffAddress,
+      receiver,
+      cod: i === 4 ? 45_000 : 100,
+      businessReference: `bulk-${i}`,
+    }));
     const before = sandbox.orders().length;
     const error = await client.deliveries.createBulk(orders, { chunkSize: 3, validate: false }).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(BulkCreationError);
@@ -88,11 +127,25 @@ describe('an account from registration to orders, against the sandbox', () => {
   });
 
   it('creates a fulfillment order, a return of part of it, and a bulky upload merged per customer', async () => {
-    const dropOffAddress = await client.lookup.resolveAddress({ city: 'Alexandria', district: 'Smouha', firstLine: '3 Victor Emmanuel Square', for: 'dropOffAddress' });
-    const items = [{ sku: 'SHIRT-M', quantity: 2 }, { sku: 'MUG', quantity: 1 }];
+    const dropOffAddress = await client.lookup.resolveAddress({
+      city: 'Alexandria',
+      district: 'Smouha',
+      firstLine: '3 Victor Emmanuel Square',
+      for: 'dropOffAddress',
+    });
+    const items = [
+      { sku: 'SHIRT-M', quantity: 2 },
+      { sku: 'MUG', quantity: 1 },
+    ];
     const sent = await client.fulfillment.create({ type: FulfillmentType.Send, dropOffAddress, receiver, fulfillmentInfo: { items } });
     const returned = await client.fulfillment.createReturn(
-      { type: FulfillmentType.CustomerReturnPickup, pickupAddress: dropOffAddress, receiver, originalFulfillmentTrackingNumber: sent.trackingNumber, fulfillmentInfo: { items: [{ sku: 'SHIRT-M', quantity: 1 }] } },
+      {
+        type: FulfillmentType.CustomerReturnPickup,
+        pickupAddress: dropOffAddress,
+        receiver,
+        originalFulfillmentTrackingNumber: sent.trackingNumber,
+        fulfillmentInfo: { items: [{ sku: 'SHIRT-M', quantity: 1 }] },
+      },
       { original: { fulfillmentInfo: { items } } },
     );
     expect(returned.type).toBe('CUSTOMER_RETURN_PICKUP');
@@ -100,7 +153,17 @@ describe('an account from registration to orders, against the sandbox', () => {
     const bulky = [
       { type: FulfillmentType.Send, dropOffAddress, receiver, fulfillmentInfo: { items: [{ sku: 'MUG', quantity: 1 }] } },
       { type: FulfillmentType.Send, dropOffAddress, receiver: { phone: '+201099999999' }, fulfillmentInfo: { items: [{ sku: 'MUG', quantity: 3 }] } },
-      { type: FulfillmentType.Send, dropOffAddress, receiver, fulfillmentInfo: { items: [{ sku: 'MUG', quantity: 2 }, { sku: 'CAP', quantity: 1 }] } },
+      {
+        type: FulfillmentType.Send,
+        dropOffAddress,
+        receiver,
+        fulfillmentInfo: {
+          items: [
+            { sku: 'MUG', quantity: 2 },
+            { sku: 'CAP', quantity: 1 },
+          ],
+        },
+      },
     ];
     const preview = previewBulkyMerge(bulky);
     const answer = await client.fulfillment.createBulky(bulky);

@@ -2,28 +2,28 @@ import { describe, expectTypeOf, it } from 'vitest';
 import {
   type Address,
   type APIPromise,
-  BulkCreationError,
-  type BulkCreateResult,
   type BulkCreatedDelivery,
+  type BulkCreateResult,
+  type BulkCreationError,
   type BulkFailure,
-  type Business,
-  type BusinessAdmin,
   type BulkyCreatedOrder,
   type BulkyMergeGroup,
-  previewBulkyMerge,
+  type Business,
+  type BusinessAdmin,
   type City,
-  CountryId,
+  type CityDistricts,
   type Country,
+  CountryId,
   type CreatedDelivery,
   DeliveryClient,
   type DeliveryError,
-  type DistrictEntry,
-  type CityDistricts,
   DeliveryType,
-  FulfillmentType,
+  type DistrictEntry,
   type FulfillmentReturnOrder,
   type FulfillmentSendOrder,
+  FulfillmentType,
   type OrderAddress,
+  previewBulkyMerge,
   type VerificationResult,
   type WithResponse,
   type Zone,
@@ -40,7 +40,9 @@ describe('result types', () => {
     expectTypeOf<CreatedDelivery['trackingNumber']>().toEqualTypeOf<string>();
     expectTypeOf<CreatedDelivery['cod']>().toEqualTypeOf<number | undefined>();
     expectTypeOf<CreatedDelivery['anythingElse']>().toEqualTypeOf<unknown>();
-    expectTypeOf(client.fulfillment.create({ type: FulfillmentType.Send, fulfillmentInfo: { items: [{ sku: 'A', quantity: 1 }] } })).toEqualTypeOf<APIPromise<CreatedDelivery>>();
+    expectTypeOf(client.fulfillment.create({ type: FulfillmentType.Send, fulfillmentInfo: { items: [{ sku: 'A', quantity: 1 }] } })).toEqualTypeOf<
+      APIPromise<CreatedDelivery>
+    >();
   });
 
   it('lookups are plain arrays of the spec entries; resolveAddress gives an order address', () => {
@@ -48,7 +50,9 @@ describe('result types', () => {
     expectTypeOf(client.lookup.zones('c1')).toEqualTypeOf<APIPromise<Zone[]>>();
     expectTypeOf(client.lookup.districts('c1')).toEqualTypeOf<APIPromise<DistrictEntry[]>>();
     expectTypeOf<DistrictEntry['dropOffAvailability']>().toEqualTypeOf<boolean>();
-    expectTypeOf(client.lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: '12 Tahrir Street', for: 'dropOffAddress' })).resolves.toMatchTypeOf<OrderAddress>();
+    expectTypeOf(
+      client.lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: '12 Tahrir Street', for: 'dropOffAddress' }),
+    ).resolves.toMatchTypeOf<OrderAddress>();
     expectTypeOf(CountryId.Egypt).toEqualTypeOf<'60e4482c7cb7d4bc4849c4d5'>();
     // The spec's Country table: _id (what countryId takes), name, two-letter code.
     expectTypeOf<Pick<Country, '_id' | 'name' | 'code'>>().toEqualTypeOf<{ _id: string; name: string; code: string }>();
@@ -74,10 +78,17 @@ describe('result types', () => {
     expectTypeOf(client.lookup.allDistricts()).toEqualTypeOf<APIPromise<CityDistricts[]>>();
     expectTypeOf<CityDistricts['districts']>().toEqualTypeOf<DistrictEntry[]>();
     expectTypeOf<City['nameAr']>().toEqualTypeOf<string | undefined>();
-    expectTypeOf(client.lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: '12 Tahrir Street', for: 'dropOffAddress' })).toEqualTypeOf<Promise<Address>>();
-    expectTypeOf(client.users.registerBusinessAdmin({ email: 'a@b.example', password: 'x', countryId: CountryId.Egypt, profile: { firstName: 'M', lastName: 'A', phone: '+20100' } })).toEqualTypeOf<
-      APIPromise<BusinessAdmin>
+    expectTypeOf(client.lookup.resolveAddress({ city: 'Giza', district: 'Dokki', firstLine: '12 Tahrir Street', for: 'dropOffAddress' })).toEqualTypeOf<
+      Promise<Address>
     >();
+    expectTypeOf(
+      client.users.registerBusinessAdmin({
+        email: 'a@b.example',
+        password: 'x',
+        countryId: CountryId.Egypt,
+        profile: { firstName: 'M', lastName: 'A', phone: '+20100' },
+      }),
+    ).toEqualTypeOf<APIPromise<BusinessAdmin>>();
     expectTypeOf(client.users.verifyPhone({ phone: '+20100' })).toEqualTypeOf<APIPromise<VerificationResult>>();
     expectTypeOf(client.users.confirmPhone({ phone: '+20100', token: '1' })).toEqualTypeOf<APIPromise<VerificationResult>>();
     expectTypeOf(client.users.confirmEmail({ token: '1' })).toEqualTypeOf<APIPromise<VerificationResult>>();
@@ -88,7 +99,9 @@ describe('result types', () => {
     expectTypeOf(call).toEqualTypeOf<Promise<WithResponse<CreatedDelivery>>>();
     expectTypeOf(call).resolves.toHaveProperty('data').toEqualTypeOf<CreatedDelivery>();
     expectTypeOf(call).resolves.toHaveProperty('response').toEqualTypeOf<Response>();
-    expectTypeOf(client.lookup.cities({ countryId: CountryId.Egypt }).withResponse()).resolves.toHaveProperty('data').toEqualTypeOf<City[]>();
+    expectTypeOf(client.lookup.cities({ countryId: CountryId.Egypt }).withResponse())
+      .resolves.toHaveProperty('data')
+      .toEqualTypeOf<City[]>();
   });
 
   it('createBulk resolves the result; the error carries the same, typed', () => {
@@ -115,7 +128,9 @@ describe('inputs', () => {
       yield { type: DeliveryType.CashCollection, pickupAddress: dropOffAddress, cod: 10 } as const;
     }
     expectTypeOf(client.deliveries.createBulk(rows())).toEqualTypeOf<Promise<BulkCreateResult>>();
-    expectTypeOf(client.deliveries.createBulk(stream(), { chunkSize: 50, concurrency: 2, onProgress: (p) => p.done })).toEqualTypeOf<Promise<BulkCreateResult>>();
+    expectTypeOf(client.deliveries.createBulk(stream(), { chunkSize: 50, concurrency: 2, onProgress: (p) => p.done })).toEqualTypeOf<
+      Promise<BulkCreateResult>
+    >();
   });
 
   it('refuses what the compiler can know is wrong', () => {

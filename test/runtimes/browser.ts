@@ -12,10 +12,19 @@ import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import type * as Sdk from '../../src/index.js';
 import type * as Testing from '../../src/testing/index.js';
-import { type ConsumerProject, packageEntries, PACKAGE_NAME, ROOT } from '../packaging/packed-package.js';
+import { type ConsumerProject, PACKAGE_NAME, packageEntries, ROOT } from '../packaging/packed-package.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+];
 export const SCREENSHOT = join(ROOT, 'test/.tmp/runtimes/chromium.png');
 
 export interface BrowserOutcome {
@@ -72,7 +81,16 @@ export async function runInChromium(project: ConsumerProject): Promise<BrowserOu
   const { createSandbox } = await importInstalled<typeof Testing>(project, './testing');
 
   copyFileSync(join(ROOT, 'test/runtimes/page.mjs'), join(project.dir, 'page.mjs'));
-  const bundle = await build({ entryPoints: [join(project.dir, 'page.mjs')], bundle: true, minify: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent' });
+  const bundle = await build({
+    entryPoints: [join(project.dir, 'page.mjs')],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+  });
   const script = bundle.outputFiles[0]?.text ?? '';
 
   const sandbox = createSandbox({ apiKey: 'browser-smoke-key' });
@@ -82,8 +100,16 @@ export async function runInChromium(project: ConsumerProject): Promise<BrowserOu
   try {
     // The account the page's orders go on (the page itself only does what a checkout does).
     const setup = new sdk.DeliveryClient({ baseUrl: api.baseUrl, apiKey: sandbox.apiKey });
-    const business = await setup.request<{ _id: string }>({ method: 'POST', path: '/businesses', body: { name: 'Nile Shop', salesChannel: 'FACEBOOK_SELLER', website: 'https://nile.example', industry: 'Fashion', interestedInServices: ['SEND'] } });
-    await setup.request({ method: 'PUT', path: `/businesses/${business._id}`, body: { pickupAddress: [{ locationName: 'Warehouse', districtId: 'district-eg-cairo-makram-ebeid', firstLine: '5 Makram Ebeid Street' }] } });
+    const business = await setup.request<{ _id: string }>({
+      method: 'POST',
+      path: '/businesses',
+      body: { name: 'Nile Shop', salesChannel: 'FACEBOOK_SELLER', website: 'https://nile.example', industry: 'Fashion', interestedInServices: ['SEND'] },
+    });
+    await setup.request({
+      method: 'PUT',
+      path: `/businesses/${business._id}`,
+      body: { pickupAddress: [{ locationName: 'Warehouse', districtId: 'district-eg-cairo-makram-ebeid', firstLine: '5 Makram Ebeid Street' }] },
+    });
 
     const config = { baseUrl: api.baseUrl, apiKey: sandbox.apiKey, businessReference: 'browser-checkout' };
     pages.on('request', (req, res) => {
@@ -95,7 +121,12 @@ export async function runInChromium(project: ConsumerProject): Promise<BrowserOu
     const pageOrigin = await listen(pages);
     if (new URL(pageOrigin).origin === new URL(api.baseUrl).origin) throw new Error('the page and the API share an origin: CORS would not be exercised');
 
-    const context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 900, height: 620 } });
+    const context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_FLAGS,
+      viewport: { width: 900, height: 620 },
+    });
     try {
       const page = context.pages()[0] ?? (await context.newPage());
       const problems: string[] = [];
@@ -123,14 +154,20 @@ export async function runInChromium(project: ConsumerProject): Promise<BrowserOu
       const checks: Array<[string, boolean]> = [
         ['the page script ran to the end', shown.status === 'done'],
         ['the page shows a tracking number', /^\d+$/.test(shown.trackingNumber)],
-        ['the sandbox server holds that order, type 10, with the page\'s reference', stored?.type === 10 && stored.businessReference === 'browser-checkout'],
+        ["the sandbox server holds that order, type 10, with the page's reference", stored?.type === 10 && stored.businessReference === 'browser-checkout'],
         ['the page shows type 10 and the cod', shown.type === '10' && shown.cod === '250 EGP'],
-        ['the page caught CodLimitExceededError (3007) from the client-side check', shown.refusedClass === 'CodLimitExceededError' && shown.refusedCode === '3007' && shown.refusedSource === 'client'],
+        [
+          'the page caught CodLimitExceededError (3007) from the client-side check',
+          shown.refusedClass === 'CodLimitExceededError' && shown.refusedCode === '3007' && shown.refusedSource === 'client',
+        ],
         ['the refused order never reached the server', sandbox.orders().length === 1],
         ['no page error, no console error', problems.length === 0],
       ];
       const failed = checks.filter(([, ok]) => !ok).map(([name]) => name);
-      if (failed.length > 0) throw new Error(`${checks.length - failed.length} of ${checks.length} checks passed; first failure: ${failed[0]}\n  failed: ${failed.join('; ')}\n  page: ${JSON.stringify(shown)}\n  ${problems.join('\n  ')}`);
+      if (failed.length > 0)
+        throw new Error(
+          `${checks.length - failed.length} of ${checks.length} checks passed; first failure: ${failed[0]}\n  failed: ${failed.join('; ')}\n  page: ${JSON.stringify(shown)}\n  ${problems.join('\n  ')}`,
+        );
       const { product } = (await (await context.newCDPSession(page)).send('Browser.getVersion')) as { product: string };
       return { runtime: product.replace(/^\w+\//, 'chromium '), checks: checks.map(([name]) => name) };
     } finally {

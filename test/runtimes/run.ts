@@ -33,8 +33,14 @@ const SMOKE_TIMEOUT_MS = 180_000; // the first `npx -p node@24` downloads the bi
 function smokeWith(command: string, args: string[]): Runtime['run'] {
   return async (project) => {
     const { code, output } = await runProcess(command, [...args, 'smoke.mjs'], project.dir, SMOKE_TIMEOUT_MS);
-    const summaryLine = output.split('\n').reverse().find((line) => line.startsWith('{"smoke":'));
-    const summary = summaryLine === undefined ? undefined : (JSON.parse(summaryLine) as { smoke: { runtime: string; passed: number; failed: number; failures: string[] } }).smoke;
+    const summaryLine = output
+      .split('\n')
+      .reverse()
+      .find((line) => line.startsWith('{"smoke":'));
+    const summary =
+      summaryLine === undefined
+        ? undefined
+        : (JSON.parse(summaryLine) as { smoke: { runtime: string; passed: number; failed: number; failures: string[] } }).smoke;
     if (summary === undefined) return { ok: false, detail: `no summary (exit ${code})`, output };
     const ok = code === 0 && summary.failed === 0 && summary.passed > 0;
     const detail = `${summary.runtime}: ${summary.passed} of ${summary.passed + summary.failed} checks passed${summary.failed > 0 ? `; first failure: ${summary.failures[0]}` : ''}`;
@@ -63,7 +69,12 @@ const RUNTIMES: Runtime[] = [
 /** Spawns a process in its own group so a timeout ends it and its children (npx starts node). */
 function runProcess(command: string, args: string[], cwd: string, timeoutMs: number): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', NODE_NO_WARNINGS: '1' } });
+    const child = spawn(command, args, {
+      cwd,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', NODE_NO_WARNINGS: '1' },
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -86,7 +97,13 @@ async function measure(runtime: Runtime, project: ConsumerProject): Promise<Outc
     const result = await runtime.run(project);
     return { name: runtime.name, seconds: seconds(), ...result };
   } catch (error) {
-    return { name: runtime.name, ok: false, detail: error instanceof Error ? error.message.split('\n')[0]! : String(error), seconds: seconds(), output: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+    return {
+      name: runtime.name,
+      ok: false,
+      detail: error instanceof Error ? error.message.split('\n')[0]! : String(error),
+      seconds: seconds(),
+      output: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    };
   }
 }
 
@@ -137,7 +154,10 @@ async function main(): Promise<number> {
     const failed = outcomes.filter((o) => !o.ok).length;
     console.log(`runtimes: ${outcomes.length - failed} passed, ${failed} failed`);
     if (values.report !== undefined) {
-      writeFileSync(values.report, JSON.stringify({ passed: outcomes.length - failed, failed, runtimes: outcomes.map(({ output: _output, ...rest }) => rest) }, null, 2));
+      writeFileSync(
+        values.report,
+        JSON.stringify({ passed: outcomes.length - failed, failed, runtimes: outcomes.map(({ output: _output, ...rest }) => rest) }, null, 2),
+      );
     }
     return failed === 0 ? 0 : 1;
   } finally {

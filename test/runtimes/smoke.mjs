@@ -14,7 +14,14 @@ import * as webhooks from 'delivery-sdk/webhooks';
 import { createNodeWebhookHandler } from 'delivery-sdk/webhooks/node';
 
 const { DeliveryClient, DeliveryType, DeliveryState, ErrorCode, FulfillmentType, CodLimitExceededError, isDeliveryError } = sdk;
-const ENTRIES = ['delivery-sdk', 'delivery-sdk/functions', 'delivery-sdk/webhooks', 'delivery-sdk/webhooks/node', 'delivery-sdk/webhooks/redis', 'delivery-sdk/testing'];
+const ENTRIES = [
+  'delivery-sdk',
+  'delivery-sdk/functions',
+  'delivery-sdk/webhooks',
+  'delivery-sdk/webhooks/node',
+  'delivery-sdk/webhooks/redis',
+  'delivery-sdk/testing',
+];
 
 const results = [];
 async function check(name, run) {
@@ -65,7 +72,11 @@ await check('every entry loads with require() as well, with the same exports as 
   }
   const cjsMain = require('delivery-sdk');
   assert.equal(cjsMain.DeliveryType.Deliver, 10);
-  assert.ok(require('delivery-sdk/webhooks').parseWebhookEvent(JSON.stringify({ _id: 'o1', trackingNumber: 1, state: 45, type: 'SEND', timeStamp: Date.now(), cod: 5 })) instanceof Object);
+  assert.ok(
+    require('delivery-sdk/webhooks').parseWebhookEvent(
+      JSON.stringify({ _id: 'o1', trackingNumber: 1, state: 45, type: 'SEND', timeStamp: Date.now(), cod: 5 }),
+    ) instanceof Object,
+  );
 });
 
 await check('the CommonJS build carries ky (ESM-only) inside it: no .cjs file requires it', async () => {
@@ -73,7 +84,9 @@ await check('the CommonJS build carries ky (ESM-only) inside it: no .cjs file re
   const { readdirSync, readFileSync } = await import('node:fs');
   const { dirname, join } = await import('node:path');
   const dist = dirname(require.resolve('delivery-sdk'));
-  const cjsFiles = readdirSync(dist, { recursive: true }).map(String).filter((file) => file.endsWith('.cjs'));
+  const cjsFiles = readdirSync(dist, { recursive: true })
+    .map(String)
+    .filter((file) => file.endsWith('.cjs'));
   assert.ok(cjsFiles.length > 0);
   for (const file of cjsFiles) assert.doesNotMatch(readFileSync(join(dist, file), 'utf8'), /require\(["']ky["']\)/, file);
 });
@@ -87,7 +100,13 @@ await check('the sandbox listens on 127.0.0.1 and answers the public lookup thro
 });
 
 await check('a business with a pickup location is set up through client.businesses', async () => {
-  const business = await client.businesses.create({ name: 'Nile Shop', salesChannel: 'FACEBOOK_SELLER', website: 'https://nile.example', industry: 'Fashion', interestedInServices: ['SEND'] });
+  const business = await client.businesses.create({
+    name: 'Nile Shop',
+    salesChannel: 'FACEBOOK_SELLER',
+    website: 'https://nile.example',
+    industry: 'Fashion',
+    interestedInServices: ['SEND'],
+  });
   assert.equal(typeof business._id, 'string');
   await client.businesses.updatePickupLocations(business._id, [{ locationName: 'Warehouse', ...pickupAddress }]);
 });
@@ -110,7 +129,13 @@ await check(`creates a fulfillment order (${FulfillmentType.Send}) and a return 
   const sent = await client.fulfillment.create({ type: FulfillmentType.Send, dropOffAddress, receiver, fulfillmentInfo: { items } });
   assert.match(String(sent.trackingNumber), /^\d+$/);
   const returned = await client.fulfillment.createReturn(
-    { type: FulfillmentType.CustomerReturnPickup, pickupAddress, receiver, fulfillmentInfo: { items: [{ sku: 'SHIRT-M', quantity: 1 }] }, originalFulfillmentTrackingNumber: String(sent.trackingNumber) },
+    {
+      type: FulfillmentType.CustomerReturnPickup,
+      pickupAddress,
+      receiver,
+      fulfillmentInfo: { items: [{ sku: 'SHIRT-M', quantity: 1 }] },
+      originalFulfillmentTrackingNumber: String(sent.trackingNumber),
+    },
     { original: { fulfillmentInfo: { items } } },
   );
   assert.match(String(returned.trackingNumber), /^\d+$/);
@@ -120,7 +145,10 @@ await check(`creates a fulfillment order (${FulfillmentType.Send}) and a return 
 
 await check('the sandbox holds exactly the six orders, one of each type', () => {
   assert.deepEqual(
-    sandbox.orders().map((order) => order.type).sort(),
+    sandbox
+      .orders()
+      .map((order) => order.type)
+      .sort(),
     [10, 15, 25, 30, 'CUSTOMER_RETURN_PICKUP', 'FXF_SEND'].sort(),
   );
 });
@@ -139,23 +167,34 @@ await check('receives and parses the webhooks of a delivered order with delivery
 });
 
 await check('parseWebhookEvent reads a webhook body of the spec and rejects a broken one with WebhookPayloadError', () => {
-  const event = webhooks.parseWebhookEvent(JSON.stringify({ _id: '6650f0c2a1b2c3d4e5f60718', trackingNumber: 7234258, state: 47, type: 'SEND', timeStamp: 1735689600000, exceptionCode: 1 }));
+  const event = webhooks.parseWebhookEvent(
+    JSON.stringify({ _id: '6650f0c2a1b2c3d4e5f60718', trackingNumber: 7234258, state: 47, type: 'SEND', timeStamp: 1735689600000, exceptionCode: 1 }),
+  );
   assert.equal(event.trackingNumber, '7234258');
   assert.equal(event.state, DeliveryState.Exception);
   assert.equal(typeof event.exceptionReason, 'string');
-  assert.throws(() => webhooks.parseWebhookEvent('{"state": "x"}'), (error) => error instanceof webhooks.WebhookPayloadError && error instanceof sdk.DeliveryError);
+  assert.throws(
+    () => webhooks.parseWebhookEvent('{"state": "x"}'),
+    (error) => error instanceof webhooks.WebhookPayloadError && error instanceof sdk.DeliveryError,
+  );
 });
 
 await check('a cod above 30000 is caught as CodLimitExceededError before sending, and as the same class from the server', async () => {
   const tooMuch = { ...numericOrders.Deliver, cod: 50_000 };
   const ordersBefore = sandbox.orders().length;
-  const local = await client.deliveries.create(tooMuch).then(() => undefined, (error) => error);
+  const local = await client.deliveries.create(tooMuch).then(
+    () => undefined,
+    (error) => error,
+  );
   assert.ok(local instanceof CodLimitExceededError, `got ${local}`);
   assert.ok(isDeliveryError(local, ErrorCode.CodLimitExceeded));
   assert.equal(local.source, 'client');
 
   const unchecked = new DeliveryClient({ baseUrl: server.baseUrl, apiKey: sandbox.apiKey, validate: false });
-  const remote = await unchecked.deliveries.create(tooMuch).then(() => undefined, (error) => error);
+  const remote = await unchecked.deliveries.create(tooMuch).then(
+    () => undefined,
+    (error) => error,
+  );
   assert.ok(remote instanceof CodLimitExceededError, `got ${remote}`);
   assert.equal(remote.source, 'server');
   assert.equal(remote.errorCode, 3007);
@@ -164,7 +203,10 @@ await check('a cod above 30000 is caught as CodLimitExceededError before sending
 
 await check('a wrong API key is an AuthenticationError (401) that never carries the key', async () => {
   const stranger = new DeliveryClient({ baseUrl: server.baseUrl, apiKey: 'not-the-key-0123456789', maxRetries: 0 });
-  const error = await stranger.request({ method: 'POST', path: '/deliveries', query: { apiVersion: 1 }, body: numericOrders.Deliver }).then(() => undefined, (e) => e);
+  const error = await stranger.request({ method: 'POST', path: '/deliveries', query: { apiVersion: 1 }, body: numericOrders.Deliver }).then(
+    () => undefined,
+    (e) => e,
+  );
   assert.ok(error instanceof sdk.AuthenticationError, `got ${error}`);
   assert.equal(error.status, 401);
   assert.ok(!JSON.stringify({ ...error, message: error.message, stack: error.stack }).includes('not-the-key-0123456789'));
@@ -176,5 +218,9 @@ await sandbox.close();
 
 const failed = results.filter((result) => !result.ok).length;
 const runtime = globalThis.Deno ? `deno ${globalThis.Deno.version.deno}` : globalThis.Bun ? `bun ${globalThis.Bun.version}` : `node ${process.versions.node}`;
-console.log(JSON.stringify({ smoke: { runtime, passed: results.length - failed, failed, failures: results.filter((result) => !result.ok).map((result) => result.name) } }));
+console.log(
+  JSON.stringify({
+    smoke: { runtime, passed: results.length - failed, failed, failures: results.filter((result) => !result.ok).map((result) => result.name) },
+  }),
+);
 process.exitCode = failed === 0 ? 0 : 1;

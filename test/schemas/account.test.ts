@@ -31,7 +31,9 @@ describe('business admin registration', () => {
 
   it('needs an e-mail address', () => {
     for (const email of ['owner', 'owner@', '@shop.example', 'owner@shop', 'own er@shop.example', 'a@b@shop.example', 'owner@shop.']) {
-      expect(thrownBy(() => validateRegisterBusinessAdmin({ ...registration(), email })).issues, email).toEqual([{ path: ['email'], message: 'is not an e-mail address' }]);
+      expect(thrownBy(() => validateRegisterBusinessAdmin({ ...registration(), email })).issues, email).toEqual([
+        { path: ['email'], message: 'is not an e-mail address' },
+      ]);
     }
   });
 });
@@ -52,7 +54,13 @@ describe('phone and e-mail confirmation', () => {
 
 describe('business creation', () => {
   it('basic flow: salesChannel is one string', () => {
-    const basic = { name: 'My Shop', salesChannel: 'FACEBOOK_SELLER', website: 'https://shop.example', industry: 'Fashion', interestedInServices: ['SEND', 'CASH_COLLECTION'] };
+    const basic = {
+      name: 'My Shop',
+      salesChannel: 'FACEBOOK_SELLER',
+      website: 'https://shop.example',
+      industry: 'Fashion',
+      interestedInServices: ['SEND', 'CASH_COLLECTION'],
+    };
     expect(validateBusiness(basic)).toStrictEqual(basic);
     expect(pathsOf(thrownBy(() => validateBusiness({ ...basic, salesChannel: ['FACEBOOK_SELLER'] })))).toEqual(['salesChannel']);
   });

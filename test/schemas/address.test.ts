@@ -15,7 +15,10 @@ describe('an order address, first format (district by id)', () => {
   });
 
   it('takes districtId alone as the location: the service asks only for one of city, zoneId, districtId', () => {
-    expect(validateAddress({ districtId: 'aiJudRHeOt', firstLine: '12 Talaat Harb Street' })).toEqual({ districtId: 'aiJudRHeOt', firstLine: '12 Talaat Harb Street' });
+    expect(validateAddress({ districtId: 'aiJudRHeOt', firstLine: '12 Talaat Harb Street' })).toEqual({
+      districtId: 'aiJudRHeOt',
+      firstLine: '12 Talaat Harb Street',
+    });
   });
 });
 
@@ -103,7 +106,9 @@ describe('the other address fields', () => {
   it('take null as "not given", and send it on as given', () => {
     const address = { ...cairoAddress(), secondLine: null, buildingNumber: null, floor: null, apartment: null, isWorkAddress: null, zoneId: null };
     expect(validateAddress(address)).toStrictEqual(address);
-    expect(thrownBy(() => validateAddress({ city: null, zoneId: null, districtId: null, firstLine: '12 Talaat Harb Street' }))).toBeInstanceOf(AddressLocationRequiredError);
+    expect(thrownBy(() => validateAddress({ city: null, zoneId: null, districtId: null, firstLine: '12 Talaat Harb Street' }))).toBeInstanceOf(
+      AddressLocationRequiredError,
+    );
   });
 
   it('are sent without undefined values, and unknown fields are kept', () => {

@@ -44,7 +44,9 @@ export const validOrders = {
 };
 
 /** The error `run` throws; fails the test if it throws nothing or something that is not a DeliveryError. */
-export function thrownBy(run: () => unknown): DeliveryError & { issues: ReadonlyArray<{ path: ReadonlyArray<string | number>; message: string; errorCode?: number }> } {
+export function thrownBy(
+  run: () => unknown,
+): DeliveryError & { issues: ReadonlyArray<{ path: ReadonlyArray<string | number>; message: string; errorCode?: number }> } {
   let caught: unknown;
   try {
     run();

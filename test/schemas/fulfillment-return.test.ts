@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkReturnItemsSubset, ValidationError, type FulfillmentItem } from '../../src/index.js';
+import { checkReturnItemsSubset, type FulfillmentItem, ValidationError } from '../../src/index.js';
 
 const original: FulfillmentItem[] = [
   { sku: 'SHIRT-M', quantity: 2 },
@@ -10,8 +10,24 @@ const original: FulfillmentItem[] = [
 describe('a fulfillment return’s items are a subset of the original order’s (spec rule 1)', () => {
   it('accepts some or all of the items, quantities added up per sku on both sides', () => {
     expect(checkReturnItemsSubset([{ sku: 'BELT', quantity: 1 }], original)).toEqual([]);
-    expect(checkReturnItemsSubset([{ sku: 'SHIRT-M', quantity: 3 }, { sku: 'BELT', quantity: 1 }], original)).toEqual([]);
-    expect(checkReturnItemsSubset([{ sku: 'SHIRT-M', quantity: 1 }, { sku: 'SHIRT-M', quantity: 2 }], original)).toEqual([]);
+    expect(
+      checkReturnItemsSubset(
+        [
+          { sku: 'SHIRT-M', quantity: 3 },
+          { sku: 'BELT', quantity: 1 },
+        ],
+        original,
+      ),
+    ).toEqual([]);
+    expect(
+      checkReturnItemsSubset(
+        [
+          { sku: 'SHIRT-M', quantity: 1 },
+          { sku: 'SHIRT-M', quantity: 2 },
+        ],
+        original,
+      ),
+    ).toEqual([]);
   });
 
   it('reports more than was sent, once per sku, at the line where the total goes over', () => {
@@ -26,9 +42,15 @@ describe('a fulfillment return’s items are a subset of the original order’s 
   });
 
   it('reports an sku the original order did not have', () => {
-    expect(checkReturnItemsSubset([{ sku: 'HAT', quantity: 1 }, { sku: 'HAT', quantity: 1 }], original)).toEqual([
-      { path: ['fulfillmentInfo', 'items', 0, 'sku'], message: "'HAT' is not an item of the original order" },
-    ]);
+    expect(
+      checkReturnItemsSubset(
+        [
+          { sku: 'HAT', quantity: 1 },
+          { sku: 'HAT', quantity: 1 },
+        ],
+        original,
+      ),
+    ).toEqual([{ path: ['fulfillmentInfo', 'items', 0, 'sku'], message: "'HAT' is not an item of the original order" }]);
   });
 
   it('gives issues a ValidationError can carry, paths and all', () => {

@@ -11,18 +11,29 @@ const filled = fc.string({ minLength: 1, maxLength: 20 }).filter((s) => s.trim()
 const firstLine = fc.string({ minLength: 6, maxLength: 40 }).filter((s) => s.trim().length > 5);
 // Numbers and null as the service's PHP and Python SDKs send them.
 const textOrNumber = fc.oneof(text, fc.nat(200), fc.constant(null));
-const details = { secondLine: fc.oneof(text, fc.constant(null)), buildingNumber: textOrNumber, floor: textOrNumber, apartment: textOrNumber, isWorkAddress: fc.boolean() };
+const details = {
+  secondLine: fc.oneof(text, fc.constant(null)),
+  buildingNumber: textOrNumber,
+  floor: textOrNumber,
+  apartment: textOrNumber,
+  isWorkAddress: fc.boolean(),
+};
 
 const firstFormat = fc.record({ districtId: filled, firstLine, city: text, zoneId: text, ...details }, { requiredKeys: ['districtId', 'firstLine'] });
 const secondFormat = fc
-  .record({ cityId: filled, districtName: filled, firstLine, city: filled, zoneId: filled, ...details }, { requiredKeys: ['cityId', 'districtName', 'firstLine'] })
+  .record(
+    { cityId: filled, districtName: filled, firstLine, city: filled, zoneId: filled, ...details },
+    { requiredKeys: ['cityId', 'districtName', 'firstLine'] },
+  )
   .filter((address) => 'city' in address || 'zoneId' in address);
 const orderAddress = fc.oneof(firstFormat, secondFormat);
 const marketplacePickup = fc.record({ city: filled, firstLine, zone: text, district: text, buildingNumber: text }, { requiredKeys: ['city', 'firstLine'] });
 const pickupAddress = fc.oneof(orderAddress, marketplacePickup);
 
 /** A package type as a user may write it, with what the SDK must send: the same, never respelled. */
-const packageType = fc.oneof(fc.constantFrom('Parcel', 'Document', 'Light Bulky', 'Heavy Bulky', 'SMALL', 'small'), text).map((written) => ({ written, sent: written }));
+const packageType = fc
+  .oneof(fc.constantFrom('Parcel', 'Document', 'Light Bulky', 'Heavy Bulky', 'SMALL', 'small'), text)
+  .map((written) => ({ written, sent: written }));
 const size = fc.oneof(fc.constantFrom('SMALL', 'MEDIUM', 'LARGE', 'Small'), text);
 const phone = fc.oneof(fc.stringMatching(/^\+?[0-9]{8,15}$/), fc.constantFrom('01012345678', '+20 10 1234 5678', '0501234567', '+966-50-123-4567'));
 
@@ -39,7 +50,10 @@ const contact = fc.record({ firstName: text, lastName: text, phone, email: fc.on
 
 const common = fc.record(
   {
-    specs: fc.record({ packageType, size, packageDetails: fc.record({ description: text, itemsCount: fc.nat(1000) }, { requiredKeys: [] }) }, { requiredKeys: [] }),
+    specs: fc.record(
+      { packageType, size, packageDetails: fc.record({ description: text, itemsCount: fc.nat(1000) }, { requiredKeys: [] }) },
+      { requiredKeys: [] },
+    ),
     notes: text,
     businessLocationId: text,
     receiver: contact,
@@ -55,7 +69,10 @@ const common = fc.record(
 const collected = fc.double({ min: 0, max: 30_000, noNaN: true });
 const cashCollected = fc.double({ min: 0.01, max: 30_000, noNaN: true });
 const refund = fc.double({ min: -30_000, max: 0, noNaN: true });
-const items = fc.array(fc.record({ sku: filled, quantity: fc.integer({ min: 1, max: 1000 }), name: text }, { requiredKeys: ['sku', 'quantity'] }), { minLength: 1, maxLength: 4 });
+const items = fc.array(fc.record({ sku: filled, quantity: fc.integer({ min: 1, max: 1000 }), name: text }, { requiredKeys: ['sku', 'quantity'] }), {
+  minLength: 1,
+  maxLength: 4,
+});
 
 /** The fields that tell the types apart; cod is optional except on a Cash Collection. */
 export const typeParts = {
@@ -63,9 +80,18 @@ export const typeParts = {
   15: fc.record({ type: fc.constant(15), pickupAddress, dropOffAddress: orderAddress, cod: cashCollected }, { requiredKeys: ['type', 'pickupAddress', 'cod'] }),
   25: fc.record({ type: fc.constant(25), pickupAddress, dropOffAddress: orderAddress, cod: refund }, { requiredKeys: ['type', 'pickupAddress'] }),
   30: fc.record({ type: fc.constant(30), dropOffAddress: orderAddress, pickupAddress, cod: collected }, { requiredKeys: ['type', 'dropOffAddress'] }),
-  FXF_SEND: fc.record({ type: fc.constant('FXF_SEND'), fulfillmentInfo: fc.record({ items }), dropOffAddress: orderAddress, cod: collected }, { requiredKeys: ['type', 'fulfillmentInfo'] }),
+  FXF_SEND: fc.record(
+    { type: fc.constant('FXF_SEND'), fulfillmentInfo: fc.record({ items }), dropOffAddress: orderAddress, cod: collected },
+    { requiredKeys: ['type', 'fulfillmentInfo'] },
+  ),
   CUSTOMER_RETURN_PICKUP: fc.record(
-    { type: fc.constant('CUSTOMER_RETURN_PICKUP'), fulfillmentInfo: fc.record({ items }), originalFulfillmentTrackingNumber: filled, pickupAddress, cod: refund },
+    {
+      type: fc.constant('CUSTOMER_RETURN_PICKUP'),
+      fulfillmentInfo: fc.record({ items }),
+      originalFulfillmentTrackingNumber: filled,
+      pickupAddress,
+      cod: refund,
+    },
     { requiredKeys: ['type', 'fulfillmentInfo', 'originalFulfillmentTrackingNumber'] },
   ),
 };
@@ -76,7 +102,9 @@ export const collectibleOf = (order: Order): number => (typeof order['cod'] === 
 export const validOrderFrom = (typed: fc.Arbitrary<Order>) =>
   fc.tuple(typed, common, images, fc.boolean(), fc.boolean()).chain(([typedPart, extra, imagePart, withEscrow, withUndefined]) => {
     const base: Order = { ...typedPart, ...extra, ...imagePart };
-    const escrow = withEscrow ? fc.double({ min: 0, max: collectibleOf(base), noNaN: true }).map((amount) => ({ escrowInfo: { amountToBeCollected: amount } })) : fc.constant({});
+    const escrow = withEscrow
+      ? fc.double({ min: 0, max: collectibleOf(base), noNaN: true }).map((amount) => ({ escrowInfo: { amountToBeCollected: amount } }))
+      : fc.constant({});
     return escrow.map((escrowPart) => {
       const order: Order = { ...base, ...escrowPart };
       // An optional field given as undefined must not reach the body.
@@ -93,7 +121,11 @@ export function expectedBody(order: Order): Order {
   const withoutUndefined = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(withoutUndefined);
     if (typeof value !== 'object' || value === null) return value;
-    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, withoutUndefined(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, withoutUndefined(v)]),
+    );
   };
   const body = withoutUndefined(order) as Order;
   const specs = body['specs'] as { packageType?: { sent: string } } | undefined;
@@ -118,7 +150,8 @@ export interface Breaker {
 export const ALL = [10, 15, 25, 30, 'FXF_SEND', 'CUSTOMER_RETURN_PICKUP'];
 const COLLECTING = [10, 15, 30, 'FXF_SEND'];
 const RETURNS = [25, 'CUSTOMER_RETURN_PICKUP'];
-const addressKeyOf = (order: Order): string | undefined => ({ 10: 'dropOffAddress', 30: 'dropOffAddress', 15: 'pickupAddress', 25: 'pickupAddress' })[String(order['type'])];
+const addressKeyOf = (order: Order): string | undefined =>
+  ({ 10: 'dropOffAddress', 30: 'dropOffAddress', 15: 'pickupAddress', 25: 'pickupAddress' })[String(order['type'])];
 const ADDRESSED = [10, 15, 25, 30];
 const validUrl = 'https://cdn.example-shop.com/a.jpg';
 
@@ -313,7 +346,20 @@ export const breakers: Breaker[] = [
 export const validOrderOf = (types: ReadonlyArray<unknown>) => validOrderFrom(fc.oneof(...types.map((type) => typeParts[type as keyof typeof typeParts])));
 
 const trickyKey = fc.oneof(
-  fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'type', 'cod', 'firstLine', 'images', 'items', 'autoCreatePickups', 'profile'),
+  fc.constantFrom(
+    '__proto__',
+    'constructor',
+    'prototype',
+    'toString',
+    'hasOwnProperty',
+    'type',
+    'cod',
+    'firstLine',
+    'images',
+    'items',
+    'autoCreatePickups',
+    'profile',
+  ),
   fc.string({ maxLength: 8 }),
 );
 export const junk = fc.anything({
@@ -330,15 +376,33 @@ export const junk = fc.anything({
   withSet: true,
 });
 /** JSON as it arrives over the wire: `__proto__` is then an own key, not the prototype. */
-export const pollutingJson = fc.constantFrom(
-  '{"__proto__": {"polluted": true}}',
-  '{"constructor": {"prototype": {"polluted": true}}}',
-  '{"__proto__": {"polluted": true}, "type": 10, "cod": 1e400}',
-  '[{"__proto__": {"polluted": true}, "districtId": "d", "firstLine": "123456"}]',
-  '{"type": 15, "pickupAddress": {"__proto__": {"city": "Cairo"}, "firstLine": "123456"}}',
-).map((json) => JSON.parse(json) as unknown);
+export const pollutingJson = fc
+  .constantFrom(
+    '{"__proto__": {"polluted": true}}',
+    '{"constructor": {"prototype": {"polluted": true}}}',
+    '{"__proto__": {"polluted": true}, "type": 10, "cod": 1e400}',
+    '[{"__proto__": {"polluted": true}, "districtId": "d", "firstLine": "123456"}]',
+    '{"type": 15, "pickupAddress": {"__proto__": {"city": "Cairo"}, "firstLine": "123456"}}',
+  )
+  .map((json) => JSON.parse(json) as unknown);
 /** A valid order with one known field replaced by junk. */
-export const nearlyValid = fc.tuple(fc.constantFrom(...Object.values(validOrders)), fc.constantFrom('type', 'cod', 'dropOffAddress', 'pickupAddress', 'receiver', 'specs', 'deliveryImages', 'webhookCustomHeaders', 'fulfillmentInfo', 'escrowInfo', 'goodsInfo', 'allowToOpenPackage'), fc.oneof(junk, pollutingJson)).map(
-  ([build, field, value]) => ({ ...build(), [field]: value }),
-);
-
+export const nearlyValid = fc
+  .tuple(
+    fc.constantFrom(...Object.values(validOrders)),
+    fc.constantFrom(
+      'type',
+      'cod',
+      'dropOffAddress',
+      'pickupAddress',
+      'receiver',
+      'specs',
+      'deliveryImages',
+      'webhookCustomHeaders',
+      'fulfillmentInfo',
+      'escrowInfo',
+      'goodsInfo',
+      'allowToOpenPackage',
+    ),
+    fc.oneof(junk, pollutingJson),
+  )
+  .map(([build, field, value]) => ({ ...build(), [field]: value }));

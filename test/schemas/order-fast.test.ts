@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CLIENT_RULE_CODES, type ClientRuleCode } from '../../src/index.js';
-import { sendsAsWritten } from '../../src/schemas/order-fast.js';
 import { orderRulesWithout } from '../../src/schemas/order.js';
-import { type Order, breakers, junk, nearlyValid, pollutingJson, validOrder, validOrderOf, written } from './order-arbitraries.js';
+import { sendsAsWritten } from '../../src/schemas/order-fast.js';
+import { breakers, junk, nearlyValid, type Order, pollutingJson, validOrder, validOrderOf, written } from './order-arbitraries.js';
 
 // The plain check (order-fast.ts) and the schemas are two writings of the same rules. These
 // properties hold them together: on plain data they agree on every input, with every `skip`
@@ -14,7 +14,11 @@ function asSent(value: unknown): string {
   const sorted = (json: unknown): unknown => {
     if (Array.isArray(json)) return json.map(sorted);
     if (typeof json !== 'object' || json === null) return json;
-    return Object.fromEntries(Object.entries(json).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, inner]) => [key, sorted(inner)]));
+    return Object.fromEntries(
+      Object.entries(json)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([key, inner]) => [key, sorted(inner)]),
+    );
   };
   try {
     return JSON.stringify(sorted(JSON.parse(JSON.stringify(value))));
@@ -36,11 +40,29 @@ function expectAgreement(input: unknown, skip: ClientRuleCode[]): void {
 
 /** Plain values a field may be set to: each type, the edges of the rules, `undefined` and `null`. */
 const fieldValue = fc.oneof(
-  fc.constantFrom(undefined, null, '', ' ', '      x', '123456', 'Cairo', 'https://cdn.example.com/a.jpg', 'ftp://x', '01012345678', 'X Bad', 'ALLOW_TO_OPEN_THE_PACKAGE'),
+  fc.constantFrom(
+    undefined,
+    null,
+    '',
+    ' ',
+    '      x',
+    '123456',
+    'Cairo',
+    'https://cdn.example.com/a.jpg',
+    'ftp://x',
+    '01012345678',
+    'X Bad',
+    'ALLOW_TO_OPEN_THE_PACKAGE',
+  ),
   fc.constantFrom(0, -0, 1, -1, 0.5, 30_000, 30_000.01, -30_000, -30_000.01, Number.NaN, Number.POSITIVE_INFINITY, true, false, [], {}),
   fc.jsonValue({ maxDepth: 2 }),
   fc.array(fc.constantFrom('https://cdn.example.com/a.jpg', '/a.jpg', 7), { maxLength: 12 }),
-  fc.record({ type: fc.constantFrom('ALLOW_TO_OPEN_THE_PACKAGE', 'X'), images: fc.array(fc.constantFrom('https://a.example/b.jpg', 'nope'), { maxLength: 11 }) }).map((entry) => [entry]),
+  fc
+    .record({
+      type: fc.constantFrom('ALLOW_TO_OPEN_THE_PACKAGE', 'X'),
+      images: fc.array(fc.constantFrom('https://a.example/b.jpg', 'nope'), { maxLength: 11 }),
+    })
+    .map((entry) => [entry]),
 );
 
 /** Every path into an order's objects and arrays. */
@@ -50,22 +72,41 @@ function pathsOf(value: unknown, prefix: Array<string | number> = []): Array<Arr
   return keys.flatMap((key) => [[...prefix, key], ...pathsOf((value as Record<string | number, unknown>)[key], [...prefix, key])]);
 }
 
-const KNOWN_FIELDS = ['cod', 'dropOffAddress', 'pickupAddress', 'receiver', 'specs', 'deliveryImages', 'allowToOpenPackage', 'escrowInfo', 'goodsInfo', 'webhookUrl', 'webhookCustomHeaders', 'fulfillmentInfo', 'originalFulfillmentTrackingNumber', 'uniqueBusinessReference', 'type'];
+const KNOWN_FIELDS = [
+  'cod',
+  'dropOffAddress',
+  'pickupAddress',
+  'receiver',
+  'specs',
+  'deliveryImages',
+  'allowToOpenPackage',
+  'escrowInfo',
+  'goodsInfo',
+  'webhookUrl',
+  'webhookCustomHeaders',
+  'fulfillmentInfo',
+  'originalFulfillmentTrackingNumber',
+  'uniqueBusinessReference',
+  'type',
+];
 
 /** A valid order with 1 to 3 values replaced, at paths it has or at known fields it may lack, or deleted. */
-const mutated = fc.tuple(validOrder, fc.array(fc.tuple(fc.nat(), fc.boolean(), fieldValue, fc.boolean()), { minLength: 1, maxLength: 3 })).map(([order, changes]) => {
-  const copy = structuredClone(written(order)) as Order;
-  for (const [pick, atKnown, value, remove] of changes) {
-    const paths = pathsOf(copy);
-    const path = atKnown || paths.length === 0 ? [KNOWN_FIELDS[pick % KNOWN_FIELDS.length] as string] : (paths[pick % paths.length] as Array<string | number>);
-    let parent = copy as Record<string | number, unknown>;
-    for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
-    const last = path.at(-1) as string | number;
-    if (remove && !Array.isArray(parent)) delete parent[last];
-    else parent[last] = structuredClone(value);
-  }
-  return copy;
-});
+const mutated = fc
+  .tuple(validOrder, fc.array(fc.tuple(fc.nat(), fc.boolean(), fieldValue, fc.boolean()), { minLength: 1, maxLength: 3 }))
+  .map(([order, changes]) => {
+    const copy = structuredClone(written(order)) as Order;
+    for (const [pick, atKnown, value, remove] of changes) {
+      const paths = pathsOf(copy);
+      const path =
+        atKnown || paths.length === 0 ? [KNOWN_FIELDS[pick % KNOWN_FIELDS.length] as string] : (paths[pick % paths.length] as Array<string | number>);
+      let parent = copy as Record<string | number, unknown>;
+      for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+      const last = path.at(-1) as string | number;
+      if (remove && !Array.isArray(parent)) delete parent[last];
+      else parent[last] = structuredClone(value);
+    }
+    return copy;
+  });
 
 describe('the plain order check and the schemas', () => {
   it('pass every generated valid order, with any rules skipped, sent as written', () => {

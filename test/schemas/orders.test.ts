@@ -4,15 +4,15 @@ import {
   CodLimitExceededError,
   CodRequiredError,
   CrpRefundCodOnlyError,
+  checkOrder,
   DeliveryImagesRequiredError,
   DeliveryType,
   ErrorCode,
   FulfillmentType,
   InvalidDeliveryImageUrlError,
+  isDeliveryError,
   RefundCodLimitExceededError,
   ValidationError,
-  checkOrder,
-  isDeliveryError,
   validateDeliveryOrder,
   validateFulfillmentOrder,
   validateFulfillmentReturn,
@@ -47,7 +47,12 @@ describe('every order type', () => {
     };
     const { floor: _, ...addressWithoutFloor } = cairoAddress();
     // toStrictEqual tells a key holding undefined from a missing key.
-    expect(validateOrder(order)).toStrictEqual({ ...validOrders.deliver(), receiver: { firstName: 'Mona' }, dropOffAddress: addressWithoutFloor, flexShip: true });
+    expect(validateOrder(order)).toStrictEqual({
+      ...validOrders.deliver(),
+      receiver: { firstName: 'Mona' },
+      dropOffAddress: addressWithoutFloor,
+      flexShip: true,
+    });
   });
 });
 
@@ -106,7 +111,9 @@ describe('required addresses per type', () => {
     const error = thrownBy(() => validateOrder({ ...validOrders.deliver(), dropOffAddress: { firstLine: '12 Talaat Harb' } }));
     expect(error).toBeInstanceOf(AddressLocationRequiredError);
     expect(error.message).toContain('dropOffAddress: needs at least one of city, zoneId or districtId');
-    expect(pathsOf(thrownBy(() => validateOrder({ ...validOrders.deliver(), dropOffAddress: { ...cairoAddress(), firstLine: 'Tahrr' } })))).toEqual(['dropOffAddress.firstLine']);
+    expect(pathsOf(thrownBy(() => validateOrder({ ...validOrders.deliver(), dropOffAddress: { ...cairoAddress(), firstLine: 'Tahrr' } })))).toEqual([
+      'dropOffAddress.firstLine',
+    ]);
   });
 
   it('takes the marketplace pickupAddress (firstLine and city), but not as a drop-off address', () => {
@@ -174,7 +181,10 @@ describe('cod', () => {
 
 describe('escrowInfo.amountToBeCollected', () => {
   it('is a portion of cod: 0 to cod', () => {
-    for (const amount of [0, 600, 1250]) expect(validateOrder({ ...validOrders.deliver(), escrowInfo: { amountToBeCollected: amount } })).toMatchObject({ escrowInfo: { amountToBeCollected: amount } });
+    for (const amount of [0, 600, 1250])
+      expect(validateOrder({ ...validOrders.deliver(), escrowInfo: { amountToBeCollected: amount } })).toMatchObject({
+        escrowInfo: { amountToBeCollected: amount },
+      });
   });
 
   it('above cod, or without a cod, is refused', () => {
@@ -186,7 +196,9 @@ describe('escrowInfo.amountToBeCollected', () => {
   });
 
   it('is not negative', () => {
-    expect(pathsOf(thrownBy(() => validateOrder({ ...validOrders.deliver(), escrowInfo: { amountToBeCollected: -1 } })))).toEqual(['escrowInfo.amountToBeCollected']);
+    expect(pathsOf(thrownBy(() => validateOrder({ ...validOrders.deliver(), escrowInfo: { amountToBeCollected: -1 } })))).toEqual([
+      'escrowInfo.amountToBeCollected',
+    ]);
   });
 });
 
@@ -202,7 +214,10 @@ describe('allowToOpenPackage and deliveryImages', () => {
   });
 
   it('takes 1 to 10 URLs per entry', () => {
-    for (const count of [1, 10]) expect(validateOrder({ ...validOrders.deliver(), allowToOpenPackage: true, deliveryImages: images(imageUrls(count)) }).deliveryImages?.[0]?.images).toHaveLength(count);
+    for (const count of [1, 10])
+      expect(
+        validateOrder({ ...validOrders.deliver(), allowToOpenPackage: true, deliveryImages: images(imageUrls(count)) }).deliveryImages?.[0]?.images,
+      ).toHaveLength(count);
     const error = thrownBy(() => validateOrder({ ...validOrders.deliver(), allowToOpenPackage: true, deliveryImages: images(imageUrls(11)) }));
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.issues).toEqual([{ path: ['deliveryImages', 0, 'images'], message: 'takes at most 10 item(s)' }]);
@@ -214,9 +229,20 @@ describe('allowToOpenPackage and deliveryImages', () => {
   });
 
   it('2151: each URL is an absolute http(s) URL', () => {
-    const bad = ['ftp://cdn.example.com/a.jpg', '/products/a.jpg', 'https://', 'https://exa mple.com/a.jpg', 'javascript:alert(1)', ' https://cdn.example.com/a.jpg', 'https://cdn.example.com/a.jpg\n', 'cdn.example.com/a.jpg'];
+    const bad = [
+      'ftp://cdn.example.com/a.jpg',
+      '/products/a.jpg',
+      'https://',
+      'https://exa mple.com/a.jpg',
+      'javascript:alert(1)',
+      ' https://cdn.example.com/a.jpg',
+      'https://cdn.example.com/a.jpg\n',
+      'cdn.example.com/a.jpg',
+    ];
     for (const url of bad) {
-      const error = thrownBy(() => validateOrder({ ...validOrders.deliver(), allowToOpenPackage: true, deliveryImages: images([imageUrls(1)[0] as string, url]) }));
+      const error = thrownBy(() =>
+        validateOrder({ ...validOrders.deliver(), allowToOpenPackage: true, deliveryImages: images([imageUrls(1)[0] as string, url]) }),
+      );
       expect(error, url).toBeInstanceOf(InvalidDeliveryImageUrlError);
       expect(error.issues).toEqual([{ path: ['deliveryImages', 0, 'images', 1], message: 'is not an absolute http(s) URL', errorCode: 2151 }]);
       expect(error.message).toContain('deliveryImages[0].images[1]');
@@ -234,7 +260,11 @@ describe('allowToOpenPackage and deliveryImages', () => {
 
 describe('webhookUrl and webhookCustomHeaders', () => {
   it('take an absolute http(s) URL and token-named headers', () => {
-    const order = { ...validOrders.deliver(), webhookUrl: 'https://shop.example/hooks/delivery', webhookCustomHeaders: { Authorization: 'Bearer x', 'X-Api-Key': "k!#$%&'*+.^_`|~" } };
+    const order = {
+      ...validOrders.deliver(),
+      webhookUrl: 'https://shop.example/hooks/delivery',
+      webhookCustomHeaders: { Authorization: 'Bearer x', 'X-Api-Key': "k!#$%&'*+.^_`|~" },
+    };
     expect(validateOrder(order)).toEqual(order);
   });
 
@@ -248,7 +278,10 @@ describe('webhookUrl and webhookCustomHeaders', () => {
 
   it('refuse header names that are not HTTP tokens, and values that could split headers', () => {
     const error = thrownBy(() =>
-      validateOrder({ ...validOrders.deliver(), webhookCustomHeaders: { 'X Auth': 'a', 'Bad:Name': 'a', '': 'a', 'X-Ok': 'a\r\nX-Injected: 1', 'X-Nul': 'a\u0000', 'X-Num': 5 } }),
+      validateOrder({
+        ...validOrders.deliver(),
+        webhookCustomHeaders: { 'X Auth': 'a', 'Bad:Name': 'a', '': 'a', 'X-Ok': 'a\r\nX-Injected: 1', 'X-Nul': 'a\u0000', 'X-Num': 5 },
+      }),
     );
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.issues).toEqual([
@@ -285,7 +318,9 @@ describe('specs', () => {
   });
 
   it('takes a whole itemsCount', () => {
-    expect(pathsOf(thrownBy(() => validateOrder({ ...validOrders.deliver(), specs: { packageDetails: { itemsCount: 1.5 } } })))).toEqual(['specs.packageDetails.itemsCount']);
+    expect(pathsOf(thrownBy(() => validateOrder({ ...validOrders.deliver(), specs: { packageDetails: { itemsCount: 1.5 } } })))).toEqual([
+      'specs.packageDetails.itemsCount',
+    ]);
   });
 });
 
@@ -293,13 +328,27 @@ describe('fulfillment orders', () => {
   it('need fulfillmentInfo with at least one item of a sku and a whole quantity of 1 or more', () => {
     const { fulfillmentInfo: _, ...without } = validOrders.fulfillmentSend();
     expect(thrownBy(() => validateOrder(without)).issues).toEqual([{ path: ['fulfillmentInfo'], message: 'required' }]);
-    const error = thrownBy(() => validateOrder({ ...validOrders.fulfillmentSend(), fulfillmentInfo: { items: [{ sku: ' ', quantity: 0 }, { sku: 'A', quantity: 1.5 }] } }));
+    const error = thrownBy(() =>
+      validateOrder({
+        ...validOrders.fulfillmentSend(),
+        fulfillmentInfo: {
+          items: [
+            { sku: ' ', quantity: 0 },
+            { sku: 'A', quantity: 1.5 },
+          ],
+        },
+      }),
+    );
     expect(pathsOf(error)).toEqual(['fulfillmentInfo.items.0.sku', 'fulfillmentInfo.items.0.quantity', 'fulfillmentInfo.items.1.quantity']);
     expect(pathsOf(thrownBy(() => validateOrder({ ...validOrders.fulfillmentSend(), fulfillmentInfo: { items: [] } })))).toEqual(['fulfillmentInfo.items']);
   });
 
   it('keep fields of fulfillmentInfo and goodsInfo the spec does not show', () => {
-    const order = { ...validOrders.fulfillmentSend(), fulfillmentInfo: { items: [{ sku: 'A', quantity: 1 }], warehouse: 'W1' }, goodsInfo: { amount: 900, currency: 'EGP' } };
+    const order = {
+      ...validOrders.fulfillmentSend(),
+      fulfillmentInfo: { items: [{ sku: 'A', quantity: 1 }], warehouse: 'W1' },
+      goodsInfo: { amount: 900, currency: 'EGP' },
+    };
     expect(validateOrder(order)).toEqual(order);
   });
 
@@ -307,7 +356,9 @@ describe('fulfillment orders', () => {
     const { originalFulfillmentTrackingNumber: _, ...without } = validOrders.fulfillmentReturn();
     const error = thrownBy(() => validateFulfillmentReturn(without));
     expect(error.issues).toEqual([{ path: ['originalFulfillmentTrackingNumber'], message: 'required' }]);
-    expect(pathsOf(thrownBy(() => validateFulfillmentReturn({ ...without, originalFulfillmentTrackingNumber: '' })))).toEqual(['originalFulfillmentTrackingNumber']);
+    expect(pathsOf(thrownBy(() => validateFulfillmentReturn({ ...without, originalFulfillmentTrackingNumber: '' })))).toEqual([
+      'originalFulfillmentTrackingNumber',
+    ]);
   });
 });
 

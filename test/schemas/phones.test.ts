@@ -28,7 +28,19 @@ const PHONES = [
   '12345678', // 8 digits
   '123456789012345', // 15 digits
 ];
-const NOT_PHONES = ['abc', '', '   ', '1234567', '1234567890123456', '+20 10x1234567', '++201012345678', '0101234567+8', 'phone: 01012345678', '٠١٢٣٤٥٦', '۰۱۰۱۲۳۴۵۶۷۸۹۰۱۲۳۴'];
+const NOT_PHONES = [
+  'abc',
+  '',
+  '   ',
+  '1234567',
+  '1234567890123456',
+  '+20 10x1234567',
+  '++201012345678',
+  '0101234567+8',
+  'phone: 01012345678',
+  '٠١٢٣٤٥٦',
+  '۰۱۰۱۲۳۴۵۶۷۸۹۰۱۲۳۴',
+];
 // What Egyptian phone keyboards type: Arabic-Indic digits, or their Persian forms, with ASCII ones mixed in.
 const EASTERN_PHONES: ReadonlyArray<readonly [typed: string, sent: string]> = [
   ['٠١٠١٢٣٤٥٦٧٨', '01012345678'],
@@ -37,7 +49,10 @@ const EASTERN_PHONES: ReadonlyArray<readonly [typed: string, sent: string]> = [
   ['٠١٠-1234-٥٦٧٨', '010-1234-5678'],
 ];
 
-const withPhone = (phone: string, where: 'receiver' | 'pickupLocationContact' = 'receiver') => ({ ...validOrders.deliver(), [where]: { firstName: 'Mona', phone } });
+const withPhone = (phone: string, where: 'receiver' | 'pickupLocationContact' = 'receiver') => ({
+  ...validOrders.deliver(),
+  [where]: { firstName: 'Mona', phone },
+});
 
 describe('the SDK checks phones before sending', () => {
   it.each(PHONES)('%j passes, sent as written', (phone) => {
@@ -80,7 +95,11 @@ describe('the sandbox refuses the same phones on its own', () => {
     client = new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, maxRetries: 0, fetch: sandbox.fetch });
   });
   afterAll(() => sandbox.close());
-  const sandboxOrder = (phone: string) => ({ ...withPhone(phone), dropOffAddress: { city: 'Giza', districtId: 'district-eg-giza-dokki', firstLine: '12 Tahrir Street, 3rd floor' } }) as unknown as OrderInput;
+  const sandboxOrder = (phone: string) =>
+    ({
+      ...withPhone(phone),
+      dropOffAddress: { city: 'Giza', districtId: 'district-eg-giza-dokki', firstLine: '12 Tahrir Street, 3rd floor' },
+    }) as unknown as OrderInput;
 
   it.each(PHONES)('%j is taken', async (phone) => {
     await expect(client.deliveries.create(sandboxOrder(phone))).resolves.toMatchObject({ trackingNumber: expect.any(String) });
@@ -99,7 +118,9 @@ describe('the sandbox refuses the same phones on its own', () => {
       await users.registerBusinessAdmin({ email: 'mona@shop.example', password: 's3cret!', countryId: '60e4482c7cb7d4bc4849c4d5', profile });
       await users.verifyPhone({ phone: '01098765432' }, { validate: false });
       expect(fresh.lastOtp('٠١٠٩٨٧٦٥٤٣٢')).toBe(fresh.lastOtp('01098765432'));
-      await expect(users.confirmPhone({ phone: '۰۱۰۹۸۷۶۵۴۳۲', token: fresh.lastOtp('01098765432') ?? '' }, { validate: false })).resolves.toMatchObject({ phoneVerified: true });
+      await expect(users.confirmPhone({ phone: '۰۱۰۹۸۷۶۵۴۳۲', token: fresh.lastOtp('01098765432') ?? '' }, { validate: false })).resolves.toMatchObject({
+        phoneVerified: true,
+      });
     } finally {
       await fresh.close();
     }

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  checkOrder,
   DeliveryError,
   ValidationError,
-  checkOrder,
   validateAddress,
   validateBusiness,
   validateConfirmEmail,
@@ -40,27 +40,30 @@ describe('every generated valid order', () => {
 describe('every order broken in exactly one rule', () => {
   // One property per breaker, rather than one breaker picked at random per order: a random pick
   // left the rarest breakers (one type of six, one breaker of sixteen) unapplied in about 1 run in 100.
-  it.each(breakers.map((breaker) => [breaker.rule, breaker] as const))('%s: fails with exactly that rule’s code, or a ValidationError at exactly its path', (_, breaker) => {
-    fc.assert(
-      fc.property(validOrderOf(breaker.types), fc.double({ min: 0.01, max: 1e6, noNaN: true }), (order, n) => {
-        const broken = structuredClone(written(order));
-        const expected = breaker.apply(broken, n);
-        let error: unknown;
-        try {
-          validateOrder(broken);
-        } catch (thrown) {
-          error = thrown;
-        }
-        expect(error, breaker.rule).toBeInstanceOf(DeliveryError);
-        const { errorCode, issues } = error as DeliveryError & { issues: ReadonlyArray<{ path: unknown; errorCode?: number }> };
-        expect(errorCode, breaker.rule).toBe(expected.code);
-        if (expected.code === undefined) expect(error, breaker.rule).toBeInstanceOf(ValidationError);
-        expect(issues, breaker.rule).toEqual([expect.objectContaining({ path: expected.path })]);
-        expect(issues[0]?.errorCode, breaker.rule).toBe(expected.code);
-      }),
-      { numRuns: 25 },
-    );
-  });
+  it.each(breakers.map((breaker) => [breaker.rule, breaker] as const))(
+    '%s: fails with exactly that rule’s code, or a ValidationError at exactly its path',
+    (_, breaker) => {
+      fc.assert(
+        fc.property(validOrderOf(breaker.types), fc.double({ min: 0.01, max: 1e6, noNaN: true }), (order, n) => {
+          const broken = structuredClone(written(order));
+          const expected = breaker.apply(broken, n);
+          let error: unknown;
+          try {
+            validateOrder(broken);
+          } catch (thrown) {
+            error = thrown;
+          }
+          expect(error, breaker.rule).toBeInstanceOf(DeliveryError);
+          const { errorCode, issues } = error as DeliveryError & { issues: ReadonlyArray<{ path: unknown; errorCode?: number }> };
+          expect(errorCode, breaker.rule).toBe(expected.code);
+          if (expected.code === undefined) expect(error, breaker.rule).toBeInstanceOf(ValidationError);
+          expect(issues, breaker.rule).toEqual([expect.objectContaining({ path: expected.path })]);
+          expect(issues[0]?.errorCode, breaker.rule).toBe(expected.code);
+        }),
+        { numRuns: 25 },
+      );
+    },
+  );
 
   it('has a breaker for every type, and every breaker applies to a type that exists', () => {
     for (const type of ALL) expect(breakers.some((breaker) => breaker.types.includes(type))).toBe(true);
@@ -134,7 +137,10 @@ describe('arbitrary input', () => {
       { ...validOrders.deliver(), dropOffAddress: { districtId: 'd', firstLine: huge } },
       { ...validOrders.deliver(), webhookCustomHeaders: { [huge]: huge, 'X-Ok': `${huge}\n` } },
       { ...validOrders.deliver(), webhookUrl: `https://shop.example/${huge}`, notes: huge, specs: { packageType: ` ${'_ '.repeat(500_000)}x` } },
-      { ...validOrders.deliver(), deliveryImages: [{ type: 'ALLOW_TO_OPEN_THE_PACKAGE', images: [`https://${'a.'.repeat(500_000)}com/x.jpg`, `http:${'/'.repeat(1_000_000)}`] }] },
+      {
+        ...validOrders.deliver(),
+        deliveryImages: [{ type: 'ALLOW_TO_OPEN_THE_PACKAGE', images: [`https://${'a.'.repeat(500_000)}com/x.jpg`, `http:${'/'.repeat(1_000_000)}`] }],
+      },
       { ...validOrders.deliver(), receiver: deep, dropOffAddress: deepObject, extra: deep },
       { ...validOrders.fulfillmentSend(), fulfillmentInfo: { items: deep } },
       { type: huge },

@@ -1,8 +1,8 @@
 // One client-side rule off, not all: `validate: { skip: [errorCode] }`, for the client and for one call.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  ConfigurationError,
   CodLimitExceededError,
+  ConfigurationError,
   checkOrder,
   DeliveryClient,
   DeliveryImagesRequiredError,
@@ -37,7 +37,11 @@ describe('the order checks with { skip }', () => {
   });
 
   it.each<[string, () => Record<string, unknown>, number]>([
-    ['2151 (an image URL that is not http)', () => ({ ...validOrders.deliver(), allowToOpenPackage: true, deliveryImages: [{ type: 'ALLOW_TO_OPEN_THE_PACKAGE', images: ['ftp://x/a.jpg'] }] }), 2151],
+    [
+      '2151 (an image URL that is not http)',
+      () => ({ ...validOrders.deliver(), allowToOpenPackage: true, deliveryImages: [{ type: 'ALLOW_TO_OPEN_THE_PACKAGE', images: ['ftp://x/a.jpg'] }] }),
+      2151,
+    ],
     ['3005 (a positive cod on a CRP)', () => ({ ...validOrders.customerReturnPickup(), cod: 100 }), 3005],
     ['3006 (a Cash Collection without cod)', () => ({ ...validOrders.cashCollection(), cod: undefined }), 3006],
     ['3007 (cod above 30000)', () => ({ ...validOrders.deliver(), cod: 30_001 }), 3007],
@@ -76,7 +80,8 @@ describe('the validate option of the client and of one call', () => {
   beforeEach(() => {
     service.requests.length = 0;
   });
-  const client = (validate?: unknown) => new DeliveryClient({ baseUrl: service.baseUrl, apiKey: 'sk_test', maxRetries: 0, ...(validate === undefined ? {} : { validate: validate as never }) });
+  const client = (validate?: unknown) =>
+    new DeliveryClient({ baseUrl: service.baseUrl, apiKey: 'sk_test', maxRetries: 0, ...(validate === undefined ? {} : { validate: validate as never }) });
   const order = () => openWithoutImages() as unknown as OrderInput;
 
   it('client-wide: the order is sent as written, other rules still checked before sending', async () => {
@@ -103,7 +108,9 @@ describe('the validate option of the client and of one call', () => {
 
   it('createBulk takes it too', async () => {
     // What the recorder answers is not a bulk answer: only what was sent matters here.
-    await client().deliveries.createBulk([order(), order()], { validate: { skip: [ErrorCode.DeliveryImagesRequired] } }).catch(() => undefined);
+    await client()
+      .deliveries.createBulk([order(), order()], { validate: { skip: [ErrorCode.DeliveryImagesRequired] } })
+      .catch(() => undefined);
     expect(service.requests).toHaveLength(1);
     expect(service.requests[0]?.body).toMatchObject({ deliveries: [order(), order()] });
   });

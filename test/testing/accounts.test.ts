@@ -18,7 +18,14 @@ describe('registration (public)', () => {
     sandbox = createSandbox();
     const registered = await call(sandbox, 'POST', '/users/business/admin', admin, null);
     expect(registered.status).toBe(201);
-    expect(registered.body.data).toEqual({ _id: expect.any(String), email: admin.email, profile: admin.profile, countryId: admin.countryId, phoneVerified: false, emailVerified: false });
+    expect(registered.body.data).toEqual({
+      _id: expect.any(String),
+      email: admin.email,
+      profile: admin.profile,
+      countryId: admin.countryId,
+      phoneVerified: false,
+      emailVerified: false,
+    });
 
     const verify = await call(sandbox, 'POST', '/users/business-admin/phone/verify', { phone: admin.profile.phone }, null);
     expect(verify.body.data).toEqual({ phone: admin.profile.phone, codeSent: true });
@@ -39,7 +46,13 @@ describe('registration (public)', () => {
     await call(sandbox, 'POST', '/users/business/admin', admin, null);
     await call(sandbox, 'POST', '/users/business-admin/phone/verify', { phone: admin.profile.phone }, null);
     const otp = sandbox.lastOtp(admin.profile.phone) ?? '';
-    const wrong = await call(sandbox, 'POST', '/users/business-admin/phone/confirm', { phone: admin.profile.phone, token: otp === '000000' ? '111111' : '000000' }, null);
+    const wrong = await call(
+      sandbox,
+      'POST',
+      '/users/business-admin/phone/confirm',
+      { phone: admin.profile.phone, token: otp === '000000' ? '111111' : '000000' },
+      null,
+    );
     expect(wrong.status).toBe(400);
     expect(wrong.body).not.toHaveProperty('errorCode');
     expect((await call(sandbox, 'POST', '/users/business-admin/phone/confirm', { phone: admin.profile.phone, token: otp }, null)).status).toBe(200);
@@ -64,7 +77,13 @@ describe('registration (public)', () => {
     sandbox = createSandbox();
     await call(sandbox, 'POST', '/users/business/admin', admin, null);
     expect((await call(sandbox, 'POST', '/users/business/admin', admin, null)).status).toBe(400);
-    const noPhone = await call(sandbox, 'POST', '/users/business/admin', { ...admin, email: 'b@nile.example', profile: { firstName: 'A', lastName: 'B' } }, null);
+    const noPhone = await call(
+      sandbox,
+      'POST',
+      '/users/business/admin',
+      { ...admin, email: 'b@nile.example', profile: { firstName: 'A', lastName: 'B' } },
+      null,
+    );
     expect(noPhone.status).toBe(400);
     expect(noPhone.body.message).toContain('profile.phone');
   });
@@ -89,7 +108,8 @@ describe('businesses (API key needed)', () => {
       expect(answer.body).toMatchObject({ success: false, message: expect.stringContaining('raw key') });
     }
     const { DeliveryClient, AuthenticationError } = await import('../../src/index.js');
-    const setUp = (auth?: { headerName?: string; scheme?: string }) => new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: 'k-123', fetch: sandbox.fetch, maxRetries: 0, auth });
+    const setUp = (auth?: { headerName?: string; scheme?: string }) =>
+      new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: 'k-123', fetch: sandbox.fetch, maxRetries: 0, auth });
     await expect(setUp({ scheme: 'Bearer' }).businesses.create({ name: 'Shop' })).rejects.toBeInstanceOf(AuthenticationError);
     await expect(setUp({ headerName: 'X-Api-Key' }).businesses.create({ name: 'Shop' })).rejects.toBeInstanceOf(AuthenticationError);
     await expect(setUp().businesses.create({ name: 'Shop' })).resolves.toMatchObject({ name: 'Shop' });
@@ -114,10 +134,20 @@ describe('businesses (API key needed)', () => {
     sandbox = createSandbox();
     const { body } = await call(sandbox, 'POST', '/businesses', { name: 'Nile Shop' });
     const id: string = body.data._id;
-    const first = await call(sandbox, 'PUT', `/businesses/${id}`, { pickupAddress: [{ locationName: 'HQ', districtId: MAKRAM_EBEID, firstLine: '5 Makram', buildingNumber: '5' }] });
+    const first = await call(sandbox, 'PUT', `/businesses/${id}`, {
+      pickupAddress: [{ locationName: 'HQ', districtId: MAKRAM_EBEID, firstLine: '5 Makram', buildingNumber: '5' }],
+    });
     expect(first.status).toBe(200);
-    expect(first.body.data).toMatchObject({ _id: id, name: 'Nile Shop', pickupLocations: [{ _id: expect.any(String), locationName: 'HQ', isDefault: true, address: { districtId: MAKRAM_EBEID, firstLine: '5 Makram', buildingNumber: '5' } }] });
-    const second = await call(sandbox, 'PUT', `/businesses/${id}`, { pickupAddress: [{ locationName: 'Store', districtId: MAKRAM_EBEID, firstLine: 'Second street' }] });
+    expect(first.body.data).toMatchObject({
+      _id: id,
+      name: 'Nile Shop',
+      pickupLocations: [
+        { _id: expect.any(String), locationName: 'HQ', isDefault: true, address: { districtId: MAKRAM_EBEID, firstLine: '5 Makram', buildingNumber: '5' } },
+      ],
+    });
+    const second = await call(sandbox, 'PUT', `/businesses/${id}`, {
+      pickupAddress: [{ locationName: 'Store', districtId: MAKRAM_EBEID, firstLine: 'Second street' }],
+    });
     expect(second.body.data.pickupLocations.map((l: { isDefault: boolean }) => l.isDefault)).toEqual([true, false]);
   });
 

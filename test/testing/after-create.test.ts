@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DeliveryClient, DeliveryState, isDeliveryError, NotFoundError, OrderStateError, PickupErrorCode, ApiError, type OrderInput } from '../../src/index.js';
+import { ApiError, DeliveryClient, DeliveryState, isDeliveryError, NotFoundError, type OrderInput, OrderStateError, PickupErrorCode } from '../../src/index.js';
 import { createSandbox, type Sandbox } from '../../src/testing/index.js';
 import { dropOff, setUpAccount } from './helpers.js';
 

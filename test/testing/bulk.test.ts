@@ -11,7 +11,7 @@ afterEach(() => sandbox.close());
 
 const order = (ref: string, extra: object = {}) => ({ type: 10, dropOffAddress: dropOff, cod: 100, businessReference: ref, ...extra });
 
-describe('POST /deliveries/bulk, answered in the service\'s shape', () => {
+describe("POST /deliveries/bulk, answered in the service's shape", () => {
   it('creates every order when all are valid (201): { createdDeliveriesIds, failedDeliveries: [] }', async () => {
     const answer = await call(sandbox, 'POST', '/deliveries/bulk?apiVersion=1', { deliveries: [order('a'), order('b')], deleteFailedDeliveries: false });
     expect(answer.status).toBe(201);
@@ -60,7 +60,10 @@ describe('POST /fulfillment/deliveries/bulky', () => {
     const answer = await call(sandbox, 'POST', '/fulfillment/deliveries/bulky', [
       fxf('+201000000001', [{ sku: 'MUG', quantity: 1 }], 'first'),
       fxf('+201000000002', [{ sku: 'CAP', quantity: 1 }]),
-      fxf('+201000000001', [{ sku: 'MUG', quantity: 2 }, { sku: 'TEE', quantity: 1 }]),
+      fxf('+201000000001', [
+        { sku: 'MUG', quantity: 2 },
+        { sku: 'TEE', quantity: 1 },
+      ]),
     ]);
     expect(answer.status).toBe(201);
     expect(answer.body.data).toEqual([
@@ -69,13 +72,21 @@ describe('POST /fulfillment/deliveries/bulky', () => {
     ]);
     const orders = sandbox.orders();
     expect(orders).toHaveLength(2);
-    expect(orders[0]?.request['fulfillmentInfo']).toEqual({ items: [{ sku: 'MUG', quantity: 3 }, { sku: 'TEE', quantity: 1 }] });
+    expect(orders[0]?.request['fulfillmentInfo']).toEqual({
+      items: [
+        { sku: 'MUG', quantity: 3 },
+        { sku: 'TEE', quantity: 1 },
+      ],
+    });
     expect(orders[0]?.businessReference).toBe('first');
     expect(orders[0]?.type).toBe('FXF_SEND');
   });
 
   it('rejects the whole upload when one element is invalid, naming its index', async () => {
-    const answer = await call(sandbox, 'POST', '/fulfillment/deliveries/bulky', [fxf('+201000000001', [{ sku: 'MUG', quantity: 1 }]), { ...fxf('+201000000002', []), cod: 50000 }]);
+    const answer = await call(sandbox, 'POST', '/fulfillment/deliveries/bulky', [
+      fxf('+201000000001', [{ sku: 'MUG', quantity: 1 }]),
+      { ...fxf('+201000000002', []), cod: 50000 },
+    ]);
     expect(answer.status).toBe(400);
     expect(answer.body.message).toMatch(/^\[1\]/);
     expect(sandbox.orders()).toHaveLength(0);

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 
@@ -57,7 +57,11 @@ describe('delivery-sdk-sandbox CLI', { timeout: START_MS + 30_000 }, () => {
       const baseUrl = await printedBaseUrl(child);
       const cities = await fetch(`${baseUrl}/cities`);
       expect(cities.status).toBe(200);
-      const business = await fetch(`${baseUrl}/businesses`, { method: 'POST', headers: { authorization: 'cli-key', 'content-type': 'application/json' }, body: JSON.stringify({ name: 'CLI shop' }) });
+      const business = await fetch(`${baseUrl}/businesses`, {
+        method: 'POST',
+        headers: { authorization: 'cli-key', 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'CLI shop' }),
+      });
       expect(business.status).toBe(201);
       const orders = await fetch(`${baseUrl.replace(/\/v2$/, '')}/__sandbox/orders`);
       expect(((await orders.json()) as { data: unknown[] }).data).toEqual([]);
@@ -74,7 +78,11 @@ describe('delivery-sdk-sandbox CLI', { timeout: START_MS + 30_000 }, () => {
       expect(allowed.status).toBe(200);
       expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example:3000');
       expect((await fetch(`${baseUrl}/cities`, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
-      const hook = await fetch(`${baseUrl.replace(/\/v2$/, '')}/__sandbox/webhook`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'https://hooks.example/delivery' }) });
+      const hook = await fetch(`${baseUrl.replace(/\/v2$/, '')}/__sandbox/webhook`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: 'https://hooks.example/delivery' }),
+      });
       expect(hook.status).toBe(200);
     } finally {
       await stop(child);

@@ -32,14 +32,21 @@ describe('sandbox.fetch as the DeliveryClient fetch (no msw, no server)', () => 
 
   it('maps 1073, 404 and 1061 to their classes', async () => {
     const order = { type: 10, dropOffAddress: dropOff };
-    await expect(client.request({ method: 'POST', path: '/deliveries', query: { apiVersion: 1 }, body: order })).rejects.toBeInstanceOf(BusinessLocationRequiredError);
+    await expect(client.request({ method: 'POST', path: '/deliveries', query: { apiVersion: 1 }, body: order })).rejects.toBeInstanceOf(
+      BusinessLocationRequiredError,
+    );
     await expect(client.request({ method: 'GET', path: '/cities/nowhere/zones' })).rejects.toMatchObject({ status: 404, errorCode: 3001 });
     await expect(client.request({ method: 'PUT', path: '/businesses/none', body: { pickupAddress: [] } })).rejects.toBeInstanceOf(NotFoundError);
     await setUpAccount(sandbox);
     const body = { deliveries: [order, { ...order, cod: 99_999, businessReference: 'too-much' }] };
     const bulk = await client.request({ method: 'POST', path: '/deliveries/bulk', query: { apiVersion: 1 }, body }).catch((err: unknown) => err);
     expect(bulk).toBeInstanceOf(BulkCreationError);
-    expect((bulk as BulkCreationError).body).toMatchObject({ data: { createdDeliveriesIds: [expect.any(String)], failedDeliveries: [{ businessReference: 'too-much', errorMessage: expect.stringContaining('30000') }] } });
+    expect((bulk as BulkCreationError).body).toMatchObject({
+      data: {
+        createdDeliveriesIds: [expect.any(String)],
+        failedDeliveries: [{ businessReference: 'too-much', errorMessage: expect.stringContaining('30000') }],
+      },
+    });
   });
 });
 

@@ -18,14 +18,23 @@ afterAll(async () => {
 });
 
 const send = async (method: string, url: string, body?: unknown, key = true) => {
-  const response = await fetch(url, { method, headers: { 'content-type': 'application/json', ...(key ? { authorization: 'k' } : {}) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const response = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...(key ? { authorization: 'k' } : {}) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   return { status: response.status, body: (await response.json()) as any };
 };
 
 describe('control endpoints of a listen() server (for other processes and languages)', () => {
   it('runs a whole merchant journey over plain HTTP', async () => {
     const phone = '+201009998887';
-    await send('POST', `${server.baseUrl}/users/business/admin`, { email: 'x@y.example', password: 'pw-123456', profile: { firstName: 'A', lastName: 'B', phone }, countryId: SANDBOX_COUNTRY_IDS.egypt }, false);
+    await send(
+      'POST',
+      `${server.baseUrl}/users/business/admin`,
+      { email: 'x@y.example', password: 'pw-123456', profile: { firstName: 'A', lastName: 'B', phone }, countryId: SANDBOX_COUNTRY_IDS.egypt },
+      false,
+    );
     await send('POST', `${server.baseUrl}/users/business-admin/phone/verify`, { phone }, false);
     const otp = await send('GET', `${origin}/__sandbox/otp?phone=${encodeURIComponent(phone)}`);
     expect(otp.body.data.otp).toMatch(/^\d{6}$/);
@@ -37,8 +46,14 @@ describe('control endpoints of a listen() server (for other processes and langua
     const order = await send('POST', `${server.baseUrl}/deliveries?apiVersion=1`, { type: 10, dropOffAddress: dropOff, cod: 99 });
     const tn: string = order.body.data.trackingNumber;
 
-    expect((await send('POST', `${origin}/__sandbox/orders/${tn}/advance`, { to: 45 })).body).toMatchObject({ success: false, message: expect.stringContaining('cannot move from 10') });
-    expect((await send('POST', `${origin}/__sandbox/orders/${tn}/advance`, { to: 47, exceptionCode: '1' })).body).toMatchObject({ success: false, message: expect.stringContaining('`exceptionCode` must be') });
+    expect((await send('POST', `${origin}/__sandbox/orders/${tn}/advance`, { to: 45 })).body).toMatchObject({
+      success: false,
+      message: expect.stringContaining('cannot move from 10'),
+    });
+    expect((await send('POST', `${origin}/__sandbox/orders/${tn}/advance`, { to: 47, exceptionCode: '1' })).body).toMatchObject({
+      success: false,
+      message: expect.stringContaining('`exceptionCode` must be'),
+    });
     const played = await send('POST', `${origin}/__sandbox/orders/${tn}/play`, { scenario: 'success' });
     expect(played.body.data.map((e: { state: number }) => e.state)).toEqual([20, 21, 24, 30, 24, 41, 45]);
     expect(receiver.received.map((r) => r.body.state)).toEqual([20, 21, 24, 30, 24, 41, 45]);

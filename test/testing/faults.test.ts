@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSandbox, SandboxError, type FaultOptions, type Sandbox } from '../../src/testing/index.js';
+import { createSandbox, type FaultOptions, type Sandbox, SandboxError } from '../../src/testing/index.js';
 import { createOrder, dropOff, setUpAccount } from './helpers.js';
 
 let sandbox: Sandbox;

@@ -29,10 +29,21 @@ export async function call(sandbox: Sandbox, method: string, path: string, body?
 }
 
 /** A business with one pickup location, so orders can be created. */
-export async function setUpAccount(sandbox: Sandbox, input: Record<string, unknown> = { name: 'Nile Shop', salesChannel: 'FACEBOOK_SELLER', website: 'https://nile.example', industry: 'Fashion', interestedInServices: ['SEND'] }): Promise<{ businessId: string; locationId: string }> {
+export async function setUpAccount(
+  sandbox: Sandbox,
+  input: Record<string, unknown> = {
+    name: 'Nile Shop',
+    salesChannel: 'FACEBOOK_SELLER',
+    website: 'https://nile.example',
+    industry: 'Fashion',
+    interestedInServices: ['SEND'],
+  },
+): Promise<{ businessId: string; locationId: string }> {
   const business = await call(sandbox, 'POST', '/businesses', input);
   const businessId: string = business.body.data._id;
-  const updated = await call(sandbox, 'PUT', `/businesses/${businessId}`, { pickupAddress: [{ locationName: 'Warehouse', districtId: MAKRAM_EBEID, firstLine: '5 Makram Ebeid Street' }] });
+  const updated = await call(sandbox, 'PUT', `/businesses/${businessId}`, {
+    pickupAddress: [{ locationName: 'Warehouse', districtId: MAKRAM_EBEID, firstLine: '5 Makram Ebeid Street' }],
+  });
   return { businessId, locationId: updated.body.data.pickupLocations[0]._id };
 }
 
@@ -49,7 +60,9 @@ export interface ReceivedWebhook {
  * A webhook endpoint on 127.0.0.1 that records what it receives. `failFirst` answers 500 to that
  * many requests before accepting.
  */
-export async function startReceiver(options: { failFirst?: number } = {}): Promise<{ url: string; received: ReceivedWebhook[]; hits: () => number; close: () => Promise<void> }> {
+export async function startReceiver(
+  options: { failFirst?: number } = {},
+): Promise<{ url: string; received: ReceivedWebhook[]; hits: () => number; close: () => Promise<void> }> {
   const received: ReceivedWebhook[] = [];
   let hits = 0;
   const server = createServer((req, res) => {

@@ -31,7 +31,14 @@ describe('lookup endpoints (public, over HTTP on 127.0.0.1)', () => {
     expect(cities.length).toBeGreaterThanOrEqual(8);
     expect(cities.map((c) => c['name'])).toEqual(expect.arrayContaining(['Cairo', 'Giza', 'Alexandria']));
     const cairo = cities.find((c) => c['name'] === 'Cairo');
-    expect(cairo).toMatchObject({ _id: expect.any(String), name: 'Cairo', nameAr: 'القاهرة', code: expect.stringMatching(/^EG-\d{2}$/), pickupAvailability: true, dropOffAvailability: true });
+    expect(cairo).toMatchObject({
+      _id: expect.any(String),
+      name: 'Cairo',
+      nameAr: 'القاهرة',
+      code: expect.stringMatching(/^EG-\d{2}$/),
+      pickupAvailability: true,
+      dropOffAvailability: true,
+    });
     // The record the service sends, field for field: `nameAr`, no `otherName`.
     expect(keysOf(cairo)).toEqual(keysOf(realCities.data[0]));
   });
@@ -50,9 +57,23 @@ describe('lookup endpoints (public, over HTTP on 127.0.0.1)', () => {
     expect(status).toBe(200);
     const entries = body.data as Array<Record<string, unknown>>;
     expect(Object.keys(entries[0] ?? {}).sort()).toEqual(
-      ['coverage', 'districtId', 'districtName', 'districtOtherName', 'dropOffAvailability', 'pickupAvailability', 'zoneId', 'zoneName', 'zoneOtherName'].sort(),
+      [
+        'coverage',
+        'districtId',
+        'districtName',
+        'districtOtherName',
+        'dropOffAvailability',
+        'pickupAvailability',
+        'zoneId',
+        'zoneName',
+        'zoneOtherName',
+      ].sort(),
     );
-    expect(entries.find((e) => e['districtName'] === 'Zamalek')).toMatchObject({ districtOtherName: 'الزمالك', zoneName: 'Downtown', zoneOtherName: 'وسط البلد' });
+    expect(entries.find((e) => e['districtName'] === 'Zamalek')).toMatchObject({
+      districtOtherName: 'الزمالك',
+      zoneName: 'Downtown',
+      zoneOtherName: 'وسط البلد',
+    });
     expect(entries.some((e) => e['pickupAvailability'] === false)).toBe(true);
     expect(entries.some((e) => e['dropOffAvailability'] === false)).toBe(true);
   });
@@ -68,7 +89,13 @@ describe('lookup endpoints (public, over HTTP on 127.0.0.1)', () => {
     const egypt = await get(`/cities/getAllDistricts?countryId=${SANDBOX_COUNTRY_IDS.egypt}`);
     expect(egypt.body.data.length).toBeLessThan(all.body.data.length);
     const alexandria = egypt.body.data.find((city: { cityName: string }) => city.cityName === 'Alexandria');
-    expect(alexandria).toMatchObject({ cityId: 'city-eg-alexandria', cityOtherName: 'الإسكندرية', cityCode: expect.stringMatching(/^EG-/), pickupAvailability: true, dropOffAvailability: true });
+    expect(alexandria).toMatchObject({
+      cityId: 'city-eg-alexandria',
+      cityOtherName: 'الإسكندرية',
+      cityCode: expect.stringMatching(/^EG-/),
+      pickupAvailability: true,
+      dropOffAvailability: true,
+    });
     expect(alexandria.districts).toContainEqual(expect.objectContaining({ districtName: 'Smouha', districtOtherName: 'سموحة' }));
     expect(keysOf(alexandria)).toEqual(keysOf(allDistrictsByCity.data[0]));
     expect(keysOf(alexandria.districts[0])).toEqual(keysOf(allDistrictsByCity.data[0]?.districts[0]));
@@ -95,10 +122,14 @@ describe('lookup endpoints (public, over HTTP on 127.0.0.1)', () => {
     expect(body).not.toHaveProperty('errorCode');
   });
 
-  it('answers a loopback page\'s CORS preflight allowing Authorization and custom headers', async () => {
+  it("answers a loopback page's CORS preflight allowing Authorization and custom headers", async () => {
     const response = await fetch(`${server.baseUrl}/deliveries?apiVersion=1`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, x-shop-id' },
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, x-shop-id',
+      },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
@@ -119,7 +150,9 @@ describe('resolveAddress against the sandbox data, as customers type names', () 
       ['مدينة نصر', ['Makram Ebeid', 'Abbas El Akkad', 'Seventh District']],
       ['Heliopolis', ['Korba', 'Almaza', 'Sheraton']],
     ] as const) {
-      const error = await lookup.resolveAddress({ city: 'Cairo', district, firstLine: '5 Abbas El Akkad Street', for: 'dropOffAddress' }).catch((e: unknown) => e);
+      const error = await lookup
+        .resolveAddress({ city: 'Cairo', district, firstLine: '5 Abbas El Akkad Street', for: 'dropOffAddress' })
+        .catch((e: unknown) => e);
       expect(error, district).toBeInstanceOf(DistrictNotFoundError);
       expect((error as Error).message).toContain(`'${district}' is a zone in Cairo`);
       expect((error as InstanceType<typeof DistrictNotFoundError>).candidates.map((place) => place.name)).toEqual(districts);

@@ -33,7 +33,9 @@ describe('in process with msw setupServer', () => {
 
   it('lets the DeliveryClient meet server-side coded errors, with validation off', async () => {
     const client = new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, maxRetries: 0, validate: false });
-    const error = await client.request({ method: 'POST', path: '/deliveries', query: { apiVersion: 1 }, body: { type: 10, dropOffAddress: dropOff, cod: 50_000 } }).catch((err: unknown) => err);
+    const error = await client
+      .request({ method: 'POST', path: '/deliveries', query: { apiVersion: 1 }, body: { type: 10, dropOffAddress: dropOff, cod: 50_000 } })
+      .catch((err: unknown) => err);
     expect(error).toBeInstanceOf(CodLimitExceededError);
     expect(error).toMatchObject({ source: 'server', status: 400, errorCode: 3007 });
   });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, SANDBOX_UPLOAD_HOST, type Sandbox } from '../../src/testing/index.js';
-import { AL_AYYAT_NO_DROPOFF, call, CAIRO, createOrder, dropOff, pickup, setUpAccount } from './helpers.js';
+import { AL_AYYAT_NO_DROPOFF, CAIRO, call, createOrder, dropOff, pickup, setUpAccount } from './helpers.js';
 
 let sandbox: Sandbox;
 afterEach(() => sandbox.close());
@@ -18,7 +18,9 @@ describe('a business location comes first (1073)', () => {
     const business = await call(sandbox, 'POST', '/businesses', { name: 'Nile Shop' });
     expect((await createOrder(sandbox, deliver)).body.errorCode).toBe(1073);
 
-    await call(sandbox, 'PUT', `/businesses/${business.body.data._id}`, { pickupAddress: [{ districtId: 'district-eg-cairo-korba', firstLine: '7 Korba Street' }] });
+    await call(sandbox, 'PUT', `/businesses/${business.body.data._id}`, {
+      pickupAddress: [{ districtId: 'district-eg-cairo-korba', firstLine: '7 Korba Street' }],
+    });
     const created = await createOrder(sandbox, { ...deliver, businessReference: 'order-1001' });
     expect(created.status).toBe(201);
     expect(created.body.data).toEqual({
@@ -51,12 +53,20 @@ describe('server-side rules, whatever the client checked', () => {
   const crp = { type: 25, pickupAddress: pickup };
   const cases: Array<[string, Record<string, unknown>, number]> = [
     ['3001: a city name not in the list', { ...deliver, dropOffAddress: { ...dropOff, city: 'Atlantis' } }, 3001],
-    ['3001: a cityId not in the list', { ...deliver, dropOffAddress: { cityId: 'city-nowhere', districtName: 'Dokki', city: 'Giza', firstLine: '12 Tahrir Street' } }, 3001],
+    [
+      '3001: a cityId not in the list',
+      { ...deliver, dropOffAddress: { cityId: 'city-nowhere', districtName: 'Dokki', city: 'Giza', firstLine: '12 Tahrir Street' } },
+      3001,
+    ],
     ['3002: an unknown zoneId', { ...deliver, dropOffAddress: { ...dropOff, zoneId: 'zone-nowhere' } }, 3002],
     ['3002: a zone of another city', { ...deliver, dropOffAddress: { ...dropOff, zoneId: 'zone-eg-cairo-maadi' } }, 3002],
     ['3003: an unknown districtId', { ...deliver, dropOffAddress: { ...dropOff, districtId: 'district-nowhere' } }, 3003],
     ['3003: a district of another city', { ...deliver, dropOffAddress: { ...dropOff, city: 'Cairo' } }, 3003],
-    ['3003: an unknown districtName', { ...deliver, dropOffAddress: { city: 'Cairo', cityId: CAIRO, districtName: 'Atlantis Heights', firstLine: '12 Tahrir Street' } }, 3003],
+    [
+      '3003: an unknown districtName',
+      { ...deliver, dropOffAddress: { city: 'Cairo', cityId: CAIRO, districtName: 'Atlantis Heights', firstLine: '12 Tahrir Street' } },
+      3003,
+    ],
     ['3004: an unknown streetCode', { ...deliver, dropOffAddress: { ...dropOff, streetCode: 'ST-9999' } }, 3004],
     ['3005: a CRP with a positive cod', { ...crp, cod: 100 }, 3005],
     ['3006: a Cash Collection without cod', { type: 15, pickupAddress: pickup }, 3006],
@@ -65,8 +75,16 @@ describe('server-side rules, whatever the client checked', () => {
     ['3009: an address with none of city, zoneId, districtId', { ...deliver, dropOffAddress: { firstLine: '12 Tahrir Street' } }, 3009],
     ['2150: allowToOpenPackage without images', { ...deliver, allowToOpenPackage: true }, 2150],
     ['2150: allowToOpenPackage with an empty list', { ...deliver, allowToOpenPackage: true, deliveryImages: [] }, 2150],
-    ['2151: an invalid image URL', { ...deliver, allowToOpenPackage: true, deliveryImages: [{ type: 'ALLOW_TO_OPEN_THE_PACKAGE', images: ['not a url'] }] }, 2151],
-    ['2152: dashboard uploads mixed with links', { ...deliver, allowToOpenPackage: true, deliveryImages: [{ type: 'ALLOW_TO_OPEN_THE_PACKAGE', images: [dashboard('a'), 'https://cdn.example/b.jpg'] }] }, 2152],
+    [
+      '2151: an invalid image URL',
+      { ...deliver, allowToOpenPackage: true, deliveryImages: [{ type: 'ALLOW_TO_OPEN_THE_PACKAGE', images: ['not a url'] }] },
+      2151,
+    ],
+    [
+      '2152: dashboard uploads mixed with links',
+      { ...deliver, allowToOpenPackage: true, deliveryImages: [{ type: 'ALLOW_TO_OPEN_THE_PACKAGE', images: [dashboard('a'), 'https://cdn.example/b.jpg'] }] },
+      2152,
+    ],
   ];
 
   it.each(cases)('%s', async (_name, order, code) => {
@@ -80,10 +98,19 @@ describe('server-side rules, whatever the client checked', () => {
     ['a cod of exactly 30000', { ...deliver, cod: 30000 }],
     ['a CRP refund of exactly 30000', { ...crp, cod: -30000 }],
     ['a CRP without cod', crp],
-    ['the second address format (cityId + districtName, Arabic name too)', { ...deliver, dropOffAddress: { city: 'القاهرة', cityId: CAIRO, districtName: 'الزمالك', firstLine: '3 Brazil Street' } }],
+    [
+      'the second address format (cityId + districtName, Arabic name too)',
+      { ...deliver, dropOffAddress: { city: 'القاهرة', cityId: CAIRO, districtName: 'الزمالك', firstLine: '3 Brazil Street' } },
+    ],
     ['a known streetCode and a matching zone', { ...deliver, dropOffAddress: { ...dropOff, streetCode: 'ST-0001', zoneId: 'zone-eg-giza-dokki' } }],
-    ['images all uploaded from the dashboard', { ...deliver, allowToOpenPackage: true, deliveryImages: [{ type: 'ALLOW_TO_OPEN_THE_PACKAGE', images: [dashboard('a'), dashboard('b')] }] }],
-    ['images all external', { ...deliver, allowToOpenPackage: true, deliveryImages: [{ type: 'ALLOW_TO_OPEN_THE_PACKAGE', images: ['https://cdn.example/a.jpg'] }] }],
+    [
+      'images all uploaded from the dashboard',
+      { ...deliver, allowToOpenPackage: true, deliveryImages: [{ type: 'ALLOW_TO_OPEN_THE_PACKAGE', images: [dashboard('a'), dashboard('b')] }] },
+    ],
+    [
+      'images all external',
+      { ...deliver, allowToOpenPackage: true, deliveryImages: [{ type: 'ALLOW_TO_OPEN_THE_PACKAGE', images: ['https://cdn.example/a.jpg'] }] },
+    ],
     ['an Exchange', { type: 30, dropOffAddress: dropOff, cod: 50 }],
     ['a Cash Collection', { type: 15, pickupAddress: pickup, cod: 1200 }],
   ];
@@ -135,11 +162,16 @@ describe('fulfillment orders', () => {
     sandbox = createSandbox();
     await setUpAccount(sandbox);
   });
-  const items = [{ sku: 'TSHIRT-M', quantity: 2 }, { sku: 'CAP', quantity: 1 }];
+  const items = [
+    { sku: 'TSHIRT-M', quantity: 2 },
+    { sku: 'CAP', quantity: 1 },
+  ];
 
   it('needs fulfillmentInfo items for FXF_SEND', async () => {
     expect((await createOrder(sandbox, { type: 'FXF_SEND', dropOffAddress: dropOff })).status).toBe(400);
-    expect((await createOrder(sandbox, { type: 'FXF_SEND', dropOffAddress: dropOff, fulfillmentInfo: { items: [{ sku: 'A', quantity: 0 }] } })).status).toBe(400);
+    expect((await createOrder(sandbox, { type: 'FXF_SEND', dropOffAddress: dropOff, fulfillmentInfo: { items: [{ sku: 'A', quantity: 0 }] } })).status).toBe(
+      400,
+    );
     expect((await createOrder(sandbox, { type: 'FXF_SEND', dropOffAddress: dropOff, fulfillmentInfo: { items } })).status).toBe(201);
   });
 
@@ -147,7 +179,12 @@ describe('fulfillment orders', () => {
     const original = await createOrder(sandbox, { type: 'FXF_SEND', dropOffAddress: dropOff, fulfillmentInfo: { items } });
     const tn: string = original.body.data.trackingNumber;
     const ret = (returned: object[], originalFulfillmentTrackingNumber: string | null = tn) =>
-      createOrder(sandbox, { type: 'CUSTOMER_RETURN_PICKUP', pickupAddress: pickup, fulfillmentInfo: { items: returned }, ...(originalFulfillmentTrackingNumber === null ? {} : { originalFulfillmentTrackingNumber }) });
+      createOrder(sandbox, {
+        type: 'CUSTOMER_RETURN_PICKUP',
+        pickupAddress: pickup,
+        fulfillmentInfo: { items: returned },
+        ...(originalFulfillmentTrackingNumber === null ? {} : { originalFulfillmentTrackingNumber }),
+      });
     expect((await ret([{ sku: 'TSHIRT-M', quantity: 1 }])).status).toBe(201);
     expect((await ret(items)).status).toBe(201);
     expect((await ret([{ sku: 'TSHIRT-M', quantity: 3 }])).status).toBe(400);
@@ -163,7 +200,11 @@ describe('marketplace mode', () => {
   it('accepts a pickupAddress with only firstLine and city', async () => {
     sandbox = createSandbox();
     await setUpAccount(sandbox, { name: 'Bazaar', industry: 'Retail', monthlyShipmentVolume: '100-500', salesChannel: ['WEBSITE'], autoCreatePickups: true });
-    const order = { ...deliver, pickupAddress: { city: 'Alexandria', firstLine: '10 Fouad Street' }, pickupLocationContact: { firstName: 'Sara', lastName: 'N', phone: '+201000000000' } };
+    const order = {
+      ...deliver,
+      pickupAddress: { city: 'Alexandria', firstLine: '10 Fouad Street' },
+      pickupLocationContact: { firstName: 'Sara', lastName: 'N', phone: '+201000000000' },
+    };
     expect((await createOrder(sandbox, order)).status).toBe(201);
     expect((await createOrder(sandbox, { ...order, pickupAddress: { city: 'Atlantis', firstLine: '10 Fouad Street' } })).body.errorCode).toBe(3001);
   });

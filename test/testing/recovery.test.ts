@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BulkCreationError, DeliveryClient, type BulkCreateResult, type OrderInput } from '../../src/index.js';
+import { type BulkCreateResult, BulkCreationError, DeliveryClient, type OrderInput } from '../../src/index.js';
 import { createSandbox, type Sandbox } from '../../src/testing/index.js';
 import { dropOff, setUpAccount } from './helpers.js';
 

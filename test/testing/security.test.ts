@@ -81,7 +81,12 @@ describe('control endpoints answer this machine only', () => {
   });
 
   it('403 over 127.0.0.1 with a foreign Host; nothing read or changed', async () => {
-    const refused = await send('POST', '/__sandbox/faults', { host: 'rebind.attacker.example', 'content-type': 'application/json' }, JSON.stringify({ rate: 1, kinds: ['unavailable'] }));
+    const refused = await send(
+      'POST',
+      '/__sandbox/faults',
+      { host: 'rebind.attacker.example', 'content-type': 'application/json' },
+      JSON.stringify({ rate: 1, kinds: ['unavailable'] }),
+    );
     expect(refused.status).toBe(403);
     expect(JSON.parse(refused.body)).toMatchObject({ success: false, message: expect.stringContaining('this machine only') });
     expect((await send('GET', '/__sandbox/otp?phone=%2B201009998887', { host: 'rebind.attacker.example' })).status).toBe(403);
@@ -109,8 +114,14 @@ describe('control endpoints answer this machine only', () => {
   });
 });
 
-describe('the API routes (/v2) answer this machine\'s pages, not any web page', () => {
-  const business = JSON.stringify({ name: 'Nile Shop', salesChannel: 'FACEBOOK_SELLER', website: 'https://nile.example', industry: 'Fashion', interestedInServices: ['SEND'] });
+describe("the API routes (/v2) answer this machine's pages, not any web page", () => {
+  const business = JSON.stringify({
+    name: 'Nile Shop',
+    salesChannel: 'FACEBOOK_SELLER',
+    website: 'https://nile.example',
+    industry: 'Fashion',
+    interestedInServices: ['SEND'],
+  });
   const asPage = (origin: string): OutgoingHttpHeaders => ({ origin, authorization: 'k', 'content-type': 'application/json' });
 
   it('403 without CORS headers for a foreign Origin (POST /v2/businesses from https://evil.example), and its preflight', async () => {
@@ -118,7 +129,11 @@ describe('the API routes (/v2) answer this machine\'s pages, not any web page', 
     const created = await send('POST', '/v2/businesses', asPage('https://evil.example'), business);
     expect(created.status).toBe(403);
     expect(corsHeaders(created.headers)).toEqual([]);
-    const preflight = await send('OPTIONS', '/v2/businesses', { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' });
+    const preflight = await send('OPTIONS', '/v2/businesses', {
+      origin: 'https://evil.example',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'authorization, content-type',
+    });
     expect(preflight.status).toBe(403);
     expect(corsHeaders(preflight.headers)).toEqual([]);
     expect(sandbox.orders()).toHaveLength(before);
@@ -146,10 +161,13 @@ describe('the API routes (/v2) answer this machine\'s pages, not any web page', 
       const served = await other.listen({ cors: ['https://app.example:3000'], allowedHosts: ['sandbox'] });
       const get = (headers: OutgoingHttpHeaders): Promise<RawAnswer> =>
         new Promise((resolve, reject) => {
-          const req = httpRequest({ host: '127.0.0.1', port: served.port, method: 'GET', path: '/v2/cities', headers: { authorization: 'k', ...headers } }, (res) => {
-            res.resume();
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '' }));
-          });
+          const req = httpRequest(
+            { host: '127.0.0.1', port: served.port, method: 'GET', path: '/v2/cities', headers: { authorization: 'k', ...headers } },
+            (res) => {
+              res.resume();
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '' }));
+            },
+          );
           req.on('error', reject);
           req.end();
         });
@@ -168,33 +186,44 @@ describe('the API routes (/v2) answer this machine\'s pages, not any web page', 
 });
 
 describe('webhooks to link-local addresses are refused', () => {
-  it.each(['http://169.254.169.254/latest/meta-data/', 'http://169.254.0.1:8080/hooks', 'http://2852039166/', 'http://[fe80::1]/hooks', 'http://[febf::1]/', 'http://[::ffff:169.254.169.254]/'])('setWebhook(%s)', (url) => {
+  it.each([
+    'http://169.254.169.254/latest/meta-data/',
+    'http://169.254.0.1:8080/hooks',
+    'http://2852039166/',
+    'http://[fe80::1]/hooks',
+    'http://[febf::1]/',
+    'http://[::ffff:169.254.169.254]/',
+  ])('setWebhook(%s)', (url) => {
     expect(() => sandbox.setWebhook({ url })).toThrow(SandboxError);
     expect(() => sandbox.setWebhook({ url })).toThrow(/link-local/);
   });
 
   it('loopback receivers stay allowed', () => {
-    for (const url of ['http://127.0.0.1:3000/hooks', 'http://[::1]:3000/', 'http://localhost:3000/', 'http://shop.localhost/']) expect(() => sandbox.setWebhook({ url })).not.toThrow();
+    for (const url of ['http://127.0.0.1:3000/hooks', 'http://[::1]:3000/', 'http://localhost:3000/', 'http://shop.localhost/'])
+      expect(() => sandbox.setWebhook({ url })).not.toThrow();
     sandbox.setWebhook(null);
   });
 });
 
 describe('webhooks go to loopback receivers and the hosts the developer names, nowhere else', () => {
-  it.each(['http://10.0.0.1/hooks', 'http://192.168.1.20:8080/', 'http://[fec0::1]/', 'http://169.254.169.254.nip.io/latest', 'https://shop.example/hooks'])('setWebhook(%s): a SandboxError naming the host and the option', (url) => {
-    const error = (() => {
-      try {
-        sandbox.setWebhook({ url });
-      } catch (err) {
-        return err;
-      }
-      return undefined;
-    })();
-    expect(error).toBeInstanceOf(SandboxError);
-    expect((error as Error).message).toContain(new URL(url).hostname);
-    expect((error as Error).message).toContain('webhookHosts');
-  });
+  it.each(['http://10.0.0.1/hooks', 'http://192.168.1.20:8080/', 'http://[fec0::1]/', 'http://169.254.169.254.nip.io/latest', 'https://shop.example/hooks'])(
+    'setWebhook(%s): a SandboxError naming the host and the option',
+    (url) => {
+      const error = (() => {
+        try {
+          sandbox.setWebhook({ url });
+        } catch (err) {
+          return err;
+        }
+        return undefined;
+      })();
+      expect(error).toBeInstanceOf(SandboxError);
+      expect((error as Error).message).toContain(new URL(url).hostname);
+      expect((error as Error).message).toContain('webhookHosts');
+    },
+  );
 
-  it('an order\'s own webhookUrl there is logged as not sent, and nothing is sent', async () => {
+  it("an order's own webhookUrl there is logged as not sent, and nothing is sent", async () => {
     const calls: string[] = [];
     const original = globalThis.fetch;
     globalThis.fetch = (async (input: RequestInfo | URL) => {
@@ -204,7 +233,11 @@ describe('webhooks go to loopback receivers and the hosts the developer names, n
     try {
       const guarded = createSandbox({ apiKey: 'k' });
       await setUpAccount(guarded);
-      const created = await guarded.fetch(`${guarded.baseUrl}/deliveries?apiVersion=1`, { method: 'POST', headers: { authorization: guarded.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ type: 10, dropOffAddress: dropOff, cod: 10, webhookUrl: 'http://10.0.0.1/hooks' }) });
+      const created = await guarded.fetch(`${guarded.baseUrl}/deliveries?apiVersion=1`, {
+        method: 'POST',
+        headers: { authorization: guarded.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 10, dropOffAddress: dropOff, cod: 10, webhookUrl: 'http://10.0.0.1/hooks' }),
+      });
       const { data } = (await created.json()) as { data: { trackingNumber: string } };
       await guarded.advance(data.trackingNumber, { to: 20 });
       expect(guarded.webhookLog().at(-1)).toMatchObject({ status: 'failed', attempts: [{ error: expect.stringContaining('webhookHosts') }] });
@@ -241,7 +274,11 @@ describe('webhooks go to loopback receivers and the hosts the developer names, n
     const local = createSandbox({ webhookFetch });
     try {
       await setUpAccount(local);
-      const created = await local.fetch(`${local.baseUrl}/deliveries?apiVersion=1`, { method: 'POST', headers: { authorization: local.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ type: 10, dropOffAddress: dropOff, cod: 10, webhookUrl: 'http://169.254.169.254/hooks' }) });
+      const created = await local.fetch(`${local.baseUrl}/deliveries?apiVersion=1`, {
+        method: 'POST',
+        headers: { authorization: local.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 10, dropOffAddress: dropOff, cod: 10, webhookUrl: 'http://169.254.169.254/hooks' }),
+      });
       const { data } = (await created.json()) as { data: { trackingNumber: string } };
       await local.advance(data.trackingNumber, { to: 20 });
       expect(webhookFetch).not.toHaveBeenCalled();
@@ -255,10 +292,19 @@ describe('webhooks go to loopback receivers and the hosts the developer names, n
 describe('bodies: the key without waiting for them, and at most maxBodyBytes of them', () => {
   it('401 without the key without waiting for the body: the answer comes while the upload is still open', async () => {
     const answer = await new Promise<number>((resolve, reject) => {
-      const upload = httpRequest({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/v2/deliveries', headers: { 'content-type': 'application/json', 'content-length': String(200 * 1024 * 1024) } }, (res) => {
-        resolve(res.statusCode ?? 0);
-        upload.destroy();
-      });
+      const upload = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          method: 'POST',
+          path: '/v2/deliveries',
+          headers: { 'content-type': 'application/json', 'content-length': String(200 * 1024 * 1024) },
+        },
+        (res) => {
+          resolve(res.statusCode ?? 0);
+          upload.destroy();
+        },
+      );
       upload.on('error', (err) => (upload.destroyed ? undefined : reject(err)));
       upload.write('{"type":10,');
     });
@@ -279,7 +325,12 @@ describe('bodies: the key without waiting for them, and at most maxBodyBytes of 
     const small = createSandbox({ apiKey: 'k' });
     const smallServer = await small.listen({ maxBodyBytes: 1024 });
     try {
-      const post = (path: string, body: string) => fetch(`${smallServer.baseUrl.replace(/\/v2$/, '')}${path}`, { method: 'POST', headers: { authorization: 'k', 'content-type': 'application/json' }, body });
+      const post = (path: string, body: string) =>
+        fetch(`${smallServer.baseUrl.replace(/\/v2$/, '')}${path}`, {
+          method: 'POST',
+          headers: { authorization: 'k', 'content-type': 'application/json' },
+          body,
+        });
       expect((await post('/v2/businesses', JSON.stringify({ name: 'x'.repeat(2000) }))).status).toBe(413);
       expect((await post('/v2/businesses', JSON.stringify({ name: 'Nile Shop' }))).status).toBe(201);
       expect((await post('/__sandbox/faults', JSON.stringify({ rate: 1, kinds: ['unavailable'], padding: 'x'.repeat(2000) }))).status).toBe(413);
@@ -297,7 +348,9 @@ describe('a body deadline', () => {
       const served = await other.listen({ bodyTimeoutMs: 100 });
       const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
         const socket = connect(served.port, '127.0.0.1', () =>
-          socket.write(`POST /v2/businesses HTTP/1.1\r\nHost: 127.0.0.1:${served.port}\r\nAuthorization: k\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`),
+          socket.write(
+            `POST /v2/businesses HTTP/1.1\r\nHost: 127.0.0.1:${served.port}\r\nAuthorization: k\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`,
+          ),
         );
         let text = '';
         socket.on('data', (chunk: Buffer) => (text += chunk.toString()));

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FULFILLMENT_FLOWS } from '../../src/catalogue/index.js';
-import { createSandbox, SandboxError, type Sandbox, type ScenarioName } from '../../src/testing/index.js';
+import { createSandbox, type Sandbox, SandboxError, type ScenarioName } from '../../src/testing/index.js';
 import { createOrder, dropOff, pickup, setUpAccount, startReceiver } from './helpers.js';
 
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -27,7 +27,12 @@ const ORDERS: Record<string, Record<string, unknown>> = {
 };
 
 async function newOrder(kind: string): Promise<string> {
-  const answer = await createOrder(sandbox, { ...ORDERS[kind], businessReference: `ref-${kind}`, webhookUrl: receiver.url, webhookCustomHeaders: { 'x-shop-secret': 's3cret' } });
+  const answer = await createOrder(sandbox, {
+    ...ORDERS[kind],
+    businessReference: `ref-${kind}`,
+    webhookUrl: receiver.url,
+    webhookCustomHeaders: { 'x-shop-secret': 's3cret' },
+  });
   expect(answer.status).toBe(201);
   return answer.body.data.trackingNumber;
 }
@@ -69,17 +74,33 @@ describe('flows of the other types (docs/assumptions.md)', () => {
     await sandbox.play(tn, scenario);
     const seen = sandbox.order(tn).history.map((e) => `${e.state}${e.type === 'RTO' ? 'R' : ''}`);
     expect(seen.join(' ')).toBe(expected);
-    expect(receiver.received.map((r) => r.body.state)).toEqual(sandbox.order(tn).history.slice(1).map((e) => e.state));
+    expect(receiver.received.map((r) => r.body.state)).toEqual(
+      sandbox
+        .order(tn)
+        .history.slice(1)
+        .map((e) => e.state),
+    );
   });
 });
 
 describe('fulfillment returns', () => {
   it('go back to stock (60) with the CUSTOMER_RETURN_PICKUP type', async () => {
     const original = await newOrder('FXF_SEND');
-    const answer = await createOrder(sandbox, { type: 'CUSTOMER_RETURN_PICKUP', pickupAddress: pickup, fulfillmentInfo: { items: [{ sku: 'MUG', quantity: 1 }] }, originalFulfillmentTrackingNumber: original, webhookUrl: receiver.url });
+    const answer = await createOrder(sandbox, {
+      type: 'CUSTOMER_RETURN_PICKUP',
+      pickupAddress: pickup,
+      fulfillmentInfo: { items: [{ sku: 'MUG', quantity: 1 }] },
+      originalFulfillmentTrackingNumber: original,
+      webhookUrl: receiver.url,
+    });
     const tn: string = answer.body.data.trackingNumber;
     await sandbox.play(tn, 'success');
-    expect(sandbox.order(tn).history.map((e) => e.state).join(' ')).toBe('10 20 22 23 24 30 24 60');
+    expect(
+      sandbox
+        .order(tn)
+        .history.map((e) => e.state)
+        .join(' '),
+    ).toBe('10 20 22 23 24 30 24 60');
     expect(receiver.received.at(-1)?.body).toMatchObject({ state: 60, type: 'CUSTOMER_RETURN_PICKUP' });
   });
 });
@@ -90,14 +111,25 @@ describe('webhook bodies', () => {
     await sandbox.play(tn, 'exceptionThenSuccess');
     const bodies = receiver.received.map((r) => r.body);
     for (const body of bodies) {
-      expect(body).toMatchObject({ _id: expect.any(String), trackingNumber: tn, type: 'SEND', timeStamp: expect.any(Number), deliveryPromiseDate: '02-02-2025', businessReference: 'ref-SEND' });
+      expect(body).toMatchObject({
+        _id: expect.any(String),
+        trackingNumber: tn,
+        type: 'SEND',
+        timeStamp: expect.any(Number),
+        deliveryPromiseDate: '02-02-2025',
+        businessReference: 'ref-SEND',
+      });
       expect('cod' in body).toBe(body.state === 45);
       expect('exceptionCode' in body).toBe(body.state === 47);
       expect('exceptionReason' in body).toBe(body.state === 47);
       expect(body.isConfirmedDelivery).toBe(body.state === 45);
     }
     expect(bodies.find((b) => b.state === 45)?.cod).toBe(450);
-    expect(bodies.find((b) => b.state === 47)).toMatchObject({ exceptionCode: 1, exceptionReason: 'Retry delivery, customer not at the address', numberOfAttempts: 1 });
+    expect(bodies.find((b) => b.state === 47)).toMatchObject({
+      exceptionCode: 1,
+      exceptionReason: 'Retry delivery, customer not at the address',
+      numberOfAttempts: 1,
+    });
     expect(bodies.at(-1)?.numberOfAttempts).toBe(2);
     expect(bodies.map((b) => b.numberOfAttempts)).toEqual([0, 0, 0, 0, 0, 1, 1, 1, 2, 2]);
   });
@@ -123,7 +155,13 @@ describe('webhook bodies', () => {
     await sandbox.advance(tn, { to: 41 });
     await expect(sandbox.advance(tn, { to: 47, exceptionCode: 1 })).rejects.toThrow(/return exception/);
     await sandbox.advance(tn, { to: 47 });
-    expect(receiver.received.at(-1)?.body).toMatchObject({ state: 47, type: 'RTO', exceptionCode: 23, exceptionReason: 'Business is not answering', numberOfAttempts: 1 });
+    expect(receiver.received.at(-1)?.body).toMatchObject({
+      state: 47,
+      type: 'RTO',
+      exceptionCode: 23,
+      exceptionReason: 'Business is not answering',
+      numberOfAttempts: 1,
+    });
   });
 });
 
@@ -143,7 +181,11 @@ describe('timeStamps', () => {
     const live = createSandbox();
     try {
       await setUpAccount(live);
-      for (const [kind, scenario] of [['SEND', 'unsuccessful'], ['CASH_COLLECTION', 'threeFailedAttempts'], ['EXCHANGE', 'success']] as const) {
+      for (const [kind, scenario] of [
+        ['SEND', 'unsuccessful'],
+        ['CASH_COLLECTION', 'threeFailedAttempts'],
+        ['EXCHANGE', 'success'],
+      ] as const) {
         const answer = await createOrder(live, { ...ORDERS[kind], businessReference: `live-${kind}` });
         const tn: string = answer.body.data.trackingNumber;
         await live.play(tn, scenario);

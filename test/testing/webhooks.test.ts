@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createSandbox, SandboxError, type Sandbox } from '../../src/testing/index.js';
+import { createSandbox, type Sandbox, SandboxError } from '../../src/testing/index.js';
 import { createOrderTracker, createWebhookHandler, type WebhookEvent } from '../../src/webhooks/index.js';
 import { createOrder, dropOff, setUpAccount, startReceiver } from './helpers.js';
 
@@ -110,7 +110,9 @@ describe('delivery and retries', () => {
     // Its own process: in vitest's, the runner's own handles would keep Node running anyway.
     const script = fileURLToPath(new URL('./scripts/drain-webhooks.ts', import.meta.url));
     const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', script], { timeout: 60_000 }, (error, out, err) => resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout: out, stderr: err }));
+      execFile(process.execPath, ['--import', 'tsx', script], { timeout: 60_000 }, (error, out, err) =>
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout: out, stderr: err }),
+      );
     });
     expect(stderr).toBe('');
     expect(stdout).toBe('after advance: pending\nafter drain: delivered, attempts 500 200\n');

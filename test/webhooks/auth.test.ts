@@ -56,6 +56,8 @@ describe('verifyWebhookHeaders refuses a configuration the dashboard would not a
   });
 
   it('and names no part of a refused value (it is a secret)', () => {
-    expect(() => verifyWebhookHeaders(new Headers(), { name: 'X-Key', value: 'wh_live_sécret' })).toThrow(expect.objectContaining({ message: expect.not.stringMatching(/wh_live|cret/) }));
+    expect(() => verifyWebhookHeaders(new Headers(), { name: 'X-Key', value: 'wh_live_sécret' })).toThrow(
+      expect.objectContaining({ message: expect.not.stringMatching(/wh_live|cret/) }),
+    );
   });
 });

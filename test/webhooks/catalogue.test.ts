@@ -88,7 +88,11 @@ describe('every state of the States table is described', () => {
   });
 
   it('has no state the spec does not list', () => {
-    expect(Object.keys(STATES).map(Number).sort((a, b) => a - b)).toEqual(SPEC_STATES.map(([code]) => code).sort((a, b) => a - b));
+    expect(
+      Object.keys(STATES)
+        .map(Number)
+        .sort((a, b) => a - b),
+    ).toEqual(SPEC_STATES.map(([code]) => code).sort((a, b) => a - b));
   });
 
   it('words 41, 22 and 40 by order type, as the spec does', () => {
@@ -163,7 +167,21 @@ describe('every exception code is described', () => {
 });
 
 // The spec's "Transitions shown" table, from and to of each row in order.
-const SPEC_TRANSITIONS = [['start', 10], [10, 25], [25, 24], [24, 30], [30, 24], [24, 41], [41, 45], [41, 47], [47, 24], [24, 41], [24, 24], [24, 30], [24, 60]];
+const SPEC_TRANSITIONS = [
+  ['start', 10],
+  [10, 25],
+  [25, 24],
+  [24, 30],
+  [30, 24],
+  [24, 41],
+  [41, 45],
+  [41, 47],
+  [47, 24],
+  [24, 41],
+  [24, 24],
+  [24, 30],
+  [24, 60],
+];
 // The three flows as that table's rows chain them; R: the type is RTO by then (it changes at the second 24 -> 24).
 const SPEC_FLOWS = {
   success: '10 25 24 30 24 41 45',
@@ -183,7 +201,10 @@ describe('the documented flows follow the documented transitions', () => {
     for (let i = 1; i < steps.length; i++) {
       const from = steps[i - 1]?.state;
       const to = steps[i]?.state;
-      expect(SPEC_TRANSITIONS.some(([a, b]) => a === from && b === to), `${from} -> ${to}`).toBe(true);
+      expect(
+        SPEC_TRANSITIONS.some(([a, b]) => a === from && b === to),
+        `${from} -> ${to}`,
+      ).toBe(true);
     }
   });
 
@@ -192,7 +213,10 @@ describe('the documented flows follow the documented transitions', () => {
   });
 
   it('ends three failed attempts in Terminated (return pickup, cash collection) or Awaiting your action (returns)', () => {
-    expect(FAILED_ATTEMPT_TRANSITIONS.map((row) => [row.from, row.to])).toEqual([[47, 48], [47, 103]]);
+    expect(FAILED_ATTEMPT_TRANSITIONS.map((row) => [row.from, row.to])).toEqual([
+      [47, 48],
+      [47, 103],
+    ]);
   });
 });
 
@@ -201,14 +225,31 @@ describe('the order types table', () => {
     expect(catalogue.DeliveryType).toEqual({ Deliver: 10, CashCollection: 15, CustomerReturnPickup: 25, Exchange: 30 });
     expect(catalogue.FulfillmentType).toEqual({ Send: 'FXF_SEND', CustomerReturnPickup: 'CUSTOMER_RETURN_PICKUP' });
     // The spec does not show Cash Collection's webhook string; CASH_COLLECTION is the SDK's assumption.
-    expect(catalogue.webhookTypeOf).toEqual({ 10: 'SEND', 15: 'CASH_COLLECTION', 25: 'CUSTOMER_RETURN_PICKUP', 30: 'EXCHANGE', FXF_SEND: 'FXF_SEND', CUSTOMER_RETURN_PICKUP: 'CUSTOMER_RETURN_PICKUP' });
+    expect(catalogue.webhookTypeOf).toEqual({
+      10: 'SEND',
+      15: 'CASH_COLLECTION',
+      25: 'CUSTOMER_RETURN_PICKUP',
+      30: 'EXCHANGE',
+      FXF_SEND: 'FXF_SEND',
+      CUSTOMER_RETURN_PICKUP: 'CUSTOMER_RETURN_PICKUP',
+    });
   });
 });
 
 describe('the webhooks entry re-exports the catalogues users need', () => {
   it.each([
-    'DeliveryState', 'STATES', 'describeState', 'isFinalState', 'ExceptionReason', 'ForwardExceptionReason', 'ReturnExceptionReason',
-    'describeException', 'WebhookOrderType', 'FULFILLMENT_TRANSITIONS', 'FULFILLMENT_FLOWS', 'FAILED_ATTEMPT_TRANSITIONS',
+    'DeliveryState',
+    'STATES',
+    'describeState',
+    'isFinalState',
+    'ExceptionReason',
+    'ForwardExceptionReason',
+    'ReturnExceptionReason',
+    'describeException',
+    'WebhookOrderType',
+    'FULFILLMENT_TRANSITIONS',
+    'FULFILLMENT_FLOWS',
+    'FAILED_ATTEMPT_TRANSITIONS',
   ] as const)('%s, the very same object', (name) => {
     expect(webhooks[name]).toBeDefined();
     expect(webhooks[name]).toBe(catalogue[name]);

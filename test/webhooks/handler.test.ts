@@ -1,6 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ConfigurationError } from '../../src/errors/index.js';
-import { createWebhookHandler, DEFAULT_MAX_WEBHOOK_BODY_BYTES, type WebhookEvent, type WebhookHandlerOptions, WebhookPayloadError } from '../../src/webhooks/index.js';
+import {
+  createWebhookHandler,
+  DEFAULT_MAX_WEBHOOK_BODY_BYTES,
+  type WebhookEvent,
+  type WebhookHandlerOptions,
+  WebhookPayloadError,
+} from '../../src/webhooks/index.js';
 import { webhookBody } from './helpers.js';
 
 const URL_ = 'https://shop.example/webhooks/delivery';
@@ -8,7 +14,11 @@ const auth = { name: 'X-Webhook-Key', value: 'wh_live_7f3a9c' };
 
 /** A JSON POST, as the service sends it; `headers` are the auth headers (and any override). */
 function post(body: unknown, headers: Record<string, string> = { 'x-webhook-key': auth.value }): Request {
-  return new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return new Request(URL_, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 async function json(response: Response): Promise<unknown> {
@@ -32,7 +42,9 @@ describe('a valid, authenticated webhook', () => {
       },
     });
     let settled = false;
-    const answer = handler(post(webhookBody({ state: 47, exceptionCode: 3, exceptionReason: 'Postponed, customer requested another day' }))).finally(() => (settled = true));
+    const answer = handler(post(webhookBody({ state: 47, exceptionCode: 3, exceptionReason: 'Postponed, customer requested another day' }))).finally(
+      () => (settled = true),
+    );
     await vi.waitFor(() => expect(calls).toHaveLength(2));
     expect(settled).toBe(false);
     release();
@@ -116,7 +128,9 @@ describe('refused webhooks', () => {
   });
 
   it('400 on invalid UTF-8', async () => {
-    const response = await createWebhookHandler()(new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json' }, body: new Uint8Array([0x7b, 0xc3, 0x28, 0x7d]) }));
+    const response = await createWebhookHandler()(
+      new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json' }, body: new Uint8Array([0x7b, 0xc3, 0x28, 0x7d]) }),
+    );
     expect(response.status).toBe(400);
   });
 
@@ -173,22 +187,28 @@ describe('refused webhooks', () => {
 describe('the content type', () => {
   const body = JSON.stringify(webhookBody());
 
-  it.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset="UTF-8"', 'application/vnd.delivery.event+json'])('%s is read', async (contentType) => {
-    const onEvent = vi.fn();
-    expect((await createWebhookHandler({ onEvent })(post(body, { 'content-type': contentType }))).status).toBe(200);
-    expect(onEvent).toHaveBeenCalledOnce();
-  });
+  it.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset="UTF-8"', 'application/vnd.delivery.event+json'])(
+    '%s is read',
+    async (contentType) => {
+      const onEvent = vi.fn();
+      expect((await createWebhookHandler({ onEvent })(post(body, { 'content-type': contentType }))).status).toBe(200);
+      expect(onEvent).toHaveBeenCalledOnce();
+    },
+  );
 
-  it.each(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonp', 'text/json', 'application/json-seq'])('%s gets 415 unread, and callbacks are not called', async (contentType) => {
-    const onEvent = vi.fn();
-    const request = post(body, { 'content-type': contentType });
-    const response = await createWebhookHandler({ onEvent })(request);
-    expect(response.status).toBe(415);
-    expect(response.headers.get('accept-post')).toBe('application/json');
-    expect(await json(response)).toEqual({ error: expect.stringMatching(/^Unsupported media type/) });
-    expect(request.bodyUsed).toBe(false);
-    expect(onEvent).not.toHaveBeenCalled();
-  });
+  it.each(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonp', 'text/json', 'application/json-seq'])(
+    '%s gets 415 unread, and callbacks are not called',
+    async (contentType) => {
+      const onEvent = vi.fn();
+      const request = post(body, { 'content-type': contentType });
+      const response = await createWebhookHandler({ onEvent })(request);
+      expect(response.status).toBe(415);
+      expect(response.headers.get('accept-post')).toBe('application/json');
+      expect(await json(response)).toEqual({ error: expect.stringMatching(/^Unsupported media type/) });
+      expect(request.bodyUsed).toBe(false);
+      expect(onEvent).not.toHaveBeenCalled();
+    },
+  );
 
   it('a body without a Content-Type gets 415, unless allowMissingContentType is set', async () => {
     const bare = (): Request => new Request(URL_, { method: 'POST', body: new TextEncoder().encode(body) });
@@ -235,7 +255,11 @@ describe('configuration mistakes fail when the handler is created', () => {
     ['a value without a name', { auth: { value: 'secret' } as never }, /auth: a header value without a name/],
     ['one bad key of several', { auth: [auth, { name: 'X-Other', value: '' }] }, /auth\[1\]/],
     ['an empty list of keys (it would accept anyone)', { auth: [] }, /auth: an empty list/],
-    ['a key no HTTP header can carry (it could never match)', { auth: { name: 'X-Webhook-Key', value: 'مفتاح-الويب' } }, /auth\.value: U\+0645 at position 1 is not visible ASCII/],
+    [
+      'a key no HTTP header can carry (it could never match)',
+      { auth: { name: 'X-Webhook-Key', value: 'مفتاح-الويب' } },
+      /auth\.value: U\+0645 at position 1 is not visible ASCII/,
+    ],
     ['maxBodyBytes 0', { maxBodyBytes: 0 }, /maxBodyBytes/],
     ['maxBodyBytes with a fraction', { maxBodyBytes: 10.5 }, /maxBodyBytes/],
     ['maxBodyBytes NaN', { maxBodyBytes: Number.NaN }, /maxBodyBytes/],

@@ -1,4 +1,4 @@
-import { createServer, request, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox } from '../../src/testing/index.js';
@@ -32,7 +32,11 @@ async function serveAdapter(options: NodeWebhookHandlerOptions): Promise<string>
 }
 
 function send(url: string, body: unknown, headers: Record<string, string> = { 'x-webhook-key': auth.value }): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 /** What Express's body parsers do: read the stream, then set `req.body`. */
@@ -121,7 +125,13 @@ describe('createNodeWebhookHandler under a real node:http server', () => {
   it('408 and a closed connection when the body does not arrive within bodyTimeoutMs', async () => {
     const url = new URL(await serveAdapter({ auth, bodyTimeoutMs: 50 }));
     // Headers and half a body, then nothing: what a slow or stalled sender does.
-    const stalled = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-key': auth.value } });
+    const stalled = request({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-webhook-key': auth.value },
+    });
     stalled.on('error', () => {});
     stalled.write('{"_id":"65b8c0f2a1d4e5f6a7b8c9d0","state":');
     try {
@@ -230,7 +240,7 @@ describe('createNodeWebhookHandler behind Express-style body parsers', () => {
     });
   });
 
-  it("reads the stream itself when no parser matched (Express 4 leaves req.body = {})", async () => {
+  it('reads the stream itself when no parser matched (Express 4 leaves req.body = {})', async () => {
     const seen: WebhookEvent[] = [];
     const handle = createNodeWebhookHandler({ onEvent: (event) => void seen.push(event) });
     const url = await serve((req: NodeWebhookRequest, res) => {
@@ -292,11 +302,25 @@ describe('end to end: the sandbox pushes its webhooks to the Node adapter, the t
     const sandbox = createSandbox({ now: () => (clock += 60_000) });
     closers.push(() => sandbox.close());
     const call = async (method: string, path: string, body: unknown, key: string | null = sandbox.apiKey): Promise<any> => {
-      const response = await sandbox.fetch(new Request(`${sandbox.baseUrl}${path}`, { method, headers: { 'content-type': 'application/json', ...(key === null ? {} : { authorization: key }) }, body: JSON.stringify(body) }));
+      const response = await sandbox.fetch(
+        new Request(`${sandbox.baseUrl}${path}`, {
+          method,
+          headers: { 'content-type': 'application/json', ...(key === null ? {} : { authorization: key }) },
+          body: JSON.stringify(body),
+        }),
+      );
       return ((await response.json()) as { data: unknown }).data;
     };
-    const business = await call('POST', '/businesses', { name: 'Nile Shop', salesChannel: 'FACEBOOK_SELLER', website: 'https://nile.example', industry: 'Fashion', interestedInServices: ['SEND'] });
-    await call('PUT', `/businesses/${business._id}`, { pickupAddress: [{ locationName: 'Warehouse', districtId: 'district-eg-cairo-makram-ebeid', firstLine: '5 Makram Ebeid Street' }] });
+    const business = await call('POST', '/businesses', {
+      name: 'Nile Shop',
+      salesChannel: 'FACEBOOK_SELLER',
+      website: 'https://nile.example',
+      industry: 'Fashion',
+      interestedInServices: ['SEND'],
+    });
+    await call('PUT', `/businesses/${business._id}`, {
+      pickupAddress: [{ locationName: 'Warehouse', districtId: 'district-eg-cairo-makram-ebeid', firstLine: '5 Makram Ebeid Street' }],
+    });
     const order = await call('POST', '/deliveries?apiVersion=1', {
       type: 'FXF_SEND',
       dropOffAddress: { city: 'Giza', districtId: 'district-eg-giza-dokki', firstLine: '12 Tahrir Street, 3rd floor' },
@@ -310,6 +334,10 @@ describe('end to end: the sandbox pushes its webhooks to the Node adapter, the t
     expect(sandbox.webhookLog().every((delivery) => delivery.status === 'delivered')).toBe(true);
     const history = tracker.history(order.trackingNumber).map((event) => `${event.state} ${event.type}`);
     expect(history).toEqual(FULFILLMENT_FLOWS[scenario].slice(1).map((step) => `${step.state} ${step.type}`));
-    expect(tracker.current(order.trackingNumber)).toMatchObject({ businessReference: 'NILE-ORDER-1042', known: true, ...(scenario === 'unsuccessful' ? {} : { cod: 1250 }) });
+    expect(tracker.current(order.trackingNumber)).toMatchObject({
+      businessReference: 'NILE-ORDER-1042',
+      known: true,
+      ...(scenario === 'unsuccessful' ? {} : { cod: 1250 }),
+    });
   });
 });

@@ -15,7 +15,7 @@ function payloadError(body: unknown): WebhookPayloadError {
   throw new Error(`parsed without error: ${JSON.stringify(body)}`);
 }
 
-describe('parseWebhookEvent reads the spec\'s Events fields', () => {
+describe("parseWebhookEvent reads the spec's Events fields", () => {
   it('reads every field of an Exception webhook, the date as midnight UTC', () => {
     const event = parseWebhookEvent(webhookBody({ state: 47, numberOfAttempts: 2 }));
     expect(event).toMatchObject({
@@ -238,14 +238,23 @@ describe('only a body without _id, trackingNumber or state throws a WebhookPaylo
   it('lets a JSON "__proto__" key pollute nothing', () => {
     const event = parseWebhookEvent(`{"__proto__": {"polluted": true}, ${JSON.stringify(webhookBody()).slice(1)}`);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
-    expect(Object.prototype.hasOwnProperty.call(event.raw, '__proto__')).toBe(true);
+    expect(Object.hasOwn(event.raw, '__proto__')).toBe(true);
     expect(Object.getPrototypeOf(event)).toBe(Object.prototype);
   });
 
-  it('turns a throwing getter or proxy of a caller\'s object into a WebhookPayloadError', () => {
-    const getter = Object.defineProperty(webhookBody(), 'state', { enumerable: true, get: () => { throw new RangeError('boom'); } });
+  it("turns a throwing getter or proxy of a caller's object into a WebhookPayloadError", () => {
+    const getter = Object.defineProperty(webhookBody(), 'state', {
+      enumerable: true,
+      get: () => {
+        throw new RangeError('boom');
+      },
+    });
     expect(payloadError(getter).cause).toBeInstanceOf(RangeError);
-    const proxy = new Proxy(webhookBody(), { getOwnPropertyDescriptor: () => { throw new TypeError('revoked'); } });
+    const proxy = new Proxy(webhookBody(), {
+      getOwnPropertyDescriptor: () => {
+        throw new TypeError('revoked');
+      },
+    });
     expect(payloadError(proxy).cause).toBeInstanceOf(TypeError);
   });
 
@@ -266,14 +275,19 @@ describe('arbitrary input (fast-check): an event or a WebhookPayloadError, nothi
   };
 
   it('for any JSON value, given as a value or as text', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => {
-      onlyTypedErrors(value);
-      onlyTypedErrors(JSON.stringify(value));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        onlyTypedErrors(value);
+        onlyTypedErrors(JSON.stringify(value));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('for any string and any value at all', () => {
-    fc.assert(fc.property(fc.oneof(fc.string(), fc.anything({ withNullPrototype: true, withMap: true, withTypedArray: true })), onlyTypedErrors), { numRuns: 300 });
+    fc.assert(fc.property(fc.oneof(fc.string(), fc.anything({ withNullPrototype: true, withMap: true, withTypedArray: true })), onlyTypedErrors), {
+      numRuns: 300,
+    });
   });
 
   it('for a valid body with one field replaced: refused only for _id, trackingNumber or state, else at most that field flagged', () => {
@@ -281,21 +295,24 @@ describe('arbitrary input (fast-check): an event or a WebhookPayloadError, nothi
     const required = ['_id', 'trackingNumber', 'state'];
     let refused = 0;
     let flagged = 0;
-    fc.assert(fc.property(fc.constantFrom(...fields), fc.jsonValue(), (field, value) => {
-      let event: WebhookEvent;
-      try {
-        event = parseWebhookEvent(JSON.stringify({ ...webhookBody(), [field]: value }));
-      } catch (err) {
-        refused++;
-        expect(err).toBeInstanceOf(WebhookPayloadError);
-        expect(required).toContain((err as WebhookPayloadError).field);
-        expect((err as WebhookPayloadError).field).toBe(field);
-        return;
-      }
-      if (event.issues !== undefined) flagged++;
-      expect((event.issues ?? []).map((issue) => issue.field)).toEqual(event.issues === undefined ? [] : [field]);
-      expect(event.raw[field]).toEqual(JSON.parse(JSON.stringify({ [field]: value }))[field]);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.constantFrom(...fields), fc.jsonValue(), (field, value) => {
+        let event: WebhookEvent;
+        try {
+          event = parseWebhookEvent(JSON.stringify({ ...webhookBody(), [field]: value }));
+        } catch (err) {
+          refused++;
+          expect(err).toBeInstanceOf(WebhookPayloadError);
+          expect(required).toContain((err as WebhookPayloadError).field);
+          expect((err as WebhookPayloadError).field).toBe(field);
+          return;
+        }
+        if (event.issues !== undefined) flagged++;
+        expect((event.issues ?? []).map((issue) => issue.field)).toEqual(event.issues === undefined ? [] : [field]);
+        expect(event.raw[field]).toEqual(JSON.parse(JSON.stringify({ [field]: value }))[field]);
+      }),
+      { numRuns: 300 },
+    );
     // Most replacements are of the wrong type: a parser that refused or flagged none would pass the loop above.
     expect(refused).toBeGreaterThan(20);
     expect(flagged).toBeGreaterThan(50);
@@ -311,11 +328,14 @@ describe('arbitrary input (fast-check): an event or a WebhookPayloadError, nothi
       numberOfAttempts: fc.nat(),
       exceptionCode: fc.nat(200),
     });
-    fc.assert(fc.property(validBody, (body) => {
-      const event = parseWebhookEvent(JSON.stringify(body));
-      expect(event.trackingNumber).toBe(String(body.trackingNumber));
-      expect([event.state, event.type, event.timeStamp, event.numberOfAttempts]).toEqual([body.state, body.type, body.timeStamp, body.numberOfAttempts]);
-      expect(event.exceptionCode).toBe(body.state === 47 ? body.exceptionCode : undefined);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(validBody, (body) => {
+        const event = parseWebhookEvent(JSON.stringify(body));
+        expect(event.trackingNumber).toBe(String(body.trackingNumber));
+        expect([event.state, event.type, event.timeStamp, event.numberOfAttempts]).toEqual([body.state, body.type, body.timeStamp, body.numberOfAttempts]);
+        expect(event.exceptionCode).toBe(body.state === 47 ? body.exceptionCode : undefined);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -22,7 +22,14 @@ export const TIE_CASES: readonly TieCase[] = [
   { why: 'states the flows do not show: the higher code', bodies: [at(20), at(21)], current: 1 },
   { why: 'the same state: a fixed order by type', bodies: [at(24, { type: 'RTO' }), at(24)], current: 0 },
   { why: 'three at once along a flow', bodies: [at(41), at(45), at(24)], current: 1 },
-  { why: 'events without a timeStamp follow the same rule', bodies: [{ ...at(45), timeStamp: undefined }, { ...at(24), timeStamp: undefined }], current: 0 },
+  {
+    why: 'events without a timeStamp follow the same rule',
+    bodies: [
+      { ...at(45), timeStamp: undefined },
+      { ...at(24), timeStamp: undefined },
+    ],
+    current: 0,
+  },
 ];
 
 /** Every order of arrival of `items`. */

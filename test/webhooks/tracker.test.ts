@@ -1,13 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../src/errors/base.js';
-import { createOrderTracker, createWebhookHandler, FULFILLMENT_FLOWS, parseWebhookEvent, type WebhookEvent, WebhookPayloadError } from '../../src/webhooks/index.js';
+import {
+  createOrderTracker,
+  createWebhookHandler,
+  FULFILLMENT_FLOWS,
+  parseWebhookEvent,
+  type WebhookEvent,
+  WebhookPayloadError,
+} from '../../src/webhooks/index.js';
 import { flowBodies, MINUTE, T0, webhookBody } from './helpers.js';
 import { arrivals, TIE_CASES, tieEvents } from './tie-cases.js';
 
 const statesAndTypes = (events: readonly WebhookEvent[]): string[] => events.map((event) => `${event.state} ${event.type}`);
 
-describe('the spec\'s fulfillment send flows, in order', () => {
+describe("the spec's fulfillment send flows, in order", () => {
   it.each(Object.entries(FULFILLMENT_FLOWS))('%s: every event changes the order, the last one is current', (_, steps) => {
     const tracker = createOrderTracker();
     const events = flowBodies(steps).map((body) => parseWebhookEvent(JSON.stringify(body)));
@@ -137,18 +144,21 @@ describe('repeated and late deliveries', () => {
       .constantFrom(...flows)
       .chain((steps) => fc.subarray([...steps.keys()]).map((repeats) => [steps, [...steps.keys(), ...repeats]] as const))
       .chain(([steps, all]) => fc.tuple(fc.constant(steps), fc.shuffledSubarray([...all], { minLength: all.length })));
-    fc.assert(fc.property(arrivals, ([steps, order]) => {
-      const events = flowBodies(steps).map((body) => parseWebhookEvent(body));
-      const tracker = createOrderTracker();
-      let newest = -1;
-      for (const i of order) {
-        const result = tracker.track(events[i] as WebhookEvent);
-        expect(result.changed).toBe(i > newest);
-        newest = Math.max(newest, i);
-        expect(result.current).toBe(events[newest]);
-      }
-      expect(tracker.history('4567891234')).toEqual(events);
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(arrivals, ([steps, order]) => {
+        const events = flowBodies(steps).map((body) => parseWebhookEvent(body));
+        const tracker = createOrderTracker();
+        let newest = -1;
+        for (const i of order) {
+          const result = tracker.track(events[i] as WebhookEvent);
+          expect(result.changed).toBe(i > newest);
+          newest = Math.max(newest, i);
+          expect(result.current).toBe(events[newest]);
+        }
+        expect(tracker.history('4567891234')).toEqual(events);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 
@@ -198,7 +208,8 @@ describe('a value that is not a parsed event', () => {
 });
 
 describe('storing the state behind a handler, as the README and the TSDoc do', () => {
-  const post = (body: Record<string, unknown>): Request => new Request('http://127.0.0.1/webhooks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = (body: Record<string, unknown>): Request =>
+    new Request('http://127.0.0.1/webhooks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   it('writes again when the service repeats an event whose write failed, and never writes a late older one', async () => {
     const tracker = createOrderTracker();
@@ -208,7 +219,10 @@ describe('storing the state behind a handler, as the README and the TSDoc do', (
       onEvent: async (event) => {
         const { stale, current } = tracker.track(event);
         if (stale) return;
-        if (failNext) { failNext = false; throw new Error('database unavailable'); }
+        if (failNext) {
+          failNext = false;
+          throw new Error('database unavailable');
+        }
         stored.push(current.state);
       },
       onError: () => {},

@@ -42,11 +42,25 @@ async function outcome(call: Promise<unknown>, ms: number): Promise<string> {
   return result;
 }
 
-const client = new DeliveryClient({ baseUrl, apiKey: 'sk_test_stalled_body', timeout: 500, totalTimeout: 2000, maxRetries: 1, retryDelay: { base: 1, max: 1 } });
+const client = new DeliveryClient({
+  baseUrl,
+  apiKey: 'sk_test_stalled_body',
+  timeout: 500,
+  totalTimeout: 2000,
+  maxRetries: 1,
+  retryDelay: { base: 1, max: 1 },
+});
 const deadline = await outcome(client.request({ method: 'GET', path: '/stall' }), 8000);
 
 // The caller's abort, with clocks that would not fire for a minute.
-const patient = new DeliveryClient({ baseUrl, apiKey: 'sk_test_stalled_body', timeout: 60_000, totalTimeout: 120_000, maxRetries: 1, retryDelay: { base: 1, max: 1 } });
+const patient = new DeliveryClient({
+  baseUrl,
+  apiKey: 'sk_test_stalled_body',
+  timeout: 60_000,
+  totalTimeout: 120_000,
+  maxRetries: 1,
+  retryDelay: { base: 1, max: 1 },
+});
 const controller = new AbortController();
 const before = requests;
 const call = patient.request({ method: 'GET', path: '/stall' }, { signal: controller.signal });

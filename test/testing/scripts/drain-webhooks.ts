@@ -15,5 +15,10 @@ const created = await createOrder(sandbox, { type: 10, dropOffAddress: dropOff, 
 await sandbox.advance(created.body.data.trackingNumber as string, { to: 20 });
 console.log(`after advance: ${sandbox.webhookLog()[0]?.status}`);
 await sandbox.drainWebhooks();
-console.log(`after drain: ${sandbox.webhookLog()[0]?.status}, attempts ${sandbox.webhookLog()[0]?.attempts.map((attempt) => attempt.status).join(' ')}`);
+console.log(
+  `after drain: ${sandbox.webhookLog()[0]?.status}, attempts ${sandbox
+    .webhookLog()[0]
+    ?.attempts.map((attempt) => attempt.status)
+    .join(' ')}`,
+);
 await sandbox.close();

@@ -19,7 +19,14 @@ export interface ConnectedClient {
 
 export async function connect(name: ClientName, port: number): Promise<ConnectedClient> {
   if (name === 'ioredis') {
-    const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: (times) => Math.min(times * 50, 500) });
+    const client = new Redis({
+      host: '127.0.0.1',
+      port,
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: (times) => Math.min(times * 50, 500),
+    });
     client.on('error', () => {}); // reported through the commands' rejections
     await client.connect();
     return {
@@ -31,7 +38,11 @@ export async function connect(name: ClientName, port: number): Promise<Connected
       },
     };
   }
-  const client = createClient({ url: `redis://127.0.0.1:${port}`, disableOfflineQueue: true, socket: { reconnectStrategy: (retries) => Math.min(retries * 50, 500), connectTimeout: 5_000 } });
+  const client = createClient({
+    url: `redis://127.0.0.1:${port}`,
+    disableOfflineQueue: true,
+    socket: { reconnectStrategy: (retries) => Math.min(retries * 50, 500), connectTimeout: 5_000 },
+  });
   client.on('error', () => {}); // reported through the commands' rejections
   await client.connect();
   return {
@@ -50,11 +61,21 @@ export async function connect(name: ClientName, port: number): Promise<Connected
  */
 export function startConnecting(name: ClientName, port: number): { readonly client: IoredisClientLike | NodeRedisClientLike; close(): void } {
   if (name === 'ioredis') {
-    const client = new Redis({ host: '127.0.0.1', port, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: (times) => Math.min(times * 50, 500) });
+    const client = new Redis({
+      host: '127.0.0.1',
+      port,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: (times) => Math.min(times * 50, 500),
+    });
     client.on('error', () => {});
     return { client, close: () => client.disconnect() };
   }
-  const client = createClient({ url: `redis://127.0.0.1:${port}`, disableOfflineQueue: true, socket: { reconnectStrategy: (retries) => Math.min(retries * 50, 500) } });
+  const client = createClient({
+    url: `redis://127.0.0.1:${port}`,
+    disableOfflineQueue: true,
+    socket: { reconnectStrategy: (retries) => Math.min(retries * 50, 500) },
+  });
   client.on('error', () => {});
   client.connect().catch(() => {});
   return { client, close: () => client.destroy() };

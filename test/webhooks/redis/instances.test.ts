@@ -6,8 +6,8 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createOrderTracker, createWebhookHandler, FULFILLMENT_FLOWS, TrackerStoreError, type TrackResult } from '../../../src/webhooks/index.js';
 import { mulberry32 } from '../../../src/testing/random.js';
+import { createOrderTracker, createWebhookHandler, FULFILLMENT_FLOWS, TrackerStoreError, type TrackResult } from '../../../src/webhooks/index.js';
 import { createRedisTrackerStore } from '../../../src/webhooks/redis.js';
 import { flowBodies } from '../helpers.js';
 import { CLIENT_NAMES, type ClientName, connect } from './clients.js';
@@ -56,7 +56,10 @@ function scenario(orderCount: number, seed: number): Scenario {
   for (let o = 0; o < orderCount; o++) {
     const trackingNumber = String(7_000_000_000 + o);
     const bodies = flowBodies(flows[Math.floor(next() * flows.length)] as (typeof flows)[number], Number(trackingNumber));
-    orders.set(trackingNumber, bodies.map((body) => body['timeStamp'] as number));
+    orders.set(
+      trackingNumber,
+      bodies.map((body) => body['timeStamp'] as number),
+    );
     for (const body of bodies) {
       const copies = next() < 0.5 ? 2 : 3;
       for (let c = 0; c < copies; c++) deliveries.push({ id: deliveries.length, order: trackingNumber, timeStamp: body['timeStamp'] as number, body });
@@ -77,7 +80,14 @@ afterEach(() => {
  * `answers`. With `killAfter`, the instance is SIGKILLed once that many answers came; it then
  * resolves with the deliveries the service never got an answer for (in flight or not yet sent).
  */
-function serve(clientName: ClientName, port: number, keyPrefix: string, queue: readonly Delivery[], answers: Answer[], options: { resent?: boolean; killAfter?: number } = {}): Promise<Delivery[]> {
+function serve(
+  clientName: ClientName,
+  port: number,
+  keyPrefix: string,
+  queue: readonly Delivery[],
+  answers: Answer[],
+  options: { resent?: boolean; killAfter?: number } = {},
+): Promise<Delivery[]> {
   return new Promise((resolve, reject) => {
     const child = fork(WORKER, [clientName, String(port), keyPrefix], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     running.add(child);
@@ -126,12 +136,21 @@ function serve(clientName: ClientName, port: number, keyPrefix: string, queue: r
 }
 
 /** What Redis holds at the end, read by a tracker of the test's own: each order's current event time and history times. */
-async function finalState(clientName: ClientName, port: number, keyPrefix: string, orders: Iterable<string>): Promise<Map<string, { current: number | undefined; history: number[] }>> {
+async function finalState(
+  clientName: ClientName,
+  port: number,
+  keyPrefix: string,
+  orders: Iterable<string>,
+): Promise<Map<string, { current: number | undefined; history: number[] }>> {
   const connected = await connect(clientName, port);
   try {
     const tracker = createOrderTracker({ store: createRedisTrackerStore({ client: connected.client, keyPrefix }) });
     const state = new Map<string, { current: number | undefined; history: number[] }>();
-    for (const order of orders) state.set(order, { current: (await tracker.current(order))?.timeStamp, history: (await tracker.history(order)).map((event) => event.timeStamp ?? Number.NaN) });
+    for (const order of orders)
+      state.set(order, {
+        current: (await tracker.current(order))?.timeStamp,
+        history: (await tracker.history(order)).map((event) => event.timeStamp ?? Number.NaN),
+      });
     return state;
   } finally {
     await connected.close();
@@ -188,7 +207,9 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('several instances on one
       // order's first stored event to its newest, each naming the one before it as `previous`; an
       // event stored late (stale) saw a current state of that chain, newer than itself.
       const chain = newer.map((first) => first.timeStamp).sort((a, b) => a - b);
-      expect(newer.map((first) => [first.previous, first.timeStamp]).sort((a, b) => (a[1] as number) - (b[1] as number))).toEqual(chain.map((time, i) => [i === 0 ? null : chain[i - 1], time]));
+      expect(newer.map((first) => [first.previous, first.timeStamp]).sort((a, b) => (a[1] as number) - (b[1] as number))).toEqual(
+        chain.map((time, i) => [i === 0 ? null : chain[i - 1], time]),
+      );
       expect(chain.at(-1)).toBe(times.at(-1));
       for (const first of firsts.filter((candidate) => !newer.includes(candidate))) {
         expect(first).toMatchObject({ stale: true, changed: false, current: first.previous });
@@ -198,13 +219,16 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('several instances on one
     }
   }, 240_000);
 
-  it('an instance SIGKILLed midway loses nothing it acknowledged, and the service\'s re-sends are handled', async () => {
+  it("an instance SIGKILLed midway loses nothing it acknowledged, and the service's re-sends are handled", async () => {
     const keyPrefix = `crash:${clientName}:`;
     const { orders, queues } = scenario(200, 1717);
     const answers: Answer[] = [];
     const victim = queues[0] as Delivery[];
     const killAfter = Math.floor(victim.length / 3);
-    const [unanswered, ...others] = await Promise.all([serve(clientName, server.port, keyPrefix, victim, answers, { killAfter }), ...queues.slice(1).map((queue) => serve(clientName, server.port, keyPrefix, queue, answers))]);
+    const [unanswered, ...others] = await Promise.all([
+      serve(clientName, server.port, keyPrefix, victim, answers, { killAfter }),
+      ...queues.slice(1).map((queue) => serve(clientName, server.port, keyPrefix, queue, answers)),
+    ]);
     expect(others.flat()).toEqual([]);
     // Midway: the killed instance left deliveries unanswered (at least those it was never sent).
     expect((unanswered as Delivery[]).length).toBeGreaterThan(victim.length - killAfter - WINDOW - 1);
@@ -246,9 +270,16 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('several instances on one
       const tracker = createOrderTracker({ store: createRedisTrackerStore({ client: connected.client, keyPrefix: 'outage:', readyTimeoutMs: 100 }) });
       const results = new WeakMap<Request, TrackResult>();
       const failures: unknown[] = [];
-      const handler = createWebhookHandler({ onEvent: async (event, request) => void results.set(request, await tracker.track(event)), onError: (error) => failures.push(error) });
+      const handler = createWebhookHandler({
+        onEvent: async (event, request) => void results.set(request, await tracker.track(event)),
+        onError: (error) => failures.push(error),
+      });
       const post = async (body: Readonly<Record<string, unknown>>): Promise<{ status: number; result: TrackResult | undefined }> => {
-        const request = new Request('http://127.0.0.1/webhooks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const request = new Request('http://127.0.0.1/webhooks', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         const response = await handler(request);
         return { status: response.status, result: results.get(request) };
       };
@@ -273,7 +304,13 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('several instances on one
       await own.start();
       // The client reconnects by itself (bounded wait; no timing asserted).
       for (let i = 0; i < 300; i++) {
-        if ((await tracker.current('8000000000').then(() => true, () => false))) break;
+        if (
+          await tracker.current('8000000000').then(
+            () => true,
+            () => false,
+          )
+        )
+          break;
         await new Promise((next) => setTimeout(next, 100));
       }
       // The service re-sends everything not acknowledged, and repeats some that were.

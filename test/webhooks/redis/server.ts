@@ -27,7 +27,8 @@ export interface RedisServer {
 }
 
 export async function startRedisServer(): Promise<RedisServer> {
-  if (REDIS_SERVER === undefined) throw new Error('redis-server is not installed (Debian: apt-get install redis-server); the Redis tracker tests need it, and CI=true forbids skipping them');
+  if (REDIS_SERVER === undefined)
+    throw new Error('redis-server is not installed (Debian: apt-get install redis-server); the Redis tracker tests need it, and CI=true forbids skipping them');
   const binary = REDIS_SERVER;
   const dir = mkdtempSync(join(tmpdir(), 'delivery-sdk-redis-'));
   let port = 0;
@@ -35,7 +36,24 @@ export async function startRedisServer(): Promise<RedisServer> {
 
   const launch = async (): Promise<void> => {
     // `--save ''` and no AOF: nothing is written unless a test asks for it (SHUTDOWN SAVE).
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--dbfilename', 'restart.rdb', '--daemonize', 'no', '--loglevel', 'warning'];
+    const args = [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      '--dbfilename',
+      'restart.rdb',
+      '--daemonize',
+      'no',
+      '--loglevel',
+      'warning',
+    ];
     const started = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     child = started;
     let output = '';

@@ -4,7 +4,16 @@ import { createServer } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../../src/errors/base.js';
-import { type AsyncOrderTracker, createOrderTracker, createWebhookHandler, FULFILLMENT_FLOWS, parseWebhookEvent, TrackerStoreError, type WebhookEvent, WebhookPayloadError } from '../../../src/webhooks/index.js';
+import {
+  type AsyncOrderTracker,
+  createOrderTracker,
+  createWebhookHandler,
+  FULFILLMENT_FLOWS,
+  parseWebhookEvent,
+  TrackerStoreError,
+  type WebhookEvent,
+  WebhookPayloadError,
+} from '../../../src/webhooks/index.js';
 import { createRedisTrackerStore } from '../../../src/webhooks/redis.js';
 import { flowBodies, MINUTE, T0, webhookBody } from '../helpers.js';
 import { arrivals, TIE_CASES, tieEvents } from '../tie-cases.js';
@@ -73,7 +82,13 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Red
     it('ignores an exact repeat', async () => {
       const body = webhookBody({ state: 41 });
       await tracker.track(parseWebhookEvent(body));
-      expect(await tracker.track(parseWebhookEvent(body))).toMatchObject({ changed: false, duplicate: true, stale: false, current: { state: 41 }, previous: { state: 41 } });
+      expect(await tracker.track(parseWebhookEvent(body))).toMatchObject({
+        changed: false,
+        duplicate: true,
+        stale: false,
+        current: { state: 41 },
+        previous: { state: 41 },
+      });
       expect(await tracker.history(TN)).toHaveLength(1);
     });
 
@@ -116,7 +131,10 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Red
     it('reads the events an earlier version stored (an arrival number before the body)', async () => {
       const old = webhookBody({ state: 24, timeStamp: T0 });
       expect(await command(server.port, ['ZADD', `${keyPrefix}${TN}`, String(T0), `000000000000${JSON.stringify(old)}`])).toBe(':1');
-      expect(await tracker.track(parseWebhookEvent(webhookBody({ state: 41, timeStamp: T0 + MINUTE })))).toMatchObject({ changed: true, previous: { state: 24 } });
+      expect(await tracker.track(parseWebhookEvent(webhookBody({ state: 41, timeStamp: T0 + MINUTE })))).toMatchObject({
+        changed: true,
+        previous: { state: 24 },
+      });
       expect((await tracker.history(TN)).map((event) => event.state)).toEqual([24, 41]);
     });
 
@@ -177,7 +195,10 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Red
     it('sends the script text again when the server lost it (SCRIPT FLUSH, as after a restart)', async () => {
       await tracker.track(parseWebhookEvent(webhookBody({ state: 24 })));
       expect(await command(server.port, ['SCRIPT', 'FLUSH'])).toBe('+OK');
-      expect(await tracker.track(parseWebhookEvent(webhookBody({ state: 41, timeStamp: T0 + MINUTE })))).toMatchObject({ changed: true, previous: { state: 24 } });
+      expect(await tracker.track(parseWebhookEvent(webhookBody({ state: 41, timeStamp: T0 + MINUTE })))).toMatchObject({
+        changed: true,
+        previous: { state: 24 },
+      });
     });
   });
 
@@ -214,10 +235,12 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Red
     });
   });
 
-  describe('the key prefix: the tracker\'s own namespace', () => {
+  describe("the key prefix: the tracker's own namespace", () => {
     it('is required, non-empty and ends in ":", so no tracking number reaches a key of the app', async () => {
       for (const keyPrefix of [undefined, '', ':', 'session', 'shop:tracker', 42]) {
-        expect(() => createRedisTrackerStore({ client: connected.client, keyPrefix } as never)).toThrow(expect.objectContaining({ name: 'ConfigurationError', message: expect.stringContaining('keyPrefix') }));
+        expect(() => createRedisTrackerStore({ client: connected.client, keyPrefix } as never)).toThrow(
+          expect.objectContaining({ name: 'ConfigurationError', message: expect.stringContaining('keyPrefix') }),
+        );
       }
     });
   });
@@ -230,14 +253,19 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Red
       expect(error).toMatchObject({ operation: 'track', trackingNumber: TN, message: expect.stringContaining('WRONGTYPE') });
       const reported: unknown[] = [];
       const handler = createWebhookHandler({ onEvent: async (event) => void (await tracker.track(event)), onError: (err) => reported.push(err) });
-      const response = await handler(new Request('http://127.0.0.1/webhooks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(webhookBody()) }));
+      const response = await handler(
+        new Request('http://127.0.0.1/webhooks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(webhookBody()) }),
+      );
       expect(response.status).toBe(500);
       expect(reported[0]).toBeInstanceOf(TrackerStoreError);
     });
 
     it('refuses an event whose raw body says something else, storing nothing', async () => {
       const event = parseWebhookEvent(webhookBody({ state: 24 }));
-      await expect(tracker.track({ ...event, state: 45, cod: 0 } as unknown as WebhookEvent)).rejects.toMatchObject({ name: 'WebhookPayloadError', field: 'raw' });
+      await expect(tracker.track({ ...event, state: 45, cod: 0 } as unknown as WebhookEvent)).rejects.toMatchObject({
+        name: 'WebhookPayloadError',
+        field: 'raw',
+      });
       await expect(tracker.track(null as unknown as WebhookEvent)).rejects.toBeInstanceOf(WebhookPayloadError);
       expect(await tracker.history(TN)).toEqual([]);
     });
@@ -245,8 +273,10 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Red
     it('refuses a client that is neither, and a ttl or a wait that is not a positive whole number', () => {
       expect(() => createRedisTrackerStore({ client: {} as never, keyPrefix: 'shop:tracker:' })).toThrow(ConfigurationError);
       expect(() => createRedisTrackerStore(undefined as never)).toThrow(ConfigurationError);
-      for (const ttlSeconds of [0, -1, 1.5, Number.NaN]) expect(() => createRedisTrackerStore({ client: connected.client, keyPrefix: 'shop:', ttlSeconds })).toThrow(/ttlSeconds/);
-      for (const readyTimeoutMs of [0, -1, 1.5, Infinity]) expect(() => createRedisTrackerStore({ client: connected.client, keyPrefix: 'shop:', readyTimeoutMs })).toThrow(/readyTimeoutMs/);
+      for (const ttlSeconds of [0, -1, 1.5, Number.NaN])
+        expect(() => createRedisTrackerStore({ client: connected.client, keyPrefix: 'shop:', ttlSeconds })).toThrow(/ttlSeconds/);
+      for (const readyTimeoutMs of [0, -1, 1.5, Infinity])
+        expect(() => createRedisTrackerStore({ client: connected.client, keyPrefix: 'shop:', readyTimeoutMs })).toThrow(/readyTimeoutMs/);
       expect(() => createOrderTracker({ store: { record: async () => ({ duplicate: false, previous: undefined }) } as never })).toThrow(/store\.current/);
     });
   });

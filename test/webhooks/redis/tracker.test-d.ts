@@ -1,7 +1,14 @@
-import { Redis, Cluster } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { createClient, createCluster } from 'redis';
 import { describe, expectTypeOf, it } from 'vitest';
-import { type AsyncOrderTracker, createOrderTracker, type OrderTracker, type OrderTrackerStore, type TrackResult, type WebhookEvent } from '../../../src/webhooks/index.js';
+import {
+  type AsyncOrderTracker,
+  createOrderTracker,
+  type OrderTracker,
+  type OrderTrackerStore,
+  type TrackResult,
+  type WebhookEvent,
+} from '../../../src/webhooks/index.js';
 import { createRedisTrackerStore } from '../../../src/webhooks/redis.js';
 
 declare const store: OrderTrackerStore;
@@ -45,7 +52,9 @@ describe('createRedisTrackerStore', () => {
     createRedisTrackerStore({ client: new Cluster([]), keyPrefix: 'shop:tracker:', readyTimeoutMs: 500 });
     createRedisTrackerStore({ client: createClient(), keyPrefix: 'shop:', ttlSeconds: 86_400 });
     createRedisTrackerStore({ client: createCluster({ rootNodes: [] }), keyPrefix: 'shop:tracker:' });
-    expectTypeOf(createOrderTracker({ store: createRedisTrackerStore({ client: createClient(), keyPrefix: 'shop:tracker:' }) })).toEqualTypeOf<AsyncOrderTracker>();
+    expectTypeOf(
+      createOrderTracker({ store: createRedisTrackerStore({ client: createClient(), keyPrefix: 'shop:tracker:' }) }),
+    ).toEqualTypeOf<AsyncOrderTracker>();
   });
 
   it('refuses anything else', () => {

@@ -31,10 +31,23 @@ const handler = createWebhookHandler({
 
 process.on('message', (message: FromParent) => {
   void (async () => {
-    const request = new Request('http://127.0.0.1/webhooks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message.body) });
+    const request = new Request('http://127.0.0.1/webhooks', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(message.body),
+    });
     const response = await handler(request);
     const result = reports.get(request);
-    const report = result === undefined ? null : { changed: result.changed, duplicate: result.duplicate, stale: result.stale, current: result.current.timeStamp ?? Number.NaN, previous: result.previous?.timeStamp ?? null };
+    const report =
+      result === undefined
+        ? null
+        : {
+            changed: result.changed,
+            duplicate: result.duplicate,
+            stale: result.stale,
+            current: result.current.timeStamp ?? Number.NaN,
+            previous: result.previous?.timeStamp ?? null,
+          };
     process.send?.({ delivery: message.delivery, status: response.status, report } satisfies FromWorker);
   })();
 });
