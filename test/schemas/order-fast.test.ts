@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CLIENT_RULE_CODES, type ClientRuleCode } from '../../src/index.js';
 import { orderRulesWithout } from '../../src/schemas/order.js';
 import { sendsAsWritten } from '../../src/schemas/order-fast.js';
-import { breakers, junk, nearlyValid, type Order, pollutingJson, validOrder, validOrderOf, written } from './order-arbitraries.js';
+import { breakers, junk, nearlyValid, type Order, pollutingJson, validOrder, validOrderOf, written } from '../support/order-arbitraries.js';
 
 // The plain check (order-fast.ts) and the schemas are two writings of the same rules. These
 // properties hold them together: on plain data they agree on every input, with every `skip`
