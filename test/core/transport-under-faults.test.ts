@@ -7,6 +7,7 @@
 // and the load.
 import { AsyncLocalStorage, createHook } from 'node:async_hooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runPool } from '../../bench/lib/pool.mjs';
 import {
   type BulkCreateResult,
   BulkCreationError,
@@ -25,6 +26,7 @@ import {
 } from '../../src/index.js';
 import { FaultInjector } from '../../src/testing/faults.js';
 import { createSandbox, FAULT_KINDS, type FaultKind, type FaultOptions, type Sandbox, type SandboxServer } from '../../src/testing/index.js';
+import { mulberry32 } from '../../src/testing/random.js';
 
 const CALLS = 2_000;
 const CONCURRENCY = 32;
@@ -68,18 +70,6 @@ const traceOf = (): Trace => {
   return trace;
 };
 
-/** A small seeded PRNG (mulberry32), so the mix of calls is the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /** Races `promise` against a guard timer, cleared as soon as the promise settles. */
 function settle(promise: Promise<unknown>): Promise<Outcome> {
   let guard: ReturnType<typeof setTimeout> | undefined;
@@ -94,14 +84,10 @@ function settle(promise: Promise<unknown>): Promise<Outcome> {
 }
 
 async function runAll(calls: Call[]): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    for (let call = calls[next++]; call !== undefined; call = calls[next++]) {
-      const current = call;
-      current.outcome = await traces.run(current.trace, () => settle(current.run()));
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  await runPool(calls.length, CONCURRENCY, async (index) => {
+    const call = calls[index]!;
+    call.outcome = await traces.run(call.trace, () => settle(call.run()));
+  });
 }
 
 /** Every fault the sandbox injected, as it drew them (the server's side of the story). */
@@ -216,7 +202,7 @@ describe(`${CALLS} mixed calls over HTTP with 10% of the requests faulted`, () =
       },
     });
 
-    const random = prng(7);
+    const random = mulberry32(7); // seeded, so the mix of calls is the same on every run
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
     const numeric = [DeliveryType.Deliver, DeliveryType.CashCollection, DeliveryType.CustomerReturnPickup, DeliveryType.Exchange] as const;
     const orderFor = (ref: string): OrderInput => {

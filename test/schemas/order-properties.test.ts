@@ -16,8 +16,8 @@ import {
   validateRegisterBusinessAdmin,
   validateVerifyPhone,
 } from '../../src/index.js';
-import { validOrders } from '../support/orders.js';
 import { ALL, breakers, expectedBody, junk, nearlyValid, pollutingJson, validOrder, validOrderOf, written } from '../support/order-arbitraries.js';
+import { validOrders } from '../support/orders.js';
 
 describe('every generated valid order', () => {
   it('passes every validator of its type, sent as written', () => {
