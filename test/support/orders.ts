@@ -1,18 +1,8 @@
 import { expect } from 'vitest';
+import { cairoAddress, receiver } from '../../bench/lib/order.mjs';
 import { DeliveryError } from '../../src/index.js';
 
-/** A first-format address, as the bench and the README use it. */
-export const cairoAddress = () => ({
-  city: 'Cairo',
-  districtId: 'aiJudRHeOt',
-  firstLine: '12 Talaat Harb Street',
-  secondLine: 'Next to the Metro station',
-  buildingNumber: '12',
-  floor: '3',
-  apartment: '7',
-});
-
-export const receiver = () => ({ firstName: 'Mona', lastName: 'Adel', phone: '01012345678', email: 'mona.adel@example.com' });
+export { cairoAddress, receiver };
 
 export const imageUrls = (count: number) => Array.from({ length: count }, (_, i) => `https://cdn.example-shop.com/products/100234/photo-${i + 1}.jpg`);
 
