@@ -1,6 +1,8 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Sandbox } from '../../src/testing/index.js';
+import { afterEach, beforeEach } from 'vitest';
+import { clientFor, type ExampleOptions, setUpMerchant } from '../../examples/support/merchant.js';
+import { createSandbox, type Sandbox } from '../../src/testing/index.js';
 
 /** Real seeded ids, as a test would copy them from the lookup lists. */
 export const CAIRO = 'city-eg-cairo';
@@ -90,4 +92,16 @@ export async function startReceiver(
         server.closeAllConnections();
       }),
   };
+}
+
+/** For the examples' tests: before each test a fresh sandbox with the examples' merchant set up, closed after it. */
+export function useExampleMerchant(): { sandbox: Sandbox; target: ExampleOptions } {
+  const merchant = {} as { sandbox: Sandbox; target: ExampleOptions };
+  beforeEach(async () => {
+    merchant.sandbox = createSandbox();
+    merchant.target = { baseUrl: merchant.sandbox.baseUrl, apiKey: merchant.sandbox.apiKey, fetch: merchant.sandbox.fetch };
+    await setUpMerchant(clientFor(merchant.target));
+  });
+  afterEach(() => merchant.sandbox.close());
+  return merchant;
 }

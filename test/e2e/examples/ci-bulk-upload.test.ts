@@ -1,24 +1,17 @@
-import { createSandbox, type Sandbox } from 'delivery-sdk/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSandbox } from 'delivery-sdk/testing';
+import { describe, expect, it } from 'vitest';
 import { EXIT, main, parseRows } from '../../../examples/ci-bulk-upload.js';
-import { clientFor, type ExampleOptions, setUpMerchant } from '../../../examples/support/merchant.js';
 import { collector, tsx } from '../../support/processes.js';
+import { useExampleMerchant } from '../../support/sandbox.js';
 
 const CSV = 'examples/data/orders.csv';
 const JSON_FILE = 'examples/data/orders.json';
 
-let sandbox: Sandbox;
-let target: ExampleOptions;
-beforeEach(async () => {
-  sandbox = createSandbox();
-  target = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, fetch: sandbox.fetch };
-  await setUpMerchant(clientFor(target));
-});
-afterEach(() => sandbox.close());
+const merchant = useExampleMerchant();
 
 async function upload(file: string, options: Partial<Parameters<typeof main>[0]> = {}) {
   const out = collector();
-  const code = await main({ ...target, out, file, ...options });
+  const code = await main({ ...merchant.target, out, file, ...options });
   return { code, lines: out.lines().filter((line) => line !== '') };
 }
 
@@ -27,20 +20,20 @@ describe('ci-bulk-upload', () => {
     const { code, lines } = await upload(JSON_FILE);
     expect(code).toBe(EXIT.created);
     expect(lines).toEqual([`Uploading 4 orders from ${JSON_FILE}`, '4 created, 0 failed']);
-    expect(sandbox.orders().map((order) => [order.businessReference, order.type, order.cod])).toEqual([
+    expect(merchant.sandbox.orders().map((order) => [order.businessReference, order.type, order.cod])).toEqual([
       ['ORDER-3001', 10, 250],
       ['ORDER-3002', 15, 1200],
       ['ORDER-3003', 25, -150],
       ['ORDER-3004', 30, 80],
     ]);
-    expect(sandbox.orders()[1]?.request).toMatchObject({ pickupAddress: { city: 'Cairo', districtId: 'district-eg-cairo-zamalek' } });
+    expect(merchant.sandbox.orders()[1]?.request).toMatchObject({ pickupAddress: { city: 'Cairo', districtId: 'district-eg-cairo-zamalek' } });
   });
 
   it('creates the good rows of the CSV sample, reports each bad one with its class, code and field, and exits 1', async () => {
     const { code, lines } = await upload(CSV);
     expect(code).toBe(EXIT.failures);
-    expect(sandbox.orders().map((order) => order.businessReference)).toEqual(['ORDER-4001', 'ORDER-4002', 'ORDER-4004']);
-    expect(sandbox.orders()[1]?.request).toMatchObject({
+    expect(merchant.sandbox.orders().map((order) => order.businessReference)).toEqual(['ORDER-4001', 'ORDER-4002', 'ORDER-4004']);
+    expect(merchant.sandbox.orders()[1]?.request).toMatchObject({
       notes: 'Call before delivery, "gate 2"',
       dropOffAddress: { districtId: 'district-eg-giza-mohandessin' },
     });
@@ -71,7 +64,7 @@ describe('ci-bulk-upload', () => {
   it('marks the rows of a chunk whose answer was lost as possibly created', async () => {
     // The bulk request reaches the sandbox, which creates the orders; the answer never comes back.
     const lossy: typeof fetch = async (input, init) => {
-      const response = await sandbox.fetch(input, init);
+      const response = await merchant.sandbox.fetch(input, init);
       if (new Request(input, init).url.includes('/deliveries/bulk')) throw new TypeError('fetch failed: socket hang up');
       return response;
     };
@@ -80,7 +73,7 @@ describe('ci-bulk-upload', () => {
     expect(lines.filter((line) => line.startsWith('✗'))).toHaveLength(4);
     for (const line of lines.filter((l) => l.startsWith('✗')))
       expect(line).toMatch(/ConnectionError \(network\) .*\[may have been created: look it up before sending it again\]$/);
-    expect(sandbox.orders()).toHaveLength(4);
+    expect(merchant.sandbox.orders()).toHaveLength(4);
   });
 
   it('exits 2 for a file it cannot read, sending nothing', async () => {
@@ -90,7 +83,7 @@ describe('ci-bulk-upload', () => {
     });
     expect((await upload('package.json')).code).toBe(EXIT.unreadable);
     expect((await upload('README.md')).lines[0]).toMatch(/expected a \.json or \.csv file/);
-    expect(sandbox.orders()).toEqual([]);
+    expect(merchant.sandbox.orders()).toEqual([]);
   });
 });
 

@@ -1,28 +1,20 @@
-import { createSandbox, type Sandbox } from 'delivery-sdk/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../../examples/fulfillment.js';
-import { clientFor, type ExampleOptions, setUpMerchant } from '../../../examples/support/merchant.js';
 import { collector, tsx } from '../../support/processes.js';
+import { useExampleMerchant } from '../../support/sandbox.js';
 
-let sandbox: Sandbox;
-let target: ExampleOptions;
-beforeEach(async () => {
-  sandbox = createSandbox();
-  target = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, fetch: sandbox.fetch };
-  await setUpMerchant(clientFor(target));
-});
-afterEach(() => sandbox.close());
+const merchant = useExampleMerchant();
 
 describe('the fulfillment example', () => {
   it('sends from stock, delivers, returns part of it, and uploads a bulky batch merged per customer as previewed', async () => {
     const out = collector();
-    const run = await main({ ...target, out, deliver: (trackingNumber) => sandbox.play(trackingNumber, 'success') });
+    const run = await main({ ...merchant.target, out, deliver: (trackingNumber) => merchant.sandbox.play(trackingNumber, 'success') });
 
-    const sent = sandbox.order(run.sent.trackingNumber);
+    const sent = merchant.sandbox.order(run.sent.trackingNumber);
     expect(sent).toMatchObject({ type: 'FXF_SEND', state: 45, cod: 540 });
     expect(sent.request).toMatchObject({ dropOffAddress: { city: 'Alexandria', districtId: 'district-eg-alexandria-smouha' } });
 
-    const returned = sandbox.order(run.returned.trackingNumber);
+    const returned = merchant.sandbox.order(run.returned.trackingNumber);
     expect(returned.type).toBe('CUSTOMER_RETURN_PICKUP');
     expect(returned.request).toMatchObject({
       originalFulfillmentTrackingNumber: run.sent.trackingNumber,
@@ -35,13 +27,13 @@ describe('the fulfillment example', () => {
       ['+201112345678', [1]],
     ]);
     expect(run.bulky.map((order) => order.mergedFrom)).toEqual(run.preview.map((group) => group.mergedFrom));
-    const merged = sandbox.order(run.bulky[0]?.trackingNumber ?? '').request;
+    const merged = merchant.sandbox.order(run.bulky[0]?.trackingNumber ?? '').request;
     expect(merged['fulfillmentInfo']).toEqual(run.preview[0]?.order.fulfillmentInfo);
     expect(merged['cod']).toBe(100); // only the first element's cod
     expect(run.preview[0]?.differingFields).toEqual(['cod']);
 
     // The refused return sent nothing: one send, one return, two bulky orders.
-    expect(sandbox.orders()).toHaveLength(4);
+    expect(merchant.sandbox.orders()).toHaveLength(4);
     expect(out.text()).toContain(
       "a return of 3 x SHIRT-M is refused before sending: fulfillmentInfo.items[0].quantity returns 3 of 'SHIRT-M' in all, but the original order had 2",
     );
@@ -50,8 +42,8 @@ describe('the fulfillment example', () => {
 
   it('leaves the delivery to the courier when nothing can play it (the real service)', async () => {
     const out = collector();
-    const run = await main({ ...target, out });
-    expect(sandbox.order(run.sent.trackingNumber).history).toHaveLength(1);
+    const run = await main({ ...merchant.target, out });
+    expect(merchant.sandbox.order(run.sent.trackingNumber).history).toHaveLength(1);
     expect(out.lines()).toContain("  waiting for it to be delivered is your webhook's job (state 45)");
   });
 });

@@ -1,28 +1,21 @@
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
-import { createSandbox, type Sandbox } from 'delivery-sdk/testing';
 import { build } from 'esbuild';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type CheckoutForm, checkout, main, messageFor, SAMPLE_FORMS } from '../../../examples/storefront-checkout.js';
-import { clientFor, type ExampleOptions, setUpMerchant } from '../../../examples/support/merchant.js';
+import { clientFor } from '../../../examples/support/merchant.js';
 import { collector, ROOT, tsx } from '../../support/processes.js';
+import { useExampleMerchant } from '../../support/sandbox.js';
 
-let sandbox: Sandbox;
-let target: ExampleOptions;
-beforeEach(async () => {
-  sandbox = createSandbox();
-  target = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, fetch: sandbox.fetch };
-  await setUpMerchant(clientFor(target));
-});
-afterEach(() => sandbox.close());
+const merchant = useExampleMerchant();
 
 const form = (overrides: Partial<CheckoutForm> = {}): CheckoutForm => ({ ...(SAMPLE_FORMS[0] as CheckoutForm), ...overrides });
 
 describe('checkout', () => {
   it('creates a Deliver order from the names the customer typed, cash on delivery for the cart total', async () => {
-    const result = await checkout(clientFor(target), form());
+    const result = await checkout(clientFor(merchant.target), form());
     expect(result).toEqual({ ok: true, trackingNumber: expect.stringMatching(/^\d+$/) });
-    const [order, ...others] = sandbox.orders();
+    const [order, ...others] = merchant.sandbox.orders();
     expect(others).toEqual([]);
     expect(order).toMatchObject({ type: 10, cod: 640, businessReference: 'WEB-2001', trackingNumber: result.ok ? result.trackingNumber : '' });
     expect(order?.request).toMatchObject({
@@ -32,29 +25,29 @@ describe('checkout', () => {
   });
 
   it('sends cod 0 for a card payment', async () => {
-    await checkout(clientFor(target), form({ orderId: 'WEB-CARD', payment: 'card' }));
-    expect(sandbox.orders()[0]).toMatchObject({ businessReference: 'WEB-CARD', cod: 0 });
+    await checkout(clientFor(merchant.target), form({ orderId: 'WEB-CARD', payment: 'card' }));
+    expect(merchant.sandbox.orders()[0]).toMatchObject({ businessReference: 'WEB-CARD', cod: 0 });
   });
 
   it('turns each mistake into a message and the field to fix, and sends no order for any of them', async () => {
     const out = collector();
-    const results = await main({ ...target, out });
+    const results = await main({ ...merchant.target, out });
     expect(results.map((result) => (result.ok ? 'ok' : result.field))).toEqual(['ok', 'phone', 'district', 'district', 'payment']);
     expect(results[2]).toMatchObject({ message: 'We couldn\'t find "Dokky" in Giza. Did you mean Dokki? Please check the spelling or pick it from the list.' });
     expect(results[3]).toMatchObject({ message: "Sorry, we don't deliver to Al Ayyat yet." });
-    expect(sandbox.orders().map((order) => order.businessReference)).toEqual(['WEB-2001']);
+    expect(merchant.sandbox.orders().map((order) => order.businessReference)).toEqual(['WEB-2001']);
     expect(out.lines().filter((line) => line.startsWith('✗'))).toHaveLength(4);
   });
 
   it('says the delivery partner is not answering when the service fails, and tells the customer little about a wrong key', async () => {
-    sandbox.injectFaults({ rate: 1, kinds: ['unavailable'] });
-    const down = await checkout(clientFor(target, { maxRetries: 0 }), form());
+    merchant.sandbox.injectFaults({ rate: 1, kinds: ['unavailable'] });
+    const down = await checkout(clientFor(merchant.target, { maxRetries: 0 }), form());
     expect(down).toMatchObject({ ok: false, message: expect.stringContaining('not answering') });
     expect(down).not.toHaveProperty('field');
-    sandbox.clearFaults();
-    const wrongKey = await checkout(clientFor({ ...target, apiKey: 'not-the-key' }), form());
+    merchant.sandbox.clearFaults();
+    const wrongKey = await checkout(clientFor({ ...merchant.target, apiKey: 'not-the-key' }), form());
     expect(wrongKey).toEqual({ ok: false, message: 'Checkout is unavailable right now. Please try again later.' });
-    expect(sandbox.orders()).toEqual([]);
+    expect(merchant.sandbox.orders()).toEqual([]);
   });
 
   it("lets an error that is not the SDK's through", () => {
