@@ -80,7 +80,9 @@ const mutated = fc
     for (const [pick, atKnown, value, remove] of changes) {
       const paths = pathsOf(copy);
       const path =
-        atKnown || paths.length === 0 ? [KNOWN_ORDER_FIELDS[pick % KNOWN_ORDER_FIELDS.length] as string] : (paths[pick % paths.length] as Array<string | number>);
+        atKnown || paths.length === 0
+          ? [KNOWN_ORDER_FIELDS[pick % KNOWN_ORDER_FIELDS.length] as string]
+          : (paths[pick % paths.length] as Array<string | number>);
       let parent = copy as Record<string | number, unknown>;
       for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
       const last = path.at(-1) as string | number;
