@@ -39,11 +39,11 @@ describe('the examples', () => {
     const source = [
       "import { DeliveryClient } from 'delivery-sdk';",
       "import type { Sandbox } from 'delivery-sdk/testing';",
-      "import { x } from '../../src/index.js';",
+      "import { x } from '../src/index.js';",
       "import fs from 'fs';",
       "import { readFile } from 'node:fs/promises';",
-      "import { printer } from '../../examples/support/merchant.js';",
-      "const m = await import('../../src/testing/index.js');",
+      "import { printer } from './support/merchant.js';",
+      "const m = await import('../src/testing/index.js');",
     ].join('\n');
     expect(outsideThePublicApi(source, EXAMPLES)).toEqual(['../src/index.js', 'fs', '../src/testing/index.js']);
   });
