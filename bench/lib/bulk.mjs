@@ -12,6 +12,7 @@
 import { pathToFileURL } from 'node:url';
 import { childMain } from './child.mjs';
 import { realisticOrder } from './order.mjs';
+import { runPool } from './pool.mjs';
 import { prepareAccount } from './sandbox-account.mjs';
 import { median, rotate } from './stats.mjs';
 
@@ -29,17 +30,12 @@ async function plainBulk(orders, { baseUrl, apiKey, ky }) {
     if (!response.ok) throw new Error(`raw fetch bulk: HTTP ${response.status} ${body?.message ?? ''}`);
     return body;
   };
-  let next = 0;
   let created = 0;
-  const worker = async () => {
-    while (next < orders.length) {
-      const chunk = orders.slice(next, (next += CHUNK));
-      // Read the answer first: `created += await ...` would read `created` before the await and lose the other workers' additions.
-      const answer = await post(chunk);
-      created += answer.data.createdDeliveriesIds.length;
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  await runPool(Math.ceil(orders.length / CHUNK), CONCURRENCY, async (index) => {
+    // Read the answer first: `created += await ...` would read `created` before the await and lose the other workers' additions.
+    const answer = await post(orders.slice(index * CHUNK, (index + 1) * CHUNK));
+    created += answer.data.createdDeliveriesIds.length;
+  });
   return { created, failed: orders.length - created };
 }
 

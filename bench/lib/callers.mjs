@@ -5,6 +5,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { realisticOrder } from './order.mjs';
+import { runPool } from './pool.mjs';
 
 export const API_KEY = 'bench-api-key';
 
@@ -50,14 +51,9 @@ export async function makeCallers({ targets, kyPath, baseUrl, only }) {
 
 /** Makes `count` calls with at most `concurrency` in flight; pushes each call's duration (ms) to `durations`. */
 export async function runConcurrent(call, count, concurrency, durations) {
-  let started = 0;
-  const worker = async () => {
-    while (started < count) {
-      started++;
-      const t0 = performance.now();
-      await call();
-      durations.push(performance.now() - t0);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  await runPool(count, concurrency, async () => {
+    const t0 = performance.now();
+    await call();
+    durations.push(performance.now() - t0);
+  });
 }

@@ -1,3 +1,17 @@
+/** A first-format address, as the benchmarks, the tests and the README use it. */
+export const cairoAddress = () => ({
+  city: 'Cairo',
+  districtId: 'aiJudRHeOt',
+  firstLine: '12 Talaat Harb Street',
+  secondLine: 'Next to the Metro station',
+  buildingNumber: '12',
+  floor: '3',
+  apartment: '7',
+});
+
+/** The receiver of that address. */
+export const receiver = () => ({ firstName: 'Mona', lastName: 'Adel', phone: '01012345678', email: 'mona.adel@example.com' });
+
 /**
  * The realistic order every benchmark sends: a Deliver order with a nested receiver and
  * address, package specs, cash on delivery and 10 "allow to open" image URLs.
@@ -9,17 +23,8 @@ export function realisticOrder(address = {}) {
       packageType: 'SMALL',
       packageDetails: { description: 'Two cotton shirts and a leather belt', itemsCount: 3 },
     },
-    dropOffAddress: {
-      city: 'Cairo',
-      districtId: 'aiJudRHeOt',
-      firstLine: '12 Talaat Harb Street',
-      secondLine: 'Next to the Metro station',
-      buildingNumber: '12',
-      floor: '3',
-      apartment: '7',
-      ...address,
-    },
-    receiver: { firstName: 'Mona', lastName: 'Adel', phone: '01012345678', email: 'mona.adel@example.com' },
+    dropOffAddress: { ...cairoAddress(), ...address },
+    receiver: receiver(),
     cod: 1250,
     notes: 'Call before arriving, please',
     businessReference: 'SHOP-ORDER-100234',

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, DeliveryType } from '../../src/index.js';
 import { createSandbox } from '../../src/testing/index.js';
 import { validationArray400 } from '../fixtures/real/answers/validation-array-400.js';
-import { BASE, HttpResponse, http, makeClient, useMockServer } from './helpers.js';
+import { BASE, HttpResponse, http, makeClient, useMockServer } from '../support/mock-api.js';
 
 const order = {
   type: DeliveryType.Deliver,

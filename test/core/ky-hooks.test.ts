@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ServerError } from '../../src/index.js';
-import { BASE, HttpResponse, http, KEY, makeClient, useMockServer } from './helpers.js';
+import { BASE, HttpResponse, http, KEY, makeClient, useMockServer } from '../support/mock-api.js';
 
 const server = useMockServer();
 

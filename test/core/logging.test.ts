@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Logger, LogLevel } from '../../src/index.js';
-import { BASE, HttpResponse, http, KEY, makeClient, useMockServer } from './helpers.js';
+import { BASE, HttpResponse, http, KEY, makeClient, useMockServer } from '../support/mock-api.js';
 
 const server = useMockServer();
 afterEach(() => vi.restoreAllMocks());

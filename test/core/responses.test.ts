@@ -11,7 +11,7 @@ import {
   ResponseShapeError,
   ServerError,
 } from '../../src/index.js';
-import { BASE, errorBody, HttpResponse, http, makeClient, useMockServer } from './helpers.js';
+import { BASE, errorBody, HttpResponse, http, makeClient, useMockServer } from '../support/mock-api.js';
 
 const server = useMockServer();
 

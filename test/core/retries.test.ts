@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ConnectionError, RateLimitError, RequestAbortedError, ServerError, TimeoutError } from '../../src/index.js';
-import { BASE, HttpResponse, http, makeClient, useMockServer } from './helpers.js';
+import { BASE, HttpResponse, http, makeClient, useMockServer } from '../support/mock-api.js';
 
 const server = useMockServer();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createDelivery, DeliveryCore } from '../../src/functions/index.js';
 import { ConfigurationError, ValidationError } from '../../src/index.js';
-import { BASE, capture, dropOffAddress, KEY, ok, receiver, useMockServer } from '../resources/helpers.js';
+import { BASE, capture, dropOffAddress, KEY, ok, receiver, useMockServer } from '../support/mock-api.js';
 
 const server = useMockServer();
 const created = { _id: 'd1', trackingNumber: '7000001', state: { code: 10, value: 'Pickup requested' } };

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as functions from '../../src/functions/index.js';
 import { ConfigurationError } from '../../src/index.js';
-import { BASE, capture, dropOffAddress, KEY, makeClient, ok, receiver, useMockServer } from '../resources/helpers.js';
+import { BASE, capture, dropOffAddress, KEY, makeClient, ok, receiver, useMockServer } from '../support/mock-api.js';
 
 const server = useMockServer();
 const core = () => new functions.DeliveryCore({ apiKey: KEY, baseUrl: BASE });

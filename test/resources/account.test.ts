@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, CountryId, NotFoundError, ResponseShapeError, ServerError, ValidationError } from '../../src/index.js';
-import { capture, errorBody, HttpResponse, KEY, makeClient, ok, useMockServer } from './helpers.js';
+import { capture, errorBody, HttpResponse, KEY, makeClient, ok, useMockServer } from '../support/mock-api.js';
 
 const server = useMockServer();
 

@@ -13,7 +13,7 @@ import {
   ResponseShapeError,
 } from '../../src/index.js';
 import { allCreated, idsOnly, partialFailure2xx, partialFailure1061 } from '../fixtures/real/answers/bulk.js';
-import { bulkFailure, capture, dropOffAddress, errorBody, HttpResponse, makeClient, ok, type Sent, useMockServer } from './helpers.js';
+import { bulkFailure, capture, dropOffAddress, errorBody, HttpResponse, makeClient, ok, type Sent, useMockServer } from '../support/mock-api.js';
 
 const server = useMockServer();
 

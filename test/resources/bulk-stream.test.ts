@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError, type BulkChunkOutcome, ConfigurationError, DeliveryType, type OrderInput, ValidationError } from '../../src/index.js';
-import { bulkFailure, capture, dropOffAddress, errorBody, HttpResponse, makeClient, ok, type Sent, useMockServer } from './helpers.js';
+import { bulkFailure, capture, dropOffAddress, errorBody, HttpResponse, makeClient, ok, type Sent, useMockServer } from '../support/mock-api.js';
 
 const server = useMockServer();
 

@@ -13,7 +13,7 @@ import {
   ServerError,
   ValidationError,
 } from '../../src/index.js';
-import { bulkFailure, capture, delay, dropOffAddress, errorBody, HttpResponse, makeClient, ok, type Sent, useMockServer } from './helpers.js';
+import { bulkFailure, capture, delay, dropOffAddress, errorBody, HttpResponse, makeClient, ok, type Sent, useMockServer } from '../support/mock-api.js';
 
 const server = useMockServer();
 

@@ -11,7 +11,7 @@ import {
   ServerError,
   ValidationError,
 } from '../../src/index.js';
-import { capture, dropOffAddress, errorBody, HttpResponse, KEY, makeClient, ok, pickupAddress, receiver, useMockServer } from './helpers.js';
+import { capture, dropOffAddress, errorBody, HttpResponse, KEY, makeClient, ok, pickupAddress, receiver, useMockServer } from '../support/mock-api.js';
 
 const server = useMockServer();
 

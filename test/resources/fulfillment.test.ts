@@ -8,7 +8,7 @@ import {
   ResponseShapeError,
   ValidationError,
 } from '../../src/index.js';
-import { capture, dropOffAddress, errorBody, HttpResponse, KEY, makeClient, ok, pickupAddress, receiver, useMockServer } from './helpers.js';
+import { capture, dropOffAddress, errorBody, HttpResponse, KEY, makeClient, ok, pickupAddress, receiver, useMockServer } from '../support/mock-api.js';
 
 const server = useMockServer();
 

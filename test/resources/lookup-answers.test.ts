@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AddressNotServedError, CityNotFoundError, CountryId, ValidationError } from '../../src/index.js';
 import { allDistrictsByCity, allDistrictsFlat, cairoDistricts, cairoZones, cities } from '../fixtures/real/answers/lookup.js';
-import { capture, HttpResponse, makeClient, useMockServer } from './helpers.js';
+import { capture, HttpResponse, makeClient, useMockServer } from '../support/mock-api.js';
 
 const server = useMockServer();
 

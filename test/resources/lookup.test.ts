@@ -12,7 +12,7 @@ import {
   ValidationError,
   ZoneNotFoundError,
 } from '../../src/index.js';
-import { capture, delay, errorBody, HttpResponse, makeClient, ok, useMockServer } from './helpers.js';
+import { capture, delay, errorBody, HttpResponse, makeClient, ok, useMockServer } from '../support/mock-api.js';
 
 const server = useMockServer();
 afterEach(() => vi.useRealTimers());

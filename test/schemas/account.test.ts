@@ -7,7 +7,7 @@ import {
   validateRegisterBusinessAdmin,
   validateVerifyPhone,
 } from '../../src/index.js';
-import { pathsOf, thrownBy } from './fixtures.js';
+import { pathsOf, thrownBy } from '../support/orders.js';
 
 const registration = () => ({
   email: 'owner@shop.example',

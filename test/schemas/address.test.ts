@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AddressLocationRequiredError, ErrorCode, ValidationError, validateAddress, validatePickupLocations } from '../../src/index.js';
-import { cairoAddress, pathsOf, thrownBy } from './fixtures.js';
+import { cairoAddress, pathsOf, thrownBy } from '../support/orders.js';
 
 describe('an order address, first format (district by id)', () => {
   it('is accepted as written', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CLIENT_RULE_CODES, type ClientRuleCode } from '../../src/index.js';
 import { orderRulesWithout } from '../../src/schemas/order.js';
 import { sendsAsWritten } from '../../src/schemas/order-fast.js';
-import { breakers, junk, nearlyValid, type Order, pollutingJson, validOrder, validOrderOf, written } from './order-arbitraries.js';
+import { breakers, junk, KNOWN_ORDER_FIELDS, nearlyValid, type Order, pollutingJson, validOrder, validOrderOf, written } from '../support/order-arbitraries.js';
 
 // The plain check (order-fast.ts) and the schemas are two writings of the same rules. These
 // properties hold them together: on plain data they agree on every input, with every `skip`
@@ -72,24 +72,6 @@ function pathsOf(value: unknown, prefix: Array<string | number> = []): Array<Arr
   return keys.flatMap((key) => [[...prefix, key], ...pathsOf((value as Record<string | number, unknown>)[key], [...prefix, key])]);
 }
 
-const KNOWN_FIELDS = [
-  'cod',
-  'dropOffAddress',
-  'pickupAddress',
-  'receiver',
-  'specs',
-  'deliveryImages',
-  'allowToOpenPackage',
-  'escrowInfo',
-  'goodsInfo',
-  'webhookUrl',
-  'webhookCustomHeaders',
-  'fulfillmentInfo',
-  'originalFulfillmentTrackingNumber',
-  'uniqueBusinessReference',
-  'type',
-];
-
 /** A valid order with 1 to 3 values replaced, at paths it has or at known fields it may lack, or deleted. */
 const mutated = fc
   .tuple(validOrder, fc.array(fc.tuple(fc.nat(), fc.boolean(), fieldValue, fc.boolean()), { minLength: 1, maxLength: 3 }))
@@ -98,7 +80,9 @@ const mutated = fc
     for (const [pick, atKnown, value, remove] of changes) {
       const paths = pathsOf(copy);
       const path =
-        atKnown || paths.length === 0 ? [KNOWN_FIELDS[pick % KNOWN_FIELDS.length] as string] : (paths[pick % paths.length] as Array<string | number>);
+        atKnown || paths.length === 0
+          ? [KNOWN_ORDER_FIELDS[pick % KNOWN_ORDER_FIELDS.length] as string]
+          : (paths[pick % paths.length] as Array<string | number>);
       let parent = copy as Record<string | number, unknown>;
       for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
       const last = path.at(-1) as string | number;

@@ -18,7 +18,7 @@ import {
   validateFulfillmentReturn,
   validateOrder,
 } from '../../src/index.js';
-import { cairoAddress, imageUrls, pathsOf, thrownBy, validOrders } from './fixtures.js';
+import { cairoAddress, imageUrls, pathsOf, thrownBy, validOrders } from '../support/orders.js';
 
 describe('every order type', () => {
   it.each(Object.entries(validOrders))('accepts a valid %s order as written', (_, build) => {

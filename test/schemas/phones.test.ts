@@ -12,8 +12,8 @@ import {
   validateVerifyPhone,
 } from '../../src/index.js';
 import { createSandbox, type Sandbox } from '../../src/testing/index.js';
-import { setUpAccount } from '../testing/helpers.js';
-import { thrownBy, validOrders } from './fixtures.js';
+import { thrownBy, validOrders } from '../support/orders.js';
+import { setUpAccount } from '../support/sandbox.js';
 
 const PHONES = [
   '01012345678', // Egyptian mobile

@@ -12,8 +12,8 @@ import {
   validateOrder,
 } from '../../src/index.js';
 import { orderRulesWithout } from '../../src/schemas/order.js';
-import { startWireRecorder, type WireRecorder } from '../real/wire-recorder.js';
-import { thrownBy, validOrders } from './fixtures.js';
+import { thrownBy, validOrders } from '../support/orders.js';
+import { startWireRecorder, type WireRecorder } from '../support/wire-recorder.js';
 
 // As the official plugin sends it: the package may be opened, and no images.
 const openWithoutImages = (): Record<string, unknown> => ({ ...validOrders.deliver(), allowToOpenPackage: true });

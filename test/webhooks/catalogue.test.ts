@@ -123,7 +123,7 @@ describe('every state of the States table is described', () => {
     const sandbox = createSandbox();
     try {
       const { DeliveryClient, DeliveryType } = await import('../../src/index.js');
-      const { setUpAccount } = await import('../testing/helpers.js');
+      const { setUpAccount } = await import('../support/sandbox.js');
       await setUpAccount(sandbox);
       const client = new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, fetch: sandbox.fetch, maxRetries: 0 });
       const dropOffAddress = { city: 'Giza', districtId: 'district-eg-giza-dokki', firstLine: '12 Tahrir Street, 3rd floor' };

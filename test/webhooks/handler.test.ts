@@ -7,7 +7,7 @@ import {
   type WebhookHandlerOptions,
   WebhookPayloadError,
 } from '../../src/webhooks/index.js';
-import { webhookBody } from './helpers.js';
+import { webhookBody } from '../support/webhook-bodies.js';
 
 const URL_ = 'https://shop.example/webhooks/delivery';
 const auth = { name: 'X-Webhook-Key', value: 'wh_live_7f3a9c' };

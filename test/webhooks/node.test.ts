@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox } from '../../src/testing/index.js';
 import { createOrderTracker, FULFILLMENT_FLOWS, type WebhookEvent, type WebhookHandlerOptions } from '../../src/webhooks/index.js';
 import { createNodeWebhookHandler, type NodeWebhookHandlerOptions, type NodeWebhookRequest } from '../../src/webhooks/node.js';
-import { T0, webhookBody } from './helpers.js';
+import { T0, webhookBody } from '../support/webhook-bodies.js';
 
 const auth = { name: 'X-Webhook-Key', value: 'wh_live_7f3a9c' };
 const closers: Array<() => Promise<void>> = [];

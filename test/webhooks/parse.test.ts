@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/errors/index.js';
 import { describeException, parseWebhookEvent, type WebhookEvent, WebhookOrderType, WebhookPayloadError } from '../../src/webhooks/index.js';
-import { T0, webhookBody } from './helpers.js';
+import { T0, webhookBody } from '../support/webhook-bodies.js';
 
 /** The error parseWebhookEvent threw, failing the test when it threw none or another kind. */
 function payloadError(body: unknown): WebhookPayloadError {

@@ -1,7 +1,7 @@
 // Events of one order with the same timeStamp: which one is current, whatever order they arrive
 // in. One list for the in-memory tracker and the Redis store, which must agree.
 import { parseWebhookEvent, type WebhookEvent } from '../../src/webhooks/index.js';
-import { T0, webhookBody } from './helpers.js';
+import { T0, webhookBody } from '../support/webhook-bodies.js';
 
 export interface TieCase {
   readonly why: string;

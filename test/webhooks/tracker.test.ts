@@ -9,7 +9,7 @@ import {
   type WebhookEvent,
   WebhookPayloadError,
 } from '../../src/webhooks/index.js';
-import { flowBodies, MINUTE, T0, webhookBody } from './helpers.js';
+import { flowBodies, MINUTE, T0, webhookBody } from '../support/webhook-bodies.js';
 import { arrivals, TIE_CASES, tieEvents } from './tie-cases.js';
 
 const statesAndTypes = (events: readonly WebhookEvent[]): string[] => events.map((event) => `${event.state} ${event.type}`);

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../../src/testing/random.js';
 import { createOrderTracker, createWebhookHandler, FULFILLMENT_FLOWS, TrackerStoreError, type TrackResult } from '../../../src/webhooks/index.js';
 import { createRedisTrackerStore } from '../../../src/webhooks/redis.js';
-import { flowBodies } from '../helpers.js';
+import { flowBodies } from '../../support/webhook-bodies.js';
 import { CLIENT_NAMES, type ClientName, connect } from './clients.js';
 import { type RedisServer, SKIP_WITHOUT_REDIS, startRedisServer } from './server.js';
 import type { FromWorker, Report } from './worker.js';

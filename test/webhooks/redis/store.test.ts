@@ -15,7 +15,7 @@ import {
   WebhookPayloadError,
 } from '../../../src/webhooks/index.js';
 import { createRedisTrackerStore } from '../../../src/webhooks/redis.js';
-import { flowBodies, MINUTE, T0, webhookBody } from '../helpers.js';
+import { flowBodies, MINUTE, T0, webhookBody } from '../../support/webhook-bodies.js';
 import { arrivals, TIE_CASES, tieEvents } from '../tie-cases.js';
 import { CLIENT_NAMES, type ConnectedClient, connect, startConnecting } from './clients.js';
 import { command, type RedisServer, SKIP_WITHOUT_REDIS, startRedisServer } from './server.js';

@@ -1,0 +1,63 @@
+// The key never reaches what the SDK builds out of an answer, even JSON-escaped in a 2xx, nor
+// what it logs, even when the caller passes it in a header of any name; and scrubbing an
+// answer never recurses, however deep the answer nests.
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { CityNotFoundError, type Logger } from '../../src/index.js';
+import { BASE, HttpResponse, http, KEY, makeClient, useMockServer } from '../support/mock-api.js';
+
+const server = useMockServer();
+
+/** `text` with every character written as a JSON \u escape, as a service may echo it. */
+const escaped = (text: string): string => [...text].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+
+const raw = (body: string, status = 200) => new HttpResponse(body, { status, headers: { 'content-type': 'application/json' } });
+
+describe('an answer that echoes the key JSON-escaped', () => {
+  it('is scrubbed from the result of a 2xx, strings and keys alike', async () => {
+    server.use(http.get(`${BASE}/r`, () => raw(`{"success":true,"data":{"note":"key ${escaped(KEY)}","${escaped(KEY)}":["${escaped(KEY)}"]}}`)));
+    const data = await makeClient().request({ method: 'GET', path: '/r' });
+    expect(JSON.stringify(data)).not.toContain(KEY);
+    expect(inspect(data, { depth: null })).toContain('[redacted]');
+  });
+
+  it('is scrubbed from a created order as deliveries.create returns it', async () => {
+    server.use(http.post(`${BASE}/deliveries`, () => raw(`{"success":true,"data":{"_id":"1","trackingNumber":"7","note":"${escaped(KEY)}"}}`, 201)));
+    const created = await makeClient().deliveries.create({ type: 10 } as never, { validate: false });
+    expect(JSON.stringify(created)).not.toContain(KEY);
+  });
+});
+
+describe('an error answer nesting 100,000 arrays', () => {
+  it('still maps to its coded class when a key is set, and a GET is sent once', async () => {
+    let requests = 0;
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    server.use(
+      http.get(`${BASE}/r`, () => {
+        requests++;
+        return raw(`{"success":false,"errorCode":3001,"message":"City Not Found \\u0021","data":${deep}}`, 400);
+      }),
+    );
+    await expect(makeClient().request({ method: 'GET', path: '/r' })).rejects.toBeInstanceOf(CityNotFoundError);
+    expect(requests).toBe(1);
+  });
+});
+
+describe('headers the caller sets', () => {
+  it('show only allow-listed values in hooks and logs, and their values are scrubbed from answers', async () => {
+    server.use(http.get(`${BASE}/r`, ({ request }) => raw(JSON.stringify({ success: false, message: `refused ${request.headers.get('x-access-key')}` }), 400)));
+    const seen: unknown[] = [];
+    const line = (message: string, data?: Record<string, unknown>) => seen.push({ message, data });
+    const logger: Logger = { debug: line, info: line, warn: line, error: line };
+    const client = makeClient({ apiKey: undefined, logger, logLevel: 'debug', hooks: { onRequest: (event) => seen.push(event) } });
+    const error = await client
+      .request({ method: 'GET', path: '/r' }, { headers: { 'X-Access-Key': KEY, 'X-Request-Id': 'req-123456' } })
+      .catch((e: unknown) => e);
+    expect(inspect(error, { depth: null })).not.toContain(KEY);
+    expect(String((error as Error).message)).toContain('[redacted]');
+    const shown = JSON.stringify(seen);
+    expect(shown).not.toContain(KEY);
+    expect(shown).toContain('"x-access-key":"[redacted]"');
+    expect(shown).toContain('"x-request-id":"req-123456"');
+  });
+});
