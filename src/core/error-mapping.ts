@@ -1,4 +1,5 @@
 import { isKyError } from 'ky';
+import { isKnownErrorCode } from '../errors/codes.js';
 import {
   ApiError,
   type ApiErrorOptions,
@@ -7,7 +8,6 @@ import {
   createCodedError,
   type DeliveryError,
   formatPath,
-  isKnownErrorCode,
   isPickupErrorCode,
   NotFoundError,
   PermissionDeniedError,

@@ -168,7 +168,7 @@ export class ValidationError extends DeliveryError {
 }
 
 /**
- * Builds a message that names each field: `Invalid order: cod: must be at most 30000; receiver.phone: required`.
+ * @internal Builds a message that names each field: `Invalid order: cod: must be at most 30000; receiver.phone: required`.
  * `unlisted` counts problems found beyond `issues`, for the "and N more".
  */
 export function describeIssues(subject: string, issues: readonly ValidationIssue[], unlisted = 0): string {

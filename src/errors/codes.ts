@@ -58,7 +58,7 @@ export const errorCodeMeaning: Readonly<Record<ErrorCode, string>> = {
   3009: 'city, zoneId, or districtId is required',
 };
 
-/** Whether a number is one of the spec's error codes. */
+/** @internal Whether a number is one of the spec's error codes. */
 export function isKnownErrorCode(code: unknown): code is ErrorCode {
   return typeof code === 'number' && Object.hasOwn(errorCodeMeaning, code);
 }

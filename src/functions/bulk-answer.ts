@@ -5,7 +5,8 @@
  * orders' `businessReference`. The per-index shape `{ created: [{ index, _id, trackingNumber }],
  * failed: [{ index, errorCode, message }] }` is read too.
  */
-import { ApiError, createCodedError, type DeliveryError, ErrorCode, errorCodeMeaning, isKnownErrorCode, ResponseShapeError } from '../errors/index.js';
+import { isKnownErrorCode } from '../errors/codes.js';
+import { ApiError, createCodedError, type DeliveryError, ErrorCode, errorCodeMeaning, ResponseShapeError } from '../errors/index.js';
 import { isRecord } from '../schemas/predicates.js';
 import { type Answer, idText } from './shared.js';
 

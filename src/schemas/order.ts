@@ -389,7 +389,7 @@ export function validateFulfillmentReturn(input: unknown): FulfillmentReturnOrde
 }
 
 /**
- * The order checks the client runs, with the rules its `validate: { skip }` names left out. Not
+ * @internal The order checks the client runs, with the rules its `validate: { skip }` names left out. Not
  * public: a second argument on `checkOrder` and the validators would take the index of
  * `orders.map(checkOrder)` for options.
  *
