@@ -5,13 +5,15 @@
  * orders' `businessReference`. The per-index shape `{ created: [{ index, _id, trackingNumber }],
  * failed: [{ index, errorCode, message }] }` is read too.
  */
-import { isKnownErrorCode } from '../errors/codes.js';
+
+import { idString } from '../core/guards.js';
+import { errorCodeFromWire, isKnownErrorCode } from '../errors/codes.js';
 import { ApiError, createCodedError, type DeliveryError, ErrorCode, errorCodeMeaning, ResponseShapeError } from '../errors/index.js';
 import { isRecord } from '../schemas/predicates.js';
-import { type Answer, idText } from './shared.js';
+import type { ResponseContext } from './shared.js';
 
 /** What a bulk answer is read with: the request and status, and for a non-2xx answer its error (the service's errorCode, message and body). */
-export interface BulkAnswerContext extends Answer {
+export interface BulkAnswerContext extends ResponseContext {
   error?: DeliveryError | undefined;
 }
 
@@ -51,8 +53,7 @@ function codeOfMessage(text: string): ErrorCode | undefined {
  * whole answer (a non-2xx one). The whole answer's error, when there is one, is the `cause`.
  */
 function orderError(entry: Record<string, unknown>, answer: BulkAnswerContext): DeliveryError {
-  const raw = entry['errorCode'];
-  const own = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
+  const own = errorCodeFromWire(entry['errorCode']);
   const options = { status: answer.status, body: entry, request: answer.request, cause: answer.error };
   const message = reasonOf(entry);
   if (isKnownErrorCode(own)) return createCodedError(own, { source: 'server', message, ...options });
@@ -96,8 +97,8 @@ function readPerIndex(
   };
   (created ?? []).forEach((entry, fallback) => {
     if (!isRecord(entry)) return;
-    const _id = idText(entry['_id']);
-    const trackingNumber = idText(entry['trackingNumber']);
+    const _id = idString(entry['_id']);
+    const trackingNumber = idString(entry['trackingNumber']);
     const position = positionOf(entry, fallback);
     // Without an id the order is unusable: it stays unreported, so failed with mayExist.
     if (position === undefined || _id === undefined || trackingNumber === undefined) return;
@@ -128,7 +129,7 @@ function matchByReference(
   createdIds: string[],
 ): void {
   for (const id of ids) {
-    const known = idText(id);
+    const known = idString(id);
     if (known !== undefined) createdIds.push(known);
   }
   const references = bodies.map((body) => (isRecord(body) ? text(body['businessReference']) : undefined));

@@ -1,10 +1,11 @@
 /** @internal What every function needs: turning answers into results, and arguments checked before any request. */
+
+import { asRecord, idString, isRecord } from '../core/guards.js';
 import { pathSegment } from '../core/url.js';
 import { type DeliveryError, type RequestSummary, ResponseShapeError, ValidationError, type ValidationIssue } from '../errors/index.js';
-import { isRecord } from '../schemas/predicates.js';
 
 /** @internal Which request and status an answer came from. */
-export interface Answer {
+export interface ResponseContext {
   status: number;
   request: RequestSummary;
 }
@@ -15,30 +16,17 @@ export function requireId(value: unknown, name: string): string {
   throw new ValidationError([{ path: [name], message: 'must be a non-empty string' }], { subject: 'Invalid argument' });
 }
 
-/** @internal An answer's object, or an empty one when the service answered something else (lenient parsing). */
-export function recordOf(data: unknown): Record<string, unknown> {
-  return isRecord(data) ? data : {};
-}
-
-/** @internal An id or tracking number as a string: the service has been seen sending tracking numbers as JSON numbers. */
-export function idText(value: unknown): string | undefined {
-  if (typeof value === 'string' && value !== '') return value;
-  // Past 2^53 JSON.parse has already changed the digits: better no id than the wrong one.
-  if (Number.isSafeInteger(value) && (value as number) >= 0) return String(value);
-  return undefined;
-}
-
 /**
  * @internal Reads a created record: `_id` (and `trackingNumber` for orders) as strings, every other field
  * kept. Without them the result is of no use, and the thing may still have been created: a
  * `ResponseShapeError` says so.
  */
-export function createdRecord(data: unknown, answer: Answer, fields: readonly ('_id' | 'trackingNumber')[]): Record<string, unknown> {
-  const record = recordOf(data);
+export function createdRecord(data: unknown, answer: ResponseContext, fields: readonly ('_id' | 'trackingNumber')[]): Record<string, unknown> {
+  const record = asRecord(data);
   const out: Record<string, unknown> = { ...record };
   const missing: string[] = [];
   for (const field of fields) {
-    const text = idText(record[field]);
+    const text = idString(record[field]);
     if (text === undefined) missing.push(field);
     else out[field] = text;
   }
@@ -50,7 +38,7 @@ export function createdRecord(data: unknown, answer: Answer, fields: readonly ('
 }
 
 /** @internal The elements of a list answer, whether the service sends an array or `{ list: [...] }`. */
-export function listOf(data: unknown, answer: Answer): unknown[] {
+export function listOf(data: unknown, answer: ResponseContext): unknown[] {
   if (Array.isArray(data)) return data;
   if (isRecord(data) && Array.isArray(data['list'])) return data['list'];
   const { method, url } = answer.request;

@@ -11,4 +11,4 @@ export { validateBusiness, validateConfirmEmail, validateConfirmPhone, validateR
 export { validateAddress, validatePickupLocations } from './address.js';
 export { checkedChanges, checkedPickup, checkedPickupChanges, checkedPriceQuery } from './after-create.js';
 /** @internal */
-export { orderRulesWithout } from './order.js';
+export { orderValidators } from './order.js';

@@ -27,7 +27,7 @@ import {
   webhookUrlSchema,
 } from './order-parts.js';
 import { isRecord } from './predicates.js';
-import { rulesToSkip, type ValidateOptions } from './rules-off.js';
+import { rulesToSkip, type ValidateOptions } from './skip-rules.js';
 
 /** The fields every order type may carry. */
 export interface OrderFields {
@@ -396,7 +396,7 @@ export function validateFulfillmentReturn(input: unknown): FulfillmentReturnOrde
  * An order that passes the plain check of order-fast.ts is the body as it is, not a copy (the
  * caller owns an order it changes while a call is under way); the schemas run only for the others.
  */
-export const orderRulesWithout = {
+export const orderValidators = {
   /** The schemas alone, without the plain check first: what the property tests hold the plain check to. */
   schemas: (input: unknown, options: ValidateOptions | undefined): CheckResult<OrderInput> => checkOrderOf(ANY_ORDER, input, options),
   check: (input: unknown, options: ValidateOptions | undefined): CheckResult<OrderInput> => fastThenSchemas(ANY_ORDER, input, options),
