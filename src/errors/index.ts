@@ -2,51 +2,13 @@ import { type ApiError, DeliveryError } from './base.js';
 import type { ErrorClassByCode } from './coded.js';
 import type { ErrorCode } from './codes.js';
 
-export {
-  ApiError,
-  type ApiErrorOptions,
-  AuthenticationError,
-  ConfigurationError,
-  ConnectionError,
-  DeliveryError,
-  type DeliveryErrorOptions,
-  formatPath,
-  NotFoundError,
-  PermissionDeniedError,
-  RateLimitError,
-  RedirectError,
-  RequestAbortedError,
-  type RequestSummary,
-  ResponseShapeError,
-  ResponseTooLargeError,
-  ServerError,
-  TimeoutError,
-  ValidationError,
-  type ValidationIssue,
-} from './base.js';
-export {
-  AddressLocationRequiredError,
-  BulkCreationError,
-  BusinessLocationRequiredError,
-  CityNotFoundError,
-  CodedDeliveryError,
-  type CodedErrorOptions,
-  CodLimitExceededError,
-  CodRequiredError,
-  CrpRefundCodOnlyError,
-  createCodedError,
-  DeliveryImagesRequiredError,
-  DistrictNotFoundError,
-  type ErrorClassByCode,
-  InvalidDeliveryImageUrlError,
-  MixedDeliveryImageSourcesError,
-  RefundCodLimitExceededError,
-  StreetCodeNotFoundError,
-  ZoneNotFoundError,
-} from './coded.js';
-export { ErrorCode, errorCodeMeaning, isPickupErrorCode, PickupErrorCode, pickupErrorCodeMeaning } from './codes.js';
+// Everything the error modules export, for the SDK's own imports; the entries (src/index.ts,
+// webhooks/index.ts) name what they publish.
+export * from './base.js';
+export * from './coded.js';
+export * from './codes.js';
 export { OrderStateError } from './order-state.js';
-export { AddressNotServedError, type PlaceCandidate, type UnservedPlace } from './places.js';
+export * from './places.js';
 
 /** The error a code narrows to: its own class for spec codes, an `ApiError` carrying it otherwise. */
 export type DeliveryErrorFor<C extends number> = C extends ErrorCode ? ErrorClassByCode[C] : ApiError & { readonly errorCode: C };
