@@ -4,7 +4,7 @@ import { asRecord, idString, isRecord } from '../core/guards.js';
 import { pathSegment } from '../core/url.js';
 import { type DeliveryError, type RequestSummary, ResponseShapeError, ValidationError, type ValidationIssue } from '../errors/index.js';
 
-/** @internal Which request and status an answer came from. */
+/** Which request and status a response came from. */
 export interface ResponseContext {
   status: number;
   request: RequestSummary;
