@@ -29,7 +29,7 @@ import type { OrderInput } from '../schemas/order.js';
 import { sendsAsWritten } from '../schemas/order-fast.js';
 import { isRecord, shown } from '../schemas/predicates.js';
 import { rulesToSkip } from '../schemas/skip-rules.js';
-import { type BulkAnswer, readBulkAnswer } from './bulk-answer.js';
+import { type BulkResponse, readBulkResponse } from './bulk-response.js';
 import { coreInternals, type DeliveryCore } from './core.js';
 import type { RequestOptions } from './options.js';
 import { type Validation, validationOf } from './send.js';
@@ -326,12 +326,12 @@ async function* upload(
     let answer: ResponseContext = { status: 200, request: { method: 'POST', url: BULK_PATH } };
     let unreported: DeliveryError;
     let mayExist = true;
-    let read: BulkAnswer | undefined;
+    let read: BulkResponse | undefined;
     try {
       const transform = (data: unknown, context: ResponseContext): unknown => ((answer = context), data);
       const body = { deliveries: bodies, deleteFailedDeliveries };
       const data = await http.request({ method: 'POST', path: BULK_PATH, query: { apiVersion: 1 }, body, idempotent: false, transform }, requestOptions);
-      read = readBulkAnswer(data, bodies, answer);
+      read = readBulkResponse(data, bodies, answer);
       unreported = new ResponseShapeError(`POST ${BULK_PATH} answered ${answer.status} without reporting this order`, answer);
     } catch (caught) {
       const error = caught instanceof DeliveryError ? caught : new DeliveryError(`POST ${BULK_PATH} failed`, { cause: caught });
@@ -340,7 +340,7 @@ async function* upload(
       const data = error instanceof ApiError || error instanceof CodedDeliveryError ? asRecord(error.body)['data'] : undefined;
       if (isRecord(data) || Array.isArray(data)) {
         const { status = 400, request = answer.request } = error as Partial<ApiError>;
-        read = readBulkAnswer(data, bodies, { status, request, error });
+        read = readBulkResponse(data, bodies, { status, request, error });
         serviceErrors.push(error as ApiError | CodedDeliveryError);
       } else {
         mayExist = outcomeUnknown(error);

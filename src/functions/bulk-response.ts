@@ -13,7 +13,7 @@ import { isRecord } from '../schemas/predicates.js';
 import type { ResponseContext } from './shared.js';
 
 /** What a bulk answer is read with: the request and status, and for a non-2xx answer its error (the service's errorCode, message and body). */
-export interface BulkAnswerContext extends ResponseContext {
+export interface BulkResponseContext extends ResponseContext {
   error?: DeliveryError | undefined;
 }
 
@@ -21,7 +21,7 @@ export interface BulkAnswerContext extends ResponseContext {
 export type BulkOutcome = { created: Record<string, unknown> } | { error: DeliveryError; mayExist: boolean };
 
 /** The outcome of each position the answer speaks of, and every id it reports created. */
-export interface BulkAnswer {
+export interface BulkResponse {
   outcomes: Map<number, BulkOutcome>;
   createdIds: string[];
 }
@@ -52,7 +52,7 @@ function codeOfMessage(text: string): ErrorCode | undefined {
  * the entry's message is the spec's text of (`inferredFrom: 'message'`); else the code of the
  * whole answer (a non-2xx one). The whole answer's error, when there is one, is the `cause`.
  */
-function orderError(entry: Record<string, unknown>, answer: BulkAnswerContext): DeliveryError {
+function orderError(entry: Record<string, unknown>, answer: BulkResponseContext): DeliveryError {
   const own = errorCodeFromWire(entry['errorCode']);
   const options = { status: answer.status, body: entry, request: answer.request, cause: answer.error };
   const message = reasonOf(entry);
@@ -69,7 +69,7 @@ function orderError(entry: Record<string, unknown>, answer: BulkAnswerContext): 
  * Reads one answer. `bodies` are the orders as sent, in request order. Positions the answer
  * does not speak of are left out of `outcomes`: the caller treats them as unreported.
  */
-export function readBulkAnswer(data: unknown, bodies: readonly unknown[], answer: BulkAnswerContext): BulkAnswer {
+export function readBulkResponse(data: unknown, bodies: readonly unknown[], answer: BulkResponseContext): BulkResponse {
   const outcomes = new Map<number, BulkOutcome>();
   const createdIds: string[] = [];
   const list = (field: string): unknown[] | undefined => (isRecord(data) && Array.isArray(data[field]) ? data[field] : undefined);
@@ -87,7 +87,7 @@ function readPerIndex(
   created: unknown[] | undefined,
   failed: unknown[] | undefined,
   count: number,
-  answer: BulkAnswerContext,
+  answer: BulkResponseContext,
   outcomes: Map<number, BulkOutcome>,
   createdIds: string[],
 ): void {
@@ -124,7 +124,7 @@ function matchByReference(
   ids: readonly unknown[],
   failures: readonly unknown[],
   bodies: readonly unknown[],
-  answer: BulkAnswerContext,
+  answer: BulkResponseContext,
   outcomes: Map<number, BulkOutcome>,
   createdIds: string[],
 ): void {
