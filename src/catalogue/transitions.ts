@@ -28,10 +28,10 @@ export const FULFILLMENT_TRANSITIONS: readonly Transition[] = [
   { from: 24, trigger: 'progress', condition: 'unsuccessful flow, final', to: 60 },
 ];
 
-/** The automatic ends after repeated failures (spec, Events 6). */
+/** @internal The automatic ends after repeated failures (spec, Events 6). */
 export const FAILED_ATTEMPTS_LIMIT = 3;
 /**
- * The transitions out of Exception (47) after {@link FAILED_ATTEMPTS_LIMIT} failed attempts:
+ * The transitions out of Exception (47) after three failed attempts:
  * to Terminated (48) for return pickups and cash collections, to Awaiting your action (103) for returns.
  */
 export const FAILED_ATTEMPT_TRANSITIONS: readonly Transition[] = [

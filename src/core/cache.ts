@@ -1,4 +1,4 @@
-import { RequestAbortedError } from '../errors/index.js';
+import { abortedByCaller } from './deadline.js';
 
 interface Entry {
   /** Epoch ms after which the entry is stale; `Infinity` while its load is in flight. */
@@ -48,7 +48,7 @@ export class TtlCache {
 export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, what: string): Promise<T> {
   if (signal === undefined) return promise;
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new RequestAbortedError(`${what} was aborted by the caller`, { cause: signal.reason }));
+    const onAbort = (): void => reject(abortedByCaller(what, signal));
     if (signal.aborted) onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));

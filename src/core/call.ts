@@ -1,9 +1,9 @@
 import { HTTPError, isForceRetryError, type KyInstance, type Options } from 'ky';
-import { DeliveryError, RequestAbortedError, type RequestSummary, ResponseShapeError, TimeoutError } from '../errors/index.js';
+import { DeliveryError, type RequestAbortedError, type RequestSummary, ResponseShapeError, TimeoutError } from '../errors/index.js';
 import type { WithResponse } from './api-promise.js';
 import { decodeBody, discardBody, isErrorEnvelope, readTextWithin, unwrapEnvelope } from './body.js';
 import type { ResolvedConfig } from './config.js';
-import { Attempt, AttemptCut, MAX_TIMER, sleep } from './deadline.js';
+import { Attempt, AttemptCut, abortedByCaller, MAX_TIMER, sleep } from './deadline.js';
 import type { Endpoint } from './endpoint.js';
 import { connectionError, errorFromResponse, isRedirect, redirectError, tooLargeError } from './error-mapping.js';
 import { LOG_LEVELS, log } from './logger.js';
@@ -158,6 +158,6 @@ export class Call<T> {
   }
 
   #aborted(): RequestAbortedError {
-    return new RequestAbortedError(`${this.request.method} ${this.request.url} was aborted by the caller`, { cause: this.options.signal?.reason });
+    return abortedByCaller(`${this.request.method} ${this.request.url}`, this.options.signal);
   }
 }

@@ -6,6 +6,13 @@
  * may clear, and nothing else would wake a read that waits on a stalled body.
  */
 
+import { RequestAbortedError } from '../errors/base.js';
+
+/** The error for a call the caller's `signal` stopped: `what` (`POST /orders`) was aborted by the caller. */
+export function abortedByCaller(what: string, signal: AbortSignal | undefined): RequestAbortedError {
+  return new RequestAbortedError(`${what} was aborted by the caller`, { cause: signal?.reason });
+}
+
 /** The longest wait a timer takes (2^31-1 ms, 24.8 days); a longer one is no timer at all. */
 export const MAX_TIMER = 2 ** 31 - 1;
 

@@ -1,4 +1,6 @@
 import { isKyError } from 'ky';
+import { issueSummary } from '../errors/base.js';
+import { errorCodeFromWire, isKnownErrorCode } from '../errors/codes.js';
 import {
   ApiError,
   type ApiErrorOptions,
@@ -7,7 +9,6 @@ import {
   createCodedError,
   type DeliveryError,
   formatPath,
-  isKnownErrorCode,
   isPickupErrorCode,
   NotFoundError,
   PermissionDeniedError,
@@ -40,8 +41,7 @@ function excerpt(text: string): string {
 
 function readErrorCode(body: unknown): number | undefined {
   if (!isRecord(body)) return undefined;
-  const raw = body['errorCode'];
-  const code = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
+  const code = errorCodeFromWire(body['errorCode']);
   return typeof code === 'number' && Number.isInteger(code) ? code : undefined;
 }
 
@@ -66,10 +66,9 @@ export function issuesOfBody(body: unknown): ValidationIssue[] {
 function issuesText(issues: readonly ValidationIssue[]): string | undefined {
   if (issues.length === 0) return undefined;
   // Validator messages usually name their field ('"receiver.phone" must be a string'); the others get its path.
-  const shown = issues
-    .slice(0, 10)
-    .map(({ path, message }) => (path.length === 0 || message.includes(String(path[path.length - 1])) ? message : `${formatPath(path)}: ${message}`));
-  return `${shown.join('; ')}${issues.length > shown.length ? `; and ${issues.length - shown.length} more` : ''}`;
+  return issueSummary(issues, 0, ({ path, message }) =>
+    path.length === 0 || message.includes(String(path[path.length - 1])) ? message : `${formatPath(path)}: ${message}`,
+  );
 }
 
 /** A redirect: a 3xx, or what a browser answers for one under `redirect: 'manual'` (type `opaqueredirect`, status 0). */

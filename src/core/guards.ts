@@ -7,6 +7,20 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** An answer's object, or an empty one when the service answered something else (lenient parsing). */
+export function asRecord(data: unknown): Record<string, unknown> {
+  return isRecord(data) ? data : {};
+}
+
+/**
+ * An id or tracking number as a string: the service has been seen sending tracking numbers as JSON
+ * numbers. Past 2^53 JSON.parse has already changed the digits: better no id than the wrong one.
+ */
+export function idString(value: unknown): string | undefined {
+  if (typeof value === 'string') return value === '' ? undefined : value;
+  return Number.isSafeInteger(value) && (value as number) >= 0 ? String(value) : undefined;
+}
+
 // RFC 9110 token: the characters a header name may have.
 const HEADER_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const HEADER_VALUE_BREAK = /[\r\n\u0000]/;

@@ -1,8 +1,9 @@
 import ky, { type Hooks, type KyInstance } from 'ky';
-import { RequestAbortedError, type RequestSummary } from '../errors/index.js';
+import type { RequestSummary } from '../errors/index.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { Call } from './call.js';
 import { checkRequestOptions, type ResolvedConfig } from './config.js';
+import { abortedByCaller } from './deadline.js';
 import { type Endpoint, requestUrl, toJson } from './endpoint.js';
 import type { CallOptions } from './options.js';
 import { scrubText } from './redaction.js';
@@ -56,7 +57,7 @@ export class HttpClient {
     const json = toJson(endpoint.body);
     const request: RequestSummary = { method: endpoint.method, url: config.secrets.length === 0 ? url : scrubText(url, config.secrets) };
     const { signal } = options;
-    if (signal?.aborted) throw new RequestAbortedError(`${request.method} ${request.url} was aborted by the caller`, { cause: signal.reason });
+    if (signal?.aborted) throw abortedByCaller(`${request.method} ${request.url}`, signal);
     return new Call<T>(this.#ky, config, endpoint, options, request, url.slice(config.baseUrl.length + 1), json).run();
   }
 }

@@ -168,15 +168,25 @@ export class ValidationError extends DeliveryError {
 }
 
 /**
- * Builds a message that names each field: `Invalid order: cod: must be at most 30000; receiver.phone: required`.
+ * @internal Builds a message that names each field: `Invalid order: cod: must be at most 30000; receiver.phone: required`.
  * `unlisted` counts problems found beyond `issues`, for the "and N more".
  */
 export function describeIssues(subject: string, issues: readonly ValidationIssue[], unlisted = 0): string {
-  if (issues.length === 0) return subject;
-  const shown = issues.slice(0, 10).map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
+  return issues.length === 0 ? subject : `${subject}: ${issueSummary(issues, unlisted)}`;
+}
+
+/**
+ * @internal The first ten issues, each as `line` writes it, and how many more (`unlisted` counts
+ * those found beyond `issues`): `cod: required; receiver.phone: required; and 3 more`.
+ */
+export function issueSummary(
+  issues: readonly ValidationIssue[],
+  unlisted = 0,
+  line: (issue: ValidationIssue) => string = (issue) => `${formatPath(issue.path)}: ${issue.message}`,
+): string {
+  const shown = issues.slice(0, 10).map(line);
   const hidden = issues.length - shown.length + unlisted;
-  const more = hidden > 0 ? `; and ${hidden} more` : '';
-  return `${subject}: ${shown.join('; ')}${more}`;
+  return `${shown.join('; ')}${hidden > 0 ? `; and ${hidden} more` : ''}`;
 }
 
 /** The SDK was set up wrongly (missing baseUrl, webhook header name without value, ...). */

@@ -58,7 +58,12 @@ export const errorCodeMeaning: Readonly<Record<ErrorCode, string>> = {
   3009: 'city, zoneId, or districtId is required',
 };
 
-/** Whether a number is one of the spec's error codes. */
+/** @internal An `errorCode` as the service sends it: digits (`"3007"`) as their number, anything else as it is. */
+export function errorCodeFromWire(raw: unknown): unknown {
+  return typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
+}
+
+/** @internal Whether a number is one of the spec's error codes. */
 export function isKnownErrorCode(code: unknown): code is ErrorCode {
   return typeof code === 'number' && Object.hasOwn(errorCodeMeaning, code);
 }

@@ -2,6 +2,8 @@ import { type ApiError, DeliveryError } from './base.js';
 import type { ErrorClassByCode } from './coded.js';
 import type { ErrorCode } from './codes.js';
 
+// Everything the error modules export, for the SDK's own imports; the entries (src/index.ts,
+// webhooks/index.ts) name what they publish.
 export * from './base.js';
 export * from './coded.js';
 export * from './codes.js';

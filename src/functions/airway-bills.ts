@@ -4,7 +4,7 @@ import { isRecord } from '../schemas/predicates.js';
 import type { DeliveryCore } from './core.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
-import type { Answer } from './shared.js';
+import type { ResponseContext } from './shared.js';
 
 /** Label options of `airwayBills`. */
 export interface AirwayBillOptions {
@@ -39,7 +39,7 @@ function textBytes(text: string): Uint8Array {
 const startsWithPdf = (bytes: Uint8Array): boolean => PDF_MAGIC.split('').every((char, i) => bytes[i] === char.charCodeAt(0));
 
 /** The PDF of an answer: `data` as base64, as plain text, or `{ data }` around either; anything else is a ResponseShapeError. */
-function pdfOf(data: unknown, answer: Answer): Uint8Array {
+function pdfOf(data: unknown, answer: ResponseContext): Uint8Array {
   const text = typeof data === 'string' ? data : isRecord(data) && typeof data['data'] === 'string' ? data['data'] : undefined;
   const bytes = text === undefined ? undefined : text.startsWith(PDF_MAGIC) ? textBytes(text) : base64Bytes(text);
   if (bytes === undefined || !startsWithPdf(bytes)) {

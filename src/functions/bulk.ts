@@ -4,6 +4,8 @@
  * not grow with the number of orders. Each order is checked once.
  */
 
+import { abortedByCaller } from '../core/deadline.js';
+import { asRecord } from '../core/guards.js';
 import { wasNeverSent } from '../core/retry.js';
 import type { BulkCreatedDelivery, BulkCreateResult, BulkFailure } from '../errors/bulk-result.js';
 import {
@@ -26,12 +28,12 @@ import {
 import type { OrderInput } from '../schemas/order.js';
 import { sendsAsWritten } from '../schemas/order-fast.js';
 import { isRecord, shown } from '../schemas/predicates.js';
-import { rulesToSkip } from '../schemas/rules-off.js';
-import { type BulkAnswer, readBulkAnswer } from './bulk-answer.js';
+import { rulesToSkip } from '../schemas/skip-rules.js';
+import { type BulkResponse, readBulkResponse } from './bulk-response.js';
 import { coreInternals, type DeliveryCore } from './core.js';
 import type { RequestOptions } from './options.js';
 import { type Validation, validationOf } from './send.js';
-import { type Answer, issuesAt, recordOf } from './shared.js';
+import { issuesAt, type ResponseContext } from './shared.js';
 
 export type { BulkCreatedDelivery, BulkCreateResult, BulkFailure };
 
@@ -84,7 +86,7 @@ export interface BulkChunkOutcome {
 const BULK_PATH = '/deliveries/bulk';
 const INVALID_ARGUMENT = 'Invalid argument';
 
-const aborted = (signal: AbortSignal): RequestAbortedError => new RequestAbortedError(`POST ${BULK_PATH} was aborted by the caller`, { cause: signal.reason });
+const aborted = (signal: AbortSignal): RequestAbortedError => abortedByCaller(`POST ${BULK_PATH}`, signal);
 
 /** No answer says what happened to the chunk (5xx, timeout, lost connection, abort in flight, unreadable 2xx): its orders may exist. */
 const outcomeUnknown = (error: DeliveryError): boolean =>
@@ -171,12 +173,12 @@ class ReferenceBook {
   }
 }
 
-type Schemas = Awaited<typeof import('../schemas/on-demand.js')>['orderRulesWithout'];
+type Schemas = Awaited<typeof import('../schemas/on-demand.js')>['orderValidators'];
 type CheckedOne = { ok: true; value: unknown } | { ok: false; error: DeliveryError };
 
 // Loaded on the first order the plain check refuses (a chunk of its own in a browser bundle).
 let schemas: Schemas | undefined;
-const loadSchemas = async (): Promise<Schemas> => (schemas ??= (await import('../schemas/on-demand.js')).orderRulesWithout);
+const loadSchemas = async (): Promise<Schemas> => (schemas ??= (await import('../schemas/on-demand.js')).orderValidators);
 
 /**
  * Checks one order as the call's `validation` says: the order itself when it is sent as written,
@@ -321,24 +323,24 @@ async function* upload(
 
   /** Sends one chunk; `indexes[i]` is the input index of the request's i-th order. */
   const post = async (bodies: unknown[], indexes: number[], outcome: BulkChunkOutcome): Promise<void> => {
-    let answer: Answer = { status: 200, request: { method: 'POST', url: BULK_PATH } };
+    let answer: ResponseContext = { status: 200, request: { method: 'POST', url: BULK_PATH } };
     let unreported: DeliveryError;
     let mayExist = true;
-    let read: BulkAnswer | undefined;
+    let read: BulkResponse | undefined;
     try {
-      const transform = (data: unknown, context: Answer): unknown => ((answer = context), data);
+      const transform = (data: unknown, context: ResponseContext): unknown => ((answer = context), data);
       const body = { deliveries: bodies, deleteFailedDeliveries };
       const data = await http.request({ method: 'POST', path: BULK_PATH, query: { apiVersion: 1 }, body, idempotent: false, transform }, requestOptions);
-      read = readBulkAnswer(data, bodies, answer);
+      read = readBulkResponse(data, bodies, answer);
       unreported = new ResponseShapeError(`POST ${BULK_PATH} answered ${answer.status} without reporting this order`, answer);
     } catch (caught) {
       const error = caught instanceof DeliveryError ? caught : new DeliveryError(`POST ${BULK_PATH} failed`, { cause: caught });
       unreported = error;
       // A 1061 carries the same answer in its body's `data`: what it created must not be lost.
-      const data = error instanceof ApiError || error instanceof CodedDeliveryError ? recordOf(error.body)['data'] : undefined;
+      const data = error instanceof ApiError || error instanceof CodedDeliveryError ? asRecord(error.body)['data'] : undefined;
       if (isRecord(data) || Array.isArray(data)) {
         const { status = 400, request = answer.request } = error as Partial<ApiError>;
-        read = readBulkAnswer(data, bodies, { status, request, error });
+        read = readBulkResponse(data, bodies, { status, request, error });
         serviceErrors.push(error as ApiError | CodedDeliveryError);
       } else {
         mayExist = outcomeUnknown(error);

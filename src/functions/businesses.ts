@@ -1,12 +1,13 @@
 /** Businesses and their pickup locations. */
 import type { APIPromise } from '../core/api-promise.js';
+import { asRecord, idString } from '../core/guards.js';
 import { path } from '../core/http.js';
 import type { CreateBusinessInput, PickupLocationEntry } from '../schemas/index.js';
 import { isRecord } from '../schemas/predicates.js';
 import type { DeliveryCore } from './core.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
-import { type Answer, createdRecord, idText, recordOf, requireId } from './shared.js';
+import { createdRecord, type ResponseContext, requireId } from './shared.js';
 
 /** A pickup location of a business, as the service answers it. */
 export interface PickupLocation {
@@ -32,7 +33,7 @@ export interface Business {
 const businessSchemas = () => import('../schemas/on-demand.js');
 const addressSchemas = () => import('../schemas/on-demand.js');
 
-function businessOf(data: unknown, answer: Answer): Business {
+function businessOf(data: unknown, answer: ResponseContext): Business {
   return createdRecord(data, answer, ['_id']) as Business;
 }
 
@@ -78,9 +79,9 @@ export function updatePickupLocations(
     path: path`/businesses/${requireId(businessId, 'businessId')}`,
     body: { pickupAddress: validation === false ? locations : (await addressSchemas()).validatePickupLocations(locations) },
     transform: (data: unknown): Business => {
-      const record = recordOf(data);
+      const record = asRecord(data);
       const locationsOut = Array.isArray(record['pickupLocations']) ? record['pickupLocations'].filter(isRecord) : undefined;
-      return { ...record, _id: idText(record['_id']) ?? businessId, ...(locationsOut === undefined ? {} : { pickupLocations: locationsOut }) };
+      return { ...record, _id: idString(record['_id']) ?? businessId, ...(locationsOut === undefined ? {} : { pickupLocations: locationsOut }) };
     },
     idempotent: false,
   }));

@@ -2,7 +2,7 @@ import { TtlCache } from '../core/cache.js';
 import { resolveConfig } from '../core/config.js';
 import { HttpClient } from '../core/http.js';
 import { ConfigurationError } from '../errors/index.js';
-import { rulesToSkip, type ValidateOptions, type ValidateSetting } from '../schemas/rules-off.js';
+import { rulesToSkip, type ValidateOptions, type ValidateSetting } from '../schemas/skip-rules.js';
 import type { DeliveryClientOptions } from './options.js';
 
 /** How a call's input is checked: `false` for not at all, else the rules to leave out. */
@@ -46,7 +46,7 @@ let internalsOf: (core: DeliveryCore) => CoreInternals;
  * ```
  */
 export class DeliveryCore {
-  // Private, so util.inspect and JSON.stringify of a core (or a client) never reach the key.
+  // Private, so util.inspect and JSON.stringify of a core (or of a client or resource holding one) never reach the key.
   readonly #internals: CoreInternals;
   /** The base URL every path is relative to (ends in `/v2`). */
   readonly baseUrl: string;

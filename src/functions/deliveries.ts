@@ -6,7 +6,7 @@ import { isRecord } from '../schemas/predicates.js';
 import type { DeliveryCore } from './core.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
-import type { Answer } from './shared.js';
+import type { ResponseContext } from './shared.js';
 import { createdRecord } from './shared.js';
 
 /**
@@ -28,7 +28,7 @@ export interface CreatedDelivery {
 }
 
 /** Reads a created order; a `ResponseShapeError` when `_id` or `trackingNumber` is missing (the order may exist). */
-export function createdDelivery(data: unknown, answer: Answer): CreatedDelivery {
+export function createdDelivery(data: unknown, answer: ResponseContext): CreatedDelivery {
   return createdRecord(data, answer, ['_id', 'trackingNumber']) as CreatedDelivery;
 }
 

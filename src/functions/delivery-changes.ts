@@ -1,4 +1,5 @@
 import { APIPromise } from '../core/api-promise.js';
+import { asRecord, idString } from '../core/guards.js';
 import { path } from '../core/http.js';
 import { AuthenticationError, type DeliveryError, OrderStateError, PermissionDeniedError } from '../errors/index.js';
 import type { DeliveryChanges } from '../schemas/after-create.js';
@@ -7,7 +8,7 @@ import type { DeliveryCore } from './core.js';
 import type { DeliveryRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
-import { idText, recordOf, requireId } from './shared.js';
+import { requireId } from './shared.js';
 
 /** The states in which an order may still be changed (10, 11, 20, 21, 22, 24, 30, 41, 47), as the integrations document it. */
 export const EDITABLE_STATES: readonly number[] = [10, 11, 20, 21, 22, 24, 30, 41, 47];
@@ -22,14 +23,14 @@ export interface DeliveryChangeResult {
 export type DeliveryTarget = string | Pick<DeliveryRecord, 'trackingNumber' | '_id' | 'state' | 'type'>;
 
 function changeResult(data: unknown): DeliveryChangeResult {
-  const record = recordOf(data);
-  const id = idText(record['_id']);
+  const record = asRecord(data);
+  const id = idString(record['_id']);
   return id === undefined ? { ...record } : { ...record, _id: id };
 }
 
 /** The id to send: the string given, or a read order's tracking number (the form most integrations send). */
 function targetId(target: unknown): string {
-  if (isRecord(target)) return requireId(idText(target['trackingNumber']) ?? idText(target['_id']), 'trackingNumber');
+  if (isRecord(target)) return requireId(idString(target['trackingNumber']) ?? idString(target['_id']), 'trackingNumber');
   return requireId(target, 'trackingNumberOrId');
 }
 

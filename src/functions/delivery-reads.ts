@@ -6,7 +6,7 @@ import { coreInternals, type DeliveryCore } from './core.js';
 import { type DeliveryRecord, deliveryRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
-import { type Answer, requireId } from './shared.js';
+import { type ResponseContext, requireId } from './shared.js';
 
 /**
  * What `POST /deliveries/search` filters on. Lists are sent as the comma-separated text the
@@ -67,7 +67,7 @@ function searchBody(filter: DeliverySearchFilter | undefined): Record<string, un
 const numberOrUndefined = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
 /** Reads a search answer: `{ deliveries, count, page, limit }` (a bare array is read as the deliveries). */
-function deliveryPage(data: unknown, answer: Answer): DeliveryPage {
+function deliveryPage(data: unknown, answer: ResponseContext): DeliveryPage {
   const record = isRecord(data) ? data : { deliveries: data };
   const list = record['deliveries'];
   if (!Array.isArray(list)) {

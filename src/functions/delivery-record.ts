@@ -1,6 +1,6 @@
 import type { DeliveryState } from '../catalogue/states.js';
+import { asRecord, idString } from '../core/guards.js';
 import { isRecord } from '../schemas/predicates.js';
-import { idText, recordOf } from './shared.js';
 
 /** A place of a read address (`city`, `zone`, `district`): its name, and whatever else the service sends. */
 export interface NamedPlace {
@@ -89,10 +89,10 @@ function coded(value: unknown): Record<string, unknown> | undefined {
  * @internal
  */
 export function deliveryRecord(data: unknown): DeliveryRecord {
-  const record = recordOf(data);
+  const record = asRecord(data);
   const out: Record<string, unknown> = { ...record };
   for (const field of ['_id', 'trackingNumber'] as const) {
-    const text = idText(record[field]);
+    const text = idString(record[field]);
     if (text !== undefined) out[field] = text;
   }
   for (const field of ['state', 'type'] as const) {

@@ -8,13 +8,13 @@ import type { FulfillmentReturnOrder, FulfillmentSendOrder } from '../schemas/or
 import { checkedOrder } from '../schemas/order-lazy.js';
 import type { FulfillmentItem } from '../schemas/order-parts.js';
 import { isRecord } from '../schemas/predicates.js';
-import type { ValidateOptions } from '../schemas/rules-off.js';
+import type { ValidateOptions } from '../schemas/skip-rules.js';
 import { receiverPhoneOf } from './bulky-merge.js';
 import type { DeliveryCore } from './core.js';
 import { type CreatedDelivery, orderEndpoint } from './deliveries.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
-import { type Answer, createdRecord, issuesAt, listOf } from './shared.js';
+import { createdRecord, issuesAt, listOf, type ResponseContext } from './shared.js';
 
 /** An order created by `createBulky`: one per customer phone. Fields the service adds are kept. */
 export interface BulkyCreatedOrder {
@@ -47,7 +47,7 @@ function originalItems(original: OriginalFulfillment): readonly FulfillmentItem[
 /** Every element checked; one error listing the issues of all invalid ones. */
 async function checkBulky(body: unknown, options: ValidateOptions): Promise<unknown> {
   // The schemas load on first use (a chunk of their own in a browser bundle): a checkout page never needs them.
-  const { orderRulesWithout } = await import('../schemas/on-demand.js');
+  const { orderValidators } = await import('../schemas/on-demand.js');
   const orders = Array.isArray(body) ? body : [];
   const issues: ValidationIssue[] = orders.length === 0 ? [{ path: [], message: 'needs at least one order' }] : [];
   const prepared = orders.map((element: unknown, index) => {
@@ -58,7 +58,7 @@ async function checkBulky(body: unknown, options: ValidateOptions): Promise<unkn
       issues.push({ path: [index, 'type'], message: `must be 'FXF_SEND' in a bulky upload (got ${got})` });
       return;
     }
-    const checked = orderRulesWithout.check(element, options);
+    const checked = orderValidators.check(element, options);
     const found = checked.ok ? [] : issuesAt(index, checked.error);
     // The service merges elements by customer phone: one without a phone cannot be placed (previewBulkyMerge refuses it too).
     if (receiverPhoneOf(element) === undefined && !found.some(({ path }) => path[1] === 'receiver')) {
@@ -71,7 +71,7 @@ async function checkBulky(body: unknown, options: ValidateOptions): Promise<unkn
   return prepared;
 }
 
-const bulkyCreated = (data: unknown, answer: Answer): BulkyCreatedOrder[] =>
+const bulkyCreated = (data: unknown, answer: ResponseContext): BulkyCreatedOrder[] =>
   listOf(data, answer).map((entry) => createdRecord(entry, answer, ['_id', 'trackingNumber']) as BulkyCreatedOrder);
 
 /**

@@ -1,5 +1,5 @@
 import type { CallOptions, TransportOptions } from '../core/options.js';
-import type { ValidateSetting } from '../schemas/rules-off.js';
+import type { ValidateSetting } from '../schemas/skip-rules.js';
 
 /** Options of {@link DeliveryClient} and of `DeliveryCore` (`delivery-sdk/functions`). */
 export interface DeliveryClientOptions extends TransportOptions {

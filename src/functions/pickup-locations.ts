@@ -1,9 +1,10 @@
 import type { APIPromise } from '../core/api-promise.js';
+import { asRecord, idString } from '../core/guards.js';
 import type { DeliveryCore } from './core.js';
 import type { DeliveryAddressRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
-import { idText, listOf, recordOf } from './shared.js';
+import { listOf } from './shared.js';
 
 /** A pickup location as `GET /pickup-locations` answers it; any field the service adds is kept. */
 export interface PickupLocationRecord {
@@ -33,8 +34,8 @@ export function listPickupLocations(core: DeliveryCore, options?: RequestOptions
     path: '/pickup-locations',
     transform: (data, answer) =>
       listOf(data, answer).map((entry) => {
-        const record = recordOf(entry);
-        return { ...record, _id: idText(record['_id']) ?? '' } as PickupLocationRecord;
+        const record = asRecord(entry);
+        return { ...record, _id: idString(record['_id']) ?? '' } as PickupLocationRecord;
       }),
   }));
 }

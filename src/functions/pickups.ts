@@ -1,4 +1,5 @@
 import type { APIPromise } from '../core/api-promise.js';
+import { asRecord, idString } from '../core/guards.js';
 import { path } from '../core/http.js';
 import { ResponseShapeError, ValidationError } from '../errors/index.js';
 import type { PickupChanges, PickupContact, PickupDate, PickupInput, PickupTimeSlot } from '../schemas/after-create.js';
@@ -6,7 +7,7 @@ import { isRecord } from '../schemas/predicates.js';
 import type { DeliveryCore } from './core.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
-import { type Answer, idText, recordOf, requireId } from './shared.js';
+import { type ResponseContext, requireId } from './shared.js';
 
 /** A pickup request as the service answers it; any field it adds is kept. */
 export interface Pickup {
@@ -35,9 +36,9 @@ export interface PickupList {
 /** Filter of `pickups.list`, sent as the query (`page`, `limit`, ...). */
 export type PickupListQuery = Record<string, string | number | boolean | undefined>;
 
-function pickupOf(data: unknown, answer: Answer): Pickup {
-  const record = recordOf(data);
-  const id = idText(record['_id']);
+function pickupOf(data: unknown, answer: ResponseContext): Pickup {
+  const record = asRecord(data);
+  const id = idString(record['_id']);
   if (id === undefined) {
     const { method, url } = answer.request;
     throw new ResponseShapeError(`${method} ${url} answered ${answer.status} without the pickup's _id`, answer);
@@ -45,7 +46,7 @@ function pickupOf(data: unknown, answer: Answer): Pickup {
   return { ...record, _id: id };
 }
 
-function pickupListOf(data: unknown, answer: Answer): PickupList {
+function pickupListOf(data: unknown, answer: ResponseContext): PickupList {
   const record = isRecord(data) ? data : { pickups: data };
   const list = record['pickups'] ?? record['list'];
   if (!Array.isArray(list)) {
@@ -53,7 +54,7 @@ function pickupListOf(data: unknown, answer: Answer): PickupList {
     throw new ResponseShapeError(`${method} ${url} answered ${answer.status} without a pickups list`, answer);
   }
   const count = typeof record['count'] === 'number' ? record['count'] : undefined;
-  return { ...record, pickups: list.map((entry) => ({ ...recordOf(entry), _id: idText(recordOf(entry)['_id']) ?? '' })), count };
+  return { ...record, pickups: list.map((entry) => ({ ...asRecord(entry), _id: idString(asRecord(entry)['_id']) ?? '' })), count };
 }
 
 /**
@@ -121,7 +122,7 @@ export function updatePickup(core: DeliveryCore, pickupId: string, changes: Pick
     path: path`/pickups/${requireId(pickupId, 'pickupId')}`,
     body: validation === false ? changes : (await import('../schemas/on-demand.js')).checkedPickupChanges(changes, validation),
     // The answer may carry only `{ _id }` (or nothing of the pickup): the id asked for stands in.
-    transform: (data) => ({ ...recordOf(data), _id: idText(recordOf(data)['_id']) ?? pickupId }) as Pickup,
+    transform: (data) => ({ ...asRecord(data), _id: idString(asRecord(data)['_id']) ?? pickupId }) as Pickup,
   }));
 }
 
@@ -137,7 +138,7 @@ export function deletePickup(core: DeliveryCore, pickupId: string, options?: Req
   return send(core, options, () => ({
     method: 'DELETE',
     path: path`/pickups/${requireId(pickupId, 'pickupId')}`,
-    transform: (data) => ({ ...recordOf(data) }),
+    transform: (data) => ({ ...asRecord(data) }),
   }));
 }
 

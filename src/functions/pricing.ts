@@ -1,9 +1,9 @@
 import type { APIPromise } from '../core/api-promise.js';
+import { asRecord } from '../core/guards.js';
 import type { PriceQuery } from '../schemas/after-create.js';
 import type { DeliveryCore } from './core.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
-import { recordOf } from './shared.js';
 
 /** An amount as the fee answer nests it. */
 export interface Amount {
@@ -43,7 +43,7 @@ export function calculatePrice(core: DeliveryCore, query: PriceQuery, options?: 
         type: checked.type ?? 'SEND',
         size: checked.size ?? 'Normal',
       },
-      transform: (data) => ({ ...recordOf(data) }) as PriceQuote,
+      transform: (data) => ({ ...asRecord(data) }) as PriceQuote,
     };
   });
 }

@@ -1,10 +1,10 @@
 /** Registration of the business admin and its confirmations: public endpoints, no API key needed. */
 import type { APIPromise } from '../core/api-promise.js';
+import { asRecord, idString } from '../core/guards.js';
 import type { ConfirmEmailInput, ConfirmPhoneInput, RegisterBusinessAdminInput, VerifyPhoneInput } from '../schemas/account.js';
 import type { DeliveryCore } from './core.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
-import { idText, recordOf } from './shared.js';
 
 /** The registered business admin. The spec does not show the answer; fields the service adds are kept. */
 export interface BusinessAdmin {
@@ -27,12 +27,12 @@ export interface VerificationResult {
 }
 
 function adminOf(data: unknown): BusinessAdmin {
-  const record = recordOf(data);
-  const id = idText(record['_id']);
+  const record = asRecord(data);
+  const id = idString(record['_id']);
   return (id === undefined ? { ...record } : { ...record, _id: id }) as BusinessAdmin;
 }
 
-const resultOf = (data: unknown): VerificationResult => recordOf(data) as VerificationResult;
+const resultOf = (data: unknown): VerificationResult => asRecord(data) as VerificationResult;
 
 // The schemas load on first use (a chunk of their own in a browser bundle): a checkout page never needs them.
 const accountSchemas = () => import('../schemas/on-demand.js');

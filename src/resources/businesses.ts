@@ -16,7 +16,6 @@ export type { Business, PickupLocation } from '../functions/businesses.js';
  * ```
  */
 export class BusinessesResource {
-  // Private, so util.inspect of the client never reaches the headers (and the key) through here.
   readonly #core: DeliveryCore;
 
   /** @hidden The client builds it. */

@@ -43,7 +43,6 @@ export { type CreatedDelivery, createdDelivery, orderEndpoint } from '../functio
  * ```
  */
 export class DeliveriesResource {
-  // Private, so util.inspect of the client never reaches the headers (and the key) through here.
   readonly #core: DeliveryCore;
 
   /** @hidden The client builds it. */

@@ -29,7 +29,6 @@ export type { BulkyCreatedOrder, CreateReturnOptions, OriginalFulfillment } from
  * ```
  */
 export class FulfillmentResource {
-  // Private, so util.inspect of the client never reaches the headers (and the key) through here.
   readonly #core: DeliveryCore;
 
   /** @hidden The client builds it. */

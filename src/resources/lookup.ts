@@ -24,7 +24,6 @@ export type { City, CityDistricts, DistrictEntry, Zone } from '../functions/look
  * option), and `resolveAddress`, which turns place names into the ids orders need.
  */
 export class LookupResource {
-  // Private, so util.inspect of the client never reaches the headers (and the key) through here.
   readonly #core: DeliveryCore;
 
   /** @hidden The client builds it. */

@@ -21,7 +21,6 @@ export type { BusinessAdmin, VerificationResult } from '../functions/users.js';
  * ```
  */
 export class UsersResource {
-  // Private, so util.inspect of the client never reaches the headers (and the key) through here.
   readonly #core: DeliveryCore;
 
   /** @hidden The client builds it. */

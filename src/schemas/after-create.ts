@@ -21,7 +21,7 @@ import {
   specsSchema,
 } from './order-parts.js';
 import { isPhoneNumber, isRecord } from './predicates.js';
-import type { ValidateOptions } from './rules-off.js';
+import type { ValidateOptions } from './skip-rules.js';
 
 /** What `deliveries.update` may change (the fields the integrations send). `null` means "not given", as for every optional field. */
 export interface DeliveryChanges {

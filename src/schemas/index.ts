@@ -61,4 +61,4 @@ export type {
   PackageSpecs,
   PackageType,
 } from './order-parts.js';
-export { CLIENT_RULE_CODES, type ClientRuleCode, type ValidateOptions, type ValidateSetting } from './rules-off.js';
+export { CLIENT_RULE_CODES, type ClientRuleCode, type ValidateOptions, type ValidateSetting } from './skip-rules.js';

@@ -1,8 +1,8 @@
 import type * as z from 'zod/mini';
-import { ConfigurationError, type DeliveryError, formatPath, ValidationError, type ValidationIssue } from '../errors/base.js';
+import { ConfigurationError, type DeliveryError, formatPath, issueSummary, ValidationError, type ValidationIssue } from '../errors/base.js';
 import { createCodedError } from '../errors/coded.js';
 import { isKnownErrorCode } from '../errors/codes.js';
-import { rulesToSkip, type ValidateOptions } from './rules-off.js';
+import { rulesToSkip, type ValidateOptions } from './skip-rules.js';
 
 /** What a validator found: the value to send, or the error it would throw. */
 export type CheckResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: DeliveryError };
@@ -81,15 +81,16 @@ function toIssue(issue: z.core.$ZodIssue): ValidationIssue {
  * `issues` lists every problem, and the message starts with the coded one, said once with its
  * field: `cod: must be at most 30000 EGP (errorCode 3007)`.
  */
-export function failure(subject: string, issues: readonly ValidationIssue[], unlistedIssues = 0): DeliveryError {
+export function errorForIssues(subject: string, issues: readonly ValidationIssue[], unlistedIssues = 0): DeliveryError {
   const coded = issues.find((issue) => isKnownErrorCode(issue.errorCode));
   if (coded === undefined || !isKnownErrorCode(coded.errorCode)) return new ValidationError(issues, { subject, unlistedIssues });
   const code = coded.errorCode;
   const others = issues.filter((issue) => issue !== coded);
-  // As describeIssues lists them: ten at most, then a count.
-  const listed = [coded, ...others].slice(0, 10).map((issue) => `${formatPath(issue.path)}: ${issue.message}${issue === coded ? ` (errorCode ${code})` : ''}`);
-  const hidden = issues.length - listed.length + unlistedIssues;
-  const message = `${listed.join('; ')}${hidden > 0 ? `; and ${hidden} more` : ''}`;
+  const message = issueSummary(
+    [coded, ...others],
+    unlistedIssues,
+    (issue) => `${formatPath(issue.path)}: ${issue.message}${issue === coded ? ` (errorCode ${code})` : ''}`,
+  );
   return createCodedError(code, { source: 'client', issues, unlistedIssues, message });
 }
 
@@ -98,7 +99,7 @@ export function failure(subject: string, issues: readonly ValidationIssue[], unl
  * rest counted. An issue with a spec code is listed even when it comes late, in place of the last
  * uncoded one, since it picks the error's class.
  */
-function failureOf(subject: string, found: readonly z.core.$ZodIssue[]): DeliveryError {
+function errorForZodIssues(subject: string, found: readonly z.core.$ZodIssue[]): DeliveryError {
   const listed: ValidationIssue[] = [];
   let coded = 0;
   let unlisted = 0;
@@ -120,7 +121,7 @@ function failureOf(subject: string, found: readonly z.core.$ZodIssue[]): Deliver
     listed.splice(at, 1);
     unlisted++;
   }
-  return failure(subject, listed, unlisted);
+  return errorForIssues(subject, listed, unlisted);
 }
 
 /** Whether `issue` is of a rule `skip` switches off. */
@@ -148,7 +149,7 @@ export function checkWith<T>(schema: z.ZodMiniType<T>, input: unknown, subject: 
   }
   const found = skip.size === 0 ? payload.issues : payload.issues.filter((issue) => !isSkipped(issue, skip));
   if (found.length === 0) return { ok: true, value: payload.value as T };
-  return { ok: false, error: failureOf(subject, found.map(finalized)) };
+  return { ok: false, error: errorForZodIssues(subject, found.map(finalized)) };
 }
 
 /**
@@ -181,5 +182,5 @@ export function unwrap<T>(checked: CheckResult<T>): T {
 
 /** A failed check at the root of the input, for problems found before any schema applies. */
 export function rejected(subject: string, issue: ValidationIssue): CheckResult<never> {
-  return { ok: false, error: failure(subject, [issue]) };
+  return { ok: false, error: errorForIssues(subject, [issue]) };
 }

@@ -10,4 +10,5 @@
 export { validateBusiness, validateConfirmEmail, validateConfirmPhone, validateRegisterBusinessAdmin, validateVerifyPhone } from './account.js';
 export { validateAddress, validatePickupLocations } from './address.js';
 export { checkedChanges, checkedPickup, checkedPickupChanges, checkedPriceQuery } from './after-create.js';
-export { orderRulesWithout } from './order.js';
+/** @internal */
+export { orderValidators } from './order.js';

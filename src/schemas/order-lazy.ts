@@ -5,7 +5,7 @@
  */
 import type { FulfillmentOrder, FulfillmentReturnOrder, OrderInput } from './order.js';
 import { sendsAsWritten } from './order-fast.js';
-import { rulesToSkip, type ValidateOptions } from './rules-off.js';
+import { rulesToSkip, type ValidateOptions } from './skip-rules.js';
 
 type Family = 'order' | 'fulfillment' | 'fulfillmentReturn';
 interface Checked {
@@ -33,5 +33,5 @@ export function checkedOrder<F extends Family>(family: F, input: unknown, option
   } catch {
     // a `skip` that is not one, a getter that threw: the schemas say what is wrong
   }
-  return import('./on-demand.js').then(({ orderRulesWithout }) => orderRulesWithout[family](input, options) as Checked[F]);
+  return import('./on-demand.js').then(({ orderValidators }) => orderValidators[family](input, options) as Checked[F]);
 }

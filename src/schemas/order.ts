@@ -27,7 +27,7 @@ import {
   webhookUrlSchema,
 } from './order-parts.js';
 import { isRecord } from './predicates.js';
-import { rulesToSkip, type ValidateOptions } from './rules-off.js';
+import { rulesToSkip, type ValidateOptions } from './skip-rules.js';
 
 /** The fields every order type may carry. */
 export interface OrderFields {
@@ -389,14 +389,14 @@ export function validateFulfillmentReturn(input: unknown): FulfillmentReturnOrde
 }
 
 /**
- * The order checks the client runs, with the rules its `validate: { skip }` names left out. Not
+ * @internal The order checks the client runs, with the rules its `validate: { skip }` names left out. Not
  * public: a second argument on `checkOrder` and the validators would take the index of
  * `orders.map(checkOrder)` for options.
  *
  * An order that passes the plain check of order-fast.ts is the body as it is, not a copy (the
  * caller owns an order it changes while a call is under way); the schemas run only for the others.
  */
-export const orderRulesWithout = {
+export const orderValidators = {
   /** The schemas alone, without the plain check first: what the property tests hold the plain check to. */
   schemas: (input: unknown, options: ValidateOptions | undefined): CheckResult<OrderInput> => checkOrderOf(ANY_ORDER, input, options),
   check: (input: unknown, options: ValidateOptions | undefined): CheckResult<OrderInput> => fastThenSchemas(ANY_ORDER, input, options),

@@ -4,7 +4,7 @@ import type { ScenarioName } from './flows.js';
 import { isLoopbackAddress, isLoopbackHostHeader, isLoopbackOrigin } from './network.js';
 import type { Sandbox, SandboxWebhookConfig } from './sandbox.js';
 import type { Peer } from './server.js';
-import { fail, isRecord, ok, RuleViolation, readJson } from './wire.js';
+import { errorResponse, isRecord, ok, RuleViolation, readJson } from './wire.js';
 
 /** Path prefix of the control endpoints a `listen()` server adds, for tests in other processes or languages. */
 export const CONTROL_PREFIX = '/__sandbox';
@@ -37,7 +37,7 @@ export function isControlPeerAllowed(peer: Peer): boolean {
 export async function answerControl(sandbox: Sandbox, request: Request, peer: Peer): Promise<Response> {
   const response = isControlPeerAllowed(peer)
     ? await control(sandbox, request)
-    : fail(403, 'Forbidden: the sandbox control endpoints answer requests from this machine only (loopback peer, Host and Origin)');
+    : errorResponse(403, 'Forbidden: the sandbox control endpoints answer requests from this machine only (loopback peer, Host and Origin)');
   for (const name of [...response.headers.keys()]) {
     if (name.startsWith('access-control-')) response.headers.delete(name);
   }
@@ -90,10 +90,10 @@ export async function control(sandbox: Sandbox, request: Request): Promise<Respo
         sandbox.clearFaults();
         return ok(null);
       default:
-        return fail(404, `Not Found: ${request.method} ${url.pathname}`);
+        return errorResponse(404, `Not Found: ${request.method} ${url.pathname}`);
     }
   } catch (err) {
-    if (err instanceof SandboxError) return fail(400, err.message);
+    if (err instanceof SandboxError) return errorResponse(400, err.message);
     if (err instanceof RuleViolation) return err.toResponse();
     throw err;
   }

@@ -1,6 +1,6 @@
 import { SandboxError } from './errors.js';
 import { mulberry32 } from './random.js';
-import { fail } from './wire.js';
+import { errorResponse } from './wire.js';
 
 /**
  * What can go wrong on the wire:
@@ -73,9 +73,9 @@ export class FaultInjector {
     if (kind === undefined || options === undefined) return handle();
     switch (kind) {
       case 'rate-limit':
-        return fail(429, 'Too many requests', undefined, null, { 'retry-after': String(options.retryAfterSeconds) });
+        return errorResponse(429, 'Too many requests', undefined, null, { 'retry-after': String(options.retryAfterSeconds) });
       case 'unavailable':
-        return fail(503, 'Service unavailable');
+        return errorResponse(503, 'Service unavailable');
       case 'drop-before':
         throw connectionReset(kind);
       case 'slow':

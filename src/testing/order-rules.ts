@@ -1,4 +1,4 @@
-import { asciiDigits } from '../schemas/predicates.js';
+import { asciiDigits, isHeaderName } from '../schemas/predicates.js';
 import { checkOrderAddress } from './addresses.js';
 import type { BusinessRecord, FlowKind, FulfillmentItem, OrderRecord } from './store.js';
 import { coded, invalid, isNonEmptyString, isRecord, wrongType } from './wire.js';
@@ -19,7 +19,6 @@ const KIND_OF_TYPE: ReadonlyMap<unknown, FlowKind> = new Map<unknown, FlowKind>(
   ['CUSTOMER_RETURN_PICKUP', 'FXF_CUSTOMER_RETURN_PICKUP'],
 ]);
 const TYPE_NAMES: Readonly<Record<string, string>> = { 10: 'Deliver', 15: 'Cash Collection', 25: 'CRP', 30: 'Exchange' };
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** An order that passed every server-side rule. */
 export interface AcceptedOrder {
@@ -194,7 +193,7 @@ function checkWebhook(body: Record<string, unknown>): Pick<AcceptedOrder, 'webho
   if (!isRecord(headers)) throw invalid('webhookCustomHeaders must be an object of header names to values');
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (!HEADER_NAME.test(name) || typeof value !== 'string' || /[\r\n]/.test(value)) throw invalid(`webhookCustomHeaders.${name} is not a valid header`);
+    if (!isHeaderName(name) || typeof value !== 'string' || /[\r\n]/.test(value)) throw invalid(`webhookCustomHeaders.${name} is not a valid header`);
     out[name] = value;
   }
   return { webhookUrl: url, webhookCustomHeaders: out };

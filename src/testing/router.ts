@@ -4,7 +4,7 @@ import { listAllDistricts, listCities, listDistricts, listZones } from './routes
 import { createBulk, createBulky, createDelivery } from './routes-orders.js';
 import { availableDates, calculatePrice, createPickup, deletePickup, getPickup, listPickupLocations, listPickups, updatePickup } from './routes-pickups.js';
 import type { SandboxStore } from './store.js';
-import { fail, invalid, preflight, RuleViolation, readJson } from './wire.js';
+import { errorResponse, invalid, preflight, RuleViolation, readJson } from './wire.js';
 
 export interface RouterContext {
   readonly store: SandboxStore;
@@ -130,13 +130,13 @@ export async function route(ctx: RouterContext, request: Request): Promise<Respo
   for (const candidate of path === undefined ? [] : ROUTES) {
     const match = candidate.path.exec(path ?? '');
     if (match === null || candidate.method !== request.method) continue;
-    if (candidate.needsKey && !hasKey(request, ctx.apiKey)) return fail(401, UNAUTHORIZED);
+    if (candidate.needsKey && !hasKey(request, ctx.apiKey)) return errorResponse(401, UNAUTHORIZED);
     try {
       return await candidate.handle({ ctx, url, params: match.slice(1), request });
     } catch (err) {
       if (err instanceof RuleViolation) return err.toResponse();
-      return fail(500, `Sandbox internal error: ${err instanceof Error ? err.message : String(err)}`);
+      return errorResponse(500, `Sandbox internal error: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
-  return fail(404, `Not Found: ${request.method} ${url.pathname}`);
+  return errorResponse(404, `Not Found: ${request.method} ${url.pathname}`);
 }

@@ -4,7 +4,7 @@ import { startOf } from './flows.js';
 import { type AcceptedOrder, checkOrder } from './order-rules.js';
 import type { BusinessRecord, FulfillmentItem, OrderRecord, SandboxStore } from './store.js';
 import { formatPromiseDate } from './webhook-dispatch.js';
-import { coded, fail, invalid, isNonEmptyString, isRecord, ok, RuleViolation } from './wire.js';
+import { coded, errorResponse, invalid, isNonEmptyString, isRecord, ok, RuleViolation } from './wire.js';
 
 const DAY_MS = 86_400_000;
 /** Promise: three days after creation (the spec shows only the date format). */
@@ -108,7 +108,12 @@ export function createBulk(store: SandboxStore, url: URL, body: unknown, now: nu
   }
   const data = { createdDeliveriesIds, failedDeliveries };
   if (failedDeliveries.length === 0) return ok(data, 201, 'Deliveries created');
-  return fail(400, `${errorCodeMeaning[1061]} (${failedDeliveries.length} of ${createdDeliveriesIds.length + failedDeliveries.length} failed)`, 1061, data);
+  return errorResponse(
+    400,
+    `${errorCodeMeaning[1061]} (${failedDeliveries.length} of ${createdDeliveriesIds.length + failedDeliveries.length} failed)`,
+    1061,
+    data,
+  );
 }
 
 function mergeItems(elements: ReadonlyArray<Record<string, unknown>>): FulfillmentItem[] {

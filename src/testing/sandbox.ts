@@ -1,5 +1,5 @@
 import type { WebhookOrderType } from '../catalogue/order-types.js';
-import { asciiDigits } from '../schemas/predicates.js';
+import { asciiDigits, isHeaderName } from '../schemas/predicates.js';
 import { answerControl, CONTROL_PREFIX } from './control.js';
 import { SandboxError } from './errors.js';
 import { FaultInjector, type FaultOptions } from './faults.js';
@@ -131,8 +131,6 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
 function snapshot(order: OrderRecord): SandboxOrder {
   return {
     _id: order._id,
@@ -167,7 +165,7 @@ function checkWebhookConfig(config: SandboxWebhookConfig, webhookHosts: Readonly
   if ((config.headerName === undefined) !== (config.headerValue === undefined)) {
     throw new SandboxError('setWebhook: headerName and headerValue go together, never one alone (spec, Authentication 3)');
   }
-  if (config.headerName !== undefined && !HEADER_NAME.test(config.headerName))
+  if (config.headerName !== undefined && !isHeaderName(config.headerName))
     throw new SandboxError(`setWebhook: '${config.headerName}' is not a valid header name`);
   // Refused here, not left to fetch: every delivery would otherwise fail and only show in webhookLog().
   if (config.headerValue !== undefined && (typeof config.headerValue !== 'string' || config.headerValue.trim() === '' || /[\r\n\0]/.test(config.headerValue))) {

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MAX_TIMER } from '../core/deadline.js';
 import { CONTROL_PREFIX } from './control.js';
 import { SandboxError } from './errors.js';
 import { isConnectionReset } from './faults.js';
 import { isIpAddress, isLoopbackHostHeader, isLoopbackName, isLoopbackOrigin } from './network.js';
-import { fail, RuleViolation } from './wire.js';
+import { errorResponse, RuleViolation } from './wire.js';
 
 /** Where {@link Sandbox.listen} serves the sandbox. */
 export interface ListenOptions {
@@ -66,8 +67,8 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 /** A request the Fetch API cannot represent, answered here: `OPTIONS *`, absolute-form targets, TRACE. */
 function refusal(req: IncomingMessage): Response | undefined {
   const method = req.method ?? '';
-  if (!METHODS.includes(method)) return fail(405, `Method not allowed: ${method}`, undefined, null, { allow: METHODS.join(', ') });
-  if (req.url?.startsWith('/') !== true) return fail(400, 'Bad request: the request target must be a path, not * or an absolute URL');
+  if (!METHODS.includes(method)) return errorResponse(405, `Method not allowed: ${method}`, undefined, null, { allow: METHODS.join(', ') });
+  if (req.url?.startsWith('/') !== true) return errorResponse(400, 'Bad request: the request target must be a path, not * or an absolute URL');
   return undefined;
 }
 
@@ -117,11 +118,11 @@ const isAllowedOrigin = (origin: string, access: ApiAccess): boolean => isLoopba
 async function answerApi(handler: ServedHandler, request: Request, peer: Peer, access: ApiAccess): Promise<Response> {
   if (!isAllowedHost(peer.host, access)) {
     const host = JSON.stringify(peer.host ?? '');
-    return withoutCors(fail(403, `Forbidden: the sandbox answers Host ${host} only if it is loopback, an IP address or in listen({ allowedHosts })`));
+    return withoutCors(errorResponse(403, `Forbidden: the sandbox answers Host ${host} only if it is loopback, an IP address or in listen({ allowedHosts })`));
   }
   if (peer.origin !== undefined && !isAllowedOrigin(peer.origin, access)) {
     const message = `Forbidden: the sandbox answers web pages from this machine only, and origins in listen({ cors }) (--cors); not ${peer.origin}`;
-    return withoutCors(fail(403, message));
+    return withoutCors(errorResponse(403, message));
   }
   const response = await handler(request, peer);
   if (peer.origin === undefined) return withoutCors(response);
@@ -225,7 +226,7 @@ async function answer(handler: ServedHandler, options: ServeOptions, req: Incomi
     request = toRequest(req, options.origin, options.maxBodyBytes, options.bodyTimeoutMs);
   } catch (err) {
     // Something node:http let through but Fetch refuses: the request's fault, not the sandbox's.
-    return fail(400, `Bad request: ${err instanceof Error ? err.message : String(err)}`);
+    return errorResponse(400, `Bad request: ${err instanceof Error ? err.message : String(err)}`);
   }
   const peer = peerOf(req);
   // The control endpoints make their own, stricter check (a loopback peer as well).
@@ -273,7 +274,7 @@ export async function startServer(handler: ServedHandler, options: ListenOptions
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0)
     throw new SandboxError(`listen: maxBodyBytes must be a positive whole number of bytes, got ${String(maxBodyBytes)}`);
   const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_SANDBOX_BODY_TIMEOUT_MS;
-  if (!Number.isSafeInteger(bodyTimeoutMs) || bodyTimeoutMs <= 0 || bodyTimeoutMs > 2 ** 31 - 1) {
+  if (!Number.isSafeInteger(bodyTimeoutMs) || bodyTimeoutMs <= 0 || bodyTimeoutMs > MAX_TIMER) {
     throw new SandboxError(`listen: bodyTimeoutMs must be a positive whole number of milliseconds, got ${String(bodyTimeoutMs)}`);
   }
   const serveOptions = { origin: '', maxBodyBytes, bodyTimeoutMs, access: apiAccess(options) };

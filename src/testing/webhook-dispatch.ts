@@ -1,4 +1,5 @@
 import type { WebhookOrderType } from '../catalogue/order-types.js';
+import { MAX_TIMER } from '../core/deadline.js';
 import { isLinkLocalHostname, webhookTargetRefusal } from './network.js';
 import type { OrderRecord, StateEvent } from './store.js';
 
@@ -216,7 +217,7 @@ export class WebhookDispatcher {
    */
   async drain(): Promise<void> {
     if (this.pending.size === 0) return;
-    const keepAlive = setInterval(() => undefined, 2 ** 31 - 1);
+    const keepAlive = setInterval(() => undefined, MAX_TIMER);
     try {
       while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
     } finally {

@@ -19,7 +19,7 @@ export function ok(data: unknown, status = 200, message = 'Success'): Response {
 }
 
 /** The spec's error body; `errorCode` is left out for errors the spec has no code for. */
-export function fail(status: number, message: string, errorCode?: number, data: unknown = null, headers: Record<string, string> = {}): Response {
+export function errorResponse(status: number, message: string, errorCode?: number, data: unknown = null, headers: Record<string, string> = {}): Response {
   const body = errorCode === undefined ? { success: false, message, data } : { success: false, message, errorCode, data };
   return json(status, body, headers);
 }
@@ -58,7 +58,7 @@ export class RuleViolation {
   ) {}
 
   toResponse(): Response {
-    return this.issue === undefined ? fail(this.status, this.message, this.errorCode) : json(this.status, [this.issue]);
+    return this.issue === undefined ? errorResponse(this.status, this.message, this.errorCode) : json(this.status, [this.issue]);
   }
 }
 

@@ -1,3 +1,4 @@
+import { isHeaderName } from '../core/guards.js';
 import { ConfigurationError } from '../errors/base.js';
 
 /**
@@ -13,8 +14,6 @@ export interface WebhookAuth {
 
 /** Request headers as Fetch (`Headers`) or Node (`req.headers`) give them. */
 export type WebhookHeaders = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
-
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 interface ExpectedHeader {
   readonly name: string;
@@ -33,7 +32,7 @@ export function compileWebhookAuth(auth: WebhookAuth, where = 'auth'): ExpectedH
     const problem = hasName ? 'a header name without a value' : hasValue ? 'a header value without a name' : 'neither a header name nor a value';
     throw new ConfigurationError(`${where}: ${problem}; the webhook key name and value go together (omit ${where} to accept unauthenticated webhooks)`);
   }
-  if (!TOKEN.test(name)) throw new ConfigurationError(`${where}.name: ${JSON.stringify(name)} is not a valid HTTP header name`);
+  if (!isHeaderName(name)) throw new ConfigurationError(`${where}.name: ${JSON.stringify(name)} is not a valid HTTP header name`);
   if (value.trim() !== value) throw new ConfigurationError(`${where}.value: leading or trailing spaces never arrive in a header`);
   const outside = /[^\x20-\x7e\t]/u.exec(value);
   if (outside !== null) {

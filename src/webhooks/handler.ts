@@ -1,4 +1,5 @@
 import { type DeliveryState, isKnownState } from '../catalogue/states.js';
+import { MAX_TIMER } from '../core/deadline.js';
 import { ConfigurationError } from '../errors/base.js';
 import { compileWebhookAuth, headersMatch, type WebhookAuth } from './auth.js';
 import { WebhookPayloadError } from './errors.js';
@@ -48,15 +49,12 @@ export const DEFAULT_MAX_WEBHOOK_BODY_BYTES = 64 * 1024;
 /** The default body deadline: a slow sender (or a slowloris) holds a request this long at most. */
 export const DEFAULT_WEBHOOK_BODY_TIMEOUT_MS = 10_000;
 
-/** Past this, timers fire at once. */
-const LONGEST_TIMER_MS = 2 ** 31 - 1;
-
 /** `bodyTimeoutMs` checked: a positive whole number of milliseconds a timer can hold, or `Infinity`. */
 export function checkBodyTimeout(bodyTimeoutMs: unknown): number {
-  const whole = Number.isSafeInteger(bodyTimeoutMs) && (bodyTimeoutMs as number) > 0 && (bodyTimeoutMs as number) <= LONGEST_TIMER_MS;
+  const whole = Number.isSafeInteger(bodyTimeoutMs) && (bodyTimeoutMs as number) > 0 && (bodyTimeoutMs as number) <= MAX_TIMER;
   if (whole || bodyTimeoutMs === Number.POSITIVE_INFINITY) return bodyTimeoutMs as number;
   const received = String(bodyTimeoutMs);
-  throw new ConfigurationError(`bodyTimeoutMs: expected a positive whole number of milliseconds up to ${LONGEST_TIMER_MS}, or Infinity, received ${received}`);
+  throw new ConfigurationError(`bodyTimeoutMs: expected a positive whole number of milliseconds up to ${MAX_TIMER}, or Infinity, received ${received}`);
 }
 
 /** A body a framework's parser already read (`req.body` behind `express.json()`): an object, a string or bytes. */

@@ -59,7 +59,7 @@ export function createNodeWebhookHandler(options: NodeWebhookHandlerOptions = {}
     let body: NodeBody | undefined;
     const failed = (err: unknown): void => {
       body?.discard();
-      fail(err, res, next);
+      respondWithError(err, res, next);
     };
     try {
       // A body parser consumed the stream; Express 4 sets `req.body = {}` even when none matched,
@@ -168,7 +168,7 @@ function send(response: Response, res: ServerResponse, body: NodeBody): void {
   response.text().then(finish, () => finish(''));
 }
 
-function fail(err: unknown, res: ServerResponse, next: NodeNext | undefined): void {
+function respondWithError(err: unknown, res: ServerResponse, next: NodeNext | undefined): void {
   if (next !== undefined) {
     next(err);
     return;

@@ -1,6 +1,7 @@
 import { describeException } from '../catalogue/exceptions.js';
 import { WebhookOrderType } from '../catalogue/order-types.js';
 import { isKnownState } from '../catalogue/states.js';
+import { idString } from '../core/guards.js';
 import { WebhookPayloadError } from './errors.js';
 import type { WebhookEvent, WebhookIssue } from './event.js';
 
@@ -90,8 +91,8 @@ class FieldReader {
 
 function readEvent(body: Body): WebhookEvent {
   const event: Record<string, unknown> = {
-    _id: required(body, '_id', 'the order id, a string', idText),
-    trackingNumber: required(body, 'trackingNumber', 'a string or a whole number below 2^53', idText),
+    _id: required(body, '_id', 'the order id, a string', idString),
+    trackingNumber: required(body, 'trackingNumber', 'a string or a whole number below 2^53', idString),
     state: required(body, 'state', 'a state code, a whole number', wholeNumber),
   };
   const state = event['state'] as number;
@@ -115,7 +116,7 @@ function readEvent(body: Body): WebhookEvent {
   }
   set(
     'businessReference',
-    fields.optional('businessReference', 'a string', (value) => (typeof value === 'string' ? value : idText(value))),
+    fields.optional('businessReference', 'a string', (value) => (typeof value === 'string' ? value : idString(value))),
   );
   set('numberOfAttempts', fields.optional('numberOfAttempts', 'a whole number', wholeNumber));
   if (state === 45) {
@@ -149,12 +150,6 @@ function required<T>(body: Body, field: string, expected: string, read: (value: 
   throw new WebhookPayloadError(value === undefined || value === null ? `missing; expected ${expected}` : `expected ${expected}, received ${describe(value)}`, {
     field,
   });
-}
-
-/** A non-empty string, or a whole number as its digits: past 2^53 JSON.parse has already changed them, so those are refused. */
-function idText(value: unknown): string | undefined {
-  if (typeof value === 'string') return value === '' ? undefined : value;
-  return Number.isSafeInteger(value) && (value as number) >= 0 ? String(value) : undefined;
 }
 
 const DIGITS = /^\d{1,15}$/;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CLIENT_RULE_CODES, type ClientRuleCode } from '../../src/index.js';
-import { orderRulesWithout } from '../../src/schemas/order.js';
+import { orderValidators } from '../../src/schemas/order.js';
 import { sendsAsWritten } from '../../src/schemas/order-fast.js';
 import { breakers, junk, KNOWN_ORDER_FIELDS, nearlyValid, type Order, pollutingJson, validOrder, validOrderOf, written } from '../support/order-arbitraries.js';
 
@@ -33,7 +33,7 @@ const skipped = fc.subarray([...CLIENT_RULE_CODES]);
 /** What the schemas say, and whether the plain check agrees: it passes exactly what they pass, sent as they would send it. */
 function expectAgreement(input: unknown, skip: ClientRuleCode[]): void {
   const fast = sendsAsWritten(input, new Set(skip));
-  const schemas = orderRulesWithout.schemas(input, { skip });
+  const schemas = orderValidators.schemas(input, { skip });
   expect(fast, JSON.stringify({ input, skip, schemas: schemas.ok ? 'ok' : schemas.error.message })).toBe(schemas.ok);
   if (fast && schemas.ok) expect(asSent(input)).toBe(asSent(schemas.value));
 }
@@ -143,7 +143,7 @@ describe('the plain order check and the schemas', () => {
     fc.assert(
       fc.property(fc.oneof(junk, pollutingJson, nearlyValid), skipped, (input, skip) => {
         if (!sendsAsWritten(input, new Set(skip))) return;
-        const schemas = orderRulesWithout.schemas(input, { skip });
+        const schemas = orderValidators.schemas(input, { skip });
         expect(schemas.ok).toBe(true);
         if (schemas.ok) expect(asSent(input)).toBe(asSent(schemas.value));
       }),

@@ -11,7 +11,7 @@ import {
   ValidationError,
   validateOrder,
 } from '../../src/index.js';
-import { orderRulesWithout } from '../../src/schemas/order.js';
+import { orderValidators } from '../../src/schemas/order.js';
 import { thrownBy, validOrders } from '../support/orders.js';
 import { startWireRecorder, type WireRecorder } from '../support/wire-recorder.js';
 
@@ -19,7 +19,7 @@ import { startWireRecorder, type WireRecorder } from '../support/wire-recorder.j
 const openWithoutImages = (): Record<string, unknown> => ({ ...validOrders.deliver(), allowToOpenPackage: true });
 
 // The checks the client runs for `validate: { skip }`; the public validators take no options (below).
-const { check, order: validateWithout } = orderRulesWithout;
+const { check, order: validateWithout } = orderValidators;
 
 describe('the order checks with { skip }', () => {
   it('leave out only the rules named: 2150 off, 3007 still checked', () => {

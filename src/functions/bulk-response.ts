@@ -5,12 +5,15 @@
  * orders' `businessReference`. The per-index shape `{ created: [{ index, _id, trackingNumber }],
  * failed: [{ index, errorCode, message }] }` is read too.
  */
-import { ApiError, createCodedError, type DeliveryError, ErrorCode, errorCodeMeaning, isKnownErrorCode, ResponseShapeError } from '../errors/index.js';
+
+import { idString } from '../core/guards.js';
+import { errorCodeFromWire, isKnownErrorCode } from '../errors/codes.js';
+import { ApiError, createCodedError, type DeliveryError, ErrorCode, errorCodeMeaning, ResponseShapeError } from '../errors/index.js';
 import { isRecord } from '../schemas/predicates.js';
-import { type Answer, idText } from './shared.js';
+import type { ResponseContext } from './shared.js';
 
 /** What a bulk answer is read with: the request and status, and for a non-2xx answer its error (the service's errorCode, message and body). */
-export interface BulkAnswerContext extends Answer {
+export interface BulkResponseContext extends ResponseContext {
   error?: DeliveryError | undefined;
 }
 
@@ -18,7 +21,7 @@ export interface BulkAnswerContext extends Answer {
 export type BulkOutcome = { created: Record<string, unknown> } | { error: DeliveryError; mayExist: boolean };
 
 /** The outcome of each position the answer speaks of, and every id it reports created. */
-export interface BulkAnswer {
+export interface BulkResponse {
   outcomes: Map<number, BulkOutcome>;
   createdIds: string[];
 }
@@ -49,9 +52,8 @@ function codeOfMessage(text: string): ErrorCode | undefined {
  * the entry's message is the spec's text of (`inferredFrom: 'message'`); else the code of the
  * whole answer (a non-2xx one). The whole answer's error, when there is one, is the `cause`.
  */
-function orderError(entry: Record<string, unknown>, answer: BulkAnswerContext): DeliveryError {
-  const raw = entry['errorCode'];
-  const own = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
+function orderError(entry: Record<string, unknown>, answer: BulkResponseContext): DeliveryError {
+  const own = errorCodeFromWire(entry['errorCode']);
   const options = { status: answer.status, body: entry, request: answer.request, cause: answer.error };
   const message = reasonOf(entry);
   if (isKnownErrorCode(own)) return createCodedError(own, { source: 'server', message, ...options });
@@ -67,7 +69,7 @@ function orderError(entry: Record<string, unknown>, answer: BulkAnswerContext): 
  * Reads one answer. `bodies` are the orders as sent, in request order. Positions the answer
  * does not speak of are left out of `outcomes`: the caller treats them as unreported.
  */
-export function readBulkAnswer(data: unknown, bodies: readonly unknown[], answer: BulkAnswerContext): BulkAnswer {
+export function readBulkResponse(data: unknown, bodies: readonly unknown[], answer: BulkResponseContext): BulkResponse {
   const outcomes = new Map<number, BulkOutcome>();
   const createdIds: string[] = [];
   const list = (field: string): unknown[] | undefined => (isRecord(data) && Array.isArray(data[field]) ? data[field] : undefined);
@@ -85,7 +87,7 @@ function readPerIndex(
   created: unknown[] | undefined,
   failed: unknown[] | undefined,
   count: number,
-  answer: BulkAnswerContext,
+  answer: BulkResponseContext,
   outcomes: Map<number, BulkOutcome>,
   createdIds: string[],
 ): void {
@@ -95,8 +97,8 @@ function readPerIndex(
   };
   (created ?? []).forEach((entry, fallback) => {
     if (!isRecord(entry)) return;
-    const _id = idText(entry['_id']);
-    const trackingNumber = idText(entry['trackingNumber']);
+    const _id = idString(entry['_id']);
+    const trackingNumber = idString(entry['trackingNumber']);
     const position = positionOf(entry, fallback);
     // Without an id the order is unusable: it stays unreported, so failed with mayExist.
     if (position === undefined || _id === undefined || trackingNumber === undefined) return;
@@ -122,12 +124,12 @@ function matchByReference(
   ids: readonly unknown[],
   failures: readonly unknown[],
   bodies: readonly unknown[],
-  answer: BulkAnswerContext,
+  answer: BulkResponseContext,
   outcomes: Map<number, BulkOutcome>,
   createdIds: string[],
 ): void {
   for (const id of ids) {
-    const known = idText(id);
+    const known = idString(id);
     if (known !== undefined) createdIds.push(known);
   }
   const references = bodies.map((body) => (isRecord(body) ? text(body['businessReference']) : undefined));
