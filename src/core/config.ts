@@ -1,6 +1,6 @@
 import type { Hooks } from 'ky';
 import { ConfigurationError } from '../errors/index.js';
-import { isHeaderName, isSafeHeaderValue } from './guards.js';
+import { describe, isHeaderName, isSafeHeaderValue } from './guards.js';
 import { LOG_LEVELS, log } from './logger.js';
 import type { CallOptions, ClientHooks, TransportOptions } from './options.js';
 import { secretsOf } from './redaction.js';
@@ -31,7 +31,7 @@ function parseBaseUrl(raw: unknown, allowInsecureHttp: boolean): string {
     throw new ConfigurationError(`DeliveryClient \`baseUrl\` is not an absolute URL: ${JSON.stringify(raw)}.`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ConfigurationError(`DeliveryClient \`baseUrl\` must use https (got ${url.protocol}).`);
+    throw new ConfigurationError(`DeliveryClient \`baseUrl\`: expected https, received ${url.protocol}.`);
   }
   if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname) && !allowInsecureHttp) {
     throw new ConfigurationError(
@@ -58,7 +58,8 @@ export function checkHeaders(headers: Record<string, string>, where: string): vo
 
 function nonNegative(value: number | undefined, fallback: number, name: string, owner = 'DeliveryClient'): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !(value >= 0)) throw new ConfigurationError(`${owner} \`${name}\` must be a number >= 0.`);
+  if (typeof value !== 'number' || !(value >= 0))
+    throw new ConfigurationError(`${owner} \`${name}\`: expected a number >= 0, received ${typeof value === 'number' ? value : describe(value)}.`);
   return value;
 }
 

@@ -129,19 +129,19 @@ const THENABLE = 'is a promise or thenable, not an order: await it before passin
 /** The options, checked; a `ConfigurationError` names the one that is wrong, whatever its type. */
 function settingsOf(options: BulkCreateOptions | undefined) {
   if (options !== undefined && options !== null && typeof options !== 'object')
-    throw new ConfigurationError(`createBulk options must be an object (got ${shown(options)}).`);
+    throw new ConfigurationError(`createBulk options: expected an object, received ${shown(options)}.`);
   const { chunkSize = 100, concurrency = 4, onProgress, deleteFailedDeliveries = false, ...requestOptions } = options ?? {};
   for (const [name, value] of [
     ['chunkSize', chunkSize],
     ['concurrency', concurrency],
   ] as const) {
     if (!Number.isSafeInteger(value) || value < 1)
-      throw new ConfigurationError(`createBulk \`${name}\` must be a whole number of at least 1 (got ${shown(value)}).`);
+      throw new ConfigurationError(`createBulk \`${name}\`: expected a whole number of at least 1, received ${shown(value)}.`);
   }
   if (typeof deleteFailedDeliveries !== 'boolean')
-    throw new ConfigurationError(`createBulk \`deleteFailedDeliveries\` must be true or false (got ${shown(deleteFailedDeliveries)}).`);
+    throw new ConfigurationError(`createBulk \`deleteFailedDeliveries\`: expected true or false, received ${shown(deleteFailedDeliveries)}.`);
   if (onProgress !== undefined && typeof onProgress !== 'function')
-    throw new ConfigurationError(`createBulk \`onProgress\` must be a function (got ${shown(onProgress)}).`);
+    throw new ConfigurationError(`createBulk \`onProgress\`: expected a function, received ${shown(onProgress)}.`);
   return { chunkSize, concurrency, onProgress, deleteFailedDeliveries, requestOptions: requestOptions as RequestOptions };
 }
 

@@ -55,7 +55,7 @@ async function checkBulky(body: unknown, options: ValidateOptions): Promise<unkn
     const type = isRecord(element) ? element['type'] : FulfillmentType.Send;
     if (type !== FulfillmentType.Send) {
       const got = typeof type === 'string' ? `'${type.slice(0, 40)}'` : typeof type === 'number' ? String(type) : type === undefined ? 'none' : typeof type;
-      issues.push({ path: [index, 'type'], message: `must be 'FXF_SEND' in a bulky upload (got ${got})` });
+      issues.push({ path: [index, 'type'], message: `expected 'FXF_SEND' in a bulky upload, received ${got}` });
       return;
     }
     const checked = orderValidators.check(element, options);

@@ -146,7 +146,7 @@ async function checkInput(input: ResolveAddressInput): Promise<void> {
   for (const [field, value] of Object.entries({ city, district, firstLine: lines.firstLine, zone: zone ?? '-' })) {
     if (typeof value !== 'string' || value.trim() === '') issues.push({ path: [field], message: 'required: a non-empty string' });
     else if (field !== 'firstLine' && value.length > MAX_PLACE_NAME_LENGTH) {
-      issues.push({ path: [field], message: `must be at most ${MAX_PLACE_NAME_LENGTH} characters (got ${value.length})` });
+      issues.push({ path: [field], message: `expected at most ${MAX_PLACE_NAME_LENGTH} characters, received ${value.length}` });
     }
   }
   const unknownUse = use !== 'dropOffAddress' && use !== 'pickupAddress';

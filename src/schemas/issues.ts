@@ -32,7 +32,7 @@ function messageOf(issue: z.core.$ZodRawIssue): string {
   switch (issue.code) {
     case 'invalid_type':
       if (issue.input === undefined) return 'required';
-      return `must be ${EXPECTED[issue.expected] ?? issue.expected} (got ${describeValue(issue.input)})`;
+      return `expected ${EXPECTED[issue.expected] ?? issue.expected}, received ${describeValue(issue.input)}`;
     case 'too_small':
       return issue.origin === 'array' ? `needs at least ${issue.minimum} item(s)` : `must be at least ${issue.minimum}`;
     case 'too_big':
@@ -41,7 +41,7 @@ function messageOf(issue: z.core.$ZodRawIssue): string {
       return `must be ${issue.values.map(quote).join(' or ')}`;
     case 'invalid_union':
       // The schemas' one union: buildingNumber, floor and apartment.
-      return `must be a string or a number (got ${describeValue(issue.input)})`;
+      return `expected a string or a number, received ${describeValue(issue.input)}`;
     case 'invalid_key':
       return issue.issues[0]?.message ?? 'is not a valid key';
     default:

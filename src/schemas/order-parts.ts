@@ -137,19 +137,19 @@ const NO_PROBLEMS: readonly ItemProblem[] = [];
 
 /** What is wrong with one fulfillment item, as [path within the item, message] pairs. */
 function itemProblems(item: unknown): readonly ItemProblem[] {
-  if (!isRecord(item)) return [[[], `must be an object (got ${describeValue(item)})`]];
+  if (!isRecord(item)) return [[[], `expected an object, received ${describeValue(item)}`]];
   const { sku, quantity, name } = item;
   const skuOk = isFilled(sku);
   const quantityOk = typeof quantity === 'number' && isWholeAtLeast(1)(quantity);
   const nameOk = name === undefined || name === null || typeof name === 'string';
   if (skuOk && quantityOk && nameOk) return NO_PROBLEMS;
   const problems: ItemProblem[] = [];
-  if (typeof sku !== 'string') problems.push([['sku'], sku === undefined ? 'required' : `must be a string (got ${describeValue(sku)})`]);
+  if (typeof sku !== 'string') problems.push([['sku'], sku === undefined ? 'required' : `expected a string, received ${describeValue(sku)}`]);
   else if (!skuOk) problems.push([['sku'], 'must not be empty']);
   if (typeof quantity !== 'number')
-    problems.push([['quantity'], quantity === undefined ? 'required' : `must be a finite number (got ${describeValue(quantity)})`]);
+    problems.push([['quantity'], quantity === undefined ? 'required' : `expected a finite number, received ${describeValue(quantity)}`]);
   else if (!quantityOk) problems.push([['quantity'], 'must be a whole number of at least 1']);
-  if (!nameOk) problems.push([['name'], `must be a string (got ${describeValue(name)})`]);
+  if (!nameOk) problems.push([['name'], `expected a string, received ${describeValue(name)}`]);
   return problems;
 }
 
@@ -204,7 +204,7 @@ export function webhookHeadersSchema() {
     crossField((headers, report) => {
       for (const [name, value] of Object.entries(headers)) {
         if (!isHeaderName(name)) report([name], 'is not a valid HTTP header name');
-        if (typeof value !== 'string') report([name], value === undefined ? 'required' : `must be a string (got ${describeValue(value)})`);
+        if (typeof value !== 'string') report([name], value === undefined ? 'required' : `expected a string, received ${describeValue(value)}`);
         else if (!isSafeHeaderValue(value)) report([name], 'must not contain CR, LF or NUL');
       }
     }),

@@ -320,7 +320,7 @@ function checkOrderOf<T>(orders: OrderFamily, input: unknown, options: ValidateO
   const schema = orders.schemas.get(type);
   if (schema === undefined) {
     const got = typeof type === 'string' ? `'${type.slice(0, 40)}'` : typeof type === 'number' ? String(type) : type === null ? 'null' : typeof type;
-    const message = type === undefined ? `required: ${orders.listed}` : `must be ${orders.listed} (got ${got})`;
+    const message = type === undefined ? `required: ${orders.listed}` : `expected ${orders.listed}, received ${got}`;
     return rejected(SUBJECT, { path: ['type'], message });
   }
   return checkWith(schema(), input, SUBJECT, options) as CheckResult<T>;

@@ -1,4 +1,4 @@
-import { asciiDigits, isHeaderName } from '../schemas/predicates.js';
+import { asciiDigits, isHeaderName, shown } from '../schemas/predicates.js';
 import { checkOrderAddress } from './addresses.js';
 import type { BusinessRecord, FlowKind, FulfillmentItem, OrderRecord } from './store.js';
 import { coded, invalid, isNonEmptyString, isRecord, wrongType } from './wire.js';
@@ -173,7 +173,8 @@ function checkExtras(body: Record<string, unknown>, context: OrderContext): void
   if (isGiven(goods)) {
     if (!isRecord(goods)) throw wrongType('goodsInfo', 'object');
     const amount = goods['amount'];
-    if (isGiven(amount) && (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0)) throw invalid('goodsInfo.amount must be a number >= 0');
+    if (isGiven(amount) && (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0))
+      throw invalid(`goodsInfo.amount: expected a number >= 0, received ${shown(amount)}`);
   }
   const specs = body['specs'];
   if (isGiven(specs)) {

@@ -84,9 +84,9 @@ describe('client.request with what is not a request', () => {
 
 describe('per-call options of the wrong kind', () => {
   it.each([
-    ['timeout', { timeout: '5s' }, /`timeout` must be a number >= 0/],
-    ['totalTimeout', { totalTimeout: -1 }, /`totalTimeout` must be a number >= 0/],
-    ['maxRetries', { maxRetries: Number.NaN }, /`maxRetries` must be a number >= 0/],
+    ['timeout', { timeout: '5s' }, /`timeout`: expected a number >= 0, received /],
+    ['totalTimeout', { totalTimeout: -1 }, /`totalTimeout`: expected a number >= 0, received /],
+    ['maxRetries', { maxRetries: Number.NaN }, /`maxRetries`: expected a number >= 0, received /],
     ['signal', { signal: 'stop' }, /`signal` must be an AbortSignal/],
     ['signal', { signal: {} }, /`signal` must be an AbortSignal/],
   ])('%s %j is a ConfigurationError before anything is sent', async (_name, options, message) => {

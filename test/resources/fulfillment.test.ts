@@ -147,8 +147,8 @@ describe('fulfillment.createBulky: POST /fulfillment/deliveries/bulky', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues).toEqual([
-      { path: [1, 'type'], message: "must be 'FXF_SEND' in a bulky upload (got 10)" },
-      { path: [2, 'type'], message: "must be 'FXF_SEND' in a bulky upload (got 'CUSTOMER_RETURN_PICKUP')" },
+      { path: [1, 'type'], message: "expected 'FXF_SEND' in a bulky upload, received 10" },
+      { path: [2, 'type'], message: "expected 'FXF_SEND' in a bulky upload, received 'CUSTOMER_RETURN_PICKUP'" },
     ]);
     expect((error as ValidationError).message).toMatch(/\[1\]\.type/);
     expect(sent).toHaveLength(0);

@@ -454,8 +454,8 @@ describe('resolveAddress: names as customers type them', () => {
       .catch((e: unknown) => e);
     expect(long).toBeInstanceOf(ValidationError);
     expect((long as ValidationError).issues).toEqual([
-      { path: ['city'], message: 'must be at most 100 characters (got 1000000)' },
-      { path: ['zone'], message: 'must be at most 100 characters (got 101)' },
+      { path: ['city'], message: 'expected at most 100 characters, received 1000000' },
+      { path: ['zone'], message: 'expected at most 100 characters, received 101' },
     ]);
     expect(citiesSent).toHaveLength(0);
     const name = `Mohandisin ${'z'.repeat(89)}`;

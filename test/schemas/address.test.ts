@@ -90,10 +90,10 @@ describe('the other address fields', () => {
   it('are strings (building, floor and apartment numbers too; isWorkAddress a boolean), each wrong one reported with its path', () => {
     const error = thrownBy(() => validateAddress({ ...cairoAddress(), secondLine: 7, buildingNumber: true, floor: {}, isWorkAddress: 'yes' }));
     expect(error.issues).toEqual([
-      { path: ['secondLine'], message: 'must be a string (got a number)' },
-      { path: ['buildingNumber'], message: 'must be a string or a number (got a boolean)' },
-      { path: ['floor'], message: 'must be a string or a number (got an object)' },
-      { path: ['isWorkAddress'], message: 'must be true or false (got a string)' },
+      { path: ['secondLine'], message: 'expected a string, received a number' },
+      { path: ['buildingNumber'], message: 'expected a string or a number, received a boolean' },
+      { path: ['floor'], message: 'expected a string or a number, received an object' },
+      { path: ['isWorkAddress'], message: 'expected true or false, received a string' },
     ]);
   });
 
@@ -146,6 +146,6 @@ describe('pickup locations of a business update', () => {
 
   it('are a non-empty array', () => {
     expect(thrownBy(() => validatePickupLocations([])).issues).toEqual([{ path: [], message: 'needs at least 1 item(s)' }]);
-    expect(thrownBy(() => validatePickupLocations(location())).issues[0]?.message).toBe('must be an array (got an object)');
+    expect(thrownBy(() => validatePickupLocations(location())).issues[0]?.message).toBe('expected an array, received an object');
   });
 });

@@ -62,7 +62,7 @@ describe('the order type', () => {
       const error = thrownBy(() => validateOrder({ ...validOrders.deliver(), type }));
       expect(error).toBeInstanceOf(ValidationError);
       expect(error.issues).toHaveLength(1);
-      expect(error.message).toMatch(/^Invalid order: type: must be one of 10, 15, 25, 30, 'FXF_SEND' or 'CUSTOMER_RETURN_PICKUP' \(got /);
+      expect(error.message).toMatch(/^Invalid order: type: expected one of 10, 15, 25, 30, 'FXF_SEND' or 'CUSTOMER_RETURN_PICKUP', received /);
     }
   });
 
@@ -78,7 +78,9 @@ describe('the order type', () => {
     expect(validateFulfillmentOrder(validOrders.fulfillmentReturn()).type).toBe('CUSTOMER_RETURN_PICKUP');
     expect(pathsOf(thrownBy(() => validateFulfillmentOrder(validOrders.deliver())))).toEqual(['type']);
     expect(validateFulfillmentReturn(validOrders.fulfillmentReturn()).originalFulfillmentTrackingNumber).toBe('7234258');
-    expect(thrownBy(() => validateFulfillmentReturn(validOrders.fulfillmentSend())).message).toContain("type: must be 'CUSTOMER_RETURN_PICKUP'");
+    expect(thrownBy(() => validateFulfillmentReturn(validOrders.fulfillmentSend())).message).toContain(
+      "type: expected 'CUSTOMER_RETURN_PICKUP', received 'FXF_SEND'",
+    );
   });
 
   it('needs an object', () => {
@@ -174,7 +176,7 @@ describe('cod', () => {
     for (const cod of [Number.NaN, Number.POSITIVE_INFINITY, -Infinity, '100', {}]) {
       const error = thrownBy(() => validateOrder({ ...validOrders.deliver(), cod }));
       expect(error).toBeInstanceOf(ValidationError);
-      expect(error.issues).toEqual([{ path: ['cod'], message: expect.stringMatching(/^must be a finite number \(got /) }]);
+      expect(error.issues).toEqual([{ path: ['cod'], message: expect.stringMatching(/^expected a finite number, received /) }]);
     }
   });
 });
@@ -290,7 +292,7 @@ describe('webhookUrl and webhookCustomHeaders', () => {
       { path: ['webhookCustomHeaders', ''], message: 'is not a valid HTTP header name' },
       { path: ['webhookCustomHeaders', 'X-Ok'], message: 'must not contain CR, LF or NUL' },
       { path: ['webhookCustomHeaders', 'X-Nul'], message: 'must not contain CR, LF or NUL' },
-      { path: ['webhookCustomHeaders', 'X-Num'], message: 'must be a string (got a number)' },
+      { path: ['webhookCustomHeaders', 'X-Num'], message: 'expected a string, received a number' },
     ]);
   });
 });
@@ -312,8 +314,8 @@ describe('specs', () => {
     const error = thrownBy(() => validateOrder({ ...validOrders.deliver(), specs: { packageType: 2, size: ['M'] } }));
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.issues).toEqual([
-      { path: ['specs', 'packageType'], message: 'must be a string (got a number)' },
-      { path: ['specs', 'size'], message: 'must be a string (got an array)' },
+      { path: ['specs', 'packageType'], message: 'expected a string, received a number' },
+      { path: ['specs', 'size'], message: 'expected a string, received an array' },
     ]);
   });
 
