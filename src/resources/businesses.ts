@@ -1,8 +1,8 @@
 import type { APIPromise } from '../core/api-promise.js';
 import { type Business, createBusiness, updatePickupLocations } from '../functions/businesses.js';
-import type { DeliveryCore } from '../functions/core.js';
 import type { RequestOptions } from '../functions/options.js';
 import type { CreateBusinessInput, PickupLocationEntry } from '../schemas/index.js';
+import { Resource } from './resource.js';
 
 export type { Business, PickupLocation } from '../functions/businesses.js';
 
@@ -15,14 +15,7 @@ export type { Business, PickupLocation } from '../functions/businesses.js';
  * await client.businesses.updatePickupLocations(business._id, [{ locationName: 'Warehouse', districtId, firstLine: '5 Makram Ebeid Street' }]);
  * ```
  */
-export class BusinessesResource {
-  readonly #core: DeliveryCore;
-
-  /** @hidden The client builds it. */
-  constructor(core: DeliveryCore) {
-    this.#core = core;
-  }
-
+export class BusinessesResource extends Resource {
   /**
    * Registers a business (`POST /businesses`): the basic flow (`salesChannel` a string), or the
    * marketplace flow with `autoCreatePickups: true` (`salesChannel` an array), where orders
@@ -41,7 +34,7 @@ export class BusinessesResource {
    * ```
    */
   create(input: CreateBusinessInput, options?: RequestOptions): APIPromise<Business> {
-    return createBusiness(this.#core, input, options);
+    return createBusiness(this.core, input, options);
   }
 
   /**
@@ -64,6 +57,6 @@ export class BusinessesResource {
    * ```
    */
   updatePickupLocations(businessId: string, locations: PickupLocationEntry[], options?: RequestOptions): APIPromise<Business> {
-    return updatePickupLocations(this.#core, businessId, locations, options);
+    return updatePickupLocations(this.core, businessId, locations, options);
   }
 }

@@ -10,7 +10,6 @@ import {
   streamBulkDeliveries,
 } from '../functions/bulk.js';
 import { type ResolvedBulkResult, type ResolveTrackingNumbersOptions, resolveBulkTrackingNumbers } from '../functions/bulk-recovery.js';
-import type { DeliveryCore } from '../functions/core.js';
 import { type CreatedDelivery, createDelivery } from '../functions/deliveries.js';
 import { type DeliveryChangeResult, type DeliveryTarget, terminateDelivery, updateDelivery } from '../functions/delivery-changes.js';
 import {
@@ -25,6 +24,7 @@ import type { DeliveryRecord } from '../functions/delivery-record.js';
 import type { RequestOptions } from '../functions/options.js';
 import type { DeliveryChanges } from '../schemas/after-create.js';
 import type { OrderInput } from '../schemas/index.js';
+import { Resource } from './resource.js';
 
 export { type CreatedDelivery, createdDelivery, orderEndpoint } from '../functions/deliveries.js';
 
@@ -42,14 +42,7 @@ export { type CreatedDelivery, createdDelivery, orderEndpoint } from '../functio
  * console.log(order.trackingNumber);
  * ```
  */
-export class DeliveriesResource {
-  readonly #core: DeliveryCore;
-
-  /** @hidden The client builds it. */
-  constructor(core: DeliveryCore) {
-    this.#core = core;
-  }
-
+export class DeliveriesResource extends Resource {
   /**
    * Creates one order (`POST /deliveries?apiVersion=1`): Deliver, Cash Collection, Customer
    * Return Pickup, Exchange, and the fulfillment types too (`client.fulfillment` has typed
@@ -88,7 +81,7 @@ export class DeliveriesResource {
    * ```
    */
   create(order: OrderInput, options?: RequestOptions): APIPromise<CreatedDelivery> {
-    return createDelivery(this.#core, order, options);
+    return createDelivery(this.core, order, options);
   }
 
   /**
@@ -136,7 +129,7 @@ export class DeliveriesResource {
    * ```
    */
   createBulk(orders: BulkInput, options?: BulkCreateOptions): Promise<BulkCreateResult> {
-    return createBulkDeliveries(this.#core, orders, options);
+    return createBulkDeliveries(this.core, orders, options);
   }
 
   /**
@@ -161,7 +154,7 @@ export class DeliveriesResource {
    * ```
    */
   streamBulk(orders: BulkInput, options?: BulkCreateOptions): AsyncGenerator<BulkChunkOutcome, void, undefined> {
-    return streamBulkDeliveries(this.#core, orders, options);
+    return streamBulkDeliveries(this.core, orders, options);
   }
 
   /**
@@ -177,7 +170,7 @@ export class DeliveriesResource {
    * ```
    */
   get(trackingNumber: string, options?: RequestOptions): APIPromise<DeliveryRecord> {
-    return getDelivery(this.#core, trackingNumber, options);
+    return getDelivery(this.core, trackingNumber, options);
   }
 
   /**
@@ -191,7 +184,7 @@ export class DeliveriesResource {
    * ```
    */
   search(filter?: DeliverySearchFilter, options?: RequestOptions): APIPromise<DeliveryPage> {
-    return searchDeliveries(this.#core, filter, options);
+    return searchDeliveries(this.core, filter, options);
   }
 
   /**
@@ -206,7 +199,7 @@ export class DeliveriesResource {
    * ```
    */
   list(filter?: DeliverySearchFilter, options?: RequestOptions): AsyncGenerator<DeliveryRecord, void, undefined> {
-    return listDeliveries(this.#core, filter, options);
+    return listDeliveries(this.core, filter, options);
   }
 
   /**
@@ -220,7 +213,7 @@ export class DeliveriesResource {
    * ```
    */
   findByReference(businessReference: string, options?: RequestOptions): Promise<DeliveryRecord | undefined> {
-    return findDeliveryByReference(this.#core, businessReference, options);
+    return findDeliveryByReference(this.core, businessReference, options);
   }
 
   /**
@@ -238,7 +231,7 @@ export class DeliveriesResource {
    * ```
    */
   update(trackingNumberOrOrder: DeliveryTarget, changes: DeliveryChanges, options?: RequestOptions): APIPromise<DeliveryChangeResult> {
-    return updateDelivery(this.#core, trackingNumberOrOrder, changes, options);
+    return updateDelivery(this.core, trackingNumberOrOrder, changes, options);
   }
 
   /**
@@ -252,7 +245,7 @@ export class DeliveriesResource {
    * ```
    */
   terminate(trackingNumberOrId: string, options?: RequestOptions): APIPromise<DeliveryChangeResult> {
-    return terminateDelivery(this.#core, trackingNumberOrId, options);
+    return terminateDelivery(this.core, trackingNumberOrId, options);
   }
 
   /**
@@ -268,7 +261,7 @@ export class DeliveriesResource {
    * ```
    */
   airwayBills(trackingNumbers: readonly string[], labelOptions?: AirwayBillOptions, options?: RequestOptions): APIPromise<Uint8Array> {
-    return getAirwayBills(this.#core, trackingNumbers, labelOptions, options);
+    return getAirwayBills(this.core, trackingNumbers, labelOptions, options);
   }
 
   /**
@@ -284,6 +277,6 @@ export class DeliveriesResource {
    * ```
    */
   resolveTrackingNumbers(outcome: BulkCreateResult | BulkCreationError, options?: ResolveTrackingNumbersOptions): Promise<ResolvedBulkResult> {
-    return resolveBulkTrackingNumbers(this.#core, outcome, options);
+    return resolveBulkTrackingNumbers(this.core, outcome, options);
   }
 }

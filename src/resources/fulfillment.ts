@@ -1,5 +1,4 @@
 import type { APIPromise } from '../core/api-promise.js';
-import type { DeliveryCore } from '../functions/core.js';
 import type { CreatedDelivery } from '../functions/deliveries.js';
 import {
   type BulkyCreatedOrder,
@@ -10,6 +9,7 @@ import {
 } from '../functions/fulfillment.js';
 import type { RequestOptions } from '../functions/options.js';
 import type { FulfillmentReturnOrder, FulfillmentSendOrder } from '../schemas/index.js';
+import { Resource } from './resource.js';
 
 export type { BulkyCreatedOrder, CreateReturnOptions, OriginalFulfillment } from '../functions/fulfillment.js';
 
@@ -28,14 +28,7 @@ export type { BulkyCreatedOrder, CreateReturnOptions, OriginalFulfillment } from
  * );
  * ```
  */
-export class FulfillmentResource {
-  readonly #core: DeliveryCore;
-
-  /** @hidden The client builds it. */
-  constructor(core: DeliveryCore) {
-    this.#core = core;
-  }
-
+export class FulfillmentResource extends Resource {
   /**
    * Creates a fulfillment order (`POST /deliveries?apiVersion=1` with type `FXF_SEND` and
    * `fulfillmentInfo`): the service ships the items from your stock in its warehouses. Never
@@ -57,7 +50,7 @@ export class FulfillmentResource {
    * ```
    */
   create(order: FulfillmentSendOrder, options?: RequestOptions): APIPromise<CreatedDelivery> {
-    return createFulfillmentOrder(this.#core, order, options);
+    return createFulfillmentOrder(this.core, order, options);
   }
 
   /**
@@ -87,7 +80,7 @@ export class FulfillmentResource {
    * ```
    */
   createReturn(order: FulfillmentReturnOrder, options?: CreateReturnOptions): APIPromise<CreatedDelivery> {
-    return createFulfillmentReturn(this.#core, order, options);
+    return createFulfillmentReturn(this.core, order, options);
   }
 
   /**
@@ -112,6 +105,6 @@ export class FulfillmentResource {
    * ```
    */
   createBulky(orders: FulfillmentSendOrder[], options?: RequestOptions): APIPromise<BulkyCreatedOrder[]> {
-    return createBulkyFulfillment(this.#core, orders, options);
+    return createBulkyFulfillment(this.core, orders, options);
   }
 }

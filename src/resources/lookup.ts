@@ -1,5 +1,4 @@
 import type { APIPromise } from '../core/api-promise.js';
-import type { DeliveryCore } from '../functions/core.js';
 import {
   type City,
   type CityDistricts,
@@ -15,6 +14,7 @@ import {
 import type { RequestOptions } from '../functions/options.js';
 import type { ResolveAddressInput } from '../functions/resolve-address.js';
 import type { Address } from '../schemas/index.js';
+import { Resource } from './resource.js';
 
 export { type Country, CountryId } from '../functions/countries.js';
 export type { City, CityDistricts, DistrictEntry, Zone } from '../functions/lookup.js';
@@ -23,14 +23,7 @@ export type { City, CityDistricts, DistrictEntry, Zone } from '../functions/look
  * The public lookup lists (no API key needed), cached per client (see the `cache` client
  * option), and `resolveAddress`, which turns place names into the ids orders need.
  */
-export class LookupResource {
-  readonly #core: DeliveryCore;
-
-  /** @hidden The client builds it. */
-  constructor(core: DeliveryCore) {
-    this.#core = core;
-  }
-
+export class LookupResource extends Resource {
   /**
    * The cities of a country (`GET /cities?countryId=`).
    *
@@ -41,17 +34,17 @@ export class LookupResource {
    * ```
    */
   cities(params: { countryId: string }, options?: RequestOptions): APIPromise<City[]> {
-    return listCities(this.#core, params, options);
+    return listCities(this.core, params, options);
   }
 
   /** The district entries of a city (`GET /cities/<cityId>/districts`); an unknown city is `CityNotFoundError` (3001). */
   districts(cityId: string, options?: RequestOptions): APIPromise<DistrictEntry[]> {
-    return listDistricts(this.#core, cityId, options);
+    return listDistricts(this.core, cityId, options);
   }
 
   /** The zones of a city (`GET /cities/<cityId>/zones`). */
   zones(cityId: string, options?: RequestOptions): APIPromise<Zone[]> {
-    return listZones(this.#core, cityId, options);
+    return listZones(this.core, cityId, options);
   }
 
   /**
@@ -66,7 +59,7 @@ export class LookupResource {
    * ```
    */
   allDistricts(params?: { countryId?: string | undefined }, options?: RequestOptions): APIPromise<CityDistricts[]> {
-    return listAllDistricts(this.#core, params, options);
+    return listAllDistricts(this.core, params, options);
   }
 
   /**
@@ -101,11 +94,11 @@ export class LookupResource {
    * ```
    */
   resolveAddress(input: ResolveAddressInput, options?: RequestOptions): Promise<Address> {
-    return resolveAddress(this.#core, input, options);
+    return resolveAddress(this.core, input, options);
   }
 
   /** Forgets every cached lookup answer of this client. */
   clearCache(): void {
-    clearLookupCache(this.#core);
+    clearLookupCache(this.core);
   }
 }

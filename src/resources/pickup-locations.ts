@@ -1,17 +1,10 @@
 import type { APIPromise } from '../core/api-promise.js';
-import type { DeliveryCore } from '../functions/core.js';
 import type { RequestOptions } from '../functions/options.js';
 import { listPickupLocations, type PickupLocationRecord } from '../functions/pickup-locations.js';
+import { Resource } from './resource.js';
 
 /** The business's pickup locations, as the service keeps them (`businesses.updatePickupLocations` sets them). */
-export class PickupLocationsResource {
-  readonly #core: DeliveryCore;
-
-  /** @hidden The client builds it. */
-  constructor(core: DeliveryCore) {
-    this.#core = core;
-  }
-
+export class PickupLocationsResource extends Resource {
   /**
    * Every pickup location (`GET /pickup-locations`).
    *
@@ -22,6 +15,6 @@ export class PickupLocationsResource {
    * ```
    */
   list(options?: RequestOptions): APIPromise<PickupLocationRecord[]> {
-    return listPickupLocations(this.#core, options);
+    return listPickupLocations(this.core, options);
   }
 }

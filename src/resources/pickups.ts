@@ -1,5 +1,4 @@
 import type { APIPromise } from '../core/api-promise.js';
-import type { DeliveryCore } from '../functions/core.js';
 import type { RequestOptions } from '../functions/options.js';
 import {
   createPickup,
@@ -14,6 +13,7 @@ import {
   updatePickup,
 } from '../functions/pickups.js';
 import type { PickupChanges, PickupDate, PickupInput } from '../schemas/after-create.js';
+import { Resource } from './resource.js';
 
 /**
  * Pickup requests: a courier collects your parcels at a pickup location on a date and in a time
@@ -30,14 +30,7 @@ import type { PickupChanges, PickupDate, PickupInput } from '../schemas/after-cr
  * });
  * ```
  */
-export class PickupsResource {
-  readonly #core: DeliveryCore;
-
-  /** @hidden The client builds it. */
-  constructor(core: DeliveryCore) {
-    this.#core = core;
-  }
-
+export class PickupsResource extends Resource {
   /**
    * Books a pickup (`POST /pickups`); the date (`YYYY-MM-DD`) and slot are checked before sending.
    * Fridays, holidays, past dates and a passed cut-off are refused by the service with a `PickupErrorCode`.
@@ -54,7 +47,7 @@ export class PickupsResource {
    * ```
    */
   create(pickup: PickupInput, options?: RequestOptions): APIPromise<Pickup> {
-    return createPickup(this.#core, pickup, options);
+    return createPickup(this.core, pickup, options);
   }
 
   /**
@@ -66,7 +59,7 @@ export class PickupsResource {
    * ```
    */
   get(pickupId: string, options?: RequestOptions): APIPromise<Pickup> {
-    return getPickup(this.#core, pickupId, options);
+    return getPickup(this.core, pickupId, options);
   }
 
   /**
@@ -78,7 +71,7 @@ export class PickupsResource {
    * ```
    */
   list(query?: PickupListQuery, options?: RequestOptions): APIPromise<PickupList> {
-    return listPickups(this.#core, query, options);
+    return listPickups(this.core, query, options);
   }
 
   /**
@@ -90,7 +83,7 @@ export class PickupsResource {
    * ```
    */
   update(pickupId: string, changes: PickupChanges, options?: RequestOptions): APIPromise<Pickup> {
-    return updatePickup(this.#core, pickupId, changes, options);
+    return updatePickup(this.core, pickupId, changes, options);
   }
 
   /**
@@ -102,7 +95,7 @@ export class PickupsResource {
    * ```
    */
   delete(pickupId: string, options?: RequestOptions): APIPromise<Record<string, unknown>> {
-    return deletePickup(this.#core, pickupId, options);
+    return deletePickup(this.core, pickupId, options);
   }
 
   /**
@@ -114,6 +107,6 @@ export class PickupsResource {
    * ```
    */
   availableDates(query?: PickupDatesQuery, options?: RequestOptions): APIPromise<PickupDate[]> {
-    return listPickupDates(this.#core, query, options);
+    return listPickupDates(this.core, query, options);
   }
 }

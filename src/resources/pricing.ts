@@ -1,18 +1,11 @@
 import type { APIPromise } from '../core/api-promise.js';
-import type { DeliveryCore } from '../functions/core.js';
 import type { RequestOptions } from '../functions/options.js';
 import { calculatePrice, type PriceQuote } from '../functions/pricing.js';
 import type { PriceQuery } from '../schemas/after-create.js';
+import { Resource } from './resource.js';
 
 /** Fee quotes. */
-export class PricingResource {
-  readonly #core: DeliveryCore;
-
-  /** @hidden The client builds it. */
-  constructor(core: DeliveryCore) {
-    this.#core = core;
-  }
-
+export class PricingResource extends Resource {
   /**
    * What an order would cost (`GET /pricing/shipment/calculator`).
    *
@@ -23,6 +16,6 @@ export class PricingResource {
    * ```
    */
   calculate(query: PriceQuery, options?: RequestOptions): APIPromise<PriceQuote> {
-    return calculatePrice(this.#core, query, options);
+    return calculatePrice(this.core, query, options);
   }
 }

@@ -1,8 +1,8 @@
 import type { APIPromise } from '../core/api-promise.js';
-import type { DeliveryCore } from '../functions/core.js';
 import type { RequestOptions } from '../functions/options.js';
 import { type BusinessAdmin, confirmEmail, confirmPhone, registerBusinessAdmin, type VerificationResult, verifyPhone } from '../functions/users.js';
 import type { ConfirmEmailInput, ConfirmPhoneInput, RegisterBusinessAdminInput, VerifyPhoneInput } from '../schemas/index.js';
+import { Resource } from './resource.js';
 
 export type { BusinessAdmin, VerificationResult } from '../functions/users.js';
 
@@ -20,14 +20,7 @@ export type { BusinessAdmin, VerificationResult } from '../functions/users.js';
  * await client.users.confirmPhone({ phone: '+201001234567', token: codeFromSms });
  * ```
  */
-export class UsersResource {
-  readonly #core: DeliveryCore;
-
-  /** @hidden The client builds it. */
-  constructor(core: DeliveryCore) {
-    this.#core = core;
-  }
-
+export class UsersResource extends Resource {
   /**
    * Registers the business admin (`POST /users/business/admin`), the first step of onboarding;
    * then verify the phone with {@link verifyPhone} and {@link confirmPhone}. Public: no API key needed.
@@ -46,7 +39,7 @@ export class UsersResource {
    * ```
    */
   registerBusinessAdmin(input: RegisterBusinessAdminInput, options?: RequestOptions): APIPromise<BusinessAdmin> {
-    return registerBusinessAdmin(this.#core, input, options);
+    return registerBusinessAdmin(this.core, input, options);
   }
 
   /**
@@ -62,7 +55,7 @@ export class UsersResource {
    * ```
    */
   verifyPhone(input: VerifyPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
-    return verifyPhone(this.#core, input, options);
+    return verifyPhone(this.core, input, options);
   }
 
   /**
@@ -77,7 +70,7 @@ export class UsersResource {
    * ```
    */
   confirmPhone(input: ConfirmPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
-    return confirmPhone(this.#core, input, options);
+    return confirmPhone(this.core, input, options);
   }
 
   /**
@@ -93,6 +86,6 @@ export class UsersResource {
    * ```
    */
   confirmEmail(input: ConfirmEmailInput, options?: RequestOptions): APIPromise<VerificationResult> {
-    return confirmEmail(this.#core, input, options);
+    return confirmEmail(this.core, input, options);
   }
 }

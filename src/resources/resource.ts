@@ -1,0 +1,21 @@
+import type { DeliveryCore } from '../functions/core.js';
+
+/**
+ * What every resource holds: the client's core. Kept in a private field and read through a
+ * prototype getter, so `util.inspect`, `console.log` and `JSON.stringify` of a resource show no
+ * own property that leads to the key.
+ * @internal
+ */
+export abstract class Resource {
+  readonly #core: DeliveryCore;
+
+  /** @hidden The client builds it. */
+  constructor(core: DeliveryCore) {
+    this.#core = core;
+  }
+
+  /** @internal */
+  protected get core(): DeliveryCore {
+    return this.#core;
+  }
+}
