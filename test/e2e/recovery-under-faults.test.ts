@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BulkCreateResult, BulkCreationError, DeliveryClient, type OrderInput } from '../../src/index.js';
-import { createSandbox, type Sandbox } from '../../src/testing/index.js';
-import { dropOff, setUpAccount } from '../support/sandbox.js';
+import type { Sandbox } from '../../src/testing/index.js';
+import { dropOff, sandboxWithAccount } from '../support/sandbox.js';
 
 let sandbox: Sandbox | undefined;
 afterEach(async () => {
@@ -52,8 +52,7 @@ function expectEveryHeldOrderKnown(box: Sandbox, known: ReadonlyMap<string, stri
 
 describe('recovering from unknown outcomes, against the sandbox under faults', () => {
   it('bulk: chunks fail and time out; resolveTrackingNumbers and resending what is surely not there end with every order known once', async () => {
-    sandbox = createSandbox();
-    await setUpAccount(sandbox);
+    ({ sandbox } = await sandboxWithAccount());
     const { client, settle } = clientOn(sandbox);
     const references = Array.from({ length: 60 }, (_, i) => `night-${i}`);
     const known = new Map<string, string>();
@@ -84,8 +83,7 @@ describe('recovering from unknown outcomes, against the sandbox under faults', (
   });
 
   it('one at a time: creates time out and are retried safely with uniqueBusinessReference; findByReference settles the rest', async () => {
-    sandbox = createSandbox();
-    await setUpAccount(sandbox);
+    ({ sandbox } = await sandboxWithAccount());
     const { client, settle } = clientOn(sandbox);
     const references = Array.from({ length: 25 }, (_, i) => `shop-${i}`);
     const known = new Map<string, string>();

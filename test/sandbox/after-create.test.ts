@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, DeliveryClient, DeliveryState, isDeliveryError, NotFoundError, type OrderInput, OrderStateError, PickupErrorCode } from '../../src/index.js';
-import { createSandbox, type Sandbox } from '../../src/testing/index.js';
-import { dropOff, setUpAccount } from '../support/sandbox.js';
+import { ApiError, DeliveryState, isDeliveryError, NotFoundError, type OrderInput, OrderStateError, PickupErrorCode } from '../../src/index.js';
+import type { Sandbox } from '../../src/testing/index.js';
+import { dropOff, sandboxWithAccount } from '../support/sandbox.js';
 
 // 2026-03-11 is a Wednesday; 09:00 in Cairo.
 const WEDNESDAY = Date.UTC(2026, 2, 11, 7, 0, 0);
@@ -9,10 +9,9 @@ let sandbox: Sandbox | undefined;
 
 async function setUp(options: { webhookFetch?: (url: string, init: RequestInit) => Promise<Response> } = {}) {
   const clock = { now: WEDNESDAY };
-  sandbox = createSandbox({ now: () => clock.now, ...options });
-  const client = new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, fetch: sandbox.fetch, maxRetries: 0 });
-  const account = await setUpAccount(sandbox);
-  return { sandbox, client, clock, ...account };
+  const account = await sandboxWithAccount({ now: () => clock.now, ...options });
+  sandbox = account.sandbox;
+  return { ...account, clock };
 }
 
 const order = (reference: string, extra: Record<string, unknown> = {}): OrderInput =>

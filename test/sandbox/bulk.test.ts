@@ -1,11 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from '../../src/testing/index.js';
-import { call, dropOff, setUpAccount } from '../support/sandbox.js';
+import type { Sandbox } from '../../src/testing/index.js';
+import { call, dropOff, sandboxWithAccount } from '../support/sandbox.js';
 
 let sandbox: Sandbox;
 beforeEach(async () => {
-  sandbox = createSandbox();
-  await setUpAccount(sandbox);
+  ({ sandbox } = await sandboxWithAccount());
 });
 afterEach(() => sandbox.close());
 

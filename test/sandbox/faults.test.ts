@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandbox, type FaultOptions, type Sandbox, SandboxError } from '../../src/testing/index.js';
-import { createOrder, dropOff, setUpAccount } from '../support/sandbox.js';
+import { createOrder, dropOff, sandboxWithAccount } from '../support/sandbox.js';
 
 let sandbox: Sandbox;
 afterEach(() => sandbox.close());
@@ -58,24 +58,21 @@ describe('fault injection', () => {
   });
 
   it('drop-before resets the connection and nothing happens', async () => {
-    sandbox = createSandbox();
-    await setUpAccount(sandbox);
+    ({ sandbox } = await sandboxWithAccount());
     sandbox.injectFaults({ rate: 1, kinds: ['drop-before'] });
     await expect(createOrder(sandbox, { type: 10, dropOffAddress: dropOff })).rejects.toThrow(TypeError);
     expect(sandbox.orders()).toHaveLength(0);
   });
 
   it('drop-after resets the connection after the order IS created', async () => {
-    sandbox = createSandbox();
-    await setUpAccount(sandbox);
+    ({ sandbox } = await sandboxWithAccount());
     sandbox.injectFaults({ rate: 1, kinds: ['drop-after'] });
     await expect(createOrder(sandbox, { type: 10, dropOffAddress: dropOff, businessReference: 'once' })).rejects.toThrow(TypeError);
     expect(sandbox.orders().map((o) => o.businessReference)).toEqual(['once']);
   });
 
   it('malformed processes the request and answers 200 with a body that is not JSON', async () => {
-    sandbox = createSandbox();
-    await setUpAccount(sandbox);
+    ({ sandbox } = await sandboxWithAccount());
     sandbox.injectFaults({ rate: 1, kinds: ['malformed'] });
     const response = await sandbox.fetch(`${sandbox.baseUrl}/deliveries?apiVersion=1`, {
       method: 'POST',

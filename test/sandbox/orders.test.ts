@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, SANDBOX_UPLOAD_HOST, type Sandbox } from '../../src/testing/index.js';
-import { AL_AYYAT_NO_DROPOFF, CAIRO, call, createOrder, dropOff, pickup, setUpAccount } from '../support/sandbox.js';
+import { AL_AYYAT_NO_DROPOFF, CAIRO, call, createOrder, dropOff, pickup, sandboxWithAccount, setUpAccount } from '../support/sandbox.js';
 
 let sandbox: Sandbox;
 afterEach(() => sandbox.close());
@@ -36,8 +36,7 @@ describe('a business location comes first (1073)', () => {
   });
 
   it('puts orders on the business created last; that one needs its own location', async () => {
-    sandbox = createSandbox();
-    await setUpAccount(sandbox);
+    ({ sandbox } = await sandboxWithAccount());
     await call(sandbox, 'POST', '/businesses', { name: 'Second brand' });
     expect((await createOrder(sandbox, deliver)).body.errorCode).toBe(1073);
   });
@@ -46,8 +45,7 @@ describe('a business location comes first (1073)', () => {
 describe('server-side rules, whatever the client checked', () => {
   let locationId: string;
   beforeEach(async () => {
-    sandbox = createSandbox();
-    ({ locationId } = await setUpAccount(sandbox));
+    ({ sandbox, locationId } = await sandboxWithAccount());
   });
 
   const crp = { type: 25, pickupAddress: pickup };
@@ -159,8 +157,7 @@ describe('server-side rules, whatever the client checked', () => {
 
 describe('fulfillment orders', () => {
   beforeEach(async () => {
-    sandbox = createSandbox();
-    await setUpAccount(sandbox);
+    ({ sandbox } = await sandboxWithAccount());
   });
   const items = [
     { sku: 'TSHIRT-M', quantity: 2 },

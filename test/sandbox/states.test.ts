@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FULFILLMENT_FLOWS } from '../../src/catalogue/index.js';
 import { createSandbox, type Sandbox, SandboxError, type ScenarioName } from '../../src/testing/index.js';
-import { createOrder, dropOff, pickup, setUpAccount, startReceiver } from '../support/sandbox.js';
+import { createOrder, dropOff, pickup, sandboxWithAccount, setUpAccount, startReceiver } from '../support/sandbox.js';
 
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let sandbox: Sandbox;
@@ -13,8 +13,7 @@ beforeAll(async () => {
 afterAll(() => receiver.close());
 beforeEach(async () => {
   receiver.received.length = 0;
-  sandbox = createSandbox({ now: () => NOW });
-  await setUpAccount(sandbox);
+  ({ sandbox } = await sandboxWithAccount({ now: () => NOW }));
 });
 afterEach(() => sandbox.close());
 

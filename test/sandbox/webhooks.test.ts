@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox, type Sandbox, SandboxError } from '../../src/testing/index.js';
 import { createOrderTracker, createWebhookHandler, type WebhookEvent } from '../../src/webhooks/index.js';
-import { createOrder, dropOff, setUpAccount, startReceiver } from '../support/sandbox.js';
+import { createOrder, dropOff, sandboxWithAccount, setUpAccount, startReceiver } from '../support/sandbox.js';
 
 let sandbox: Sandbox;
 const cleanups: Array<() => Promise<void>> = [];
@@ -28,8 +28,7 @@ async function order(extra: object = {}): Promise<string> {
 describe('account-level webhook (dashboard setting)', () => {
   it('is used when the order has no webhookUrl, with its header', async () => {
     const r = await receiver();
-    sandbox = createSandbox();
-    await setUpAccount(sandbox);
+    ({ sandbox } = await sandboxWithAccount());
     sandbox.setWebhook({ url: r.url, headerName: 'X-Auth', headerValue: 'token-1' });
     await sandbox.advance(await order(), { to: 20 });
     expect(r.received).toHaveLength(1);
@@ -39,8 +38,7 @@ describe('account-level webhook (dashboard setting)', () => {
   it('yields to the order webhookUrl', async () => {
     const account = await receiver();
     const perOrder = await receiver();
-    sandbox = createSandbox();
-    await setUpAccount(sandbox);
+    ({ sandbox } = await sandboxWithAccount());
     sandbox.setWebhook({ url: account.url });
     await sandbox.advance(await order({ webhookUrl: perOrder.url }), { to: 20 });
     expect(perOrder.received).toHaveLength(1);
@@ -56,8 +54,7 @@ describe('account-level webhook (dashboard setting)', () => {
 
   it('refuses a header value no request could carry (CR, LF, NUL) or an empty one, and keeps the previous setting', async () => {
     const r = await receiver();
-    sandbox = createSandbox();
-    await setUpAccount(sandbox);
+    ({ sandbox } = await sandboxWithAccount());
     sandbox.setWebhook({ url: r.url, headerName: 'X-Auth', headerValue: 'token-1' });
     for (const headerValue of ['a\r\nX-Injected: 1', 'a\nb', 'a\0b', '', '  ']) {
       expect(() => sandbox.setWebhook({ url: r.url, headerName: 'X-Auth', headerValue }), JSON.stringify(headerValue)).toThrow(/headerValue/);
@@ -67,8 +64,7 @@ describe('account-level webhook (dashboard setting)', () => {
   });
 
   it('sends nothing when no webhook is configured, but the state still changes', async () => {
-    sandbox = createSandbox();
-    await setUpAccount(sandbox);
+    ({ sandbox } = await sandboxWithAccount());
     const tn = await order();
     await sandbox.advance(tn, { to: 20 });
     expect(sandbox.order(tn).state).toBe(20);
@@ -79,8 +75,7 @@ describe('account-level webhook (dashboard setting)', () => {
 describe('delivery and retries', () => {
   it('retries a failing receiver with backoff until it accepts, and logs every attempt', async () => {
     const r = await receiver(2);
-    sandbox = createSandbox({ webhookRetry: { attempts: 4, baseDelayMs: 10 } });
-    await setUpAccount(sandbox);
+    ({ sandbox } = await sandboxWithAccount({ webhookRetry: { attempts: 4, baseDelayMs: 10 } }));
     await sandbox.advance(await order({ webhookUrl: r.url }), { to: 20 });
     // advance resolves after the first attempt: it failed, a retry is pending.
     expect(r.hits()).toBe(1);
@@ -95,8 +90,7 @@ describe('delivery and retries', () => {
 
   it('backs off: each wait before a retry doubles the one before', async () => {
     const r = await receiver(100);
-    sandbox = createSandbox({ webhookRetry: { attempts: 4, baseDelayMs: 40 } });
-    await setUpAccount(sandbox);
+    ({ sandbox } = await sandboxWithAccount({ webhookRetry: { attempts: 4, baseDelayMs: 40 } }));
     await sandbox.advance(await order({ webhookUrl: r.url }), { to: 20 });
     await sandbox.drainWebhooks();
     const starts = sandbox.webhookLog()[0]?.attempts.map((attempt) => attempt.at) ?? [];
@@ -121,8 +115,7 @@ describe('delivery and retries', () => {
 
   it('gives up after the last attempt', async () => {
     const r = await receiver(100);
-    sandbox = createSandbox({ webhookRetry: { attempts: 3, baseDelayMs: 1 } });
-    await setUpAccount(sandbox);
+    ({ sandbox } = await sandboxWithAccount({ webhookRetry: { attempts: 3, baseDelayMs: 1 } }));
     await sandbox.advance(await order({ webhookUrl: r.url }), { to: 20 });
     await sandbox.drainWebhooks();
     expect(sandbox.webhookLog()[0]).toMatchObject({ status: 'failed', attempts: [{ status: 500 }, { status: 500 }, { status: 500 }] });
@@ -132,8 +125,7 @@ describe('delivery and retries', () => {
   it('records a receiver that does not listen as a network error', async () => {
     const r = await receiver();
     await r.close();
-    sandbox = createSandbox({ webhookRetry: { attempts: 1 } });
-    await setUpAccount(sandbox);
+    ({ sandbox } = await sandboxWithAccount({ webhookRetry: { attempts: 1 } }));
     await sandbox.advance(await order({ webhookUrl: r.url }), { to: 20 });
     expect(sandbox.webhookLog()[0]).toMatchObject({ status: 'failed', attempts: [{ error: expect.any(String) }] });
   });
@@ -148,8 +140,7 @@ describe('delivery and retries', () => {
       await new Promise((resolve) => hanging.close(resolve));
     });
     const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/hooks`;
-    sandbox = createSandbox({ webhookRetry: { attempts: 3, timeoutMs: 30_000 } });
-    await setUpAccount(sandbox);
+    ({ sandbox } = await sandboxWithAccount({ webhookRetry: { attempts: 3, timeoutMs: 30_000 } }));
     const advanced = sandbox.advance(await order({ webhookUrl: url }), { to: 20 });
     await vi.waitFor(() => expect(sandbox.webhookLog()).toHaveLength(1));
     // timeoutMs (30 s) is beyond the test timeout (20 s): waiting the attempt out fails the test.
@@ -160,8 +151,7 @@ describe('delivery and retries', () => {
 
   it('stops pending retries on close, leaving no timer behind', async () => {
     const r = await receiver(100);
-    sandbox = createSandbox({ webhookRetry: { attempts: 5, baseDelayMs: 60_000 } });
-    await setUpAccount(sandbox);
+    ({ sandbox } = await sandboxWithAccount({ webhookRetry: { attempts: 5, baseDelayMs: 60_000 } }));
     await sandbox.advance(await order({ webhookUrl: r.url }), { to: 20 });
     // The next retry is due in 60 s, beyond the test timeout: close() must not wait for it.
     await sandbox.close();
@@ -200,8 +190,7 @@ describe('webhookFetch: webhooks to a Fetch handler in the same process', () => 
 
   it('records what the handler answers: a wrong header is a 401, retried and then failed', async () => {
     const handler = createWebhookHandler({ auth: { name: 'X-Shop-Key', value: 'right' }, onEvent: () => undefined });
-    sandbox = createSandbox({ webhookFetch: (url, init) => handler(new Request(url, init)), webhookRetry: { attempts: 2, baseDelayMs: 1 } });
-    await setUpAccount(sandbox);
+    ({ sandbox } = await sandboxWithAccount({ webhookFetch: (url, init) => handler(new Request(url, init)), webhookRetry: { attempts: 2, baseDelayMs: 1 } }));
     sandbox.setWebhook({ url: 'https://shop.test/hooks', headerName: 'X-Shop-Key', headerValue: 'wrong' });
     await sandbox.advance(await order(), { to: 20 });
     await vi.waitFor(() => expect(sandbox.webhookLog()[0]?.status).toBe('failed'));

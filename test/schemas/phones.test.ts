@@ -13,7 +13,7 @@ import {
 } from '../../src/index.js';
 import { createSandbox, type Sandbox } from '../../src/testing/index.js';
 import { thrownBy, validOrders } from '../support/orders.js';
-import { setUpAccount } from '../support/sandbox.js';
+import { sandboxWithAccount } from '../support/sandbox.js';
 
 const PHONES = [
   '01012345678', // Egyptian mobile
@@ -90,9 +90,7 @@ describe('the sandbox refuses the same phones on its own', () => {
   let sandbox: Sandbox;
   let client: DeliveryClient;
   beforeAll(async () => {
-    sandbox = createSandbox();
-    await setUpAccount(sandbox);
-    client = new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, maxRetries: 0, fetch: sandbox.fetch });
+    ({ sandbox, client } = await sandboxWithAccount());
   });
   afterAll(() => sandbox.close());
   const sandboxOrder = (phone: string) =>

@@ -2,7 +2,8 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach } from 'vitest';
 import { clientFor, type ExampleOptions, setUpMerchant } from '../../examples/support/merchant.js';
-import { createSandbox, type Sandbox } from '../../src/testing/index.js';
+import { DeliveryClient, type DeliveryClientOptions } from '../../src/index.js';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/testing/index.js';
 
 /** Real seeded ids, as a test would copy them from the lookup lists. */
 export const CAIRO = 'city-eg-cairo';
@@ -47,6 +48,20 @@ export async function setUpAccount(
     pickupAddress: [{ locationName: 'Warehouse', districtId: MAKRAM_EBEID, firstLine: '5 Makram Ebeid Street' }],
   });
   return { businessId, locationId: updated.body.data.pickupLocations[0]._id };
+}
+
+/**
+ * A fresh sandbox with an account that can take orders ({@link setUpAccount}), and a client on
+ * its fetch that does not retry; `clientOptions` change or add to the client's options.
+ */
+export async function sandboxWithAccount(
+  options: SandboxOptions = {},
+  clientOptions: Partial<DeliveryClientOptions> = {},
+): Promise<{ sandbox: Sandbox; client: DeliveryClient; businessId: string; locationId: string }> {
+  const sandbox = createSandbox(options);
+  const account = await setUpAccount(sandbox);
+  const client = new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, fetch: sandbox.fetch, maxRetries: 0, ...clientOptions });
+  return { sandbox, client, ...account };
 }
 
 export async function createOrder(sandbox: Sandbox, order: Record<string, unknown>): Promise<JsonAnswer> {

@@ -119,13 +119,10 @@ describe('every state of the States table is described', () => {
   });
 
   it('agrees with the transitions the SDK knows: a "notify when final" fires once per flow, and after a final state only Archived follows', async () => {
-    const { createSandbox } = await import('../../src/testing/index.js');
-    const sandbox = createSandbox();
+    const { sandboxWithAccount } = await import('../support/sandbox.js');
+    const { sandbox, client } = await sandboxWithAccount();
     try {
-      const { DeliveryClient, DeliveryType } = await import('../../src/index.js');
-      const { setUpAccount } = await import('../support/sandbox.js');
-      await setUpAccount(sandbox);
-      const client = new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, fetch: sandbox.fetch, maxRetries: 0 });
+      const { DeliveryType } = await import('../../src/index.js');
       const dropOffAddress = { city: 'Giza', districtId: 'district-eg-giza-dokki', firstLine: '12 Tahrir Street, 3rd floor' };
       const { trackingNumber } = await client.deliveries.create({ type: DeliveryType.Deliver, dropOffAddress, cod: 100 });
       const played = await sandbox.play(trackingNumber, 'success');

@@ -3,9 +3,9 @@
 // the sandbox: accepted and sent exactly as the integration wrote it, or refused naming the field.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkOrder, DeliveryClient, DeliveryError, type OrderInput, type ValidationIssue, validateOrder } from '../../../src/index.js';
-import { createSandbox, type Sandbox } from '../../../src/testing/index.js';
+import type { Sandbox } from '../../../src/testing/index.js';
 import { REQUEST_FIXTURES, type RequestFixture } from '../../fixtures/real/requests/index.js';
-import { MAKRAM_EBEID, setUpAccount } from '../../support/sandbox.js';
+import { MAKRAM_EBEID, sandboxWithAccount } from '../../support/sandbox.js';
 import { startWireRecorder, type WireRecorder } from '../../support/wire-recorder.js';
 
 const accepted = REQUEST_FIXTURES.filter((fixture) => 'accepted' in fixture.outcome);
@@ -100,9 +100,7 @@ describe('deliveries.create against the sandbox', () => {
   let sandbox: Sandbox;
   let client: DeliveryClient;
   beforeAll(async () => {
-    sandbox = createSandbox();
-    await setUpAccount(sandbox);
-    client = new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, maxRetries: 0, fetch: sandbox.fetch });
+    ({ sandbox, client } = await sandboxWithAccount());
   });
   afterAll(() => sandbox.close());
 
