@@ -17,8 +17,8 @@ import {
   StreetCodeNotFoundError,
   ZoneNotFoundError,
 } from '../../src/errors/index.js';
-import { createSandbox, SANDBOX_UPLOAD_HOST } from '../../src/testing/index.js';
-import { dropOff, pickup, setUpAccount } from '../support/sandbox.js';
+import { createSandbox, SANDBOX_UPLOAD_HOST, type Sandbox } from '../../src/testing/index.js';
+import { dropOff, pickup, sandboxWithAccount, setUpAccount } from '../support/sandbox.js';
 
 const sandbox = createSandbox();
 afterAll(() => sandbox.close());
@@ -51,10 +51,12 @@ describe('sandbox.fetch as the DeliveryClient fetch (no msw, no server)', () => 
 });
 
 describe('a client with validate: false meets every coded rule of the spec on the server side', () => {
-  const box = createSandbox();
-  beforeAll(() => setUpAccount(box));
+  let box: Sandbox;
+  let unchecked: DeliveryClient;
+  beforeAll(async () => {
+    ({ sandbox: box, client: unchecked } = await sandboxWithAccount({}, { validate: false }));
+  });
   afterAll(() => box.close());
-  const unchecked = new DeliveryClient({ baseUrl: box.baseUrl, apiKey: box.apiKey, fetch: box.fetch, maxRetries: 0, validate: false });
   const deliver = { type: 10, dropOffAddress: dropOff, cod: 250 };
   const crp = { type: 25, pickupAddress: pickup };
   const images = (urls: string[]) => ({ ...deliver, allowToOpenPackage: true, deliveryImages: [{ type: 'ALLOW_TO_OPEN_THE_PACKAGE', images: urls }] });

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FULFILLMENT_FLOWS } from '../../src/catalogue/index.js';
-import { createSandbox, type Sandbox, SandboxError, type ScenarioName } from '../../src/testing/index.js';
-import { createOrder, dropOff, pickup, sandboxWithAccount, setUpAccount, startReceiver } from '../support/sandbox.js';
+import { type Sandbox, SandboxError, type ScenarioName } from '../../src/testing/index.js';
+import { createOrder, dropOff, pickup, sandboxWithAccount, startReceiver } from '../support/sandbox.js';
 
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let sandbox: Sandbox;
@@ -177,9 +177,8 @@ describe('timeStamps', () => {
   });
 
   it('strictly increase per order with the default clock, for every scenario played within one millisecond or more', async () => {
-    const live = createSandbox();
+    const { sandbox: live } = await sandboxWithAccount();
     try {
-      await setUpAccount(live);
       for (const [kind, scenario] of [
         ['SEND', 'unsuccessful'],
         ['CASH_COLLECTION', 'threeFailedAttempts'],
@@ -199,9 +198,8 @@ describe('timeStamps', () => {
 
   it('follow a clock that moves on by itself as it is, and never go back when it does', async () => {
     let clock = NOW;
-    const ticking = createSandbox({ now: () => clock });
+    const { sandbox: ticking } = await sandboxWithAccount({ now: () => clock });
     try {
-      await setUpAccount(ticking);
       const answer = await createOrder(ticking, { ...ORDERS['SEND'], businessReference: 'ticking' });
       const tn: string = answer.body.data.trackingNumber;
       clock = NOW + 60_000;
