@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, DeliveryType } from '../../src/index.js';
 import { createSandbox } from '../../src/testing/index.js';
 import { validationArray400 } from '../fixtures/real/answers/validation-array-400.js';
-import { BASE, HttpResponse, http, makeClient, useMockServer } from '../support/mock-api.js';
+import { BASE, HttpResponse, http, makeClient, rejection, useMockServer } from '../support/mock-api.js';
 
 const order = {
   type: DeliveryType.Deliver,
@@ -13,14 +13,7 @@ const order = {
   cod: 250,
 } as const;
 
-async function apiErrorOf(call: Promise<unknown>): Promise<ApiError> {
-  const outcome = await call.then(
-    () => new Error('expected an ApiError'),
-    (error: unknown) => error,
-  );
-  expect(outcome).toBeInstanceOf(ApiError);
-  return outcome as ApiError;
-}
+const apiErrorOf = (call: Promise<unknown>): Promise<ApiError> => rejection(call, ApiError);
 
 describe('an error body that is the validator array', () => {
   const server = useMockServer();

@@ -3,6 +3,7 @@
 // nothing is sent (the key goes wherever the URL points).
 import { describe, expect, it } from 'vitest';
 import { DeliveryClient, ValidationError } from '../../src/index.js';
+import { rejection } from '../support/mock-api.js';
 
 const BASE = 'https://api.example.com/v2';
 
@@ -15,14 +16,7 @@ function recordingClient() {
   return { client: new DeliveryClient({ baseUrl: BASE, apiKey: 'sk_live_key_for_paths', fetch, cache: false }), sent };
 }
 
-async function refusal(call: Promise<unknown>): Promise<ValidationError> {
-  const outcome = await call.then(
-    () => new Error('expected a ValidationError'),
-    (error: unknown) => error,
-  );
-  expect(outcome).toBeInstanceOf(ValidationError);
-  return outcome as ValidationError;
-}
+const refusal = (call: Promise<unknown>): Promise<ValidationError> => rejection(call, ValidationError);
 
 describe('client.request({ path })', () => {
   it.each(['/../../x', '/%2e%2e/x', '/..\\x', '/.%2E/x', '/v2/../../admin', '/deliveries/../../admin', '/%2E%2E/%2e%2e/admin', '/x/..%2f..%2f../y'])(

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DeliveryClient, type DeliveryClientOptions, DeliveryError, ResponseTooLargeError } from '../../src/index.js';
+import { rejection } from '../support/mock-api.js';
 
 const KB = 1024;
 const envelope = (data: unknown) => JSON.stringify({ success: true, data });
@@ -61,14 +62,7 @@ describe('maxResponseBytes', () => {
       ...options,
     });
 
-  async function failure(call: Promise<unknown>): Promise<DeliveryError> {
-    const outcome = await call.then(
-      () => new Error('expected the call to fail'),
-      (error: unknown) => error,
-    );
-    expect(outcome).toBeInstanceOf(DeliveryError);
-    return outcome as DeliveryError;
-  }
+  const failure = (call: Promise<unknown>): Promise<DeliveryError> => rejection(call, DeliveryError);
 
   it('reads an answer up to the limit', async () => {
     const body = citiesOf(900);

@@ -86,11 +86,16 @@ export const pickupAddress = { city: 'Cairo', districtId: 'district-zamalek', fi
 export const receiver = { firstName: 'Mona', lastName: 'Adel', phone: '+201012345678' };
 
 /** The BulkCreationError a bulk upload rejects with (a test fails when it resolves or rejects with anything else). */
-export async function bulkFailure(promise: Promise<unknown>): Promise<BulkCreationError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
+export function bulkFailure(promise: Promise<unknown>): Promise<BulkCreationError> {
+  return rejection(promise, BulkCreationError);
+}
+
+/** The error of class `Class` a call rejects with (the test fails when it resolves or rejects with anything else). */
+export async function rejection<E extends Error>(promise: Promise<unknown>, Class: abstract new (...args: never[]) => E): Promise<E> {
+  const outcome = await promise.then(
+    () => new Error(`expected a ${Class.name}`),
+    (error: unknown) => error,
   );
-  expect(error).toBeInstanceOf(BulkCreationError);
-  return error as BulkCreationError;
+  expect(outcome).toBeInstanceOf(Class);
+  return outcome as E;
 }
