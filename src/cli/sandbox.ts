@@ -19,7 +19,7 @@ PUT /__sandbox/webhook, GET /__sandbox/webhooks, POST|DELETE /__sandbox/faults.`
 
 /** `Number('')` is 0 and `Number('abc')` NaN: a typo must not quietly pick a port or an unseeded run. */
 function wholeNumber(flag: string, text: string): number {
-  if (!/^\d+$/.test(text.trim())) throw new Error(`${flag} must be a whole number, got '${text}'`);
+  if (!/^\d+$/.test(text.trim())) throw new Error(`${flag}: expected a whole number, received '${text}'`);
   return Number(text);
 }
 
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     return;
   }
   const port = wholeNumber('--port', values.port);
-  if (port > 65535) throw new Error(`--port must be a port number (0-65535), got '${values.port}'`);
+  if (port > 65535) throw new Error(`--port: expected a port number (0-65535), received '${values.port}'`);
   const sandbox = createSandbox({
     ...(values['api-key'] === undefined ? {} : { apiKey: values['api-key'] }),
     ...(values.seed === undefined ? {} : { seed: wholeNumber('--seed', values.seed) }),

@@ -44,9 +44,9 @@ const invalid = (field: string, message: string): ValidationError => new Validat
  * is not a record of strings, numbers and booleans: what JavaScript callers of `request` can pass.
  */
 export function requestUrl(baseUrl: string, endpoint: Endpoint<unknown>): string {
-  if (!HTTP_METHODS.includes(endpoint.method)) throw invalid('method', `must be one of ${HTTP_METHODS.join(', ')}, got ${describe(endpoint.method)}`);
+  if (!HTTP_METHODS.includes(endpoint.method)) throw invalid('method', `expected one of ${HTTP_METHODS.join(', ')}, received ${describe(endpoint.method)}`);
   const { query } = endpoint;
-  if (query !== undefined && query !== null && !isRecord(query)) throw invalid('query', `must be an object of parameters, got ${describe(query)}`);
+  if (query !== undefined && query !== null && !isRecord(query)) throw invalid('query', `expected an object of parameters, received ${describe(query)}`);
   return urlBelow(baseUrl, endpoint.path, query ?? undefined);
 }
 

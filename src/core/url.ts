@@ -62,7 +62,7 @@ export function urlBelow(baseUrl: string, path: unknown, query: Readonly<Record<
         staysBelow(baseUrl, new URL(`${baseUrl}/`), path) &&
         staysBelow(baseUrl, new URL(`${baseUrl}/`), fullyDecoded(path))));
   if (!below) {
-    throw new ValidationError([{ path: ['path'], message: `must be a path below baseUrl starting with "/", got ${describe(path)}` }], {
+    throw new ValidationError([{ path: ['path'], message: `expected a path below baseUrl starting with "/", received ${describe(path)}` }], {
       subject: 'Invalid request',
     });
   }
@@ -71,7 +71,7 @@ export function urlBelow(baseUrl: string, path: unknown, query: Readonly<Record<
     for (const [key, value] of Object.entries(query)) {
       if (value === undefined) continue;
       if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
-        throw new ValidationError([{ path: ['query', key], message: `must be a string, number or boolean, got ${describe(value)}` }], {
+        throw new ValidationError([{ path: ['query', key], message: `expected a string, number or boolean, received ${describe(value)}` }], {
           subject: 'Invalid request',
         });
       }

@@ -79,7 +79,7 @@ export function webhookHostSet(names: readonly string[] | undefined): ReadonlySe
     }
     if (hostname === undefined) {
       const got = JSON.stringify(name);
-      throw new SandboxError(`createSandbox: webhookHosts: expected host names without scheme or port ('hooks.example', '10.0.0.5'), got ${got}`);
+      throw new SandboxError(`createSandbox: webhookHosts: expected host names without scheme or port ('hooks.example', '10.0.0.5'), received ${got}`);
     }
     hosts.add(unbracket(hostname));
   }

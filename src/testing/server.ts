@@ -88,14 +88,14 @@ function apiAccess(options: ListenOptions): ApiAccess {
       origin = undefined;
     }
     if (origin === undefined || origin === 'null' || origin !== entry.replace(/\/$/, '')) {
-      throw new SandboxError(`listen: cors entries are origins such as 'https://app.example:3000', got ${JSON.stringify(entry)}`);
+      throw new SandboxError(`listen: cors: expected origins such as 'https://app.example:3000', received ${JSON.stringify(entry)}`);
     }
     origins.add(origin);
   }
   const hosts = new Set<string>();
   for (const name of options.allowedHosts ?? []) {
     if (typeof name !== 'string' || !/^[a-z0-9.-]+$/i.test(name)) {
-      throw new SandboxError(`listen: allowedHosts entries are host names without a port, got ${JSON.stringify(name)}`);
+      throw new SandboxError(`listen: allowedHosts: expected host names without a port, received ${JSON.stringify(name)}`);
     }
     hosts.add(name.toLowerCase());
   }
@@ -272,10 +272,10 @@ export async function startServer(handler: ServedHandler, options: ListenOptions
   const host = options.host ?? '127.0.0.1';
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_SANDBOX_MAX_BODY_BYTES;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0)
-    throw new SandboxError(`listen: maxBodyBytes must be a positive whole number of bytes, got ${String(maxBodyBytes)}`);
+    throw new SandboxError(`listen: maxBodyBytes: expected a positive whole number of bytes, received ${String(maxBodyBytes)}`);
   const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_SANDBOX_BODY_TIMEOUT_MS;
   if (!Number.isSafeInteger(bodyTimeoutMs) || bodyTimeoutMs <= 0 || bodyTimeoutMs > MAX_TIMER) {
-    throw new SandboxError(`listen: bodyTimeoutMs must be a positive whole number of milliseconds, got ${String(bodyTimeoutMs)}`);
+    throw new SandboxError(`listen: bodyTimeoutMs: expected a positive whole number of milliseconds, received ${String(bodyTimeoutMs)}`);
   }
   const serveOptions = { origin: '', maxBodyBytes, bodyTimeoutMs, access: apiAccess(options) };
   const server = http.createServer((req, res) => {
