@@ -1,6 +1,6 @@
 import type { Hooks } from 'ky';
 import { ConfigurationError } from '../errors/index.js';
-import { describe, isHeaderName, isSafeHeaderValue } from './guards.js';
+import { isHeaderName, isSafeHeaderValue, shown } from './guards.js';
 import { LOG_LEVELS, log } from './logger.js';
 import type { CallOptions, ClientHooks, TransportOptions } from './options.js';
 import { secretsOf } from './redaction.js';
@@ -59,7 +59,7 @@ export function checkHeaders(headers: Record<string, string>, where: string): vo
 function nonNegative(value: number | undefined, fallback: number, name: string, owner = 'DeliveryClient'): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !(value >= 0))
-    throw new ConfigurationError(`${owner} \`${name}\`: expected a number >= 0, received ${typeof value === 'number' ? value : describe(value)}.`);
+    throw new ConfigurationError(`${owner} \`${name}\`: expected a number >= 0, received ${shown(value)}.`);
   return value;
 }
 

@@ -1,6 +1,6 @@
 import type { RequestSummary } from '../errors/index.js';
 import { ValidationError } from '../errors/index.js';
-import { describe, isRecord } from './guards.js';
+import { isRecord, shown } from './guards.js';
 import { pathSegment, urlBelow } from './url.js';
 
 /** The HTTP methods {@link DeliveryClient.request} sends. */
@@ -44,9 +44,9 @@ const invalid = (field: string, message: string): ValidationError => new Validat
  * is not a record of strings, numbers and booleans: what JavaScript callers of `request` can pass.
  */
 export function requestUrl(baseUrl: string, endpoint: Endpoint<unknown>): string {
-  if (!HTTP_METHODS.includes(endpoint.method)) throw invalid('method', `expected one of ${HTTP_METHODS.join(', ')}, received ${describe(endpoint.method)}`);
+  if (!HTTP_METHODS.includes(endpoint.method)) throw invalid('method', `expected one of ${HTTP_METHODS.join(', ')}, received ${shown(endpoint.method)}`);
   const { query } = endpoint;
-  if (query !== undefined && query !== null && !isRecord(query)) throw invalid('query', `expected an object of parameters, received ${describe(query)}`);
+  if (query !== undefined && query !== null && !isRecord(query)) throw invalid('query', `expected an object of parameters, received ${shown(query)}`);
   return urlBelow(baseUrl, endpoint.path, query ?? undefined);
 }
 

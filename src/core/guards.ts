@@ -34,7 +34,15 @@ export function isSafeHeaderValue(value: string): boolean {
   return !HEADER_VALUE_BREAK.test(value);
 }
 
-/** A value as a message names it: a string quoted, anything else by its type (a BigInt or a Symbol must not throw here). */
-export function describe(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : `a ${typeof value}`;
+/**
+ * A value as a message shows it: a primitive as written (a string quoted and cut at 40
+ * characters), anything else by its kind. Never throws: `String()` does for an object without a
+ * prototype, a Symbol does in a template.
+ */
+export function shown(value: unknown): string {
+  if (typeof value === 'string') return `'${value.length > 40 ? `${value.slice(0, 40)}...` : value}'`;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' || value === undefined || value === null) return String(value);
+  if (typeof value === 'symbol') return 'a symbol';
+  if (typeof value === 'function') return 'a function';
+  return Array.isArray(value) ? 'an array' : 'an object';
 }

@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors/index.js';
-import { describe } from './guards.js';
+import { shown } from './guards.js';
 
 /** Percent-decodes until nothing changes (a few rounds), so `%252e` is read as `.` too; undecodable text is kept as is. */
 function fullyDecoded(value: string): string {
@@ -25,7 +25,7 @@ function fullyDecoded(value: string): string {
 export function pathSegment(value: string, name: string): string {
   const decoded = fullyDecoded(value).trim();
   if (decoded === '' || decoded === '.' || decoded === '..') {
-    throw new ValidationError([{ path: [name], message: `must be an id, not ${describe(value)}` }], { subject: 'Invalid argument' });
+    throw new ValidationError([{ path: [name], message: `must be an id, not ${shown(value)}` }], { subject: 'Invalid argument' });
   }
   return value;
 }
@@ -62,7 +62,7 @@ export function urlBelow(baseUrl: string, path: unknown, query: Readonly<Record<
         staysBelow(baseUrl, new URL(`${baseUrl}/`), path) &&
         staysBelow(baseUrl, new URL(`${baseUrl}/`), fullyDecoded(path))));
   if (!below) {
-    throw new ValidationError([{ path: ['path'], message: `expected a path below baseUrl starting with "/", received ${describe(path)}` }], {
+    throw new ValidationError([{ path: ['path'], message: `expected a path below baseUrl starting with "/", received ${shown(path)}` }], {
       subject: 'Invalid request',
     });
   }
@@ -71,7 +71,7 @@ export function urlBelow(baseUrl: string, path: unknown, query: Readonly<Record<
     for (const [key, value] of Object.entries(query)) {
       if (value === undefined) continue;
       if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
-        throw new ValidationError([{ path: ['query', key], message: `expected a string, number or boolean, received ${describe(value)}` }], {
+        throw new ValidationError([{ path: ['query', key], message: `expected a string, number or boolean, received ${shown(value)}` }], {
           subject: 'Invalid request',
         });
       }

@@ -4,7 +4,7 @@
  */
 
 // Shared with the transport, which may not import the schemas: their home is core/guards.ts.
-export { isHeaderName, isRecord, isSafeHeaderValue } from '../core/guards.js';
+export { isHeaderName, isRecord, isSafeHeaderValue, shown } from '../core/guards.js';
 
 /** The most `cod` may be, collected or refunded: 30000 EGP (3007, 3008). */
 export const COD_LIMIT = 30_000;
@@ -71,17 +71,4 @@ export function isPhoneNumber(value: string): boolean {
     else if (!PHONE_SEPARATORS.has(char)) return false;
   }
   return digits >= 8 && digits <= 15;
-}
-
-/**
- * A value as a message shows it: a primitive as written (a string quoted and cut at 40
- * characters), anything else by its kind. Never throws: `String()` does for an object without a
- * prototype, a Symbol does in a template.
- */
-export function shown(value: unknown): string {
-  if (typeof value === 'string') return `'${value.length > 40 ? `${value.slice(0, 40)}...` : value}'`;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' || value === undefined || value === null) return String(value);
-  if (typeof value === 'symbol') return 'a symbol';
-  if (typeof value === 'function') return 'a function';
-  return Array.isArray(value) ? 'an array' : 'an object';
 }

@@ -1,7 +1,7 @@
 import { describeException } from '../catalogue/exceptions.js';
 import { WebhookOrderType } from '../catalogue/order-types.js';
 import { isKnownState } from '../catalogue/states.js';
-import { idString } from '../core/guards.js';
+import { idString, shown } from '../core/guards.js';
 import { WebhookPayloadError } from './errors.js';
 import type { WebhookEvent, WebhookIssue } from './event.js';
 
@@ -56,7 +56,7 @@ function toRecord(body: unknown): Body {
     }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new WebhookPayloadError(`expected a JSON object, received ${describe(value)}`);
+    throw new WebhookPayloadError(`expected a JSON object, received ${shown(value)}`);
   }
   return value as Body;
 }
@@ -80,7 +80,7 @@ class FieldReader {
     const value = own(this.body, field);
     if (value === undefined || value === null) return undefined;
     const typed = read(value);
-    if (typed === undefined) this.flag(field, `expected ${expected}, received ${describe(value)}`);
+    if (typed === undefined) this.flag(field, `expected ${expected}, received ${shown(value)}`);
     return typed;
   }
 
@@ -147,7 +147,7 @@ function required<T>(body: Body, field: string, expected: string, read: (value: 
   const value = own(body, field);
   const typed = read(value);
   if (typed !== undefined) return typed;
-  throw new WebhookPayloadError(value === undefined || value === null ? `missing; expected ${expected}` : `expected ${expected}, received ${describe(value)}`, {
+  throw new WebhookPayloadError(value === undefined || value === null ? `missing; expected ${expected}` : `expected ${expected}, received ${shown(value)}`, {
     field,
   });
 }
@@ -194,12 +194,4 @@ function utcDay(year: number, month: number, day: number): Date | undefined {
   // setUTCFullYear, unlike Date.UTC, does not read years 0-99 as 1900-1999.
   date.setUTCFullYear(year, month - 1, day);
   return date.getUTCDate() === day && date.getUTCMonth() === month - 1 ? date : undefined;
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
-  if (typeof value === 'number' || typeof value === 'string') return `${typeof value} ${JSON.stringify(value).slice(0, 40)}`;
-  return typeof value;
 }
