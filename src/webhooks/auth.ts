@@ -30,7 +30,7 @@ export function compileWebhookAuth(auth: WebhookAuth, where = 'auth'): ExpectedH
   const hasValue = typeof value === 'string' && value !== '';
   if (!hasName || !hasValue) {
     const problem = hasName ? 'a header name without a value' : hasValue ? 'a header value without a name' : 'neither a header name nor a value';
-    throw new ConfigurationError(`${where}: ${problem}; the webhook key name and value go together (omit ${where} to accept unauthenticated webhooks)`);
+    throw new ConfigurationError(`${where}: ${problem}; name and value go together (omit ${where} for unauthenticated webhooks)`);
   }
   if (!isHeaderName(name)) throw new ConfigurationError(`${where}.name: ${JSON.stringify(name)} is not a valid HTTP header name`);
   if (value.trim() !== value) throw new ConfigurationError(`${where}.value: leading or trailing spaces never arrive in a header`);

@@ -104,7 +104,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions = {}): (requ
 export function webhookRequestHandler(options: WebhookHandlerOptions = {}): (request: Request, parsed?: ParsedBody) => Promise<Response> {
   // An empty list (every key filtered out, e.g. an unset environment variable) must not mean "accept anyone".
   if (Array.isArray(options.auth) && options.auth.length === 0)
-    throw new ConfigurationError('auth: an empty list of keys would accept every webhook; omit auth to do that on purpose');
+    throw new ConfigurationError('auth: an empty list of keys accepts every webhook; omit auth for that');
   const expected = (options.auth === undefined ? [] : Array.isArray(options.auth) ? options.auth : [options.auth]).map(
     (auth: WebhookAuth, i: number, all: readonly WebhookAuth[]) => compileWebhookAuth(auth, all.length > 1 ? `auth[${i}]` : 'auth'),
   );
@@ -135,7 +135,7 @@ export function webhookRequestHandler(options: WebhookHandlerOptions = {}): (req
       if (!authorized) return answer(401, { error: 'Unauthorized: the webhook authorization header is missing or wrong' });
     }
     if (!isJsonContentType(request.headers.get('content-type'), allowMissingContentType)) {
-      return answer(415, { error: 'Unsupported media type: webhooks are JSON (Content-Type: application/json)' }, { 'accept-post': 'application/json' });
+      return answer(415, { error: 'Unsupported media type: expected application/json' }, { 'accept-post': 'application/json' });
     }
     const tooLarge = (): Response => answer(413, { error: `Payload too large: the limit is ${maxBodyBytes} bytes` });
     let event: WebhookEvent;
