@@ -58,8 +58,7 @@ export function checkHeaders(headers: Record<string, string>, where: string): vo
 
 function nonNegative(value: number | undefined, fallback: number, name: string, owner = 'DeliveryClient'): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !(value >= 0))
-    throw new ConfigurationError(`${owner} \`${name}\`: expected a number >= 0, received ${shown(value)}.`);
+  if (typeof value !== 'number' || !(value >= 0)) throw new ConfigurationError(`${owner} \`${name}\`: expected a number >= 0, received ${shown(value)}.`);
   return value;
 }
 
