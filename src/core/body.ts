@@ -49,7 +49,7 @@ export type DecodedBody = { json: true; value: unknown } | { json: false; text: 
  */
 export function decodeBody(text: string, secrets: readonly string[]): DecodedBody {
   if (text === '') return { json: true, value: undefined };
-  const clean = secrets.length === 0 ? text : scrubText(text, secrets);
+  const clean = scrubText(text, secrets);
   try {
     const value = JSON.parse(clean) as unknown;
     return { json: true, value: secrets.length > 0 && text.includes('\\') ? scrubParsed(value, secrets) : value };

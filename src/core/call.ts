@@ -20,6 +20,8 @@ export class Call<T> {
   readonly #secrets: readonly string[];
   readonly #deadlineAt: number;
   readonly #timeout: number;
+  readonly #totalTimeout: number;
+  readonly #maxResponseBytes: number;
 
   constructor(
     private readonly ky: KyInstance,
@@ -31,9 +33,10 @@ export class Call<T> {
     private readonly target: string,
     private readonly json: string | undefined,
   ) {
-    const totalTimeout = options.totalTimeout ?? config.totalTimeout;
+    const totalTimeout = (this.#totalTimeout = options.totalTimeout ?? config.totalTimeout);
     this.#deadlineAt = totalTimeout >= MAX_TIMER ? Number.POSITIVE_INFINITY : Date.now() + totalTimeout;
     this.#timeout = options.timeout ?? config.timeout;
+    this.#maxResponseBytes = options.maxResponseBytes ?? config.maxResponseBytes;
     this.#secrets = options.headers === undefined ? config.secrets : secretsOf(options.headers, config.authHeaderName, config.secrets);
   }
 
@@ -121,7 +124,7 @@ export class Call<T> {
     let text: string | undefined = '';
     try {
       if (redirected) discardBody(response);
-      else text = await readTextWithin(response, this.options.maxResponseBytes ?? config.maxResponseBytes, clock);
+      else text = await readTextWithin(response, this.#maxResponseBytes, clock);
     } catch (cause) {
       throw connectionError(request, cause, 'reading the response');
     }
@@ -130,7 +133,7 @@ export class Call<T> {
     log(config, 'debug', `${request.method} ${request.url} answered ${response.status} in ${durationMs} ms`);
     // Never followed (ky sends `redirect: 'manual'`): the key and the body stay with baseUrl's origin.
     if (redirected) throw redirectError(response, request, this.#secrets);
-    if (text === undefined) throw tooLargeError(request, response.status, this.options.maxResponseBytes ?? config.maxResponseBytes);
+    if (text === undefined) throw tooLargeError(request, response.status, this.#maxResponseBytes);
     const decoded = decodeBody(text, this.#secrets);
     if (!response.ok || (decoded.json && isErrorEnvelope(decoded.value))) throw errorFromResponse(response, decoded, request, this.#secrets);
     if (!decoded.json)
@@ -149,8 +152,8 @@ export class Call<T> {
     const note = method === 'POST' && this.endpoint.idempotent !== true ? ' The service may have acted on it; it was not sent again.' : '';
     if (error instanceof AttemptCut) {
       if (error.cut === 'caller') return this.#aborted();
-      const total = this.options.totalTimeout ?? this.config.totalTimeout;
-      if (error.cut === 'total') return new TimeoutError(`${method} ${url} took longer than totalTimeout (${total} ms).${note}`, { request: this.request });
+      if (error.cut === 'total')
+        return new TimeoutError(`${method} ${url} took longer than totalTimeout (${this.#totalTimeout} ms).${note}`, { request: this.request });
       return new TimeoutError(`${method} ${url} timed out after ${this.#timeout} ms (attempt ${attempt}).${note}`, { request: this.request });
     }
     if (error instanceof DeliveryError) return error;

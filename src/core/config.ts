@@ -5,10 +5,8 @@ import { LOG_LEVELS, log } from './logger.js';
 import type { CallOptions, ClientHooks, TransportOptions } from './options.js';
 import { secretsOf } from './redaction.js';
 
-export type { CallOptions, ClientHooks, TransportOptions } from './options.js';
-
 /** The default `maxResponseBytes`: 10 MB. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 2 ** 20;
+const DEFAULT_MAX_RESPONSE_BYTES = 10 * 2 ** 20;
 
 /** The client's options checked, defaulted and ready: the auth header built into `headers`. */
 export type ResolvedConfig = Readonly<ReturnType<typeof resolveConfig>>;
@@ -47,7 +45,7 @@ function parseBaseUrl(raw: unknown, allowInsecureHttp: boolean): string {
 }
 
 /** Throws when a header would be refused by fetch or could split a request (CR/LF). */
-export function checkHeaders(headers: Record<string, string>, where: string): void {
+function checkHeaders(headers: Record<string, string>, where: string): void {
   for (const [name, value] of Object.entries(headers)) {
     if (!isHeaderName(name)) throw new ConfigurationError(`${where}: ${JSON.stringify(name)} is not a valid header name.`);
     if (typeof value !== 'string' || !isSafeHeaderValue(value)) {

@@ -26,9 +26,9 @@ import { scrubHeaders, scrubText } from './redaction.js';
 
 /** `Retry-After` in milliseconds, from delta-seconds or an HTTP date; undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
-  if (value === undefined) return undefined;
-  if (value === null || value.trim() === '') return undefined;
+  if (value === undefined || value === null) return undefined;
   const trimmed = value.trim();
+  if (trimmed === '') return undefined;
   if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
@@ -55,7 +55,7 @@ function pathSegments(raw: unknown): Array<string | number> {
  * The fields a refusal names, when the body is the service's validator output: an array of
  * `{ message, path, type }` (also found as the `message` of an envelope). Empty for any other body.
  */
-export function issuesOfBody(body: unknown): ValidationIssue[] {
+function issuesOfBody(body: unknown): ValidationIssue[] {
   const list = Array.isArray(body) ? body : isRecord(body) && Array.isArray(body['message']) ? body['message'] : [];
   return list.flatMap((entry: unknown) =>
     isRecord(entry) && typeof entry['message'] === 'string' ? [{ path: pathSegments(entry['path']), message: entry['message'] }] : [],

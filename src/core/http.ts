@@ -55,7 +55,7 @@ export class HttpClient {
     checkRequestOptions(options);
     const url = requestUrl(config.baseUrl, endpoint);
     const json = toJson(endpoint.body);
-    const request: RequestSummary = { method: endpoint.method, url: config.secrets.length === 0 ? url : scrubText(url, config.secrets) };
+    const request: RequestSummary = { method: endpoint.method, url: scrubText(url, config.secrets) };
     const { signal } = options;
     if (signal?.aborted) throw abortedByCaller(`${request.method} ${request.url}`, signal);
     return new Call<T>(this.#ky, config, endpoint, options, request, url.slice(config.baseUrl.length + 1), json).run();

@@ -5,14 +5,14 @@
  */
 
 /** What replaces a secret, and a header value not on the allow-list. */
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 // Header values that are shown as they are; every other value is a possible credential (a key
 // in `X-Access-Key`, a session cookie) and shown as REDACTED.
 const SHOWN_HEADERS: ReadonlySet<string> = new Set(['accept', 'content-type', 'user-agent', 'x-request-id', 'request-id', 'x-correlation-id', 'traceparent']);
 
 /** Whether a header's value may be shown in logs and hook payloads. */
-export function isShownHeader(name: string, authHeaderName: string): boolean {
+function isShownHeader(name: string, authHeaderName: string): boolean {
   const lower = name.toLowerCase();
   return SHOWN_HEADERS.has(lower) && lower !== authHeaderName.toLowerCase();
 }
@@ -79,7 +79,7 @@ export function scrubParsed(value: unknown, secrets: readonly string[]): unknown
 export function scrubHeaders(headers: Headers, secrets: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => {
-    out[name] = secrets.length === 0 ? value : scrubText(value, secrets);
+    out[name] = scrubText(value, secrets);
   });
   return out;
 }

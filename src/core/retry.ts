@@ -2,7 +2,7 @@ import { ApiError, ConnectionError, type DeliveryError, RateLimitError, Response
 import { parseRetryAfter } from './error-mapping.js';
 
 /** The statuses an idempotent call is retried on; a POST only on 429. */
-export const RETRYABLE_STATUSES: readonly number[] = [408, 429, 500, 502, 503, 504];
+const RETRYABLE_STATUSES: readonly number[] = [408, 429, 500, 502, 503, 504];
 
 /** Connection failures where the request never left this machine, so even a create is safe to repeat. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -25,7 +25,7 @@ export function wasNeverSent(error: unknown): boolean {
  * code, so a POST is repeated only when the service said it did nothing (429) or the request
  * never left (connection refused).
  */
-export function isRetryable(error: DeliveryError, idempotent: boolean): boolean {
+function isRetryable(error: DeliveryError, idempotent: boolean): boolean {
   // 429: the service refused before doing anything, whatever the method.
   if (error instanceof RateLimitError) return true;
   // A create whose outcome is unknown must not be repeated: it could exist twice. Only a request

@@ -1,10 +1,11 @@
 import type { BulkCreatedDelivery, BulkCreateResult, BulkFailure } from '../errors/bulk-result.js';
 import { BulkCreationError, DeliveryError, ValidationError } from '../errors/index.js';
 import { isRecord } from '../schemas/predicates.js';
-import { coreInternals, type DeliveryCore } from './core.js';
+import { type DeliveryCore, requireCore } from './core.js';
 import { listDeliveries } from './delivery-reads.js';
 import type { DeliveryRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';
+import { byIndex } from './shared.js';
 
 /**
  * An order whose outcome `resolveBulkTrackingNumbers` could not settle, and why. It stays in
@@ -118,7 +119,7 @@ export async function resolveBulkTrackingNumbers(
   outcome: BulkCreateResult | BulkCreationError,
   options: ResolveTrackingNumbersOptions = {},
 ): Promise<ResolvedBulkResult> {
-  coreInternals(core);
+  requireCore(core);
   const result = resultOf(outcome);
   const { orders, ...requestOptions } = options ?? {};
   const targets: Target[] = [
@@ -171,12 +172,11 @@ export async function resolveBulkTrackingNumbers(
       }
     }
   }
-  const byIndex = <T extends { index: number }>(entries: Iterable<T>): T[] => [...entries].sort((a, b) => a.index - b.index);
   return {
     ...result,
-    created: byIndex(created.values()),
-    failed: byIndex(failures.values()),
+    created: [...created.values()].sort(byIndex),
+    failed: [...failures.values()].sort(byIndex),
     createdIds: [...createdIds],
-    unresolved: unresolved.sort((a, b) => a.index - b.index),
+    unresolved: unresolved.sort(byIndex),
   };
 }

@@ -13,7 +13,7 @@ import { isRecord } from '../schemas/predicates.js';
 import type { ResponseContext } from './shared.js';
 
 /** What a bulk answer is read with: the request and status, and for a non-2xx answer its error (the service's errorCode, message and body). */
-export interface BulkResponseContext extends ResponseContext {
+interface BulkResponseContext extends ResponseContext {
   error?: DeliveryError | undefined;
 }
 

@@ -30,10 +30,10 @@ import { sendsAsWritten } from '../schemas/order-fast.js';
 import { isRecord, shown } from '../schemas/predicates.js';
 import { rulesToSkip } from '../schemas/skip-rules.js';
 import { type BulkResponse, readBulkResponse } from './bulk-response.js';
-import { coreInternals, type DeliveryCore } from './core.js';
+import { coreInternals, type DeliveryCore, requireCore } from './core.js';
 import type { RequestOptions } from './options.js';
 import { type Validation, validationOf } from './send.js';
-import { issuesAt, type ResponseContext } from './shared.js';
+import { byIndex, issuesAt, type ResponseContext } from './shared.js';
 
 export type { BulkCreatedDelivery, BulkCreateResult, BulkFailure };
 
@@ -196,10 +196,6 @@ function checkOne(order: unknown, validation: Validation, skip: ReadonlySet<numb
   return schemas?.schemas(order, validation);
 }
 
-async function checkLoading(order: unknown, validation: Validation, skip: ReadonlySet<number>): Promise<CheckedOne> {
-  return checkOne(order, validation, skip) ?? (await loadSchemas()).schemas(order, validation as Exclude<Validation, false>);
-}
-
 interface Upload {
   readonly chunkSize: number;
   readonly concurrency: number;
@@ -313,7 +309,7 @@ async function* upload(
   const send = async (chunk: ReadChunk): Promise<BulkChunkOutcome> => {
     const outcome: BulkChunkOutcome = { start: chunk.start, size: chunk.size, created: [], failed: [...chunk.refused], createdIds: [], progress };
     if (chunk.bodies.length > 0) await post(chunk.bodies, chunk.indexes, outcome);
-    outcome.failed.sort((a, b) => a.index - b.index);
+    outcome.failed.sort(byIndex);
     progress.done += chunk.size;
     progress.created += outcome.created.length;
     progress.failed += outcome.failed.length;
@@ -413,7 +409,7 @@ async function checkArray(orders: readonly unknown[], validation: Validation, sk
   let invalid = 0;
   for (let index = 0; index < orders.length; index++) {
     const order = orders[index];
-    const checked = checkOne(order, validation, skip) ?? (await checkLoading(order, validation, skip));
+    const checked = checkOne(order, validation, skip) ?? (await loadSchemas()).schemas(order, validation as Exclude<Validation, false>);
     const repeated = checked.ok ? references.repeated(order, index) : undefined;
     if (!checked.ok) {
       invalid++;
@@ -428,7 +424,7 @@ async function checkArray(orders: readonly unknown[], validation: Validation, sk
 }
 
 function start(core: DeliveryCore, orders: unknown, options: BulkCreateOptions | undefined): { source: Source; settings: Upload } {
-  coreInternals(core);
+  requireCore(core);
   const source = sourceOf(orders);
   if (source instanceof ValidationError) throw source;
   const { chunkSize, concurrency, onProgress, deleteFailedDeliveries, requestOptions } = settingsOf(options);
@@ -476,7 +472,6 @@ export async function createBulkDeliveries(core: DeliveryCore, orders: BulkInput
   }
   const { sentUpTo, exhausted, reason, serviceErrors } = next.value;
   const total = source.kind === 'array' ? source.orders.length : undefined;
-  const byIndex = (a: { index: number }, b: { index: number }): number => a.index - b.index;
   result.created.sort(byIndex);
   result.failed.sort(byIndex);
   if (!exhausted && reason !== undefined && (total === undefined || sentUpTo < total)) result.stopped = { at: sentUpTo, reason };

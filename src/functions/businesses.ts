@@ -30,8 +30,7 @@ export interface Business {
 }
 
 // The schemas load on first use (chunks of their own in a browser bundle): a checkout page never needs them.
-const businessSchemas = () => import('../schemas/on-demand.js');
-const addressSchemas = () => import('../schemas/on-demand.js');
+const schemas = () => import('../schemas/on-demand.js');
 
 function businessOf(data: unknown, answer: ResponseContext): Business {
   return createdRecord(data, answer, ['_id']) as Business;
@@ -52,7 +51,7 @@ export function createBusiness(core: DeliveryCore, input: CreateBusinessInput, o
   return send(core, options, async (validation) => ({
     method: 'POST',
     path: '/businesses',
-    body: validation === false ? input : (await businessSchemas()).validateBusiness(input),
+    body: validation === false ? input : (await schemas()).validateBusiness(input),
     transform: businessOf,
   }));
 }
@@ -77,7 +76,7 @@ export function updatePickupLocations(
   return send(core, options, async (validation) => ({
     method: 'PUT',
     path: path`/businesses/${requireId(businessId, 'businessId')}`,
-    body: { pickupAddress: validation === false ? locations : (await addressSchemas()).validatePickupLocations(locations) },
+    body: { pickupAddress: validation === false ? locations : (await schemas()).validatePickupLocations(locations) },
     transform: (data: unknown): Business => {
       const record = asRecord(data);
       const locationsOut = Array.isArray(record['pickupLocations']) ? record['pickupLocations'].filter(isRecord) : undefined;

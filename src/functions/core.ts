@@ -73,7 +73,17 @@ export class DeliveryCore {
  * @internal
  */
 export function coreInternals(core: DeliveryCore): CoreInternals {
-  // A JavaScript caller's `createDelivery(undefined, order)` gets a typed error, not a TypeError.
-  if (!(core instanceof DeliveryCore)) throw new ConfigurationError('The first argument of a delivery-sdk/functions call must be a DeliveryCore.');
+  requireCore(core);
   return internalsOf(core);
+}
+
+/**
+ * Refuses a first argument that is not a {@link DeliveryCore}: a JavaScript caller's
+ * `createDelivery(undefined, order)` gets a typed error, not a TypeError, and before any complaint
+ * about the other arguments.
+ *
+ * @internal
+ */
+export function requireCore(core: unknown): asserts core is DeliveryCore {
+  if (!(core instanceof DeliveryCore)) throw new ConfigurationError('The first argument of a delivery-sdk/functions call must be a DeliveryCore.');
 }

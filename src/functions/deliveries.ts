@@ -6,8 +6,7 @@ import { isRecord } from '../schemas/predicates.js';
 import type { DeliveryCore } from './core.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
-import type { ResponseContext } from './shared.js';
-import { createdRecord } from './shared.js';
+import { createdRecord, type ResponseContext } from './shared.js';
 
 /**
  * A created order. The spec does not show the answer: `_id` and `trackingNumber` are always
@@ -28,7 +27,7 @@ export interface CreatedDelivery {
 }
 
 /** Reads a created order; a `ResponseShapeError` when `_id` or `trackingNumber` is missing (the order may exist). */
-export function createdDelivery(data: unknown, answer: ResponseContext): CreatedDelivery {
+function createdDelivery(data: unknown, answer: ResponseContext): CreatedDelivery {
   return createdRecord(data, answer, ['_id', 'trackingNumber']) as CreatedDelivery;
 }
 

@@ -2,7 +2,7 @@ import type { APIPromise } from '../core/api-promise.js';
 import { type Endpoint, path } from '../core/http.js';
 import { ResponseShapeError, ValidationError, type ValidationIssue } from '../errors/index.js';
 import { isRecord } from '../schemas/predicates.js';
-import { coreInternals, type DeliveryCore } from './core.js';
+import { type DeliveryCore, requireCore } from './core.js';
 import { type DeliveryRecord, deliveryRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
@@ -37,7 +37,7 @@ export interface DeliveryPage {
 }
 
 /** The page size `listDeliveries` asks for when the filter names none. */
-export const DEFAULT_PAGE_SIZE = 50;
+const DEFAULT_PAGE_SIZE = 50;
 
 const listText = (value: unknown): unknown => (Array.isArray(value) ? value.map(String).join(',') : value);
 
@@ -84,7 +84,7 @@ function deliveryPage(data: unknown, answer: ResponseContext): DeliveryPage {
 }
 
 /** @internal The search endpoint: a read, so safe to repeat although it is a POST. */
-export function searchEndpoint(filter: DeliverySearchFilter | undefined): Endpoint<DeliveryPage> {
+function searchEndpoint(filter: DeliverySearchFilter | undefined): Endpoint<DeliveryPage> {
   return { method: 'POST', path: '/deliveries/search', body: searchBody(filter), transform: deliveryPage, idempotent: true };
 }
 
@@ -136,7 +136,7 @@ export async function* listDeliveries(
   filter?: DeliverySearchFilter,
   options?: RequestOptions,
 ): AsyncGenerator<DeliveryRecord, void, undefined> {
-  coreInternals(core);
+  requireCore(core);
   if (filter !== undefined && filter !== null && !isRecord(filter))
     throw new ValidationError([{ path: [], message: 'must be an object' }], { subject: 'Invalid search filter' });
   const limit = filter?.limit ?? DEFAULT_PAGE_SIZE;
@@ -161,7 +161,7 @@ export async function* listDeliveries(
  * ```
  */
 export async function findDeliveryByReference(core: DeliveryCore, businessReference: string, options?: RequestOptions): Promise<DeliveryRecord | undefined> {
-  coreInternals(core);
+  requireCore(core);
   const reference = requireReference(businessReference);
   let found: DeliveryRecord | undefined;
   for await (const order of listDeliveries(core, { businessReference: reference }, options)) {

@@ -5,7 +5,7 @@ import { checkRequestOptions } from '../core/config.js';
 import { type Endpoint, path, type QueryValue } from '../core/http.js';
 import type { Address } from '../schemas/index.js';
 import { isRecord } from '../schemas/predicates.js';
-import { coreInternals, type DeliveryCore } from './core.js';
+import { coreInternals, type DeliveryCore, requireCore } from './core.js';
 import type { RequestOptions } from './options.js';
 import { type ResolveAddressInput, resolveAddress as resolveWith } from './resolve-address.js';
 import { listOf, requireId } from './shared.js';
@@ -190,7 +190,7 @@ export function listAllDistricts(core: DeliveryCore, params?: { countryId?: stri
  */
 export function resolveAddress(core: DeliveryCore, input: ResolveAddressInput, options?: RequestOptions): Promise<Address> {
   try {
-    coreInternals(core); // not a core: that, before any complaint about the address
+    requireCore(core); // not a core: that, before any complaint about the address
   } catch (error) {
     return Promise.reject(error);
   }

@@ -9,7 +9,7 @@
  * The comparable form of a name. NFKD splits hamza forms (أ إ آ ؤ ئ) into their base letter and
  * a combining mark, so dropping marks also drops harakat and Latin accents.
  */
-export function normaliseName(name: string): string {
+function normaliseName(name: string): string {
   return name
     .normalize('NFKD')
     .replace(/[\p{M}\u0640]/gu, '')
@@ -30,7 +30,7 @@ const VARIANTS: ReadonlyArray<readonly [RegExp, string]> = [
 ];
 
 /** The loosest comparable form: {@link normaliseName}, without articles and spaces, variants folded. */
-export function looseName(name: string): string {
+function looseName(name: string): string {
   const words = normaliseName(name)
     .split(' ')
     .filter((word) => word !== 'el' && word !== 'al')

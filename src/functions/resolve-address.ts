@@ -53,7 +53,7 @@ interface Lookups {
 }
 
 /** The longest place name matched: a form field of a megabyte must not block the event loop. */
-export const MAX_PLACE_NAME_LENGTH = 100;
+const MAX_PLACE_NAME_LENGTH = 100;
 const ECHO_LENGTH = 40;
 
 /** `'Nasr City'`, or the first 40 characters and `…`: messages reach logs and customers, never whole inputs. */

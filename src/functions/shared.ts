@@ -51,3 +51,6 @@ export function issuesAt(index: number, error: DeliveryError): ValidationIssue[]
     'issues' in error && Array.isArray(error.issues) && error.issues.length > 0 ? error.issues : [{ path: [], message: error.message }];
   return inner.map((issue) => ({ ...issue, path: [index, ...issue.path] }));
 }
+
+/** Orders results by their input index. @internal */
+export const byIndex = (a: { index: number }, b: { index: number }): number => a.index - b.index;

@@ -26,7 +26,7 @@ import type { DeliveryChanges } from '../schemas/after-create.js';
 import type { OrderInput } from '../schemas/index.js';
 import { Resource } from './resource.js';
 
-export { type CreatedDelivery, createdDelivery, orderEndpoint } from '../functions/deliveries.js';
+export type { CreatedDelivery } from '../functions/deliveries.js';
 
 /**
  * Orders of every type, one at a time or in bulk.

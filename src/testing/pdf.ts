@@ -35,8 +35,3 @@ export function labelsPdf(trackingNumbers: readonly string[], size: string): str
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return out;
 }
-
-/** Base64 of latin-1 text, without `Buffer` (the sandbox runs in browsers too). */
-export function base64OfText(text: string): string {
-  return btoa(text);
-}

@@ -4,7 +4,7 @@
  */
 import { isKnownState, STATES } from '../catalogue/states.js';
 import { checkOrderAddress, findCityByName, findDistrictById } from './addresses.js';
-import { base64OfText, labelsPdf } from './pdf.js';
+import { labelsPdf } from './pdf.js';
 import type { OrderRecord, SandboxStore, StateEvent } from './store.js';
 import { coded, invalid, isNonEmptyString, isRecord, notFound, ok, RuleViolation, wrongType } from './wire.js';
 
@@ -50,7 +50,7 @@ function receiverView(value: unknown): Record<string, unknown> | undefined {
 }
 
 /** An order as `GET /deliveries/business/{trackingNumber}` answers it. */
-export function orderView(order: OrderRecord): Record<string, unknown> {
+function orderView(order: OrderRecord): Record<string, unknown> {
   const last = order.history.at(-1)?.timeStamp ?? order.createdAt;
   const view: Record<string, unknown> = {
     _id: order._id,
@@ -199,5 +199,5 @@ export function airwayBills(store: SandboxStore, body: unknown): Response {
     return order !== undefined && order.state !== TERMINATED;
   });
   if (printable.length === 0) throw invalid('None of the tracking numbers can be printed');
-  return ok(base64OfText(labelsPdf(printable, size)));
+  return ok(btoa(labelsPdf(printable, size)));
 }

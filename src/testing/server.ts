@@ -34,7 +34,7 @@ export interface ListenOptions {
 }
 
 /** The default {@link ListenOptions.bodyTimeoutMs}: a 1 MiB body arrives well within it on any link a test runs on. */
-export const DEFAULT_SANDBOX_BODY_TIMEOUT_MS = 30_000;
+const DEFAULT_SANDBOX_BODY_TIMEOUT_MS = 30_000;
 
 /** The default {@link ListenOptions.maxBodyBytes}: a bulk chunk of 100 orders is well under it. */
 export const DEFAULT_SANDBOX_MAX_BODY_BYTES = 1024 * 1024;

@@ -5,6 +5,7 @@
  *
  * @module delivery-sdk/webhooks/redis
  */
+import { shown } from '../core/guards.js';
 import { ConfigurationError } from '../errors/base.js';
 import type { OrderTrackerStore, StoredEvent } from './tracker.js';
 
@@ -118,13 +119,13 @@ export function createRedisTrackerStore(options: RedisTrackerStoreOptions): Orde
   return {
     async record(event: StoredEvent) {
       const reply = await run(RECORD, key(event.trackingNumber), [event.id, String(event.timeStamp), event.sortKey, event.body, String(ttlSeconds)]);
-      if (!Array.isArray(reply) || reply.length !== 2) throw new Error(`unexpected reply to the record script: ${describe(reply)}`);
+      if (!Array.isArray(reply) || reply.length !== 2) throw new Error(`unexpected reply to the record script: ${shown(reply)}`);
       return { duplicate: Number(reply[0]) === 1, previous: body(reply[1]) };
     },
     current: async (trackingNumber) => body(await run(CURRENT, key(trackingNumber), [])),
     async history(trackingNumber) {
       const reply = await run(HISTORY, key(trackingNumber), []);
-      if (!Array.isArray(reply)) throw new Error(`unexpected reply to the history script: ${describe(reply)}`);
+      if (!Array.isArray(reply)) throw new Error(`unexpected reply to the history script: ${shown(reply)}`);
       return reply.map((member) => body(member) as string);
     },
     forget: async (trackingNumber) => Number(await run(FORGET, key(trackingNumber), [])) > 0,
@@ -207,10 +208,6 @@ async function sha1(text: string): Promise<string> {
  */
 function body(member: unknown): string | undefined {
   const text = typeof member === 'string' ? member : member instanceof Uint8Array ? new TextDecoder().decode(member) : undefined;
-  if (text === undefined) throw new Error(`unexpected reply from Redis: ${describe(member)}`);
+  if (text === undefined) throw new Error(`unexpected reply from Redis: ${shown(member)}`);
   return text === '' ? undefined : text.slice(text.indexOf('{'));
-}
-
-function describe(value: unknown): string {
-  return Array.isArray(value) ? `an array of ${value.length}` : value === null ? 'null' : typeof value;
 }
