@@ -1,7 +1,8 @@
 import type { APIPromise } from './core/api-promise.js';
-import type { HttpClient, HttpMethod, QueryValue } from './core/http.js';
-import { coreInternals, DeliveryCore } from './functions/core.js';
+import type { HttpMethod, QueryValue } from './core/http.js';
+import { DeliveryCore } from './functions/core.js';
 import type { DeliveryClientOptions, RequestOptions } from './functions/options.js';
+import { send } from './functions/send.js';
 import { BusinessesResource } from './resources/businesses.js';
 import { DeliveriesResource } from './resources/deliveries.js';
 import { FulfillmentResource } from './resources/fulfillment.js';
@@ -39,7 +40,7 @@ export interface RawRequest {
  * ```
  */
 export class DeliveryClient {
-  readonly #http: HttpClient;
+  readonly #core: DeliveryCore;
   /** The base URL every path is relative to (ends in `/v2`). */
   readonly baseUrl: string;
   /** Cities, zones and districts (public, cached), and `resolveAddress` from names to ids. */
@@ -92,7 +93,7 @@ export class DeliveryClient {
    */
   constructor(options: DeliveryClientOptions) {
     const core = new DeliveryCore(options);
-    this.#http = coreInternals(core).http;
+    this.#core = core;
     this.baseUrl = core.baseUrl;
     this.lookup = new LookupResource(core);
     this.users = new UsersResource(core);
@@ -114,8 +115,10 @@ export class DeliveryClient {
    * ```
    */
   request<T = unknown>(request: RawRequest, options?: RequestOptions): APIPromise<T> {
-    // `?? {}`: a JavaScript caller's null becomes a ValidationError naming `method`, not a TypeError.
-    const { method, path, query, body } = request ?? ({} as Partial<RawRequest>);
-    return this.#http.request<T>({ method: method as HttpMethod, path: path as string, query, body }, options);
+    return send(this.#core, options, () => {
+      // `?? {}`: a JavaScript caller's null becomes a ValidationError naming `method`, not a TypeError.
+      const { method, path, query, body } = request ?? ({} as Partial<RawRequest>);
+      return { input: body, endpoint: ({ json }) => ({ method: method as HttpMethod, path: path as string, query, json }) };
+    });
   }
 }

@@ -7,9 +7,23 @@ import { Attempt, AttemptCut, abortedByCaller, MAX_TIMER, sleep } from './deadli
 import type { Endpoint } from './endpoint.js';
 import { connectionError, errorFromResponse, isRedirect, redirectError, tooLargeError } from './error-mapping.js';
 import { LOG_LEVELS, log } from './logger.js';
-import type { CallOptions } from './options.js';
+import type { CallOptions, ClientHooks } from './options.js';
 import { redactHeaders, secretsOf } from './redaction.js';
 import { retryDelay } from './retry.js';
+
+type HookEvent<K extends keyof ClientHooks> = Parameters<NonNullable<ClientHooks[K]>>[0];
+
+/**
+ * Calls the user's hook. One that throws is reported through the logger and changes nothing: the
+ * call's outcome is the service's answer, not the hook's bug.
+ */
+function notify<K extends keyof ClientHooks>(config: ResolvedConfig, name: K, event: HookEvent<K>): void {
+  try {
+    (config.hooks[name] as ((event: HookEvent<K>) => void) | undefined)?.(event);
+  } catch (error) {
+    log(config, 'warn', `hooks.${name} threw, ignored: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
 
 /**
  * One call across its attempts: each attempt is one ky request (ky never retries) whose answer
@@ -61,7 +75,7 @@ export class Call<T> {
       }
       if (wait !== undefined) {
         log(config, 'warn', `${request.method} ${request.url} retrying in ${wait} ms after: ${failure.message}`, { attempt });
-        config.hooks.onRetry?.({ ...request, attempt, delayMs: wait, error: failure });
+        notify(config, 'onRetry', { ...request, attempt, delayMs: wait, error: failure });
         // Only the caller's abort can end the wait early: it never outlasts totalTimeout (see retryDelay).
         const abortedMeanwhile = await sleep(wait, options.signal).then(
           () => false,
@@ -71,7 +85,7 @@ export class Call<T> {
         failure = this.#aborted();
       }
       log(config, 'error', `${request.method} ${request.url} failed: ${failure.message}`, { attempt });
-      config.hooks.onError?.({ ...request, error: failure });
+      notify(config, 'onError', { ...request, error: failure });
       throw failure;
     }
   }
@@ -82,7 +96,7 @@ export class Call<T> {
       const sent = { ...config.headers, ...options.headers, ...(this.json === undefined ? {} : { 'content-type': 'application/json' }) };
       const headers = redactHeaders(sent, config.authHeaderName);
       log(config, 'debug', `${request.method} ${request.url} (attempt ${attempt})`, { headers });
-      config.hooks.onRequest?.({ ...request, attempt, headers });
+      notify(config, 'onRequest', { ...request, attempt, headers });
     }
     const clock = new Attempt(options.signal, this.#timeout, this.#deadlineAt - Date.now());
     const work = this.#exchange(clock, attempt);
@@ -129,7 +143,7 @@ export class Call<T> {
       throw connectionError(request, cause, 'reading the response');
     }
     const durationMs = Date.now() - started;
-    config.hooks.onResponse?.({ ...request, attempt, status: response.status, durationMs });
+    notify(config, 'onResponse', { ...request, attempt, status: response.status, durationMs });
     log(config, 'debug', `${request.method} ${request.url} answered ${response.status} in ${durationMs} ms`);
     // Never followed (ky sends `redirect: 'manual'`): the key and the body stay with baseUrl's origin.
     if (redirected) throw redirectError(response, request, this.#secrets);

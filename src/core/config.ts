@@ -46,6 +46,7 @@ function parseBaseUrl(raw: unknown, allowInsecureHttp: boolean): string {
 
 /** Throws when a header would be refused by fetch or could split a request (CR/LF). */
 function checkHeaders(headers: Record<string, string>, where: string): void {
+  if (typeof headers !== 'object' || headers === null) throw new ConfigurationError(`${where}: expected an object, received ${shown(headers)}.`);
   for (const [name, value] of Object.entries(headers)) {
     if (!isHeaderName(name)) throw new ConfigurationError(`${where}: ${JSON.stringify(name)} is not a valid header name.`);
     if (typeof value !== 'string' || !isSafeHeaderValue(value)) {
@@ -61,12 +62,23 @@ function nonNegative(value: number | undefined, fallback: number, name: string, 
 }
 
 /**
- * Throws when a per-call option has a value that would misbehave quietly: a `timeout` of `'5s'`
- * times out at once, and a `signal` that is no AbortSignal would make fetch fail (and retry).
+ * A call's options read once into an object of the SDK's own, then checked: a getter that throws
+ * (or answers differently the second time) cannot reach the transport. Refuses a value that would
+ * misbehave quietly: a `timeout` of `'5s'` times out at once, and a `signal` that is no AbortSignal
+ * would make fetch fail (and retry).
  */
-export function checkRequestOptions(options: CallOptions): void {
-  for (const name of ['timeout', 'totalTimeout', 'maxRetries', 'maxResponseBytes'] as const) nonNegative(options[name], 0, name, 'Request option');
-  const { signal, headers } = options;
+export function callOptionsOf(options: unknown): CallOptions {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object') throw new ConfigurationError(`Request options: expected an object, received ${shown(options)}.`);
+  let own: CallOptions;
+  try {
+    own = { ...options };
+    if (typeof own.headers === 'object' && own.headers !== null) own.headers = { ...own.headers };
+  } catch (cause) {
+    throw new ConfigurationError('Request options could not be read.', { cause });
+  }
+  for (const name of ['timeout', 'totalTimeout', 'maxRetries', 'maxResponseBytes'] as const) nonNegative(own[name], 0, name, 'Request option');
+  const { signal, headers } = own;
   if (headers !== undefined) checkHeaders(headers, 'Request `headers`');
   if (
     signal !== undefined &&
@@ -74,6 +86,7 @@ export function checkRequestOptions(options: CallOptions): void {
   ) {
     throw new ConfigurationError('Request option `signal` must be an AbortSignal.');
   }
+  return own;
 }
 
 export function resolveConfig(options: TransportOptions) {

@@ -2,13 +2,13 @@ import ky, { type Hooks, type KyInstance } from 'ky';
 import type { RequestSummary } from '../errors/index.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { Call } from './call.js';
-import { checkRequestOptions, type ResolvedConfig } from './config.js';
+import { callOptionsOf, type ResolvedConfig } from './config.js';
 import { abortedByCaller } from './deadline.js';
-import { type Endpoint, requestUrl, toJson } from './endpoint.js';
+import { type Endpoint, requestUrl } from './endpoint.js';
 import type { CallOptions } from './options.js';
 import { scrubText } from './redaction.js';
 
-export { type Endpoint, type HttpMethod, path, type QueryValue } from './endpoint.js';
+export { type Endpoint, type HttpMethod, path, type QueryValue, type Wire, wireForm } from './endpoint.js';
 
 /** Passes the SDK's attempt count to the user's ky hooks as `retryCount` (ky's own count stays 0: the SDK retries itself). */
 function hooksWith(own: Hooks): Hooks {
@@ -32,7 +32,7 @@ export class HttpClient {
       prefixUrl: config.baseUrl,
       headers: config.headers,
       fetch: config.fetch,
-      // The body arrives as JSON text (see toJson): serialised once, however many attempts.
+      // The body arrives as JSON text (see wireForm): serialised once, however many attempts.
       stringifyJson: (text) => text as string,
       // A redirect is refused, never followed: fetch would carry the key and the body to wherever
       // `Location` points, another origin or plain http:// included.
@@ -46,18 +46,16 @@ export class HttpClient {
 
   /** Sends `endpoint`, input already checked by the caller; rejects with a DeliveryError only. */
   request<T>(endpoint: Endpoint<T>, options?: CallOptions | null): APIPromise<T> {
-    // `?? {}`, not a default parameter: JavaScript callers pass null too.
-    return new APIPromise(this.#send(endpoint, options ?? {}));
+    return new APIPromise(this.#send(endpoint, options));
   }
 
-  async #send<T>(endpoint: Endpoint<T>, options: CallOptions): Promise<WithResponse<T>> {
+  async #send<T>(endpoint: Endpoint<T>, given: CallOptions | null | undefined): Promise<WithResponse<T>> {
     const config = this.#config;
-    checkRequestOptions(options);
+    const options = callOptionsOf(given);
     const url = requestUrl(config.baseUrl, endpoint);
-    const json = toJson(endpoint.body);
     const request: RequestSummary = { method: endpoint.method, url: scrubText(url, config.secrets) };
     const { signal } = options;
     if (signal?.aborted) throw abortedByCaller(`${request.method} ${request.url}`, signal);
-    return new Call<T>(this.#ky, config, endpoint, options, request, url.slice(config.baseUrl.length + 1), json).run();
+    return new Call<T>(this.#ky, config, endpoint, options, request, url.slice(config.baseUrl.length + 1), endpoint.json).run();
   }
 }

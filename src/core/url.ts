@@ -23,6 +23,7 @@ function fullyDecoded(value: string): string {
  * them as "this folder" and "the folder above", and send the call, key and body, to another path.
  */
 export function pathSegment(value: string, name: string): string {
+  requireWellFormed(value, [name], 'Invalid argument');
   const decoded = fullyDecoded(value).trim();
   if (decoded === '' || decoded === '.' || decoded === '..') {
     throw new ValidationError([{ path: [name], message: `must be an id, not ${shown(value)}` }], { subject: 'Invalid argument' });
@@ -31,6 +32,17 @@ export function pathSegment(value: string, name: string): string {
 }
 
 /** Whether `path` resolved against `baseUrl`, as fetch resolves it (`..`, `%2e%2e`, `\\` included), lands below `baseUrl`'s path. */
+// A UTF-16 surrogate without its pair (what `'Cairo 🏙️'.slice(0, 7)` leaves): no URL can carry it, and encodeURIComponent throws a URIError.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Refuses text that cannot be percent-encoded, naming the field, before anything is sent. */
+function requireWellFormed(value: string, at: ReadonlyArray<string | number>, subject: string): void {
+  if (LONE_SURROGATE.test(value))
+    throw new ValidationError([{ path: at, message: 'contains a lone surrogate (half of a character, as a cut emoji leaves): it cannot be sent in a URL' }], {
+      subject,
+    });
+}
+
 function staysBelow(baseUrl: string, base: URL, path: string): boolean {
   let resolved: URL;
   try {
@@ -75,7 +87,10 @@ export function urlBelow(baseUrl: string, path: unknown, query: Readonly<Record<
           subject: 'Invalid request',
         });
       }
-      search += `${search === '' ? '?' : '&'}${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`;
+      const text = String(value);
+      requireWellFormed(key, ['query', key], 'Invalid request');
+      requireWellFormed(text, ['query', key], 'Invalid request');
+      search += `${search === '' ? '?' : '&'}${encodeURIComponent(key)}=${encodeURIComponent(text)}`;
     }
   }
   return `${baseUrl}${path}${search}`;

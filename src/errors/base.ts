@@ -25,6 +25,12 @@ export function formatPath(path: ReadonlyArray<string | number>): string {
   return out === '' ? '(input)' : out;
 }
 
+/** @internal The issues of one invalid element of a list, with paths starting at its index (`[3].cod`). */
+export function issuesAt(index: number, error: { readonly message: string; readonly issues?: readonly ValidationIssue[] }): ValidationIssue[] {
+  const inner: readonly ValidationIssue[] = Array.isArray(error.issues) && error.issues.length > 0 ? error.issues : [{ path: [], message: error.message }];
+  return inner.map((issue) => ({ ...issue, path: [index, ...issue.path] }));
+}
+
 /** What every SDK error can be built with. You need it only to construct errors yourself (e.g. in tests). */
 export interface DeliveryErrorOptions {
   /** The spec's errorCode, when one applies. */

@@ -1,6 +1,6 @@
 import type { APIPromise } from '../core/api-promise.js';
 import { ResponseShapeError, ValidationError } from '../errors/index.js';
-import { isRecord } from '../schemas/predicates.js';
+import { isRecord, shown } from '../schemas/predicates.js';
 import type { DeliveryCore } from './core.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
@@ -49,17 +49,27 @@ function pdfOf(data: unknown, answer: ResponseContext): Uint8Array {
   return bytes;
 }
 
+// A tracking number as `deliveries.get` takes one: text without spaces, commas or control characters.
+const TRACKING_NUMBER = /^[^\s,\u0000-\u001f\u007f]+$/;
+
+/** The tracking numbers as the comma-separated text the service reads; each one checked, a hole or a number included. */
 function trackingNumbersText(trackingNumbers: unknown): string {
   const list = typeof trackingNumbers === 'string' ? trackingNumbers.split(',').map((tn) => tn.trim()) : trackingNumbers;
-  const issue = (message: string) => new ValidationError([{ path: ['trackingNumbers'], message }], { subject: 'Invalid airway bill request' });
-  if (!Array.isArray(list) || list.length === 0) throw issue('must be a non-empty list of tracking numbers');
-  const texts = list.map((tn) => (typeof tn === 'number' ? String(tn) : tn));
-  if (!texts.every((tn): tn is string => typeof tn === 'string' && /^[^\s,]+$/.test(tn)))
-    throw issue('each must be a tracking number without spaces or commas');
-  if (texts.length > MAX_AIRWAY_BILLS) {
-    throw issue(
-      `has ${texts.length}; at most ${MAX_AIRWAY_BILLS} per call (the service e-mails larger requests instead of answering): call once per ${MAX_AIRWAY_BILLS}`,
+  const invalid = (path: Array<string | number>, message: string) => new ValidationError([{ path, message }], { subject: 'Invalid airway bill request' });
+  if (!Array.isArray(list) || list.length === 0) throw invalid(['trackingNumbers'], 'must be a non-empty list of tracking numbers');
+  if (list.length > MAX_AIRWAY_BILLS) {
+    throw invalid(
+      ['trackingNumbers'],
+      `has ${list.length}; at most ${MAX_AIRWAY_BILLS} per call (the service e-mails larger requests instead of answering): call once per ${MAX_AIRWAY_BILLS}`,
     );
+  }
+  const texts: string[] = [];
+  // By index, not map/every: those skip the holes of `[, , '70000012']`.
+  for (let index = 0; index < list.length; index++) {
+    const tn: unknown = list[index];
+    if (typeof tn !== 'string' || !TRACKING_NUMBER.test(tn))
+      throw invalid(['trackingNumbers', index], `expected a tracking number (text without spaces, commas or control characters), received ${shown(tn)}`);
+    texts.push(tn);
   }
   return texts.join(',');
 }
@@ -103,11 +113,8 @@ export function getAirwayBills(
   options?: RequestOptions,
 ): APIPromise<Uint8Array> {
   return send(core, options, () => ({
-    method: 'POST',
-    path: '/deliveries/mass-awb',
-    body: { trackingNumbers: trackingNumbersText(trackingNumbers), ...labelChoices(labelOptions) },
-    transform: pdfOf,
+    input: { trackingNumbers: trackingNumbersText(trackingNumbers), ...labelChoices(labelOptions) },
     // Prints labels, changes nothing: safe to ask again.
-    idempotent: true,
+    endpoint: ({ json }) => ({ method: 'POST', path: '/deliveries/mass-awb', json, transform: pdfOf, idempotent: true }),
   }));
 }

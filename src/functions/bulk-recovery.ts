@@ -1,5 +1,5 @@
 import type { BulkCreatedDelivery, BulkCreateResult, BulkFailure } from '../errors/bulk-result.js';
-import { BulkCreationError, DeliveryError, ValidationError } from '../errors/index.js';
+import { BulkCreationError, ConfigurationError, DeliveryError, ValidationError } from '../errors/index.js';
 import { isRecord } from '../schemas/predicates.js';
 import { type DeliveryCore, requireCore } from './core.js';
 import { listDeliveries } from './delivery-reads.js';
@@ -48,16 +48,34 @@ interface Target {
 
 const unsettled = (message: string): DeliveryError => new DeliveryError(message);
 
+const isEntry = (entry: unknown): boolean => isRecord(entry) && Number.isSafeInteger(entry['index']) && (entry['index'] as number) >= 0;
+
 function resultOf(outcome: unknown): BulkCreateResult {
-  const result = outcome instanceof BulkCreationError ? outcome.result : outcome;
-  if (isRecord(result) && Array.isArray(result['created']) && Array.isArray(result['failed'])) return result as unknown as BulkCreateResult;
+  try {
+    const result = outcome instanceof BulkCreationError ? outcome.result : outcome;
+    if (
+      isRecord(result) &&
+      Array.isArray(result['created']) &&
+      Array.isArray(result['failed']) &&
+      result['created'].every(isEntry) &&
+      result['failed'].every(isEntry)
+    )
+      return result as unknown as BulkCreateResult;
+  } catch {
+    // a Proxy or a getter that throws: not what createBulk gave
+  }
   throw new ValidationError([{ path: [], message: 'must be what createBulk resolved, or the BulkCreationError it threw' }], { subject: 'Invalid argument' });
 }
 
 function referenceOf(index: number, entry: unknown, orders: ResolveTrackingNumbersOptions['orders']): string | undefined {
-  const own = isRecord(entry) ? entry['businessReference'] : undefined;
-  const order = orders?.[index];
-  const given = typeof own === 'string' ? own : isRecord(order) ? order['businessReference'] : undefined;
+  let given: unknown;
+  try {
+    const own = isRecord(entry) ? entry['businessReference'] : undefined;
+    const order = orders?.[index];
+    given = typeof own === 'string' ? own : isRecord(order) ? order['businessReference'] : undefined;
+  } catch (cause) {
+    throw new ValidationError([{ path: ['orders', index], message: 'could not be read' }], { subject: 'Invalid argument', cause });
+  }
   return typeof given === 'string' && given.trim() !== '' ? given : undefined;
 }
 
@@ -121,7 +139,13 @@ export async function resolveBulkTrackingNumbers(
 ): Promise<ResolvedBulkResult> {
   requireCore(core);
   const result = resultOf(outcome);
-  const { orders, ...requestOptions } = options ?? {};
+  let orders: ResolveTrackingNumbersOptions['orders'];
+  let requestOptions: RequestOptions;
+  try {
+    ({ orders, ...requestOptions } = options ?? {});
+  } catch (cause) {
+    throw new ConfigurationError('resolveTrackingNumbers options could not be read.', { cause });
+  }
   const targets: Target[] = [
     ...result.created
       .filter((entry) => typeof entry.trackingNumber !== 'string' || entry.trackingNumber === '')

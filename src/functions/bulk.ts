@@ -7,6 +7,7 @@
 import { abortedByCaller } from '../core/deadline.js';
 import { asRecord } from '../core/guards.js';
 import { wasNeverSent } from '../core/retry.js';
+import { issuesAt } from '../errors/base.js';
 import type { BulkCreatedDelivery, BulkCreateResult, BulkFailure } from '../errors/bulk-result.js';
 import {
   ApiError,
@@ -25,15 +26,15 @@ import {
   ValidationError,
   type ValidationIssue,
 } from '../errors/index.js';
+import { type Checked, checkInput, orderCheck } from '../schemas/check.js';
 import type { OrderInput } from '../schemas/order.js';
-import { sendsAsWritten } from '../schemas/order-fast.js';
 import { isRecord, shown } from '../schemas/predicates.js';
-import { rulesToSkip } from '../schemas/skip-rules.js';
+import type { Validation } from '../schemas/skip-rules.js';
 import { type BulkResponse, readBulkResponse } from './bulk-response.js';
 import { coreInternals, type DeliveryCore, requireCore } from './core.js';
 import type { RequestOptions } from './options.js';
-import { type Validation, validationOf } from './send.js';
-import { byIndex, issuesAt, type ResponseContext } from './shared.js';
+import { validationOf } from './send.js';
+import { byIndex, type ResponseContext } from './shared.js';
 
 export type { BulkCreatedDelivery, BulkCreateResult, BulkFailure };
 
@@ -130,7 +131,14 @@ const THENABLE = 'is a promise or thenable, not an order: await it before passin
 function settingsOf(options: BulkCreateOptions | undefined) {
   if (options !== undefined && options !== null && typeof options !== 'object')
     throw new ConfigurationError(`createBulk options: expected an object, received ${shown(options)}.`);
-  const { chunkSize = 100, concurrency = 4, onProgress, deleteFailedDeliveries = false, ...requestOptions } = options ?? {};
+  let read: BulkCreateOptions;
+  try {
+    // One read of every option, into an object of the SDK's own: a getter cannot answer twice.
+    read = { ...options };
+  } catch (cause) {
+    throw new ConfigurationError('createBulk options could not be read.', { cause });
+  }
+  const { chunkSize = 100, concurrency = 4, onProgress, deleteFailedDeliveries = false, ...requestOptions } = read;
   for (const [name, value] of [
     ['chunkSize', chunkSize],
     ['concurrency', concurrency],
@@ -173,27 +181,24 @@ class ReferenceBook {
   }
 }
 
-type Schemas = Awaited<typeof import('../schemas/on-demand.js')>['orderValidators'];
-type CheckedOne = { ok: true; value: unknown } | { ok: false; error: DeliveryError };
+/** One order through the checking step: as it will be sent, or why it is refused. */
+type CheckedOne = { ok: true; order: Checked } | { ok: false; error: DeliveryError };
 
-// Loaded on the first order the plain check refuses (a chunk of its own in a browser bundle).
-let schemas: Schemas | undefined;
-const loadSchemas = async (): Promise<Schemas> => (schemas ??= (await import('../schemas/on-demand.js')).orderValidators);
+const refused = (error: unknown): CheckedOne => ({
+  ok: false,
+  // A revoked Proxy, a `then` getter that throws: nothing that can be sent.
+  error: error instanceof DeliveryError ? error : new ValidationError([{ path: [], message: 'could not be read' }], { subject: 'Invalid order', cause: error }),
+});
 
-/**
- * Checks one order as the call's `validation` says: the order itself when it is sent as written,
- * else the schemas' copy or their error; `undefined` when that needs the schemas and they are
- * not loaded yet (load them, ask again).
- */
-function checkOne(order: unknown, validation: Validation, skip: ReadonlySet<number>): CheckedOne | undefined {
+/** Checks one order as a single create does (the same step); a promise only while the schemas load. */
+function checkOne(order: unknown, validation: Validation): CheckedOne | Promise<CheckedOne> {
   try {
-    if (isThenable(order)) return { ok: false, error: new ValidationError([{ path: [], message: THENABLE }], { subject: 'Invalid order' }) };
-  } catch (cause) {
-    // A revoked Proxy, a `then` getter that throws: nothing that can be sent.
-    return { ok: false, error: new ValidationError([{ path: [], message: 'could not be read' }], { subject: 'Invalid order', cause }) };
+    if (isThenable(order)) return refused(new ValidationError([{ path: [], message: THENABLE }], { subject: 'Invalid order' }));
+    const checked = checkInput(orderCheck, order, validation);
+    return checked instanceof Promise ? checked.then((ready): CheckedOne => ({ ok: true, order: ready }), refused) : { ok: true, order: checked };
+  } catch (error) {
+    return refused(error);
   }
-  if (validation === false || sendsAsWritten(order, skip)) return { ok: true, value: order };
-  return schemas?.schemas(order, validation);
 }
 
 interface Upload {
@@ -203,7 +208,6 @@ interface Upload {
   readonly deleteFailedDeliveries: boolean;
   readonly requestOptions: RequestOptions;
   readonly validation: Validation;
-  readonly skip: ReadonlySet<number>;
 }
 
 /** How an upload ended: the index of the first order not sent, and why it stopped early (if it did). */
@@ -221,7 +225,8 @@ interface ReadChunk {
   references: ReferenceBook | undefined;
   start: number;
   size: number;
-  bodies: unknown[];
+  /** The orders to send, as checked, in request order. */
+  orders: Checked[];
   indexes: number[];
   refused: BulkFailure[];
 }
@@ -229,17 +234,11 @@ interface ReadChunk {
 /**
  * Sends the chunks of `source` with at most `concurrency` requests in flight, yielding each
  * chunk's outcome as it settles; returns how it ended. The input is read only as a slot frees,
- * so at most `concurrency` chunks are held. `prepared` gives, for an array checked up front, the
- * body of each order (itself, or the schemas' copy); otherwise each order is checked as its
- * chunk fills.
+ * so at most `concurrency` chunks are held. `prepared` gives, for an array checked up front,
+ * each order as checked; otherwise each order is checked as its chunk fills.
  */
-async function* upload(
-  core: DeliveryCore,
-  source: Source,
-  settings: Upload,
-  prepared?: (index: number) => unknown,
-): AsyncGenerator<BulkChunkOutcome, UploadEnd> {
-  const { chunkSize, concurrency, onProgress, deleteFailedDeliveries, requestOptions, validation, skip } = settings;
+async function* upload(core: DeliveryCore, source: Source, settings: Upload, prepared?: readonly Checked[]): AsyncGenerator<BulkChunkOutcome, UploadEnd> {
+  const { chunkSize, concurrency, onProgress, deleteFailedDeliveries, requestOptions, validation } = settings;
   const { http } = coreInternals(core);
   const { signal } = requestOptions;
   const total = source.kind === 'array' ? source.orders.length : undefined;
@@ -251,39 +250,38 @@ async function* upload(
   let exhausted = false;
   const stopped = (): boolean => reason !== undefined || signal?.aborted === true;
 
-  // Reading: one chunk at a time, each order checked as it is read. False when the check needs
-  // the schemas, not loaded yet: the caller loads them and takes the order again.
+  // Reading: one chunk at a time, each order checked as it is read.
   let index = 0;
-  const take = (order: unknown, chunk: ReadChunk): boolean => {
-    if (prepared !== undefined) {
-      chunk.bodies.push(prepared(index));
-      chunk.indexes.push(index++);
-      chunk.size++;
-      return true;
-    }
-    const checked = checkOne(order, validation, skip);
-    if (checked === undefined) return false;
+  const place = (checked: CheckedOne, chunk: ReadChunk): undefined => {
     const at = index++;
     chunk.size++;
-    const repeated = checked.ok ? chunk.references?.repeated(order, at) : undefined;
+    const repeated = checked.ok ? chunk.references?.repeated(checked.order.value, at) : undefined;
     if (!checked.ok) chunk.refused.push({ index: at, error: checked.error, mayExist: false });
     else if (repeated !== undefined) chunk.refused.push({ index: at, error: new ValidationError([repeated], { subject: 'Invalid order' }), mayExist: false });
     else {
-      chunk.bodies.push(checked.value);
+      chunk.orders.push(checked.order);
       chunk.indexes.push(at);
     }
-    return true;
+    return undefined;
   };
-  const takeLoading = async (order: unknown, chunk: ReadChunk): Promise<void> => {
-    if (take(order, chunk)) return;
-    await loadSchemas();
-    take(order, chunk);
+  /** Checks the order `read` gives and places it in `chunk`; a promise only while the schemas load. */
+  const take = (read: () => unknown, chunk: ReadChunk): undefined | Promise<void> => {
+    if (prepared !== undefined) return place({ ok: true, order: prepared[index] as Checked }, chunk);
+    let checked: CheckedOne | Promise<CheckedOne>;
+    try {
+      checked = checkOne(read(), validation);
+    } catch (error) {
+      // An array whose element is a getter that throws: that order is refused, the others go.
+      checked = refused(error);
+    }
+    if (checked instanceof Promise) return checked.then((ready) => place(ready, chunk));
+    return place(checked, chunk);
   };
   // Repeated references are looked for within each chunk (one request), so that memory stays flat however long the input.
   const newChunk = (): ReadChunk => ({
     start: index,
     size: 0,
-    bodies: [],
+    orders: [],
     indexes: [],
     refused: [],
     references: checkRepeats ? new ReferenceBook() : undefined,
@@ -294,13 +292,18 @@ async function* upload(
     const chunk = newChunk();
     if (source.kind === 'array') {
       const end = Math.min(index + chunkSize, source.orders.length);
-      while (index < end) if (!take(source.orders[index], chunk)) await takeLoading(source.orders[index], chunk);
+      const { orders } = source;
+      while (index < end) {
+        const loading = take(() => orders[index], chunk);
+        if (loading !== undefined) await loading;
+      }
     } else {
       while (chunk.size < chunkSize) {
         // A sync iterator's values are never awaited: a thenable among them is refused, not run.
         const next = source.kind === 'sync' ? (iterator as Iterator<unknown>).next() : await (iterator as AsyncIterator<unknown>).next();
         if (next.done === true) break;
-        if (!take(next.value, chunk)) await takeLoading(next.value, chunk);
+        const loading = take(() => next.value, chunk);
+        if (loading !== undefined) await loading;
       }
     }
     return chunk.size === 0 ? undefined : chunk;
@@ -308,7 +311,7 @@ async function* upload(
 
   const send = async (chunk: ReadChunk): Promise<BulkChunkOutcome> => {
     const outcome: BulkChunkOutcome = { start: chunk.start, size: chunk.size, created: [], failed: [...chunk.refused], createdIds: [], progress };
-    if (chunk.bodies.length > 0) await post(chunk.bodies, chunk.indexes, outcome);
+    if (chunk.orders.length > 0) await post(chunk.orders, chunk.indexes, outcome);
     outcome.failed.sort(byIndex);
     progress.done += chunk.size;
     progress.created += outcome.created.length;
@@ -318,15 +321,17 @@ async function* upload(
   };
 
   /** Sends one chunk; `indexes[i]` is the input index of the request's i-th order. */
-  const post = async (bodies: unknown[], indexes: number[], outcome: BulkChunkOutcome): Promise<void> => {
+  const post = async (orders: readonly Checked[], indexes: number[], outcome: BulkChunkOutcome): Promise<void> => {
+    const bodies = orders.map((order) => order.value);
     let answer: ResponseContext = { status: 200, request: { method: 'POST', url: BULK_PATH } };
     let unreported: DeliveryError;
     let mayExist = true;
     let read: BulkResponse | undefined;
     try {
       const transform = (data: unknown, context: ResponseContext): unknown => ((answer = context), data);
-      const body = { deliveries: bodies, deleteFailedDeliveries };
-      const data = await http.request({ method: 'POST', path: BULK_PATH, query: { apiVersion: 1 }, body, idempotent: false, transform }, requestOptions);
+      // Each order's JSON as it was checked, joined: nothing is serialised twice, nothing read again.
+      const json = `{"deliveries":[${orders.map((order) => order.json ?? 'null').join(',')}],"deleteFailedDeliveries":${deleteFailedDeliveries}}`;
+      const data = await http.request({ method: 'POST', path: BULK_PATH, query: { apiVersion: 1 }, json, idempotent: false, transform }, requestOptions);
       read = readBulkResponse(data, bodies, answer);
       unreported = new ResponseShapeError(`POST ${BULK_PATH} answered ${answer.status} without reporting this order`, answer);
     } catch (caught) {
@@ -398,29 +403,34 @@ async function* upload(
 }
 
 /**
- * The all-or-nothing check of an array: each order checked once; the body of each (itself, or
- * the schemas' copy when one is needed) for sending. A `ValidationError` listing every invalid
- * order, and every repeated reference, when any is wrong.
+ * The all-or-nothing check of an array: each order checked once, by the step a single create
+ * uses. A `ValidationError` listing every invalid order, and every repeated reference, when any
+ * is wrong; else the orders as they will be sent.
  */
-async function checkArray(orders: readonly unknown[], validation: Validation, skip: ReadonlySet<number>): Promise<(index: number) => unknown> {
-  const copies = new Map<number, unknown>();
+async function checkArray(orders: readonly unknown[], validation: Validation): Promise<Checked[]> {
+  const checkedOrders: Checked[] = [];
   const issues: ValidationIssue[] = [];
   const references = new ReferenceBook();
   let invalid = 0;
   for (let index = 0; index < orders.length; index++) {
-    const order = orders[index];
-    const checked = checkOne(order, validation, skip) ?? (await loadSchemas()).schemas(order, validation as Exclude<Validation, false>);
-    const repeated = checked.ok ? references.repeated(order, index) : undefined;
+    let checked: CheckedOne | Promise<CheckedOne>;
+    try {
+      checked = checkOne(orders[index], validation);
+    } catch (error) {
+      checked = refused(error);
+    }
+    if (checked instanceof Promise) checked = await checked;
+    const repeated = checked.ok ? references.repeated(checked.order.value, index) : undefined;
     if (!checked.ok) {
       invalid++;
       issues.push(...issuesAt(index, checked.error));
     } else if (repeated !== undefined) {
       invalid++;
       issues.push(repeated);
-    } else if (checked.value !== order) copies.set(index, checked.value);
+    } else checkedOrders.push(checked.order);
   }
   if (invalid > 0) throw new ValidationError(issues, { subject: `Invalid orders (${invalid} of ${orders.length}; nothing was sent)` });
-  return copies.size === 0 ? (index) => orders[index] : (index) => (copies.has(index) ? copies.get(index) : orders[index]);
+  return checkedOrders;
 }
 
 function start(core: DeliveryCore, orders: unknown, options: BulkCreateOptions | undefined): { source: Source; settings: Upload } {
@@ -429,8 +439,7 @@ function start(core: DeliveryCore, orders: unknown, options: BulkCreateOptions |
   if (source instanceof ValidationError) throw source;
   const { chunkSize, concurrency, onProgress, deleteFailedDeliveries, requestOptions } = settingsOf(options);
   const validation = validationOf(core, requestOptions);
-  const skip = validation === false ? new Set<number>() : rulesToSkip(validation, 'validate');
-  return { source, settings: { chunkSize, concurrency, onProgress, deleteFailedDeliveries, requestOptions, validation, skip } };
+  return { source, settings: { chunkSize, concurrency, onProgress, deleteFailedDeliveries, requestOptions, validation } };
 }
 
 /**
@@ -459,7 +468,7 @@ export async function createBulkDeliveries(core: DeliveryCore, orders: BulkInput
   const { source, settings } = start(core, orders, options);
   const { signal } = settings.requestOptions;
   if (signal?.aborted) throw aborted(signal);
-  const prepared = source.kind === 'array' && settings.validation !== false ? await checkArray(source.orders, settings.validation, settings.skip) : undefined;
+  const prepared = source.kind === 'array' && settings.validation !== false ? await checkArray(source.orders, settings.validation) : undefined;
   if (signal?.aborted) throw aborted(signal);
 
   const result: BulkCreateResult = { created: [], failed: [], createdIds: [] };

@@ -1,6 +1,6 @@
 import { ValidationError, type ValidationIssue } from '../errors/index.js';
 import type { FulfillmentItem, FulfillmentSendOrder } from '../schemas/index.js';
-import { isRecord } from '../schemas/predicates.js';
+import { isRecord, receiverPhoneOf } from '../schemas/predicates.js';
 
 /** One order the bulky upload will create: the elements of one customer, merged. */
 export interface BulkyMergeGroup {
@@ -15,13 +15,6 @@ export interface BulkyMergeGroup {
    * element's value is kept. Check `cod` above all: two orders of 100 merge into one of 100, not 200.
    */
   differingFields: string[];
-}
-
-/** The receiver phone of an element, trimmed, or `undefined` without one. */
-export function receiverPhoneOf(order: unknown): string | undefined {
-  const receiver = isRecord(order) ? order['receiver'] : undefined;
-  const phone = isRecord(receiver) ? receiver['phone'] : undefined;
-  return typeof phone === 'string' && phone.trim() !== '' ? phone.trim() : undefined;
 }
 
 /** Compares as JSON; a BigInt or a cycle (in orders createBulky will refuse) must not crash a preview. */

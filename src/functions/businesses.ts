@@ -2,6 +2,7 @@
 import type { APIPromise } from '../core/api-promise.js';
 import { asRecord, idString } from '../core/guards.js';
 import { path } from '../core/http.js';
+import { businessCheck, pickupLocationsCheck } from '../schemas/check.js';
 import type { CreateBusinessInput, PickupLocationEntry } from '../schemas/index.js';
 import { isRecord } from '../schemas/predicates.js';
 import type { DeliveryCore } from './core.js';
@@ -29,9 +30,6 @@ export interface Business {
   [field: string]: unknown;
 }
 
-// The schemas load on first use (chunks of their own in a browser bundle): a checkout page never needs them.
-const schemas = () => import('../schemas/on-demand.js');
-
 function businessOf(data: unknown, answer: ResponseContext): Business {
   return createdRecord(data, answer, ['_id']) as Business;
 }
@@ -48,11 +46,10 @@ function businessOf(data: unknown, answer: ResponseContext): Business {
  * ```
  */
 export function createBusiness(core: DeliveryCore, input: CreateBusinessInput, options?: RequestOptions): APIPromise<Business> {
-  return send(core, options, async (validation) => ({
-    method: 'POST',
-    path: '/businesses',
-    body: validation === false ? input : (await schemas()).validateBusiness(input),
-    transform: businessOf,
+  return send(core, options, () => ({
+    input,
+    check: businessCheck,
+    endpoint: ({ json }) => ({ method: 'POST', path: '/businesses', json, transform: businessOf }),
   }));
 }
 
@@ -73,15 +70,22 @@ export function updatePickupLocations(
   locations: PickupLocationEntry[],
   options?: RequestOptions,
 ): APIPromise<Business> {
-  return send(core, options, async (validation) => ({
-    method: 'PUT',
-    path: path`/businesses/${requireId(businessId, 'businessId')}`,
-    body: { pickupAddress: validation === false ? locations : (await schemas()).validatePickupLocations(locations) },
-    transform: (data: unknown): Business => {
-      const record = asRecord(data);
-      const locationsOut = Array.isArray(record['pickupLocations']) ? record['pickupLocations'].filter(isRecord) : undefined;
-      return { ...record, _id: idString(record['_id']) ?? businessId, ...(locationsOut === undefined ? {} : { pickupLocations: locationsOut }) };
-    },
-    idempotent: false,
-  }));
+  return send(core, options, () => {
+    const id = requireId(businessId, 'businessId');
+    return {
+      input: { pickupAddress: locations },
+      check: pickupLocationsCheck,
+      endpoint: ({ json }) => ({
+        method: 'PUT',
+        path: path`/businesses/${id}`,
+        json,
+        transform: (data: unknown): Business => {
+          const record = asRecord(data);
+          const locationsOut = Array.isArray(record['pickupLocations']) ? record['pickupLocations'].filter(isRecord) : undefined;
+          return { ...record, _id: idString(record['_id']) ?? id, ...(locationsOut === undefined ? {} : { pickupLocations: locationsOut }) };
+        },
+        idempotent: false,
+      }),
+    };
+  });
 }

@@ -2,26 +2,15 @@ import { TtlCache } from '../core/cache.js';
 import { resolveConfig } from '../core/config.js';
 import { HttpClient } from '../core/http.js';
 import { ConfigurationError } from '../errors/index.js';
-import { rulesToSkip, type ValidateOptions, type ValidateSetting } from '../schemas/skip-rules.js';
+import { NONE, resolveValidation, type Validation } from '../schemas/skip-rules.js';
 import type { DeliveryClientOptions } from './options.js';
-
-/** How a call's input is checked: `false` for not at all, else the rules to leave out. */
-export type Validation = false | ValidateOptions;
-
-/** A `validate` option as checked once: `false`, or the rules to leave out; a `ConfigurationError` for an unknown code. */
-export function validateSetting(value: ValidateSetting | undefined, where: string): Validation | undefined {
-  if (value === undefined) return undefined;
-  if (value === false) return false;
-  if (value === true) return {};
-  return { skip: [...rulesToSkip(value, where)] as ValidateOptions['skip'] };
-}
 
 /** What the standalone functions reach inside a {@link DeliveryCore}; not public. */
 interface CoreInternals {
   readonly http: HttpClient;
   /** Lookup answers kept for the client's `cache.ttl`; undefined when the cache is off. */
   readonly lookupCache: TtlCache | undefined;
-  /** The client's `validate`, resolved: `false`, or the rules to leave out (none by default). */
+  /** The client's `validate`, resolved once: `false`, or the rules to leave out (none by default). */
   readonly validation: Validation;
 }
 
@@ -58,7 +47,7 @@ export class DeliveryCore {
     this.#internals = {
       http: new HttpClient(config),
       lookupCache: config.lookupCacheTtl === false ? undefined : new TtlCache(config.lookupCacheTtl),
-      validation: validateSetting(options.validate, 'DeliveryClient `validate`') ?? {},
+      validation: resolveValidation(options.validate, 'DeliveryClient `validate`') ?? NONE,
     };
   }
 

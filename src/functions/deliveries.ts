@@ -1,11 +1,11 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { Endpoint } from '../core/http.js';
+import { type Checked, type InputCheck, orderCheck } from '../schemas/check.js';
 import type { OrderInput } from '../schemas/order.js';
-import { checkedOrder } from '../schemas/order-lazy.js';
 import { isRecord } from '../schemas/predicates.js';
 import type { DeliveryCore } from './core.js';
 import type { RequestOptions } from './options.js';
-import { send } from './send.js';
+import { type CheckedCall, send } from './send.js';
 import { createdRecord, type ResponseContext } from './shared.js';
 
 /**
@@ -32,26 +32,26 @@ function createdDelivery(data: unknown, answer: ResponseContext): CreatedDeliver
 }
 
 /**
- * Whether the order carries a `uniqueBusinessReference`: the service refuses a second order with
- * the same one (one source says so), so sending it again after an unknown outcome cannot create
- * a second order. Read structurally: the field is not in every order type.
+ * Whether the order, as it is sent, carries a `uniqueBusinessReference`: the service refuses a
+ * second order with the same one (one source says so), so sending it again after an unknown
+ * outcome cannot create a second order.
  */
 function hasUniqueReference(order: unknown): boolean {
-  try {
-    const reference = isRecord(order) ? order['uniqueBusinessReference'] : undefined;
-    return typeof reference === 'string' && reference.trim() !== '';
-  } catch {
-    // An order that cannot be read (a revoked Proxy) is refused when it is serialised, as a ValidationError.
-    return false;
-  }
+  const reference = isRecord(order) ? order['uniqueBusinessReference'] : undefined;
+  return typeof reference === 'string' && reference.trim() !== '';
 }
 
 /**
- * `POST /deliveries?apiVersion=1`, the one endpoint that creates a single order of any type.
- * Repeated after an unknown outcome only when the order carries a `uniqueBusinessReference`.
+ * `POST /deliveries?apiVersion=1`, the one endpoint that creates a single order of any type, for
+ * an order passing `check`. Repeated after an unknown outcome only when the order sent carries a
+ * `uniqueBusinessReference`.
  */
-export function orderEndpoint(order: unknown): Endpoint<CreatedDelivery> {
-  return { method: 'POST', path: '/deliveries', query: { apiVersion: 1 }, body: order, transform: createdDelivery, idempotent: hasUniqueReference(order) };
+export function orderCall(order: unknown, check: InputCheck): CheckedCall<CreatedDelivery> {
+  return { input: order, check, endpoint: orderEndpoint };
+}
+
+function orderEndpoint({ value, json }: Checked): Endpoint<CreatedDelivery> {
+  return { method: 'POST', path: '/deliveries', query: { apiVersion: 1 }, json, transform: createdDelivery, idempotent: hasUniqueReference(value) };
 }
 
 /**
@@ -77,9 +77,5 @@ export function orderEndpoint(order: unknown): Endpoint<CreatedDelivery> {
  * ```
  */
 export function createDelivery(core: DeliveryCore, order: OrderInput, options?: RequestOptions): APIPromise<CreatedDelivery> {
-  return send(core, options, (validation) => {
-    if (validation === false) return orderEndpoint(order);
-    const checked = checkedOrder('order', order, validation);
-    return checked instanceof Promise ? checked.then(orderEndpoint) : orderEndpoint(checked);
-  });
+  return send(core, options, () => orderCall(order, orderCheck));
 }

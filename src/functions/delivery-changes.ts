@@ -3,6 +3,7 @@ import { asRecord, idString } from '../core/guards.js';
 import { path } from '../core/http.js';
 import { AuthenticationError, type DeliveryError, OrderStateError, PermissionDeniedError } from '../errors/index.js';
 import type { DeliveryChanges } from '../schemas/after-create.js';
+import { changesCheck } from '../schemas/check.js';
 import { isRecord } from '../schemas/predicates.js';
 import type { DeliveryCore } from './core.js';
 import type { DeliveryRecord } from './delivery-record.js';
@@ -61,7 +62,7 @@ export function updateDelivery(
   changes: DeliveryChanges,
   options?: RequestOptions,
 ): APIPromise<DeliveryChangeResult> {
-  return send(core, options, async (validation) => {
+  return send(core, options, () => {
     const id = targetId(trackingNumberOrOrder);
     const read = isRecord(trackingNumberOrOrder) ? trackingNumberOrOrder : undefined;
     const state = read === undefined || !isRecord(read['state']) ? undefined : read['state']['code'];
@@ -69,8 +70,11 @@ export function updateDelivery(
       throw new OrderStateError({ trackingNumber: id, state, allowedStates: EDITABLE_STATES, operation: 'a change' });
     }
     const typeCode = read !== undefined && isRecord(read['type']) ? read['type']['code'] : undefined;
-    const body = validation === false ? changes : (await import('../schemas/on-demand.js')).checkedChanges(changes, typeCode, validation);
-    return { method: 'PUT', path: path`/deliveries/business/${id}`, body, transform: changeResult };
+    return {
+      input: changes,
+      check: changesCheck(typeCode),
+      endpoint: ({ json }) => ({ method: 'PUT', path: path`/deliveries/business/${id}`, json, transform: changeResult }),
+    };
   });
 }
 

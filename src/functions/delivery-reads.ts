@@ -1,11 +1,11 @@
 import type { APIPromise } from '../core/api-promise.js';
-import { type Endpoint, path } from '../core/http.js';
+import { path, wireForm } from '../core/http.js';
 import { ResponseShapeError, ValidationError, type ValidationIssue } from '../errors/index.js';
 import { isRecord } from '../schemas/predicates.js';
 import { type DeliveryCore, requireCore } from './core.js';
 import { type DeliveryRecord, deliveryRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';
-import { send } from './send.js';
+import { type CheckedCall, send } from './send.js';
 import { type ResponseContext, requireId } from './shared.js';
 
 /**
@@ -45,9 +45,9 @@ function isWholeAtLeast(value: unknown, minimum: number): boolean {
   return value === undefined || (Number.isSafeInteger(value) && (value as number) >= minimum);
 }
 
-/** The body of a search: lists joined with commas, paging checked. */
-function searchBody(filter: DeliverySearchFilter | undefined): Record<string, unknown> {
-  const given: unknown = filter ?? {};
+/** A search filter read once (as JSON reads it) and checked: paging and state codes; a typed error otherwise. */
+function readFilter(filter: unknown): Record<string, unknown> {
+  const given = wireForm(filter ?? {})?.value;
   if (!isRecord(given)) throw new ValidationError([{ path: [], message: 'must be an object' }], { subject: 'Invalid search filter' });
   const issues: ValidationIssue[] = [];
   if (!isWholeAtLeast(given['page'], 1)) issues.push({ path: ['page'], message: 'must be a whole number, 1 or more' });
@@ -56,9 +56,13 @@ function searchBody(filter: DeliverySearchFilter | undefined): Record<string, un
   if (codes !== undefined && !(Array.isArray(codes) && codes.every((code) => Number.isSafeInteger(code))))
     issues.push({ path: ['stateCodes'], message: 'must be an array of state codes' });
   if (issues.length > 0) throw new ValidationError(issues, { subject: 'Invalid search filter' });
+  return given;
+}
+
+/** The body of a search, from a filter {@link readFilter} read: lists joined with commas. */
+function searchBody(filter: Record<string, unknown>): Record<string, unknown> {
   const body: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(given)) {
-    if (value === undefined) continue;
+  for (const [key, value] of Object.entries(filter)) {
     body[key] = key === 'trackingNumbers' || key === 'businessReference' || key === 'mobilePhones' ? listText(value) : value;
   }
   return body;
@@ -83,9 +87,12 @@ function deliveryPage(data: unknown, answer: ResponseContext): DeliveryPage {
   };
 }
 
-/** @internal The search endpoint: a read, so safe to repeat although it is a POST. */
-function searchEndpoint(filter: DeliverySearchFilter | undefined): Endpoint<DeliveryPage> {
-  return { method: 'POST', path: '/deliveries/search', body: searchBody(filter), transform: deliveryPage, idempotent: true };
+/** The search endpoint for a filter {@link readFilter} read: a read, so safe to repeat although it is a POST. */
+function searchCall(filter: Record<string, unknown>): CheckedCall<DeliveryPage> {
+  return {
+    input: searchBody(filter),
+    endpoint: ({ json }) => ({ method: 'POST', path: '/deliveries/search', json, transform: deliveryPage, idempotent: true }),
+  };
 }
 
 /**
@@ -116,7 +123,7 @@ export function getDelivery(core: DeliveryCore, trackingNumber: string, options?
  * ```
  */
 export function searchDeliveries(core: DeliveryCore, filter?: DeliverySearchFilter, options?: RequestOptions): APIPromise<DeliveryPage> {
-  return send(core, options, () => searchEndpoint(filter));
+  return send(core, options, () => searchCall(readFilter(filter)));
 }
 
 /**
@@ -137,12 +144,11 @@ export async function* listDeliveries(
   options?: RequestOptions,
 ): AsyncGenerator<DeliveryRecord, void, undefined> {
   requireCore(core);
-  if (filter !== undefined && filter !== null && !isRecord(filter))
-    throw new ValidationError([{ path: [], message: 'must be an object' }], { subject: 'Invalid search filter' });
-  const limit = filter?.limit ?? DEFAULT_PAGE_SIZE;
-  let page = filter?.page ?? 1;
+  const given = readFilter(filter);
+  const limit = (given['limit'] as number | undefined) ?? DEFAULT_PAGE_SIZE;
+  let page = (given['page'] as number | undefined) ?? 1;
   for (;;) {
-    const answer = await searchDeliveries(core, { ...filter, page, limit }, options);
+    const answer = await send(core, options, () => searchCall({ ...given, page, limit }));
     yield* answer.deliveries;
     // The service may cap the page size below what was asked: its own `limit` says what a full page is.
     if (answer.deliveries.length === 0 || answer.deliveries.length < (answer.limit ?? limit)) return;

@@ -1,20 +1,17 @@
 /** Fulfillment orders (FXF_SEND), their customer returns (CUSTOMER_RETURN_PICKUP), and bulky uploads. */
 
-import { FulfillmentType } from '../catalogue/order-types.js';
-import type { APIPromise } from '../core/api-promise.js';
-import { ValidationError, type ValidationIssue } from '../errors/index.js';
-import { checkReturnItemsSubset } from '../schemas/fulfillment-return.js';
+import { APIPromise } from '../core/api-promise.js';
+import { wireForm } from '../core/endpoint.js';
+import { ConfigurationError, ValidationError } from '../errors/index.js';
+import { bulkyCheck, fulfillmentCheck, fulfillmentReturnCheck, fulfillmentReturnCheckOf } from '../schemas/check.js';
 import type { FulfillmentReturnOrder, FulfillmentSendOrder } from '../schemas/order.js';
-import { checkedOrder } from '../schemas/order-lazy.js';
 import type { FulfillmentItem } from '../schemas/order-parts.js';
 import { isRecord } from '../schemas/predicates.js';
-import type { ValidateOptions } from '../schemas/skip-rules.js';
-import { receiverPhoneOf } from './bulky-merge.js';
 import type { DeliveryCore } from './core.js';
-import { type CreatedDelivery, orderEndpoint } from './deliveries.js';
+import { type CreatedDelivery, orderCall } from './deliveries.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
-import { createdRecord, issuesAt, listOf, type ResponseContext } from './shared.js';
+import { createdRecord, listOf, type ResponseContext } from './shared.js';
 
 /** An order created by `createBulky`: one per customer phone. Fields the service adds are kept. */
 export interface BulkyCreatedOrder {
@@ -36,39 +33,14 @@ export interface CreateReturnOptions extends RequestOptions {
   original?: OriginalFulfillment | undefined;
 }
 
+/** The original order's items, read once (as JSON reads them, like the return they are compared with). */
 function originalItems(original: OriginalFulfillment): readonly FulfillmentItem[] {
-  const items: unknown = Array.isArray(original) ? original : (original as { fulfillmentInfo?: { items?: unknown } })?.fulfillmentInfo?.items;
+  const given: unknown = Array.isArray(original) ? original : (original as { fulfillmentInfo?: { items?: unknown } })?.fulfillmentInfo?.items;
+  const items = wireForm(given)?.value;
   if (Array.isArray(items) && items.every(isRecord)) return items as unknown[] as FulfillmentItem[];
   throw new ValidationError([{ path: ['original'], message: 'must be the original order (with fulfillmentInfo.items) or its items, each an object' }], {
     subject: 'Invalid argument',
   });
-}
-
-/** Every element checked; one error listing the issues of all invalid ones. */
-async function checkBulky(body: unknown, options: ValidateOptions): Promise<unknown> {
-  // The schemas load on first use (a chunk of their own in a browser bundle): a checkout page never needs them.
-  const { orderValidators } = await import('../schemas/on-demand.js');
-  const orders = Array.isArray(body) ? body : [];
-  const issues: ValidationIssue[] = orders.length === 0 ? [{ path: [], message: 'needs at least one order' }] : [];
-  const prepared = orders.map((element: unknown, index) => {
-    // The endpoint creates FXF_SEND orders only, merging them per phone: a Deliver or a return sent there would be merged in.
-    const type = isRecord(element) ? element['type'] : FulfillmentType.Send;
-    if (type !== FulfillmentType.Send) {
-      const got = typeof type === 'string' ? `'${type.slice(0, 40)}'` : typeof type === 'number' ? String(type) : type === undefined ? 'none' : typeof type;
-      issues.push({ path: [index, 'type'], message: `expected 'FXF_SEND' in a bulky upload, received ${got}` });
-      return;
-    }
-    const checked = orderValidators.check(element, options);
-    const found = checked.ok ? [] : issuesAt(index, checked.error);
-    // The service merges elements by customer phone: one without a phone cannot be placed (previewBulkyMerge refuses it too).
-    if (receiverPhoneOf(element) === undefined && !found.some(({ path }) => path[1] === 'receiver')) {
-      found.push({ path: [index, 'receiver', 'phone'], message: 'required: bulky orders are merged by it' });
-    }
-    issues.push(...found);
-    return found.length === 0 && checked.ok ? checked.value : undefined;
-  });
-  if (issues.length > 0) throw new ValidationError(issues, { subject: 'Invalid bulky upload (nothing was sent)' });
-  return prepared;
 }
 
 const bulkyCreated = (data: unknown, answer: ResponseContext): BulkyCreatedOrder[] =>
@@ -91,7 +63,7 @@ const bulkyCreated = (data: unknown, answer: ResponseContext): BulkyCreatedOrder
  * ```
  */
 export function createFulfillmentOrder(core: DeliveryCore, order: FulfillmentSendOrder, options?: RequestOptions): APIPromise<CreatedDelivery> {
-  return send(core, options, async (validation) => orderEndpoint(validation === false ? order : await checkedOrder('fulfillment', order, validation)));
+  return send(core, options, () => orderCall(order, fulfillmentCheck));
 }
 
 /**
@@ -111,15 +83,16 @@ export function createFulfillmentOrder(core: DeliveryCore, order: FulfillmentSen
  * ```
  */
 export function createFulfillmentReturn(core: DeliveryCore, order: FulfillmentReturnOrder, options?: CreateReturnOptions): APIPromise<CreatedDelivery> {
-  const { original, ...requestOptions } = options ?? {};
-  return send(core, requestOptions, async (validation) => {
-    if (validation === false) return orderEndpoint(order);
-    const checked = await checkedOrder('fulfillmentReturn', order, validation);
-    if (original === undefined) return orderEndpoint(checked);
-    const issues = checkReturnItemsSubset(checked.fulfillmentInfo.items, originalItems(original));
-    if (issues.length > 0) throw new ValidationError(issues, { subject: "Invalid fulfillment return: the items must be some or all of the original order's" });
-    return orderEndpoint(checked);
-  });
+  let original: OriginalFulfillment | undefined;
+  let requestOptions: RequestOptions | undefined;
+  try {
+    ({ original, ...requestOptions } = options ?? {});
+  } catch (cause) {
+    return new APIPromise(Promise.reject(new ConfigurationError('createReturn options could not be read.', { cause })));
+  }
+  return send(core, requestOptions, () =>
+    orderCall(order, original === undefined ? fulfillmentReturnCheck : fulfillmentReturnCheckOf(originalItems(original))),
+  );
 }
 
 /**
@@ -138,11 +111,9 @@ export function createFulfillmentReturn(core: DeliveryCore, order: FulfillmentRe
  * ```
  */
 export function createBulkyFulfillment(core: DeliveryCore, orders: FulfillmentSendOrder[], options?: RequestOptions): APIPromise<BulkyCreatedOrder[]> {
-  return send(core, options, async (validation) => ({
-    method: 'POST',
-    path: '/fulfillment/deliveries/bulky',
-    body: validation === false ? orders : await checkBulky(orders, validation),
-    transform: bulkyCreated,
-    idempotent: false,
+  return send(core, options, () => ({
+    input: orders,
+    check: bulkyCheck,
+    endpoint: ({ json }) => ({ method: 'POST', path: '/fulfillment/deliveries/bulky', json, transform: bulkyCreated, idempotent: false }),
   }));
 }

@@ -1,8 +1,9 @@
 /** The public lookup lists (no API key needed), cached per core, and address resolution over them. */
 import { APIPromise } from '../core/api-promise.js';
 import { untilAborted } from '../core/cache.js';
-import { checkRequestOptions } from '../core/config.js';
+import { callOptionsOf } from '../core/config.js';
 import { type Endpoint, path, type QueryValue } from '../core/http.js';
+import type { CallOptions } from '../core/options.js';
 import type { Address } from '../schemas/index.js';
 import { isRecord } from '../schemas/predicates.js';
 import { coreInternals, type DeliveryCore, requireCore } from './core.js';
@@ -165,11 +166,13 @@ export function listZones(core: DeliveryCore, cityId: string, options?: RequestO
  * ```
  */
 export function listAllDistricts(core: DeliveryCore, params?: { countryId?: string | undefined }, options?: RequestOptions): APIPromise<CityDistricts[]> {
-  // A bare string (`allDistricts('eg')`) is refused rather than quietly listing every country.
-  const all = params == null || (typeof params === 'object' && params.countryId === undefined);
   return list<CityDistricts>(
     core,
-    () => ({ method: 'GET', path: '/cities/getAllDistricts', query: { countryId: all ? undefined : requireId(params.countryId, 'countryId') } }),
+    () => {
+      // No `countryId`: every country. A bare string (`allDistricts('eg')`) is refused rather than quietly listing them all.
+      const countryId = params === undefined || params === null ? undefined : typeof params === 'object' ? params.countryId : null;
+      return { method: 'GET', path: '/cities/getAllDistricts', query: { countryId: countryId === undefined ? undefined : requireId(countryId, 'countryId') } };
+    },
     options,
     citiesWithDistricts,
   );
@@ -227,23 +230,24 @@ function list<T>(
 ): APIPromise<T[]> {
   let endpoint: Endpoint<unknown>;
   let internals: ReturnType<typeof coreInternals>;
+  let own: CallOptions;
   try {
     internals = coreInternals(core);
     endpoint = build();
-    if (options != null) checkRequestOptions(options); // before the cache, which handles `signal` itself
+    own = callOptionsOf(options); // before the cache, which handles `signal` itself
   } catch (error) {
     return new APIPromise(Promise.reject(error));
   }
   const { http, lookupCache: cache } = internals;
   const listed: Endpoint<T[]> = { ...endpoint, transform: (data, answer) => read(listOf(data, answer)) };
-  if (cache === undefined) return http.request(listed, options);
+  if (cache === undefined) return http.request(listed, own);
   // The shared request must not die with the signal of whichever caller started it.
-  const { signal, ...shared } = options ?? {};
+  const { signal, ...shared } = own;
   const key = `${endpoint.path}?${queryKey(endpoint.query)}`;
   const loaded = cache.get(key, () => http.request(listed, shared).withResponse());
   // A copy per caller: one caller sorting or filtering its array leaves the cached one alone.
-  const own = loaded.then(({ data, response }) => ({ data: data.slice(), response }));
-  return new APIPromise(untilAborted(own, signal, `GET ${endpoint.path}`));
+  const copy = loaded.then(({ data, response }) => ({ data: data.slice(), response }));
+  return new APIPromise(untilAborted(copy, signal, `GET ${endpoint.path}`));
 }
 
 function queryKey(query: Record<string, QueryValue> | undefined): string {

@@ -3,6 +3,7 @@ import { asRecord, idString } from '../core/guards.js';
 import { path } from '../core/http.js';
 import { ResponseShapeError, ValidationError } from '../errors/index.js';
 import type { PickupChanges, PickupContact, PickupDate, PickupInput, PickupTimeSlot } from '../schemas/after-create.js';
+import { pickupChangesCheck, pickupCheck } from '../schemas/check.js';
 import { isRecord } from '../schemas/predicates.js';
 import type { DeliveryCore } from './core.js';
 import type { RequestOptions } from './options.js';
@@ -76,11 +77,10 @@ function pickupListOf(data: unknown, answer: ResponseContext): PickupList {
  * ```
  */
 export function createPickup(core: DeliveryCore, pickup: PickupInput, options?: RequestOptions): APIPromise<Pickup> {
-  return send(core, options, async (validation) => ({
-    method: 'POST',
-    path: '/pickups',
-    body: validation === false ? pickup : (await import('../schemas/on-demand.js')).checkedPickup(pickup, validation),
-    transform: pickupOf,
+  return send(core, options, () => ({
+    input: pickup,
+    check: pickupCheck,
+    endpoint: ({ json }) => ({ method: 'POST', path: '/pickups', json, transform: pickupOf }),
   }));
 }
 
@@ -117,13 +117,20 @@ export function listPickups(core: DeliveryCore, query?: PickupListQuery, options
  * ```
  */
 export function updatePickup(core: DeliveryCore, pickupId: string, changes: PickupChanges, options?: RequestOptions): APIPromise<Pickup> {
-  return send(core, options, async (validation) => ({
-    method: 'PUT',
-    path: path`/pickups/${requireId(pickupId, 'pickupId')}`,
-    body: validation === false ? changes : (await import('../schemas/on-demand.js')).checkedPickupChanges(changes, validation),
-    // The answer may carry only `{ _id }` (or nothing of the pickup): the id asked for stands in.
-    transform: (data) => ({ ...asRecord(data), _id: idString(asRecord(data)['_id']) ?? pickupId }) as Pickup,
-  }));
+  return send(core, options, () => {
+    const id = requireId(pickupId, 'pickupId');
+    return {
+      input: changes,
+      check: pickupChangesCheck,
+      endpoint: ({ json }) => ({
+        method: 'PUT',
+        path: path`/pickups/${id}`,
+        json,
+        // The answer may carry only `{ _id }` (or nothing of the pickup): the id asked for stands in.
+        transform: (data) => ({ ...asRecord(data), _id: idString(asRecord(data)['_id']) ?? id }) as Pickup,
+      }),
+    };
+  });
 }
 
 /**

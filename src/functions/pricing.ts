@@ -1,6 +1,7 @@
 import type { APIPromise } from '../core/api-promise.js';
 import { asRecord } from '../core/guards.js';
 import type { PriceQuery } from '../schemas/after-create.js';
+import { priceQueryCheck } from '../schemas/check.js';
 import type { DeliveryCore } from './core.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
@@ -31,19 +32,24 @@ export interface PriceQuote {
  * ```
  */
 export function calculatePrice(core: DeliveryCore, query: PriceQuery, options?: RequestOptions): APIPromise<PriceQuote> {
-  return send(core, options, async (validation) => {
-    const checked = validation === false ? query : (await import('../schemas/on-demand.js')).checkedPriceQuery(query, validation);
-    return {
-      method: 'GET',
-      path: '/pricing/shipment/calculator',
-      query: {
-        dropOffCity: checked.dropOffCity,
-        pickupCity: checked.pickupCity,
-        cod: checked.cod ?? 0,
-        type: checked.type ?? 'SEND',
-        size: checked.size ?? 'Normal',
-      },
-      transform: (data) => ({ ...asRecord(data) }) as PriceQuote,
-    };
-  });
+  return send(core, options, () => ({
+    input: query,
+    check: priceQueryCheck,
+    // A GET: the query checked is the query sent, with the defaults the service's calculator expects.
+    endpoint: ({ value }) => {
+      const checked = asRecord(value) as Partial<PriceQuery>;
+      return {
+        method: 'GET',
+        path: '/pricing/shipment/calculator',
+        query: {
+          dropOffCity: checked.dropOffCity,
+          pickupCity: checked.pickupCity,
+          cod: checked.cod ?? 0,
+          type: checked.type ?? 'SEND',
+          size: checked.size ?? 'Normal',
+        },
+        transform: (data) => ({ ...asRecord(data) }) as PriceQuote,
+      };
+    },
+  }));
 }

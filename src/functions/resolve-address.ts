@@ -1,3 +1,4 @@
+import { wireForm } from '../core/endpoint.js';
 import {
   AddressNotServedError,
   createCodedError,
@@ -7,7 +8,9 @@ import {
   ValidationError,
   type ValidationIssue,
 } from '../errors/index.js';
+import { loadSchemas } from '../schemas/check.js';
 import type { Address, AddressDetails } from '../schemas/index.js';
+import { isRecord } from '../schemas/predicates.js';
 import { CountryId } from './countries.js';
 import type { City, DistrictEntry, Zone } from './lookup.js';
 import { closest, matching, type Named } from './name-match.js';
@@ -140,7 +143,7 @@ function districtOfZone(query: string, entries: readonly DistrictEntry[], where:
 }
 
 /** The checks that need no lookup: required names of at most 100 characters, what the address is for, lines `create` would refuse. */
-async function checkInput(input: ResolveAddressInput): Promise<void> {
+async function checkQuery(input: ResolveAddressInput): Promise<void> {
   const { city, district, zone, countryId: _country, for: use, ...lines } = input;
   const issues: ValidationIssue[] = [];
   for (const [field, value] of Object.entries({ city, district, firstLine: lines.firstLine, zone: zone ?? '-' })) {
@@ -157,13 +160,16 @@ async function checkInput(input: ResolveAddressInput): Promise<void> {
   if (issues.length > 0) throw new ValidationError(issues, { subject: 'Invalid address', hint: renamed ? '`purpose` is now `for`' : undefined });
   // The order address rules themselves (firstLine longer than 5 characters, ...), on a stand-in location.
   // The schemas load on first use: a page that never resolves an address does not carry them.
-  const { validateAddress } = await import('../schemas/on-demand.js');
+  const { validateAddress } = await loadSchemas();
   validateAddress({ ...lines, city, districtId: district });
 }
 
 export async function resolveAddress(lookup: Lookups, input: ResolveAddressInput, options?: RequestOptions): Promise<Address> {
-  await checkInput(typeof input === 'object' && input !== null ? input : ({} as ResolveAddressInput));
-  const { city: cityQuery, district: districtQuery, zone: zoneQuery, countryId = CountryId.Egypt, for: use, ...lines } = input;
+  // Read once, as JSON reads it: what is checked is what is resolved and returned.
+  const given = wireForm(input)?.value;
+  const query = (isRecord(given) ? given : {}) as unknown as ResolveAddressInput;
+  await checkQuery(query);
+  const { city: cityQuery, district: districtQuery, zone: zoneQuery, countryId = CountryId.Egypt, for: use, ...lines } = query;
   const pickup = use === 'pickupAddress';
   const availability = pickup ? 'pickupAvailability' : 'dropOffAvailability';
   /** Refuses a place the service does not serve the way the address needs. */

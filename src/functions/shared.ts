@@ -2,7 +2,7 @@
 
 import { asRecord, idString, isRecord } from '../core/guards.js';
 import { pathSegment } from '../core/url.js';
-import { type DeliveryError, type RequestSummary, ResponseShapeError, ValidationError, type ValidationIssue } from '../errors/index.js';
+import { type RequestSummary, ResponseShapeError, ValidationError } from '../errors/index.js';
 
 /** Which request and status a response came from. */
 export interface ResponseContext {
@@ -43,13 +43,6 @@ export function listOf(data: unknown, answer: ResponseContext): unknown[] {
   if (isRecord(data) && Array.isArray(data['list'])) return data['list'];
   const { method, url } = answer.request;
   throw new ResponseShapeError(`${method} ${url} answered ${answer.status} with neither a list nor { list: [...] }`, answer);
-}
-
-/** @internal The issues of one invalid element of a list, with paths starting at its index (`[3].cod`). */
-export function issuesAt(index: number, error: DeliveryError): ValidationIssue[] {
-  const inner: readonly ValidationIssue[] =
-    'issues' in error && Array.isArray(error.issues) && error.issues.length > 0 ? error.issues : [{ path: [], message: error.message }];
-  return inner.map((issue) => ({ ...issue, path: [index, ...issue.path] }));
 }
 
 /** Orders results by their input index. @internal */

@@ -2,6 +2,7 @@
 import type { APIPromise } from '../core/api-promise.js';
 import { asRecord, idString } from '../core/guards.js';
 import type { ConfirmEmailInput, ConfirmPhoneInput, RegisterBusinessAdminInput, VerifyPhoneInput } from '../schemas/account.js';
+import { confirmEmailCheck, confirmPhoneCheck, registerBusinessAdminCheck, verifyPhoneCheck } from '../schemas/check.js';
 import type { DeliveryCore } from './core.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
@@ -34,9 +35,6 @@ function adminOf(data: unknown): BusinessAdmin {
 
 const resultOf = (data: unknown): VerificationResult => asRecord(data) as VerificationResult;
 
-// The schemas load on first use (a chunk of their own in a browser bundle): a checkout page never needs them.
-const accountSchemas = () => import('../schemas/on-demand.js');
-
 /**
  * Registers the business admin (`POST /users/business/admin`), as `client.users.registerBusinessAdmin` does.
  *
@@ -52,11 +50,10 @@ const accountSchemas = () => import('../schemas/on-demand.js');
  * ```
  */
 export function registerBusinessAdmin(core: DeliveryCore, input: RegisterBusinessAdminInput, options?: RequestOptions): APIPromise<BusinessAdmin> {
-  return send(core, options, async (validation) => ({
-    method: 'POST',
-    path: '/users/business/admin',
-    body: validation === false ? input : (await accountSchemas()).validateRegisterBusinessAdmin(input),
-    transform: adminOf,
+  return send(core, options, () => ({
+    input,
+    check: registerBusinessAdminCheck,
+    endpoint: ({ json }) => ({ method: 'POST', path: '/users/business/admin', json, transform: adminOf }),
   }));
 }
 
@@ -71,11 +68,10 @@ export function registerBusinessAdmin(core: DeliveryCore, input: RegisterBusines
  * ```
  */
 export function verifyPhone(core: DeliveryCore, input: VerifyPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
-  return send(core, options, async (validation) => ({
-    method: 'POST',
-    path: '/users/business-admin/phone/verify',
-    body: validation === false ? input : (await accountSchemas()).validateVerifyPhone(input),
-    transform: resultOf,
+  return send(core, options, () => ({
+    input,
+    check: verifyPhoneCheck,
+    endpoint: ({ json }) => ({ method: 'POST', path: '/users/business-admin/phone/verify', json, transform: resultOf }),
   }));
 }
 
@@ -90,11 +86,10 @@ export function verifyPhone(core: DeliveryCore, input: VerifyPhoneInput, options
  * ```
  */
 export function confirmPhone(core: DeliveryCore, input: ConfirmPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
-  return send(core, options, async (validation) => ({
-    method: 'POST',
-    path: '/users/business-admin/phone/confirm',
-    body: validation === false ? input : (await accountSchemas()).validateConfirmPhone(input),
-    transform: resultOf,
+  return send(core, options, () => ({
+    input,
+    check: confirmPhoneCheck,
+    endpoint: ({ json }) => ({ method: 'POST', path: '/users/business-admin/phone/confirm', json, transform: resultOf }),
   }));
 }
 
@@ -109,10 +104,9 @@ export function confirmPhone(core: DeliveryCore, input: ConfirmPhoneInput, optio
  * ```
  */
 export function confirmEmail(core: DeliveryCore, input: ConfirmEmailInput, options?: RequestOptions): APIPromise<VerificationResult> {
-  return send(core, options, async (validation) => ({
-    method: 'POST',
-    path: '/users/mail/confirm',
-    body: validation === false ? input : (await accountSchemas()).validateConfirmEmail(input),
-    transform: resultOf,
+  return send(core, options, () => ({
+    input,
+    check: confirmEmailCheck,
+    endpoint: ({ json }) => ({ method: 'POST', path: '/users/mail/confirm', json, transform: resultOf }),
   }));
 }

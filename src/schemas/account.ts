@@ -1,5 +1,6 @@
 /** Bodies of the registration and business endpoints. */
 import * as z from 'zod/mini';
+import { onWire } from './check.js';
 import { filledText, object, phoneText, rule } from './fields.js';
 import { type CheckResult, checkWith, unwrap } from './issues.js';
 import { lazy } from './lazy.js';
@@ -121,23 +122,33 @@ export const marketplaceBusinessSchema = lazy(() =>
  * ```
  */
 export function validateRegisterBusinessAdmin(input: unknown): RegisterBusinessAdminInput {
-  return unwrap(checkWith(registerBusinessAdminSchema(), input, 'Invalid business admin registration'));
+  return unwrap(onWire(input, checkRegisterBusinessAdmin));
 }
 
 /** Checks the body of `users.verifyPhone`. @throws {ValidationError} */
 export function validateVerifyPhone(input: unknown): VerifyPhoneInput {
-  return unwrap(checkWith(verifyPhoneSchema(), input, 'Invalid phone verification'));
+  return unwrap(onWire(input, checkVerifyPhone));
 }
 
 /** Checks the body of `users.confirmPhone`. @throws {ValidationError} */
 export function validateConfirmPhone(input: unknown): ConfirmPhoneInput {
-  return unwrap(checkWith(confirmPhoneSchema(), input, 'Invalid phone confirmation'));
+  return unwrap(onWire(input, checkConfirmPhone));
 }
 
 /** Checks the body of `users.confirmEmail`. @throws {ValidationError} */
 export function validateConfirmEmail(input: unknown): ConfirmEmailInput {
-  return unwrap(checkWith(confirmEmailSchema(), input, 'Invalid e-mail confirmation'));
+  return unwrap(onWire(input, checkConfirmEmail));
 }
+
+/** @internal The account bodies' checks, on their wire form (see check.ts). */
+export const checkRegisterBusinessAdmin = (wire: unknown): CheckResult<RegisterBusinessAdminInput> =>
+  checkWith(registerBusinessAdminSchema(), wire, 'Invalid business admin registration');
+/** @internal */
+export const checkVerifyPhone = (wire: unknown): CheckResult<VerifyPhoneInput> => checkWith(verifyPhoneSchema(), wire, 'Invalid phone verification');
+/** @internal */
+export const checkConfirmPhone = (wire: unknown): CheckResult<ConfirmPhoneInput> => checkWith(confirmPhoneSchema(), wire, 'Invalid phone confirmation');
+/** @internal */
+export const checkConfirmEmail = (wire: unknown): CheckResult<ConfirmEmailInput> => checkWith(confirmEmailSchema(), wire, 'Invalid e-mail confirmation');
 
 /**
  * Checks a business of either flow (`businesses.create`): `autoCreatePickups: true` selects the
@@ -151,9 +162,14 @@ export function validateConfirmEmail(input: unknown): ConfirmEmailInput {
  * ```
  */
 export function validateBusiness(input: unknown): CreateBusinessInput {
-  const marketplace = isRecord(input) && input['autoCreatePickups'] === true;
+  return unwrap(onWire(input, checkBusiness));
+}
+
+/** @internal A business of either flow, on its wire form (see check.ts). */
+export function checkBusiness(wire: unknown): CheckResult<CreateBusinessInput> {
+  const marketplace = isRecord(wire) && wire['autoCreatePickups'] === true;
   const checked: CheckResult<unknown> = marketplace
-    ? checkWith(marketplaceBusinessSchema(), input, 'Invalid business')
-    : checkWith(basicBusinessSchema(), input, 'Invalid business');
-  return unwrap(checked) as CreateBusinessInput;
+    ? checkWith(marketplaceBusinessSchema(), wire, 'Invalid business')
+    : checkWith(basicBusinessSchema(), wire, 'Invalid business');
+  return checked as CheckResult<CreateBusinessInput>;
 }

@@ -1,9 +1,10 @@
 import * as z from 'zod/mini';
 import { ErrorCode } from '../errors/codes.js';
+import { onWire } from './check.js';
 import { crossField, filledText, object, optional, rule } from './fields.js';
-import { checkWith, unwrap } from './issues.js';
+import { type CheckResult, checkWith, unwrap } from './issues.js';
 import { lazy } from './lazy.js';
-import { isFilled } from './predicates.js';
+import { isFilled, isRecord } from './predicates.js';
 
 /**
  * Fields every address format shares besides its location. `null` means "not given", as for
@@ -171,7 +172,7 @@ export const pickupLocationsSchema = lazy(() =>
  * ```
  */
 export function validateAddress(input: unknown): OrderAddress {
-  return unwrap(checkWith(orderAddressSchema(), input, 'Invalid address')) as OrderAddress;
+  return unwrap(onWire(input, (wire) => checkWith(orderAddressSchema(), wire, 'Invalid address'))) as OrderAddress;
 }
 
 /**
@@ -187,5 +188,16 @@ export function validateAddress(input: unknown): OrderAddress {
  * ```
  */
 export function validatePickupLocations(input: unknown): PickupLocationEntry[] {
-  return unwrap(checkWith(pickupLocationsSchema(), input, 'Invalid pickup locations'));
+  return unwrap(onWire(input, checkPickupLocations));
+}
+
+const checkPickupLocations = (wire: unknown): CheckResult<PickupLocationEntry[]> => checkWith(pickupLocationsSchema(), wire, 'Invalid pickup locations');
+
+/**
+ * @internal The body of a business update, `{ pickupAddress: [...] }`, on its wire form (see
+ * check.ts); paths in the error start at the array index, as {@link validatePickupLocations} gives them.
+ */
+export function checkPickupLocationsUpdate(wire: unknown): CheckResult<{ pickupAddress: PickupLocationEntry[] }> {
+  const checked = checkPickupLocations(isRecord(wire) ? wire['pickupAddress'] : undefined);
+  return checked.ok ? { ok: true, value: { ...(wire as Record<string, unknown>), pickupAddress: checked.value } } : checked;
 }

@@ -5,8 +5,8 @@
 import * as z from 'zod/mini';
 import { ErrorCode } from '../errors/codes.js';
 import { type OrderAddress, orderAddressSchema } from './address.js';
-import { coded, filledText, object, optional, rule } from './fields.js';
-import { checkWith, rejected, unwrap } from './issues.js';
+import { coded, filledText, object, optional, phoneText, rule } from './fields.js';
+import { type CheckResult, checkWith, rejected } from './issues.js';
 import { lazy } from './lazy.js';
 import {
   COD_LIMIT,
@@ -21,7 +21,6 @@ import {
   specsSchema,
 } from './order-parts.js';
 import { isPhoneNumber, isRecord } from './predicates.js';
-import type { ValidateOptions } from './skip-rules.js';
 
 /** What `deliveries.update` may change (the fields the integrations send). `null` means "not given", as for every optional field. */
 export interface DeliveryChanges {
@@ -125,13 +124,14 @@ const CHANGES_SUBJECT = 'Invalid changes';
  * @internal The changes to send, checked with the create rules that apply to them; `typeCode` (from an
  * order just read) picks the cod rules of its type.
  */
-export function checkedChanges(input: unknown, typeCode: unknown, options: ValidateOptions | undefined): DeliveryChanges {
-  if (!isRecord(input)) return unwrap(rejected(CHANGES_SUBJECT, { path: [], message: 'must be an object of the fields to change' }));
-  if (Object.values(input).every((value) => value === undefined)) return unwrap(rejected(CHANGES_SUBJECT, { path: [], message: 'names nothing to change' }));
-  return unwrap(checkWith(changesSchema(typeCode), input, CHANGES_SUBJECT, options)) as DeliveryChanges;
+export function checkChanges(input: unknown, typeCode: unknown, skip: ReadonlySet<number>): CheckResult<DeliveryChanges> {
+  if (!isRecord(input)) return rejected(CHANGES_SUBJECT, { path: [], message: 'must be an object of the fields to change' });
+  // The wire form has no undefined values: an object with none left names nothing.
+  if (Object.keys(input).length === 0) return rejected(CHANGES_SUBJECT, { path: [], message: 'names nothing to change' });
+  return checkWith(changesSchema(typeCode), input, CHANGES_SUBJECT, skip) as CheckResult<DeliveryChanges>;
 }
 
-const contactPersonSchema = lazy(() => object({ name: filledText(), phone: z.string().check(rule(isPhoneNumber, PHONE_RULE)), email: optional(z.string()) }));
+const contactPersonSchema = lazy(() => object({ name: filledText(), phone: phoneText(isPhoneNumber, PHONE_RULE), email: optional(z.string()) }));
 const pickupFields = () => ({
   businessLocationId: filledText(),
   scheduledDate: z.string().check(rule(isPickupDate, DATE_RULE)),
@@ -154,15 +154,14 @@ const pickupChangesSchema = lazy(() => {
 });
 
 /** @internal A pickup request checked before sending. */
-export function checkedPickup(input: unknown, options: ValidateOptions | undefined): PickupInput {
-  return unwrap(checkWith(pickupSchema(), input, 'Invalid pickup', options)) as PickupInput;
+export function checkPickup(input: unknown, skip: ReadonlySet<number>): CheckResult<PickupInput> {
+  return checkWith(pickupSchema(), input, 'Invalid pickup', skip) as CheckResult<PickupInput>;
 }
 
 /** @internal Changes to a pickup request checked before sending. */
-export function checkedPickupChanges(input: unknown, options: ValidateOptions | undefined): PickupChanges {
-  if (isRecord(input) && Object.values(input).every((value) => value === undefined))
-    return unwrap(rejected('Invalid pickup changes', { path: [], message: 'names nothing to change' }));
-  return unwrap(checkWith(pickupChangesSchema(), input, 'Invalid pickup changes', options)) as PickupChanges;
+export function checkPickupChanges(input: unknown, skip: ReadonlySet<number>): CheckResult<PickupChanges> {
+  if (isRecord(input) && Object.keys(input).length === 0) return rejected('Invalid pickup changes', { path: [], message: 'names nothing to change' });
+  return checkWith(pickupChangesSchema(), input, 'Invalid pickup changes', skip) as CheckResult<PickupChanges>;
 }
 
 const priceQuerySchema = lazy(() =>
@@ -176,6 +175,6 @@ const priceQuerySchema = lazy(() =>
 );
 
 /** @internal A fee query checked before sending. */
-export function checkedPriceQuery(input: unknown, options: ValidateOptions | undefined): PriceQuery {
-  return unwrap(checkWith(priceQuerySchema(), input, 'Invalid price query', options)) as PriceQuery;
+export function checkPriceQuery(input: unknown, skip: ReadonlySet<number>): CheckResult<PriceQuery> {
+  return checkWith(priceQuerySchema(), input, 'Invalid price query', skip) as CheckResult<PriceQuery>;
 }

@@ -1,8 +1,9 @@
 import type * as z from 'zod/mini';
-import { ConfigurationError, type DeliveryError, formatPath, issueSummary, ValidationError, type ValidationIssue } from '../errors/base.js';
+import { type DeliveryError, formatPath, issueSummary, ValidationError, type ValidationIssue } from '../errors/base.js';
 import { createCodedError } from '../errors/coded.js';
 import { isKnownErrorCode } from '../errors/codes.js';
-import { rulesToSkip, type ValidateOptions } from './skip-rules.js';
+import { isRecord } from './predicates.js';
+import { NONE } from './skip-rules.js';
 
 /** What a validator found: the value to send, or the error it would throw. */
 export type CheckResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: DeliveryError };
@@ -131,25 +132,40 @@ const isSkipped = (issue: z.core.$ZodRawIssue, skip: ReadonlySet<number>): boole
 };
 
 /**
- * @internal Runs a schema without throwing; the issues of the rules `options.skip` names are
- * dropped (a coded rule's issue never stops another rule, so what remains is what a parse without
- * that rule finds). Whatever the input is (a getter that throws, a revoked Proxy), the result is
- * a typed error, never a throw.
+ * @internal Runs a schema without throwing; the issues of the rules `skip` names are dropped (a
+ * coded rule's issue never stops another rule, so what remains is what a parse without that rule
+ * finds). Whatever the input is (a getter that throws, a revoked Proxy), the result is a typed
+ * error, never a throw.
  */
-export function checkWith<T>(schema: z.ZodMiniType<T>, input: unknown, subject: string, options?: ValidateOptions): CheckResult<T> {
+export function checkWith<T>(schema: z.ZodMiniType<T>, input: unknown, subject: string, skip: ReadonlySet<number> = NONE): CheckResult<T> {
   const context = { async: false, error: messageOf };
   let payload: z.core.ParsePayload;
-  let skip: ReadonlySet<number>;
   try {
-    skip = rulesToSkip(options, 'validate');
     payload = schema._zod.run({ value: input, issues: [] }, context) as z.core.ParsePayload;
   } catch (cause) {
-    if (cause instanceof ConfigurationError) return { ok: false, error: cause };
     return { ok: false, error: unreadable(subject, cause) };
   }
   const found = skip.size === 0 ? payload.issues : payload.issues.filter((issue) => !isSkipped(issue, skip));
-  if (found.length === 0) return { ok: true, value: payload.value as T };
+  if (found.length === 0) return { ok: true, value: inOrderOf(payload.value, input) as T };
   return { ok: false, error: errorForZodIssues(subject, found.map(finalized)) };
+}
+
+const hasOwn = (value: object, key: string): boolean => Object.hasOwn(value, key);
+
+/**
+ * `output` with its keys in the order `input` has them, nested: the schemas build each object in
+ * their shape's order, while the JSON the plain check sends keeps the caller's. So a validator's
+ * answer is the same bytes `create` sends, whichever of the two decided.
+ */
+function inOrderOf(output: unknown, input: unknown): unknown {
+  if (Array.isArray(output)) return Array.isArray(input) ? output.map((item, index) => inOrderOf(item, input[index])) : output;
+  if (!isRecord(output) || !isRecord(input)) return output;
+  const ordered: Record<string, unknown> = {};
+  // Defined, not assigned: a `__proto__` key of an unknown field stays an own key, as the schemas keep it.
+  const put = (key: string, value: unknown): void => void Object.defineProperty(ordered, key, { value, enumerable: true, writable: true, configurable: true });
+  for (const key of Object.keys(input)) if (hasOwn(output, key)) put(key, inOrderOf(output[key], input[key]));
+  for (const key of Object.keys(output)) if (!hasOwn(ordered, key)) put(key, output[key]);
+  return ordered;
 }
 
 /**

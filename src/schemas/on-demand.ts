@@ -1,14 +1,12 @@
 /**
- * What the SDK loads through `import('./on-demand.js')` when it needs the schemas (input the plain
- * check refused, account and address inputs). A module of its own, not the schema modules
- * themselves: a bundler that splits makes every `import()` target an entry point, and the main
- * entry re-exports the validators of those modules, which then made the page that only creates
- * orders load zod at once. Through this module, the schemas stay in the on-demand chunk.
+ * What the checking step (check.ts) loads, through its one `import('./on-demand.js')`, when an
+ * input needs the schemas. A module of its own, not the schema modules themselves: a bundler that
+ * splits makes every `import()` target an entry point, and a page that only sends valid orders
+ * must not load zod at once.
  *
  * @internal
  */
-export { validateBusiness, validateConfirmEmail, validateConfirmPhone, validateRegisterBusinessAdmin, validateVerifyPhone } from './account.js';
-export { validateAddress, validatePickupLocations } from './address.js';
-export { checkedChanges, checkedPickup, checkedPickupChanges, checkedPriceQuery } from './after-create.js';
-/** @internal */
-export { orderValidators } from './order.js';
+export { checkBusiness, checkConfirmEmail, checkConfirmPhone, checkRegisterBusinessAdmin, checkVerifyPhone } from './account.js';
+export { checkPickupLocationsUpdate, validateAddress } from './address.js';
+export { checkChanges, checkPickup, checkPickupChanges, checkPriceQuery } from './after-create.js';
+export { checkBulkyOrders, checkFulfillmentReturnOf, checkOrderOf } from './order.js';

@@ -1,32 +1,42 @@
 /**
  * The order rules of order.ts, order-parts.ts and address.ts as plain reads: a check that
- * allocates nothing, run before the schemas on every call that sends an order. It answers one
- * question: is this order valid, and is it sent exactly as written? When it is, the order itself
- * is the body, uncopied. When it is not (a broken rule, or an object the schemas would copy
- * into something else: a class instance, a `toJSON`, an own `__proto__` key), the schemas run
- * and produce today's errors, or the copy to send.
+ * allocates nothing, run by the checking step (check.ts) on the wire form of every order before
+ * the schemas. It answers one question: is this order valid, and is it sent exactly as it is?
+ * When it is, its JSON text is the body. When it is not (a broken rule, a phone typed in
+ * Arabic-Indic digits, which the schemas write in ASCII, an own `__proto__` key, which they drop),
+ * the schemas run and produce the error, or the value to send.
  *
- * No zod here: a page that only ever sends valid orders never needs it (see order-schemas.ts).
+ * No zod here: a page that only ever sends valid orders never needs it (see check.ts).
  * test/schemas/order-fast.test.ts proves, over generated orders and every `skip` combination,
  * that this file and the schemas agree: keep them in step.
  */
 import { ErrorCode } from '../errors/codes.js';
-import { COD_LIMIT, isFilled, isHeaderName, isHttpUrl, isPhoneNumber, isSafeHeaderValue } from './predicates.js';
+import { COD_LIMIT, hasEasternDigits, isFilled, isHeaderName, isHttpUrl, isPhoneNumber, isSafeHeaderValue } from './predicates.js';
 
 type Fields = Record<string, unknown>;
 
+/** The order families the SDK sends, by the `type`s each takes. */
+const FAMILY_TYPES = {
+  order: [10, 15, 25, 30, 'FXF_SEND', 'CUSTOMER_RETURN_PICKUP'],
+  delivery: [10, 15, 25, 30],
+  fulfillment: ['FXF_SEND', 'CUSTOMER_RETURN_PICKUP'],
+  fulfillmentReturn: ['CUSTOMER_RETURN_PICKUP'],
+} as const satisfies Record<string, readonly unknown[]>;
+
+/** `order` (any type), `delivery` (the numeric types), `fulfillment` (both fulfillment types) or `fulfillmentReturn`. */
+export type OrderFamily = keyof typeof FAMILY_TYPES;
+
+/** The `type`s of an order family. @internal */
+export const orderTypesOf = (family: OrderFamily): readonly unknown[] => FAMILY_TYPES[family];
+
 const hasOwn = Object.prototype.hasOwnProperty;
 
-/** An object the schemas read field by field and whose JSON is its own fields: plain or null-prototype, no `toJSON`, no own `__proto__`. */
+/** An object of the wire form (JSON.parse made it) that the schemas send as it is: no own `__proto__` key, which they drop. */
 function isPlain(value: unknown): value is Fields {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return (prototype === Object.prototype || prototype === null) && !hasOwn.call(value, 'toJSON') && !hasOwn.call(value, '__proto__');
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !hasOwn.call(value, '__proto__');
 }
 
-function isPlainArray(value: unknown): value is unknown[] {
-  return Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype && !hasOwn.call(value, 'toJSON');
-}
+const isPlainArray = Array.isArray as (value: unknown) => value is unknown[];
 
 const isAbsent = (value: unknown): value is null | undefined => value === undefined || value === null;
 const isFiniteNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
@@ -43,7 +53,7 @@ function contact(value: unknown): boolean {
     optionalText(value['firstName']) &&
     optionalText(value['lastName']) &&
     optionalText(value['email']) &&
-    (isAbsent(phone) || (typeof phone === 'string' && isPhoneNumber(phone)))
+    (isAbsent(phone) || (typeof phone === 'string' && isPhoneNumber(phone) && !hasEasternDigits(phone)))
   );
 }
 
@@ -177,9 +187,9 @@ function commonFields(order: Fields, skip: ReadonlySet<number>): boolean {
 }
 
 /**
- * Whether `input` is an order of a known type that passes every rule but those `skip` names,
- * and is sent as written: its JSON is the JSON of what the schemas return for it. `false` says
- * nothing more: ask the schemas. Never throws.
+ * Whether `input`, an order's wire form, is of a known type, passes every rule but those `skip`
+ * names, and is sent as it is: its JSON is the JSON of what the schemas return for it. `false`
+ * says nothing more: ask the schemas. Never throws.
  *
  * @internal
  */

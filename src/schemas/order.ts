@@ -1,12 +1,14 @@
 import * as z from 'zod/mini';
 import type { DeliveryType, FulfillmentType } from '../catalogue/order-types.js';
-import type { DeliveryError } from '../errors/base.js';
+import { issuesAt, ValidationError, type ValidationIssue } from '../errors/base.js';
 import { ErrorCode } from '../errors/codes.js';
 import { type MarketplacePickupAddress, type OrderAddress, orderAddressSchema, pickupAddressSchema } from './address.js';
+import { onWire } from './check.js';
 import { crossField, filledText, object, optional } from './fields.js';
+import { checkReturnItemsSubset } from './fulfillment-return.js';
 import { type CheckResult, checkWith, rejected, unreadable, unwrap } from './issues.js';
 import { lazy } from './lazy.js';
-import { sendsAsWritten } from './order-fast.js';
+import { type OrderFamily, orderTypesOf } from './order-fast.js';
 import {
   type Contact,
   cashCollectionCodSchema,
@@ -17,6 +19,7 @@ import {
   type EscrowInfo,
   escrowInfoSchema,
   type FulfillmentInfo,
+  type FulfillmentItem,
   fulfillmentInfoSchema,
   type GoodsInfo,
   goodsInfoSchema,
@@ -26,8 +29,8 @@ import {
   webhookHeadersSchema,
   webhookUrlSchema,
 } from './order-parts.js';
-import { isRecord } from './predicates.js';
-import { rulesToSkip, type ValidateOptions } from './skip-rules.js';
+import { isRecord, receiverPhoneOf } from './predicates.js';
+import { NONE } from './skip-rules.js';
 
 /** The fields every order type may carry. */
 export interface OrderFields {
@@ -277,38 +280,30 @@ export const fulfillmentReturnSchema = lazy(() =>
 
 type OrderSchema = () => z.ZodMiniType<unknown>;
 
-/** The types a validator accepts, each with its schema, and how to list them in a message. */
-interface OrderFamily {
-  readonly schemas: ReadonlyMap<unknown, OrderSchema>;
-  readonly listed: string;
-}
-
-const DELIVERY_SCHEMAS: ReadonlyArray<[unknown, OrderSchema]> = [
+const SCHEMA_OF_TYPE: ReadonlyMap<unknown, OrderSchema> = new Map<unknown, OrderSchema>([
   [10, deliverSchema],
   [15, cashCollectionSchema],
   [25, customerReturnPickupSchema],
   [30, exchangeSchema],
-];
-const FULFILLMENT_SEND: [unknown, OrderSchema] = ['FXF_SEND', fulfillmentSendSchema];
-const FULFILLMENT_RETURN: [unknown, OrderSchema] = ['CUSTOMER_RETURN_PICKUP', fulfillmentReturnSchema];
+  ['FXF_SEND', fulfillmentSendSchema],
+  ['CUSTOMER_RETURN_PICKUP', fulfillmentReturnSchema],
+]);
 
 const quoteType = (type: unknown): string => (typeof type === 'string' ? `'${type}'` : String(type));
 
-/* @__NO_SIDE_EFFECTS__ */
-function family(entries: ReadonlyArray<[unknown, OrderSchema]>): OrderFamily {
-  const names = entries.map(([type]) => quoteType(type));
-  const listed = names.length === 1 ? String(names[0]) : `one of ${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
-  return { schemas: new Map(entries), listed };
+/** The types of a family as a message lists them: `one of 10, 15 or 25`. */
+function listed(family: OrderFamily): string {
+  const names = orderTypesOf(family).map(quoteType);
+  return names.length === 1 ? String(names[0]) : `one of ${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
 }
-
-const ANY_ORDER = family([...DELIVERY_SCHEMAS, FULFILLMENT_SEND, FULFILLMENT_RETURN]);
-const DELIVERY_ORDER = family(DELIVERY_SCHEMAS);
-const FULFILLMENT_ORDER = family([FULFILLMENT_SEND, FULFILLMENT_RETURN]);
-const FULFILLMENT_RETURN_ORDER = family([FULFILLMENT_RETURN]);
 
 const SUBJECT = 'Invalid order';
 
-function checkOrderOf<T>(orders: OrderFamily, input: unknown, options: ValidateOptions | undefined): CheckResult<T> {
+/**
+ * @internal An order of `family` checked by the schemas, with the rules `skip` names left out:
+ * what the checking step (check.ts) runs on an order's wire form that the plain check refused.
+ */
+export function checkOrderOf<T = OrderInput>(family: OrderFamily, input: unknown, skip: ReadonlySet<number>): CheckResult<T> {
   let type: unknown;
   try {
     if (!isRecord(input)) return rejected(SUBJECT, { path: [], message: 'must be an order object' });
@@ -317,18 +312,19 @@ function checkOrderOf<T>(orders: OrderFamily, input: unknown, options: ValidateO
     // A revoked Proxy, or a getter on `type` that throws: still the caller's input, still typed.
     return { ok: false, error: unreadable(SUBJECT, cause) };
   }
-  const schema = orders.schemas.get(type);
+  const schema = orderTypesOf(family).includes(type) ? SCHEMA_OF_TYPE.get(type) : undefined;
   if (schema === undefined) {
     const got = typeof type === 'string' ? `'${type.slice(0, 40)}'` : typeof type === 'number' ? String(type) : type === null ? 'null' : typeof type;
-    const message = type === undefined ? `required: ${orders.listed}` : `expected ${orders.listed}, received ${got}`;
+    const message = type === undefined ? `required: ${listed(family)}` : `expected ${listed(family)}, received ${got}`;
     return rejected(SUBJECT, { path: ['type'], message });
   }
-  return checkWith(schema(), input, SUBJECT, options) as CheckResult<T>;
+  return checkWith(schema(), input, SUBJECT, skip) as CheckResult<T>;
 }
 
 /**
  * Checks any order (`DeliveryType` 10, 15, 25, 30, or a fulfillment order) without throwing:
- * for bulk uploads, where one bad order should not stop the others.
+ * for bulk uploads, where one bad order should not stop the others. What it checks, and returns,
+ * is the order as it would be sent: its JSON (a `toJSON` applied, `undefined` fields gone).
  *
  * @example
  * ```ts
@@ -337,13 +333,14 @@ function checkOrderOf<T>(orders: OrderFamily, input: unknown, options: ValidateO
  * ```
  */
 export function checkOrder(input: unknown): CheckResult<OrderInput> {
-  return checkOrderOf(ANY_ORDER, input, undefined);
+  return onWire(input, (wire) => checkOrderOf('order', wire, NONE));
 }
 
 /**
  * Checks an order of any type against every rule of the spec that can be checked before
- * sending, and returns the body to send (`specs.packageType` in the spec's spelling, no
- * `undefined` values; fields the SDK does not know are kept).
+ * sending, and returns the body `create` sends for it: the order as JSON reads it back (a
+ * `toJSON` applied, no `undefined` values), phone digits in ASCII, `specs.packageType` as
+ * written, fields the SDK does not know kept.
  *
  * @throws The spec's class for a coded rule, with `source: 'client'`: `CodRequiredError` 3006,
  * `CodLimitExceededError` 3007, `CrpRefundCodOnlyError` 3005, `RefundCodLimitExceededError` 3008,
@@ -371,12 +368,12 @@ export function validateOrder(input: unknown): OrderInput {
 
 /** Like {@link validateOrder}, for the numeric types only (Deliver, Cash Collection, CRP, Exchange). */
 export function validateDeliveryOrder(input: unknown): DeliveryOrder {
-  return unwrap(checkOrderOf<DeliveryOrder>(DELIVERY_ORDER, input, undefined));
+  return unwrap(onWire(input, (wire) => checkOrderOf<DeliveryOrder>('delivery', wire, NONE)));
 }
 
 /** Like {@link validateOrder}, for fulfillment orders (FXF_SEND) and fulfillment returns (CUSTOMER_RETURN_PICKUP). */
 export function validateFulfillmentOrder(input: unknown): FulfillmentOrder {
-  return unwrap(checkOrderOf<FulfillmentOrder>(FULFILLMENT_ORDER, input, undefined));
+  return unwrap(onWire(input, (wire) => checkOrderOf<FulfillmentOrder>('fulfillment', wire, NONE)));
 }
 
 /**
@@ -385,39 +382,46 @@ export function validateFulfillmentOrder(input: unknown): FulfillmentOrder {
  * order's needs that order: see {@link checkReturnItemsSubset}.
  */
 export function validateFulfillmentReturn(input: unknown): FulfillmentReturnOrder {
-  return unwrap(checkOrderOf<FulfillmentReturnOrder>(FULFILLMENT_RETURN_ORDER, input, undefined));
+  return unwrap(onWire(input, (wire) => checkOrderOf<FulfillmentReturnOrder>('fulfillmentReturn', wire, NONE)));
 }
 
 /**
- * @internal The order checks the client runs, with the rules its `validate: { skip }` names left out. Not
- * public: a second argument on `checkOrder` and the validators would take the index of
- * `orders.map(checkOrder)` for options.
- *
- * An order that passes the plain check of order-fast.ts is the body as it is, not a copy (the
- * caller owns an order it changes while a call is under way); the schemas run only for the others.
+ * @internal A fulfillment return whose items must be some or all of `originalItems` (spec rule 1),
+ * each an object of `{ sku, quantity }` (as `createReturn`'s `original` gives them).
  */
-export const orderValidators = {
-  /** The schemas alone, without the plain check first: what the property tests hold the plain check to. */
-  schemas: (input: unknown, options: ValidateOptions | undefined): CheckResult<OrderInput> => checkOrderOf(ANY_ORDER, input, options),
-  check: (input: unknown, options: ValidateOptions | undefined): CheckResult<OrderInput> => fastThenSchemas(ANY_ORDER, input, options),
-  order: (input: unknown, options: ValidateOptions | undefined): OrderInput => unwrap(fastThenSchemas<OrderInput>(ANY_ORDER, input, options)),
-  fulfillment: (input: unknown, options: ValidateOptions | undefined): FulfillmentOrder =>
-    unwrap(fastThenSchemas<FulfillmentOrder>(FULFILLMENT_ORDER, input, options)),
-  fulfillmentReturn: (input: unknown, options: ValidateOptions | undefined): FulfillmentReturnOrder =>
-    unwrap(fastThenSchemas<FulfillmentReturnOrder>(FULFILLMENT_RETURN_ORDER, input, options)),
-};
+export function checkFulfillmentReturnOf(input: unknown, originalItems: readonly unknown[], skip: ReadonlySet<number>): CheckResult<FulfillmentReturnOrder> {
+  const checked = checkOrderOf<FulfillmentReturnOrder>('fulfillmentReturn', input, skip);
+  if (!checked.ok) return checked;
+  const issues = checkReturnItemsSubset(checked.value.fulfillmentInfo.items, originalItems as FulfillmentItem[]);
+  if (issues.length === 0) return checked;
+  return { ok: false, error: new ValidationError(issues, { subject: "Invalid fulfillment return: the items must be some or all of the original order's" }) };
+}
 
-function fastThenSchemas<T>(orders: OrderFamily, input: unknown, options: ValidateOptions | undefined): CheckResult<T> {
-  let skip: ReadonlySet<number>;
-  try {
-    skip = rulesToSkip(options, 'validate');
-  } catch (error) {
-    return { ok: false, error: error as DeliveryError };
-  }
-  try {
-    if (sendsAsWritten(input, skip) && orders.schemas.has((input as Record<string, unknown>)['type'])) return { ok: true, value: input as T };
-  } catch {
-    // a getter on `type` that answered once and threw the second time: the schemas say so
-  }
-  return checkOrderOf<T>(orders, input, options);
+/**
+ * @internal The body of `POST /fulfillment/deliveries/bulky`: a non-empty array of FXF_SEND orders,
+ * each with `receiver.phone`, since the service merges the elements by it. One error lists the
+ * issues of every invalid element (paths start at its index).
+ */
+export function checkBulkyOrders(input: unknown, skip: ReadonlySet<number>): CheckResult<FulfillmentSendOrder[]> {
+  const orders = Array.isArray(input) ? input : [];
+  const issues: ValidationIssue[] =
+    orders.length === 0 ? [{ path: [], message: Array.isArray(input) ? 'needs at least one order' : 'must be an array of orders' }] : [];
+  const prepared = orders.map((element: unknown, index) => {
+    // The endpoint creates FXF_SEND orders only, merging them per phone: a Deliver or a return sent there would be merged in.
+    const type = isRecord(element) ? element['type'] : 'FXF_SEND';
+    if (type !== 'FXF_SEND') {
+      const got = typeof type === 'string' ? `'${type.slice(0, 40)}'` : typeof type === 'number' ? String(type) : type === undefined ? 'none' : typeof type;
+      issues.push({ path: [index, 'type'], message: `expected 'FXF_SEND' in a bulky upload, received ${got}` });
+      return undefined;
+    }
+    const checked = checkOrderOf<FulfillmentSendOrder>('fulfillment', element, skip);
+    const found = checked.ok ? [] : issuesAt(index, checked.error);
+    if (receiverPhoneOf(checked.ok ? checked.value : element) === undefined && !found.some(({ path }) => path[1] === 'receiver')) {
+      found.push({ path: [index, 'receiver', 'phone'], message: 'required: bulky orders are merged by it' });
+    }
+    issues.push(...found);
+    return checked.ok ? checked.value : undefined;
+  });
+  if (issues.length > 0) return { ok: false, error: new ValidationError(issues, { subject: 'Invalid bulky upload (nothing was sent)' }) };
+  return { ok: true, value: prepared as FulfillmentSendOrder[] };
 }

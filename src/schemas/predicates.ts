@@ -4,6 +4,8 @@
  */
 
 // Shared with the transport, which may not import the schemas: their home is core/guards.ts.
+import { isRecord } from '../core/guards.js';
+
 export { isHeaderName, isRecord, isSafeHeaderValue, shown } from '../core/guards.js';
 
 /** The most `cod` may be, collected or refunded: 30000 EGP (3007, 3008). */
@@ -52,6 +54,9 @@ const PHONE_SEPARATORS = new Set([' ', '-', '.', '(', ')']);
 // Arabic-Indic (U+0660-0669) and Persian (U+06F0-06F9) digits, as Egyptian phone keyboards type them.
 const EASTERN_DIGITS = /[\u0660-\u0669\u06f0-\u06f9]/g;
 
+/** Whether a phone has digits the schemas write in ASCII before it is sent. */
+export const hasEasternDigits = (value: string): boolean => value.search(EASTERN_DIGITS) !== -1;
+
 /** `'٠١٠١٢٣٤٥٦٧٨'` as `'01012345678'`: Arabic-Indic and Persian digits as ASCII ones, the rest as it is. */
 export function asciiDigits(value: string): string {
   return value.replace(EASTERN_DIGITS, (digit) => String(digit.charCodeAt(0) & 0xf));
@@ -71,4 +76,11 @@ export function isPhoneNumber(value: string): boolean {
     else if (!PHONE_SEPARATORS.has(char)) return false;
   }
   return digits >= 8 && digits <= 15;
+}
+
+/** The receiver phone of an element, trimmed, or `undefined` without one. */
+export function receiverPhoneOf(order: unknown): string | undefined {
+  const receiver = isRecord(order) ? order['receiver'] : undefined;
+  const phone = isRecord(receiver) ? receiver['phone'] : undefined;
+  return typeof phone === 'string' && phone.trim() !== '' ? phone.trim() : undefined;
 }

@@ -47,13 +47,34 @@ const isClientRuleCode = (code: unknown): code is ClientRuleCode => (CLIENT_RULE
 export function rulesToSkip(options: ValidateOptions | undefined, where: string): ReadonlySet<number> {
   if (options === undefined || options === null) return NONE;
   if (typeof options !== 'object') throw new ConfigurationError(`${where} must be true, false or { skip: [errorCode, ...] }.`);
-  const skip: unknown = options.skip;
+  let skip: unknown[] | undefined;
+  try {
+    const given: unknown = options.skip;
+    if (given !== undefined && !Array.isArray(given))
+      throw new ConfigurationError(`${where}.skip must be an array of errorCodes, e.g. [ErrorCode.DeliveryImagesRequired].`);
+    skip = given === undefined ? undefined : [...given];
+  } catch (cause) {
+    throw cause instanceof ConfigurationError ? cause : new ConfigurationError(`${where} could not be read.`, { cause });
+  }
   if (skip === undefined) return NONE;
-  if (!Array.isArray(skip)) throw new ConfigurationError(`${where}.skip must be an array of errorCodes, e.g. [ErrorCode.DeliveryImagesRequired].`);
   for (const code of skip) {
     if (!isClientRuleCode(code)) {
       throw new ConfigurationError(`${where}.skip: ${shown(code)} is not the errorCode of a rule the SDK checks (one of ${CLIENT_RULE_CODES.join(', ')}).`);
     }
   }
-  return skip.length === 0 ? NONE : new Set(skip);
+  return skip.length === 0 ? NONE : new Set(skip as number[]);
+}
+
+/** How a call's input is checked: `false` for not at all, else the errorCodes of the rules to leave out. */
+export type Validation = false | ReadonlySet<number>;
+
+/**
+ * A `validate` setting resolved once: `undefined` when none is given (the client's stands); a
+ * `ConfigurationError` naming `where` for a `skip` that is not a list of client rule codes.
+ */
+export function resolveValidation(setting: ValidateSetting | undefined, where: string): Validation | undefined {
+  if (setting === undefined) return undefined;
+  if (setting === false) return false;
+  if (setting === true) return NONE;
+  return rulesToSkip(setting, where);
 }

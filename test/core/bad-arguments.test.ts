@@ -134,13 +134,16 @@ describe('an id the service sends as a number', () => {
 });
 
 describe('client.request with arguments of the wrong type', () => {
-  it.each<[string, unknown, Array<string>]>([
+  it.each<[string, unknown, Array<string | number>]>([
     ['a BigInt path', { method: 'GET', path: 10n }, ['path']],
     ['a Symbol method', { method: Symbol('GET'), path: '/cities' }, ['method']],
     ['a string as query', { method: 'GET', path: '/cities', query: 'countryId=eg' }, ['query']],
     ['an object as a query value', { method: 'GET', path: '/cities', query: { countryId: { eg: true } } }, ['query', 'countryId']],
     ['a BigInt query value', { method: 'GET', path: '/cities', query: { page: 1n } }, ['query', 'page']],
-    ['a BigInt in the body', { method: 'POST', path: '/deliveries', body: { cod: 1n } }, ['body']],
+    ['a BigInt in the body', { method: 'POST', path: '/deliveries', body: { cod: 1n } }, ['cod']],
+    ['NaN in the body, which JSON would send as null', { method: 'POST', path: '/deliveries', body: { receiver: {}, cod: Number.NaN } }, ['cod']],
+    ['Infinity deep in the body', { method: 'POST', path: '/x', body: { items: [{ quantity: 1 }, { quantity: -Infinity }] } }, ['items', 1, 'quantity']],
+    ['a lone surrogate in a query value', { method: 'GET', path: '/cities', query: { q: 'Cairo \ud83c' } }, ['query', 'q']],
   ])('rejects %s with a ValidationError naming the field, sending nothing', async (_name, request, field) => {
     const before = sent.length;
     const error = await rejection(() => client.request(request as never));

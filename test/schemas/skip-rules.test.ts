@@ -1,5 +1,6 @@
 // One client-side rule off, not all: `validate: { skip: [errorCode] }`, for the client and for one call.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { DeliveryError } from '../../src/errors/base.js';
 import {
   CodLimitExceededError,
   ConfigurationError,
@@ -11,15 +12,26 @@ import {
   ValidationError,
   validateOrder,
 } from '../../src/index.js';
-import { orderValidators } from '../../src/schemas/order.js';
+import { onWire } from '../../src/schemas/check.js';
+import { type CheckResult, unwrap } from '../../src/schemas/issues.js';
+import { checkOrderOf } from '../../src/schemas/order.js';
+import { rulesToSkip, type ValidateOptions } from '../../src/schemas/skip-rules.js';
 import { thrownBy, validOrders } from '../support/orders.js';
 import { startWireRecorder, type WireRecorder } from '../support/wire-recorder.js';
 
 // As the official plugin sends it: the package may be opened, and no images.
 const openWithoutImages = (): Record<string, unknown> => ({ ...validOrders.deliver(), allowToOpenPackage: true });
 
-// The checks the client runs for `validate: { skip }`; the public validators take no options (below).
-const { check, order: validateWithout } = orderValidators;
+// The schemas' check the client runs for `validate: { skip }`; the public validators take no options (below).
+function check(input: unknown, options: ValidateOptions): CheckResult<OrderInput> {
+  try {
+    const skip = rulesToSkip(options, 'validate');
+    return onWire(input, (wire) => checkOrderOf('order', wire, skip));
+  } catch (error) {
+    return { ok: false, error: error as DeliveryError };
+  }
+}
+const validateWithout = (input: unknown, options: ValidateOptions): OrderInput => unwrap(check(input, options));
 
 describe('the order checks with { skip }', () => {
   it('leave out only the rules named: 2150 off, 3007 still checked', () => {
