@@ -70,8 +70,10 @@ export interface ExceptionDescription {
  * ```
  */
 export function describeException(code: number | undefined, direction?: ExceptionDirection): ExceptionDescription {
-  if (code === undefined) return { code, direction: direction ?? 'forward', known: false, reason: 'Exception without a code' };
-  const dir: ExceptionDirection = direction ?? (code >= 20 && code <= 30 ? 'return' : 'forward');
+  // Anything but a number (a webhook without exceptionCode, a JavaScript caller's junk) has no reason to look up.
+  if (typeof code !== 'number')
+    return { code: undefined, direction: direction === 'return' ? direction : 'forward', known: false, reason: 'Exception without a code' };
+  const dir: ExceptionDirection = direction === 'return' || direction === 'forward' ? direction : code >= 20 && code <= 30 ? 'return' : 'forward';
   const table: Readonly<Record<number, string>> = ExceptionReason[dir];
   const reason = Object.hasOwn(table, code) ? table[code] : undefined;
   return reason === undefined

@@ -105,9 +105,13 @@ export const STATES: Readonly<Record<DeliveryState, StateInfo>> = {
   105: state(105, 'On hold', 'In progress', ALL_BUT_CASH),
 };
 
+let knownStates: ReadonlySet<unknown> | undefined;
+
 /** Whether a number is a state code the SDK knows. Unknown codes still arrive: the service may add some. */
 export function isKnownState(code: unknown): code is DeliveryState {
-  return typeof code === 'number' && Object.hasOwn(STATES, code);
+  // From the codes alone, not STATES: a webhook route that only parses events need not carry the names.
+  knownStates ??= new Set(Object.values(DeliveryState));
+  return knownStates.has(code);
 }
 
 /**
@@ -165,7 +169,9 @@ const RETURN_TYPES: ReadonlySet<string> = new Set(['CUSTOMER_RETURN_PICKUP', 'RT
  */
 export function describeState(code: number, type?: string): StateDescription {
   if (!isKnownState(code)) {
-    return { code, known: false, name: `Unknown state ${code}`, dashboardState: undefined, meaning: `State ${code} is not in the SDK's catalogue yet` };
+    // Not `${code}` alone: a symbol or a revoked Proxy from a JavaScript caller would throw in the template.
+    const name = `Unknown state ${typeof code === 'number' ? code : '?'}`;
+    return { code, known: false, name, dashboardState: undefined, meaning: `${name}: not in the SDK's catalogue yet` };
   }
   const info = STATES[code];
   let meaning = info.name;

@@ -9,7 +9,7 @@ import { secretsOf } from './redaction.js';
 const DEFAULT_MAX_RESPONSE_BYTES = 10 * 2 ** 20;
 
 /** The client's options checked, defaulted and ready: the auth header built into `headers`. */
-export type ResolvedConfig = Readonly<ReturnType<typeof resolveConfig>>;
+export type ResolvedConfig = Readonly<ReturnType<typeof configFrom>>;
 
 const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
@@ -89,10 +89,22 @@ export function callOptionsOf(options: unknown): CallOptions {
   return own;
 }
 
+/**
+ * The client's options checked, defaulted and ready. A `ConfigurationError` for any mistake,
+ * including options that cannot be read (a getter that throws, a revoked Proxy).
+ */
 export function resolveConfig(options: TransportOptions) {
   if (options === null || typeof options !== 'object') {
     throw new ConfigurationError('DeliveryClient needs an options object with at least `baseUrl`.');
   }
+  try {
+    return configFrom(options);
+  } catch (error) {
+    throw error instanceof ConfigurationError ? error : new ConfigurationError('DeliveryClient options could not be read.', { cause: error });
+  }
+}
+
+function configFrom(options: TransportOptions) {
   const baseUrl = parseBaseUrl(options.baseUrl, options.allowInsecureHttp === true);
   const authHeaderName = options.auth?.headerName ?? 'Authorization';
   const scheme = options.auth?.scheme ?? '';

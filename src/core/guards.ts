@@ -4,7 +4,13 @@
  */
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (typeof value !== 'object' || value === null) return false;
+  try {
+    return !Array.isArray(value);
+  } catch {
+    // A revoked Proxy: nothing can be read from it, so it is no record.
+    return false;
+  }
 }
 
 /** An answer's object, or an empty one when the service answered something else (lenient parsing). */

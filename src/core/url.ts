@@ -80,7 +80,13 @@ export function urlBelow(baseUrl: string, path: unknown, query: Readonly<Record<
   }
   let search = '';
   if (query !== undefined) {
-    for (const [key, value] of Object.entries(query)) {
+    let entries: Array<[string, unknown]>;
+    try {
+      entries = Object.entries(query);
+    } catch (cause) {
+      throw new ValidationError([{ path: ['query'], message: 'could not be read' }], { subject: 'Invalid request', cause });
+    }
+    for (const [key, value] of entries) {
       if (value === undefined) continue;
       if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
         throw new ValidationError([{ path: ['query', key], message: `expected a string, number or boolean, received ${shown(value)}` }], {

@@ -19,8 +19,11 @@ export interface ValidationIssue {
 /** Formats an issue path the way users write it: `deliveryImages[0].images[3]`. */
 export function formatPath(path: ReadonlyArray<string | number>): string {
   let out = '';
-  for (const part of path) {
-    out += typeof part === 'number' ? `[${part}]` : out === '' ? part : `.${part}`;
+  try {
+    for (const part of path) out += typeof part === 'number' ? `[${part}]` : out === '' ? String(part) : `.${String(part)}`;
+  } catch {
+    // Not a list of keys (a JavaScript caller's undefined, a revoked Proxy): no path to show.
+    return '(input)';
   }
   return out === '' ? '(input)' : out;
 }

@@ -1,4 +1,4 @@
-import { DeliveryError, type RequestSummary, type ValidationIssue } from './base.js';
+import { ConfigurationError, DeliveryError, type RequestSummary, type ValidationIssue } from './base.js';
 import type { BulkCreatedDelivery, BulkCreateResult, BulkFailure } from './bulk-result.js';
 import { ErrorCode, errorCodeMeaning } from './codes.js';
 import type { PlaceCandidate } from './places.js';
@@ -255,6 +255,17 @@ const constructors: { [C in ErrorCode]: new (options: CodedErrorOptions) => Erro
 
 /** Builds the error of a spec code, from either side. */
 export function createCodedError<C extends ErrorCode>(code: C, options: CodedErrorOptions): ErrorClassByCode[C] {
-  const Ctor = constructors[code] as new (options: CodedErrorOptions) => ErrorClassByCode[C];
-  return new Ctor(options);
+  const Ctor = (typeof code === 'number' && Object.hasOwn(constructors, code) ? constructors[code] : undefined) as
+    | (new (
+        options: CodedErrorOptions,
+      ) => ErrorClassByCode[C])
+    | undefined;
+  if (Ctor === undefined) throw new ConfigurationError(`createCodedError: ${typeof code === 'number' ? code : typeof code} is not a spec errorCode`);
+  let read: CodedErrorOptions;
+  try {
+    read = { ...options };
+  } catch (cause) {
+    throw new ConfigurationError('createCodedError: the options could not be read', { cause });
+  }
+  return new Ctor(read);
 }

@@ -28,5 +28,10 @@ export type DeliveryErrorFor<C extends number> = C extends ErrorCode ? ErrorClas
 export function isDeliveryError<C extends number>(err: unknown, code: C): err is DeliveryErrorFor<C>;
 export function isDeliveryError(err: unknown): err is DeliveryError;
 export function isDeliveryError(err: unknown, code?: number): boolean {
-  return err instanceof DeliveryError && (code === undefined || err.errorCode === code);
+  try {
+    return err instanceof DeliveryError && (code === undefined || err.errorCode === code);
+  } catch {
+    // A revoked Proxy has no prototype to compare: whatever it is, it is no error of this SDK.
+    return false;
+  }
 }

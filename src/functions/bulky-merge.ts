@@ -1,3 +1,4 @@
+import { wireForm } from '../core/endpoint.js';
 import { ValidationError, type ValidationIssue } from '../errors/index.js';
 import type { FulfillmentItem, FulfillmentSendOrder } from '../schemas/index.js';
 import { isRecord, receiverPhoneOf } from '../schemas/predicates.js';
@@ -17,14 +18,8 @@ export interface BulkyMergeGroup {
   differingFields: string[];
 }
 
-/** Compares as JSON; a BigInt or a cycle (in orders createBulky will refuse) must not crash a preview. */
-function differs(a: unknown, b: unknown): boolean {
-  try {
-    return JSON.stringify(a) !== JSON.stringify(b);
-  } catch {
-    return a !== b;
-  }
-}
+/** Compares two values of the orders' wire form, as JSON. */
+const differs = (a: unknown, b: unknown): boolean => JSON.stringify(a) !== JSON.stringify(b);
 
 function combine(into: Map<string, FulfillmentItem>, items: readonly FulfillmentItem[]): void {
   for (const item of items.filter(isRecord)) {
@@ -47,7 +42,9 @@ function combine(into: Map<string, FulfillmentItem>, items: readonly Fulfillment
  * }
  * ```
  */
-export function previewBulkyMerge(orders: readonly FulfillmentSendOrder[]): BulkyMergeGroup[] {
+export function previewBulkyMerge(given: readonly FulfillmentSendOrder[]): BulkyMergeGroup[] {
+  // Read once, as createBulky sends them (what JSON cannot carry is refused the same way): its preview is of those bytes.
+  const orders = wireForm(given)?.value;
   if (!Array.isArray(orders)) throw new ValidationError([{ path: [], message: 'must be an array of orders' }], { subject: 'Invalid bulky upload' });
   const issues: ValidationIssue[] = [];
   const groups = new Map<string, { mergedFrom: number[]; elements: FulfillmentSendOrder[] }>();

@@ -43,11 +43,17 @@ export class DeliveryCore {
   /** @throws {ConfigurationError} as `DeliveryClient`'s constructor does. */
   constructor(options: DeliveryClientOptions) {
     const config = resolveConfig(options);
+    let validate: DeliveryClientOptions['validate'];
+    try {
+      validate = options.validate;
+    } catch (cause) {
+      throw new ConfigurationError('DeliveryClient `validate` could not be read.', { cause });
+    }
     this.baseUrl = config.baseUrl;
     this.#internals = {
       http: new HttpClient(config),
       lookupCache: config.lookupCacheTtl === false ? undefined : new TtlCache(config.lookupCacheTtl),
-      validation: resolveValidation(options.validate, 'DeliveryClient `validate`') ?? NONE,
+      validation: resolveValidation(validate, 'DeliveryClient `validate`') ?? NONE,
     };
   }
 
@@ -74,5 +80,11 @@ export function coreInternals(core: DeliveryCore): CoreInternals {
  * @internal
  */
 export function requireCore(core: unknown): asserts core is DeliveryCore {
-  if (!(core instanceof DeliveryCore)) throw new ConfigurationError('The first argument of a delivery-sdk/functions call must be a DeliveryCore.');
+  let isCore = false;
+  try {
+    isCore = core instanceof DeliveryCore;
+  } catch {
+    // a revoked Proxy: no prototype to compare, so no core
+  }
+  if (!isCore) throw new ConfigurationError('The first argument of a delivery-sdk/functions call must be a DeliveryCore.');
 }

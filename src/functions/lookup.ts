@@ -9,6 +9,7 @@ import { isRecord } from '../schemas/predicates.js';
 import { coreInternals, type DeliveryCore, requireCore } from './core.js';
 import type { RequestOptions } from './options.js';
 import { type ResolveAddressInput, resolveAddress as resolveWith } from './resolve-address.js';
+import { asTypedError } from './send.js';
 import { listOf, requireId } from './shared.js';
 
 export { type Country, CountryId } from './countries.js';
@@ -236,7 +237,7 @@ function list<T>(
     endpoint = build();
     own = callOptionsOf(options); // before the cache, which handles `signal` itself
   } catch (error) {
-    return new APIPromise(Promise.reject(error));
+    return new APIPromise(Promise.reject(asTypedError(error)));
   }
   const { http, lookupCache: cache } = internals;
   const listed: Endpoint<T[]> = { ...endpoint, transform: (data, answer) => read(listOf(data, answer)) };

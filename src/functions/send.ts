@@ -69,7 +69,11 @@ function endpointOf<T>(call: Endpoint<T> | CheckedCall<T>, validation: Validatio
   return checked instanceof Promise ? checked.then(call.endpoint) : call.endpoint(checked);
 }
 
-/** Input that throws while read (a revoked Proxy, a getter that throws) is still the caller's input: a typed error, not a TypeError. */
-function asTypedError(error: unknown): DeliveryError {
+/**
+ * Input that throws while read (a revoked Proxy, a getter that throws) is still the caller's input: a typed error, not a TypeError.
+ *
+ * @internal
+ */
+export function asTypedError(error: unknown): DeliveryError {
   return error instanceof DeliveryError ? error : new ValidationError([{ path: [], message: 'could not be read' }], { cause: error });
 }

@@ -1,5 +1,15 @@
-import type { ValidationIssue } from '../errors/base.js';
+import { wireForm } from '../core/endpoint.js';
+import { ValidationError, type ValidationIssue } from '../errors/base.js';
 import type { FulfillmentItem } from './order-parts.js';
+import { isRecord } from './predicates.js';
+
+/** A list of items read once, as JSON; a ValidationError naming `name` for anything but `{ sku, quantity }` lines. */
+function itemsOf(items: unknown, name: string): FulfillmentItem[] {
+  const lines = wireForm(items)?.value;
+  const fits = (line: unknown): boolean => isRecord(line) && typeof line['sku'] === 'string' && typeof line['quantity'] === 'number';
+  if (Array.isArray(lines) && lines.every(fits)) return lines as FulfillmentItem[];
+  throw new ValidationError([{ path: [name], message: 'expected a list of { sku, quantity } items' }], { subject: 'Invalid argument' });
+}
 
 function totalsBySku(items: readonly FulfillmentItem[]): Map<string, number> {
   const totals = new Map<string, number>();
@@ -23,10 +33,11 @@ function totalsBySku(items: readonly FulfillmentItem[]): Map<string, number> {
  * ```
  */
 export function checkReturnItemsSubset(returnItems: readonly FulfillmentItem[], originalItems: readonly FulfillmentItem[]): ValidationIssue[] {
-  const sent = totalsBySku(originalItems);
+  const returning = itemsOf(returnItems, 'returnItems');
+  const sent = totalsBySku(itemsOf(originalItems, 'originalItems'));
   const returned = new Map<string, number>();
   const issues: ValidationIssue[] = [];
-  returnItems.forEach((item, index) => {
+  returning.forEach((item, index) => {
     const before = returned.get(item.sku) ?? 0;
     const total = before + item.quantity;
     returned.set(item.sku, total);

@@ -15,6 +15,15 @@ export interface WebhookAuth {
 /** Request headers as Fetch (`Headers`) or Node (`req.headers`) give them. */
 export type WebhookHeaders = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
 
+/** What `read` gives; a ConfigurationError naming `what` when reading the caller's argument throws (a getter, a Proxy, undefined headers). */
+export function readArgument<T>(what: string, read: () => T): T {
+  try {
+    return read();
+  } catch (cause) {
+    throw new ConfigurationError(`${what}: unreadable`, { cause });
+  }
+}
+
 interface ExpectedHeader {
   readonly name: string;
   readonly bytes: Uint8Array;
@@ -25,23 +34,21 @@ interface ExpectedHeader {
  * not on the first webhook. The spec: name and value are entered together, never one alone.
  */
 export function compileWebhookAuth(auth: WebhookAuth, where = 'auth'): ExpectedHeader {
-  const { name, value } = (auth ?? {}) as Partial<WebhookAuth>;
+  const { name, value } = readArgument(where, (): { name?: unknown; value?: unknown } => ({ ...auth }));
   const hasName = typeof name === 'string' && name !== '';
   const hasValue = typeof value === 'string' && value !== '';
-  if (!hasName || !hasValue) {
+  if (typeof name !== 'string' || typeof value !== 'string' || !hasName || !hasValue) {
     const problem = hasName ? 'a header name without a value' : hasValue ? 'a header value without a name' : 'neither a header name nor a value';
-    throw new ConfigurationError(`${where}: ${problem}; name and value go together (omit ${where} for unauthenticated webhooks)`);
+    throw new ConfigurationError(`${where}: ${problem}; give both, or omit ${where}`);
   }
   if (!isHeaderName(name)) throw new ConfigurationError(`${where}.name: ${JSON.stringify(name)} is not a valid HTTP header name`);
-  if (value.trim() !== value) throw new ConfigurationError(`${where}.value: leading or trailing spaces never arrive in a header`);
+  if (value.trim() !== value) throw new ConfigurationError(`${where}.value: has spaces at its ends`);
   const outside = /[^\x20-\x7e\t]/u.exec(value);
   if (outside !== null) {
     // Fetch refuses such a header and Node reads its bytes as Latin-1: the comparison could only
     // fail. The value is a secret, so the message names the position, not the text around it.
     const code = outside[0].codePointAt(0) ?? 0;
-    throw new ConfigurationError(
-      `${where}.value: U+${code.toString(16).toUpperCase().padStart(4, '0')} at position ${outside.index + 1} is not visible ASCII: no header can carry it`,
-    );
+    throw new ConfigurationError(`${where}.value: U+${code.toString(16).toUpperCase().padStart(4, '0')} at position ${outside.index + 1} is not visible ASCII`);
   }
   return { name: name.toLowerCase(), bytes: new TextEncoder().encode(value) };
 }
@@ -66,7 +73,8 @@ export function headersMatch(headers: WebhookHeaders, expected: ExpectedHeader):
  * ```
  */
 export function verifyWebhookHeaders(headers: WebhookHeaders, auth: WebhookAuth): boolean {
-  return headersMatch(headers, compileWebhookAuth(auth));
+  const expected = compileWebhookAuth(auth);
+  return readArgument('headers', () => headersMatch(headers, expected));
 }
 
 function headerValue(headers: WebhookHeaders, lowerName: string): string | undefined {

@@ -21,7 +21,7 @@ export class WebhookPayloadError extends DeliveryError {
   readonly field: string | undefined;
 
   constructor(message: string, options: DeliveryErrorOptions & { field?: string | undefined } = {}) {
-    super(options.field === undefined ? `Malformed webhook body: ${message}` : `Malformed webhook body: ${options.field}: ${message}`, options);
+    super(`Malformed webhook body: ${options.field === undefined ? '' : `${options.field}: `}${message}`, options);
     this.field = options.field;
   }
 }

@@ -1,7 +1,7 @@
 import { type DeliveryState, isKnownState } from '../catalogue/states.js';
 import { MAX_TIMER } from '../core/deadline.js';
 import { ConfigurationError } from '../errors/base.js';
-import { compileWebhookAuth, headersMatch, type WebhookAuth } from './auth.js';
+import { compileWebhookAuth, headersMatch, readArgument, type WebhookAuth } from './auth.js';
 import { WebhookPayloadError } from './errors.js';
 import type { WebhookEvent, WebhookEventFor } from './event.js';
 import { parseWebhookEvent } from './parse.js';
@@ -54,7 +54,7 @@ export function checkBodyTimeout(bodyTimeoutMs: unknown): number {
   const whole = Number.isSafeInteger(bodyTimeoutMs) && (bodyTimeoutMs as number) > 0 && (bodyTimeoutMs as number) <= MAX_TIMER;
   if (whole || bodyTimeoutMs === Number.POSITIVE_INFINITY) return bodyTimeoutMs as number;
   const received = String(bodyTimeoutMs);
-  throw new ConfigurationError(`bodyTimeoutMs: expected a positive whole number of milliseconds up to ${MAX_TIMER}, or Infinity, received ${received}`);
+  throw new ConfigurationError(`bodyTimeoutMs: expected whole milliseconds from 1 to ${MAX_TIMER}, or Infinity, received ${received}`);
 }
 
 /** A body a framework's parser already read (`req.body` behind `express.json()`): an object, a string or bytes. */
@@ -101,7 +101,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions = {}): (requ
  * parsed value goes to `parseWebhookEvent` as it is. Only its declared `Content-Length` can still
  * be held against `maxBodyBytes`; the parser's own limit governed what it read.
  */
-export function webhookRequestHandler(options: WebhookHandlerOptions = {}): (request: Request, parsed?: ParsedBody) => Promise<Response> {
+export function webhookRequestHandler(given: WebhookHandlerOptions = {}): (request: Request, parsed?: ParsedBody) => Promise<Response> {
+  // Read once, into an object of the SDK's own: a getter cannot answer differently later.
+  const options: WebhookHandlerOptions = readArgument('options', () => ({ ...given }));
   // An empty list (every key filtered out, e.g. an unset environment variable) must not mean "accept anyone".
   if (Array.isArray(options.auth) && options.auth.length === 0)
     throw new ConfigurationError('auth: an empty list of keys accepts every webhook; omit auth for that');
@@ -178,7 +180,7 @@ function stateCallbacks(on: WebhookStateHandlers | undefined): ReadonlyMap<numbe
   if (on === undefined) return byState;
   for (const key of Object.keys(on)) {
     const state = Number(key);
-    if (!isKnownState(state)) throw new ConfigurationError(`on[${JSON.stringify(key)}]: not a state code the SDK knows; handle new codes in onEvent`);
+    if (!isKnownState(state)) throw new ConfigurationError(`on[${JSON.stringify(key)}]: unknown state code; handle it in onEvent`);
     const fn = callback((on as Readonly<Record<string, unknown>>)[key], `on[${key}]`);
     if (fn !== undefined) byState.set(state, fn);
   }

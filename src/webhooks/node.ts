@@ -6,6 +6,7 @@
  * @module delivery-sdk/webhooks/node
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readArgument } from './auth.js';
 import { checkBodyTimeout, DEFAULT_WEBHOOK_BODY_TIMEOUT_MS, type ParsedBody, type WebhookHandlerOptions, webhookRequestHandler } from './handler.js';
 
 export { DEFAULT_WEBHOOK_BODY_TIMEOUT_MS } from './handler.js';
@@ -51,7 +52,7 @@ export type NodeWebhookHandlerOptions = WebhookHandlerOptions;
  * ```
  */
 export function createNodeWebhookHandler(options: NodeWebhookHandlerOptions = {}): (req: NodeWebhookRequest, res: ServerResponse, next?: NodeNext) => void {
-  const { bodyTimeoutMs = DEFAULT_WEBHOOK_BODY_TIMEOUT_MS, ...handlerOptions } = options;
+  const { bodyTimeoutMs = DEFAULT_WEBHOOK_BODY_TIMEOUT_MS, ...handlerOptions } = readArgument('options', (): NodeWebhookHandlerOptions => ({ ...options }));
   checkBodyTimeout(bodyTimeoutMs);
   // The adapter keeps the deadline itself: past it, it answers 408 on `res` and closes the connection.
   const handle = webhookRequestHandler({ ...handlerOptions, bodyTimeoutMs: Number.POSITIVE_INFINITY });

@@ -1,6 +1,7 @@
 import { isAfterFinalState, isFinalState } from '../catalogue/states.js';
 import { FAILED_ATTEMPT_TRANSITIONS, FULFILLMENT_TRANSITIONS } from '../catalogue/transitions.js';
 import { ConfigurationError } from '../errors/base.js';
+import { readArgument } from './auth.js';
 import { TrackerStoreError, WebhookPayloadError } from './errors.js';
 import type { WebhookEvent } from './event.js';
 import { parseWebhookEvent } from './parse.js';
@@ -214,10 +215,11 @@ function checkEvent(event: WebhookEvent): void {
 export function createOrderTracker(options?: { readonly store?: undefined; readonly maxOrders?: number | undefined }): OrderTracker;
 export function createOrderTracker(options: { readonly store: OrderTrackerStore }): AsyncOrderTracker;
 export function createOrderTracker(options: OrderTrackerOptions): OrderTracker | AsyncOrderTracker;
-export function createOrderTracker(options: OrderTrackerOptions = {}): OrderTracker | AsyncOrderTracker {
-  const store = options?.store;
+export function createOrderTracker(given: OrderTrackerOptions = {}): OrderTracker | AsyncOrderTracker {
+  const options: OrderTrackerOptions = readArgument('options', () => ({ ...given }));
+  const store = options.store;
   if (store === undefined) {
-    const maxOrders = options?.maxOrders ?? DEFAULT_MAX_TRACKED_ORDERS;
+    const maxOrders = options.maxOrders ?? DEFAULT_MAX_TRACKED_ORDERS;
     if (maxOrders !== Infinity && (!Number.isSafeInteger(maxOrders) || maxOrders < 1)) {
       throw new ConfigurationError(`maxOrders: expected a positive whole number or Infinity, received ${String(maxOrders)}`);
     }

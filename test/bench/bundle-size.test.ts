@@ -36,8 +36,9 @@ describe('browser bundle of a checkout page (construct the client, call deliveri
   // The budget (BUDGETS.main, 30 KB with ky, every namespace included) is not met (37.9 KB on
   // 2026-11-24, with the calls after creation): the validators the main entry re-exports keep zod in
   // what the page loads at once (without them the page is under 32.5 KB). docs/performance.md gives
-  // the figure and what it would take. This guards against growth beyond the size on record.
-  const GUARD = 38.5 * KB;
+  // the figure and what it would take. This guards against growth beyond the size on record: 39.5 KB
+  // since every call reads its input into its wire form and reads its arguments in the typed boundary.
+  const GUARD = 40 * KB;
   it(`stays within ${GUARD / KB} KB minified and gzipped (budget ${BUDGETS.main / KB} KB, not met yet)`, () => {
     expect(bundle.gzipBytes).toBeLessThanOrEqual(GUARD);
   });

@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigurationError, DeliveryClient, DeliveryError, previewBulkyMerge, ResponseShapeError, ValidationError } from '../../src/index.js';
 import { createSandbox } from '../../src/testing/index.js';
-import { validOrders } from '../support/orders.js';
+import { thrownBy, validOrders } from '../support/orders.js';
 
 const sandbox = createSandbox();
 afterAll(() => sandbox.close());
@@ -59,15 +59,18 @@ describe('arguments of the wrong kind get a typed error and send nothing', () =>
     expect(sent).toEqual([]);
   });
 
-  it('previewBulkyMerge refuses what is not an array, and previews orders with junk items or BigInts without crashing', () => {
+  it('previewBulkyMerge refuses what is not an array, previews orders with junk items, and refuses a BigInt as createBulky does', () => {
     expect(() => previewBulkyMerge('orders' as never)).toThrow(ValidationError);
     const receiver = { firstName: 'Mona', lastName: 'Adel', phone: '+201012345678' };
     const [group] = previewBulkyMerge([
-      { ...validOrders.fulfillmentSend(), receiver, fulfillmentInfo: { items: [null, { sku: 'A', quantity: 1 }] }, notes: 1n },
+      { ...validOrders.fulfillmentSend(), receiver, fulfillmentInfo: { items: [null, { sku: 'A', quantity: 1 }] }, notes: 'one' },
       { ...validOrders.fulfillmentSend(), receiver, fulfillmentInfo: { items: [{ sku: 'A', quantity: 2 }] }, notes: Object.create(null) },
     ] as never);
     expect(group?.order.fulfillmentInfo.items).toEqual([{ sku: 'A', quantity: 3 }]);
     expect(group?.differingFields).toEqual(['notes']);
+    const bigint = thrownBy(() => previewBulkyMerge([{ ...validOrders.fulfillmentSend(), receiver, notes: 1n }] as never));
+    expect(bigint).toBeInstanceOf(ValidationError);
+    expect(bigint.issues[0]?.path).toEqual([0, 'notes']);
   });
 });
 
@@ -149,6 +152,25 @@ describe('client.request with arguments of the wrong type', () => {
     const error = await rejection(() => client.request(request as never));
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues[0]?.path).toEqual(field);
+    expect(sent.length).toBe(before);
+  });
+});
+
+describe('a lone surrogate, what `Cairo 🏙️`.slice(0, 7) leaves, where a URL would carry it', () => {
+  const cut = 'Cairo 🏙️'.slice(0, 7);
+  it.each<[string, () => Promise<unknown>, Array<string | number>]>([
+    ['lookup.cities', () => client.lookup.cities({ countryId: cut }), ['countryId']],
+    ['lookup.districts', () => client.lookup.districts(cut), ['cityId']],
+    ['lookup.zones', () => client.lookup.zones(cut), ['cityId']],
+    ['lookup.allDistricts', () => client.lookup.allDistricts({ countryId: cut }), ['countryId']],
+    ['pricing.calculate', () => client.pricing.calculate({ dropOffCity: cut, pickupCity: 'Cairo' }), ['query', 'dropOffCity']],
+    ['pickups.list', () => client.pickups.list({ state: cut }), ['query', 'state']],
+    ['request({ query })', () => client.request({ method: 'GET', path: '/cities', query: { countryId: cut } }), ['query', 'countryId']],
+  ])('%s: a ValidationError naming the field, nothing sent (not a URIError)', async (_, call, path) => {
+    const before = sent.length;
+    const error = await rejection(call);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues[0]?.path).toEqual(path);
     expect(sent.length).toBe(before);
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Logger, LogLevel } from '../../src/index.js';
+import { type Logger, type LogLevel, ServerError } from '../../src/index.js';
 import { BASE, HttpResponse, http, KEY, makeClient, useMockServer } from '../support/mock-api.js';
 
 const server = useMockServer();
@@ -86,5 +86,46 @@ describe('logging', () => {
     const { logger, lines } = recordingLogger();
     await expect(makeClient({ logger }).request({ method: 'GET', path: '/r' })).resolves.toBe('ok');
     expect(lines).toEqual([]);
+  });
+});
+
+describe('a hook or logger that throws', () => {
+  const throwing = () => {
+    throw new Error('bug in the hook');
+  };
+
+  it('is reported through the logger and changes nothing: the call retries and resolves as it would', async () => {
+    flaky(1);
+    const { logger, lines } = recordingLogger();
+    const client = makeClient({
+      maxRetries: 1,
+      retryDelay: { base: 1, max: 1 },
+      logger,
+      logLevel: 'warn',
+      hooks: { onRequest: throwing, onResponse: throwing, onRetry: throwing, onError: throwing },
+    });
+    await expect(client.request({ method: 'GET', path: '/r' })).resolves.toBe('ok');
+    const reported = lines.filter(({ message }) => /^hooks\.\w+ threw, ignored: bug in the hook$/.test(message)).map(({ message }) => message.split(' ')[0]);
+    expect(new Set(reported)).toEqual(new Set(['hooks.onRequest', 'hooks.onResponse', 'hooks.onRetry']));
+  });
+
+  it('leaves a failed call failing with its own error, not the hook’s', async () => {
+    flaky(5);
+    const client = makeClient({ maxRetries: 0, hooks: { onError: throwing, onRetry: throwing } });
+    const error = await client.request({ method: 'GET', path: '/r' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServerError);
+  });
+
+  it('a logger that throws changes nothing either, for a call that succeeds or fails', async () => {
+    const logger: Logger = { debug: throwing, info: throwing, warn: throwing, error: throwing };
+    flaky(1);
+    await expect(
+      makeClient({ maxRetries: 1, retryDelay: { base: 1, max: 1 }, logger, logLevel: 'debug' }).request({ method: 'GET', path: '/r' }),
+    ).resolves.toBe('ok');
+    flaky(5);
+    const error = await makeClient({ maxRetries: 0, logger, logLevel: 'debug', hooks: { onError: throwing } })
+      .request({ method: 'GET', path: '/r' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServerError);
   });
 });

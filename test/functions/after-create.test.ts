@@ -178,6 +178,27 @@ describe('deliveries after creation, against a node:http fake in the shapes of l
     await expect(getAirwayBills(core, ['1'], { size: 'A5' })).rejects.toBeInstanceOf(ValidationError);
     expect(fake.received).toHaveLength(sent);
   });
+
+  it('airwayBills refuses, before sending, what deliveries.get would: holes, numbers, empty text, spaces and control characters, naming the index', async () => {
+    const sent = fake.received.length;
+    const refused: Array<[string, unknown[], number]> = [
+      // biome-ignore lint/suspicious/noSparseArray: the hole is the point
+      ['a hole (",,70000012" was sent)', [, , '70000012'], 0],
+      ['numbers ("1.5,1e+308" was sent)', [1.5, 1e308], 0],
+      ['a whole number', ['70000012', 70000013], 1],
+      ['an empty string', ['70000012', ''], 1],
+      ['a tab', ['7000\t0012'], 0],
+      ['a newline', ['70000012\n'], 0],
+      ['a NUL', ['7000\u00000012'], 0],
+      ['null', [null], 0],
+    ];
+    for (const [name, list, index] of refused) {
+      const error = await getAirwayBills(core, list as string[]).catch((e: unknown) => e);
+      expect(error, name).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).issues[0]?.path, name).toEqual(['trackingNumbers', index]);
+    }
+    expect(fake.received).toHaveLength(sent);
+  });
 });
 
 describe('exotic input', () => {

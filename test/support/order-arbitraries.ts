@@ -400,3 +400,60 @@ export const KNOWN_ORDER_FIELDS = [
 export const nearlyValid = fc
   .tuple(fc.constantFrom(...Object.values(validOrders)), fc.constantFrom(...KNOWN_ORDER_FIELDS), fc.oneof(junk, pollutingJson))
   .map(([build, field, value]) => ({ ...build(), [field]: value }));
+
+// ---------------------------------------------------------------- valid orders, mutated
+
+/** Plain values a field may be set to: each type, the edges of the rules, `undefined` and `null`. */
+const fieldValue = fc.oneof(
+  fc.constantFrom(
+    undefined,
+    null,
+    '',
+    ' ',
+    '      x',
+    '123456',
+    'Cairo',
+    'https://cdn.example.com/a.jpg',
+    'ftp://x',
+    '01012345678',
+    '٠١٠١٢٣٤٥٦٧٨',
+    'X Bad',
+    'ALLOW_TO_OPEN_THE_PACKAGE',
+  ),
+  fc.constantFrom(0, -0, 1, -1, 0.5, 30_000, 30_000.01, -30_000, -30_000.01, Number.NaN, Number.POSITIVE_INFINITY, true, false, [], {}),
+  fc.jsonValue({ maxDepth: 2 }),
+  fc.array(fc.constantFrom('https://cdn.example.com/a.jpg', '/a.jpg', 7), { maxLength: 12 }),
+  fc
+    .record({
+      type: fc.constantFrom('ALLOW_TO_OPEN_THE_PACKAGE', 'X'),
+      images: fc.array(fc.constantFrom('https://a.example/b.jpg', 'nope'), { maxLength: 11 }),
+    })
+    .map((entry) => [entry]),
+);
+
+/** Every path into an order's objects and arrays. */
+function pathsOf(value: unknown, prefix: Array<string | number> = []): Array<Array<string | number>> {
+  if (typeof value !== 'object' || value === null) return [];
+  const keys = Array.isArray(value) ? value.map((_, index) => index) : Object.keys(value);
+  return keys.flatMap((key) => [[...prefix, key], ...pathsOf((value as Record<string | number, unknown>)[key], [...prefix, key])]);
+}
+
+/** A valid order with 1 to 3 values replaced, at paths it has or at known fields it may lack, or deleted. */
+export const mutated = fc
+  .tuple(validOrder, fc.array(fc.tuple(fc.nat(), fc.boolean(), fieldValue, fc.boolean()), { minLength: 1, maxLength: 3 }))
+  .map(([order, changes]) => {
+    const copy = structuredClone(written(order)) as Order;
+    for (const [pick, atKnown, value, remove] of changes) {
+      const paths = pathsOf(copy);
+      const path =
+        atKnown || paths.length === 0
+          ? [KNOWN_ORDER_FIELDS[pick % KNOWN_ORDER_FIELDS.length] as string]
+          : (paths[pick % paths.length] as Array<string | number>);
+      let parent = copy as Record<string | number, unknown>;
+      for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+      const last = path.at(-1) as string | number;
+      if (remove && !Array.isArray(parent)) delete parent[last];
+      else parent[last] = structuredClone(value);
+    }
+    return copy;
+  });

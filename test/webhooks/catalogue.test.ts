@@ -9,6 +9,7 @@ import {
   FULFILLMENT_FLOWS,
   FULFILLMENT_TRANSITIONS,
   isFinalState,
+  isKnownState,
   STATES,
 } from '../../src/webhooks/index.js';
 
@@ -87,12 +88,15 @@ describe('every state of the States table is described', () => {
     expect(describeState(code, 'SEND').dashboardState).toBe(dashboardState);
   });
 
-  it('has no state the spec does not list', () => {
+  it('has no state the spec does not list, in STATES and in DeliveryState (which isKnownState reads) alike', () => {
+    const spec = SPEC_STATES.map(([code]) => code).sort((a, b) => a - b);
     expect(
       Object.keys(STATES)
         .map(Number)
         .sort((a, b) => a - b),
-    ).toEqual(SPEC_STATES.map(([code]) => code).sort((a, b) => a - b));
+    ).toEqual(spec);
+    expect(Object.values(DeliveryState).sort((a, b) => a - b)).toEqual(spec);
+    for (const code of spec) expect(isKnownState(code)).toBe(true);
   });
 
   it('words 41, 22 and 40 by order type, as the spec does', () => {
