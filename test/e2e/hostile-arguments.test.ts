@@ -39,6 +39,7 @@ const HOSTILE: Array<[string, () => unknown]> = [
   ['a lone surrogate', () => 'Cairo \ud83c'],
   ['an object holding a lone surrogate', () => ({ countryId: 'eg\ud83c', city: '\udc00', trackingNumber: '\ud800' })],
   ['a null-prototype object', () => Object.create(null)],
+  // biome-ignore lint/suspicious/noSparseArray: the holes are the point
   ['an array with holes', () => [, , '70000012']],
   ['a revoked Proxy', revoked],
   ['a Proxy whose traps throw', () => new Proxy({}, EVERY_TRAP)],
@@ -48,6 +49,7 @@ const HOSTILE: Array<[string, () => unknown]> = [
   ],
   ['an order whose toJSON throws', () => ({ ...validOrders.deliver(), toJSON: boom })],
   ['a list whose element getter throws', () => Object.defineProperty([validOrders.deliver(), validOrders.deliver()], 1, { enumerable: true, get: boom })],
+  // biome-ignore lint/suspicious/noThenProperty: a thenable is the point
   ['a thenable', () => ({ then: boom })],
 ];
 
