@@ -15,7 +15,7 @@ const BASE = 'https://api.delivery.test/v2';
 /** A service that creates whatever it is sent, keeping each request's path and body text. */
 function recordingService() {
   const sent: Array<{ path: string; body: string }> = [];
-  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+  const service = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(input, init);
     sent.push({ path: new URL(request.url).pathname.replace('/v2', ''), body: await request.text() });
     const { pathname } = new URL(request.url);
@@ -25,8 +25,8 @@ function recordingService() {
         ? { createdDeliveriesIds: ['o1'], failedDeliveries: [] }
         : { _id: 'o1', trackingNumber: '1001' };
     return Response.json({ success: true, message: 'Done', data });
-  }) as typeof fetch;
-  const options = { baseUrl: BASE, apiKey: 'k', fetch, maxRetries: 0 };
+  }) as typeof globalThis.fetch;
+  const options = { baseUrl: BASE, apiKey: 'k', fetch: service, maxRetries: 0 };
   return { sent, core: new DeliveryCore(options), client: new DeliveryClient(options) };
 }
 
