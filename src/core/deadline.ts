@@ -80,18 +80,30 @@ export class Attempt {
   }
 }
 
-/** Waits `ms` between attempts; rejects with an {@link AttemptCut} when the caller aborts meanwhile. */
+/**
+ * Waits `ms` between attempts; rejects with an {@link AttemptCut} when the caller aborts meanwhile.
+ * The one wait of the transport: a `Retry-After` of a month with `totalTimeout: Infinity` is waited
+ * in steps of {@link MAX_TIMER}, since a longer timer fires at once.
+ */
 export function sleep(ms: number, caller: AbortSignal | undefined): Promise<void> {
   return new Promise<void>((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const onAbort = (): void => {
       clearTimeout(timer);
       reject(new AttemptCut('caller'));
     };
-    const timer = setTimeout(() => {
-      caller?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    if (caller?.aborted) onAbort();
-    else caller?.addEventListener('abort', onAbort, { once: true });
+    const wait = (left: number): void => {
+      timer = setTimeout(
+        () => {
+          if (left > MAX_TIMER) return wait(left - MAX_TIMER);
+          caller?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        Math.min(Math.max(0, left), MAX_TIMER),
+      );
+    };
+    if (caller?.aborted) return onAbort();
+    wait(ms);
+    caller?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -30,10 +30,72 @@ export function secretsOf(headers: Readonly<Record<string, string>>, authHeaderN
   return [...found].filter((secret) => typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
 }
 
-/** `text` with every secret replaced. */
+/** A secret as the bytes of its UTF-8 text. */
+const bytesOf = (secret: string): Uint8Array => new TextEncoder().encode(secret);
+
+/** The forms of a secret that are written whole: base64, base64url (padded or not) and hex in either case. */
+function wholeForms(secret: string): string[] {
+  const bytes = bytesOf(secret);
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  const base64 = btoa(binary);
+  const base64url = base64.replace(/\+/g, '-').replace(/\//g, '_');
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return [secret, base64, base64.replace(/=+$/, ''), base64url, base64url.replace(/=+$/, ''), hex, hex.toUpperCase()];
+}
+
+const hexDigit = (digit: string): string => (/[a-f]/i.test(digit) ? `[${digit.toLowerCase()}${digit.toUpperCase()}]` : digit);
+const hexOf = (code: number, width: number): string => Array.from(code.toString(16).padStart(width, '0'), hexDigit).join('');
+
+/**
+ * One character of a secret in any of the escapes a text may carry it in: itself, %-encoded (its
+ * UTF-8 bytes, hex in either case), an HTML entity (decimal or hex), or a `\u` or `\x` escape.
+ * A URL encodes only some characters of a key, so each character matches in any form.
+ */
+function characterForms(character: string): string {
+  const code = character.codePointAt(0) ?? 0;
+  const percent = Array.from(bytesOf(character), (byte) => `%${hexOf(byte, 2)}`).join('');
+  const forms = [character.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'), percent, `&#0*${code};`, `&#[xX]0*${hexOf(code, 1)};`];
+  if (code < 0x10000) forms.push(`\\\\u${hexOf(code, 4)}`);
+  if (code < 0x100) forms.push(`\\\\x${hexOf(code, 2)}`);
+  return `(?:${forms.join('|')})`;
+}
+
+/** What marks a text that may hold a secret escaped character by character. */
+const ESCAPED = /%|&#|\\[ux]/;
+
+interface SecretForms {
+  /** Each secret and its whole encodings, longest first. */
+  readonly literals: readonly string[];
+  /** Each secret character by character in any escape; tried only on a text with an escape in it. */
+  readonly escaped: RegExp | undefined;
+}
+
+// Built once per list of secrets (a client's, or a call's with its own headers), on first use: the
+// success path pays a few `includes`, and only an answer holding an escape runs the pattern.
+const formsCache = new WeakMap<readonly string[], SecretForms>();
+
+function formsOf(secrets: readonly string[]): SecretForms {
+  let forms = formsCache.get(secrets);
+  if (forms === undefined) {
+    const literals = [...new Set(secrets.flatMap(wholeForms))].filter((form) => form.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+    const escaped = secrets.length === 0 ? undefined : new RegExp(secrets.map((secret) => Array.from(secret, characterForms).join('')).join('|'), 'g');
+    forms = { literals, escaped };
+    formsCache.set(secrets, forms);
+  }
+  return forms;
+}
+
+/**
+ * `text` with every secret replaced, in whatever form it was echoed: as it is, %-encoded (upper
+ * or lower case), base64 or base64url, hex, HTML entities, `\u` or `\x` escapes.
+ */
 export function scrubText(text: string, secrets: readonly string[]): string {
+  if (secrets.length === 0) return text;
+  const { literals, escaped } = formsOf(secrets);
   let out = text;
-  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  for (const literal of literals) if (out.includes(literal)) out = out.split(literal).join(REDACTED);
+  if (escaped !== undefined && ESCAPED.test(out)) out = out.replace(escaped, REDACTED);
   return out;
 }
 

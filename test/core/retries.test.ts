@@ -57,25 +57,62 @@ describe('retries', () => {
     expect(calls.count).toBe(2);
   });
 
-  it('waits as long as Retry-After asks before the next attempt', async () => {
-    const seen: number[] = [];
-    const calls = countCalls('get', (n) =>
-      n === 1 ? HttpResponse.json({}, { status: 429, headers: { 'retry-after': '1' } }) : HttpResponse.json({ success: true, data: 2 }),
-    );
-    const client = makeClient({ hooks: { onRetry: (event) => seen.push(event.delayMs) } });
-    const started = Date.now();
-    await expect(client.request({ method: 'GET', path: '/r' })).resolves.toBe(2);
-    expect(calls.count).toBe(2);
-    expect(seen).toEqual([1000]);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  describe('on a fake clock: the waits are asserted, not slept', () => {
+    /** A client whose service answers 429 with `retryAfter` seconds once, then 200; `requests` counts what arrived. */
+    function rateLimited(retryAfter: string, options: Parameters<typeof makeClient>[0] = {}) {
+      const requests = { count: 0 };
+      const fetch = (async () =>
+        ++requests.count === 1
+          ? Response.json({}, { status: 429, headers: { 'retry-after': retryAfter } })
+          : Response.json({ success: true, data: 2 })) as typeof globalThis.fetch;
+      return { requests, client: makeClient({ fetch, ...options }) };
+    }
+    /** Moves the fake clock on by `ms`, in steps a timer can hold, running what falls due. */
+    async function advance(ms: number): Promise<void> {
+      for (let left = ms; left > 0; left -= 2 ** 30) await vi.advanceTimersByTimeAsync(Math.min(left, 2 ** 30));
+    }
+
+    it('waits as long as Retry-After asks before the next attempt, and not a millisecond less', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        const seen: number[] = [];
+        const { requests, client } = rateLimited('1', { hooks: { onRetry: (event) => seen.push(event.delayMs) } });
+        const result = client.request({ method: 'GET', path: '/r' });
+        await advance(999);
+        expect(requests.count).toBe(1);
+        await advance(1);
+        await expect(result).resolves.toBe(2);
+        expect(requests.count).toBe(2);
+        expect(seen).toEqual([1000]);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it('waits a Retry-After beyond 24.8 days (the longest timer) in full when totalTimeout is Infinity', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        const thirtyDays = 30 * 24 * 3600;
+        const { requests, client } = rateLimited(String(thirtyDays), { totalTimeout: Number.POSITIVE_INFINITY });
+        const result = client.request({ method: 'GET', path: '/r' });
+        await advance(thirtyDays * 1000 - 1);
+        expect(requests.count).toBe(1);
+        await advance(1);
+        await expect(result).resolves.toBe(2);
+        expect(requests.count).toBe(2);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
   });
 
-  it('gives up at once when Retry-After would outlast totalTimeout', async () => {
+  it('gives up at once, with the RateLimitError carrying retryAfter, when Retry-After would outlast totalTimeout', async () => {
     const calls = countCalls('get', () => HttpResponse.json({}, { status: 429, headers: { 'retry-after': '60' } }));
     const err = await makeClient({ totalTimeout: 2_000 })
       .request({ method: 'GET', path: '/r' })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
+    expect((err as RateLimitError).retryAfter).toBe(60_000);
     expect(calls.count).toBe(1);
   });
 
