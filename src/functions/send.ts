@@ -10,7 +10,7 @@ import type { RequestOptions } from './options.js';
  * A call whose input is checked: the input, the check it must pass (one of schemas/check.ts), and
  * the endpoint to send it to, made from the input as checked (its JSON is the body).
  *
- * @internal
+ * Internal: not part of the public surface.
  */
 export interface CheckedCall<T> {
   readonly input: unknown;

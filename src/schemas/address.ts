@@ -194,7 +194,7 @@ export function validatePickupLocations(input: unknown): PickupLocationEntry[] {
 const checkPickupLocations = (wire: unknown): CheckResult<PickupLocationEntry[]> => checkWith(pickupLocationsSchema(), wire, 'Invalid pickup locations');
 
 /**
- * @internal The body of a business update, `{ pickupAddress: [...] }`, on its wire form (see
+ * Internal: The body of a business update, `{ pickupAddress: [...] }`, on its wire form (see
  * check.ts); paths in the error start at the array index, as {@link validatePickupLocations} gives them.
  */
 export function checkPickupLocationsUpdate(wire: unknown): CheckResult<{ pickupAddress: PickupLocationEntry[] }> {

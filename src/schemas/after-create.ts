@@ -121,7 +121,7 @@ const changesSchema = (typeCode: unknown) =>
 const CHANGES_SUBJECT = 'Invalid changes';
 
 /**
- * @internal The changes to send, checked with the create rules that apply to them; `typeCode` (from an
+ * Internal: The changes to send, checked with the create rules that apply to them; `typeCode` (from an
  * order just read) picks the cod rules of its type.
  */
 export function checkChanges(input: unknown, typeCode: unknown, skip: ReadonlySet<number>): CheckResult<DeliveryChanges> {
@@ -153,12 +153,12 @@ const pickupChangesSchema = lazy(() => {
   });
 });
 
-/** @internal A pickup request checked before sending. */
+/** Internal: A pickup request checked before sending. */
 export function checkPickup(input: unknown, skip: ReadonlySet<number>): CheckResult<PickupInput> {
   return checkWith(pickupSchema(), input, 'Invalid pickup', skip) as CheckResult<PickupInput>;
 }
 
-/** @internal Changes to a pickup request checked before sending. */
+/** Internal: Changes to a pickup request checked before sending. */
 export function checkPickupChanges(input: unknown, skip: ReadonlySet<number>): CheckResult<PickupChanges> {
   if (isRecord(input) && Object.keys(input).length === 0) return rejected('Invalid pickup changes', { path: [], message: 'names nothing to change' });
   return checkWith(pickupChangesSchema(), input, 'Invalid pickup changes', skip) as CheckResult<PickupChanges>;
@@ -174,7 +174,7 @@ const priceQuerySchema = lazy(() =>
   }),
 );
 
-/** @internal A fee query checked before sending. */
+/** Internal: A fee query checked before sending. */
 export function checkPriceQuery(input: unknown, skip: ReadonlySet<number>): CheckResult<PriceQuery> {
   return checkWith(priceQuerySchema(), input, 'Invalid price query', skip) as CheckResult<PriceQuery>;
 }

@@ -300,7 +300,7 @@ function listed(family: OrderFamily): string {
 const SUBJECT = 'Invalid order';
 
 /**
- * @internal An order of `family` checked by the schemas, with the rules `skip` names left out:
+ * Internal: An order of `family` checked by the schemas, with the rules `skip` names left out:
  * what the checking step (check.ts) runs on an order's wire form that the plain check refused.
  */
 export function checkOrderOf<T = OrderInput>(family: OrderFamily, input: unknown, skip: ReadonlySet<number>): CheckResult<T> {
@@ -386,7 +386,7 @@ export function validateFulfillmentReturn(input: unknown): FulfillmentReturnOrde
 }
 
 /**
- * @internal A fulfillment return whose items must be some or all of `originalItems` (spec rule 1),
+ * Internal: A fulfillment return whose items must be some or all of `originalItems` (spec rule 1),
  * each an object of `{ sku, quantity }` (as `createReturn`'s `original` gives them).
  */
 export function checkFulfillmentReturnOf(input: unknown, originalItems: readonly unknown[], skip: ReadonlySet<number>): CheckResult<FulfillmentReturnOrder> {
@@ -398,7 +398,7 @@ export function checkFulfillmentReturnOf(input: unknown, originalItems: readonly
 }
 
 /**
- * @internal The body of `POST /fulfillment/deliveries/bulky`: a non-empty array of FXF_SEND orders,
+ * Internal: The body of `POST /fulfillment/deliveries/bulky`: a non-empty array of FXF_SEND orders,
  * each with `receiver.phone`, since the service merges the elements by it. One error lists the
  * issues of every invalid element (paths start at its index).
  */
