@@ -215,7 +215,9 @@ if (isEntryPoint(import.meta.url)) {
     console.log(`Merchant backend on ${backend.url} (delivery API: ${target.baseUrl}). Try:`);
     console.log(`  curl -s -X POST ${backend.url}/orders -H 'content-type: application/json' -d '${JSON.stringify(order)}'`);
     if (sandbox !== undefined)
-      console.log(`  curl -s -X POST ${target.baseUrl.replace(/\/v2$/, '')}/__sandbox/orders/<trackingNumber>/play -d '{"scenario":"success"}'`);
+      console.log(
+        `  curl -s -X POST ${target.baseUrl.replace(/\/v2$/, '')}/__sandbox/orders/<trackingNumber>/play -H 'X-Sandbox-Token: ${sandbox.controlToken}' -d '{"scenario":"success"}'`,
+      );
     console.log(`  curl -s ${backend.url}/orders/ORDER-1001`);
     console.log('Ctrl-C to stop.');
     await new Promise((resolve) => process.once('SIGINT', resolve).once('SIGTERM', resolve));

@@ -1,18 +1,32 @@
 #!/usr/bin/env node
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createSandbox } from '../testing/index.js';
 
 const HELP = `delivery-sdk-sandbox: the Delivery Service API sandbox over HTTP, on this machine only.
 
-Usage: delivery-sdk-sandbox [--port 4010] [--host 127.0.0.1] [--api-key KEY] [--seed N]
+Usage: delivery-sdk-sandbox [--port 4010] [--host 127.0.0.1] [--seed N] [--api-key-file FILE]
                             [--cors ORIGIN]... [--allow-host NAME]... [--webhook-host NAME]...
-                            [--webhook-url URL [--webhook-header-name NAME --webhook-header-value VALUE]]
+                            [--webhook-url URL [--webhook-header-name NAME --webhook-header-value-file FILE]]
+                            [--control-token-file FILE]
 
-Prints the base URL (ending in /v2) once ready; Ctrl-C stops it. A --host other than a loopback
-one opens the API and its key to the network, and prints a warning. The API answers web pages
-from this machine, and --cors origins (https://app.example:3000); a Host that is loopback, an IP
-address, or an --allow-host name. Webhooks go to loopback receivers and --webhook-host names.
-Control endpoints for tests (this machine only: loopback peer and Host; no CORS):
+Prints the base URL (ending in /v2) and the control token once ready; Ctrl-C stops it.
+Secrets are read from the environment or a file, never from the command line, which every user of
+the machine can read (ps, /proc/<pid>/cmdline): the API key from DELIVERY_SANDBOX_API_KEY or
+--api-key-file, the webhook's header value from DELIVERY_SANDBOX_WEBHOOK_HEADER_VALUE or
+--webhook-header-value-file. (--api-key and --webhook-header-value still work, with a warning.)
+
+A --host other than a loopback one opens the API and its key to the network, and prints a warning.
+The API answers web pages from this machine, and --cors origins (https://app.example:3000); a Host
+that is loopback, an IP address, or an --allow-host name. Webhooks go to loopback receivers and
+--webhook-host names.
+
+Control endpoints for tests answer this machine only (loopback peer and Host; no CORS), and only
+to a request with the header X-Sandbox-Token: <control token>. The token is new at each start; it
+is printed once and written to --control-token-file (default: a file in the temporary directory,
+named in the output), which only the user who started the sandbox can read:
 <origin>/__sandbox/otp?phone=, /__sandbox/orders,
 POST /__sandbox/orders/<trackingNumber>/advance {"to": 20}, POST .../play {"scenario": "success"},
 PUT /__sandbox/webhook, GET /__sandbox/webhooks, POST|DELETE /__sandbox/faults.`;
@@ -23,12 +37,34 @@ function wholeNumber(flag: string, text: string): number {
   return Number(text);
 }
 
+/**
+ * A secret from, in order: its file flag, its environment variable, or its command-line flag (with
+ * a warning: the command line is visible to every user of the machine).
+ */
+function secret(values: Record<string, unknown>, name: string, variable: string): string | undefined {
+  const file = values[`${name}-file`];
+  if (typeof file === 'string') return readFileSync(file, 'utf8').trim();
+  const fromEnvironment = process.env[variable];
+  if (fromEnvironment !== undefined && fromEnvironment !== '') return fromEnvironment;
+  const given = values[name];
+  if (typeof given !== 'string') return undefined;
+  console.warn(`delivery-sdk-sandbox: --${name} is visible to every user of this machine (ps); prefer ${variable} or --${name}-file`);
+  return given;
+}
+
+/** Writes the token to a new file only its owner can read; a file already there (even another user's link) is replaced, never followed. */
+function writeToken(file: string, token: string): void {
+  rmSync(file, { force: true });
+  writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       port: { type: 'string', default: '4010' },
       host: { type: 'string', default: '127.0.0.1' },
       'api-key': { type: 'string' },
+      'api-key-file': { type: 'string' },
       seed: { type: 'string' },
       cors: { type: 'string', multiple: true },
       'allow-host': { type: 'string', multiple: true },
@@ -36,6 +72,8 @@ async function main(): Promise<void> {
       'webhook-url': { type: 'string' },
       'webhook-header-name': { type: 'string' },
       'webhook-header-value': { type: 'string' },
+      'webhook-header-value-file': { type: 'string' },
+      'control-token-file': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -45,8 +83,10 @@ async function main(): Promise<void> {
   }
   const port = wholeNumber('--port', values.port);
   if (port > 65535) throw new Error(`--port: expected a port number (0-65535), received '${values.port}'`);
+  const apiKey = secret(values, 'api-key', 'DELIVERY_SANDBOX_API_KEY');
+  const headerValue = secret(values, 'webhook-header-value', 'DELIVERY_SANDBOX_WEBHOOK_HEADER_VALUE');
   const sandbox = createSandbox({
-    ...(values['api-key'] === undefined ? {} : { apiKey: values['api-key'] }),
+    ...(apiKey === undefined ? {} : { apiKey }),
     ...(values.seed === undefined ? {} : { seed: wholeNumber('--seed', values.seed) }),
     ...(values['webhook-host'] === undefined ? {} : { webhookHosts: values['webhook-host'] }),
   });
@@ -54,7 +94,7 @@ async function main(): Promise<void> {
     sandbox.setWebhook({
       url: values['webhook-url'],
       ...(values['webhook-header-name'] === undefined ? {} : { headerName: values['webhook-header-name'] }),
-      ...(values['webhook-header-value'] === undefined ? {} : { headerValue: values['webhook-header-value'] }),
+      ...(headerValue === undefined ? {} : { headerValue }),
     });
   }
   const server = await sandbox.listen({
@@ -63,8 +103,12 @@ async function main(): Promise<void> {
     ...(values.cors === undefined ? {} : { cors: values.cors }),
     ...(values['allow-host'] === undefined ? {} : { allowedHosts: values['allow-host'] }),
   });
+  const tokenFile = values['control-token-file'] ?? join(tmpdir(), `delivery-sdk-sandbox-${server.port}.token`);
+  writeToken(tokenFile, server.controlToken);
   console.log(`Delivery sandbox listening on ${server.baseUrl} (API key: ${sandbox.apiKey})`);
+  console.log(`Control token (header X-Sandbox-Token): ${server.controlToken}, also in ${tokenFile} (readable by you only)`);
   const stop = (): void => {
+    rmSync(tokenFile, { force: true });
     void sandbox.close().then(() => process.exit(0));
   };
   process.once('SIGINT', stop);

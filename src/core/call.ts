@@ -36,6 +36,8 @@ export class Call<T> {
   readonly #timeout: number;
   readonly #totalTimeout: number;
   readonly #maxResponseBytes: number;
+  /** A public endpoint's call leaves the client's key out (see Endpoint.public). */
+  readonly #withoutKey: boolean;
 
   constructor(
     private readonly ky: KyInstance,
@@ -51,6 +53,7 @@ export class Call<T> {
     this.#deadlineAt = totalTimeout >= MAX_TIMER ? Number.POSITIVE_INFINITY : Date.now() + totalTimeout;
     this.#timeout = options.timeout ?? config.timeout;
     this.#maxResponseBytes = options.maxResponseBytes ?? config.maxResponseBytes;
+    this.#withoutKey = endpoint.public === true && !config.keyForPublicEndpoints;
     this.#secrets = options.headers === undefined ? config.secrets : secretsOf(options.headers, config.authHeaderName, config.secrets);
   }
 
@@ -93,7 +96,8 @@ export class Call<T> {
   async #attempt(attempt: number): Promise<WithResponse<T>> {
     const { config, request, options } = this;
     if (config.hooks.onRequest !== undefined || config.logThreshold <= LOG_LEVELS.debug) {
-      const sent = { ...config.headers, ...options.headers, ...(this.json === undefined ? {} : { 'content-type': 'application/json' }) };
+      const sent: Record<string, string> = { ...config.headers, ...options.headers, ...(this.json === undefined ? {} : { 'content-type': 'application/json' }) };
+      if (this.#withoutKey) delete sent[config.authHeaderName];
       const headers = redactHeaders(sent, config.authHeaderName);
       log(config, 'debug', `${request.method} ${request.url} (attempt ${attempt})`, { headers });
       notify(config, 'onRequest', { ...request, attempt, headers });
@@ -122,6 +126,8 @@ export class Call<T> {
     if (beforeRequest?.length || afterResponse?.length || beforeError?.length) kyOptions.context = { attempt };
     // Set only when given: ky would take an undefined `headers` as "none", the client's included.
     if (this.options.headers !== undefined) kyOptions.headers = this.options.headers;
+    // An undefined value is how ky leaves out one of the instance's headers: the key, for a public endpoint.
+    if (this.#withoutKey) kyOptions.headers = { [config.authHeaderName]: undefined, ...this.options.headers };
     let response: Response;
     try {
       response = await this.ky(this.target, kyOptions);

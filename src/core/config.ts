@@ -147,6 +147,8 @@ function configFrom(options: TransportOptions) {
     /** Headers of every request, auth included; shared, never mutated. */
     headers: headers as Readonly<Record<string, string>>,
     authHeaderName,
+    /** Whether the key goes to the public lookups too (`auth.sendToPublicEndpoints`). */
+    keyForPublicEndpoints: options.auth?.sendToPublicEndpoints === true,
     timeout: nonNegative(options.timeout, 30_000, 'timeout'),
     totalTimeout: nonNegative(options.totalTimeout, 120_000, 'totalTimeout'),
     maxRetries: Math.floor(nonNegative(options.maxRetries, 2, 'maxRetries')),

@@ -52,3 +52,11 @@ export function shown(value: unknown): string {
   if (typeof value === 'function') return 'a function';
   return Array.isArray(value) ? 'an array' : 'an object';
 }
+
+/** XOR of every byte over the longer length, lengths folded in: no early exit. */
+export function constantTimeEqual(actual: Uint8Array, expected: Uint8Array): boolean {
+  const length = Math.max(actual.length, expected.length);
+  let difference = actual.length ^ expected.length;
+  for (let i = 0; i < length; i++) difference |= (actual[i] ?? 0) ^ (expected[i] ?? 0);
+  return difference === 0;
+}

@@ -23,8 +23,13 @@ export interface TransportOptions {
   baseUrl: string;
   /** The API key. Defaults to the `DELIVERY_API_KEY` environment variable where `process` exists. Lookup and registration work without one. */
   apiKey?: string | undefined;
-  /** How the key is sent. Default: `{ headerName: 'Authorization', scheme: '' }`, i.e. `Authorization: <apiKey>`. */
-  auth?: { headerName?: string; scheme?: string } | undefined;
+  /**
+   * How the key is sent. Default: `{ headerName: 'Authorization', scheme: '' }`, i.e.
+   * `Authorization: <apiKey>`. The public lookups (cities, zones, districts) are sent without the
+   * key; `sendToPublicEndpoints: true` sends it to them too, for a proxy that asks for it on every
+   * route.
+   */
+  auth?: { headerName?: string; scheme?: string; sendToPublicEndpoints?: boolean } | undefined;
   /**
    * Milliseconds one attempt may take, from sending to the last byte of the answer. An attempt
    * that runs out is retried when the call is safe to repeat. Default 30000.

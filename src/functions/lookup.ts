@@ -240,7 +240,8 @@ function list<T>(
     return new APIPromise(Promise.reject(asTypedError(error)));
   }
   const { http, lookupCache: cache } = internals;
-  const listed: Endpoint<T[]> = { ...endpoint, transform: (data, answer) => read(listOf(data, answer)) };
+  // Public, as the spec says: sent without the key (a storefront page's key would be public anyway).
+  const listed: Endpoint<T[]> = { ...endpoint, public: true, transform: (data, answer) => read(listOf(data, answer)) };
   if (cache === undefined) return http.request(listed, own);
   // The shared request must not die with the signal of whichever caller started it.
   const { signal, ...shared } = own;

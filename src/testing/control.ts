@@ -1,3 +1,4 @@
+import { constantTimeEqual } from '../core/guards.js';
 import { SandboxError } from './errors.js';
 import type { FaultOptions } from './faults.js';
 import type { ScenarioName } from './flows.js';
@@ -8,6 +9,15 @@ import { errorResponse, isRecord, ok, RuleViolation, readJson } from './wire.js'
 
 /** Path prefix of the control endpoints a `listen()` server adds, for tests in other processes or languages. */
 export const CONTROL_PREFIX = '/__sandbox';
+
+/** The header a control request carries the sandbox's {@link Sandbox.controlToken} in. */
+export const CONTROL_TOKEN_HEADER = 'X-Sandbox-Token';
+
+/** Whether `request` carries `token`, compared in constant time: any local user can try guesses. */
+function hasControlToken(request: Request, token: string): boolean {
+  const encoder = new TextEncoder();
+  return constantTimeEqual(encoder.encode(request.headers.get(CONTROL_TOKEN_HEADER) ?? ''), encoder.encode(token));
+}
 
 async function body(request: Request): Promise<Record<string, unknown>> {
   const value = await readJson(request);
@@ -35,9 +45,11 @@ export function isControlPeerAllowed(peer: Peer): boolean {
  * the sandbox, whatever interface it is bound to.
  */
 export async function answerControl(sandbox: Sandbox, request: Request, peer: Peer): Promise<Response> {
-  const response = isControlPeerAllowed(peer)
-    ? await control(sandbox, request)
-    : errorResponse(403, 'Forbidden: the sandbox control endpoints answer requests from this machine only (loopback peer, Host and Origin)');
+  const response = !isControlPeerAllowed(peer)
+    ? errorResponse(403, 'Forbidden: the sandbox control endpoints answer requests from this machine only (loopback peer, Host and Origin)')
+    : !hasControlToken(request, sandbox.controlToken)
+      ? errorResponse(401, `Unauthorized: the sandbox control endpoints need the token listen() returned, in the header ${CONTROL_TOKEN_HEADER}`)
+      : await control(sandbox, request);
   for (const name of [...response.headers.keys()]) {
     if (name.startsWith('access-control-')) response.headers.delete(name);
   }

@@ -92,9 +92,17 @@ export interface Sandbox {
    * Serves the sandbox over HTTP on 127.0.0.1 (Node only); the API under `/v2` answers with CORS.
    * Besides it, the server answers control endpoints under `/__sandbox/` (otp, orders, advance,
    * play, webhook, faults) for tests running in another process or language: to this machine
-   * only (loopback peer, `Host` and `Origin`; 403 otherwise), and without CORS headers.
+   * only (loopback peer, `Host` and `Origin`; 403 otherwise), without CORS headers, and only to a
+   * request carrying {@link controlToken} in `X-Sandbox-Token` (401 otherwise): another user of the
+   * machine must not read one-time codes or the webhook secret, nor re-point the webhook.
    */
   listen(options?: ListenOptions): Promise<SandboxServer>;
+  /**
+   * The secret the control endpoints of a `listen()` server ask for (header `X-Sandbox-Token`):
+   * random, made when the sandbox is created, never the same twice. `listen()` returns it too. The
+   * sandbox object's own methods, and `sandbox.fetch`, need none.
+   */
+  readonly controlToken: string;
   /** The last one-time code "sent" to this phone by `phone/verify` (Arabic-Indic or ASCII digits alike). */
   lastOtp(phone: string): string | undefined;
   /** The e-mail confirmation token "sent" at registration. */
@@ -202,16 +210,26 @@ function checkWebhookConfig(config: SandboxWebhookConfig, webhookHosts: Readonly
  * await sandbox.close();
  * ```
  */
+/** 32 random bytes as base64url, from the Web Crypto every runtime the sandbox runs in has. */
+function randomToken(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const now = options.now ?? Date.now;
   const apiKey = options.apiKey ?? 'sandbox-api-key';
+  const controlToken = randomToken();
   const baseUrl = (options.baseUrl ?? 'https://sandbox.delivery-sdk.test/v2').replace(/\/+$/, '');
   const store = new SandboxStore(options.seed ?? 1);
   const faults = new FaultInjector();
   // With webhookFetch the sandbox itself calls no network: only its link-local refusal stays.
   const webhookHosts = options.webhookFetch === undefined ? webhookHostSet(options.webhookHosts) : undefined;
   const webhooks = new WebhookDispatcher(options.webhookRetry ?? {}, now, options.webhookFetch, webhookHosts);
-  const servers = new Set<SandboxServer>();
+  const servers = new Set<Pick<SandboxServer, 'close'>>();
 
   const announce = async (order: OrderRecord, event: StateEvent): Promise<void> => {
     const account = store.accountWebhook;
@@ -243,6 +261,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const sandbox: Sandbox = {
     apiKey,
     baseUrl,
+    controlToken,
     fetch: fetchFn,
     listen: async (listenOptions) => {
       const server = await startServer(
@@ -253,6 +272,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return {
         baseUrl: server.baseUrl,
         port: server.port,
+        controlToken,
         close: () => {
           servers.delete(server);
           return server.close();

@@ -57,6 +57,8 @@ export interface SandboxServer {
   /** e.g. `http://127.0.0.1:4010/v2`: pass it as the client's `baseUrl`. */
   readonly baseUrl: string;
   readonly port: number;
+  /** What the control endpoints under `/__sandbox/` ask for, in the header `X-Sandbox-Token`. */
+  readonly controlToken: string;
   /** Stops listening and drops open connections. */
   close(): Promise<void>;
 }
@@ -267,7 +269,7 @@ async function serve(handler: ServedHandler, options: ServeOptions, req: Incomin
  * Serves `handler` over node:http (imported on call, so the testing entry still loads in a
  * browser). Binding anything but a loopback interface prints a warning.
  */
-export async function startServer(handler: ServedHandler, options: ListenOptions = {}): Promise<SandboxServer> {
+export async function startServer(handler: ServedHandler, options: ListenOptions = {}): Promise<Omit<SandboxServer, 'controlToken'>> {
   const http = await import('node:http');
   const host = options.host ?? '127.0.0.1';
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_SANDBOX_MAX_BODY_BYTES;

@@ -172,14 +172,18 @@ export class WebhookDispatcher {
         headers: delivery.headers,
         body: JSON.stringify(delivery.body),
         signal: controller.signal,
+        // Never followed: a receiver the sandbox accepted must not send the body, and the webhook's
+        // secret header, on to a host the sandbox refuses (169.254.169.254 included).
+        redirect: 'manual',
       });
       await response.arrayBuffer().catch(() => undefined);
-      if (response.ok) {
+      if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+        delivery.attempts.push({ at, status: response.status, error: `redirect not followed (HTTP ${response.status})` });
+      } else if (response.ok) {
         delivery.attempts.push({ at, status: response.status });
         delivery.status = 'delivered';
         return true;
-      }
-      delivery.attempts.push({ at, status: response.status, error: `HTTP ${response.status}` });
+      } else delivery.attempts.push({ at, status: response.status, error: `HTTP ${response.status}` });
     } catch (err) {
       const reason = this.closed
         ? 'the sandbox was closed'

@@ -1,4 +1,4 @@
-import { isHeaderName } from '../core/guards.js';
+import { constantTimeEqual, isHeaderName } from '../core/guards.js';
 import { ConfigurationError } from '../errors/base.js';
 
 /**
@@ -90,10 +90,3 @@ function headerValue(headers: WebhookHeaders, lowerName: string): string | undef
   return undefined;
 }
 
-/** XOR of every byte over the longer length, lengths folded in: no early exit. */
-function constantTimeEqual(actual: Uint8Array, expected: Uint8Array): boolean {
-  const length = Math.max(actual.length, expected.length);
-  let difference = actual.length ^ expected.length;
-  for (let i = 0; i < length; i++) difference |= (actual[i] ?? 0) ^ (expected[i] ?? 0);
-  return difference === 0;
-}

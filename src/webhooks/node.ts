@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readArgument } from './auth.js';
+import { DeliveryError } from '../errors/base.js';
 import { checkBodyTimeout, DEFAULT_WEBHOOK_BODY_TIMEOUT_MS, type ParsedBody, type WebhookHandlerOptions, webhookRequestHandler } from './handler.js';
 
 export { DEFAULT_WEBHOOK_BODY_TIMEOUT_MS } from './handler.js';
@@ -57,6 +58,10 @@ export function createNodeWebhookHandler(options: NodeWebhookHandlerOptions = {}
   // The adapter keeps the deadline itself: past it, it answers 408 on `res` and closes the connection.
   const handle = webhookRequestHandler({ ...handlerOptions, bodyTimeoutMs: Number.POSITIVE_INFINITY });
   return (req, res, next) => {
+    // What Fetch cannot represent is answered here, before any body is read, never as a 500: a
+    // stranger's TRACE or `//[` must not reach an error page (Express shows its stack in development).
+    const refusal = refusalOf(req);
+    if (refusal !== undefined) return refuse(req, res, refusal, handlerOptions.onError);
     let body: NodeBody | undefined;
     const failed = (err: unknown): void => {
       body?.discard();
@@ -132,6 +137,39 @@ function answerTimeout(res: ServerResponse, timeoutMs: number): void {
   res.setHeader('content-type', 'application/json; charset=utf-8');
   res.setHeader('connection', 'close');
   res.end(JSON.stringify({ error: `Request timeout: the body did not arrive within ${timeoutMs} ms` }));
+}
+
+interface Refusal {
+  readonly status: 400 | 405;
+  readonly message: string;
+}
+
+/** A method other than POST (405), or a request target that is no path (400): what the adapter answers itself. */
+function refusalOf(req: IncomingMessage): Refusal | undefined {
+  const method = (req.method ?? '').toUpperCase();
+  if (method !== 'POST') return { status: 405, message: `Method not allowed: webhooks arrive as POST, not ${method.slice(0, 20)}` };
+  const target = req.url ?? '/';
+  // An origin-form target is a path; `//host...` is none, and some (`//[`, `//:99999/x`) no URL parser reads.
+  if (target.startsWith('//') || (target.startsWith('/') && !URL.canParse(target, 'http://localhost')))
+    return { status: 400, message: 'Bad request: the request target is not a path' };
+  return undefined;
+}
+
+/** Answers a refusal, tells `onError` (with a stand-in GET request: Fetch cannot carry the real one), and drops the body unread. */
+function refuse(req: IncomingMessage, res: ServerResponse, refusal: Refusal, onError: WebhookHandlerOptions['onError']): void {
+  try {
+    onError?.(new DeliveryError(refusal.message), new Request('http://localhost/'));
+  } catch {
+    // A failing logger must not change the answer.
+  }
+  if (!res.headersSent) {
+    res.statusCode = refusal.status;
+    res.setHeader('content-type', 'application/json; charset=utf-8');
+    if (refusal.status === 405) res.setHeader('allow', 'POST');
+    res.setHeader('connection', 'close');
+  }
+  res.end(JSON.stringify({ error: refusal.message }));
+  req.resume();
 }
 
 function toFetchRequest(req: NodeWebhookRequest, body: NodeBody): Request {

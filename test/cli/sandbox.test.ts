@@ -1,8 +1,12 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const start = (...args: string[]): ChildProcessWithoutNullStreams => spawn(process.execPath, ['--import', 'tsx', 'src/cli/sandbox.ts', ...args]);
+const start = (args: string[] = [], env: Record<string, string> = {}): ChildProcessWithoutNullStreams =>
+  spawn(process.execPath, ['--import', 'tsx', 'src/cli/sandbox.ts', ...args], { env: { ...process.env, ...env } });
 
 /**
  * Time for a CLI started through tsx to print its URL or exit: a second alone, many on a loaded
@@ -10,9 +14,19 @@ const start = (...args: string[]): ChildProcessWithoutNullStreams => spawn(proce
  */
 const START_MS = 60_000;
 
-/** The base URL the CLI prints once it listens. */
-function printedBaseUrl(child: ChildProcessWithoutNullStreams): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
+interface Started {
+  baseUrl: string;
+  /** The control token, as printed. */
+  token: string;
+  /** The file the CLI says it wrote the token to. */
+  tokenFile: string;
+  /** What it wrote to stdout and stderr until it was ready. */
+  output: string;
+}
+
+/** What the CLI prints once it listens: the base URL, the control token and its file. */
+function started(child: ChildProcessWithoutNullStreams): Promise<Started> {
+  return new Promise<Started>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`no base URL printed: ${out}`)), START_MS);
     child.stderr.on('data', (chunk: Buffer) => {
@@ -20,10 +34,11 @@ function printedBaseUrl(child: ChildProcessWithoutNullStreams): Promise<string> 
     });
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      const match = /(http:\/\/127\.0\.0\.1:\d+\/v2)/.exec(out);
-      if (match?.[1] !== undefined) {
+      const url = /(http:\/\/127\.0\.0\.1:\d+\/v2)/.exec(out)?.[1];
+      const token = /X-Sandbox-Token\): ([A-Za-z0-9_-]+), also in (\S+) /.exec(out);
+      if (url !== undefined && token?.[1] !== undefined && token[2] !== undefined) {
         clearTimeout(timer);
-        resolve(match[1]);
+        resolve({ baseUrl: url, token: token[1], tokenFile: token[2], output: out });
       }
     });
     child.once('exit', (code) => {
@@ -51,10 +66,13 @@ async function freePort(): Promise<number> {
 }
 
 describe('delivery-sdk-sandbox CLI', { timeout: START_MS + 30_000 }, () => {
-  it('starts a server on 127.0.0.1, prints its base URL, answers, and stops on SIGTERM', async () => {
-    const child = start('--port', '0', '--api-key', 'cli-key');
+  it('starts a server on 127.0.0.1, prints its base URL and control token, answers, and stops on SIGTERM', async () => {
+    const child = start(['--port', '0'], { DELIVERY_SANDBOX_API_KEY: 'cli-key' });
+    let tokenFile = '';
     try {
-      const baseUrl = await printedBaseUrl(child);
+      const { baseUrl, token, output, ...rest } = await started(child);
+      tokenFile = rest.tokenFile;
+      expect(output).not.toMatch(/visible to every user/);
       const cities = await fetch(`${baseUrl}/cities`);
       expect(cities.status).toBe(200);
       const business = await fetch(`${baseUrl}/businesses`, {
@@ -63,24 +81,76 @@ describe('delivery-sdk-sandbox CLI', { timeout: START_MS + 30_000 }, () => {
         body: JSON.stringify({ name: 'CLI shop' }),
       });
       expect(business.status).toBe(201);
-      const orders = await fetch(`${baseUrl.replace(/\/v2$/, '')}/__sandbox/orders`);
+      const control = `${baseUrl.replace(/\/v2$/, '')}/__sandbox/orders`;
+      // Another process of this machine, without the token, or with a wrong one: refused.
+      expect((await fetch(control)).status).toBe(401);
+      expect((await fetch(control, { headers: { 'x-sandbox-token': 'guess' } })).status).toBe(401);
+      const orders = await fetch(control, { headers: { 'x-sandbox-token': token } });
       expect(((await orders.json()) as { data: unknown[] }).data).toEqual([]);
+      // The token's file holds it, and only its owner may read it.
+      expect(readFileSync(tokenFile, 'utf8').trim()).toBe(token);
+      expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
     } finally {
       await stop(child);
+    }
+    expect(existsSync(tokenFile)).toBe(false);
+  });
+
+  it('reads the API key and the webhook secret from files or the environment; given as arguments they work, with a warning', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-cli-'));
+    const keyFile = join(dir, 'key');
+    writeFileSync(keyFile, 'file-key\n');
+    const fromFile = start(['--port', '0', '--api-key-file', keyFile, '--control-token-file', join(dir, 'token')]);
+    try {
+      const { baseUrl, output, tokenFile } = await started(fromFile);
+      expect(output).toContain('API key: file-key');
+      expect(output).not.toMatch(/visible to every user/);
+      expect(tokenFile).toBe(join(dir, 'token'));
+      expect(
+        (
+          await fetch(`${baseUrl}/businesses`, {
+            method: 'POST',
+            headers: { authorization: 'file-key', 'content-type': 'application/json' },
+            body: '{"name":"A"}',
+          })
+        ).status,
+      ).toBe(201);
+    } finally {
+      await stop(fromFile);
+    }
+    const fromArgument = start([
+      '--port',
+      '0',
+      '--api-key',
+      'argv-key',
+      '--webhook-url',
+      'http://127.0.0.1:9/h',
+      '--webhook-header-name',
+      'X-Key',
+      '--webhook-header-value',
+      'argv-secret',
+    ]);
+    try {
+      const { output } = await started(fromArgument);
+      expect(output).toMatch(/--api-key is visible to every user of this machine/);
+      expect(output).toMatch(/--webhook-header-value is visible to every user of this machine/);
+    } finally {
+      await stop(fromArgument);
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
   it('--cors lets a page of that origin call the API; another origin gets 403', async () => {
-    const child = start('--port', '0', '--cors', 'https://app.example:3000', '--webhook-host', 'hooks.example');
+    const child = start(['--port', '0', '--cors', 'https://app.example:3000', '--webhook-host', 'hooks.example']);
     try {
-      const baseUrl = await printedBaseUrl(child);
+      const { baseUrl, token } = await started(child);
       const allowed = await fetch(`${baseUrl}/cities`, { headers: { origin: 'https://app.example:3000' } });
       expect(allowed.status).toBe(200);
       expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example:3000');
       expect((await fetch(`${baseUrl}/cities`, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
       const hook = await fetch(`${baseUrl.replace(/\/v2$/, '')}/__sandbox/webhook`, {
         method: 'PUT',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', 'x-sandbox-token': token },
         body: JSON.stringify({ url: 'https://hooks.example/delivery' }),
       });
       expect(hook.status).toBe(200);
@@ -93,12 +163,15 @@ describe('delivery-sdk-sandbox CLI', { timeout: START_MS + 30_000 }, () => {
     // Another process may take the free port before the CLI binds it: then try another.
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
-      const child = start('--port', String(port));
+      const child = start(['--port', String(port)]);
       try {
-        const printed = await printedBaseUrl(child).catch((error: Error) => {
-          if (attempt < 3 && /EADDRINUSE/.test(error.message)) return undefined;
-          throw error;
-        });
+        const printed = await started(child).then(
+          ({ baseUrl }) => baseUrl,
+          (error: Error) => {
+            if (attempt < 3 && /EADDRINUSE/.test(error.message)) return undefined;
+            throw error;
+          },
+        );
         if (printed === undefined) continue;
         expect(printed).toBe(`http://127.0.0.1:${port}/v2`);
         expect((await fetch(`http://127.0.0.1:${port}/v2/cities`)).status).toBe(200);
@@ -116,7 +189,7 @@ describe('delivery-sdk-sandbox CLI', { timeout: START_MS + 30_000 }, () => {
     ['--port', '40.5'],
     ['--seed', 'abc'],
   ])('exits 1 naming the flag for %s %j', async (flag, value) => {
-    const child = start('--port', '0', flag, value);
+    const child = start(['--port', '0', flag, value]);
     let err = '';
     child.stderr.on('data', (chunk: Buffer) => {
       err += chunk.toString();

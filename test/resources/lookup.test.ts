@@ -12,7 +12,7 @@ import {
   ValidationError,
   ZoneNotFoundError,
 } from '../../src/index.js';
-import { capture, delay, errorBody, HttpResponse, makeClient, ok, useMockServer } from '../support/mock-api.js';
+import { capture, delay, errorBody, HttpResponse, KEY, makeClient, ok, useMockServer } from '../support/mock-api.js';
 
 const server = useMockServer();
 afterEach(() => vi.useRealTimers());
@@ -121,6 +121,40 @@ describe('lookup lists (public, GET, no apiVersion)', () => {
     expect((error as ValidationError).issues).toEqual([{ path: ['cityId'], message: 'must be a non-empty string' }]);
     await expect(client.lookup.cities({ countryId: '' })).rejects.toBeInstanceOf(ValidationError);
     expect(sent).toHaveLength(0);
+  });
+});
+
+describe('the public lookups and the key', () => {
+  it('sends no key to the lookups: a storefront page need not hold one, and a server sends it nowhere it is not needed', async () => {
+    const sent = ['/cities', '/cities/city-giza/districts', '/cities/city-giza/zones', '/cities/getAllDistricts'].map((path) =>
+      capture(server, 'get', path, () => ok([])),
+    );
+    const client = makeClient({ cache: false });
+    await client.lookup.cities({ countryId: CountryId.Egypt });
+    await client.lookup.districts('city-giza');
+    await client.lookup.zones('city-giza');
+    await client.lookup.allDistricts();
+    for (const requests of sent) {
+      expect(requests).toHaveLength(1);
+      expect(requests[0]?.headers['authorization']).toBeUndefined();
+    }
+  });
+
+  it('leaves out a key sent under a header name of its own too, and keeps the headers of the call', async () => {
+    const sent = capture(server, 'get', '/cities', () => ok([]));
+    const client = makeClient({ cache: false, auth: { headerName: 'X-Api-Key' } });
+    await client.lookup.cities({ countryId: CountryId.Egypt }, { headers: { 'X-Request-Id': 'r-1' } });
+    expect(sent[0]?.headers['x-api-key']).toBeUndefined();
+    expect(sent[0]?.headers['x-request-id']).toBe('r-1');
+  });
+
+  it('sends the key to them with auth.sendToPublicEndpoints, for a proxy that asks for it everywhere; other calls send it always', async () => {
+    const sent = capture(server, 'get', '/cities', () => ok([]));
+    const order = capture(server, 'get', '/deliveries/business/1', () => ok({ _id: 'o1', trackingNumber: '1' }));
+    await makeClient({ cache: false, auth: { sendToPublicEndpoints: true } }).lookup.cities({ countryId: CountryId.Egypt });
+    expect(sent[0]?.headers['authorization']).toBe(KEY);
+    await makeClient().deliveries.get('1');
+    expect(order[0]?.headers['authorization']).toBe(KEY);
   });
 });
 

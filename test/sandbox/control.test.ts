@@ -20,7 +20,7 @@ afterAll(async () => {
 const send = async (method: string, url: string, body?: unknown, key = true) => {
   const response = await fetch(url, {
     method,
-    headers: { 'content-type': 'application/json', ...(key ? { authorization: 'k' } : {}) },
+    headers: { 'content-type': 'application/json', 'x-sandbox-token': server.controlToken, ...(key ? { authorization: 'k' } : {}) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: response.status, body: (await response.json()) as any };

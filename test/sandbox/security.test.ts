@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHead
 import { connect } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isControlPeerAllowed } from '../../src/testing/control.js';
-import { createSandbox, SandboxError, type SandboxServer } from '../../src/testing/index.js';
+import { createSandbox, SANDBOX_COUNTRY_IDS, SandboxError, type SandboxServer } from '../../src/testing/index.js';
 import type { Peer } from '../../src/testing/server.js';
 import { dropOff, setUpAccount } from '../support/sandbox.js';
 
@@ -24,7 +24,8 @@ interface RawAnswer {
 /** One request to 127.0.0.1 with exactly these headers (Host included), through node:http. */
 function send(method: string, path: string, headers: OutgoingHttpHeaders = {}, body?: string | Uint8Array): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: server.port, method, path, headers: { host: `127.0.0.1:${server.port}`, ...headers } }, (res) => {
+    const own = { host: `127.0.0.1:${server.port}`, 'x-sandbox-token': server.controlToken };
+    const req = httpRequest({ host: '127.0.0.1', port: server.port, method, path, headers: { ...own, ...headers } }, (res) => {
       let text = '';
       res.on('data', (chunk: Buffer) => (text += chunk.toString()));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
@@ -37,7 +38,9 @@ function send(method: string, path: string, headers: OutgoingHttpHeaders = {}, b
 /** Bytes written as they are to 127.0.0.1, for request lines no HTTP client sends; the status of the answer. */
 function sendRaw(head: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const socket = connect(server.port, '127.0.0.1', () => socket.write(`${head}\r\nHost: 127.0.0.1:${server.port}\r\nConnection: close\r\n\r\n`));
+    const socket = connect(server.port, '127.0.0.1', () =>
+      socket.write(`${head}\r\nHost: 127.0.0.1:${server.port}\r\nX-Sandbox-Token: ${server.controlToken}\r\nConnection: close\r\n\r\n`),
+    );
     let text = '';
     socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
     socket.on('end', () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text }));
@@ -46,6 +49,52 @@ function sendRaw(head: string): Promise<{ status: number; text: string }> {
 }
 
 const corsHeaders = (headers: IncomingHttpHeaders): string[] => Object.keys(headers).filter((name) => name.startsWith('access-control-'));
+
+describe('control endpoints answer only a client holding the token listen() returned', () => {
+  const tokenless = { 'x-sandbox-token': '' };
+
+  it('refuses a second client on this machine without the token, or with a wrong one: 401, nothing read or changed', async () => {
+    const phone = '+201009998887';
+    const json = { 'content-type': 'application/json' };
+    const admin = { email: 'owner@nile.example', password: 'pw-123456', profile: { firstName: 'M', lastName: 'A', phone }, countryId: SANDBOX_COUNTRY_IDS.egypt };
+    await send('POST', '/v2/users/business/admin', json, JSON.stringify(admin));
+    await send('POST', '/v2/users/business-admin/phone/verify', json, JSON.stringify({ phone }));
+    sandbox.setWebhook({ url: 'http://127.0.0.1:9/hooks', headerName: 'X-Webhook-Secret', headerValue: 'webhook-secret-value' });
+    const otpPath = `/__sandbox/otp?phone=${encodeURIComponent(phone)}`;
+    for (const headers of [tokenless, { 'x-sandbox-token': 'guess' }, { 'x-sandbox-token': `${server.controlToken}x` }]) {
+      for (const [method, path, body] of [
+        ['GET', otpPath],
+        ['GET', '/__sandbox/webhooks'],
+        ['PUT', '/__sandbox/webhook', JSON.stringify({ url: 'http://127.0.0.1:8/elsewhere' })],
+        ['POST', '/__sandbox/faults', JSON.stringify({ rate: 1, kinds: ['unavailable'] })],
+      ] as const) {
+        const answer = await send(method, path, { ...headers, 'content-type': 'application/json' }, body);
+        expect(answer.status, `${method} ${path}`).toBe(401);
+        expect(answer.body).not.toContain('webhook-secret-value');
+        expect(answer.body).not.toMatch(/"otp":"\d{6}"/);
+      }
+    }
+    // Nothing changed: the webhook and the faults are as they were.
+    expect((await send('GET', '/v2/cities?countryId=60e4482c7cb7d4bc4849c4d5')).status).toBe(200);
+    const hooks = await send('GET', '/__sandbox/webhooks');
+    expect(hooks.status).toBe(200);
+    const otp = await send('GET', otpPath);
+    expect(JSON.parse(otp.body).data.otp).toMatch(/^\d{6}$/);
+    sandbox.setWebhook(null);
+  });
+
+  it('gives each sandbox a token of its own, the same in listen() and sandbox.controlToken, long enough not to guess', () => {
+    const other = createSandbox();
+    expect(server.controlToken).toBe(sandbox.controlToken);
+    expect(other.controlToken).not.toBe(sandbox.controlToken);
+    expect(sandbox.controlToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('needs no token in process: sandbox.fetch serves no control endpoint, and the methods are the sandbox object', async () => {
+    expect((await sandbox.fetch(`${sandbox.baseUrl.replace(/\/v2$/, '')}/__sandbox/orders`)).status).toBe(404);
+    expect(Array.isArray(sandbox.orders())).toBe(true);
+  });
+});
 
 describe('control endpoints answer this machine only', () => {
   const peer = (remoteAddress: string | undefined, host: string | undefined, origin?: string): Peer => ({ remoteAddress, host, origin });
@@ -328,7 +377,7 @@ describe('bodies: the key without waiting for them, and at most maxBodyBytes of 
       const post = (path: string, body: string) =>
         fetch(`${smallServer.baseUrl.replace(/\/v2$/, '')}${path}`, {
           method: 'POST',
-          headers: { authorization: 'k', 'content-type': 'application/json' },
+          headers: { authorization: 'k', 'content-type': 'application/json', 'x-sandbox-token': smallServer.controlToken },
           body,
         });
       expect((await post('/v2/businesses', JSON.stringify({ name: 'x'.repeat(2000) }))).status).toBe(413);

@@ -113,6 +113,28 @@ describe('delivery and retries', () => {
     expect(code).toBe(0);
   }, 90_000);
 
+  it.each([302, 307, 308])('never follows a redirect (%i): a failed attempt, retried as any other, and nothing reaches where it points', async (status) => {
+    // The target a redirect points to: a host the sandbox would refuse in real life, a second receiver here.
+    const elsewhere = await receiver();
+    const redirecting = createServer((_, res) => res.writeHead(status, { location: elsewhere.url }).end());
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    try {
+      ({ sandbox } = await sandboxWithAccount({ webhookRetry: { attempts: 3, baseDelayMs: 1 } }));
+      const { port } = redirecting.address() as AddressInfo;
+      await sandbox.advance(await order({ webhookUrl: `http://127.0.0.1:${port}/hooks`, webhookCustomHeaders: { 'X-Secret': 'webhook-secret' } }), { to: 20 });
+      await sandbox.drainWebhooks();
+      expect(sandbox.webhookLog()[0]).toMatchObject({
+        status: 'failed',
+        attempts: Array.from({ length: 3 }, () => ({ status, error: `redirect not followed (HTTP ${status})` })),
+      });
+      expect(elsewhere.hits()).toBe(0);
+    } finally {
+      redirecting.closeAllConnections();
+      await new Promise<void>((resolve) => redirecting.close(() => resolve()));
+      await elsewhere.close();
+    }
+  });
+
   it('gives up after the last attempt', async () => {
     const r = await receiver(100);
     ({ sandbox } = await sandboxWithAccount({ webhookRetry: { attempts: 3, baseDelayMs: 1 } }));

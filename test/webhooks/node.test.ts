@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type RequestListener, request, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox } from '../../src/testing/index.js';
 import { createOrderTracker, FULFILLMENT_FLOWS, type WebhookEvent, type WebhookHandlerOptions } from '../../src/webhooks/index.js';
@@ -176,6 +176,48 @@ describe('createNodeWebhookHandler under a real node:http server', () => {
     } finally {
       process.off('unhandledRejection', unhandled);
     }
+  });
+});
+
+describe('requests Fetch cannot represent: answered by the adapter, never a 500', () => {
+  /** The request line and headers written as they are (no HTTP client sends these), and the status answered. */
+  function sendRaw(url: string, requestLine: string, headers: Record<string, string> = { 'x-webhook-key': 'nope' }): Promise<number> {
+    const { port } = new URL(url);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        const lines = Object.entries({ host: `127.0.0.1:${port}`, 'content-type': 'application/json', 'content-length': '2', ...headers }).map(([n, v]) => `${n}: ${v}`);
+        socket.write(`${requestLine}\r\n${lines.join('\r\n')}\r\n\r\n{}`);
+      });
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        const status = /^HTTP\/1\.1 (\d{3})/.exec(text)?.[1];
+        if (status !== undefined && text.includes('\r\n\r\n')) {
+          socket.destroy();
+          resolve(Number(status));
+        }
+      });
+      socket.on('error', reject);
+    });
+  }
+
+  it.each([
+    ['TRACE', 405, 'TRACE /webhooks/delivery HTTP/1.1'],
+    ['GET', 405, 'GET /webhooks/delivery HTTP/1.1'],
+    ['a target //[', 400, 'POST //[ HTTP/1.1'],
+    ['a target //:99999/x', 400, 'POST //:99999/x HTTP/1.1'],
+    ['a target //a:b@c/x', 400, 'POST //a:b@c/x HTTP/1.1'],
+  ])('%s, without a valid key: %i before the body is read, onError told, next() not called', async (_, status, line) => {
+    const onEvent = vi.fn();
+    const errors: unknown[] = [];
+    const next = vi.fn();
+    const handle = createNodeWebhookHandler({ auth, onEvent, onError: (error) => errors.push(error) });
+    const url = await serve((req, res) => handle(req, res, next));
+    expect(await sendRaw(url, line)).toBe(status);
+    expect(onEvent).not.toHaveBeenCalled();
+    expect(next).not.toHaveBeenCalled();
+    expect(errors).toHaveLength(1);
+    expect(String(errors[0])).toMatch(status === 405 ? /Method not allowed/ : /not a path/);
   });
 });
 

@@ -123,10 +123,15 @@ describe('npx tsx examples/merchant-backend.ts', () => {
       const [, shop = '', api = ''] = await running.waitFor(
         /Merchant backend on (http:\/\/127\.0\.0\.1:\d+) \(delivery API: (http:\/\/127\.0\.0\.1:\d+)\/v2\)/,
       );
+      const [, token = ''] = await running.waitFor(/X-Sandbox-Token: ([\w-]+)'/);
       const created = await fetch(`${shop}/orders`, { method: 'POST', body: JSON.stringify(order('ORDER-9')) });
       expect(created.status).toBe(201);
       const { trackingNumber } = (await created.json()) as { trackingNumber: string };
-      const played = await fetch(`${api}/__sandbox/orders/${trackingNumber}/play`, { method: 'POST', body: JSON.stringify({ scenario: 'success' }) });
+      const played = await fetch(`${api}/__sandbox/orders/${trackingNumber}/play`, {
+        method: 'POST',
+        headers: { 'x-sandbox-token': token },
+        body: JSON.stringify({ scenario: 'success' }),
+      });
       expect(played.status).toBe(200);
       await running.waitFor(/webhook: ORDER-9 #\d+ → 45 Delivered/);
       expect(await (await fetch(`${shop}/orders/ORDER-9`)).json()).toMatchObject({ state: 45, collected: 250 });
