@@ -96,7 +96,11 @@ export class Call<T> {
   async #attempt(attempt: number): Promise<WithResponse<T>> {
     const { config, request, options } = this;
     if (config.hooks.onRequest !== undefined || config.logThreshold <= LOG_LEVELS.debug) {
-      const sent: Record<string, string> = { ...config.headers, ...options.headers, ...(this.json === undefined ? {} : { 'content-type': 'application/json' }) };
+      const sent: Record<string, string> = {
+        ...config.headers,
+        ...options.headers,
+        ...(this.json === undefined ? {} : { 'content-type': 'application/json' }),
+      };
       if (this.#withoutKey) delete sent[config.authHeaderName];
       const headers = redactHeaders(sent, config.authHeaderName);
       log(config, 'debug', `${request.method} ${request.url} (attempt ${attempt})`, { headers });

@@ -181,6 +181,15 @@ function checkWebhookConfig(config: SandboxWebhookConfig, webhookHosts: Readonly
   }
 }
 
+/** 32 random bytes as base64url, from the Web Crypto every runtime the sandbox runs in has. */
+function randomToken(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
 /**
  * Creates an in-memory emulation of the Delivery Service API: lookup data, accounts, orders with
  * every server-side rule and errorCode, a state engine, webhooks and fault injection.
@@ -210,15 +219,6 @@ function checkWebhookConfig(config: SandboxWebhookConfig, webhookHosts: Readonly
  * await sandbox.close();
  * ```
  */
-/** 32 random bytes as base64url, from the Web Crypto every runtime the sandbox runs in has. */
-function randomToken(): string {
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
-}
-
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const now = options.now ?? Date.now;
   const apiKey = options.apiKey ?? 'sandbox-api-key';

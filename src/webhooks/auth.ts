@@ -89,4 +89,3 @@ function headerValue(headers: WebhookHeaders, lowerName: string): string | undef
   }
   return undefined;
 }
-

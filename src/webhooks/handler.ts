@@ -149,7 +149,12 @@ export function webhookRequestHandler(given: WebhookHandlerOptions = {}): (reque
         if (body === TIMED_OUT) return answer(408, { error: `Request timeout: the body did not arrive within ${bodyTimeoutMs} ms` }, { connection: 'close' });
       } else {
         body = parsed.value;
-        const size = typeof body === 'string' ? body.length : body instanceof Uint8Array ? body.byteLength : Number(request.headers.get('content-length') ?? 0);
+        const size =
+          typeof body === 'string'
+            ? new TextEncoder().encode(body).byteLength
+            : body instanceof Uint8Array
+              ? body.byteLength
+              : Number(request.headers.get('content-length') ?? 0);
         if (size > maxBodyBytes) return tooLarge();
       }
       event = parseWebhookEvent(body);

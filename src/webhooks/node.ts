@@ -6,8 +6,8 @@
  * @module delivery-sdk/webhooks/node
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readArgument } from './auth.js';
 import { DeliveryError } from '../errors/base.js';
+import { readArgument } from './auth.js';
 import { checkBodyTimeout, DEFAULT_WEBHOOK_BODY_TIMEOUT_MS, type ParsedBody, type WebhookHandlerOptions, webhookRequestHandler } from './handler.js';
 
 export { DEFAULT_WEBHOOK_BODY_TIMEOUT_MS } from './handler.js';

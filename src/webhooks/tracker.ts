@@ -305,12 +305,25 @@ function storeTracker(store: OrderTrackerStore): AsyncOrderTracker {
   };
 }
 
-/** The body as the service sent it: the one form every version of the SDK reads alike. */
+/**
+ * The body as the service sent it: the one form every version of the SDK reads alike. A field
+ * JSON cannot write (nested too deeply for the stack) is left out rather than failing the event,
+ * which the service would redeliver for ever: the fields the tracker reads are flat.
+ */
 function encode(event: WebhookEvent): string {
   try {
     return JSON.stringify(event.raw);
-  } catch (err) {
-    throw new WebhookPayloadError("track: the event's raw body cannot be stored as JSON", { field: 'raw', cause: err });
+  } catch {
+    const writable: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(event.raw)) {
+      try {
+        JSON.stringify(value);
+        writable[field] = value;
+      } catch {
+        // left out: see above
+      }
+    }
+    return JSON.stringify(writable);
   }
 }
 

@@ -71,7 +71,7 @@ describe('an answer that echoes the key in an encoded form', () => {
   const code = (char: string) => char.charCodeAt(0);
   const forms: Array<[string, string]> = [
     ['%-encoded, upper-case hex', encodeURIComponent(key)],
-    ['%-encoded, lower-case hex', encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())],
+    ['%-encoded, lower-case hex', encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (percent) => percent.toLowerCase())],
     ['%-encoded, mixed case', 'sk_live_Ab3%2bxY%2F9zQ%3d%3D'],
     ['base64', base64],
     ['base64 without padding', base64.replace(/=+$/, '')],

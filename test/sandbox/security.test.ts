@@ -56,7 +56,12 @@ describe('control endpoints answer only a client holding the token listen() retu
   it('refuses a second client on this machine without the token, or with a wrong one: 401, nothing read or changed', async () => {
     const phone = '+201009998887';
     const json = { 'content-type': 'application/json' };
-    const admin = { email: 'owner@nile.example', password: 'pw-123456', profile: { firstName: 'M', lastName: 'A', phone }, countryId: SANDBOX_COUNTRY_IDS.egypt };
+    const admin = {
+      email: 'owner@nile.example',
+      password: 'pw-123456',
+      profile: { firstName: 'M', lastName: 'A', phone },
+      countryId: SANDBOX_COUNTRY_IDS.egypt,
+    };
     await send('POST', '/v2/users/business/admin', json, JSON.stringify(admin));
     await send('POST', '/v2/users/business-admin/phone/verify', json, JSON.stringify({ phone }));
     sandbox.setWebhook({ url: 'http://127.0.0.1:9/hooks', headerName: 'X-Webhook-Secret', headerValue: 'webhook-secret-value' });

@@ -185,7 +185,9 @@ describe('requests Fetch cannot represent: answered by the adapter, never a 500'
     const { port } = new URL(url);
     return new Promise((resolve, reject) => {
       const socket = connect(Number(port), '127.0.0.1', () => {
-        const lines = Object.entries({ host: `127.0.0.1:${port}`, 'content-type': 'application/json', 'content-length': '2', ...headers }).map(([n, v]) => `${n}: ${v}`);
+        const lines = Object.entries({ host: `127.0.0.1:${port}`, 'content-type': 'application/json', 'content-length': '2', ...headers }).map(
+          ([n, v]) => `${n}: ${v}`,
+        );
         socket.write(`${requestLine}\r\n${lines.join('\r\n')}\r\n\r\n{}`);
       });
       let text = '';
@@ -298,6 +300,16 @@ describe('createNodeWebhookHandler behind Express-style body parsers', () => {
     const parse = bodyParser('json');
     const url = await serve((req, res) => parse(req, () => handle(req, res)));
     expect((await send(url, webhookBody({ padding: 'x'.repeat(2000) }))).status).toBe(413);
+  });
+
+  it('measures a body a parser read as a string in bytes, not UTF-16 units: Arabic text past maxBodyBytes gets 413', async () => {
+    const handle = createNodeWebhookHandler({ maxBodyBytes: 1024 });
+    const parse = bodyParser('text');
+    const url = await serve((req, res) => parse(req, () => handle(req, res)));
+    const body = webhookBody({ courierNote: 'ش'.repeat(500) });
+    expect(JSON.stringify(body).length).toBeLessThan(1024);
+    expect(new TextEncoder().encode(JSON.stringify(body)).byteLength).toBeGreaterThan(1024);
+    expect((await send(url, body)).status).toBe(413);
   });
 
   it("passes the adapter's own failures to next(), as Express error handling expects", async () => {

@@ -260,6 +260,24 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Red
       expect(reported[0]).toBeInstanceOf(TrackerStoreError);
     });
 
+    it('stores an event nested too deeply for JSON to write without that field: 200 as in memory, never a 500 redelivered for ever', async () => {
+      const depth = 5_000;
+      const valid = JSON.stringify(webhookBody({ state: 45, cod: 980 }));
+      const body = `${valid.slice(0, -1)},"note":${'{"a":'.repeat(depth)}{}${'}'.repeat(depth)}}`;
+      const memory = createOrderTracker();
+      const answers: number[] = [];
+      for (const track of [(event: WebhookEvent) => tracker.track(event), (event: WebhookEvent) => memory.track(event)]) {
+        const handler = createWebhookHandler({ onEvent: async (event) => void (await track(event)) });
+        const request = new Request('http://127.0.0.1/webhooks', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        answers.push((await handler(request)).status);
+      }
+      expect(answers).toEqual([200, 200]);
+      const stored = await tracker.current(TN);
+      expect(stored).toMatchObject({ state: 45, cod: 980, trackingNumber: TN });
+      expect(stored?.raw).not.toHaveProperty('note');
+      expect(memory.current(TN)?.state).toBe(45);
+    });
+
     it('refuses an event whose raw body says something else, storing nothing', async () => {
       const event = parseWebhookEvent(webhookBody({ state: 24 }));
       await expect(tracker.track({ ...event, state: 45, cod: 0 } as unknown as WebhookEvent)).rejects.toMatchObject({
