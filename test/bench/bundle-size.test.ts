@@ -37,8 +37,9 @@ describe('browser bundle of a checkout page (construct the client, call deliveri
   // 2026-11-24, with the calls after creation): the validators the main entry re-exports keep zod in
   // what the page loads at once (without them the page is under 32.5 KB). docs/performance.md gives
   // the figure and what it would take. This guards against growth beyond the size on record: 39.5 KB
-  // since every call reads its input into its wire form and reads its arguments in the typed boundary.
-  const GUARD = 40 * KB;
+  // since every call reads its input into its wire form and reads its arguments in the typed boundary,
+  // 40.0 KB since redaction knows the key's encoded forms and public lookups leave the key out.
+  const GUARD = 40.5 * KB;
   it(`stays within ${GUARD / KB} KB minified and gzipped (budget ${BUDGETS.main / KB} KB, not met yet)`, () => {
     expect(bundle.gzipBytes).toBeLessThanOrEqual(GUARD);
   });
