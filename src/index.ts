@@ -61,6 +61,7 @@ export {
   type DeliveryErrorOptions,
   DeliveryImagesRequiredError,
   DistrictNotFoundError,
+  DuplicateOrderError,
   type ErrorClassByCode,
   ErrorCode,
   errorCodeMeaning,

@@ -9,7 +9,7 @@ import { connectionError, errorFromResponse, isRedirect, redirectError, tooLarge
 import { LOG_LEVELS, log } from './logger.js';
 import type { CallOptions, ClientHooks } from './options.js';
 import { redactHeaders, secretsOf } from './redaction.js';
-import { retryDelay } from './retry.js';
+import { mayHaveActed, retryDelay } from './retry.js';
 
 type HookEvent<K extends keyof ClientHooks> = Parameters<NonNullable<ClientHooks[K]>>[0];
 
@@ -38,6 +38,8 @@ export class Call<T> {
   readonly #maxResponseBytes: number;
   /** A public endpoint's call leaves the client's key out (see Endpoint.public). */
   readonly #withoutKey: boolean;
+  /** Whether an attempt so far may have reached the service and acted: what `mayExist` tells. */
+  #mayHaveActed = false;
 
   constructor(
     private readonly ky: KyInstance,
@@ -68,6 +70,7 @@ export class Call<T> {
         return await this.#attempt(attempt);
       } catch (error) {
         failure = this.#failure(error, attempt);
+        this.#mayHaveActed ||= mayHaveActed(failure);
         // A kyHooks afterResponse hook returned ky.retry(): documented to bypass the policy.
         const forced = isForceRetryError(error) && attempt <= maxRetries;
         wait = options.signal?.aborted
@@ -87,6 +90,7 @@ export class Call<T> {
         if (!abortedMeanwhile) continue;
         failure = this.#aborted();
       }
+      this.#tellOutcome(failure);
       log(config, 'error', `${request.method} ${request.url} failed: ${failure.message}`, { attempt });
       notify(config, 'onError', { ...request, error: failure });
       throw failure;
@@ -170,15 +174,25 @@ export class Call<T> {
     return { data: transform === undefined ? (data as T) : transform(data, { status: response.status, request }), response };
   }
 
+  /**
+   * Sets the failure's `mayExist`, and says it in words: a call that changes something may have
+   * done it when any of its attempts may have reached the service. A read changes nothing.
+   */
+  #tellOutcome(failure: DeliveryError): void {
+    const reads = this.endpoint.reads ?? this.request.method === 'GET';
+    if (reads || !this.#mayHaveActed) return;
+    (failure as { mayExist: boolean }).mayExist = true;
+    failure.message += ' It may have been acted on (mayExist): look it up before sending it again.';
+  }
+
   /** The DeliveryError for whatever ended an attempt. */
   #failure(error: unknown, attempt: number): DeliveryError {
     const { method, url } = this.request;
-    const note = method === 'POST' && this.endpoint.idempotent !== true ? ' The service may have acted on it; it was not sent again.' : '';
     if (error instanceof AttemptCut) {
       if (error.cut === 'caller') return this.#aborted();
       if (error.cut === 'total')
-        return new TimeoutError(`${method} ${url} took longer than totalTimeout (${this.#totalTimeout} ms).${note}`, { request: this.request });
-      return new TimeoutError(`${method} ${url} timed out after ${this.#timeout} ms (attempt ${attempt}).${note}`, { request: this.request });
+        return new TimeoutError(`${method} ${url} took longer than totalTimeout (${this.#totalTimeout} ms).`, { request: this.request });
+      return new TimeoutError(`${method} ${url} timed out after ${this.#timeout} ms (attempt ${attempt}).`, { request: this.request });
     }
     if (error instanceof DeliveryError) return error;
     return connectionError(this.request, error, 'sending the request');

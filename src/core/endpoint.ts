@@ -24,6 +24,8 @@ export interface Endpoint<T> {
   transform?: ((data: unknown, answer: { status: number; request: RequestSummary }) => T) | undefined;
   /** Safe to repeat when the outcome is unknown. Default: true for GET and PUT, false otherwise. */
   idempotent?: boolean | undefined;
+  /** Changes nothing at the service (a search, a label print): its errors never say `mayExist`. Default: true for GET. */
+  reads?: boolean | undefined;
   /** Served without a key (the spec's public lookups): the client's key is left out, unless `auth.sendToPublicEndpoints`. */
   public?: boolean | undefined;
 }

@@ -8,6 +8,7 @@ import {
   ConnectionError,
   createCodedError,
   type DeliveryError,
+  DuplicateOrderError,
   formatPath,
   isPickupErrorCode,
   NotFoundError,
@@ -71,6 +72,25 @@ function issuesText(issues: readonly ValidationIssue[]): string | undefined {
   );
 }
 
+/** What a refusal of a repeated `uniqueBusinessReference` says: the reference, and the order holding it when named. */
+export interface DuplicateRefusal {
+  readonly uniqueBusinessReference?: string | undefined;
+  readonly trackingNumber?: string | undefined;
+}
+
+/**
+ * Reads the service's refusal of an order whose `uniqueBusinessReference` another order holds
+ * ("uniqueBusinessReference 'WC_1042' is already used by order 7031567294"); undefined for any
+ * other text. Its wording is not in the spec (docs/assumptions.md): any text naming the unique
+ * reference and saying it is taken, with the order's tracking number when it gives one.
+ */
+export function duplicateRefusalOf(text: unknown, data?: unknown): DuplicateRefusal | undefined {
+  if (typeof text !== 'string' || !/unique[\s_-]*business[\s_-]*reference/i.test(text) || !/already|exist|used|duplicat|taken/i.test(text)) return undefined;
+  const named = isRecord(data) ? data['trackingNumber'] : undefined;
+  const trackingNumber = typeof named === 'string' || typeof named === 'number' ? String(named) : /\border\s+#?(\d{4,})/i.exec(text)?.[1];
+  return { uniqueBusinessReference: /['"‘“]([^'"’”]+)['"’”]/.exec(text)?.[1], trackingNumber };
+}
+
 /** A redirect: a 3xx, or what a browser answers for one under `redirect: 'manual'` (type `opaqueredirect`, status 0). */
 export function isRedirect(response: Response): boolean {
   return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
@@ -121,6 +141,8 @@ export function errorFromResponse(response: Response, decoded: DecodedBody, requ
     meaning ?? (errorCode === undefined ? '' : ` (errorCode ${errorCode})`)
   }`;
   const options: ApiErrorOptions = { status, body, headers, request, errorCode, issues };
+  const duplicate = status < 500 ? duplicateRefusalOf(serverMessage, isRecord(body) ? body['data'] : undefined) : undefined;
+  if (duplicate !== undefined) return new DuplicateOrderError(message, { ...options, ...duplicate });
   if (status === 401) return new AuthenticationError(`${message}; check the client's \`apiKey\` (or DELIVERY_API_KEY)`, options);
   if (status === 403) return new PermissionDeniedError(message, options);
   if (status === 404) return new NotFoundError(`${message}; check \`baseUrl\` (the API's root) and the ids in the path`, options);
@@ -131,8 +153,7 @@ export function errorFromResponse(response: Response, decoded: DecodedBody, requ
 
 /** The error for an answer longer than `maxResponseBytes`, of which the rest was not read. */
 export function tooLargeError(request: RequestSummary, status: number, maxResponseBytes: number): ResponseTooLargeError {
-  const note = request.method === 'POST' ? ' The service may have acted on it: look it up before sending it again.' : '';
-  const message = `${request.method} ${request.url} answered ${status} with more than maxResponseBytes (${maxResponseBytes} bytes); the rest was not read.${note}`;
+  const message = `${request.method} ${request.url} answered ${status} with more than maxResponseBytes (${maxResponseBytes} bytes); the rest was not read.`;
   return new ResponseTooLargeError(message, { status, request, maxResponseBytes });
 }
 

@@ -1,4 +1,14 @@
-import { ApiError, ConnectionError, type DeliveryError, RateLimitError, ResponseShapeError, TimeoutError } from '../errors/index.js';
+import {
+  ApiError,
+  ConnectionError,
+  type DeliveryError,
+  RateLimitError,
+  RequestAbortedError,
+  ResponseShapeError,
+  ResponseTooLargeError,
+  ServerError,
+  TimeoutError,
+} from '../errors/index.js';
 import { parseRetryAfter } from './error-mapping.js';
 
 /** The statuses an idempotent call is retried on; a POST only on 429. */
@@ -16,6 +26,19 @@ export function wasNeverSent(error: unknown): boolean {
     cause = cause.cause;
   }
   return false;
+}
+
+/**
+ * Whether the attempt that ended in `error` may have reached the service and done what it asked:
+ * the one rule behind `mayExist`, for a single call and for each order of a bulk upload. An
+ * answer the service gave in words (a 4xx, a code) says it did nothing; a 5xx, a lost or cut
+ * exchange, or an answer that could not be read leave it open.
+ */
+export function mayHaveActed(error: DeliveryError): boolean {
+  if (error instanceof TimeoutError || error instanceof RequestAbortedError) return true;
+  if (error instanceof ConnectionError) return !wasNeverSent(error);
+  if (error instanceof ApiError) return error instanceof ServerError;
+  return error instanceof ResponseShapeError || error instanceof ResponseTooLargeError;
 }
 
 /**

@@ -58,6 +58,14 @@ export class DeliveryError extends Error {
    * their input); log `hint` next to it.
    */
   readonly hint: string | undefined;
+  /**
+   * Whether what the call asked for (an order created, a change made) may have happened at the
+   * service although the call failed: true when the request may have reached it (a connection
+   * lost after sending, a timeout, an abort while in flight, a 5xx, an answer that could not be
+   * read), false when it certainly did not (refused before sending, connection refused, a 4xx).
+   * Always false for reads. When true, look the order up before sending it again.
+   */
+  readonly mayExist: boolean = false;
 
   constructor(message: string, options: DeliveryErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -110,6 +118,26 @@ export class ApiError extends DeliveryError {
     this.headers = options.headers ?? {};
     this.request = options.request;
     this.issues = options.issues ?? [];
+  }
+}
+
+/**
+ * The service refused an order because its `uniqueBusinessReference` is already used by another
+ * order, created earlier (yesterday's checkout, another instance). A create that was repeated by
+ * the SDK itself after an unknown outcome never ends here: it resolves with the order its first
+ * attempt created. `trackingNumber` is the existing order's, when the refusal names it.
+ */
+export class DuplicateOrderError extends ApiError {
+  override name = 'DuplicateOrderError';
+  /** The reference the service says is taken. */
+  readonly uniqueBusinessReference: string | undefined;
+  /** The tracking number of the order that holds the reference, when the refusal names it. */
+  readonly trackingNumber: string | undefined;
+
+  constructor(message: string, options: ApiErrorOptions & { uniqueBusinessReference?: string | undefined; trackingNumber?: string | undefined }) {
+    super(message, options);
+    this.uniqueBusinessReference = options.uniqueBusinessReference;
+    this.trackingNumber = options.trackingNumber;
   }
 }
 

@@ -17,6 +17,12 @@ export interface BulkCreatedDelivery {
   trackingNumber?: string | undefined;
   /** As you sent it. */
   businessReference?: string | undefined;
+  /**
+   * True when the service refused the order because its `uniqueBusinessReference` is already
+   * held: the order exists (sent again after an upload whose answer was lost), `trackingNumber`
+   * is the one the refusal named.
+   */
+  alreadyExisted?: boolean | undefined;
   [field: string]: unknown;
 }
 

@@ -115,6 +115,6 @@ export function getAirwayBills(
   return send(core, options, () => ({
     input: { trackingNumbers: trackingNumbersText(trackingNumbers), ...labelChoices(labelOptions) },
     // Prints labels, changes nothing: safe to ask again.
-    endpoint: ({ json }) => ({ method: 'POST', path: '/deliveries/mass-awb', json, transform: pdfOf, idempotent: true }),
+    endpoint: ({ json }) => ({ method: 'POST', path: '/deliveries/mass-awb', json, transform: pdfOf, idempotent: true, reads: true }),
   }));
 }

@@ -6,6 +6,7 @@
  * failed: [{ index, errorCode, message }] }` is read too.
  */
 
+import { duplicateRefusalOf } from '../core/error-mapping.js';
 import { idString } from '../core/guards.js';
 import { errorCodeFromWire, isKnownErrorCode } from '../errors/codes.js';
 import { ApiError, createCodedError, type DeliveryError, ErrorCode, errorCodeMeaning, ResponseShapeError } from '../errors/index.js';
@@ -66,6 +67,18 @@ function orderError(entry: Record<string, unknown>, answer: BulkResponseContext)
 }
 
 /**
+ * What a failure entry says of its order. A refusal because the order's `uniqueBusinessReference`
+ * is already held (an order sent again after its first upload's answer was lost) means the order
+ * exists: it is `created`, with the tracking number the refusal names and `alreadyExisted: true`.
+ */
+function failureOutcome(entry: Record<string, unknown>, answer: BulkResponseContext): BulkOutcome {
+  const duplicate = duplicateRefusalOf(reasonOf(entry), entry);
+  if (duplicate === undefined) return { error: orderError(entry, answer), mayExist: false };
+  const reference = text(entry['businessReference']);
+  return { created: { trackingNumber: duplicate.trackingNumber, ...(reference === undefined ? {} : { businessReference: reference }), alreadyExisted: true } };
+}
+
+/**
  * Reads one answer. `bodies` are the orders as sent, in request order. Positions the answer
  * does not speak of are left out of `outcomes`: the caller treats them as unreported.
  */
@@ -108,7 +121,7 @@ function readPerIndex(
   for (const entry of failed ?? []) {
     if (!isRecord(entry) || typeof entry['index'] !== 'number') continue;
     const position = positionOf(entry, -1);
-    if (position !== undefined) outcomes.set(position, { error: orderError(entry, answer), mayExist: false });
+    if (position !== undefined) outcomes.set(position, failureOutcome(entry, answer));
   }
 }
 
@@ -148,7 +161,7 @@ function matchByReference(
       for (const position of positions)
         unsure.set(position, `'${reference}' was sent ${positions.length} times and failed ${entries.length}: ${entries.map(reasonOf).join('; ')}`);
     } else {
-      positions.forEach((position, i) => outcomes.set(position, { error: orderError(entries[i] as Record<string, unknown>, answer), mayExist: false }));
+      positions.forEach((position, i) => outcomes.set(position, failureOutcome(entries[i] as Record<string, unknown>, answer)));
       unplaced.push(...entries.slice(positions.length));
     }
   }

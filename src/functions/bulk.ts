@@ -89,12 +89,6 @@ const INVALID_ARGUMENT = 'Invalid argument';
 
 const aborted = (signal: AbortSignal): RequestAbortedError => abortedByCaller(`POST ${BULK_PATH}`, signal);
 
-/** No answer says what happened to the chunk (5xx, timeout, lost connection, abort in flight, unreadable 2xx): its orders may exist. */
-const outcomeUnknown = (error: DeliveryError): boolean =>
-  error instanceof ConnectionError
-    ? !wasNeverSent(error)
-    : error instanceof ServerError || !(error instanceof ApiError || error instanceof CodedDeliveryError || error instanceof ValidationError);
-
 /** Errors every later chunk would get too: sending on would only repeat them. */
 const stopsUpload = (error: DeliveryError): boolean =>
   [AuthenticationError, PermissionDeniedError, NotFoundError, BusinessLocationRequiredError, ConfigurationError, RequestAbortedError].some(
@@ -325,7 +319,7 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
     const bodies = orders.map((order) => order.value);
     let answer: ResponseContext = { status: 200, request: { method: 'POST', url: BULK_PATH } };
     let unreported: DeliveryError;
-    let mayExist = true;
+    let mayExist = true; // an answer that does not speak of an order leaves it open
     let read: BulkResponse | undefined;
     try {
       const transform = (data: unknown, context: ResponseContext): unknown => ((answer = context), data);
@@ -344,7 +338,7 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
         read = readBulkResponse(data, bodies, { status, request, error });
         serviceErrors.push(error as ApiError | CodedDeliveryError);
       } else {
-        mayExist = outcomeUnknown(error);
+        mayExist = error.mayExist;
         if (stopsUpload(error)) reason ??= error;
       }
     }
@@ -572,7 +566,8 @@ function describeOutcome({ created, failed, stopped }: BulkCreateResult, total: 
   }
   const groups = new Map<string, number[]>();
   for (const { index, error, mayExist } of failed) {
-    const reason = `${mayExist ? 'outcome unknown, may have been created: ' : ''}${error.message}`;
+    // An error of the transport says `mayExist` in its own words already.
+    const reason = `${mayExist && !error.mayExist ? 'outcome unknown, may have been created: ' : ''}${error.message}`;
     const group = groups.get(reason);
     if (group === undefined) groups.set(reason, [index]);
     else group.push(index);

@@ -1,5 +1,6 @@
-import type { APIPromise } from '../core/api-promise.js';
+import { APIPromise } from '../core/api-promise.js';
 import type { Endpoint } from '../core/http.js';
+import { DuplicateOrderError } from '../errors/index.js';
 import { type Checked, type InputCheck, orderCheck } from '../schemas/check.js';
 import type { OrderInput } from '../schemas/order.js';
 import { isRecord } from '../schemas/predicates.js';
@@ -77,5 +78,27 @@ function orderEndpoint({ value, json }: Checked): Endpoint<CreatedDelivery> {
  * ```
  */
 export function createDelivery(core: DeliveryCore, order: OrderInput, options?: RequestOptions): APIPromise<CreatedDelivery> {
-  return send(core, options, () => orderCall(order, orderCheck));
+  return sendOrder(core, order, () => orderCheck, options);
+}
+
+/**
+ * Sends one order through the check `checkOf` gives (made inside the typed-error boundary). When the SDK repeated it after an unknown outcome and the
+ * service refused the repeat because the order's `uniqueBusinessReference` is taken, the first
+ * attempt created it: the call resolves with that order (repeated-create.ts). Without an earlier
+ * attempt that may have reached the service, the refusal is the caller's `DuplicateOrderError`.
+ */
+export function sendOrder(core: DeliveryCore, order: unknown, checkOf: () => InputCheck, options: RequestOptions | undefined): APIPromise<CreatedDelivery> {
+  const startedAt = Date.now();
+  let sent: unknown;
+  const created = send(core, options, () => {
+    const call = orderCall(order, checkOf());
+    return { ...call, endpoint: (checked: Checked) => ((sent = checked.value), call.endpoint(checked)) };
+  });
+  return new APIPromise(
+    created.withResponse().catch(async (error: unknown) => {
+      if (!(error instanceof DuplicateOrderError) || !error.mayExist) throw error;
+      const { orderHoldingReference } = await import('./repeated-create.js');
+      return orderHoldingReference(core, error, sent, startedAt, options);
+    }),
+  );
 }

@@ -91,7 +91,7 @@ function deliveryPage(data: unknown, answer: ResponseContext): DeliveryPage {
 function searchCall(filter: Record<string, unknown>): CheckedCall<DeliveryPage> {
   return {
     input: searchBody(filter),
-    endpoint: ({ json }) => ({ method: 'POST', path: '/deliveries/search', json, transform: deliveryPage, idempotent: true }),
+    endpoint: ({ json }) => ({ method: 'POST', path: '/deliveries/search', json, transform: deliveryPage, idempotent: true, reads: true }),
   };
 }
 

@@ -8,7 +8,7 @@ import type { FulfillmentReturnOrder, FulfillmentSendOrder } from '../schemas/or
 import type { FulfillmentItem } from '../schemas/order-parts.js';
 import { isRecord } from '../schemas/predicates.js';
 import type { DeliveryCore } from './core.js';
-import { type CreatedDelivery, orderCall } from './deliveries.js';
+import { type CreatedDelivery, sendOrder } from './deliveries.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
 import { createdRecord, listOf, type ResponseContext } from './shared.js';
@@ -63,7 +63,7 @@ const bulkyCreated = (data: unknown, answer: ResponseContext): BulkyCreatedOrder
  * ```
  */
 export function createFulfillmentOrder(core: DeliveryCore, order: FulfillmentSendOrder, options?: RequestOptions): APIPromise<CreatedDelivery> {
-  return send(core, options, () => orderCall(order, fulfillmentCheck));
+  return sendOrder(core, order, () => fulfillmentCheck, options);
 }
 
 /**
@@ -90,9 +90,7 @@ export function createFulfillmentReturn(core: DeliveryCore, order: FulfillmentRe
   } catch (cause) {
     return new APIPromise(Promise.reject(new ConfigurationError('createReturn options could not be read.', { cause })));
   }
-  return send(core, requestOptions, () =>
-    orderCall(order, original === undefined ? fulfillmentReturnCheck : fulfillmentReturnCheckOf(originalItems(original))),
-  );
+  return sendOrder(core, order, () => (original === undefined ? fulfillmentReturnCheck : fulfillmentReturnCheckOf(originalItems(original))), requestOptions);
 }
 
 /**

@@ -124,7 +124,8 @@ describe('maxResponseBytes', () => {
     answer = endless(201, { written: 0 });
     const error = await failure(client({ maxResponseBytes: KB }).request({ method: 'POST', path: '/deliveries', body: {} }));
     expect(error).toBeInstanceOf(ResponseTooLargeError);
-    expect(error.message).toMatch(/may have acted on it/);
+    expect(error).toMatchObject({ mayExist: true });
+    expect(error.message).toMatch(/may have been acted on \(mayExist\)/);
   });
 
   it('defaults to 10 MB, and refuses a limit that is not a number >= 0', async () => {

@@ -208,7 +208,7 @@ describe('createBulk: failures, never sending an order twice', () => {
     ]);
     expect(error.failed[0]?.error).toBeInstanceOf(ServerError);
     expect(error.message).toMatch(
-      /^Bulk creation incomplete: 2 of 6 orders failed \(2 may exist all the same\), 4 created: \[2-3\] \(2 orders\): outcome unknown, may have been created: [^;]+$/,
+      /^Bulk creation incomplete: 2 of 6 orders failed \(2 may exist all the same\), 4 created: \[2-3\] \(2 orders\): [^;]+ may have been acted on \(mayExist\)[^;]+$/,
     );
   });
 
@@ -256,7 +256,7 @@ describe('createBulk: failures, never sending an order twice', () => {
     expect(JSON.stringify(error).length).toBeLessThan(3000);
     // One reason for 500 orders is said once.
     expect(error.message).toMatch(
-      /^Bulk creation incomplete: 500 of 500 orders failed \(500 may exist all the same\), 0 created: \[0-499\] \(500 orders\): outcome unknown, may have been created: [^;]+$/,
+      /^Bulk creation incomplete: 500 of 500 orders failed \(500 may exist all the same\), 0 created: \[0-499\] \(500 orders\): [^;]+ may have been acted on \(mayExist\)[^;]+$/,
     );
     expect(error.message.length).toBeLessThan(300);
   });

@@ -1,0 +1,45 @@
+import type { WithResponse } from '../core/api-promise.js';
+import type { DuplicateOrderError } from '../errors/index.js';
+import { isRecord } from '../schemas/predicates.js';
+import type { DeliveryCore } from './core.js';
+import type { CreatedDelivery } from './deliveries.js';
+import { findDeliveryByReference, getDelivery } from './delivery-reads.js';
+import type { RequestOptions } from './options.js';
+
+/**
+ * How much earlier than the call an order may say it was created and still be the call's own:
+ * the service's clock and this machine's may disagree by a few minutes. An order older than that
+ * held the reference before the call began (yesterday's checkout), so it is not the answer.
+ */
+const CLOCK_SKEW_MS = 10 * 60_000;
+
+/**
+ * The order a create's first attempt made, once its repeat was refused because that order holds
+ * the `uniqueBusinessReference`: a repeated idempotent request answers with the first result (as
+ * in Stripe). Found by the tracking number the refusal names, else among the orders carrying the
+ * order's `businessReference`. Rejects with `refusal` itself (its `mayExist` true) when the order
+ * cannot be found or was created before the call began.
+ */
+export async function orderHoldingReference(
+  core: DeliveryCore,
+  refusal: DuplicateOrderError,
+  sent: unknown,
+  startedAt: number,
+  options: RequestOptions | undefined,
+): Promise<WithResponse<CreatedDelivery>> {
+  let trackingNumber = refusal.trackingNumber;
+  const reference = isRecord(sent) ? sent['businessReference'] : undefined;
+  if (trackingNumber === undefined && typeof reference === 'string' && reference.trim() !== '') {
+    const unique = isRecord(sent) ? sent['uniqueBusinessReference'] : undefined;
+    const found = await findDeliveryByReference(core, reference, options);
+    // A record that shows its unique reference must show this one.
+    if (found !== undefined && (found['uniqueBusinessReference'] === undefined || found['uniqueBusinessReference'] === unique)) trackingNumber = found.trackingNumber;
+  }
+  if (trackingNumber === undefined) throw refusal;
+  const { data: order, response } = await getDelivery(core, trackingNumber, options).withResponse();
+  const createdAt = typeof order.createdAt === 'string' ? Date.parse(order.createdAt) : Number.NaN;
+  if (order._id === undefined || createdAt < startedAt - CLOCK_SKEW_MS) throw refusal;
+  const { type, ...rest } = order;
+  const created = { ...rest, _id: order._id, trackingNumber: order.trackingNumber, ...(type?.code === undefined ? {} : { type: type.code }) };
+  return { data: created as CreatedDelivery, response };
+}
