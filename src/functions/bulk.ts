@@ -65,6 +65,17 @@ export interface BulkCreateOptions extends RequestOptions {
   deleteFailedDeliveries?: boolean | undefined;
 }
 
+/** Options of `streamBulk`: those of `createBulk`, and `onSettled`. */
+export interface BulkStreamOptions extends BulkCreateOptions {
+  /**
+   * Called with each chunk's outcome as it settles, for every chunk sent: also for the chunks
+   * still in flight when you leave the loop (`break`, `return`, a throw), whose outcomes the loop
+   * never yields. Leaving the loop waits for them, so that no created order goes unreported.
+   * Throwing from it stops the upload.
+   */
+  onSettled?: ((chunk: BulkChunkOutcome) => void) | undefined;
+}
+
 /** The orders `createBulk` takes: an array, or any iterable or async iterable (a generator, a stream of rows). A string is not. */
 export type BulkInput = Iterable<OrderInput> | AsyncIterable<OrderInput>;
 
@@ -132,7 +143,7 @@ function settingsOf(options: BulkCreateOptions | undefined) {
   } catch (cause) {
     throw new ConfigurationError('createBulk options could not be read.', { cause });
   }
-  const { chunkSize = 100, concurrency = 4, onProgress, deleteFailedDeliveries = false, ...requestOptions } = read;
+  const { chunkSize = 100, concurrency = 4, onProgress, onSettled, deleteFailedDeliveries = false, ...requestOptions } = read as BulkStreamOptions;
   for (const [name, value] of [
     ['chunkSize', chunkSize],
     ['concurrency', concurrency],
@@ -142,9 +153,13 @@ function settingsOf(options: BulkCreateOptions | undefined) {
   }
   if (typeof deleteFailedDeliveries !== 'boolean')
     throw new ConfigurationError(`createBulk \`deleteFailedDeliveries\`: expected true or false, received ${shown(deleteFailedDeliveries)}.`);
-  if (onProgress !== undefined && typeof onProgress !== 'function')
-    throw new ConfigurationError(`createBulk \`onProgress\`: expected a function, received ${shown(onProgress)}.`);
-  return { chunkSize, concurrency, onProgress, deleteFailedDeliveries, requestOptions: requestOptions as RequestOptions };
+  for (const [name, value] of [
+    ['onProgress', onProgress],
+    ['onSettled', onSettled],
+  ] as const) {
+    if (value !== undefined && typeof value !== 'function') throw new ConfigurationError(`createBulk \`${name}\`: expected a function, received ${shown(value)}.`);
+  }
+  return { chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions: requestOptions as RequestOptions };
 }
 
 /**
@@ -199,6 +214,7 @@ interface Upload {
   readonly chunkSize: number;
   readonly concurrency: number;
   readonly onProgress: ((progress: BulkProgress) => void) | undefined;
+  readonly onSettled: ((chunk: BulkChunkOutcome) => void) | undefined;
   readonly deleteFailedDeliveries: boolean;
   readonly requestOptions: RequestOptions;
   readonly validation: Validation;
@@ -232,7 +248,7 @@ interface ReadChunk {
  * each order as checked; otherwise each order is checked as its chunk fills.
  */
 async function* upload(core: DeliveryCore, source: Source, settings: Upload, prepared?: readonly Checked[]): AsyncGenerator<BulkChunkOutcome, UploadEnd> {
-  const { chunkSize, concurrency, onProgress, deleteFailedDeliveries, requestOptions, validation } = settings;
+  const { chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions, validation } = settings;
   const { http } = coreInternals(core);
   const { signal } = requestOptions;
   const total = source.kind === 'array' ? source.orders.length : undefined;
@@ -360,6 +376,11 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
     } catch (cause) {
       reason ??= new DeliveryError('createBulk stopped: onProgress threw', { cause });
     }
+    try {
+      onSettled?.(outcome);
+    } catch (cause) {
+      reason ??= new DeliveryError('streamBulk stopped: onSettled threw', { cause });
+    }
     yield outcome;
   };
   try {
@@ -388,9 +409,19 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
     }
     while (running.size > 0) yield* settle();
   } finally {
-    // An early `break` by the consumer: chunks in flight finish (never sent twice), the input is closed.
-    await Promise.allSettled(running.keys());
+    // An early `break` by the consumer: chunks in flight finish (never sent twice) and are told
+    // to onSettled, since the loop will not yield them; the input is closed.
+    let thrown: unknown;
+    for (const settled of await Promise.allSettled(running.keys())) {
+      if (settled.status !== 'fulfilled') continue;
+      try {
+        onSettled?.(settled.value);
+      } catch (cause) {
+        thrown ??= new DeliveryError('streamBulk: onSettled threw', { cause });
+      }
+    }
     if (!exhausted) await iterator?.return?.();
+    if (thrown !== undefined) throw thrown;
   }
   if (reason === undefined && !exhausted && signal?.aborted) reason = aborted(signal);
   return { sentUpTo, exhausted, reason, serviceErrors };
@@ -427,13 +458,13 @@ async function checkArray(orders: readonly unknown[], validation: Validation): P
   return checkedOrders;
 }
 
-function start(core: DeliveryCore, orders: unknown, options: BulkCreateOptions | undefined): { source: Source; settings: Upload } {
+function start(core: DeliveryCore, orders: unknown, options: BulkStreamOptions | undefined): { source: Source; settings: Upload } {
   requireCore(core);
   const source = sourceOf(orders);
   if (source instanceof ValidationError) throw source;
-  const { chunkSize, concurrency, onProgress, deleteFailedDeliveries, requestOptions } = settingsOf(options);
+  const { chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions } = settingsOf(options);
   const validation = validationOf(core, requestOptions);
-  return { source, settings: { chunkSize, concurrency, onProgress, deleteFailedDeliveries, requestOptions, validation } };
+  return { source, settings: { chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions, validation } };
 }
 
 /**
@@ -508,7 +539,8 @@ export async function createBulkDeliveries(core: DeliveryCore, orders: BulkInput
  * `mayExist: false`, and the others are sent. `outcome.progress` (and `onProgress`) has the totals.
  *
  * Nothing is sent before the iteration starts, and breaking out of the loop stops reading the
- * input (chunks in flight finish). When the upload stops early (an abort, an error every chunk
+ * input: chunks in flight finish, and leaving the loop waits for them; their outcomes, which the
+ * loop does not yield, go to `onSettled` (called for every chunk sent, yielded or not). When the upload stops early (an abort, an error every chunk
  * would get such as `AuthenticationError`, your iterable throwing, `onProgress` throwing), the
  * loop throws that error after the outcomes of every chunk sent.
  *
@@ -530,7 +562,7 @@ export async function createBulkDeliveries(core: DeliveryCore, orders: BulkInput
 export async function* streamBulkDeliveries(
   core: DeliveryCore,
   orders: BulkInput,
-  options?: BulkCreateOptions,
+  options?: BulkStreamOptions,
 ): AsyncGenerator<BulkChunkOutcome, void, undefined> {
   const { source, settings } = start(core, orders, options);
   const { signal } = settings.requestOptions;

@@ -14,6 +14,7 @@ export {
   type BulkCreateResult,
   type BulkInput,
   type BulkProgress,
+  type BulkStreamOptions,
   createBulkDeliveries,
   streamBulkDeliveries,
 } from './bulk.js';

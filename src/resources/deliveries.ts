@@ -4,6 +4,7 @@ import { type AirwayBillOptions, getAirwayBills } from '../functions/airway-bill
 import {
   type BulkChunkOutcome,
   type BulkCreateOptions,
+  type BulkStreamOptions,
   type BulkCreateResult,
   type BulkInput,
   createBulkDeliveries,
@@ -138,7 +139,8 @@ export class DeliveriesResource extends Resource {
    * neither the input nor the results are held whole. Each order is checked as its chunk
    * fills; an invalid one fails on its own (`mayExist: false`). When the upload stops early (an
    * abort, a 401, your iterable throwing) the loop throws that error after the outcomes of
-   * every chunk sent.
+   * every chunk sent. Leaving the loop early waits for the chunks in flight and gives their
+   * outcomes to `onSettled`, which hears of every chunk sent: no created order goes unreported.
    *
    * @example
    * ```ts
@@ -153,7 +155,7 @@ export class DeliveriesResource extends Resource {
    * }
    * ```
    */
-  streamBulk(orders: BulkInput, options?: BulkCreateOptions): AsyncGenerator<BulkChunkOutcome, void, undefined> {
+  streamBulk(orders: BulkInput, options?: BulkStreamOptions): AsyncGenerator<BulkChunkOutcome, void, undefined> {
     return streamBulkDeliveries(this.core, orders, options);
   }
 

@@ -225,3 +225,43 @@ describe('in bulk', () => {
     expect(sandbox.orders()).toHaveLength(2);
   });
 });
+
+describe('leaving a streamBulk loop early', () => {
+  it('reports every chunk sent to onSettled, the ones in flight included, and waits for them: every order the service holds was told', async () => {
+    const sandbox = createSandbox();
+    sandboxes.push(sandbox);
+    await setUpAccount(sandbox);
+    const gates: Array<() => void> = [];
+    let gatesOpen = false;
+    let bulkRequests = 0;
+    const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+      const request = input instanceof Request ? input : new Request(input, init);
+      if (new URL(request.url).pathname.endsWith('/deliveries/bulk') && bulkRequests++ > 0 && !gatesOpen) await new Promise<void>((open) => gates.push(open));
+      return sandbox.fetch(request);
+    };
+    const client = new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, fetch });
+    function* rows() {
+      for (let i = 0; i < 400; i++) yield order({ businessReference: `ROW-${i}` });
+    }
+    const settled: number[] = [];
+    const told = new Set<string>();
+    const loop = client.deliveries.streamBulk(rows(), {
+      chunkSize: 100,
+      concurrency: 4,
+      onSettled: (chunk) => {
+        settled.push(chunk.start);
+        for (const created of chunk.created) told.add(String(created.businessReference));
+      },
+    });
+    const first = await loop.next();
+    expect(first.done).toBe(false);
+    const leaving = loop.return(undefined); // `break`
+    gatesOpen = true;
+    for (const open of gates.splice(0)) open();
+    await leaving;
+    expect(bulkRequests).toBe(4);
+    expect(settled.sort((a, b) => a - b)).toEqual([0, 100, 200, 300]);
+    expect(sandbox.orders()).toHaveLength(400);
+    expect(new Set(sandbox.orders().map((o) => o.businessReference))).toEqual(told);
+  });
+});
