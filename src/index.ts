@@ -72,6 +72,7 @@ export {
   MixedDeliveryImageSourcesError,
   NotFoundError,
   OrderStateError,
+  PagingError,
   PermissionDeniedError,
   PickupErrorCode,
   type PlaceCandidate,
@@ -95,7 +96,7 @@ export { type AirwayBillOptions, MAX_AIRWAY_BILLS } from './functions/airway-bil
 export type { ResolvedBulkResult, ResolveTrackingNumbersOptions, UnresolvedBulkOrder } from './functions/bulk-recovery.js';
 export { type BulkyMergeGroup, previewBulkyMerge } from './functions/bulky-merge.js';
 export { type DeliveryChangeResult, type DeliveryTarget, EDITABLE_STATES } from './functions/delivery-changes.js';
-export type { DeliveryPage, DeliverySearchFilter } from './functions/delivery-reads.js';
+export type { DeliveryPage, DeliverySearchFilter, PagedReadOptions } from './functions/delivery-reads.js';
 export type { DeliveryAddressRecord, DeliveryRecord, NamedPlace, ReceiverRecord, TimelineStep } from './functions/delivery-record.js';
 export type { DeliveryClientOptions, RequestOptions } from './functions/options.js';
 export type { PickupLocationRecord } from './functions/pickup-locations.js';

@@ -3,7 +3,7 @@ import type { RequestSummary } from '../errors/index.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { Call } from './call.js';
 import { callOptionsOf, type ResolvedConfig } from './config.js';
-import { abortedByCaller } from './deadline.js';
+import { abortedByCaller, MAX_TIMER } from './deadline.js';
 import { type Endpoint, requestUrl } from './endpoint.js';
 import type { CallOptions } from './options.js';
 import { scrubText } from './redaction.js';
@@ -42,6 +42,15 @@ export class HttpClient {
       timeout: false,
       hooks: hooksWith(config.kyHooks),
     });
+  }
+
+  /**
+   * When `totalTimeout` (the call's, else the client's) ends a run of calls starting now, in epoch
+   * ms: one deadline for a whole paged read, whatever the number of pages.
+   */
+  deadlineOf(options: CallOptions | null | undefined): number {
+    const total = callOptionsOf(options).totalTimeout ?? this.#config.totalTimeout;
+    return total >= MAX_TIMER ? Number.POSITIVE_INFINITY : Date.now() + total;
   }
 
   /** Sends `endpoint`, input already checked by the caller; rejects with a DeliveryError only. */

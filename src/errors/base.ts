@@ -274,6 +274,21 @@ export class ResponseTooLargeError extends DeliveryError {
   }
 }
 
+/**
+ * A paged read that cannot end: the service answered a page with the orders of the page before
+ * (it ignored `page`), or the read went past `maxPages`. What was read so far was yielded.
+ */
+export class PagingError extends DeliveryError {
+  override name = 'PagingError';
+  /** The page that was refused. */
+  readonly page: number;
+
+  constructor(message: string, options: DeliveryErrorOptions & { page: number }) {
+    super(message, options);
+    this.page = options.page;
+  }
+}
+
 /** A 2xx answer whose body is not what the endpoint should return (e.g. not JSON). */
 export class ResponseShapeError extends DeliveryError {
   override name = 'ResponseShapeError';

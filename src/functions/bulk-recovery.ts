@@ -2,7 +2,7 @@ import type { BulkCreatedDelivery, BulkCreateResult, BulkFailure } from '../erro
 import { BulkCreationError, ConfigurationError, DeliveryError, ValidationError } from '../errors/index.js';
 import { isRecord } from '../schemas/predicates.js';
 import { type DeliveryCore, requireCore } from './core.js';
-import { listDeliveries } from './delivery-reads.js';
+import { type PagedReadOptions, searchPages, totalDeadline } from './delivery-reads.js';
 import type { DeliveryRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';
 import { byIndex } from './shared.js';
@@ -28,7 +28,7 @@ export interface ResolvedBulkResult extends BulkCreateResult {
 }
 
 /** Options of `resolveBulkTrackingNumbers`. */
-export interface ResolveTrackingNumbersOptions extends RequestOptions {
+export interface ResolveTrackingNumbersOptions extends PagedReadOptions {
   /**
    * The orders given to `createBulk`, by index: where a failure's `businessReference` is read
    * when the result does not carry it. Without them, `mayExist` orders cannot be looked up.
@@ -83,8 +83,9 @@ function referenceOf(index: number, entry: unknown, orders: ResolveTrackingNumbe
 async function ordersByReference(
   core: DeliveryCore,
   references: readonly string[],
-  options: RequestOptions,
+  options: PagedReadOptions,
 ): Promise<{ found: Map<string, DeliveryRecord[]>; failed: Map<string, DeliveryError> }> {
+  const deadlineAt = totalDeadline(core, options);
   const found = new Map<string, DeliveryRecord[]>();
   const failed = new Map<string, DeliveryError>();
   for (let at = 0; at < references.length; at += REFERENCES_PER_SEARCH) {
@@ -92,7 +93,7 @@ async function ordersByReference(
     const wanted = new Set(batch);
     const matches = new Map<string, DeliveryRecord[]>();
     try {
-      for await (const order of listDeliveries(core, { businessReference: batch }, options)) {
+      for await (const order of searchPages(core, { businessReference: batch }, options, deadlineAt)) {
         const reference = order.businessReference;
         if (reference === undefined || !wanted.has(reference)) continue;
         matches.set(reference, [...(matches.get(reference) ?? []), order]);
@@ -140,7 +141,7 @@ export async function resolveBulkTrackingNumbers(
   requireCore(core);
   const result = resultOf(outcome);
   let orders: ResolveTrackingNumbersOptions['orders'];
-  let requestOptions: RequestOptions;
+  let requestOptions: PagedReadOptions;
   try {
     ({ orders, ...requestOptions } = options ?? {});
   } catch (cause) {

@@ -1,8 +1,8 @@
 import type { APIPromise } from '../core/api-promise.js';
 import { path, wireForm } from '../core/http.js';
-import { ResponseShapeError, ValidationError, type ValidationIssue } from '../errors/index.js';
-import { isRecord } from '../schemas/predicates.js';
-import { type DeliveryCore, requireCore } from './core.js';
+import { ConfigurationError, PagingError, ResponseShapeError, TimeoutError, ValidationError, type ValidationIssue } from '../errors/index.js';
+import { isRecord, phoneSpellings } from '../schemas/predicates.js';
+import { coreInternals, type DeliveryCore, requireCore } from './core.js';
 import { type DeliveryRecord, deliveryRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';
 import { type CheckedCall, send } from './send.js';
@@ -36,8 +36,19 @@ export interface DeliveryPage {
   [field: string]: unknown;
 }
 
+/** Options of the reads that page (`list`, `findByReference`, `resolveTrackingNumbers`). */
+export interface PagedReadOptions extends RequestOptions {
+  /**
+   * Pages read at most; past them the read ends with a `PagingError`. Default 1,000 (50,000
+   * orders at 50 a page): a bound for a service that never answers a short page.
+   */
+  maxPages?: number | undefined;
+}
+
 /** The page size `listDeliveries` asks for when the filter names none. */
 const DEFAULT_PAGE_SIZE = 50;
+const DEFAULT_MAX_PAGES = 1000;
+const SEARCH = { method: 'POST', url: '/deliveries/search' } as const;
 
 const listText = (value: unknown): unknown => (Array.isArray(value) ? value.map(String).join(',') : value);
 
@@ -59,14 +70,21 @@ function readFilter(filter: unknown): Record<string, unknown> {
   return given;
 }
 
-/** The body of a search, from a filter {@link readFilter} read: lists joined with commas. */
+/**
+ * The body of a search, from a filter {@link readFilter} read: lists joined with commas; each
+ * phone in every spelling the service may have stored it in (`010…`, `+2010…`), so that a
+ * customer is found however their number was typed at checkout.
+ */
 function searchBody(filter: Record<string, unknown>): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(filter)) {
-    body[key] = key === 'trackingNumbers' || key === 'businessReference' || key === 'mobilePhones' ? listText(value) : value;
+    if (key === 'mobilePhones') body[key] = [...new Set(listOf(value).flatMap((phone) => phoneSpellings(String(phone))))].join(',');
+    else body[key] = key === 'trackingNumbers' || key === 'businessReference' ? listText(value) : value;
   }
   return body;
 }
+
+const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value]);
 
 const numberOrUndefined = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
@@ -131,6 +149,9 @@ export function searchDeliveries(core: DeliveryCore, filter?: DeliverySearchFilt
  * only as you read on, and stops on a page shorter than the page size (never on `count`, which
  * the service has been seen to send as 0 with a full page). `filter.page` says where to start.
  *
+ * @throws {PagingError} when the service answers a page with the orders of the page before (it
+ * ignored `page`), or past `options.maxPages` (default 1,000): the orders read so far were yielded.
+ *
  * @example
  * ```ts
  * for await (const order of listDeliveries(core, { businessReference: ['order-1041', 'order-1042'] })) {
@@ -138,27 +159,84 @@ export function searchDeliveries(core: DeliveryCore, filter?: DeliverySearchFilt
  * }
  * ```
  */
-export async function* listDeliveries(
+export function listDeliveries(core: DeliveryCore, filter?: DeliverySearchFilter, options?: PagedReadOptions): AsyncGenerator<DeliveryRecord, void, undefined> {
+  return searchPages(core, filter, options, Number.POSITIVE_INFINITY);
+}
+
+/**
+ * The pages of a search, every request ending by `deadlineAt` (epoch ms, see
+ * {@link totalDeadline}): one deadline for a whole read is what `findByReference` and
+ * `resolveTrackingNumbers` promise. A listing the caller drives has none (`Infinity`), since the
+ * caller's own pace between pages counts.
+ *
+ * @internal
+ */
+export async function* searchPages(
   core: DeliveryCore,
-  filter?: DeliverySearchFilter,
-  options?: RequestOptions,
+  filter: DeliverySearchFilter | undefined,
+  options: PagedReadOptions | undefined,
+  deadlineAt: number,
 ): AsyncGenerator<DeliveryRecord, void, undefined> {
-  requireCore(core);
   const given = readFilter(filter);
+  const { maxPages, requestOptions } = readPagedOptions(options);
   const limit = (given['limit'] as number | undefined) ?? DEFAULT_PAGE_SIZE;
   let page = (given['page'] as number | undefined) ?? 1;
-  for (;;) {
-    const answer = await send(core, options, () => searchCall({ ...given, page, limit }));
+  let previous: ReadonlySet<string> | undefined;
+  for (let read = 1; ; read++) {
+    if (read > maxPages)
+      throw new PagingError(`POST /deliveries/search: more than maxPages (${maxPages}) pages; narrow the filter or raise maxPages`, { page });
+    const answer = await send(core, remainingOf(requestOptions, deadlineAt), () => searchCall({ ...given, page, limit }));
+    const numbers = answer.deliveries.map((order) => order.trackingNumber);
+    if (previous !== undefined && numbers.length > 0 && numbers.every((number) => previous?.has(number)))
+      throw new PagingError(`POST /deliveries/search answered page ${page} with the orders of page ${page - 1}: the service ignored paging, so the read stops`, {
+        page,
+      });
     yield* answer.deliveries;
     // The service may cap the page size below what was asked: its own `limit` says what a full page is.
     if (answer.deliveries.length === 0 || answer.deliveries.length < (answer.limit ?? limit)) return;
+    previous = new Set(numbers);
     page += 1;
   }
 }
 
 /**
+ * When `totalTimeout` (the call's, else the client's) ends a read of many requests starting now.
+ *
+ * @internal
+ */
+export function totalDeadline(core: DeliveryCore, options: RequestOptions | undefined): number {
+  return coreInternals(core).http.deadlineOf(options);
+}
+
+function readPagedOptions(options: PagedReadOptions | undefined): { maxPages: number; requestOptions: RequestOptions } {
+  let maxPages: unknown;
+  let requestOptions: RequestOptions;
+  try {
+    ({ maxPages = DEFAULT_MAX_PAGES, ...requestOptions } = options ?? {});
+  } catch (cause) {
+    throw new ConfigurationError('Request options could not be read.', { cause });
+  }
+  if (!Number.isSafeInteger(maxPages) || (maxPages as number) < 1)
+    throw new ConfigurationError(`maxPages: expected a whole number of at least 1, received ${String(maxPages)}`);
+  return { maxPages: maxPages as number, requestOptions };
+}
+
+/** The options of the next request of a read bound by `deadlineAt`: what is left of `totalTimeout`, or a TimeoutError when nothing is. */
+function remainingOf(options: RequestOptions, deadlineAt: number): RequestOptions {
+  if (deadlineAt === Number.POSITIVE_INFINITY) return options;
+  const remaining = deadlineAt - Date.now();
+  if (remaining <= 0) throw new TimeoutError('POST /deliveries/search: the read took longer than totalTimeout', { request: SEARCH });
+  return { ...options, totalTimeout: remaining };
+}
+
+/**
  * The order carrying exactly this `businessReference`, or `undefined` when there is none. When
- * several carry it (a reference used twice), the one created last.
+ * several carry it (a reference used twice), the one created last. `totalTimeout` bounds the
+ * whole search, every page of it.
+ *
+ * @throws {ValidationError} for a reference holding a comma: the search reads a comma as a
+ * separator between references, so such an order cannot be found by it (never a silent miss).
+ * @throws {PagingError} when the service ignores paging, or past `maxPages`.
  *
  * @example
  * ```ts
@@ -166,11 +244,11 @@ export async function* listDeliveries(
  * if (order === undefined) console.log('not created: safe to send');
  * ```
  */
-export async function findDeliveryByReference(core: DeliveryCore, businessReference: string, options?: RequestOptions): Promise<DeliveryRecord | undefined> {
+export async function findDeliveryByReference(core: DeliveryCore, businessReference: string, options?: PagedReadOptions): Promise<DeliveryRecord | undefined> {
   requireCore(core);
   const reference = requireReference(businessReference);
   let found: DeliveryRecord | undefined;
-  for await (const order of listDeliveries(core, { businessReference: reference }, options)) {
+  for await (const order of searchPages(core, { businessReference: reference }, options, totalDeadline(core, options))) {
     if (order.businessReference !== reference) continue;
     if (found === undefined || createdTime(order) > createdTime(found)) found = order;
   }
@@ -178,8 +256,11 @@ export async function findDeliveryByReference(core: DeliveryCore, businessRefere
 }
 
 function requireReference(value: unknown): string {
-  if (typeof value === 'string' && value.trim() !== '') return value;
-  throw new ValidationError([{ path: ['businessReference'], message: 'must be a non-empty string' }], { subject: 'Invalid argument' });
+  const refuse = (message: string): ValidationError => new ValidationError([{ path: ['businessReference'], message }], { subject: 'Invalid argument' });
+  if (typeof value !== 'string' || value.trim() === '') throw refuse('must be a non-empty string');
+  if (value.includes(','))
+    throw refuse('holds a comma, which the search reads as a separator between references: an order with this reference cannot be found by searching; keep its tracking number');
+  return value;
 }
 
 const createdTime = (order: DeliveryRecord): number => {

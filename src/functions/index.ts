@@ -23,7 +23,15 @@ export { type Business, createBusiness, type PickupLocation, updatePickupLocatio
 export { DeliveryCore } from './core.js';
 export { type CreatedDelivery, createDelivery } from './deliveries.js';
 export { type DeliveryChangeResult, type DeliveryTarget, EDITABLE_STATES, terminateDelivery, updateDelivery } from './delivery-changes.js';
-export { type DeliveryPage, type DeliverySearchFilter, findDeliveryByReference, getDelivery, listDeliveries, searchDeliveries } from './delivery-reads.js';
+export {
+  type DeliveryPage,
+  type DeliverySearchFilter,
+  findDeliveryByReference,
+  getDelivery,
+  listDeliveries,
+  type PagedReadOptions,
+  searchDeliveries,
+} from './delivery-reads.js';
 export type { DeliveryAddressRecord, DeliveryRecord, NamedPlace, ReceiverRecord, TimelineStep } from './delivery-record.js';
 export {
   type BulkyCreatedOrder,

@@ -19,6 +19,7 @@ import {
   findDeliveryByReference,
   getDelivery,
   listDeliveries,
+  type PagedReadOptions,
   searchDeliveries,
 } from '../functions/delivery-reads.js';
 import type { DeliveryRecord } from '../functions/delivery-record.js';
@@ -200,7 +201,7 @@ export class DeliveriesResource extends Resource {
    * }
    * ```
    */
-  list(filter?: DeliverySearchFilter, options?: RequestOptions): AsyncGenerator<DeliveryRecord, void, undefined> {
+  list(filter?: DeliverySearchFilter, options?: PagedReadOptions): AsyncGenerator<DeliveryRecord, void, undefined> {
     return listDeliveries(this.core, filter, options);
   }
 
@@ -214,7 +215,7 @@ export class DeliveriesResource extends Resource {
    * if (existing === undefined) await client.deliveries.create(order);
    * ```
    */
-  findByReference(businessReference: string, options?: RequestOptions): Promise<DeliveryRecord | undefined> {
+  findByReference(businessReference: string, options?: PagedReadOptions): Promise<DeliveryRecord | undefined> {
     return findDeliveryByReference(this.core, businessReference, options);
   }
 

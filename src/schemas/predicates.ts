@@ -78,6 +78,19 @@ export function isPhoneNumber(value: string): boolean {
   return digits >= 8 && digits <= 15;
 }
 
+/**
+ * Every spelling the service may have stored a phone in: as typed (trimmed), and for an Egyptian
+ * number its national (`01011112222`) and international (`+201011112222`) forms, ASCII digits
+ * without separators. The one home for "the same customer's phone", for searches by phone.
+ */
+export function phoneSpellings(phone: string): string[] {
+  const typed = phone.trim();
+  const digits = asciiDigits(typed).replace(/[\s\-.()]/g, '');
+  const national = /^(?:\+20|0020|20)(1\d{9})$/.exec(digits)?.[1] ?? /^0(1\d{9})$/.exec(digits)?.[1];
+  const spellings = national === undefined ? [typed, digits] : [typed, `0${national}`, `+20${national}`];
+  return [...new Set(spellings.filter((spelling) => spelling !== ''))];
+}
+
 /** The receiver phone of an element, trimmed, or `undefined` without one. */
 export function receiverPhoneOf(order: unknown): string | undefined {
   const receiver = isRecord(order) ? order['receiver'] : undefined;

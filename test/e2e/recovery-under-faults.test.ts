@@ -82,7 +82,7 @@ describe('recovering from unknown outcomes, against the sandbox under faults', (
     expectEveryHeldOrderKnown(sandbox, known, references);
   });
 
-  it('one at a time: creates time out and are retried safely with uniqueBusinessReference; findByReference settles the rest', async () => {
+  it('one at a time: creates whose answer is lost are retried safely with uniqueBusinessReference and resolve with the order; findByReference settles the rest', async () => {
     ({ sandbox } = await sandboxWithAccount());
     const { client, settle } = clientOn(sandbox);
     const references = Array.from({ length: 25 }, (_, i) => `shop-${i}`);
@@ -104,7 +104,8 @@ describe('recovering from unknown outcomes, against the sandbox under faults', (
     }
     sandbox.clearFaults();
     await settle();
-    expect(failures).toBeGreaterThan(0);
+    // A repeat refused as a repeat resolves with the order: what fails is what no retry could settle.
+    expect(failures).toBeLessThan(references.length);
     expectEveryHeldOrderKnown(sandbox, known, references);
   });
 });
