@@ -103,7 +103,16 @@ export type { PickupLocationRecord } from './functions/pickup-locations.js';
 export type { Pickup, PickupDatesQuery, PickupList, PickupListQuery } from './functions/pickups.js';
 export type { Amount, PriceQuote } from './functions/pricing.js';
 export type { AddressUse, ResolveAddressInput } from './functions/resolve-address.js';
-export type { BulkChunkOutcome, BulkCreatedDelivery, BulkCreateOptions, BulkCreateResult, BulkFailure, BulkInput, BulkProgress, BulkStreamOptions } from './resources/bulk.js';
+export type {
+  BulkChunkOutcome,
+  BulkCreatedDelivery,
+  BulkCreateOptions,
+  BulkCreateResult,
+  BulkFailure,
+  BulkInput,
+  BulkProgress,
+  BulkStreamOptions,
+} from './resources/bulk.js';
 export { type Business, BusinessesResource, type PickupLocation } from './resources/businesses.js';
 export { type CreatedDelivery, DeliveriesResource } from './resources/deliveries.js';
 export { type BulkyCreatedOrder, type CreateReturnOptions, FulfillmentResource, type OriginalFulfillment } from './resources/fulfillment.js';

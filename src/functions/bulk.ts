@@ -157,7 +157,8 @@ function settingsOf(options: BulkCreateOptions | undefined) {
     ['onProgress', onProgress],
     ['onSettled', onSettled],
   ] as const) {
-    if (value !== undefined && typeof value !== 'function') throw new ConfigurationError(`createBulk \`${name}\`: expected a function, received ${shown(value)}.`);
+    if (value !== undefined && typeof value !== 'function')
+      throw new ConfigurationError(`createBulk \`${name}\`: expected a function, received ${shown(value)}.`);
   }
   return { chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions: requestOptions as RequestOptions };
 }

@@ -188,9 +188,12 @@ export async function* searchPages(
     const answer = await send(core, remainingOf(requestOptions, deadlineAt), () => searchCall({ ...given, page, limit }));
     const numbers = answer.deliveries.map((order) => order.trackingNumber);
     if (previous !== undefined && numbers.length > 0 && numbers.every((number) => previous?.has(number)))
-      throw new PagingError(`POST /deliveries/search answered page ${page} with the orders of page ${page - 1}: the service ignored paging, so the read stops`, {
-        page,
-      });
+      throw new PagingError(
+        `POST /deliveries/search answered page ${page} with the orders of page ${page - 1}: the service ignored paging, so the read stops`,
+        {
+          page,
+        },
+      );
     yield* answer.deliveries;
     // The service may cap the page size below what was asked: its own `limit` says what a full page is.
     if (answer.deliveries.length === 0 || answer.deliveries.length < (answer.limit ?? limit)) return;
@@ -259,7 +262,9 @@ function requireReference(value: unknown): string {
   const refuse = (message: string): ValidationError => new ValidationError([{ path: ['businessReference'], message }], { subject: 'Invalid argument' });
   if (typeof value !== 'string' || value.trim() === '') throw refuse('must be a non-empty string');
   if (value.includes(','))
-    throw refuse('holds a comma, which the search reads as a separator between references: an order with this reference cannot be found by searching; keep its tracking number');
+    throw refuse(
+      'holds a comma, which the search reads as a separator between references: an order with this reference cannot be found by searching; keep its tracking number',
+    );
   return value;
 }
 

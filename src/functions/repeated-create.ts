@@ -33,7 +33,8 @@ export async function orderHoldingReference(
     const unique = isRecord(sent) ? sent['uniqueBusinessReference'] : undefined;
     const found = await findDeliveryByReference(core, reference, options);
     // A record that shows its unique reference must show this one.
-    if (found !== undefined && (found['uniqueBusinessReference'] === undefined || found['uniqueBusinessReference'] === unique)) trackingNumber = found.trackingNumber;
+    if (found !== undefined && (found['uniqueBusinessReference'] === undefined || found['uniqueBusinessReference'] === unique))
+      trackingNumber = found.trackingNumber;
   }
   if (trackingNumber === undefined) throw refusal;
   const { data: order, response } = await getDelivery(core, trackingNumber, options).withResponse();

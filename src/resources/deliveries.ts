@@ -4,9 +4,9 @@ import { type AirwayBillOptions, getAirwayBills } from '../functions/airway-bill
 import {
   type BulkChunkOutcome,
   type BulkCreateOptions,
-  type BulkStreamOptions,
   type BulkCreateResult,
   type BulkInput,
+  type BulkStreamOptions,
   createBulkDeliveries,
   streamBulkDeliveries,
 } from '../functions/bulk.js';

@@ -30,13 +30,13 @@ const DEFINED: Readonly<Record<Exclude<FlowKind, 'FXF_SEND'>, Readonly<Partial<R
   CASH_COLLECTION: {
     success: 'CASH_COLLECTION: 11 20 40 45',
     exceptionThenSuccess: 'CASH_COLLECTION: 11 20 40 47 40 45',
-    unsuccessful: 'CASH_COLLECTION: 11 20 40 47@8 49',
+    unsuccessful: 'CASH_COLLECTION: 11 20 40 47@8 40 47@8 40 47@8 48!',
     threeFailedAttempts: 'CASH_COLLECTION: 11 20 40 47 40 47 40 47 48!',
   },
   CUSTOMER_RETURN_PICKUP: {
     success: 'CUSTOMER_RETURN_PICKUP: 10 20 22 23 24 30 24 41 46',
     exceptionThenSuccess: 'CUSTOMER_RETURN_PICKUP: 10 20 22 47 22 23 24 30 24 41 46',
-    unsuccessful: 'CUSTOMER_RETURN_PICKUP: 10 20 22 47@8 49',
+    unsuccessful: 'CUSTOMER_RETURN_PICKUP: 10 20 22 47@8 22 47@8 22 47@8 48!',
     threeFailedAttempts: 'CUSTOMER_RETURN_PICKUP: 10 20 22 47 22 47 22 47 48!',
     returnFailures: 'CUSTOMER_RETURN_PICKUP: 10 20 22 23 24 30 24 41 47 24 41 47 24 41 47 103!',
   },
@@ -49,7 +49,7 @@ const DEFINED: Readonly<Record<Exclude<FlowKind, 'FXF_SEND'>, Readonly<Partial<R
   FXF_CUSTOMER_RETURN_PICKUP: {
     success: 'CUSTOMER_RETURN_PICKUP: 10 20 22 23 24 30 24 60',
     exceptionThenSuccess: 'CUSTOMER_RETURN_PICKUP: 10 20 22 47 22 23 24 30 24 60',
-    unsuccessful: 'CUSTOMER_RETURN_PICKUP: 10 20 22 47@8 49',
+    unsuccessful: 'CUSTOMER_RETURN_PICKUP: 10 20 22 47@8 22 47@8 22 47@8 48!',
     threeFailedAttempts: 'CUSTOMER_RETURN_PICKUP: 10 20 22 47 22 47 22 47 48!',
   },
 };

@@ -18,8 +18,14 @@ export interface AdvanceOptions {
 const SIDE_STATES = [49, 100, 101, 102, 105];
 const PAUSE_STATES = [102, 105];
 const ARCHIVABLE = [45, 46, 60];
-/** Not final, yet the sandbox moves them no further: Canceled (what follows is not shown) and Archived. */
-const RESTING = [49, 104];
+/** Not final, yet the sandbox moves them no further: Archived, which files away a settled order. */
+const RESTING = [104];
+/**
+ * What may follow Awaiting your action (103), once the business has acted: the return completed
+ * (46) or the order terminated (48). Not shown by the spec (docs/assumptions.md): offered so that
+ * every path the sandbox plays can reach a final state.
+ */
+const AFTER_YOUR_ACTION = [46, 48];
 /** States in which the courier is out: entering one is an attempt. */
 const OUT_STATES = [22, 40, 41];
 const DEFAULT_EXCEPTION: Readonly<Record<ExceptionDirection, number>> = { forward: 1, return: 23 };
@@ -50,6 +56,7 @@ export class StateEngine {
     }
     if (ARCHIVABLE.includes(state)) return appliesTo(104, type) ? [{ state: 104, type, leg, automatic: false }] : [];
     if (isFinalState(state) || RESTING.includes(state)) return [];
+    if (state === 103) return AFTER_YOUR_ACTION.filter((next) => appliesTo(next, type)).map((next) => ({ state: next, type, leg, automatic: false }));
     const flow = (edgesOf(order.kind).get(nodeKey(state, type, leg)) ?? []).filter((edge) => !edge.automatic);
     return [...flow, ...this.side(order).filter((edge) => !flow.some((f) => f.state === edge.state))];
   }
@@ -89,8 +96,13 @@ export class StateEngine {
     return events;
   }
 
-  /** After the third failed attempt of a leg the service moves on by itself (48 or 103, spec Events 6). */
+  /**
+   * After the third failed attempt of a leg the service moves on by itself (48 or 103, spec
+   * Events 6). A canceled order (49) is terminated (48) at once: what follows 49 is not shown,
+   * and an order must not rest for ever in a state that is not final (docs/assumptions.md).
+   */
   private automaticStep(order: OrderRecord): Edge | undefined {
+    if (order.state === 49) return { state: 48, type: order.webhookType, leg: order.leg, automatic: true };
     if (order.state !== 47 || order.failures < FAILED_ATTEMPTS_LIMIT) return undefined;
     return edgesOf(order.kind)
       .get(nodeKey(order.state, order.webhookType, order.leg))

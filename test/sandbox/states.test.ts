@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FULFILLMENT_FLOWS } from '../../src/catalogue/index.js';
-import { type Sandbox, SandboxError, type ScenarioName } from '../../src/testing/index.js';
+import { FULFILLMENT_FLOWS, isFinalState } from '../../src/catalogue/index.js';
+import { type Sandbox, SandboxError, SCENARIOS, type ScenarioName } from '../../src/testing/index.js';
 import { createOrder, dropOff, pickup, sandboxWithAccount, startReceiver } from '../support/sandbox.js';
 
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -55,11 +55,11 @@ const EXPECTED: Array<[string, ScenarioName, string]> = [
   ['SEND', 'threeFailedAttempts', '10 20 21 24 30 24 41 47 24 24R 41R 47R 24R 41R 47R 24R 41R 47R 103R'],
   ['CASH_COLLECTION', 'success', '11 20 40 45'],
   ['CASH_COLLECTION', 'exceptionThenSuccess', '11 20 40 47 40 45'],
-  ['CASH_COLLECTION', 'unsuccessful', '11 20 40 47 49'],
+  ['CASH_COLLECTION', 'unsuccessful', '11 20 40 47 40 47 40 47 48'],
   ['CASH_COLLECTION', 'threeFailedAttempts', '11 20 40 47 40 47 40 47 48'],
   ['CRP', 'success', '10 20 22 23 24 30 24 41 46'],
   ['CRP', 'exceptionThenSuccess', '10 20 22 47 22 23 24 30 24 41 46'],
-  ['CRP', 'unsuccessful', '10 20 22 47 49'],
+  ['CRP', 'unsuccessful', '10 20 22 47 22 47 22 47 48'],
   ['CRP', 'threeFailedAttempts', '10 20 22 47 22 47 22 47 48'],
   ['EXCHANGE', 'success', '10 20 21 24 30 24 22 23 24 30 24 41 46'],
   ['EXCHANGE', 'exceptionThenSuccess', '10 20 21 24 30 24 22 47 24 22 23 24 30 24 41 46'],
@@ -289,5 +289,49 @@ describe('the state engine refuses what the flow does not allow', () => {
     const fxf = await newOrder('FXF_SEND');
     await expect(sandbox.play(fxf, 'threeFailedAttempts')).rejects.toThrow(/does not apply/);
     await expect(sandbox.advance('123', { to: 20 })).rejects.toThrow(/No order/);
+  });
+});
+
+describe('final states agree with every path the sandbox plays', () => {
+  /** Follows the first state the sandbox offers until a final one; fails on a state with none to offer. */
+  async function walkToFinal(tn: string): Promise<number[]> {
+    const walked: number[] = [];
+    for (let step = 0; step < 40; step++) {
+      const { state } = sandbox.order(tn);
+      walked.push(state);
+      if (isFinalState(state)) return walked;
+      const [next] = sandbox.nextStates(tn);
+      if (next === undefined) throw new Error(`${tn} rests in ${state}, which is not final, with nothing to follow: ${walked.join(' ')}`);
+      await sandbox.advance(tn, { to: next });
+    }
+    throw new Error(`${tn} never reached a final state: ${walked.join(' ')}`);
+  }
+
+  // The fulfillment send flows are the spec's three; the others have all four scenarios.
+  const paths = Object.keys(ORDERS).flatMap((kind) =>
+    SCENARIOS.filter((scenario) => kind !== 'FXF_SEND' || scenario !== 'threeFailedAttempts').map((scenario) => [kind, scenario] as const),
+  );
+  it.each(paths)('%s %s ends in a final state, or in one from which a final state is reached', async (kind, scenario) => {
+    const tn = await newOrder(kind);
+    await sandbox.play(tn, scenario);
+    const walked = await walkToFinal(tn);
+    expect(isFinalState(walked.at(-1) ?? 0)).toBe(true);
+  });
+
+  it.each(Object.keys(ORDERS))('a %s order canceled (49) is terminated (48) at once, with both webhooks', async (kind) => {
+    const tn = await newOrder(kind);
+    const events = await sandbox.advance(tn, { to: 49 });
+    expect(events.map((event) => event.state)).toEqual([49, 48]);
+    expect(isFinalState(sandbox.order(tn).state)).toBe(true);
+  });
+
+  it('three failed attempts to collect money end in 48, with its webhook; to return to the business in 103, which the business settles', async () => {
+    const cash = await newOrder('CASH_COLLECTION');
+    await sandbox.play(cash, 'unsuccessful');
+    expect(sandbox.order(cash).state).toBe(48);
+    const send = await newOrder('SEND');
+    await sandbox.play(send, 'threeFailedAttempts');
+    expect(sandbox.order(send).state).toBe(103);
+    expect(sandbox.nextStates(send)).toEqual([46, 48]);
   });
 });
