@@ -62,7 +62,10 @@ export const DEFAULT_TRACKER_TTL_SECONDS = 30 * 24 * 60 * 60;
 // orders members of one score by their bytes, so events of the same timeStamp sort by sortKey and
 // the latest event is the last member), and its id at score -inf, marking it as seen.
 
-/** One event, atomically: KEYS order; ARGV id, timeStamp, sortKey, body, ttl. Answers { 1 if a repeat, the previous latest member or '' }. */
+/**
+ * One event, atomically: KEYS order; ARGV id, timeStamp, sortKey, body, ttl. Answers { 1 if a
+ * repeat, the previous latest member or '', the order's version: how many events it holds }.
+ */
 const RECORD = `
 local latest = redis.call('ZRANGE', KEYS[1], -1, -1)[1] or ''
 local duplicate = redis.call('ZADD', KEYS[1], 'NX', '-inf', '=' .. ARGV[1]) == 0
@@ -70,7 +73,7 @@ if not duplicate then
   redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3] .. ' ' .. ARGV[4])
 end
 redis.call('EXPIRE', KEYS[1], ARGV[5])
-return { duplicate and 1 or 0, latest }
+return { duplicate and 1 or 0, latest, redis.call('ZCARD', KEYS[1]) / 2 }
 `;
 const CURRENT = `return redis.call('ZRANGE', KEYS[1], -1, -1)[1] or ''`;
 // '(-inf': every body, none of the ids.
@@ -119,8 +122,8 @@ export function createRedisTrackerStore(options: RedisTrackerStoreOptions): Orde
   return {
     async record(event: StoredEvent) {
       const reply = await run(RECORD, key(event.trackingNumber), [event.id, String(event.timeStamp), event.sortKey, event.body, String(ttlSeconds)]);
-      if (!Array.isArray(reply) || reply.length !== 2) throw new Error(`unexpected reply to the record script: ${shown(reply)}`);
-      return { duplicate: Number(reply[0]) === 1, previous: body(reply[1]) };
+      if (!Array.isArray(reply) || reply.length !== 3) throw new Error(`unexpected reply to the record script: ${shown(reply)}`);
+      return { duplicate: Number(reply[0]) === 1, previous: body(reply[1]), version: Number(reply[2]) };
     },
     current: async (trackingNumber) => body(await run(CURRENT, key(trackingNumber), [])),
     async history(trackingNumber) {

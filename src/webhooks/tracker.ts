@@ -22,6 +22,15 @@ export interface TrackResult {
   readonly current: WebhookEvent;
   /** The order's latest event before this one; `undefined` for its first event. */
   readonly previous: WebhookEvent | undefined;
+  /**
+   * The order's version after this step: how many distinct events the tracker holds for it. It
+   * only grows, across every instance sharing a store, and a higher version's `current` is never
+   * older than a lower one's: write `current` to your database with it, on the condition that the
+   * stored version is lower (`UPDATE ... WHERE version < $1`, docs/webhooks.md), and two instances
+   * can never write an older state over a newer one. It starts again after `forget` (or expiry).
+   * `undefined` only from a custom store that does not report it.
+   */
+  readonly version: number | undefined;
 }
 
 /** Folds webhooks per order, in `timeStamp` order, whatever order they arrive in. */
@@ -81,10 +90,11 @@ export interface OrderTrackerStore {
   /**
    * Unless an event of the order with the same `id` is already kept, inserts this one among the
    * order's events by `timeStamp`, then `sortKey`. Either way, answers whether it
-   * was already kept and the body of the order's latest event before this step (`undefined` for
-   * none). One atomic step: of two concurrent calls with the same `id`, exactly one is not a duplicate.
+   * was already kept, the body of the order's latest event before this step (`undefined` for
+   * none) and the order's `version` after it (how many events it holds). One atomic step: of two
+   * concurrent calls with the same `id`, exactly one is not a duplicate.
    */
-  record(event: StoredEvent): Promise<{ readonly duplicate: boolean; readonly previous: string | undefined }>;
+  record(event: StoredEvent): Promise<{ readonly duplicate: boolean; readonly previous: string | undefined; readonly version?: number | undefined }>;
   /** The body of the order's latest event (the last by `timeStamp`, then `sortKey`). */
   current(trackingNumber: string): Promise<string | undefined>;
   /** The bodies of the order's events, oldest first. */
@@ -256,7 +266,7 @@ function memoryTracker(maxOrders: number): OrderTracker {
       const previous = log.events.at(-1);
       const id = eventId(event);
       const stale = previous !== undefined && compareEvents(event, previous) < 0;
-      if (log.seen.has(id)) return { changed: false, duplicate: true, stale, current: previous ?? event, previous };
+      if (log.seen.has(id)) return { changed: false, duplicate: true, stale, current: previous ?? event, previous, version: log.events.length };
       log.seen.add(id);
       // Binary search: late events of a long history cost O(log n) comparisons each.
       let [low, high] = [0, log.events.length];
@@ -266,7 +276,7 @@ function memoryTracker(maxOrders: number): OrderTracker {
         else high = middle;
       }
       log.events.splice(low, 0, event);
-      return { changed: !stale, duplicate: false, stale, current: log.events.at(-1) ?? event, previous };
+      return { changed: !stale, duplicate: false, stale, current: log.events.at(-1) ?? event, previous, version: log.events.length };
     },
     current: (trackingNumber) => orders.get(trackingNumber)?.events.at(-1),
     history: (trackingNumber) => [...(orders.get(trackingNumber)?.events ?? [])],
@@ -286,14 +296,15 @@ function storeTracker(store: OrderTrackerStore): AsyncOrderTracker {
       const reread = parseWebhookEvent(body);
       if (reread.trackingNumber !== trackingNumber || eventId(reread) !== id)
         throw new WebhookPayloadError('track: raw is not the body this event was parsed from', { field: 'raw' });
-      const { duplicate, previous } = await attempt('track', trackingNumber, async () => {
+      const { duplicate, previous, version } = await attempt('track', trackingNumber, async () => {
         const answer = await store.record({ trackingNumber, id, timeStamp, sortKey: sortKeyOf(event), body });
-        return { duplicate: answer.duplicate, previous: answer.previous === undefined ? undefined : decode(answer.previous) };
+        const version = Number.isSafeInteger(answer.version) ? answer.version : undefined;
+        return { duplicate: answer.duplicate, previous: answer.previous === undefined ? undefined : decode(answer.previous), version };
       });
       const stale = previous !== undefined && compareEvents(event, previous) < 0;
       // A duplicate or a stale event leaves the order's latest event where it was.
       const current = previous !== undefined && (duplicate || stale) ? previous : event;
-      return { changed: !duplicate && !stale, duplicate, stale, current, previous };
+      return { changed: !duplicate && !stale, duplicate, stale, current, previous, version };
     },
     current: (trackingNumber) =>
       attempt('current', trackingNumber, async () => {

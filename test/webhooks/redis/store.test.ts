@@ -64,7 +64,7 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Red
     it.each(Object.entries(FULFILLMENT_FLOWS))('%s in order: every event changes the order, the last one is current', async (_, steps) => {
       const events = flowBodies(steps).map((body) => parseWebhookEvent(body));
       for (const [i, event] of events.entries()) {
-        expect(await tracker.track(event)).toEqual({ changed: true, duplicate: false, stale: false, current: event, previous: events[i - 1] });
+        expect(await tracker.track(event)).toEqual({ changed: true, duplicate: false, stale: false, current: event, previous: events[i - 1], version: i + 1 });
       }
       expect(await tracker.history(TN)).toEqual(events);
       expect(await tracker.current(TN)).toEqual(events.at(-1));
