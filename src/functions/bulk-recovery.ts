@@ -4,7 +4,6 @@ import { isRecord } from '../schemas/predicates.js';
 import { type DeliveryCore, requireCore } from './core.js';
 import { type PagedReadOptions, searchPages, totalDeadline } from './delivery-reads.js';
 import type { DeliveryRecord } from './delivery-record.js';
-import type { RequestOptions } from './options.js';
 import { byIndex } from './shared.js';
 
 /**

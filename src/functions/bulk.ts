@@ -6,7 +6,6 @@
 
 import { abortedByCaller } from '../core/deadline.js';
 import { asRecord } from '../core/guards.js';
-import { wasNeverSent } from '../core/retry.js';
 import { issuesAt } from '../errors/base.js';
 import type { BulkCreatedDelivery, BulkCreateResult, BulkFailure } from '../errors/bulk-result.js';
 import {
@@ -16,13 +15,11 @@ import {
   BusinessLocationRequiredError,
   CodedDeliveryError,
   ConfigurationError,
-  ConnectionError,
   DeliveryError,
   NotFoundError,
   PermissionDeniedError,
   RequestAbortedError,
   ResponseShapeError,
-  ServerError,
   ValidationError,
   type ValidationIssue,
 } from '../errors/index.js';
@@ -422,6 +419,8 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
       }
     }
     if (!exhausted) await iterator?.return?.();
+    // Leaving the loop (a `break`) runs only this block: it is the one place to say onSettled failed.
+    // biome-ignore lint/correctness/noUnsafeFinally: the error replaces a return, never another error (onSettled ran for chunks that settled)
     if (thrown !== undefined) throw thrown;
   }
   if (reason === undefined && !exhausted && signal?.aborted) reason = aborted(signal);

@@ -75,7 +75,13 @@ describe('searches find what was created', () => {
   let sandbox: Sandbox;
   afterEach(() => sandbox?.close());
   const order = (extra: Record<string, unknown>): OrderInput =>
-    ({ type: DeliveryType.Deliver, dropOffAddress: dropOff, receiver: { firstName: 'Mona', lastName: 'Adel', phone: '+201011112222' }, cod: 10, ...extra }) as OrderInput;
+    ({
+      type: DeliveryType.Deliver,
+      dropOffAddress: dropOff,
+      receiver: { firstName: 'Mona', lastName: 'Adel', phone: '+201011112222' },
+      cod: 10,
+      ...extra,
+    }) as OrderInput;
 
   async function client(): Promise<DeliveryClient> {
     sandbox = createSandbox();
