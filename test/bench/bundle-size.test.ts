@@ -38,8 +38,9 @@ describe('browser bundle of a checkout page (construct the client, call deliveri
   // what the page loads at once (without them the page is under 32.5 KB). docs/performance.md gives
   // the figure and what it would take. This guards against growth beyond the size on record: 39.5 KB
   // since every call reads its input into its wire form and reads its arguments in the typed boundary,
-  // 40.0 KB since redaction knows the key's encoded forms and public lookups leave the key out.
-  const GUARD = 40.5 * KB;
+  // 40.0 KB since redaction knows the key's encoded forms and public lookups leave the key out,
+  // 42.3 KB since every error tells `mayExist`, repeated creates resolve, and paged reads are bounded.
+  const GUARD = 42.5 * KB;
   it(`stays within ${GUARD / KB} KB minified and gzipped (budget ${BUDGETS.main / KB} KB, not met yet)`, () => {
     expect(bundle.gzipBytes).toBeLessThanOrEqual(GUARD);
   });
