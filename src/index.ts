@@ -93,6 +93,16 @@ export {
   ZoneNotFoundError,
 } from './errors/index.js';
 export { type AirwayBillOptions, MAX_AIRWAY_BILLS } from './functions/airway-bills.js';
+export type {
+  BulkChunkOutcome,
+  BulkCreatedDelivery,
+  BulkCreateOptions,
+  BulkCreateResult,
+  BulkFailure,
+  BulkInput,
+  BulkProgress,
+  BulkStreamOptions,
+} from './functions/bulk.js';
 export type { ResolvedBulkResult, ResolveTrackingNumbersOptions, UnresolvedBulkOrder } from './functions/bulk-recovery.js';
 export { type BulkyMergeGroup, previewBulkyMerge } from './functions/bulky-merge.js';
 export { type DeliveryChangeResult, type DeliveryTarget, EDITABLE_STATES } from './functions/delivery-changes.js';
@@ -103,16 +113,6 @@ export type { PickupLocationRecord } from './functions/pickup-locations.js';
 export type { Pickup, PickupDatesQuery, PickupList, PickupListQuery } from './functions/pickups.js';
 export type { Amount, PriceQuote } from './functions/pricing.js';
 export type { AddressUse, ResolveAddressInput } from './functions/resolve-address.js';
-export type {
-  BulkChunkOutcome,
-  BulkCreatedDelivery,
-  BulkCreateOptions,
-  BulkCreateResult,
-  BulkFailure,
-  BulkInput,
-  BulkProgress,
-  BulkStreamOptions,
-} from './resources/bulk.js';
 export { type Business, BusinessesResource, type PickupLocation } from './resources/businesses.js';
 export { type CreatedDelivery, DeliveriesResource } from './resources/deliveries.js';
 export { type BulkyCreatedOrder, type CreateReturnOptions, FulfillmentResource, type OriginalFulfillment } from './resources/fulfillment.js';

@@ -4,6 +4,7 @@ import { isRecord } from '../schemas/predicates.js';
 import type { DeliveryCore } from './core.js';
 import type { CreatedDelivery } from './deliveries.js';
 import { findDeliveryByReference, getDelivery } from './delivery-reads.js';
+import type { DeliveryRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';
 
 /**
@@ -18,7 +19,7 @@ const CLOCK_SKEW_MS = 10 * 60_000;
  * the `uniqueBusinessReference`: a repeated idempotent request answers with the first result (as
  * in Stripe). Found by the tracking number the refusal names, else among the orders carrying the
  * order's `businessReference`. Rejects with `refusal` itself (its `mayExist` true) when the order
- * cannot be found or was created before the call began.
+ * cannot be found, the lookup fails, or the order was created before the call began.
  */
 export async function orderHoldingReference(
   core: DeliveryCore,
@@ -27,6 +28,24 @@ export async function orderHoldingReference(
   startedAt: number,
   options: RequestOptions | undefined,
 ): Promise<WithResponse<CreatedDelivery>> {
+  // The lookup failing must not hide the order: the caller then gets the refusal, which says `mayExist`.
+  const found = await readBack(core, refusal, sent, options).catch(() => undefined);
+  if (found === undefined) throw refusal;
+  const { data: order, response } = found;
+  const createdAt = typeof order.createdAt === 'string' ? Date.parse(order.createdAt) : Number.NaN;
+  if (order._id === undefined || createdAt < startedAt - CLOCK_SKEW_MS) throw refusal;
+  const { type, ...rest } = order;
+  const created = { ...rest, _id: order._id, trackingNumber: order.trackingNumber, ...(type?.code === undefined ? {} : { type: type.code }) };
+  return { data: created as CreatedDelivery, response };
+}
+
+/** The order holding the reference, read by the tracking number the refusal names, else found by the order's `businessReference`. */
+async function readBack(
+  core: DeliveryCore,
+  refusal: DuplicateOrderError,
+  sent: unknown,
+  options: RequestOptions | undefined,
+): Promise<WithResponse<DeliveryRecord> | undefined> {
   let trackingNumber = refusal.trackingNumber;
   const reference = isRecord(sent) ? sent['businessReference'] : undefined;
   if (trackingNumber === undefined && typeof reference === 'string' && reference.trim() !== '') {
@@ -36,11 +55,5 @@ export async function orderHoldingReference(
     if (found !== undefined && (found['uniqueBusinessReference'] === undefined || found['uniqueBusinessReference'] === unique))
       trackingNumber = found.trackingNumber;
   }
-  if (trackingNumber === undefined) throw refusal;
-  const { data: order, response } = await getDelivery(core, trackingNumber, options).withResponse();
-  const createdAt = typeof order.createdAt === 'string' ? Date.parse(order.createdAt) : Number.NaN;
-  if (order._id === undefined || createdAt < startedAt - CLOCK_SKEW_MS) throw refusal;
-  const { type, ...rest } = order;
-  const created = { ...rest, _id: order._id, trackingNumber: order.trackingNumber, ...(type?.code === undefined ? {} : { type: type.code }) };
-  return { data: created as CreatedDelivery, response };
+  return trackingNumber === undefined ? undefined : getDelivery(core, trackingNumber, options).withResponse();
 }

@@ -114,6 +114,27 @@ describe('a create with uniqueBusinessReference is idempotent', () => {
   });
 });
 
+describe('when the order cannot be read back', () => {
+  it('the refusal itself is the answer, saying mayExist: a failed lookup never reads as "not created"', async () => {
+    const sandbox = createSandbox();
+    sandboxes.push(sandbox);
+    await setUpAccount(sandbox);
+    let creates = 0;
+    const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+      const request = input instanceof Request ? input : new Request(input, init);
+      if (request.method === 'GET' && new URL(request.url).pathname.includes('/deliveries/business/')) throw refused();
+      const answer = await sandbox.fetch(request);
+      if (request.method === 'POST' && new URL(request.url).pathname.endsWith('/deliveries') && ++creates === 1) throw reset();
+      return answer;
+    };
+    const client = new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, fetch, retryDelay: { base: 1, max: 1 }, maxRetries: 1 });
+    const error = await client.deliveries.create(order({ uniqueBusinessReference: 'WC_77' })).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(DuplicateOrderError);
+    expect(error).toMatchObject({ mayExist: true, trackingNumber: sandbox.orders()[0]?.trackingNumber });
+    expect(sandbox.orders()).toHaveLength(1);
+  });
+});
+
 describe('mayExist on the errors of a call that creates something', () => {
   it('is true, and said in words, when the answer was lost after sending; the order was not sent again', async () => {
     const { sandbox, client, sent } = await setUp(['lose-answer']);
