@@ -3,6 +3,7 @@ import { defineConfig } from 'tsup';
 const entry = {
   index: 'src/index.ts',
   'functions/index': 'src/functions/index.ts',
+  validation: 'src/validation.ts',
   'webhooks/index': 'src/webhooks/index.ts',
   'webhooks/node': 'src/webhooks/node.ts',
   'webhooks/redis': 'src/webhooks/redis.ts',

@@ -13,7 +13,6 @@ import {
   BulkCreationError,
   CodedDeliveryError,
   ConnectionError,
-  checkOrder,
   type DeliveryClient,
   type DeliveryError,
   type DeliveryOrder,
@@ -22,6 +21,7 @@ import {
   isDeliveryError,
   ValidationError,
 } from 'delivery-sdk';
+import { checkOrder } from 'delivery-sdk/validation';
 import { clientFor, type ExampleOptions, printer } from './support/merchant.js';
 import { isEntryPoint, runScript } from './support/node.js';
 

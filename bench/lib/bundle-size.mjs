@@ -15,10 +15,22 @@ import { build } from 'esbuild';
 /** 1 KB = 1,000 bytes throughout: the stricter reading of the budgets. */
 export const KB = 1000;
 
-export const BUDGETS = { main: 30 * KB, functions: 20 * KB, webhooks: 5 * KB };
+/**
+ * What a page loads at once (`main`, `cities`, `functions`, `webhooks`), and every chunk a client
+ * page can load (`allChunks`): issue 31's budgets. The functions page's 16 KB is not met yet
+ * (docs/performance.md says why).
+ */
+export const BUDGETS = { main: 20 * KB, cities: 20 * KB, allChunks: 50 * KB, functions: 16 * KB, webhooks: 5 * KB };
 
 /** The entries the benchmarks import, by their file in dist/. */
-export const ENTRIES = { main: 'index', functions: 'functions/index', webhooks: 'webhooks/index', webhooksNode: 'webhooks/node', testing: 'testing/index' };
+export const ENTRIES = {
+  main: 'index',
+  functions: 'functions/index',
+  validation: 'validation',
+  webhooks: 'webhooks/index',
+  webhooksNode: 'webhooks/node',
+  testing: 'testing/index',
+};
 
 /** Every entry of tsup.config.ts: they decide together how code is split into shared chunks. */
 const SHIPPED_ENTRIES = [...Object.values(ENTRIES), 'cli/sandbox'];
@@ -37,6 +49,15 @@ const entries = {
       receiver: { firstName: 'Mona', lastName: 'Adel', phone: '01012345678' },
       cod: 250,
     });`,
+  /** The validators, which carry zod. */
+  validation: (path) => `
+    import { validateOrder } from ${JSON.stringify(path)};
+    export const validate = validateOrder;`,
+  /** A page that only looks cities up. */
+  cities: (path) => `
+    import { DeliveryClient } from ${JSON.stringify(path)};
+    const client = new DeliveryClient({ baseUrl: 'https://api.example.com/v2' });
+    export const cities = client.lookup.cities({ countryId: '60e4482c7cb7d4bc4849c4d5' });`,
   /** The same page over delivery-sdk/functions: a core and the one function it calls. */
   functions: (path) => `
     import { DeliveryCore, createDelivery } from ${JSON.stringify(path)};
@@ -155,6 +176,13 @@ export async function measureBundle(kind, path) {
     gzipBytes: gzipSync(code, { level: 9 }).length,
     /** What loads only through `import()`, on demand (0 when nothing does). */
     lazyGzipBytes: lazy.length === 0 ? 0 : gzipSync(lazy, { level: 9 }).length,
+    /**
+     * Every chunk the page can load, at once and on demand, gzipped together as "at once" is (a
+     * browser fetching each chunk on its own gets a few bytes more per chunk: bench reports both).
+     */
+    allChunksGzipBytes: gzipSync(Buffer.concat([code, lazy]), { level: 9 }).length,
+    /** The same chunks each gzipped on its own, as a browser fetches them. */
+    eachChunkGzipBytes: [...loaded, ...lazyOutputs].reduce((sum, output) => sum + gzipSync(contentsOf([output]), { level: 9 }).length, 0),
     budget: BUDGETS[kind],
     bytesByInput,
     forbiddenInputs,

@@ -1,11 +1,18 @@
-import { HTTPError, isForceRetryError, type KyInstance, type Options } from 'ky';
-import { DeliveryError, type RequestAbortedError, type RequestSummary, ResponseShapeError, TimeoutError } from '../errors/index.js';
+import { HTTPError, isForceRetryError, isKyError, type KyInstance, type Options } from 'ky';
+import {
+  ConnectionError,
+  DeliveryError,
+  type RequestAbortedError,
+  type RequestSummary,
+  ResponseShapeError,
+  ResponseTooLargeError,
+  TimeoutError,
+} from '../errors/index.js';
 import type { WithResponse } from './api-promise.js';
 import { decodeBody, discardBody, isErrorEnvelope, readTextWithin, unwrapEnvelope } from './body.js';
 import type { ResolvedConfig } from './config.js';
 import { Attempt, AttemptCut, abortedByCaller, MAX_TIMER, sleep } from './deadline.js';
 import type { Endpoint } from './endpoint.js';
-import { connectionError, errorFromResponse, isRedirect, redirectError, tooLargeError } from './error-mapping.js';
 import { LOG_LEVELS, log } from './logger.js';
 import type { CallOptions, ClientHooks } from './options.js';
 import { redactHeaders, secretsOf } from './redaction.js';
@@ -160,10 +167,11 @@ export class Call<T> {
     notify(config, 'onResponse', { ...request, attempt, status: response.status, durationMs });
     log(config, 'debug', `${request.method} ${request.url} answered ${response.status} in ${durationMs} ms`);
     // Never followed (ky sends `redirect: 'manual'`): the key and the body stay with baseUrl's origin.
-    if (redirected) throw redirectError(response, request, this.#secrets);
+    if (redirected) throw await answerError(response, request, (mapping) => mapping.redirectError(response, request, this.#secrets));
     if (text === undefined) throw tooLargeError(request, response.status, this.#maxResponseBytes);
     const decoded = decodeBody(text, this.#secrets);
-    if (!response.ok || (decoded.json && isErrorEnvelope(decoded.value))) throw errorFromResponse(response, decoded, request, this.#secrets);
+    if (!response.ok || (decoded.json && isErrorEnvelope(decoded.value)))
+      throw await answerError(response, request, (mapping) => mapping.errorFromResponse(response, decoded, request, this.#secrets));
     if (!decoded.json)
       throw new ResponseShapeError(`${request.method} ${request.url} answered ${response.status} with a body that is not JSON`, {
         status: response.status,
@@ -201,4 +209,48 @@ export class Call<T> {
   #aborted(): RequestAbortedError {
     return abortedByCaller(`${this.request.method} ${this.request.url}`, this.options.signal);
   }
+}
+
+/** A redirect: a 3xx, or what a browser answers for one under `redirect: 'manual'` (type `opaqueredirect`, status 0). */
+export function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+}
+
+/** The error for an answer longer than `maxResponseBytes`, of which the rest was not read. */
+export function tooLargeError(request: RequestSummary, status: number, maxResponseBytes: number): ResponseTooLargeError {
+  const message = `${request.method} ${request.url} answered ${status} with more than maxResponseBytes (${maxResponseBytes} bytes); the rest was not read.`;
+  return new ResponseTooLargeError(message, { status, request, maxResponseBytes });
+}
+
+/** The error for a request that failed while `stage` (sending, reading the answer). */
+export function connectionError(request: RequestSummary, cause: unknown, stage: string): ConnectionError {
+  const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
+  // A ky error is no cause to keep: it holds the request, and so the key.
+  return new ConnectionError(`${request.method} ${request.url} failed while ${stage}: ${reason}`, { cause: isKyError(cause) ? undefined : cause, request });
+}
+
+/**
+ * The error an answer maps to (error-mapping.ts, loaded by the first answer that needs it). When
+ * that code cannot be loaded the answer is still a typed error, one that says the call may have
+ * been acted on: the SDK could not read what the service said.
+ */
+async function answerError(
+  response: Response,
+  request: RequestSummary,
+  map: (mapping: typeof import('./error-mapping.js')) => DeliveryError,
+): Promise<DeliveryError> {
+  let mapping: typeof import('./error-mapping.js');
+  try {
+    mapping = await import('./error-mapping.js');
+  } catch (cause) {
+    return new ResponseShapeError(
+      `${request.method} ${request.url} answered ${response.status}, and the SDK could not load the code that reads error answers`,
+      {
+        status: response.status,
+        request,
+        cause,
+      },
+    );
+  }
+  return map(mapping);
 }

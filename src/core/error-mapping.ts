@@ -1,11 +1,9 @@
-import { isKyError } from 'ky';
 import { issueSummary } from '../errors/base.js';
 import { errorCodeFromWire, isKnownErrorCode } from '../errors/codes.js';
 import {
   ApiError,
   type ApiErrorOptions,
   AuthenticationError,
-  ConnectionError,
   createCodedError,
   type DeliveryError,
   DuplicateOrderError,
@@ -17,23 +15,17 @@ import {
   RateLimitError,
   RedirectError,
   type RequestSummary,
-  ResponseTooLargeError,
   ServerError,
   type ValidationIssue,
 } from '../errors/index.js';
 import type { DecodedBody } from './body.js';
+import { duplicateRefusalOf } from './duplicate-refusal.js';
 import { isRecord } from './guards.js';
 import { scrubHeaders, scrubText } from './redaction.js';
+import { parseRetryAfter } from './retry.js';
 
-/** `Retry-After` in milliseconds, from delta-seconds or an HTTP date; undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  const trimmed = value.trim();
-  if (trimmed === '') return undefined;
-  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
+// Loaded on demand, by the first answer that is an error (call.ts): a page whose calls succeed
+// never loads the error classes of every code and status.
 
 function excerpt(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -70,30 +62,6 @@ function issuesText(issues: readonly ValidationIssue[]): string | undefined {
   return issueSummary(issues, 0, ({ path, message }) =>
     path.length === 0 || message.includes(String(path[path.length - 1])) ? message : `${formatPath(path)}: ${message}`,
   );
-}
-
-/** What a refusal of a repeated `uniqueBusinessReference` says: the reference, and the order holding it when named. */
-export interface DuplicateRefusal {
-  readonly uniqueBusinessReference?: string | undefined;
-  readonly trackingNumber?: string | undefined;
-}
-
-/**
- * Reads the service's refusal of an order whose `uniqueBusinessReference` another order holds
- * ("uniqueBusinessReference 'WC_1042' is already used by order 7031567294"); undefined for any
- * other text. Its wording is not in the spec (docs/assumptions.md): any text naming the unique
- * reference and saying it is taken, with the order's tracking number when it gives one.
- */
-export function duplicateRefusalOf(text: unknown, data?: unknown): DuplicateRefusal | undefined {
-  if (typeof text !== 'string' || !/unique[\s_-]*business[\s_-]*reference/i.test(text) || !/already|exist|used|duplicat|taken/i.test(text)) return undefined;
-  const named = isRecord(data) ? data['trackingNumber'] : undefined;
-  const trackingNumber = typeof named === 'string' || typeof named === 'number' ? String(named) : /\border\s+#?(\d{4,})/i.exec(text)?.[1];
-  return { uniqueBusinessReference: /['"‘“]([^'"’”]+)['"’”]/.exec(text)?.[1], trackingNumber };
-}
-
-/** A redirect: a 3xx, or what a browser answers for one under `redirect: 'manual'` (type `opaqueredirect`, status 0). */
-export function isRedirect(response: Response): boolean {
-  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
 }
 
 /**
@@ -149,17 +117,4 @@ export function errorFromResponse(response: Response, decoded: DecodedBody, requ
   if (status === 429) return new RateLimitError(message, { ...options, retryAfter: parseRetryAfter(response.headers.get('retry-after')) });
   if (status >= 500) return new ServerError(message, options);
   return new ApiError(message, options);
-}
-
-/** The error for an answer longer than `maxResponseBytes`, of which the rest was not read. */
-export function tooLargeError(request: RequestSummary, status: number, maxResponseBytes: number): ResponseTooLargeError {
-  const message = `${request.method} ${request.url} answered ${status} with more than maxResponseBytes (${maxResponseBytes} bytes); the rest was not read.`;
-  return new ResponseTooLargeError(message, { status, request, maxResponseBytes });
-}
-
-/** The error for a request that failed while `stage` (sending, reading the answer). */
-export function connectionError(request: RequestSummary, cause: unknown, stage: string): ConnectionError {
-  const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
-  // A ky error is no cause to keep: it holds the request, and so the key.
-  return new ConnectionError(`${request.method} ${request.url} failed while ${stage}: ${reason}`, { cause: isKyError(cause) ? undefined : cause, request });
 }

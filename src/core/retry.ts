@@ -9,7 +9,16 @@ import {
   ServerError,
   TimeoutError,
 } from '../errors/index.js';
-import { parseRetryAfter } from './error-mapping.js';
+
+/** `Retry-After` in milliseconds, from delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const trimmed = value.trim();
+  if (trimmed === '') return undefined;
+  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
 
 /** The statuses an idempotent call is retried on; a POST only on 429. */
 const RETRYABLE_STATUSES: readonly number[] = [408, 429, 500, 502, 503, 504];

@@ -292,7 +292,7 @@ export class PagingError extends DeliveryError {
 /** A 2xx answer whose body is not what the endpoint should return (e.g. not JSON). */
 export class ResponseShapeError extends DeliveryError {
   override name = 'ResponseShapeError';
-  /** HTTP status of the (2xx) answer. */
+  /** HTTP status of the answer (a 2xx, or an error answer the SDK could not read). */
   readonly status: number;
   /** Method and URL of the request. A create may have succeeded: look the order up before retrying. */
   readonly request: RequestSummary;

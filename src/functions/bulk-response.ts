@@ -6,7 +6,7 @@
  * failed: [{ index, errorCode, message }] }` is read too.
  */
 
-import { duplicateRefusalOf } from '../core/error-mapping.js';
+import { duplicateRefusalOf } from '../core/duplicate-refusal.js';
 import { idString } from '../core/guards.js';
 import { errorCodeFromWire, isKnownErrorCode } from '../errors/codes.js';
 import { ApiError, createCodedError, type DeliveryError, ErrorCode, errorCodeMeaning, ResponseShapeError } from '../errors/index.js';

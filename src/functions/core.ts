@@ -63,6 +63,21 @@ export class DeliveryCore {
 }
 
 /**
+ * Forgets every cached lookup answer of `core`, as `client.lookup.clearCache` does. Synchronous, and
+ * small enough to ship with the core: a client's `lookup.clearCache()` loads nothing.
+ *
+ * @example
+ * ```ts
+ * import { DeliveryCore, clearLookupCache } from 'delivery-sdk/functions';
+ *
+ * clearLookupCache(new DeliveryCore({ baseUrl: 'https://api.example.com/v2' }));
+ * ```
+ */
+export function clearLookupCache(core: DeliveryCore): void {
+  coreInternals(core).lookupCache?.clear();
+}
+
+/**
  * The transport and cache of `core`, for the functions of this folder.
  *
  * @internal

@@ -20,7 +20,7 @@ export {
 } from './bulk.js';
 export { type ResolvedBulkResult, type ResolveTrackingNumbersOptions, resolveBulkTrackingNumbers, type UnresolvedBulkOrder } from './bulk-recovery.js';
 export { type Business, createBusiness, type PickupLocation, updatePickupLocations } from './businesses.js';
-export { DeliveryCore } from './core.js';
+export { clearLookupCache, DeliveryCore } from './core.js';
 export { type CreatedDelivery, createDelivery } from './deliveries.js';
 export { type DeliveryChangeResult, type DeliveryTarget, EDITABLE_STATES, terminateDelivery, updateDelivery } from './delivery-changes.js';
 export {
@@ -44,7 +44,6 @@ export {
 export {
   type City,
   type CityDistricts,
-  clearLookupCache,
   type DistrictEntry,
   listAllDistricts,
   listCities,

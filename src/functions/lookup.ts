@@ -209,20 +209,6 @@ export function resolveAddress(core: DeliveryCore, input: ResolveAddressInput, o
   );
 }
 
-/**
- * Forgets every cached lookup answer of `core`, as `client.lookup.clearCache` does.
- *
- * @example
- * ```ts
- * import { DeliveryCore, clearLookupCache } from 'delivery-sdk/functions';
- *
- * clearLookupCache(new DeliveryCore({ baseUrl: 'https://api.example.com/v2' }));
- * ```
- */
-export function clearLookupCache(core: DeliveryCore): void {
-  coreInternals(core).lookupCache?.clear();
-}
-
 function list<T>(
   core: DeliveryCore,
   build: () => Endpoint<unknown>,

@@ -1,8 +1,10 @@
 import type { APIPromise } from '../core/api-promise.js';
-import { type Business, createBusiness, updatePickupLocations } from '../functions/businesses.js';
+import type { Business } from '../functions/businesses.js';
 import type { RequestOptions } from '../functions/options.js';
 import type { CreateBusinessInput, PickupLocationEntry } from '../schemas/index.js';
 import { Resource } from './resource.js';
+
+const loadBusinesses = () => import('../functions/businesses.js');
 
 export type { Business, PickupLocation } from '../functions/businesses.js';
 
@@ -34,7 +36,7 @@ export class BusinessesResource extends Resource {
    * ```
    */
   create(input: CreateBusinessInput, options?: RequestOptions): APIPromise<Business> {
-    return createBusiness(this.core, input, options);
+    return this.onDemand(loadBusinesses, (loaded) => loaded.createBusiness(this.core, input, options));
   }
 
   /**
@@ -57,6 +59,6 @@ export class BusinessesResource extends Resource {
    * ```
    */
   updatePickupLocations(businessId: string, locations: PickupLocationEntry[], options?: RequestOptions): APIPromise<Business> {
-    return updatePickupLocations(this.core, businessId, locations, options);
+    return this.onDemand(loadBusinesses, (loaded) => loaded.updatePickupLocations(this.core, businessId, locations, options));
   }
 }

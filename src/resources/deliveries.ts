@@ -1,32 +1,23 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { BulkCreationError } from '../errors/index.js';
-import { type AirwayBillOptions, getAirwayBills } from '../functions/airway-bills.js';
-import {
-  type BulkChunkOutcome,
-  type BulkCreateOptions,
-  type BulkCreateResult,
-  type BulkInput,
-  type BulkStreamOptions,
-  createBulkDeliveries,
-  streamBulkDeliveries,
-} from '../functions/bulk.js';
-import { type ResolvedBulkResult, type ResolveTrackingNumbersOptions, resolveBulkTrackingNumbers } from '../functions/bulk-recovery.js';
-import { type CreatedDelivery, createDelivery } from '../functions/deliveries.js';
-import { type DeliveryChangeResult, type DeliveryTarget, terminateDelivery, updateDelivery } from '../functions/delivery-changes.js';
-import {
-  type DeliveryPage,
-  type DeliverySearchFilter,
-  findDeliveryByReference,
-  getDelivery,
-  listDeliveries,
-  type PagedReadOptions,
-  searchDeliveries,
-} from '../functions/delivery-reads.js';
+import type { AirwayBillOptions } from '../functions/airway-bills.js';
+import type { BulkChunkOutcome, BulkCreateOptions, BulkCreateResult, BulkInput, BulkStreamOptions } from '../functions/bulk.js';
+import type { ResolvedBulkResult, ResolveTrackingNumbersOptions } from '../functions/bulk-recovery.js';
+import type { CreatedDelivery } from '../functions/deliveries.js';
+import type { DeliveryChangeResult, DeliveryTarget } from '../functions/delivery-changes.js';
+import type { DeliveryPage, DeliverySearchFilter, PagedReadOptions } from '../functions/delivery-reads.js';
 import type { DeliveryRecord } from '../functions/delivery-record.js';
 import type { RequestOptions } from '../functions/options.js';
 import type { DeliveryChanges } from '../schemas/after-create.js';
 import type { OrderInput } from '../schemas/index.js';
-import { Resource } from './resource.js';
+import { operations, Resource } from './resource.js';
+
+const loadAirwayBills = () => import('../functions/airway-bills.js');
+const loadBulk = () => import('../functions/bulk.js');
+const loadBulkRecovery = () => import('../functions/bulk-recovery.js');
+const loadDeliveries = () => import('../functions/deliveries.js');
+const loadDeliveryChanges = () => import('../functions/delivery-changes.js');
+const loadDeliveryReads = () => import('../functions/delivery-reads.js');
 
 export type { CreatedDelivery } from '../functions/deliveries.js';
 
@@ -83,7 +74,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   create(order: OrderInput, options?: RequestOptions): APIPromise<CreatedDelivery> {
-    return createDelivery(this.core, order, options);
+    return this.onDemand(loadDeliveries, (loaded) => loaded.createDelivery(this.core, order, options));
   }
 
   /**
@@ -131,7 +122,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   createBulk(orders: BulkInput, options?: BulkCreateOptions): Promise<BulkCreateResult> {
-    return createBulkDeliveries(this.core, orders, options);
+    return operations(loadBulk).then((loaded) => loaded.createBulkDeliveries(this.core, orders, options));
   }
 
   /**
@@ -156,8 +147,8 @@ export class DeliveriesResource extends Resource {
    * }
    * ```
    */
-  streamBulk(orders: BulkInput, options?: BulkStreamOptions): AsyncGenerator<BulkChunkOutcome, void, undefined> {
-    return streamBulkDeliveries(this.core, orders, options);
+  async *streamBulk(orders: BulkInput, options?: BulkStreamOptions): AsyncGenerator<BulkChunkOutcome, void, undefined> {
+    yield* (await operations(loadBulk)).streamBulkDeliveries(this.core, orders, options);
   }
 
   /**
@@ -173,7 +164,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   get(trackingNumber: string, options?: RequestOptions): APIPromise<DeliveryRecord> {
-    return getDelivery(this.core, trackingNumber, options);
+    return this.onDemand(loadDeliveryReads, (loaded) => loaded.getDelivery(this.core, trackingNumber, options));
   }
 
   /**
@@ -187,7 +178,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   search(filter?: DeliverySearchFilter, options?: RequestOptions): APIPromise<DeliveryPage> {
-    return searchDeliveries(this.core, filter, options);
+    return this.onDemand(loadDeliveryReads, (loaded) => loaded.searchDeliveries(this.core, filter, options));
   }
 
   /**
@@ -201,8 +192,8 @@ export class DeliveriesResource extends Resource {
    * }
    * ```
    */
-  list(filter?: DeliverySearchFilter, options?: PagedReadOptions): AsyncGenerator<DeliveryRecord, void, undefined> {
-    return listDeliveries(this.core, filter, options);
+  async *list(filter?: DeliverySearchFilter, options?: PagedReadOptions): AsyncGenerator<DeliveryRecord, void, undefined> {
+    yield* (await operations(loadDeliveryReads)).listDeliveries(this.core, filter, options);
   }
 
   /**
@@ -216,7 +207,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   findByReference(businessReference: string, options?: PagedReadOptions): Promise<DeliveryRecord | undefined> {
-    return findDeliveryByReference(this.core, businessReference, options);
+    return operations(loadDeliveryReads).then((loaded) => loaded.findDeliveryByReference(this.core, businessReference, options));
   }
 
   /**
@@ -234,7 +225,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   update(trackingNumberOrOrder: DeliveryTarget, changes: DeliveryChanges, options?: RequestOptions): APIPromise<DeliveryChangeResult> {
-    return updateDelivery(this.core, trackingNumberOrOrder, changes, options);
+    return this.onDemand(loadDeliveryChanges, (loaded) => loaded.updateDelivery(this.core, trackingNumberOrOrder, changes, options));
   }
 
   /**
@@ -248,7 +239,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   terminate(trackingNumberOrId: string, options?: RequestOptions): APIPromise<DeliveryChangeResult> {
-    return terminateDelivery(this.core, trackingNumberOrId, options);
+    return this.onDemand(loadDeliveryChanges, (loaded) => loaded.terminateDelivery(this.core, trackingNumberOrId, options));
   }
 
   /**
@@ -264,7 +255,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   airwayBills(trackingNumbers: readonly string[], labelOptions?: AirwayBillOptions, options?: RequestOptions): APIPromise<Uint8Array> {
-    return getAirwayBills(this.core, trackingNumbers, labelOptions, options);
+    return this.onDemand(loadAirwayBills, (loaded) => loaded.getAirwayBills(this.core, trackingNumbers, labelOptions, options));
   }
 
   /**
@@ -280,6 +271,6 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   resolveTrackingNumbers(outcome: BulkCreateResult | BulkCreationError, options?: ResolveTrackingNumbersOptions): Promise<ResolvedBulkResult> {
-    return resolveBulkTrackingNumbers(this.core, outcome, options);
+    return operations(loadBulkRecovery).then((loaded) => loaded.resolveBulkTrackingNumbers(this.core, outcome, options));
   }
 }

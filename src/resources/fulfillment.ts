@@ -1,15 +1,11 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { CreatedDelivery } from '../functions/deliveries.js';
-import {
-  type BulkyCreatedOrder,
-  type CreateReturnOptions,
-  createBulkyFulfillment,
-  createFulfillmentOrder,
-  createFulfillmentReturn,
-} from '../functions/fulfillment.js';
+import type { BulkyCreatedOrder, CreateReturnOptions } from '../functions/fulfillment.js';
 import type { RequestOptions } from '../functions/options.js';
 import type { FulfillmentReturnOrder, FulfillmentSendOrder } from '../schemas/index.js';
 import { Resource } from './resource.js';
+
+const loadFulfillment = () => import('../functions/fulfillment.js');
 
 export type { BulkyCreatedOrder, CreateReturnOptions, OriginalFulfillment } from '../functions/fulfillment.js';
 
@@ -50,7 +46,7 @@ export class FulfillmentResource extends Resource {
    * ```
    */
   create(order: FulfillmentSendOrder, options?: RequestOptions): APIPromise<CreatedDelivery> {
-    return createFulfillmentOrder(this.core, order, options);
+    return this.onDemand(loadFulfillment, (loaded) => loaded.createFulfillmentOrder(this.core, order, options));
   }
 
   /**
@@ -80,7 +76,7 @@ export class FulfillmentResource extends Resource {
    * ```
    */
   createReturn(order: FulfillmentReturnOrder, options?: CreateReturnOptions): APIPromise<CreatedDelivery> {
-    return createFulfillmentReturn(this.core, order, options);
+    return this.onDemand(loadFulfillment, (loaded) => loaded.createFulfillmentReturn(this.core, order, options));
   }
 
   /**
@@ -105,6 +101,6 @@ export class FulfillmentResource extends Resource {
    * ```
    */
   createBulky(orders: FulfillmentSendOrder[], options?: RequestOptions): APIPromise<BulkyCreatedOrder[]> {
-    return createBulkyFulfillment(this.core, orders, options);
+    return this.onDemand(loadFulfillment, (loaded) => loaded.createBulkyFulfillment(this.core, orders, options));
   }
 }

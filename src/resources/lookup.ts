@@ -1,20 +1,12 @@
 import type { APIPromise } from '../core/api-promise.js';
-import {
-  type City,
-  type CityDistricts,
-  clearLookupCache,
-  type DistrictEntry,
-  listAllDistricts,
-  listCities,
-  listDistricts,
-  listZones,
-  resolveAddress,
-  type Zone,
-} from '../functions/lookup.js';
+import { clearLookupCache } from '../functions/core.js';
+import type { City, CityDistricts, DistrictEntry, Zone } from '../functions/lookup.js';
 import type { RequestOptions } from '../functions/options.js';
 import type { ResolveAddressInput } from '../functions/resolve-address.js';
 import type { Address } from '../schemas/index.js';
-import { Resource } from './resource.js';
+import { operations, Resource } from './resource.js';
+
+const loadLookup = () => import('../functions/lookup.js');
 
 export { type Country, CountryId } from '../functions/countries.js';
 export type { City, CityDistricts, DistrictEntry, Zone } from '../functions/lookup.js';
@@ -34,17 +26,17 @@ export class LookupResource extends Resource {
    * ```
    */
   cities(params: { countryId: string }, options?: RequestOptions): APIPromise<City[]> {
-    return listCities(this.core, params, options);
+    return this.onDemand(loadLookup, (loaded) => loaded.listCities(this.core, params, options));
   }
 
   /** The district entries of a city (`GET /cities/<cityId>/districts`); an unknown city is `CityNotFoundError` (3001). */
   districts(cityId: string, options?: RequestOptions): APIPromise<DistrictEntry[]> {
-    return listDistricts(this.core, cityId, options);
+    return this.onDemand(loadLookup, (loaded) => loaded.listDistricts(this.core, cityId, options));
   }
 
   /** The zones of a city (`GET /cities/<cityId>/zones`). */
   zones(cityId: string, options?: RequestOptions): APIPromise<Zone[]> {
-    return listZones(this.core, cityId, options);
+    return this.onDemand(loadLookup, (loaded) => loaded.listZones(this.core, cityId, options));
   }
 
   /**
@@ -59,7 +51,7 @@ export class LookupResource extends Resource {
    * ```
    */
   allDistricts(params?: { countryId?: string | undefined }, options?: RequestOptions): APIPromise<CityDistricts[]> {
-    return listAllDistricts(this.core, params, options);
+    return this.onDemand(loadLookup, (loaded) => loaded.listAllDistricts(this.core, params, options));
   }
 
   /**
@@ -94,7 +86,7 @@ export class LookupResource extends Resource {
    * ```
    */
   resolveAddress(input: ResolveAddressInput, options?: RequestOptions): Promise<Address> {
-    return resolveAddress(this.core, input, options);
+    return operations(loadLookup).then((loaded) => loaded.resolveAddress(this.core, input, options));
   }
 
   /** Forgets every cached lookup answer of this client. */

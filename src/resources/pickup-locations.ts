@@ -1,7 +1,9 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../functions/options.js';
-import { listPickupLocations, type PickupLocationRecord } from '../functions/pickup-locations.js';
+import type { PickupLocationRecord } from '../functions/pickup-locations.js';
 import { Resource } from './resource.js';
+
+const loadPickupLocations = () => import('../functions/pickup-locations.js');
 
 /** The business's pickup locations, as the service keeps them (`businesses.updatePickupLocations` sets them). */
 export class PickupLocationsResource extends Resource {
@@ -15,6 +17,6 @@ export class PickupLocationsResource extends Resource {
    * ```
    */
   list(options?: RequestOptions): APIPromise<PickupLocationRecord[]> {
-    return listPickupLocations(this.core, options);
+    return this.onDemand(loadPickupLocations, (loaded) => loaded.listPickupLocations(this.core, options));
   }
 }

@@ -1,19 +1,10 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../functions/options.js';
-import {
-  createPickup,
-  deletePickup,
-  getPickup,
-  listPickupDates,
-  listPickups,
-  type Pickup,
-  type PickupDatesQuery,
-  type PickupList,
-  type PickupListQuery,
-  updatePickup,
-} from '../functions/pickups.js';
+import type { Pickup, PickupDatesQuery, PickupList, PickupListQuery } from '../functions/pickups.js';
 import type { PickupChanges, PickupDate, PickupInput } from '../schemas/after-create.js';
 import { Resource } from './resource.js';
+
+const loadPickups = () => import('../functions/pickups.js');
 
 /**
  * Pickup requests: a courier collects your parcels at a pickup location on a date and in a time
@@ -47,7 +38,7 @@ export class PickupsResource extends Resource {
    * ```
    */
   create(pickup: PickupInput, options?: RequestOptions): APIPromise<Pickup> {
-    return createPickup(this.core, pickup, options);
+    return this.onDemand(loadPickups, (loaded) => loaded.createPickup(this.core, pickup, options));
   }
 
   /**
@@ -59,7 +50,7 @@ export class PickupsResource extends Resource {
    * ```
    */
   get(pickupId: string, options?: RequestOptions): APIPromise<Pickup> {
-    return getPickup(this.core, pickupId, options);
+    return this.onDemand(loadPickups, (loaded) => loaded.getPickup(this.core, pickupId, options));
   }
 
   /**
@@ -71,7 +62,7 @@ export class PickupsResource extends Resource {
    * ```
    */
   list(query?: PickupListQuery, options?: RequestOptions): APIPromise<PickupList> {
-    return listPickups(this.core, query, options);
+    return this.onDemand(loadPickups, (loaded) => loaded.listPickups(this.core, query, options));
   }
 
   /**
@@ -83,7 +74,7 @@ export class PickupsResource extends Resource {
    * ```
    */
   update(pickupId: string, changes: PickupChanges, options?: RequestOptions): APIPromise<Pickup> {
-    return updatePickup(this.core, pickupId, changes, options);
+    return this.onDemand(loadPickups, (loaded) => loaded.updatePickup(this.core, pickupId, changes, options));
   }
 
   /**
@@ -95,7 +86,7 @@ export class PickupsResource extends Resource {
    * ```
    */
   delete(pickupId: string, options?: RequestOptions): APIPromise<Record<string, unknown>> {
-    return deletePickup(this.core, pickupId, options);
+    return this.onDemand(loadPickups, (loaded) => loaded.deletePickup(this.core, pickupId, options));
   }
 
   /**
@@ -107,6 +98,6 @@ export class PickupsResource extends Resource {
    * ```
    */
   availableDates(query?: PickupDatesQuery, options?: RequestOptions): APIPromise<PickupDate[]> {
-    return listPickupDates(this.core, query, options);
+    return this.onDemand(loadPickups, (loaded) => loaded.listPickupDates(this.core, query, options));
   }
 }

@@ -1,8 +1,10 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../functions/options.js';
-import { calculatePrice, type PriceQuote } from '../functions/pricing.js';
+import type { PriceQuote } from '../functions/pricing.js';
 import type { PriceQuery } from '../schemas/after-create.js';
 import { Resource } from './resource.js';
+
+const loadPricing = () => import('../functions/pricing.js');
 
 /** Fee quotes. */
 export class PricingResource extends Resource {
@@ -16,6 +18,6 @@ export class PricingResource extends Resource {
    * ```
    */
   calculate(query: PriceQuery, options?: RequestOptions): APIPromise<PriceQuote> {
-    return calculatePrice(this.core, query, options);
+    return this.onDemand(loadPricing, (loaded) => loaded.calculatePrice(this.core, query, options));
   }
 }

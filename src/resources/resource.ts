@@ -1,3 +1,5 @@
+import { APIPromise } from '../core/api-promise.js';
+import { ConnectionError } from '../errors/index.js';
 import type { DeliveryCore } from '../functions/core.js';
 
 /**
@@ -19,4 +21,27 @@ export abstract class Resource {
   protected get core(): DeliveryCore {
     return this.#core;
   }
+
+  /**
+   * Calls an operation of a module loaded on first use: a page ships the code of the calls it
+   * makes, not of every call the client has (docs/performance.md).
+   * @internal
+   */
+  protected onDemand<M, T>(load: () => Promise<M>, call: (loaded: M) => APIPromise<T>): APIPromise<T> {
+    return new APIPromise(operations(load).then((loaded) => call(loaded).withResponse()));
+  }
+}
+
+/**
+ * The module `load` imports. A module that cannot be loaded (a page whose chunks were redeployed,
+ * a connection lost) fails the call with a `ConnectionError` before anything is sent.
+ * @internal
+ */
+export function operations<M>(load: () => Promise<M>): Promise<M> {
+  return load().catch((cause: unknown) => {
+    throw new ConnectionError('The SDK could not load the code of this call; nothing was sent.', {
+      cause,
+      hint: 'A bundled page loads each call on first use: check that every chunk of the build is served.',
+    });
+  });
 }

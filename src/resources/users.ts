@@ -1,8 +1,10 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../functions/options.js';
-import { type BusinessAdmin, confirmEmail, confirmPhone, registerBusinessAdmin, type VerificationResult, verifyPhone } from '../functions/users.js';
+import type { BusinessAdmin, VerificationResult } from '../functions/users.js';
 import type { ConfirmEmailInput, ConfirmPhoneInput, RegisterBusinessAdminInput, VerifyPhoneInput } from '../schemas/index.js';
 import { Resource } from './resource.js';
+
+const loadUsers = () => import('../functions/users.js');
 
 export type { BusinessAdmin, VerificationResult } from '../functions/users.js';
 
@@ -39,7 +41,7 @@ export class UsersResource extends Resource {
    * ```
    */
   registerBusinessAdmin(input: RegisterBusinessAdminInput, options?: RequestOptions): APIPromise<BusinessAdmin> {
-    return registerBusinessAdmin(this.core, input, options);
+    return this.onDemand(loadUsers, (loaded) => loaded.registerBusinessAdmin(this.core, input, options));
   }
 
   /**
@@ -55,7 +57,7 @@ export class UsersResource extends Resource {
    * ```
    */
   verifyPhone(input: VerifyPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
-    return verifyPhone(this.core, input, options);
+    return this.onDemand(loadUsers, (loaded) => loaded.verifyPhone(this.core, input, options));
   }
 
   /**
@@ -70,7 +72,7 @@ export class UsersResource extends Resource {
    * ```
    */
   confirmPhone(input: ConfirmPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
-    return confirmPhone(this.core, input, options);
+    return this.onDemand(loadUsers, (loaded) => loaded.confirmPhone(this.core, input, options));
   }
 
   /**
@@ -86,6 +88,6 @@ export class UsersResource extends Resource {
    * ```
    */
   confirmEmail(input: ConfirmEmailInput, options?: RequestOptions): APIPromise<VerificationResult> {
-    return confirmEmail(this.core, input, options);
+    return this.onDemand(loadUsers, (loaded) => loaded.confirmEmail(this.core, input, options));
   }
 }

@@ -1,5 +1,5 @@
-// The public face of the order model: plain TypeScript types and the validators. The zod
-// schemas stay internal, so no zod type reaches a user's declarations.
+// The public face of the order model: plain TypeScript types (the validators are the entry
+// src/validation.ts). The zod schemas stay internal, so no zod type reaches a user's declarations.
 
 export type {
   BasicBusinessInput,
@@ -10,7 +10,6 @@ export type {
   RegisterBusinessAdminInput,
   VerifyPhoneInput,
 } from './account.js';
-export { validateBusiness, validateConfirmEmail, validateConfirmPhone, validateRegisterBusinessAdmin, validateVerifyPhone } from './account.js';
 export type {
   Address,
   AddressByDistrictName,
@@ -19,7 +18,6 @@ export type {
   OrderAddress,
   PickupLocationEntry,
 } from './address.js';
-export { validateAddress, validatePickupLocations } from './address.js';
 export {
   type DeliveryChanges,
   isPickupDate,
@@ -47,7 +45,6 @@ export type {
   OrderInput,
   PickupAddress,
 } from './order.js';
-export { checkOrder, validateDeliveryOrder, validateFulfillmentOrder, validateFulfillmentReturn, validateOrder } from './order.js';
 export type {
   Contact,
   DeliveryImageEntry,

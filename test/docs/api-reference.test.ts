@@ -32,6 +32,7 @@ interface Reflection {
 const ENTRIES = {
   'delivery-sdk': () => import('delivery-sdk'),
   'delivery-sdk/functions': () => import('delivery-sdk/functions'),
+  'delivery-sdk/validation': () => import('delivery-sdk/validation'),
   'delivery-sdk/webhooks': () => import('delivery-sdk/webhooks'),
   'delivery-sdk/webhooks/node': () => import('delivery-sdk/webhooks/node'),
   'delivery-sdk/webhooks/redis': () => import('delivery-sdk/webhooks/redis'),

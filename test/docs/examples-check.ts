@@ -5,6 +5,7 @@ import ts from 'typescript';
 import * as functions from '../../src/functions/index.js';
 import * as sdk from '../../src/index.js';
 import * as testing from '../../src/testing/index.js';
+import * as validation from '../../src/validation.js';
 import * as webhooks from '../../src/webhooks/index.js';
 import { root } from './pages.js';
 
@@ -56,6 +57,7 @@ const word = (name: string): RegExp => new RegExp(`(?<![\\w.$])${name}(?![\\w$])
 const ENTRIES: [string, Record<string, unknown>][] = [
   ['delivery-sdk', sdk],
   ['delivery-sdk/functions', functions],
+  ['delivery-sdk/validation', validation],
   ['delivery-sdk/webhooks', webhooks],
   ['delivery-sdk/testing', testing],
 ];

@@ -72,7 +72,6 @@ const PUBLIC_EXPORTS: Readonly<Record<string, readonly string[]>> = {
     'WebhookOrderType',
     'WebhookPayloadError',
     'ZoneNotFoundError',
-    'checkOrder',
     'checkReturnItemsSubset',
     'createCodedError',
     'describeException',
@@ -87,6 +86,10 @@ const PUBLIC_EXPORTS: Readonly<Record<string, readonly string[]>> = {
     'isPickupErrorCode',
     'pickupErrorCodeMeaning',
     'previewBulkyMerge',
+    'webhookTypeOf',
+  ],
+  'delivery-sdk/validation': [
+    'checkOrder',
     'validateAddress',
     'validateBusiness',
     'validateConfirmEmail',
@@ -98,7 +101,6 @@ const PUBLIC_EXPORTS: Readonly<Record<string, readonly string[]>> = {
     'validatePickupLocations',
     'validateRegisterBusinessAdmin',
     'validateVerifyPhone',
-    'webhookTypeOf',
   ],
   'delivery-sdk/functions': [
     'DeliveryCore',

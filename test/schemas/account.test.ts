@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ValidationError,
-  validateBusiness,
-  validateConfirmEmail,
-  validateConfirmPhone,
-  validateRegisterBusinessAdmin,
-  validateVerifyPhone,
-} from '../../src/index.js';
+import { ValidationError } from '../../src/index.js';
+import { validateBusiness, validateConfirmEmail, validateConfirmPhone, validateRegisterBusinessAdmin, validateVerifyPhone } from '../../src/validation.js';
 import { pathsOf, thrownBy } from '../support/orders.js';
 
 const registration = () => ({

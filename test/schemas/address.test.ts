@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AddressLocationRequiredError, ErrorCode, ValidationError, validateAddress, validatePickupLocations } from '../../src/index.js';
+import { AddressLocationRequiredError, ErrorCode, ValidationError } from '../../src/index.js';
+import { validateAddress, validatePickupLocations } from '../../src/validation.js';
 import { cairoAddress, pathsOf, thrownBy } from '../support/orders.js';
 
 describe('an order address, first format (district by id)', () => {

@@ -7,13 +7,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   CodedDeliveryError,
   ConfigurationError,
-  checkOrder,
   checkReturnItemsSubset,
   DeliveryClient,
   DeliveryError,
   previewBulkyMerge,
   ResponseShapeError,
   ValidationError,
+} from '../../src/index.js';
+import { createSandbox } from '../../src/testing/index.js';
+import {
+  checkOrder,
   validateAddress,
   validateBusiness,
   validateConfirmEmail,
@@ -24,8 +27,7 @@ import {
   validatePickupLocations,
   validateRegisterBusinessAdmin,
   validateVerifyPhone,
-} from '../../src/index.js';
-import { createSandbox } from '../../src/testing/index.js';
+} from '../../src/validation.js';
 import { parseWebhookEvent, type WebhookEvent, WebhookPayloadError } from '../../src/webhooks/index.js';
 import { validOrders } from '../support/orders.js';
 

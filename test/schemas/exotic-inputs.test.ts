@@ -2,18 +2,17 @@
 // objects no JSON parser makes: a getter on `type` that throws, a Proxy whose traps throw, a
 // revoked Proxy. checkOrder is documented as never throwing: it returns them.
 import { afterAll, describe, expect, it } from 'vitest';
+import { DeliveryClient, DeliveryError } from '../../src/index.js';
+import { createSandbox } from '../../src/testing/index.js';
 import {
   checkOrder,
-  DeliveryClient,
-  DeliveryError,
   validateAddress,
   validateDeliveryOrder,
   validateFulfillmentOrder,
   validateFulfillmentReturn,
   validateOrder,
   validatePickupLocations,
-} from '../../src/index.js';
-import { createSandbox } from '../../src/testing/index.js';
+} from '../../src/validation.js';
 import { parseWebhookEvent } from '../../src/webhooks/index.js';
 import { validOrders } from '../support/orders.js';
 

@@ -2,7 +2,8 @@
 // problems and counts the rest, and an order with a million bad items is checked without
 // building a million issues. (Behaviour, not timing: the counts say how much was built.)
 import { describe, expect, it } from 'vitest';
-import { CodLimitExceededError, checkOrder, ValidationError, validateOrder } from '../../src/index.js';
+import { CodLimitExceededError, ValidationError } from '../../src/index.js';
+import { checkOrder, validateOrder } from '../../src/validation.js';
 import { validOrders } from '../support/orders.js';
 
 const fulfillmentWith = (items: unknown[]) => ({ ...validOrders.fulfillmentSend(), fulfillmentInfo: { items } });

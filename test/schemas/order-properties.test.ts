@@ -1,9 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { DeliveryError, ValidationError } from '../../src/index.js';
 import {
   checkOrder,
-  DeliveryError,
-  ValidationError,
   validateAddress,
   validateBusiness,
   validateConfirmEmail,
@@ -15,7 +14,7 @@ import {
   validatePickupLocations,
   validateRegisterBusinessAdmin,
   validateVerifyPhone,
-} from '../../src/index.js';
+} from '../../src/validation.js';
 import { ALL, breakers, expectedBody, junk, nearlyValid, pollutingJson, validOrder, validOrderOf, written } from '../support/order-arbitraries.js';
 import { validOrders } from '../support/orders.js';
 

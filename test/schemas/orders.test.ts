@@ -4,7 +4,6 @@ import {
   CodLimitExceededError,
   CodRequiredError,
   CrpRefundCodOnlyError,
-  checkOrder,
   DeliveryImagesRequiredError,
   DeliveryType,
   ErrorCode,
@@ -13,11 +12,8 @@ import {
   isDeliveryError,
   RefundCodLimitExceededError,
   ValidationError,
-  validateDeliveryOrder,
-  validateFulfillmentOrder,
-  validateFulfillmentReturn,
-  validateOrder,
 } from '../../src/index.js';
+import { checkOrder, validateDeliveryOrder, validateFulfillmentOrder, validateFulfillmentReturn, validateOrder } from '../../src/validation.js';
 import { cairoAddress, imageUrls, pathsOf, thrownBy, validOrders } from '../support/orders.js';
 
 describe('every order type', () => {

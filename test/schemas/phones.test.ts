@@ -1,17 +1,9 @@
 // receiver.phone and pickupLocationContact.phone: 8 to 15 digits, an optional leading +, and the
 // usual separators. Checked by the SDK before sending and by the sandbox's own validator.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DeliveryClient,
-  DeliveryError,
-  type OrderInput,
-  ValidationError,
-  validateConfirmPhone,
-  validateOrder,
-  validateRegisterBusinessAdmin,
-  validateVerifyPhone,
-} from '../../src/index.js';
+import { DeliveryClient, DeliveryError, type OrderInput, ValidationError } from '../../src/index.js';
 import { createSandbox, type Sandbox } from '../../src/testing/index.js';
+import { validateConfirmPhone, validateOrder, validateRegisterBusinessAdmin, validateVerifyPhone } from '../../src/validation.js';
 import { thrownBy, validOrders } from '../support/orders.js';
 import { sandboxWithAccount } from '../support/sandbox.js';
 

@@ -4,18 +4,17 @@ import type { DeliveryError } from '../../src/errors/base.js';
 import {
   CodLimitExceededError,
   ConfigurationError,
-  checkOrder,
   DeliveryClient,
   DeliveryImagesRequiredError,
   ErrorCode,
   type OrderInput,
   ValidationError,
-  validateOrder,
 } from '../../src/index.js';
 import { onWire } from '../../src/schemas/check.js';
 import { type CheckResult, unwrap } from '../../src/schemas/issues.js';
 import { checkOrderOf } from '../../src/schemas/order.js';
 import { rulesToSkip, type ValidateOptions } from '../../src/schemas/skip-rules.js';
+import { checkOrder, validateOrder } from '../../src/validation.js';
 import { thrownBy, validOrders } from '../support/orders.js';
 import { startWireRecorder, type WireRecorder } from '../support/wire-recorder.js';
 

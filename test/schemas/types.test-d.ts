@@ -7,7 +7,6 @@ import {
   type CheckResult,
   type ClientRuleCode,
   type CustomerReturnPickupOrder,
-  checkOrder,
   type DeliverOrder,
   type DeliveryClientOptions,
   type DeliveryError,
@@ -25,10 +24,6 @@ import {
   type PackageType,
   type RequestOptions,
   type ValidateSetting,
-  validateDeliveryOrder,
-  validateFulfillmentOrder,
-  validateFulfillmentReturn,
-  validateOrder,
 } from '../../src/index.js';
 import type { AddressFields } from '../../src/schemas/address.js';
 import type {
@@ -39,6 +34,7 @@ import type {
   fulfillmentReturnSchema,
   fulfillmentSendSchema,
 } from '../../src/schemas/order.js';
+import { checkOrder, validateDeliveryOrder, validateFulfillmentOrder, validateFulfillmentReturn, validateOrder } from '../../src/validation.js';
 
 const address: Address = { city: 'Cairo', districtId: 'aiJudRHeOt', firstLine: '12 Talaat Harb Street' };
 const fulfillmentInfo = { items: [{ sku: 'SHIRT-M', quantity: 2 }] };

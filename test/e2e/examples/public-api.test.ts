@@ -4,7 +4,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../support/processes.js';
 
-const PUBLIC = ['delivery-sdk', 'delivery-sdk/webhooks', 'delivery-sdk/webhooks/node', 'delivery-sdk/testing'];
+const PUBLIC = ['delivery-sdk', 'delivery-sdk/validation', 'delivery-sdk/webhooks', 'delivery-sdk/webhooks/node', 'delivery-sdk/testing'];
 const EXAMPLES = join(ROOT, 'examples');
 const files = readdirSync(EXAMPLES, { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.ts'))

@@ -2,8 +2,9 @@
 // validateOrder and deliveries.create, against a plain node:http service on 127.0.0.1 and against
 // the sandbox: accepted and sent exactly as the integration wrote it, or refused naming the field.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { checkOrder, DeliveryClient, DeliveryError, type OrderInput, type ValidationIssue, validateOrder } from '../../../src/index.js';
+import { DeliveryClient, DeliveryError, type OrderInput, type ValidationIssue } from '../../../src/index.js';
 import type { Sandbox } from '../../../src/testing/index.js';
+import { checkOrder, validateOrder } from '../../../src/validation.js';
 import { REQUEST_FIXTURES, type RequestFixture } from '../../fixtures/real/requests/index.js';
 import { MAKRAM_EBEID, sandboxWithAccount } from '../../support/sandbox.js';
 import { startWireRecorder, type WireRecorder } from '../../support/wire-recorder.js';

@@ -14,11 +14,11 @@ import {
   DeliveryType,
   ErrorCode,
   isDeliveryError,
-  validateOrder,
   type CodLimitExceededError,
   type DeliverOrder,
   type DeliveryOrder,
 } from 'delivery-sdk';
+import { validateOrder } from 'delivery-sdk/validation';
 import { createOrderTracker, createWebhookHandler, parseWebhookEvent, type WebhookEvent } from 'delivery-sdk/webhooks';
 import { createNodeWebhookHandler } from 'delivery-sdk/webhooks/node';
 

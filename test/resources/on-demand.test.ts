@@ -1,0 +1,91 @@
+// The client's namespaces load each call's code on its first use (docs/performance.md): what a
+// page ships at once is the client and the transport. These tests make a load fail the way a
+// page whose chunks were redeployed sees it, and check that the call still ends in a typed error
+// that tells the truth about what was sent.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { validOrders } from '../support/orders.js';
+
+const order = () => validOrders.deliver() as import('../../src/index.js').DeliverOrder;
+
+afterEach(() => {
+  vi.doUnmock('../../src/functions/deliveries.js');
+  vi.doUnmock('../../src/functions/delivery-reads.js');
+  vi.doUnmock('../../src/core/error-mapping.js');
+  vi.resetModules();
+});
+
+/** A fresh copy of the SDK (so a module mocked since is loaded), with a fetch that records what it is asked. */
+async function freshClient(answer: () => Response = () => Response.json({ success: true, data: { _id: 'd1', trackingNumber: '70000012' } })) {
+  vi.resetModules();
+  const sdk = await import('../../src/index.js');
+  const sent: Request[] = [];
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    sent.push(new Request(input, init));
+    return answer();
+  };
+  return { sdk, sent, client: new sdk.DeliveryClient({ baseUrl: 'https://api.delivery.test/v2', apiKey: 'sk_test_on_demand_1', fetch, maxRetries: 0 }) };
+}
+
+const chunkMissing = () => {
+  throw new TypeError('Failed to fetch dynamically imported module: https://shop.example/assets/deliveries-3f2a.js');
+};
+
+describe("a call whose code cannot be loaded (a page's chunk is gone)", () => {
+  it('rejects with a ConnectionError that says nothing was sent, and sends nothing', async () => {
+    vi.doMock('../../src/functions/deliveries.js', chunkMissing);
+    const { sdk, sent, client } = await freshClient();
+    const error = await client.deliveries.create(order()).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(error).toBeInstanceOf(sdk.ConnectionError);
+    expect((error as InstanceType<typeof sdk.ConnectionError>).mayExist).toBe(false);
+    expect((error as Error).message).toContain('nothing was sent');
+    expect(sent).toEqual([]);
+  });
+
+  it('fails an iterating call the same way, at its first step', async () => {
+    vi.doMock('../../src/functions/delivery-reads.js', chunkMissing);
+    const { sdk, sent, client } = await freshClient();
+    const iterator = client.deliveries.list({ businessReference: 'order-1042' });
+    await expect(iterator.next()).rejects.toBeInstanceOf(sdk.ConnectionError);
+    expect(sent).toEqual([]);
+  });
+
+  it('leaves the other namespaces working', async () => {
+    vi.doMock('../../src/functions/deliveries.js', chunkMissing);
+    const { client } = await freshClient(() => Response.json({ success: true, data: [{ _id: 'c1', name: 'Cairo' }] }));
+    await expect(client.lookup.cities({ countryId: 'eg' })).resolves.toEqual([expect.objectContaining({ name: 'Cairo' })]);
+  });
+});
+
+describe('an error answer whose reading code cannot be loaded', () => {
+  it('is a ResponseShapeError naming the status, and a create says it may exist', async () => {
+    vi.doMock('../../src/core/error-mapping.js', chunkMissing);
+    const { sdk, sent, client } = await freshClient(() => Response.json({ success: false, message: 'Internal error' }, { status: 500 }));
+    const error = await client.deliveries.create(order()).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(error).toBeInstanceOf(sdk.ResponseShapeError);
+    expect((error as InstanceType<typeof sdk.ResponseShapeError>).status).toBe(500);
+    expect((error as InstanceType<typeof sdk.ResponseShapeError>).mayExist).toBe(true);
+    expect(sent).toHaveLength(1);
+  });
+});
+
+describe('the namespaces keep their shapes', () => {
+  it('an on-demand call is an APIPromise with withResponse()', async () => {
+    const { sdk, client } = await freshClient();
+    const call = client.deliveries.create(order());
+    expect(call).toBeInstanceOf(sdk.APIPromise);
+    const { data, response } = await call.withResponse();
+    expect(data.trackingNumber).toBe('70000012');
+    expect(response.status).toBe(200);
+  });
+
+  it('lookup.clearCache() stays synchronous', async () => {
+    const { client } = await freshClient();
+    expect(client.lookup.clearCache()).toBeUndefined();
+  });
+});
