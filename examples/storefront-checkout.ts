@@ -86,7 +86,7 @@ export function messageFor(err: unknown, form: Pick<CheckoutForm, 'city' | 'dist
   if (err instanceof CodLimitExceededError) return { field: 'payment', message: 'Cash on delivery is limited to 30,000 EGP. Please pay by card.' };
   // A real place the service does not deliver to: not the customer's mistake.
   if (err instanceof AddressNotServedError)
-    return { field: err.place.kind === 'city' ? 'city' : 'district', message: `Sorry, we don't deliver to ${err.place.name} yet.` };
+    return { field: err.place?.kind === 'city' ? 'city' : 'district', message: `Sorry, we don't deliver to ${err.place?.name ?? 'this address'} yet.` };
   if (err instanceof ValidationError) return { field: 'street', message: 'Please complete your address (street and building).' };
   if (err instanceof RateLimitError || err instanceof ServerError || err instanceof ConnectionError) {
     return { message: 'Our delivery partner is not answering right now. Please try again in a minute; you have not been charged.' };

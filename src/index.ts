@@ -40,11 +40,14 @@ export type { HttpMethod, QueryValue } from './core/http.js';
 export type { Logger, LogLevel } from './core/logger.js';
 export type { ClientHooks } from './core/options.js';
 export {
+  type AccountErrorClassByCode,
+  AccountErrorCode,
   AddressLocationRequiredError,
   AddressNotServedError,
   ApiError,
   type ApiErrorOptions,
   AuthenticationError,
+  accountErrorCodeMeaning,
   BulkCreationError,
   BusinessLocationRequiredError,
   CityNotFoundError,
@@ -67,6 +70,7 @@ export {
   errorCodeMeaning,
   formatPath,
   InvalidDeliveryImageUrlError,
+  InvalidRequestError,
   isDeliveryError,
   isPickupErrorCode,
   MixedDeliveryImageSourcesError,
@@ -86,6 +90,7 @@ export {
   ResponseTooLargeError,
   ServerError,
   StreetCodeNotFoundError,
+  SubscriptionRequiredError,
   TimeoutError,
   type UnservedPlace,
   ValidationError,

@@ -1,6 +1,7 @@
 import { issueSummary } from '../errors/base.js';
-import { errorCodeFromWire, isKnownErrorCode } from '../errors/codes.js';
+import { AccountErrorCode, accountErrorCodeMeaning, errorCodeFromWire, isKnownErrorCode } from '../errors/codes.js';
 import {
+  AddressNotServedError,
   ApiError,
   type ApiErrorOptions,
   AuthenticationError,
@@ -8,6 +9,7 @@ import {
   type DeliveryError,
   DuplicateOrderError,
   formatPath,
+  InvalidRequestError,
   isPickupErrorCode,
   NotFoundError,
   PermissionDeniedError,
@@ -16,6 +18,7 @@ import {
   RedirectError,
   type RequestSummary,
   ServerError,
+  SubscriptionRequiredError,
   type ValidationIssue,
 } from '../errors/index.js';
 import type { DecodedBody } from './body.js';
@@ -46,13 +49,38 @@ function pathSegments(raw: unknown): Array<string | number> {
 
 /**
  * The fields a refusal names, when the body is the service's validator output: an array of
- * `{ message, path, type }` (also found as the `message` of an envelope). Empty for any other body.
+ * `{ message, path, type }`, found as the body, as the `message` of an envelope, or as its `data`
+ * (errorCode 777; entries also read as `{ field, message }` or plain text). Empty for any other body.
  */
 function issuesOfBody(body: unknown): ValidationIssue[] {
-  const list = Array.isArray(body) ? body : isRecord(body) && Array.isArray(body['message']) ? body['message'] : [];
-  return list.flatMap((entry: unknown) =>
-    isRecord(entry) && typeof entry['message'] === 'string' ? [{ path: pathSegments(entry['path']), message: entry['message'] }] : [],
-  );
+  const issueOf = (entry: unknown): ValidationIssue[] =>
+    isRecord(entry) && typeof entry['message'] === 'string'
+      ? [{ path: pathSegments(entry['path'] ?? entry['field'] ?? entry['key']), message: entry['message'] }]
+      : [];
+  if (Array.isArray(body)) return body.flatMap(issueOf);
+  if (!isRecord(body)) return [];
+  const listed = Array.isArray(body['message']) ? body['message'].flatMap(issueOf) : [];
+  // 777's `data` list: records as above, or the messages alone.
+  const data = Array.isArray(body['data'])
+    ? body['data'].flatMap((entry: unknown) => (typeof entry === 'string' && entry !== '' ? [{ path: [], message: entry }] : issueOf(entry)))
+    : [];
+  return [...listed, ...data];
+}
+
+/**
+ * The service's refusal of an address it does not serve ("does not deliver to Dokki", "area not
+ * covered"): an `AddressNotServedError` like the one `resolveAddress` throws, with the service's
+ * `ApiError` as its cause. The wording is not in the spec (docs/assumptions.md): any 400 text that
+ * names a place and says it is not served; "pick up" in it means pickup availability.
+ */
+function unservedRefusal(text: string | undefined, issues: readonly ValidationIssue[], cause: ApiError): AddressNotServedError | undefined {
+  if (text === undefined || cause.status !== 400) return undefined;
+  const unserved =
+    /\b(?:not|no longer)\s+(?:served|covered)\b|\bdoes(?:n[’']t| not)\s+(?:deliver|pick\s*up|serve|cover)\b|\b(?:drop\s*off|pickup)Availability\b|\bno\s+coverage\b|\bout\s+of\s+(?:coverage|service)\b/i;
+  if (!/\b(?:city|zone|district|area|address)\b|deliver|pick\s*up/i.test(text) || !unserved.test(text)) return undefined;
+  const availability = /pick\s*-?\s*up/i.test(text) ? 'pickupAvailability' : 'dropOffAvailability';
+  const found = issues.length > 0 ? issues : [{ path: [availability === 'pickupAvailability' ? 'pickupAddress' : 'dropOffAddress'], message: text }];
+  return new AddressNotServedError(found, { subject: 'Address not served', availability, source: 'server', cause });
 }
 
 /** The issues as one line for `err.message`: the first ten messages, and how many more. */
@@ -100,21 +128,31 @@ export function errorFromResponse(response: Response, decoded: DecodedBody, requ
   if (isKnownErrorCode(errorCode)) {
     return createCodedError(errorCode, { source: 'server', status, body, headers, request, message: serverMessage });
   }
+  const account = Object.values(AccountErrorCode).find((code) => code === errorCode);
 
   const statusText = response.statusText === '' ? '' : ` ${scrubText(response.statusText, secrets)}`;
   const detail = serverMessage ?? (decoded.json ? undefined : body === '' ? 'empty body' : String(body));
   // A pickup code is known from one integration only: its meaning is added, the class stays ApiError.
-  const meaning = isPickupErrorCode(errorCode) ? ` (errorCode ${errorCode}: ${pickupErrorCodeMeaning[errorCode]})` : undefined;
+  const meaning = isPickupErrorCode(errorCode)
+    ? ` (errorCode ${errorCode}: ${pickupErrorCodeMeaning[errorCode]})`
+    : account === undefined
+      ? undefined
+      : ` (errorCode ${account}: ${accountErrorCodeMeaning[account]})`;
   const message = `${request.method} ${request.url} failed with HTTP ${status}${statusText}${detail === undefined ? '' : `: ${detail}`}${
     meaning ?? (errorCode === undefined ? '' : ` (errorCode ${errorCode})`)
   }`;
   const options: ApiErrorOptions = { status, body, headers, request, errorCode, issues };
   const duplicate = status < 500 ? duplicateRefusalOf(serverMessage, isRecord(body) ? body['data'] : undefined) : undefined;
   if (duplicate !== undefined) return new DuplicateOrderError(message, { ...options, ...duplicate });
-  if (status === 401) return new AuthenticationError(`${message}; check the client's \`apiKey\` (or DELIVERY_API_KEY)`, options);
+  if (account === AccountErrorCode.SubscriptionRequired)
+    return new SubscriptionRequiredError(`${message}; renew the business's plan in the dashboard`, options);
+  if (account === AccountErrorCode.InvalidRequest) return new InvalidRequestError(message, options);
+  if (status === 401 || account === AccountErrorCode.InvalidApiKey)
+    return new AuthenticationError(`${message}; check the client's \`apiKey\` (or DELIVERY_API_KEY)`, options);
   if (status === 403) return new PermissionDeniedError(message, options);
   if (status === 404) return new NotFoundError(`${message}; check \`baseUrl\` (the API's root) and the ids in the path`, options);
   if (status === 429) return new RateLimitError(message, { ...options, retryAfter: parseRetryAfter(response.headers.get('retry-after')) });
   if (status >= 500) return new ServerError(message, options);
-  return new ApiError(message, options);
+  const refused = new ApiError(message, options);
+  return unservedRefusal(serverMessage, issues, refused) ?? refused;
 }

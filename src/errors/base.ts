@@ -162,6 +162,23 @@ export class AuthenticationError extends ApiError {
   override name = 'AuthenticationError';
 }
 
+/**
+ * errorCode 8000002 ("Active bundle subscription required"): the business's plan does not cover
+ * the call, seen on order creation. Nothing was created; renew the plan in the dashboard.
+ */
+export class SubscriptionRequiredError extends ApiError {
+  override name = 'SubscriptionRequiredError';
+}
+
+/**
+ * errorCode 777: the service refused fields of the request, which its answer lists in `data`;
+ * `issues` holds them with their paths. The service's own check, where a `ValidationError` is
+ * the SDK's: nothing was done.
+ */
+export class InvalidRequestError extends ApiError {
+  override name = 'InvalidRequestError';
+}
+
 /** 403: the key is valid but may not do this. */
 export class PermissionDeniedError extends ApiError {
   override name = 'PermissionDeniedError';

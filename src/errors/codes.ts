@@ -119,3 +119,36 @@ export const pickupErrorCodeMeaning: Readonly<Record<PickupErrorCode, string>> =
 export function isPickupErrorCode(code: unknown): code is PickupErrorCode {
   return typeof code === 'number' && Object.hasOwn(pickupErrorCodeMeaning, code);
 }
+
+/**
+ * The account errorCodes public integrations meet (live-service.md, "A merchant's month"): not in
+ * the spec's table, each with a class of its own so `instanceof` and {@link isDeliveryError} narrow.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.deliveries.create(order);
+ * } catch (err) {
+ *   if (isDeliveryError(err, AccountErrorCode.SubscriptionRequired)) console.warn('Renew the plan in the dashboard');
+ *   else throw err;
+ * }
+ * ```
+ */
+export const AccountErrorCode = {
+  /** 777: the service refused fields of the request, listed in the answer's `data` (`InvalidRequestError`). */
+  InvalidRequest: 777,
+  /** 1028: the API key or token is not valid (`AuthenticationError`). */
+  InvalidApiKey: 1028,
+  /** 8000002: the business has no active bundle subscription (`SubscriptionRequiredError`), seen on order creation. */
+  SubscriptionRequired: 8_000_002,
+} as const;
+
+/** One of the account errorCodes (see {@link AccountErrorCode}). */
+export type AccountErrorCode = (typeof AccountErrorCode)[keyof typeof AccountErrorCode];
+
+/** What each account errorCode means, as the integrations that meet it word it. */
+export const accountErrorCodeMeaning: Readonly<Record<AccountErrorCode, string>> = {
+  777: 'Validation error',
+  1028: 'Invalid token or API key',
+  8000002: 'Active bundle subscription required',
+};

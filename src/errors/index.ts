@@ -1,6 +1,6 @@
-import { type ApiError, DeliveryError } from './base.js';
+import { type ApiError, type AuthenticationError, DeliveryError, type InvalidRequestError, type SubscriptionRequiredError } from './base.js';
 import type { ErrorClassByCode } from './coded.js';
-import type { ErrorCode } from './codes.js';
+import type { AccountErrorCode, ErrorCode } from './codes.js';
 
 // Everything the error modules export, for the SDK's own imports; the entries (src/index.ts,
 // webhooks/index.ts) name what they publish.
@@ -10,8 +10,19 @@ export * from './codes.js';
 export { OrderStateError } from './order-state.js';
 export * from './places.js';
 
-/** The error a code narrows to: its own class for spec codes, an `ApiError` carrying it otherwise. */
-export type DeliveryErrorFor<C extends number> = C extends ErrorCode ? ErrorClassByCode[C] : ApiError & { readonly errorCode: C };
+/** The class of each account errorCode ({@link AccountErrorCode}). */
+export interface AccountErrorClassByCode {
+  777: InvalidRequestError;
+  1028: AuthenticationError;
+  8000002: SubscriptionRequiredError;
+}
+
+/** The error a code narrows to: its own class for spec and account codes, an `ApiError` carrying it otherwise. */
+export type DeliveryErrorFor<C extends number> = C extends ErrorCode
+  ? ErrorClassByCode[C]
+  : C extends AccountErrorCode
+    ? AccountErrorClassByCode[C] & { readonly errorCode: C }
+    : ApiError & { readonly errorCode: C };
 
 /**
  * Whether `err` is an error of this SDK, and with `code`, one carrying that errorCode.

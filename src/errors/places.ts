@@ -20,22 +20,32 @@ export interface UnservedPlace extends PlaceCandidate {
  * The place is real, but the service does not serve it the way the address needs: it does not
  * deliver there (`availability: 'dropOffAvailability'`) or pick up from there
  * (`'pickupAvailability'`). Not a typing mistake: a storefront says "we don't deliver there"
- * rather than "check the address". Thrown by `lookup.resolveAddress` before any order is sent.
- * A `ValidationError` too, so code that catches those still catches it.
+ * rather than "check the address". Thrown by `lookup.resolveAddress` before any order is sent
+ * (`source: 'client'`), and for the service's refusal of an address it does not serve
+ * (`source: 'server'`, the service's `ApiError` as `cause`). A `ValidationError` too, so code
+ * that catches those still catches it.
  */
 export class AddressNotServedError extends ValidationError {
   override name = 'AddressNotServedError';
   /** The availability of the lookup lists that is false for the place. */
   readonly availability: 'dropOffAvailability' | 'pickupAvailability';
-  /** The city, zone or district that is not served. */
-  readonly place: UnservedPlace;
+  /** The city, zone or district that is not served; undefined when the service refused without naming it by id. */
+  readonly place: UnservedPlace | undefined;
+  /** Whether `resolveAddress` found it (`'client'`) or the service refused the address (`'server'`). */
+  readonly source: 'client' | 'server';
 
   constructor(
     issues: readonly ValidationIssue[],
-    options: DeliveryErrorOptions & { subject?: string; availability: 'dropOffAvailability' | 'pickupAvailability'; place: UnservedPlace },
+    options: DeliveryErrorOptions & {
+      subject?: string;
+      availability: 'dropOffAvailability' | 'pickupAvailability';
+      place?: UnservedPlace | undefined;
+      source?: 'client' | 'server' | undefined;
+    },
   ) {
     super(issues, options);
     this.availability = options.availability;
     this.place = options.place;
+    this.source = options.source ?? 'client';
   }
 }

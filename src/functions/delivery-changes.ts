@@ -1,7 +1,7 @@
 import { APIPromise } from '../core/api-promise.js';
 import { asRecord, idString } from '../core/guards.js';
 import { path } from '../core/http.js';
-import { AuthenticationError, type DeliveryError, OrderStateError, PermissionDeniedError } from '../errors/index.js';
+import { ApiError, AuthenticationError, type DeliveryError, OrderStateError, PermissionDeniedError } from '../errors/index.js';
 import type { DeliveryChanges } from '../schemas/after-create.js';
 import { changesCheck } from '../schemas/check.js';
 import { isRecord } from '../schemas/predicates.js';
@@ -62,7 +62,8 @@ export function updateDelivery(
   changes: DeliveryChanges,
   options?: RequestOptions,
 ): APIPromise<DeliveryChangeResult> {
-  return send(core, options, () => {
+  let target = '';
+  const sent = send(core, options, () => {
     const id = targetId(trackingNumberOrOrder);
     const read = isRecord(trackingNumberOrOrder) ? trackingNumberOrOrder : undefined;
     const state = read === undefined || !isRecord(read['state']) ? undefined : read['state']['code'];
@@ -70,12 +71,30 @@ export function updateDelivery(
       throw new OrderStateError({ trackingNumber: id, state, allowedStates: EDITABLE_STATES, operation: 'a change' });
     }
     const typeCode = read !== undefined && isRecord(read['type']) ? read['type']['code'] : undefined;
+    target = id;
     return {
       input: changes,
       check: changesCheck(typeCode),
       endpoint: ({ json }) => ({ method: 'PUT', path: path`/deliveries/business/${id}`, json, transform: changeResult }),
     };
   });
+  return new APIPromise(sent.withResponse().catch((error: unknown) => Promise.reject(stateRefusal(error, target, 'a change', EDITABLE_STATES))));
+}
+
+/**
+ * The service's refusal of a change because of the order's state ("cannot be updated in state
+ * 45"), as the `OrderStateError` the SDK throws when it can tell first; any other error as it is.
+ * The wording is not in the spec (docs/assumptions.md): a 400, 409 or 422 whose text names the
+ * state or says the order cannot be changed, cancelled or terminated.
+ */
+function stateRefusal(error: unknown, trackingNumber: string, operation: string, allowedStates: readonly number[]): unknown {
+  if (!(error instanceof ApiError) || ![400, 409, 422].includes(error.status)) return error;
+  const text = isRecord(error.body) && typeof error.body['message'] === 'string' ? error.body['message'] : typeof error.body === 'string' ? error.body : '';
+  const aboutState =
+    /\bstate\b|\bcan(?:not|[’']t)\s+(?:be\s+)?(?:updat|chang|edit|terminat|cancel)|\bnot\s+(?:allowed|possible)\s+to\s+(?:updat|chang|edit|terminat|cancel)|\balready\s+(?:on\s+its\s+way|picked|delivered|terminated|cancel)/i;
+  if (!aboutState.test(text)) return error;
+  const state = Number(/\bstate\s*:?\s*(\d+)\b/i.exec(text)?.[1]);
+  return new OrderStateError({ trackingNumber, state: Number.isInteger(state) ? state : undefined, allowedStates, operation, source: 'server', cause: error });
 }
 
 /** The same error class, its message naming the likely cause of a refusal to terminate. */
@@ -101,10 +120,10 @@ function explainRefusal(error: unknown): unknown {
  * ```
  */
 export function terminateDelivery(core: DeliveryCore, trackingNumberOrId: string, options?: RequestOptions): APIPromise<DeliveryChangeResult> {
-  const sent = send(core, options, () => ({
-    method: 'DELETE',
-    path: path`/deliveries/business/${targetId(trackingNumberOrId)}/terminate`,
-    transform: changeResult,
-  }));
-  return new APIPromise(sent.withResponse().catch((error: unknown) => Promise.reject(explainRefusal(error))));
+  let target = '';
+  const sent = send(core, options, () => {
+    target = targetId(trackingNumberOrId);
+    return { method: 'DELETE', path: path`/deliveries/business/${target}/terminate`, transform: changeResult };
+  });
+  return new APIPromise(sent.withResponse().catch((error: unknown) => Promise.reject(stateRefusal(explainRefusal(error), target, 'terminating', []))));
 }

@@ -10,6 +10,7 @@ import {
   type DistrictNotFoundError,
   ErrorCode,
   isDeliveryError,
+  type OrderStateError,
   type PlaceCandidate,
   type ValidationError,
   type WithResponse,
@@ -50,7 +51,9 @@ describe('address and bulk errors', () => {
     expectTypeOf<DistrictNotFoundError['candidates']>().toEqualTypeOf<readonly PlaceCandidate[]>();
     expectTypeOf<PlaceCandidate>().toEqualTypeOf<{ id: string; name: string; nameAr?: string | undefined }>();
     expectTypeOf<AddressNotServedError['availability']>().toEqualTypeOf<'dropOffAvailability' | 'pickupAvailability'>();
-    expectTypeOf<AddressNotServedError['place']['kind']>().toEqualTypeOf<'city' | 'zone' | 'district'>();
+    expectTypeOf<NonNullable<AddressNotServedError['place']>['kind']>().toEqualTypeOf<'city' | 'zone' | 'district'>();
+    expectTypeOf<AddressNotServedError['source']>().toEqualTypeOf<'client' | 'server'>();
+    expectTypeOf<OrderStateError['state']>().toEqualTypeOf<number | undefined>();
     expectTypeOf<AddressNotServedError>().toMatchTypeOf<ValidationError>();
     expectTypeOf<BulkCreationError['serviceErrors']>().toEqualTypeOf<readonly DeliveryError[]>();
     expectTypeOf<DistrictNotFoundError['inferredFrom']>().toEqualTypeOf<'message' | undefined>();
