@@ -118,6 +118,7 @@ export type { PickupLocationRecord } from './functions/pickup-locations.js';
 export type { Pickup, PickupDatesQuery, PickupList, PickupListQuery } from './functions/pickups.js';
 export type { Amount, PriceQuote } from './functions/pricing.js';
 export type { AddressUse, ResolveAddressInput } from './functions/resolve-address.js';
+export type { DeliveryTracking, TrackingEvent, WaitForStateOptions } from './functions/tracking.js';
 export { type Business, BusinessesResource, type PickupLocation } from './resources/businesses.js';
 export { type CreatedDelivery, DeliveriesResource } from './resources/deliveries.js';
 export { type BulkyCreatedOrder, type CreateReturnOptions, FulfillmentResource, type OriginalFulfillment } from './resources/fulfillment.js';

@@ -66,4 +66,5 @@ export {
   updatePickup,
 } from './pickups.js';
 export { type Amount, calculatePrice, type PriceQuote } from './pricing.js';
+export { type DeliveryTracking, type TrackingEvent, trackDelivery, type WaitForStateOptions, waitForDeliveryState } from './tracking.js';
 export { type BusinessAdmin, confirmEmail, confirmPhone, registerBusinessAdmin, type VerificationResult, verifyPhone } from './users.js';

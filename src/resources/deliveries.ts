@@ -8,6 +8,7 @@ import type { DeliveryChangeResult, DeliveryTarget } from '../functions/delivery
 import type { DeliveryPage, DeliverySearchFilter, PagedReadOptions } from '../functions/delivery-reads.js';
 import type { DeliveryRecord } from '../functions/delivery-record.js';
 import type { RequestOptions } from '../functions/options.js';
+import type { DeliveryTracking, WaitForStateOptions } from '../functions/tracking.js';
 import type { DeliveryChanges } from '../schemas/after-create.js';
 import type { OrderInput } from '../schemas/index.js';
 import { operations, Resource } from './resource.js';
@@ -18,6 +19,7 @@ const loadBulkRecovery = () => import('../functions/bulk-recovery.js');
 const loadDeliveries = () => import('../functions/deliveries.js');
 const loadDeliveryChanges = () => import('../functions/delivery-changes.js');
 const loadDeliveryReads = () => import('../functions/delivery-reads.js');
+const loadTracking = () => import('../functions/tracking.js');
 
 export type { CreatedDelivery } from '../functions/deliveries.js';
 
@@ -165,6 +167,43 @@ export class DeliveriesResource extends Resource {
    */
   get(trackingNumber: string, options?: RequestOptions): APIPromise<DeliveryRecord> {
     return this.onDemand(loadDeliveryReads, (loaded) => loaded.getDelivery(this.core, trackingNumber, options));
+  }
+
+  /**
+   * An order's tracking (`GET /deliveries/{trackingNumber}/tracking`), for a "track my order" page:
+   * `currentState` and `history` (`{ code, value, timestamp }`, oldest first), `promisedDate` when
+   * the service says. Read `code`, not `value`.
+   *
+   * @throws `NotFoundError` (404) when there is no such order.
+   *
+   * @example
+   * ```ts
+   * const { currentState, history } = await client.deliveries.track('70000012');
+   * console.log(currentState?.code, history.map((event) => `${event.timestamp} ${event.value}`));
+   * ```
+   */
+  track(trackingNumber: string, options?: RequestOptions): APIPromise<DeliveryTracking> {
+    return this.onDemand(loadTracking, (loaded) => loaded.trackDelivery(this.core, trackingNumber, options));
+  }
+
+  /**
+   * Reads the order until its state is one `until` accepts (default: a final state,
+   * `isFinalState`), waiting `pollInterval` (10 s) and then half as long again each time, up to
+   * `maxPollInterval` (5 min); resolves with the order as last read. Bounded by `totalTimeout` (pass
+   * a long one: the client's default is 2 minutes) and `signal`. For scripts and tests; a server
+   * reacts to webhooks instead.
+   *
+   * @throws `TimeoutError` when `totalTimeout` runs out first (naming the last state read),
+   * `RequestAbortedError` when `signal` aborts.
+   *
+   * @example
+   * ```ts
+   * const order = await client.deliveries.waitForState('70000012', { until: (state) => state === DeliveryState.Delivered, totalTimeout: 3_600_000 });
+   * console.log(order.state?.code);
+   * ```
+   */
+  waitForState(trackingNumber: string, options?: WaitForStateOptions): Promise<DeliveryRecord> {
+    return operations(loadTracking).then((loaded) => loaded.waitForDeliveryState(this.core, trackingNumber, options));
   }
 
   /**

@@ -1,5 +1,5 @@
 import { confirmEmail, confirmPhone, createBusiness, registerAdmin, updatePickupLocations, verifyPhone } from './routes-account.js';
-import { type Announce, airwayBills, getDelivery, searchDeliveries, terminateDelivery, updateDelivery } from './routes-after-create.js';
+import { type Announce, airwayBills, getDelivery, searchDeliveries, terminateDelivery, trackDelivery, updateDelivery } from './routes-after-create.js';
 import { listAllDistricts, listCities, listDistricts, listZones } from './routes-lookup.js';
 import { createBulk, createBulky, createDelivery } from './routes-orders.js';
 import { availableDates, calculatePrice, createPickup, deletePickup, getPickup, listPickupLocations, listPickups, updatePickup } from './routes-pickups.js';
@@ -74,6 +74,7 @@ const ROUTES: readonly Route[] = [
   },
   // After creation (live-service.md)
   { method: 'GET', path: /^\/deliveries\/business\/([^/]+)$/, needsKey: true, handle: (c) => getDelivery(c.ctx.store, param(c, 0)) },
+  { method: 'GET', path: /^\/deliveries\/([^/]+)\/tracking$/, needsKey: true, handle: (c) => trackDelivery(c.ctx.store, param(c, 0)) },
   { method: 'POST', path: /^\/deliveries\/search$/, needsKey: true, handle: async (c) => searchDeliveries(c.ctx.store, c.url, await readJson(c.request)) },
   {
     method: 'PUT',

@@ -91,6 +91,25 @@ export function getDelivery(store: SandboxStore, id: string): Response {
   return ok(orderView(findOrder(store, id)));
 }
 
+/**
+ * GET /deliveries/{trackingNumber}/tracking, in the shape the merchant API's integrations read
+ * (JAVA `DeliveryTrackingData`, RUBY): `CurrentStatus` and `stateHistory`, from the order's real history.
+ */
+export function trackDelivery(store: SandboxStore, id: string): Response {
+  const order = findOrder(store, id);
+  const event = (state: number, time: number) => ({ state: stateValue(state), code: state, timestamp: new Date(time).toISOString() });
+  const last = order.history.at(-1);
+  return ok({
+    _id: order._id,
+    trackingNumber: order.trackingNumber,
+    CurrentStatus: event(order.state, last?.timeStamp ?? order.createdAt),
+    stateHistory: order.history.map((entry) => event(entry.state, entry.timeStamp)),
+    createDate: new Date(order.createdAt).toISOString(),
+    updateDate: new Date(last?.timeStamp ?? order.createdAt).toISOString(),
+    dropOffAddress: addressView(order.request['dropOffAddress']),
+  });
+}
+
 /** A comma-separated text (or an array, as one integration sends) as a set of its items. */
 function listFilter(value: unknown, field: string): Set<string> | undefined {
   if (value === undefined || value === null || value === '') return undefined;

@@ -20,8 +20,8 @@ const server = useMockServer();
 const BASE = 'https://api.delivery.test/v2';
 const order = () => validOrders.deliver() as Parameters<ReturnType<typeof makeClient>['deliveries']['create']>[0];
 
-function answerCreate(status: number, body: unknown) {
-  server.use(http.post(`${BASE}/deliveries`, () => HttpResponse.json(body, { status })));
+function answerCreate(status: number, body: Record<string, unknown>) {
+  server.use(http.post(`${BASE}/deliveries`, () => HttpResponse.json(body as never, { status })));
 }
 
 describe('account codes', () => {

@@ -140,10 +140,12 @@ const PUBLIC_EXPORTS: Readonly<Record<string, readonly string[]>> = {
     'searchDeliveries',
     'streamBulkDeliveries',
     'terminateDelivery',
+    'trackDelivery',
     'updateDelivery',
     'updatePickup',
     'updatePickupLocations',
     'verifyPhone',
+    'waitForDeliveryState',
   ],
   'delivery-sdk/webhooks': [
     'ConfigurationError',
