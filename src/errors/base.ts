@@ -179,6 +179,14 @@ export class InvalidRequestError extends ApiError {
   override name = 'InvalidRequestError';
 }
 
+/**
+ * The service refused to delete a pickup location that an upcoming pickup is linked to: cancel or
+ * move that pickup (`pickups.update` with another `businessLocationId`) first. Nothing was deleted.
+ */
+export class PickupLocationInUseError extends ApiError {
+  override name = 'PickupLocationInUseError';
+}
+
 /** 403: the key is valid but may not do this. */
 export class PermissionDeniedError extends ApiError {
   override name = 'PermissionDeniedError';

@@ -52,7 +52,15 @@ export {
   resolveAddress,
   type Zone,
 } from './lookup.js';
-export { listPickupLocations, type PickupLocationRecord } from './pickup-locations.js';
+export {
+  createPickupLocation,
+  deletePickupLocation,
+  getPickupLocation,
+  listPickupLocations,
+  type PickupLocationRecord,
+  setDefaultPickupLocation,
+  updatePickupLocation,
+} from './pickup-locations.js';
 export {
   createPickup,
   deletePickup,

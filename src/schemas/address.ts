@@ -141,22 +141,19 @@ export const orderAddressSchema = lazy(() => object(addressShape(), locationRule
 /** @internal `pickupAddress`: an order address, or the marketplace shape (firstLine and city). */
 export const pickupAddressSchema = lazy(() => object(addressShape(), locationRules(true)));
 
+/** @internal The fields of a pickup location entry (the spec's), for the array here and the single location of after-create.ts. */
+export const pickupLocationShape = () => ({
+  locationName: optionalText(),
+  districtId: filledText(),
+  firstLine: z.string().check(rule<string>((line) => line.trim().length >= 5, 'must be at least 5 characters')),
+  buildingNumber: optionalTextOrNumber(),
+  floor: optionalTextOrNumber(),
+  apartment: optionalTextOrNumber(),
+  secondLine: optionalText(),
+});
+
 /** @internal */
-export const pickupLocationsSchema = lazy(() =>
-  z
-    .array(
-      object({
-        locationName: optionalText(),
-        districtId: filledText(),
-        firstLine: z.string().check(rule<string>((line) => line.trim().length >= 5, 'must be at least 5 characters')),
-        buildingNumber: optionalTextOrNumber(),
-        floor: optionalTextOrNumber(),
-        apartment: optionalTextOrNumber(),
-        secondLine: optionalText(),
-      }),
-    )
-    .check(z.minLength(1)),
-);
+export const pickupLocationsSchema = lazy(() => z.array(object(pickupLocationShape())).check(z.minLength(1)));
 
 /**
  * Checks an order address (either format) against the spec's rules and returns it as it

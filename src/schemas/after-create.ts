@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { ErrorCode } from '../errors/codes.js';
-import { type OrderAddress, orderAddressSchema } from './address.js';
+import { type OrderAddress, orderAddressSchema, type PickupLocationEntry, pickupLocationShape } from './address.js';
 import { coded, filledText, object, optional, phoneText, rule } from './fields.js';
 import { type CheckResult, checkWith, rejected } from './issues.js';
 import { lazy } from './lazy.js';
@@ -50,6 +50,14 @@ export interface PickupContact {
   phone: string;
   email?: string | null | undefined;
 }
+
+/** A pickup location to add (`POST /pickup-locations`): the spec's pickup location entry, and who the courier meets there. */
+export interface PickupLocationInput extends PickupLocationEntry {
+  contactPerson?: PickupContact | undefined;
+}
+
+/** Changes to a pickup location (`PUT /pickup-locations/{id}`): any of its fields. */
+export type PickupLocationChanges = Partial<PickupLocationInput>;
 
 /** A pickup request (`POST /pickups`). Fields the SDK does not list (`packageType`, `repeatedData`, ...) are sent as given. */
 export interface PickupInput {
@@ -156,6 +164,23 @@ const pickupChangesSchema = lazy(() => {
 /** Internal: A pickup request checked before sending. */
 export function checkPickup(input: unknown, skip: ReadonlySet<number>): CheckResult<PickupInput> {
   return checkWith(pickupSchema(), input, 'Invalid pickup', skip) as CheckResult<PickupInput>;
+}
+
+const pickupLocationSchema = lazy(() => object({ ...pickupLocationShape(), contactPerson: optional(contactPersonSchema()) }));
+const pickupLocationChangesSchema = lazy(() => {
+  const shape: Record<string, z.core.SomeType> = { ...pickupLocationShape(), contactPerson: contactPersonSchema() };
+  return object(Object.fromEntries(Object.entries(shape).map(([name, field]) => [name, optional(field)])));
+});
+
+/** Internal: A pickup location to add, checked before sending. */
+export function checkPickupLocation(input: unknown): CheckResult<PickupLocationInput> {
+  return checkWith(pickupLocationSchema(), input, 'Invalid pickup location') as CheckResult<PickupLocationInput>;
+}
+
+/** Internal: Changes to a pickup location checked before sending. */
+export function checkPickupLocationChanges(input: unknown): CheckResult<PickupLocationChanges> {
+  if (isRecord(input) && Object.keys(input).length === 0) return rejected('Invalid pickup location changes', { path: [], message: 'names nothing to change' });
+  return checkWith(pickupLocationChangesSchema(), input, 'Invalid pickup location changes') as CheckResult<PickupLocationChanges>;
 }
 
 /** Internal: Changes to a pickup request checked before sending. */

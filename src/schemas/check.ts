@@ -105,6 +105,8 @@ export const priceQueryCheck: InputCheck = { schema: (loaded, wire, skip) => loa
 export const businessCheck: InputCheck = { schema: (loaded, wire) => loaded.checkBusiness(wire) };
 /** The body of a business update, `{ pickupAddress: [...] }`. */
 export const pickupLocationsCheck: InputCheck = { schema: (loaded, wire) => loaded.checkPickupLocationsUpdate(wire) };
+export const pickupLocationCheck: InputCheck = { schema: (loaded, wire) => loaded.checkPickupLocation(wire) };
+export const pickupLocationChangesCheck: InputCheck = { schema: (loaded, wire) => loaded.checkPickupLocationChanges(wire) };
 export const registerBusinessAdminCheck: InputCheck = { schema: (loaded, wire) => loaded.checkRegisterBusinessAdmin(wire) };
 export const verifyPhoneCheck: InputCheck = { schema: (loaded, wire) => loaded.checkVerifyPhone(wire) };
 export const confirmPhoneCheck: InputCheck = { schema: (loaded, wire) => loaded.checkConfirmPhone(wire) };

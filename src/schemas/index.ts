@@ -26,6 +26,8 @@ export {
   type PickupContact,
   type PickupDate,
   type PickupInput,
+  type PickupLocationChanges,
+  type PickupLocationInput,
   type PickupTimeSlot,
   type PriceQuery,
   type PricingSize,

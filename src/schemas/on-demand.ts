@@ -8,5 +8,5 @@
  */
 export { checkBusiness, checkConfirmEmail, checkConfirmPhone, checkRegisterBusinessAdmin, checkVerifyPhone } from './account.js';
 export { checkPickupLocationsUpdate, validateAddress } from './address.js';
-export { checkChanges, checkPickup, checkPickupChanges, checkPriceQuery } from './after-create.js';
+export { checkChanges, checkPickup, checkPickupChanges, checkPickupLocation, checkPickupLocationChanges, checkPriceQuery } from './after-create.js';
 export { checkBulkyOrders, checkFulfillmentReturnOf, checkOrderOf } from './order.js';

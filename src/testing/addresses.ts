@@ -114,19 +114,22 @@ export function checkOrderAddress(value: unknown, role: AddressRole, marketplace
   return { city: city ?? (district === undefined ? undefined : findCityById(district.cityId)), district };
 }
 
-/** A pickup location entry of `PUT /businesses/<id>`: districtId from the lists, firstLine of at least 5 characters. */
-export function checkPickupLocation(value: unknown, index: number): { readonly district: SeedDistrict; readonly entry: Record<string, unknown> } {
-  const at = `pickupAddress[${index}]`;
-  if (!isRecord(value)) throw invalid(`${at} must be an object`);
+/**
+ * A pickup location entry (of `PUT /businesses/<id>`, or `POST /pickup-locations`): districtId from
+ * the lists, firstLine of at least 5 characters. `at` prefixes the field names in messages.
+ */
+export function checkPickupLocation(value: unknown, at = ''): { readonly district: SeedDistrict; readonly entry: Record<string, unknown> } {
+  const field = (key: string): string => (at === '' ? key : `${at}.${key}`);
+  if (!isRecord(value)) throw invalid(`${at === '' ? 'The body' : at} must be an object`);
   for (const key of ['locationName', 'districtId', 'firstLine', 'buildingNumber', 'floor', 'apartment', 'secondLine']) {
-    if (value[key] !== undefined && typeof value[key] !== 'string') throw invalid(`${at}.${key} must be a string`);
+    if (value[key] !== undefined && typeof value[key] !== 'string') throw invalid(`${field(key)} must be a string`);
   }
   const districtId = value['districtId'];
   const firstLine = value['firstLine'];
-  if (!isNonEmptyString(districtId)) throw invalid(`${at}.districtId is required`);
-  if (!isNonEmptyString(firstLine) || firstLine.trim().length < 5) throw invalid(`${at}.firstLine is required and must be at least 5 characters`);
+  if (!isNonEmptyString(districtId)) throw invalid(`${field('districtId')} is required`);
+  if (!isNonEmptyString(firstLine) || firstLine.trim().length < 5) throw invalid(`${field('firstLine')} is required and must be at least 5 characters`);
   const district = findDistrictById(districtId);
-  if (district === undefined) throw coded(3003, `${at}.districtId '${districtId}' is not in the district lists`);
+  if (district === undefined) throw coded(3003, `${field('districtId')} '${districtId}' is not in the district lists`);
   if (!district.pickupAvailability) throw invalid(`The service does not pick up from ${district.districtName} (pickupAvailability is false)`);
   return { district, entry: value };
 }

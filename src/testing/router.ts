@@ -2,7 +2,15 @@ import { confirmEmail, confirmPhone, createBusiness, registerAdmin, updatePickup
 import { type Announce, airwayBills, getDelivery, searchDeliveries, terminateDelivery, trackDelivery, updateDelivery } from './routes-after-create.js';
 import { listAllDistricts, listCities, listDistricts, listZones } from './routes-lookup.js';
 import { createBulk, createBulky, createDelivery } from './routes-orders.js';
-import { availableDates, calculatePrice, createPickup, deletePickup, getPickup, listPickupLocations, listPickups, updatePickup } from './routes-pickups.js';
+import {
+  createPickupLocation,
+  deletePickupLocation,
+  getPickupLocation,
+  listPickupLocations,
+  setDefaultPickupLocation,
+  updatePickupLocation,
+} from './routes-pickup-locations.js';
+import { availableDates, calculatePrice, createPickup, deletePickup, getPickup, listPickups, updatePickup } from './routes-pickups.js';
 import type { SandboxStore } from './store.js';
 import { errorResponse, invalid, preflight, RuleViolation, readJson } from './wire.js';
 
@@ -101,6 +109,16 @@ const ROUTES: readonly Route[] = [
   },
   { method: 'DELETE', path: /^\/pickups\/([^/]+)$/, needsKey: true, handle: (c) => deletePickup(c.ctx.store, param(c, 0)) },
   { method: 'GET', path: /^\/pickup-locations$/, needsKey: true, handle: (c) => listPickupLocations(c.ctx.store) },
+  { method: 'POST', path: /^\/pickup-locations$/, needsKey: true, handle: async (c) => createPickupLocation(c.ctx.store, await readJson(c.request)) },
+  { method: 'GET', path: /^\/pickup-locations\/([^/]+)$/, needsKey: true, handle: (c) => getPickupLocation(c.ctx.store, param(c, 0)) },
+  {
+    method: 'PUT',
+    path: /^\/pickup-locations\/([^/]+)$/,
+    needsKey: true,
+    handle: async (c) => updatePickupLocation(c.ctx.store, param(c, 0), await readJson(c.request)),
+  },
+  { method: 'DELETE', path: /^\/pickup-locations\/([^/]+)$/, needsKey: true, handle: (c) => deletePickupLocation(c.ctx.store, param(c, 0)) },
+  { method: 'PUT', path: /^\/pickup-locations\/([^/]+)\/default$/, needsKey: true, handle: (c) => setDefaultPickupLocation(c.ctx.store, param(c, 0)) },
   { method: 'GET', path: /^\/pricing\/shipment\/calculator$/, needsKey: true, handle: (c) => calculatePrice(c.url) },
 ];
 

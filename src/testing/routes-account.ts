@@ -1,5 +1,6 @@
 import { asciiDigits } from '../schemas/predicates.js';
-import { checkPickupLocation, findCityById } from './addresses.js';
+import { checkPickupLocation } from './addresses.js';
+import { pickupLocationRecord } from './routes-pickup-locations.js';
 import { SANDBOX_COUNTRY_IDS } from './seed.js';
 import type { BusinessRecord, PickupLocationRecord, SandboxStore, UserRecord } from './store.js';
 import { invalid, isNonEmptyString, isRecord, notFound, ok } from './wire.js';
@@ -121,17 +122,7 @@ export function updatePickupLocations(store: SandboxStore, businessId: string, b
   if (!isRecord(body)) throw invalid('The body must be a JSON object');
   const entries = body['pickupAddress'];
   if (!Array.isArray(entries) || entries.length === 0) throw invalid('pickupAddress must be a non-empty array of pickup locations');
-  const checked = entries.map((entry: unknown, i) => checkPickupLocation(entry, i));
-  for (const { district, entry } of checked) {
-    const { locationName, ...address } = entry;
-    const city = findCityById(district.cityId);
-    const location: PickupLocationRecord = {
-      _id: store.nextId(),
-      locationName: typeof locationName === 'string' ? locationName : `Location ${business.pickupLocations.length + 1}`,
-      isDefault: business.pickupLocations.length === 0,
-      address: { ...address, districtName: district.districtName, zoneId: district.zoneId, cityId: district.cityId, city: city?.name },
-    };
-    business.pickupLocations.push(location);
-  }
+  const checked = entries.map((entry: unknown, i) => checkPickupLocation(entry, `pickupAddress[${i}]`));
+  for (const { district, entry } of checked) business.pickupLocations.push(pickupLocationRecord(store, business, district, entry));
   return ok(businessView(business), 200, 'Business updated');
 }

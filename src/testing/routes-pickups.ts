@@ -19,7 +19,7 @@ const pickupRefusal = (code: PickupErrorCode, detail: string): RuleViolation => 
 const dayOf = (time: number): string => new Date(time + CAIRO_OFFSET_MS).toISOString().slice(0, 10);
 const weekdayOf = (day: string): number => new Date(`${day}T00:00:00Z`).getUTCDay();
 
-function currentBusiness(store: SandboxStore): BusinessRecord {
+export function currentBusiness(store: SandboxStore): BusinessRecord {
   const business = store.currentBusiness();
   if (business === undefined) throw coded(1073, 'create a business and its pickup location first');
   return business;
@@ -150,19 +150,6 @@ export function deletePickup(store: SandboxStore, id: string): Response {
   pickup.state = 'Canceled';
   store.pickups.delete(pickup._id);
   return ok({ _id: pickup._id }, 200, 'Pickup deleted');
-}
-
-/** GET /pickup-locations: `{ total, list }`. */
-export function listPickupLocations(store: SandboxStore): Response {
-  const business = currentBusiness(store);
-  const list = business.pickupLocations.map((location) => ({
-    _id: location._id,
-    locationName: location.locationName,
-    isDefault: location.isDefault,
-    contactPerson: { name: business.name, phone: '01000000000' },
-    address: location.address,
-  }));
-  return ok({ total: list.length, list });
 }
 
 /**

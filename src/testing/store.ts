@@ -13,9 +13,11 @@ export interface UserRecord {
 
 export interface PickupLocationRecord {
   readonly _id: string;
-  readonly locationName: string;
-  readonly isDefault: boolean;
-  readonly address: Readonly<Record<string, unknown>>;
+  locationName: string;
+  isDefault: boolean;
+  address: Readonly<Record<string, unknown>>;
+  /** Who the courier meets there, when the location was given one. */
+  contactPerson: Readonly<Record<string, unknown>> | undefined;
 }
 
 export interface BusinessRecord {
