@@ -2,7 +2,7 @@ import { asciiDigits } from '../schemas/predicates.js';
 import { checkPickupLocation } from './addresses.js';
 import { pickupLocationRecord } from './routes-pickup-locations.js';
 import { SANDBOX_COUNTRY_IDS } from './seed.js';
-import type { BusinessRecord, PickupLocationRecord, SandboxStore, UserRecord } from './store.js';
+import type { BusinessRecord, SandboxStore, UserRecord } from './store.js';
 import { invalid, isNonEmptyString, isRecord, notFound, ok } from './wire.js';
 
 const COUNTRIES: readonly string[] = Object.values(SANDBOX_COUNTRY_IDS);
