@@ -12,6 +12,9 @@ import { PickupsResource } from './resources/pickups.js';
 import { PricingResource } from './resources/pricing.js';
 import { UsersResource } from './resources/users.js';
 
+/** Cores made by `withOptions`, which a client built on them takes as they are. */
+const derivedCores = new WeakSet<object>();
+
 /** A call of an endpoint the SDK does not wrap (yet). */
 export interface RawRequest {
   /** GET and PUT are retried like any lookup; POST, PATCH and DELETE only when they surely were not processed (429, or never sent). */
@@ -92,7 +95,7 @@ export class DeliveryClient {
    * ```
    */
   constructor(options: DeliveryClientOptions) {
-    const core = new DeliveryCore(options);
+    const core = derivedCores.has(options) ? (options as unknown as DeliveryCore) : new DeliveryCore(options);
     this.#core = core;
     this.baseUrl = core.baseUrl;
     this.lookup = new LookupResource(core);
@@ -103,6 +106,30 @@ export class DeliveryClient {
     this.pickups = new PickupsResource(core);
     this.pickupLocations = new PickupLocationsResource(core);
     this.pricing = new PricingResource(core);
+  }
+
+  /**
+   * A client with some options changed, for a platform that serves many merchants (one key per
+   * business). The call options (`apiKey`, `timeout`, `totalTimeout`, `headers`, `maxRetries`,
+   * `maxResponseBytes`) and `validate` share this client's transport, lookup cache and hooks: each
+   * request carries its own key, and its errors and logs are scrubbed of it. Any other option
+   * (`baseUrl`, `fetch`, `auth`, `logger`, ...) makes a client of its own from this one's options
+   * with the changes. Every method also takes `apiKey` per call.
+   *
+   * @throws {ConfigurationError} for an option that is wrong, as the constructor does.
+   *
+   * @example
+   * ```ts
+   * const platform = new DeliveryClient({ baseUrl: 'https://api.example.com/v2' });
+   * const merchant = platform.withOptions({ apiKey: process.env.MERCHANT_42_KEY });
+   * await merchant.deliveries.create(order);
+   * // or per call: await platform.deliveries.get('70000012', { apiKey: process.env.MERCHANT_42_KEY });
+   * ```
+   */
+  withOptions(changes: Partial<DeliveryClientOptions>): DeliveryClient {
+    const core = this.#core.withOptions(changes);
+    derivedCores.add(core);
+    return new DeliveryClient(core as unknown as DeliveryClientOptions);
   }
 
   /**

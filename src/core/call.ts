@@ -45,6 +45,8 @@ export class Call<T> {
   readonly #maxResponseBytes: number;
   /** A public endpoint's call leaves the client's key out (see Endpoint.public). */
   readonly #withoutKey: boolean;
+  /** The headers this call adds to the client's: its own, and its own key's (`apiKey`); `undefined` leaves one of the client's out. */
+  readonly #headers: Record<string, string | undefined> | undefined;
   /** Whether an attempt so far may have reached the service and acted: what `mayExist` tells. */
   #mayHaveActed = false;
 
@@ -62,8 +64,17 @@ export class Call<T> {
     this.#deadlineAt = totalTimeout >= MAX_TIMER ? Number.POSITIVE_INFINITY : Date.now() + totalTimeout;
     this.#timeout = options.timeout ?? config.timeout;
     this.#maxResponseBytes = options.maxResponseBytes ?? config.maxResponseBytes;
-    this.#withoutKey = endpoint.public === true && !config.keyForPublicEndpoints;
-    this.#secrets = options.headers === undefined ? config.secrets : secretsOf(options.headers, config.authHeaderName, config.secrets);
+    const withoutKey = (this.#withoutKey = endpoint.public === true && !config.keyForPublicEndpoints);
+    const { apiKey, headers } = options;
+    const keyHeader =
+      apiKey === undefined || withoutKey ? {} : { [config.authHeaderName]: config.authScheme === '' ? apiKey : `${config.authScheme} ${apiKey}` };
+    // An undefined value is how ky leaves out one of the instance's headers: the key, for a public endpoint.
+    const own = withoutKey ? { [config.authHeaderName]: undefined, ...headers } : { ...headers, ...keyHeader };
+    this.#headers = headers === undefined && apiKey === undefined && !withoutKey ? undefined : own;
+    this.#secrets =
+      headers === undefined && apiKey === undefined
+        ? config.secrets
+        : secretsOf({ ...headers, ...keyHeader }, config.authHeaderName, apiKey === undefined ? config.secrets : [apiKey, ...config.secrets]);
   }
 
   async run(): Promise<WithResponse<T>> {
@@ -107,12 +118,12 @@ export class Call<T> {
   async #attempt(attempt: number): Promise<WithResponse<T>> {
     const { config, request, options } = this;
     if (config.hooks.onRequest !== undefined || config.logThreshold <= LOG_LEVELS.debug) {
-      const sent: Record<string, string> = {
+      const merged: Record<string, string | undefined> = {
         ...config.headers,
-        ...options.headers,
+        ...this.#headers,
         ...(this.json === undefined ? {} : { 'content-type': 'application/json' }),
       };
-      if (this.#withoutKey) delete sent[config.authHeaderName];
+      const sent = Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined));
       const headers = redactHeaders(sent, config.authHeaderName);
       log(config, 'debug', `${request.method} ${request.url} (attempt ${attempt})`, { headers });
       notify(config, 'onRequest', { ...request, attempt, headers });
@@ -140,9 +151,7 @@ export class Call<T> {
     const { beforeRequest, afterResponse, beforeError } = config.kyHooks;
     if (beforeRequest?.length || afterResponse?.length || beforeError?.length) kyOptions.context = { attempt };
     // Set only when given: ky would take an undefined `headers` as "none", the client's included.
-    if (this.options.headers !== undefined) kyOptions.headers = this.options.headers;
-    // An undefined value is how ky leaves out one of the instance's headers: the key, for a public endpoint.
-    if (this.#withoutKey) kyOptions.headers = { [config.authHeaderName]: undefined, ...this.options.headers };
+    if (this.#headers !== undefined) kyOptions.headers = this.#headers;
     let response: Response;
     try {
       response = await this.ky(this.target, kyOptions);

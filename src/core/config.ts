@@ -78,8 +78,10 @@ export function callOptionsOf(options: unknown): CallOptions {
     throw new ConfigurationError('Request options could not be read.', { cause });
   }
   for (const name of ['timeout', 'totalTimeout', 'maxRetries', 'maxResponseBytes'] as const) nonNegative(own[name], 0, name, 'Request option');
-  const { signal, headers } = own;
+  const { signal, headers, apiKey } = own;
   if (headers !== undefined) checkHeaders(headers, 'Request `headers`');
+  if (apiKey !== undefined && (typeof apiKey !== 'string' || apiKey === '' || !isSafeHeaderValue(apiKey)))
+    throw new ConfigurationError('Request option `apiKey` must be a non-empty string without CR, LF or NUL.');
   if (
     signal !== undefined &&
     (typeof signal !== 'object' || signal === null || typeof signal.addEventListener !== 'function' || typeof signal.aborted !== 'boolean')
@@ -147,6 +149,8 @@ function configFrom(options: TransportOptions) {
     /** Headers of every request, auth included; shared, never mutated. */
     headers: headers as Readonly<Record<string, string>>,
     authHeaderName,
+    /** What precedes the key in its header (`auth.scheme`), '' for the raw key. */
+    authScheme: scheme,
     /** Whether the key goes to the public lookups too (`auth.sendToPublicEndpoints`). */
     keyForPublicEndpoints: options.auth?.sendToPublicEndpoints === true,
     timeout: nonNegative(options.timeout, 30_000, 'timeout'),

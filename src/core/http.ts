@@ -25,23 +25,33 @@ export class HttpClient {
   // Private fields keep the key out of util.inspect, console.log and JSON.stringify of the client.
   readonly #config: ResolvedConfig;
   readonly #ky: KyInstance;
+  /** Options under every call's own: those of `withOptions` (see DeliveryCore). */
+  readonly #defaults: CallOptions;
 
-  constructor(config: ResolvedConfig) {
+  constructor(config: ResolvedConfig, shared?: { ky: KyInstance; defaults: CallOptions }) {
     this.#config = config;
-    this.#ky = ky.create({
-      prefixUrl: config.baseUrl,
-      headers: config.headers,
-      fetch: config.fetch,
-      // The body arrives as JSON text (see wireForm): serialised once, however many attempts.
-      stringifyJson: (text) => text as string,
-      // A redirect is refused, never followed: fetch would carry the key and the body to wherever
-      // `Location` points, another origin or plain http:// included.
-      redirect: 'manual',
-      // The SDK retries and times attempts itself (see Call): ky sends one request per attempt.
-      retry: 0,
-      timeout: false,
-      hooks: hooksWith(config.kyHooks),
-    });
+    this.#defaults = shared?.defaults ?? {};
+    this.#ky =
+      shared?.ky ??
+      ky.create({
+        prefixUrl: config.baseUrl,
+        headers: config.headers,
+        fetch: config.fetch,
+        // The body arrives as JSON text (see wireForm): serialised once, however many attempts.
+        stringifyJson: (text) => text as string,
+        // A redirect is refused, never followed: fetch would carry the key and the body to wherever
+        // `Location` points, another origin or plain http:// included.
+        redirect: 'manual',
+        // The SDK retries and times attempts itself (see Call): ky sends one request per attempt.
+        retry: 0,
+        timeout: false,
+        hooks: hooksWith(config.kyHooks),
+      });
+  }
+
+  /** The same transport (connections, ky instance, hooks) with `defaults` under every call's options. */
+  withDefaults(defaults: CallOptions): HttpClient {
+    return new HttpClient(this.#config, { ky: this.#ky, defaults: underneath(this.#defaults, defaults) });
   }
 
   /**
@@ -49,7 +59,7 @@ export class HttpClient {
    * ms: one deadline for a whole paged read, whatever the number of pages.
    */
   deadlineOf(options: CallOptions | null | undefined): number {
-    const total = callOptionsOf(options).totalTimeout ?? this.#config.totalTimeout;
+    const total = underneath(this.#defaults, callOptionsOf(options)).totalTimeout ?? this.#config.totalTimeout;
     return total >= MAX_TIMER ? Number.POSITIVE_INFINITY : Date.now() + total;
   }
 
@@ -60,11 +70,23 @@ export class HttpClient {
 
   async #send<T>(endpoint: Endpoint<T>, given: CallOptions | null | undefined): Promise<WithResponse<T>> {
     const config = this.#config;
-    const options = callOptionsOf(given);
+    const options = underneath(this.#defaults, callOptionsOf(given));
     const url = requestUrl(config.baseUrl, endpoint);
-    const request: RequestSummary = { method: endpoint.method, url: scrubText(url, config.secrets) };
+    const request: RequestSummary = {
+      method: endpoint.method,
+      url: scrubText(url, options.apiKey === undefined ? config.secrets : [options.apiKey, ...config.secrets]),
+    };
     const { signal } = options;
     if (signal?.aborted) throw abortedByCaller(`${request.method} ${request.url}`, signal);
     return new Call<T>(this.#ky, config, endpoint, options, request, url.slice(config.baseUrl.length + 1), endpoint.json).run();
   }
+}
+
+/** `options` over `defaults`: an option left undefined keeps the default; headers merge by name. */
+function underneath(defaults: CallOptions, options: CallOptions): CallOptions {
+  if (Object.keys(defaults).length === 0) return options;
+  const merged: Record<string, unknown> = { ...defaults };
+  for (const [name, value] of Object.entries(options)) if (value !== undefined) merged[name] = value;
+  if (defaults.headers !== undefined && options.headers !== undefined) merged['headers'] = { ...defaults.headers, ...options.headers };
+  return merged as CallOptions;
 }

@@ -84,6 +84,12 @@ export interface CallOptions {
   timeout?: number | undefined;
   /** Milliseconds all attempts may take together, waits included. */
   totalTimeout?: number | undefined;
+  /**
+   * The API key of this call, in place of the client's: a platform calling for several merchants
+   * (one key per business) keeps one client. Sent as the client's `auth` says; scrubbed from
+   * everything the call's errors and logs carry.
+   */
+  apiKey?: string | undefined;
   /** Headers added to this call (they override the client's of the same name); their values are secrets as the client's are. */
   headers?: Record<string, string> | undefined;
   /** Retries after the first attempt, where retrying is safe. */

@@ -1,5 +1,5 @@
 import { TtlCache } from '../core/cache.js';
-import { resolveConfig } from '../core/config.js';
+import { callOptionsOf, resolveConfig } from '../core/config.js';
 import { HttpClient } from '../core/http.js';
 import { ConfigurationError } from '../errors/index.js';
 import { NONE, resolveValidation, type Validation } from '../schemas/skip-rules.js';
@@ -7,6 +7,8 @@ import type { DeliveryClientOptions } from './options.js';
 
 /** What the standalone functions reach inside a {@link DeliveryCore}; not public. */
 interface CoreInternals {
+  /** The options the core was made with, for a `withOptions` that needs a transport of its own. */
+  readonly options: DeliveryClientOptions;
   readonly http: HttpClient;
   /** Lookup answers kept for the client's `cache.ttl`; undefined when the cache is off. */
   readonly lookupCache: TtlCache | undefined;
@@ -15,6 +17,17 @@ interface CoreInternals {
 }
 
 let internalsOf: (core: DeliveryCore) => CoreInternals;
+
+/** Options a core made by `withOptions` applies to each call over the same transport; any other option needs a transport of its own. */
+const CALL_OPTIONS: readonly string[] = ['apiKey', 'timeout', 'totalTimeout', 'headers', 'maxRetries', 'maxResponseBytes', 'validate'];
+
+/** How `withOptions` hands a core its shared parts: a class no caller can build, so the constructor tells it from options. */
+class SharedParts {
+  constructor(
+    readonly internals: CoreInternals,
+    readonly baseUrl: string,
+  ) {}
+}
 
 /**
  * The transport and settings every standalone function of `delivery-sdk/functions` runs on: the
@@ -42,6 +55,11 @@ export class DeliveryCore {
 
   /** @throws {ConfigurationError} as `DeliveryClient`'s constructor does. */
   constructor(options: DeliveryClientOptions) {
+    if (options instanceof SharedParts) {
+      this.baseUrl = options.baseUrl;
+      this.#internals = options.internals;
+      return;
+    }
     const config = resolveConfig(options);
     let validate: DeliveryClientOptions['validate'];
     try {
@@ -51,10 +69,47 @@ export class DeliveryCore {
     }
     this.baseUrl = config.baseUrl;
     this.#internals = {
+      options: { ...options },
       http: new HttpClient(config),
       lookupCache: config.lookupCacheTtl === false ? undefined : new TtlCache(config.lookupCacheTtl),
       validation: resolveValidation(validate, 'DeliveryClient `validate`') ?? NONE,
     };
+  }
+
+  /**
+   * A core with some options changed. The call options (`apiKey`, `timeout`, `totalTimeout`,
+   * `headers`, `maxRetries`, `maxResponseBytes`) and `validate` share this core's transport, lookup
+   * cache and hooks, each call sending its own key: one core serves many merchants. Any other option
+   * (`baseUrl`, `fetch`, `auth`, `logger`, ...) makes a core of its own, from this one's options
+   * with the changes.
+   *
+   * @throws {ConfigurationError} as the constructor does, for an option that is wrong.
+   *
+   * @example
+   * ```ts
+   * const merchant = core.withOptions({ apiKey: process.env.MERCHANT_42_KEY });
+   * await createDelivery(merchant, order);
+   * ```
+   */
+  withOptions(changes: Partial<DeliveryClientOptions>): DeliveryCore {
+    if (changes === null || typeof changes !== 'object') throw new ConfigurationError('withOptions: expected an object of client options.');
+    let own: Record<string, unknown>;
+    try {
+      own = { ...changes };
+    } catch (cause) {
+      throw new ConfigurationError('withOptions: the options could not be read.', { cause });
+    }
+    const internals = this.#internals;
+    if (Object.keys(own).some((name) => !CALL_OPTIONS.includes(name))) return new DeliveryCore({ ...internals.options, ...own } as DeliveryClientOptions);
+    const { validate, ...callOptions } = own;
+    const shared: CoreInternals = {
+      options: { ...internals.options, ...own } as DeliveryClientOptions,
+      http: internals.http.withDefaults(callOptionsOf(callOptions)),
+      lookupCache: internals.lookupCache,
+      validation:
+        'validate' in own ? (resolveValidation(validate as DeliveryClientOptions['validate'], 'withOptions `validate`') ?? NONE) : internals.validation,
+    };
+    return new DeliveryCore(new SharedParts(shared, this.baseUrl) as never);
   }
 
   static {

@@ -17,12 +17,15 @@ import {
   type CreatedDelivery,
   DeliveryClient,
   type DeliveryError,
+  type DeliveryRecord,
+  type DeliveryTracking,
   DeliveryType,
   type DistrictEntry,
   type FulfillmentReturnOrder,
   type FulfillmentSendOrder,
   FulfillmentType,
   type OrderAddress,
+  type PickupLocationRecord,
   previewBulkyMerge,
   type VerificationResult,
   type WithResponse,
@@ -131,6 +134,19 @@ describe('inputs', () => {
     expectTypeOf(client.deliveries.createBulk(stream(), { chunkSize: 50, concurrency: 2, onProgress: (p) => p.done })).toEqualTypeOf<
       Promise<BulkCreateResult>
     >();
+  });
+
+  it("types a merchant's month: tracking, waiting, several warehouses, several merchants", () => {
+    expectTypeOf(client.deliveries.track('70000012')).toEqualTypeOf<APIPromise<DeliveryTracking>>();
+    expectTypeOf(client.deliveries.waitForState('70000012', { until: (state) => state === 45 })).toEqualTypeOf<Promise<DeliveryRecord>>();
+    expectTypeOf(client.pickupLocations.create({ districtId: 'd', firstLine: '5 Makram Ebeid Street' })).toEqualTypeOf<APIPromise<PickupLocationRecord>>();
+    expectTypeOf(client.pickupLocations.delete('loc-1')).toEqualTypeOf<APIPromise<void>>();
+    expectTypeOf(client.withOptions({ apiKey: 'merchant-key' })).toEqualTypeOf<DeliveryClient>();
+    expectTypeOf(client.deliveries.get('70000012', { apiKey: 'merchant-key' })).toEqualTypeOf<APIPromise<DeliveryRecord>>();
+    // @ts-expect-error a pickup location needs districtId and firstLine
+    void client.pickupLocations.create({ locationName: 'Warehouse' });
+    // @ts-expect-error until is told the state code, a number
+    void client.deliveries.waitForState('70000012', { until: (state: string) => state === 'Delivered' });
   });
 
   it('refuses what the compiler can know is wrong', () => {
