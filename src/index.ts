@@ -111,6 +111,7 @@ export type {
 } from './functions/bulk.js';
 export type { ResolvedBulkResult, ResolveTrackingNumbersOptions, UnresolvedBulkOrder } from './functions/bulk-recovery.js';
 export { type BulkyMergeGroup, previewBulkyMerge } from './functions/bulky-merge.js';
+export type { CustomerHistory } from './functions/customer-history.js';
 export { type DeliveryChangeResult, type DeliveryTarget, EDITABLE_STATES } from './functions/delivery-changes.js';
 export type { DeliveryPage, DeliverySearchFilter, PagedReadOptions } from './functions/delivery-reads.js';
 export type { DeliveryAddressRecord, DeliveryRecord, NamedPlace, ReceiverRecord, TimelineStep } from './functions/delivery-record.js';

@@ -3,6 +3,7 @@ import type { BulkCreationError } from '../errors/index.js';
 import type { AirwayBillOptions } from '../functions/airway-bills.js';
 import type { BulkChunkOutcome, BulkCreateOptions, BulkCreateResult, BulkInput, BulkStreamOptions } from '../functions/bulk.js';
 import type { ResolvedBulkResult, ResolveTrackingNumbersOptions } from '../functions/bulk-recovery.js';
+import type { CustomerHistory } from '../functions/customer-history.js';
 import type { CreatedDelivery } from '../functions/deliveries.js';
 import type { DeliveryChangeResult, DeliveryTarget } from '../functions/delivery-changes.js';
 import type { DeliveryPage, DeliverySearchFilter, PagedReadOptions } from '../functions/delivery-reads.js';
@@ -20,6 +21,7 @@ const loadDeliveries = () => import('../functions/deliveries.js');
 const loadDeliveryChanges = () => import('../functions/delivery-changes.js');
 const loadDeliveryReads = () => import('../functions/delivery-reads.js');
 const loadTracking = () => import('../functions/tracking.js');
+const loadCustomerHistory = () => import('../functions/customer-history.js');
 
 export type { CreatedDelivery } from '../functions/deliveries.js';
 
@@ -204,6 +206,24 @@ export class DeliveriesResource extends Resource {
    */
   waitForState(trackingNumber: string, options?: WaitForStateOptions): Promise<DeliveryRecord> {
     return operations(loadTracking).then((loaded) => loaded.waitForDeliveryState(this.core, trackingNumber, options));
+  }
+
+  /**
+   * A customer's history by phone, for the cash-on-delivery risk: `{ total, delivered, returned,
+   * pending, rate }`, `rate` being delivered over delivered and returned (undefined for a new
+   * customer). Searches every spelling of the phone (`0…`, `+20…`, Arabic digits), every page, at
+   * most `maxPages` (20) and within `totalTimeout`.
+   *
+   * @throws {ValidationError} for a phone that is not one, before sending.
+   *
+   * @example
+   * ```ts
+   * const history = await client.deliveries.customerHistory('01012345678');
+   * if (history.rate !== undefined && history.rate < 0.5) console.warn('Ask this customer to pay online');
+   * ```
+   */
+  customerHistory(phone: string, options?: PagedReadOptions): Promise<CustomerHistory> {
+    return operations(loadCustomerHistory).then((loaded) => loaded.customerHistory(this.core, phone, options));
   }
 
   /**

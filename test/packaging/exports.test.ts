@@ -123,6 +123,7 @@ const PUBLIC_EXPORTS: Readonly<Record<string, readonly string[]>> = {
     'createFulfillmentReturn',
     'createPickup',
     'createPickupLocation',
+    'customerHistory',
     'deletePickup',
     'deletePickupLocation',
     'findDeliveryByReference',

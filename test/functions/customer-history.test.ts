@@ -1,0 +1,52 @@
+// Cash-on-delivery risk (issue 32): a customer's history by phone, counted from the search by
+// `mobilePhones` in every spelling of the phone, against the sandbox (which stores phones as sent).
+import { describe, expect, it } from 'vitest';
+import { DeliveryClient, PagingError, ValidationError } from '../../src/index.js';
+import { dropOff, sandboxWithAccount } from '../support/sandbox.js';
+
+describe('deliveries.customerHistory', () => {
+  it('counts delivered, returned and pending orders of every spelling of the phone, and only those', async () => {
+    const { sandbox, client } = await sandboxWithAccount();
+    const send = (phone: string) =>
+      client.deliveries.create({ type: 10, dropOffAddress: dropOff, receiver: { firstName: 'Mona', lastName: 'Adel', phone }, cod: 300 });
+    const orders = await Promise.all([send('01012345678'), send('+201012345678'), send('٠١٠١٢٣٤٥٦٧٨'), send('01012345678'), send('01199998888')]);
+    await sandbox.play(orders[0]!.trackingNumber, 'success');
+    await sandbox.play(orders[1]!.trackingNumber, 'success');
+    await sandbox.play(orders[2]!.trackingNumber, 'unsuccessful');
+    await sandbox.play(orders[4]!.trackingNumber, 'unsuccessful');
+
+    const history = await client.deliveries.customerHistory('+20 10 1234 5678');
+    expect(history).toEqual({ total: 4, delivered: 2, returned: 1, pending: 1, rate: 2 / 3 });
+    expect(await client.deliveries.customerHistory('01000000000')).toEqual({ total: 0, delivered: 0, returned: 0, pending: 0, rate: undefined });
+  });
+
+  it('refuses a phone that is not one, before sending', async () => {
+    const sent: string[] = [];
+    const client = new DeliveryClient({
+      baseUrl: 'https://api.delivery.test/v2',
+      apiKey: 'sk_test_history_1',
+      fetch: async (input) => {
+        sent.push(String(input));
+        return Response.json({ success: true, data: { deliveries: [] } });
+      },
+    });
+    await expect(client.deliveries.customerHistory('call me')).rejects.toBeInstanceOf(ValidationError);
+    await expect(client.deliveries.customerHistory(undefined as never)).rejects.toBeInstanceOf(ValidationError);
+    expect(sent).toEqual([]);
+  });
+
+  it('is bounded: a service that never answers a short page ends in a PagingError', async () => {
+    let page = 0;
+    const client = new DeliveryClient({
+      baseUrl: 'https://api.delivery.test/v2',
+      apiKey: 'sk_test_history_2',
+      fetch: async () => {
+        page += 1;
+        const deliveries = Array.from({ length: 50 }, (_, i) => ({ trackingNumber: String(page * 100 + i), state: { code: 45 } }));
+        return Response.json({ success: true, data: { deliveries, count: 10_000, page, limit: 50 } });
+      },
+    });
+    await expect(client.deliveries.customerHistory('01012345678', { maxPages: 3 })).rejects.toBeInstanceOf(PagingError);
+    expect(page).toBe(3);
+  });
+});
