@@ -98,7 +98,7 @@ export {
   type ValidationIssue,
   ZoneNotFoundError,
 } from './errors/index.js';
-export { type AirwayBillOptions, MAX_AIRWAY_BILLS } from './functions/airway-bills.js';
+export { type AirwayBillFile, type AirwayBillOptions, type AirwayBillTarget, MAX_AIRWAY_BILLS } from './functions/airway-bills.js';
 export type {
   BulkChunkOutcome,
   BulkCreatedDelivery,

@@ -1,7 +1,9 @@
+import { isFinalState } from '../catalogue/states.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { ResponseShapeError, ValidationError } from '../errors/index.js';
 import { isRecord, shown } from '../schemas/predicates.js';
 import type { DeliveryCore } from './core.js';
+import type { DeliveryRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
 import type { ResponseContext } from './shared.js';
@@ -117,4 +119,77 @@ export function getAirwayBills(
     // Prints labels, changes nothing: safe to ask again.
     endpoint: ({ json }) => ({ method: 'POST', path: '/deliveries/mass-awb', json, transform: pdfOf, idempotent: true, reads: true }),
   }));
+}
+
+/** An order to print: its tracking number, or the order as read (then the SDK knows whether the service will print it). */
+export type AirwayBillTarget = string | Pick<DeliveryRecord, 'trackingNumber' | 'state' | 'type'>;
+
+/** One PDF of {@link getAirwayBillFiles}, with the tracking numbers it was asked for. */
+export interface AirwayBillFile {
+  trackingNumbers: string[];
+  pdf: Uint8Array;
+}
+
+/** Types the service prints no airway bill for: the courier brings nothing to label. */
+const UNPRINTABLE_TYPES: Readonly<Record<number, string>> = { 15: 'a Cash Collection', 25: 'a Customer Return Pickup' };
+
+/** The tracking numbers of `targets`, each checked; an order read in a state or of a type the service will not print is refused by its index. */
+function printableTrackingNumbers(targets: unknown): string[] {
+  if (!Array.isArray(targets) || targets.length === 0) {
+    throw new ValidationError([{ path: ['orders'], message: 'must be a non-empty list of tracking numbers or orders' }], {
+      subject: 'Invalid airway bill request',
+    });
+  }
+  const issues: Array<{ path: Array<string | number>; message: string }> = [];
+  const numbers: string[] = [];
+  for (let index = 0; index < targets.length; index++) {
+    const target: unknown = targets[index];
+    const trackingNumber: unknown = isRecord(target) ? target['trackingNumber'] : target;
+    if (typeof trackingNumber !== 'string' || !TRACKING_NUMBER.test(trackingNumber)) {
+      issues.push({ path: ['orders', index], message: `expected a tracking number or an order with one, received ${shown(trackingNumber)}` });
+      continue;
+    }
+    const type = isRecord(target) && isRecord(target['type']) ? target['type']['code'] : undefined;
+    const state = isRecord(target) && isRecord(target['state']) ? target['state']['code'] : undefined;
+    if (typeof type === 'number' && UNPRINTABLE_TYPES[type] !== undefined)
+      issues.push({ path: ['orders', index], message: `${trackingNumber} is ${UNPRINTABLE_TYPES[type]}, which has no airway bill` });
+    else if (typeof state === 'number' && isFinalState(state))
+      issues.push({ path: ['orders', index], message: `${trackingNumber} is finished (state ${state}): the service prints no airway bill for it` });
+    else numbers.push(trackingNumber);
+  }
+  if (issues.length > 0) throw new ValidationError(issues, { subject: 'Invalid airway bill request' });
+  return numbers;
+}
+
+/**
+ * The airway bills of any number of orders, one PDF per 50 (`POST /deliveries/mass-awb` once per
+ * 50, one after another), each with the tracking numbers it was asked for. Pass the orders as read
+ * (`get`, `list`) and those the service will not print (Cash Collection, Customer Return Pickup,
+ * finished orders) are refused before anything is sent, by their index; tracking numbers alone are
+ * sent as they are (the service leaves out what it will not print, silently).
+ *
+ * @throws `ValidationError` listing every order refused, nothing sent; the errors of
+ * {@link getAirwayBills} for each request (a read: ask again).
+ *
+ * @example
+ * ```ts
+ * const orders = [];
+ * for await (const order of listDeliveries(core, { stateCodes: [DeliveryState.PickupRequested] })) orders.push(order);
+ * const { files } = await getAirwayBillFiles(core, orders, { size: 'A6' });
+ * for (const { trackingNumbers, pdf } of files) console.log(trackingNumbers.length, pdf.byteLength);
+ * ```
+ */
+export async function getAirwayBillFiles(
+  core: DeliveryCore,
+  orders: readonly AirwayBillTarget[],
+  labelOptions?: AirwayBillOptions,
+  options?: RequestOptions,
+): Promise<{ files: AirwayBillFile[] }> {
+  const numbers = printableTrackingNumbers(orders);
+  const files: AirwayBillFile[] = [];
+  for (let start = 0; start < numbers.length; start += MAX_AIRWAY_BILLS) {
+    const trackingNumbers = numbers.slice(start, start + MAX_AIRWAY_BILLS);
+    files.push({ trackingNumbers, pdf: await getAirwayBills(core, trackingNumbers, labelOptions, options) });
+  }
+  return { files };
 }

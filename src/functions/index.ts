@@ -7,7 +7,14 @@
  * @module delivery-sdk/functions
  */
 
-export { type AirwayBillOptions, getAirwayBills, MAX_AIRWAY_BILLS } from './airway-bills.js';
+export {
+  type AirwayBillFile,
+  type AirwayBillOptions,
+  type AirwayBillTarget,
+  getAirwayBillFiles,
+  getAirwayBills,
+  MAX_AIRWAY_BILLS,
+} from './airway-bills.js';
 export {
   type BulkChunkOutcome,
   type BulkCreateOptions,

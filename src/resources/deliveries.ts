@@ -1,6 +1,6 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { BulkCreationError } from '../errors/index.js';
-import type { AirwayBillOptions } from '../functions/airway-bills.js';
+import type { AirwayBillFile, AirwayBillOptions, AirwayBillTarget } from '../functions/airway-bills.js';
 import type { BulkChunkOutcome, BulkCreateOptions, BulkCreateResult, BulkInput, BulkStreamOptions } from '../functions/bulk.js';
 import type { ResolvedBulkResult, ResolveTrackingNumbersOptions } from '../functions/bulk-recovery.js';
 import type { CustomerHistory } from '../functions/customer-history.js';
@@ -315,6 +315,25 @@ export class DeliveriesResource extends Resource {
    */
   airwayBills(trackingNumbers: readonly string[], labelOptions?: AirwayBillOptions, options?: RequestOptions): APIPromise<Uint8Array> {
     return this.onDemand(loadAirwayBills, (loaded) => loaded.getAirwayBills(this.core, trackingNumbers, labelOptions, options));
+  }
+
+  /**
+   * The labels of any number of orders, one PDF per 50 (`{ files: [{ trackingNumbers, pdf }] }`).
+   * Pass the orders as read and those the service will not print (Cash Collection, Customer Return
+   * Pickup, finished) are refused before sending, by their index.
+   *
+   * @example
+   * ```ts
+   * import { writeFile } from 'node:fs/promises';
+   *
+   * const todays = [];
+   * for await (const order of client.deliveries.list({ stateCodes: [DeliveryState.PickupRequested] })) todays.push(order);
+   * const { files } = await client.deliveries.airwayBillFiles(todays, { size: 'A6' });
+   * for (const [i, { pdf }] of files.entries()) await writeFile(`labels-${i + 1}.pdf`, pdf);
+   * ```
+   */
+  airwayBillFiles(orders: readonly AirwayBillTarget[], labelOptions?: AirwayBillOptions, options?: RequestOptions): Promise<{ files: AirwayBillFile[] }> {
+    return operations(loadAirwayBills).then((loaded) => loaded.getAirwayBillFiles(this.core, orders, labelOptions, options));
   }
 
   /**

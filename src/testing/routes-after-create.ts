@@ -2,7 +2,7 @@
  * What comes after creation (live-service.md): read, search, change and cancel orders, print
  * their labels. Answered in the shapes the service's own integrations read.
  */
-import { isKnownState, STATES } from '../catalogue/states.js';
+import { isFinalState, isKnownState, STATES } from '../catalogue/states.js';
 import { checkOrderAddress, findCityByName, findDistrictById } from './addresses.js';
 import { labelsPdf } from './pdf.js';
 import type { OrderRecord, SandboxStore, StateEvent } from './store.js';
@@ -203,7 +203,8 @@ export async function terminateDelivery(store: SandboxStore, id: string, now: nu
 
 /**
  * POST /deliveries/mass-awb `{ trackingNumbers: "a,b", requestedAwbType, lang }`: one PDF page per
- * printable order, base64 in `data`. Orders it will not print (unknown, terminated) are left out
+ * printable order, base64 in `data`. Orders it will not print (unknown, Cash Collection, Customer
+ * Return Pickup, finished) are left out
  * without a word, as the service does; more than 50 are "e-mailed" (no PDF in the answer).
  */
 export function airwayBills(store: SandboxStore, body: unknown): Response {
@@ -215,7 +216,7 @@ export function airwayBills(store: SandboxStore, body: unknown): Response {
   if (wanted.size > MAX_LABELS) return ok(null, 200, `More than ${MAX_LABELS} airway bills: they will be sent to your e-mail`);
   const printable = [...wanted].filter((tn) => {
     const order = store.orders.get(tn);
-    return order !== undefined && order.state !== TERMINATED;
+    return order !== undefined && order.type !== 15 && order.type !== 25 && !isFinalState(order.state);
   });
   if (printable.length === 0) throw invalid('None of the tracking numbers can be printed');
   return ok(btoa(labelsPdf(printable, size)));

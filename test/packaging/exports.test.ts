@@ -127,6 +127,7 @@ const PUBLIC_EXPORTS: Readonly<Record<string, readonly string[]>> = {
     'deletePickup',
     'deletePickupLocation',
     'findDeliveryByReference',
+    'getAirwayBillFiles',
     'getAirwayBills',
     'getDelivery',
     'getPickup',

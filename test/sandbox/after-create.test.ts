@@ -86,7 +86,10 @@ describe('sandbox: after creation, through the client', () => {
     expect(sandbox.order(trackingNumber).request).toMatchObject({ notes: 'Call first', dropOffAddress: { firstLine: '3 Mosaddak Street, 2nd floor' } });
 
     await sandbox.play(trackingNumber, 'success');
-    await expect(client.deliveries.update(trackingNumber, { notes: 'late' })).rejects.toBeInstanceOf(ApiError);
+    const refusedByService = await client.deliveries.update(trackingNumber, { notes: 'late' }).catch((e: unknown) => e);
+    expect(refusedByService).toBeInstanceOf(OrderStateError);
+    expect(refusedByService).toMatchObject({ source: 'server', state: 45 });
+    expect((refusedByService as OrderStateError).cause).toBeInstanceOf(ApiError);
     const delivered = await client.deliveries.get(trackingNumber);
     const refused = await client.deliveries.update(delivered, { notes: 'late' }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(OrderStateError);
@@ -113,7 +116,7 @@ describe('sandbox: after creation, through the client', () => {
     const second = await client.deliveries.create(order('ref-t2'));
     await sandbox.advance(second.trackingNumber, { to: 20 });
     await sandbox.advance(second.trackingNumber, { to: 21 });
-    await expect(client.deliveries.terminate(second.trackingNumber)).rejects.toBeInstanceOf(ApiError);
+    await expect(client.deliveries.terminate(second.trackingNumber)).rejects.toMatchObject({ name: 'OrderStateError', source: 'server', state: 21 });
     expect(sandbox.order(second.trackingNumber).state).toBe(21);
   });
 
