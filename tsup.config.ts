@@ -1,3 +1,5 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import { defineConfig } from 'tsup';
 
 const entry = {
@@ -11,6 +13,23 @@ const entry = {
   'testing/msw': 'src/testing/msw.ts',
   'cli/sandbox': 'src/cli/sandbox.ts',
 };
+
+/**
+ * tsup's CommonJS splitting maps each file back to the intermediate file it converted too, and
+ * names the map's `file`, by absolute path: the path of the machine that packed it, shipped to every user. Made relative.
+ */
+async function portableSourceMaps(): Promise<void> {
+  for (const name of await readdir('dist', { recursive: true })) {
+    if (!name.endsWith('.map')) continue;
+    const file = join('dist', name);
+    const map = JSON.parse(await readFile(file, 'utf8')) as { sources: string[]; file?: string };
+    if (!map.sources.some(isAbsolute) && !(map.file !== undefined && isAbsolute(map.file))) continue;
+    const portable = (path: string): string => (isAbsolute(path) ? relative(dirname(file), path).replaceAll('\\', '/') : path);
+    map.sources = map.sources.map(portable);
+    if (map.file !== undefined) map.file = portable(map.file);
+    await writeFile(file, JSON.stringify(map));
+  }
+}
 
 // No `dts`: tsc writes the declarations, one per source file under its own name (tsconfig.build.json).
 export default defineConfig([
@@ -41,5 +60,6 @@ export default defineConfig([
     // ky 1.x is ESM-only: bundled into the CommonJS build so that `require('delivery-sdk')` works
     // on every supported Node, including those that cannot `require()` an ES module. zod as above.
     noExternal: ['ky', 'zod'],
+    onSuccess: portableSourceMaps,
   },
 ]);

@@ -67,7 +67,7 @@ export class DeliveryClient {
    * Sets the client up; nothing is sent until a method is called. One client per API key and
    * base URL is enough: it is safe to share, and the lookup cache lives in it.
    *
-   * @throws {ConfigurationError} when an option is wrong: no `baseUrl`, or one that is not an
+   * @throws `ConfigurationError` when an option is wrong: no `baseUrl`, or one that is not an
    * absolute https URL (`http://` only to loopback, or with `allowInsecureHttp`), a header name
    * or value that is not valid, a negative timeout, no `fetch` available.
    *
@@ -116,7 +116,7 @@ export class DeliveryClient {
    * (`baseUrl`, `fetch`, `auth`, `logger`, ...) makes a client of its own from this one's options
    * with the changes. Every method also takes `apiKey` per call.
    *
-   * @throws {ConfigurationError} for an option that is wrong, as the constructor does.
+   * @throws `ConfigurationError` for an option that is wrong, as the constructor does.
    *
    * @example
    * ```ts

@@ -475,8 +475,8 @@ function start(core: DeliveryCore, orders: unknown, options: BulkStreamOptions |
  * is checked chunk by chunk as it is read: an invalid order fails on its own (`mayExist: false`)
  * and the others are sent.
  *
- * @throws {ValidationError} before sending, for an invalid array (`[17].cod: ...`) or an input that is not a list of orders.
- * @throws {BulkCreationError} when any order was not created, with `created`, `failed` and `stopped`.
+ * @throws `ValidationError` before sending, for an invalid array (`[17].cod: ...`) or an input that is not a list of orders.
+ * @throws `BulkCreationError` when any order was not created, with `created`, `failed` and `stopped`.
  *
  * @example
  * ```ts
@@ -544,7 +544,7 @@ export async function createBulkDeliveries(core: DeliveryCore, orders: BulkInput
  * would get such as `AuthenticationError`, your iterable throwing, `onProgress` throwing), the
  * loop throws that error after the outcomes of every chunk sent.
  *
- * @throws {ValidationError} on the first read, for an input that is not a list of orders.
+ * @throws `ValidationError` on the first read, for an input that is not a list of orders.
  *
  * @example
  * ```ts

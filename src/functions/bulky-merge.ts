@@ -33,7 +33,7 @@ function combine(into: Map<string, FulfillmentItem>, items: readonly Fulfillment
  * order per customer phone (`receiver.phone`), with the items of that customer's elements
  * combined (quantities of the same `sku` added up) and the other fields of the first element.
  *
- * @throws {ValidationError} when an element has no `receiver.phone` (the service could not merge it).
+ * @throws `ValidationError` when an element has no `receiver.phone` (the service could not merge it).
  *
  * @example
  * ```ts

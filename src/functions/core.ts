@@ -53,7 +53,7 @@ export class DeliveryCore {
   /** The base URL every path is relative to (ends in `/v2`). */
   readonly baseUrl: string;
 
-  /** @throws {ConfigurationError} as `DeliveryClient`'s constructor does. */
+  /** @throws `ConfigurationError` as `DeliveryClient`'s constructor does. */
   constructor(options: DeliveryClientOptions) {
     if (options instanceof SharedParts) {
       this.baseUrl = options.baseUrl;
@@ -83,7 +83,7 @@ export class DeliveryCore {
    * (`baseUrl`, `fetch`, `auth`, `logger`, ...) makes a core of its own, from this one's options
    * with the changes.
    *
-   * @throws {ConfigurationError} as the constructor does, for an option that is wrong.
+   * @throws `ConfigurationError` as the constructor does, for an option that is wrong.
    *
    * @example
    * ```ts

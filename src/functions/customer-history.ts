@@ -31,8 +31,8 @@ const DEFAULT_MAX_PAGES = 20;
  * digits), as the service stores it as typed. Bounded by `maxPages` (default 20) and by
  * `totalTimeout`, the whole read.
  *
- * @throws {ValidationError} for a phone that is not one, before sending.
- * @throws {PagingError} past `maxPages`.
+ * @throws `ValidationError` for a phone that is not one, before sending.
+ * @throws `PagingError` past `maxPages`.
  *
  * @example
  * ```ts

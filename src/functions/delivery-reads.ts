@@ -149,7 +149,7 @@ export function searchDeliveries(core: DeliveryCore, filter?: DeliverySearchFilt
  * only as you read on, and stops on a page shorter than the page size (never on `count`, which
  * the service has been seen to send as 0 with a full page). `filter.page` says where to start.
  *
- * @throws {PagingError} when the service answers a page with the orders of the page before (it
+ * @throws `PagingError` when the service answers a page with the orders of the page before (it
  * ignored `page`), or past `options.maxPages` (default 1,000): the orders read so far were yielded.
  *
  * @example
@@ -237,9 +237,9 @@ function remainingOf(options: RequestOptions, deadlineAt: number): RequestOption
  * several carry it (a reference used twice), the one created last. `totalTimeout` bounds the
  * whole search, every page of it.
  *
- * @throws {ValidationError} for a reference holding a comma: the search reads a comma as a
+ * @throws `ValidationError` for a reference holding a comma: the search reads a comma as a
  * separator between references, so such an order cannot be found by it (never a silent miss).
- * @throws {PagingError} when the service ignores paging, or past `maxPages`.
+ * @throws `PagingError` when the service ignores paging, or past `maxPages`.
  *
  * @example
  * ```ts

@@ -52,7 +52,7 @@ function locationRecord(data: unknown, id: string): PickupLocationRecord {
  * location is its default. Checked before sending, like `updatePickupLocations`; not repeated when
  * the outcome is unknown (a second call would add a second location).
  *
- * @throws {ValidationError} naming each field, before sending.
+ * @throws `ValidationError` naming each field, before sending.
  *
  * @example
  * ```ts
@@ -120,7 +120,7 @@ export function updatePickupLocation(
 /**
  * Deletes a pickup location (`DELETE /pickup-locations/{id}`).
  *
- * @throws {PickupLocationInUseError} when an upcoming pickup is linked to it (nothing deleted).
+ * @throws `PickupLocationInUseError` when an upcoming pickup is linked to it (nothing deleted).
  *
  * @example
  * ```ts

@@ -23,8 +23,8 @@ export class BusinessesResource extends Resource {
    * marketplace flow with `autoCreatePickups: true` (`salesChannel` an array), where orders
    * create their pickups themselves.
    *
-   * @throws {ValidationError} before sending, naming each field (`name: required`, `salesChannel` of the wrong flow).
-   * @throws {ResponseShapeError} when the answer carries no `_id` (the business may exist all the same).
+   * @throws `ValidationError` before sending, naming each field (`name: required`, `salesChannel` of the wrong flow).
+   * @throws `ResponseShapeError` when the answer carries no `_id` (the business may exist all the same).
    *
    * @example
    * ```ts
@@ -46,8 +46,8 @@ export class BusinessesResource extends Resource {
    * `BusinessLocationRequiredError` (1073). Not repeated when the outcome is unknown, though
    * it is a PUT: a second call could add the locations twice.
    *
-   * @throws {ValidationError} an empty list or an invalid entry (paths from the index: `[1].firstLine`).
-   * @throws {NotFoundError} an unknown business.
+   * @throws `ValidationError` an empty list or an invalid entry (paths from the index: `[1].firstLine`).
+   * @throws `NotFoundError` an unknown business.
    *
    * @example
    * ```ts

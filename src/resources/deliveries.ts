@@ -214,7 +214,7 @@ export class DeliveriesResource extends Resource {
    * customer). Searches every spelling of the phone (`0…`, `+20…`, Arabic digits), every page, at
    * most `maxPages` (20) and within `totalTimeout`.
    *
-   * @throws {ValidationError} for a phone that is not one, before sending.
+   * @throws `ValidationError` for a phone that is not one, before sending.
    *
    * @example
    * ```ts

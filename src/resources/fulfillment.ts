@@ -30,7 +30,7 @@ export class FulfillmentResource extends Resource {
    * `fulfillmentInfo`): the service ships the items from your stock in its warehouses. Never
    * repeated when the outcome is unknown.
    *
-   * @throws {ValidationError} before sending, e.g. no `fulfillmentInfo.items` or a `quantity` below 1
+   * @throws `ValidationError` before sending, e.g. no `fulfillmentInfo.items` or a `quantity` below 1
    * (paths like `fulfillmentInfo.items[0].quantity`); the coded classes of the shared rules
    * (`CodLimitExceededError` 3007, ...) with `source: 'client'` or `'server'`, as for `deliveries.create`.
    *
@@ -55,8 +55,8 @@ export class FulfillmentResource extends Resource {
    * `original`, the returned items are checked to be some or all of the original order's
    * (quantities added up per `sku`) before sending, as part of validation.
    *
-   * @throws {ValidationError} an item not in the original order, or more of it than was sent (paths `fulfillmentInfo.items[i]...`).
-   * @throws {CrpRefundCodOnlyError} 3005 when `cod` is positive (only a refund, a negative amount, is allowed);
+   * @throws `ValidationError` an item not in the original order, or more of it than was sent (paths `fulfillmentInfo.items[i]...`).
+   * @throws `CrpRefundCodOnlyError` 3005 when `cod` is positive (only a refund, a negative amount, is allowed);
    * {@link RefundCodLimitExceededError} 3008 when the refund is above 30000 EGP.
    *
    * @example
@@ -88,7 +88,7 @@ export class FulfillmentResource extends Resource {
    * invalid ones (paths from the index) and nothing is sent.
    * Never repeated when the outcome is unknown.
    *
-   * @throws {ValidationError} an empty list, or invalid elements (paths like `[3].fulfillmentInfo.items`, `[4].type`).
+   * @throws `ValidationError` an empty list, or invalid elements (paths like `[3].fulfillmentInfo.items`, `[4].type`).
    *
    * @example
    * ```ts

@@ -68,14 +68,14 @@ export class LookupResource extends Resource {
    * of the city, the zone when given, and the district. There is no default: a Cash Collection
    * address checked for drop-off would pass here and be refused by `create`.
    *
-   * @throws {ValidationError} before any request: a missing name or `for`, a name over 100
+   * @throws `ValidationError` before any request: a missing name or `for`, a name over 100
    * characters, or a line `create` would refuse (`firstLine` of 5 characters or less).
    * @throws `CityNotFoundError` 3001, `ZoneNotFoundError` 3002, `DistrictNotFoundError` 3003
    * (`source: 'client'`), with `candidates` (`{ id, name, nameAr? }[]`, best first); a zone given
    * as the district is a `DistrictNotFoundError` whose candidates are the zone's districts.
    * @throws `AddressNotServedError` (a `ValidationError`) when the city, zone or district is not
    * served the way `for` needs: `availability` names the flag that is false, `place` the place.
-   * @throws {ValidationError} when the district's name is in several zones and `zone` does not say which.
+   * @throws `ValidationError` when the district's name is in several zones and `zone` does not say which.
    *
    * @example
    * ```ts

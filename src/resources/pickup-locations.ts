@@ -29,7 +29,7 @@ export class PickupLocationsResource extends Resource {
    * characters), the optional address details, `locationName` and `contactPerson`. A business's
    * first location is its default. Checked before sending; not repeated when the outcome is unknown.
    *
-   * @throws {ValidationError} naming each field, before sending.
+   * @throws `ValidationError` naming each field, before sending.
    *
    * @example
    * ```ts
@@ -65,7 +65,7 @@ export class PickupLocationsResource extends Resource {
   /**
    * Deletes a pickup location (`DELETE /pickup-locations/{id}`).
    *
-   * @throws {PickupLocationInUseError} when an upcoming pickup is linked to it: nothing is deleted.
+   * @throws `PickupLocationInUseError` when an upcoming pickup is linked to it: nothing is deleted.
    *
    * @example
    * ```ts

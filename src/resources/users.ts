@@ -27,8 +27,8 @@ export class UsersResource extends Resource {
    * Registers the business admin (`POST /users/business/admin`), the first step of onboarding;
    * then verify the phone with {@link verifyPhone} and {@link confirmPhone}. Public: no API key needed.
    *
-   * @throws {ValidationError} before sending, naming each field (`profile.phone: required`, `email: is not an e-mail address`).
-   * @throws {ApiError} when the service refuses the registration; `status` and `body` say why.
+   * @throws `ValidationError` before sending, naming each field (`profile.phone: required`, `email: is not an e-mail address`).
+   * @throws `ApiError` when the service refuses the registration; `status` and `body` say why.
    *
    * @example
    * ```ts
@@ -49,7 +49,7 @@ export class UsersResource extends Resource {
    * the code to {@link confirmPhone}. Not repeated on an unknown outcome: a second code would
    * replace the first.
    *
-   * @throws {ValidationError} when `phone` is missing or empty (nothing sent).
+   * @throws `ValidationError` when `phone` is missing or empty (nothing sent).
    *
    * @example
    * ```ts
@@ -63,8 +63,8 @@ export class UsersResource extends Resource {
   /**
    * Confirms the phone with the one-time code {@link verifyPhone} sent (`POST /users/business-admin/phone/confirm`).
    *
-   * @throws {ValidationError} when `phone` or `token` is missing (nothing sent).
-   * @throws {ApiError} status 400 when the code is wrong or expired; ask for a new one with `verifyPhone`.
+   * @throws `ValidationError` when `phone` or `token` is missing (nothing sent).
+   * @throws `ApiError` status 400 when the code is wrong or expired; ask for a new one with `verifyPhone`.
    *
    * @example
    * ```ts
@@ -79,8 +79,8 @@ export class UsersResource extends Resource {
    * Confirms the e-mail with the token of the verification link the service mailed at
    * registration (`POST /users/mail/confirm`; marketplace flow).
    *
-   * @throws {ValidationError} when `token` is missing (nothing sent).
-   * @throws {ApiError} when the service refuses the token.
+   * @throws `ValidationError` when `token` is missing (nothing sent).
+   * @throws `ApiError` when the service refuses the token.
    *
    * @example
    * ```ts

@@ -111,7 +111,7 @@ export const marketplaceBusinessSchema = lazy(() =>
 /**
  * Checks a user registration (`users.registerBusinessAdmin`).
  *
- * @throws {ValidationError} listing every problem with its path (`profile.phone: required`).
+ * @throws `ValidationError` listing every problem with its path (`profile.phone: required`).
  *
  * @example
  * ```ts
@@ -125,17 +125,17 @@ export function validateRegisterBusinessAdmin(input: unknown): RegisterBusinessA
   return unwrap(onWire(input, checkRegisterBusinessAdmin));
 }
 
-/** Checks the body of `users.verifyPhone`. @throws {ValidationError} */
+/** Checks the body of `users.verifyPhone`. @throws `ValidationError` */
 export function validateVerifyPhone(input: unknown): VerifyPhoneInput {
   return unwrap(onWire(input, checkVerifyPhone));
 }
 
-/** Checks the body of `users.confirmPhone`. @throws {ValidationError} */
+/** Checks the body of `users.confirmPhone`. @throws `ValidationError` */
 export function validateConfirmPhone(input: unknown): ConfirmPhoneInput {
   return unwrap(onWire(input, checkConfirmPhone));
 }
 
-/** Checks the body of `users.confirmEmail`. @throws {ValidationError} */
+/** Checks the body of `users.confirmEmail`. @throws `ValidationError` */
 export function validateConfirmEmail(input: unknown): ConfirmEmailInput {
   return unwrap(onWire(input, checkConfirmEmail));
 }
@@ -154,7 +154,7 @@ export const checkConfirmEmail = (wire: unknown): CheckResult<ConfirmEmailInput>
  * Checks a business of either flow (`businesses.create`): `autoCreatePickups: true` selects the
  * marketplace flow (`salesChannel` an array), anything else the basic one (`salesChannel` a string).
  *
- * @throws {ValidationError} listing every problem with its path.
+ * @throws `ValidationError` listing every problem with its path.
  *
  * @example
  * ```ts

@@ -159,8 +159,8 @@ export const pickupLocationsSchema = lazy(() => z.array(object(pickupLocationSha
  * Checks an order address (either format) against the spec's rules and returns it as it
  * will be sent.
  *
- * @throws {AddressLocationRequiredError} (3009) none of `city`, `zoneId`, `districtId`.
- * @throws {ValidationError} any other problem, each with its field path (`firstLine` of 5
+ * @throws `AddressLocationRequiredError` (3009) none of `city`, `zoneId`, `districtId`.
+ * @throws `ValidationError` any other problem, each with its field path (`firstLine` of 5
  * characters or less, `districtName` without `cityId`, a field of the wrong type, ...).
  *
  * @example
@@ -177,7 +177,7 @@ export function validateAddress(input: unknown): OrderAddress {
  * `pickupAddress`): a non-empty array, each with `districtId` and a `firstLine` of at least 5
  * characters. Paths in the error start at the array index (`[1].firstLine`).
  *
- * @throws {ValidationError} listing every problem.
+ * @throws `ValidationError` listing every problem.
  *
  * @example
  * ```ts

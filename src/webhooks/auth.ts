@@ -63,7 +63,7 @@ export function headersMatch(headers: WebhookHeaders, expected: ExpectedHeader):
  * case-insensitively, the value in constant time (a wrong guess takes as long however many of its
  * first characters are right).
  *
- * @throws {ConfigurationError} when `auth` has a name without a value or a value without a name, or
+ * @throws `ConfigurationError` when `auth` has a name without a value or a value without a name, or
  * a value no HTTP header can carry (outside visible ASCII, or with surrounding spaces).
  *
  * @example

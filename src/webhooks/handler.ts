@@ -72,7 +72,7 @@ type AnyEventCallback = (event: WebhookEvent, request: Request) => unknown;
  * `{ error, field }` on a malformed body, 200 once your callbacks resolved, and 500 when one
  * throws, so the service can deliver again.
  *
- * @throws {ConfigurationError} at once, when `auth` has a name without a value (or the reverse) or
+ * @throws `ConfigurationError` at once, when `auth` has a name without a value (or the reverse) or
  * is an empty list, `maxBodyBytes` is not a positive whole number, `bodyTimeoutMs` is not a
  * positive whole number of milliseconds (or `Infinity`), or `on` names an unknown state.
  *

@@ -37,7 +37,7 @@ export type NodeWebhookHandlerOptions = WebhookHandlerOptions;
  * as it is (an object goes to `parseWebhookEvent` directly) and holds only its declared
  * `Content-Length` against `maxBodyBytes`.
  *
- * @throws {ConfigurationError} at once, for the mistakes `createWebhookHandler` refuses, and when
+ * @throws `ConfigurationError` at once, for the mistakes `createWebhookHandler` refuses, and when
  * `bodyTimeoutMs` is not a positive whole number of milliseconds (or `Infinity`).
  *
  * @example

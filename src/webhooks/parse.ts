@@ -22,7 +22,7 @@ const isKnownType = (type: string): boolean => (knownTypes ??= new Set<string>(O
  * the SDK does not know is kept and flagged `known: false`. `trackingNumber` is always a string.
  * `deliveryPromiseDay` is `deliveryPromiseDate` (DD-MM-YYYY, or ISO) as a `Date` at midnight UTC.
  *
- * @throws {WebhookPayloadError} only when the body is not a JSON object, or lacks `_id`,
+ * @throws `WebhookPayloadError` only when the body is not a JSON object, or lacks `_id`,
  * `trackingNumber` or `state`; `err.field` names the field. Never any other error.
  *
  * @example

@@ -92,7 +92,7 @@ const FORGET = `return redis.call('DEL', KEYS[1])`;
  * A call made while the client is still connecting (the first webhook after a cold start) waits
  * for it, up to `readyTimeoutMs`; a client that is not connecting fails (or queues) as it is set to.
  *
- * @throws {ConfigurationError} at once, when `client` is neither an ioredis nor a node-redis
+ * @throws `ConfigurationError` at once, when `client` is neither an ioredis nor a node-redis
  * client, `keyPrefix` is missing, empty or does not end in `':'`, or `ttlSeconds` or
  * `readyTimeoutMs` is not a positive whole number.
  *

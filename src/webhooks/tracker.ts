@@ -208,7 +208,7 @@ function checkEvent(event: WebhookEvent): void {
  * it, and every method returns a promise: each `track` is one atomic step of the store, so of the
  * instances that receive the same event at once, at most one is told `changed`.
  *
- * @throws {ConfigurationError} at once, when `store` lacks one of its four methods.
+ * @throws `ConfigurationError` at once, when `store` lacks one of its four methods.
  *
  * @example
  * ```ts

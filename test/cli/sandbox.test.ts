@@ -199,3 +199,20 @@ describe('delivery-sdk-sandbox CLI', { timeout: START_MS + 30_000 }, () => {
     expect(err).toContain(flag);
   });
 });
+
+describe('in a clone of the repository', () => {
+  it(
+    '`npm run sandbox` starts the CLI from the sources, with nothing built',
+    async () => {
+      const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', 'sandbox', '--', '--help'], { env: process.env });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+      });
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(code).toBe(0);
+      expect(out).toContain('Usage: delivery-sdk-sandbox');
+    },
+    START_MS,
+  );
+});

@@ -15,7 +15,7 @@ const typedocBin = join(createRequire(import.meta.url).resolve('typedoc/package.
 /** The subset of typedoc's JSON output these checks read. */
 interface Comment {
   summary: Array<{ text: string }>;
-  blockTags?: Array<{ tag: string }>;
+  blockTags?: Array<{ tag: string; content: Array<{ text: string }> }>;
 }
 interface Reflection {
   id: number;
@@ -97,6 +97,15 @@ describe('npm run docs (typedoc)', () => {
     expect(problems).toEqual([]);
     expect(run.code).toBe(0);
     expect((await stat(join(outDir, 'html', 'index.html'))).isFile()).toBe(true);
+  });
+
+  it('keeps the class of every @throws (typedoc drops a JSDoc `{Type}`: the sources name it in code)', () => {
+    const throwsTags = [...byId.values()].flatMap((reflection) =>
+      [reflection, ...(reflection.signatures ?? [])].flatMap((owner) => (owner.comment?.blockTags ?? []).filter((tag) => tag.tag === '@throws')),
+    );
+    expect(throwsTags.length).toBeGreaterThan(20);
+    const classless = throwsTags.map((tag) => tag.content.map((part) => part.text).join('')).filter((text) => !/`[A-Z][A-Za-z]*Error`/.test(text));
+    expect(classless).toEqual([]);
   });
 
   it('has one module per package entry, named as users import it', () => {

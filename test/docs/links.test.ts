@@ -47,6 +47,33 @@ describe('links between README and docs/', () => {
 });
 
 describe('the pages the package ships (README.md, docs/*.md) hold for a reader of node_modules', () => {
+  /** What `npm pack` puts in the tarball: package.json's `files`, and what npm always adds. */
+  const shipped = (path: string): boolean => {
+    const { files } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { files: string[] };
+    const always = ['README.md', 'LICENSE', 'package.json'];
+    return (
+      always.includes(path) ||
+      files.some((pattern) =>
+        pattern.includes('*')
+          ? new RegExp(`^${pattern.replace('.', '\\.').replace('*', '[^/]+')}$`).test(path)
+          : path === pattern || path.startsWith(`${pattern}/`),
+      )
+    );
+  };
+
+  it('reads package.json files as npm does', () => {
+    expect(['README.md', 'docs/orders.md', 'dist/index.js', 'CHANGELOG.md'].every(shipped)).toBe(true);
+    expect(['examples/demo.ts', 'CONTRIBUTING.md', 'docs/api/index.html'].some(shipped)).toBe(false);
+  });
+
+  it.each(PAGES)('every relative link of %s reaches a file the package ships (others are absolute URLs to the repository)', (page) => {
+    const outside = linksOf(readFileSync(join(root, page), 'utf8'))
+      .map((target) => target.split('#')[0] ?? '')
+      .filter((path) => path !== '')
+      .filter((path) => !shipped(normalize(join(dirname(page), path)).replace(/\\/g, '/')));
+    expect(outside).toEqual([]);
+  });
+
   // Commands that exist only in a clone: the package has no scripts/, .ci/, tests or npm scripts of its own for users.
   const REPOSITORY_ONLY = /npx tsx scripts\/|npm run (?:docs|bench|test:runtimes|build|demo)\b|\.ci\/run|npm test\b/;
 

@@ -27,6 +27,24 @@ describe('the tarball (npm pack --dry-run)', () => {
     expect(needed.filter((file) => !packed.includes(file))).toEqual([]);
   });
 
+  it('ships source maps that name no path of the machine that packed them', () => {
+    const maps = packed.filter((file) => file.endsWith('.map'));
+    expect(maps.length).toBeGreaterThan(0);
+    const leaking = maps.filter((file) => {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      const map = JSON.parse(text) as { sources: string[]; file?: string };
+      return [...map.sources, map.file ?? ''].some((path) => path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path)) || text.includes(ROOT);
+    });
+    expect(leaking).toEqual([]);
+  });
+
+  it('names its repository, home page and issue tracker', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(manifest['repository']).toEqual({ type: 'git', url: expect.stringMatching(/^git\+https:\/\/github\.com\//) });
+    expect(manifest['homepage']).toMatch(/^https:\/\//);
+    expect(manifest['bugs']).toEqual({ url: expect.stringMatching(/^https:\/\/.+\/issues$/) });
+  });
+
   it('points each command at a built file that starts with a node shebang', () => {
     expect(binFiles.length).toBeGreaterThan(0);
     for (const file of binFiles) {
