@@ -127,9 +127,7 @@ export class DeliveryClient {
    * ```
    */
   withOptions(changes: Partial<DeliveryClientOptions>): DeliveryClient {
-    const core = this.#core.withOptions(changes);
-    derivedCores.add(core);
-    return new DeliveryClient(core as unknown as DeliveryClientOptions);
+    return clientOn(this.#core.withOptions(changes));
   }
 
   /**
@@ -148,4 +146,10 @@ export class DeliveryClient {
       return { input: body, endpoint: ({ json }) => ({ method: method as HttpMethod, path: path as string, query, json }) };
     });
   }
+}
+
+// Outside the class: a class body that names its own class makes esbuild rename it (`_DeliveryClient`), and logs read `constructor.name`.
+function clientOn(core: DeliveryCore): DeliveryClient {
+  derivedCores.add(core);
+  return new DeliveryClient(core as unknown as DeliveryClientOptions);
 }

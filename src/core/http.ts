@@ -20,38 +20,43 @@ function hooksWith(own: Hooks): Hooks {
   };
 }
 
+/** What the functions send through: the client's transport, or the same under default options (`withOptions`). */
+export interface Transport {
+  /** Sends `endpoint`, input already checked by the caller; rejects with a DeliveryError only. */
+  request<T>(endpoint: Endpoint<T>, options?: CallOptions | null): APIPromise<T>;
+  /** When `totalTimeout` ends a run of calls starting now, in epoch ms. */
+  deadlineOf(options: CallOptions | null | undefined): number;
+  /** The same transport with `defaults` under every call's options. */
+  withDefaults(defaults: CallOptions): Transport;
+}
+
 /** Sends endpoints through the client's ky instance, and maps every outcome to a result or a DeliveryError. One per client. */
-export class HttpClient {
+export class HttpClient implements Transport {
   // Private fields keep the key out of util.inspect, console.log and JSON.stringify of the client.
   readonly #config: ResolvedConfig;
   readonly #ky: KyInstance;
-  /** Options under every call's own: those of `withOptions` (see DeliveryCore). */
-  readonly #defaults: CallOptions;
 
-  constructor(config: ResolvedConfig, shared?: { ky: KyInstance; defaults: CallOptions }) {
+  constructor(config: ResolvedConfig) {
     this.#config = config;
-    this.#defaults = shared?.defaults ?? {};
-    this.#ky =
-      shared?.ky ??
-      ky.create({
-        prefixUrl: config.baseUrl,
-        headers: config.headers,
-        fetch: config.fetch,
-        // The body arrives as JSON text (see wireForm): serialised once, however many attempts.
-        stringifyJson: (text) => text as string,
-        // A redirect is refused, never followed: fetch would carry the key and the body to wherever
-        // `Location` points, another origin or plain http:// included.
-        redirect: 'manual',
-        // The SDK retries and times attempts itself (see Call): ky sends one request per attempt.
-        retry: 0,
-        timeout: false,
-        hooks: hooksWith(config.kyHooks),
-      });
+    this.#ky = ky.create({
+      prefixUrl: config.baseUrl,
+      headers: config.headers,
+      fetch: config.fetch,
+      // The body arrives as JSON text (see wireForm): serialised once, however many attempts.
+      stringifyJson: (text) => text as string,
+      // A redirect is refused, never followed: fetch would carry the key and the body to wherever
+      // `Location` points, another origin or plain http:// included.
+      redirect: 'manual',
+      // The SDK retries and times attempts itself (see Call): ky sends one request per attempt.
+      retry: 0,
+      timeout: false,
+      hooks: hooksWith(config.kyHooks),
+    });
   }
 
   /** The same transport (connections, ky instance, hooks) with `defaults` under every call's options. */
-  withDefaults(defaults: CallOptions): HttpClient {
-    return new HttpClient(this.#config, { ky: this.#ky, defaults: underneath(this.#defaults, defaults) });
+  withDefaults(defaults: CallOptions): Transport {
+    return new DefaultedTransport(this, defaults);
   }
 
   /**
@@ -59,7 +64,7 @@ export class HttpClient {
    * ms: one deadline for a whole paged read, whatever the number of pages.
    */
   deadlineOf(options: CallOptions | null | undefined): number {
-    const total = underneath(this.#defaults, callOptionsOf(options)).totalTimeout ?? this.#config.totalTimeout;
+    const total = callOptionsOf(options).totalTimeout ?? this.#config.totalTimeout;
     return total >= MAX_TIMER ? Number.POSITIVE_INFINITY : Date.now() + total;
   }
 
@@ -70,7 +75,7 @@ export class HttpClient {
 
   async #send<T>(endpoint: Endpoint<T>, given: CallOptions | null | undefined): Promise<WithResponse<T>> {
     const config = this.#config;
-    const options = underneath(this.#defaults, callOptionsOf(given));
+    const options = callOptionsOf(given);
     const url = requestUrl(config.baseUrl, endpoint);
     const request: RequestSummary = {
       method: endpoint.method,
@@ -89,4 +94,33 @@ function underneath(defaults: CallOptions, options: CallOptions): CallOptions {
   for (const [name, value] of Object.entries(options)) if (value !== undefined) merged[name] = value;
   if (defaults.headers !== undefined && options.headers !== undefined) merged['headers'] = { ...defaults.headers, ...options.headers };
   return merged as CallOptions;
+}
+
+/** A transport's calls with `defaults` under their own options: one merchant's key over a shared client. */
+class DefaultedTransport implements Transport {
+  readonly #inner: Transport;
+  readonly #defaults: CallOptions;
+
+  constructor(inner: Transport, defaults: CallOptions) {
+    this.#inner = inner;
+    this.#defaults = defaults;
+  }
+
+  request<T>(endpoint: Endpoint<T>, options?: CallOptions | null): APIPromise<T> {
+    let merged: CallOptions;
+    try {
+      merged = underneath(this.#defaults, callOptionsOf(options));
+    } catch (error) {
+      return new APIPromise(Promise.reject(error));
+    }
+    return this.#inner.request(endpoint, merged);
+  }
+
+  deadlineOf(options: CallOptions | null | undefined): number {
+    return this.#inner.deadlineOf(underneath(this.#defaults, callOptionsOf(options)));
+  }
+
+  withDefaults(defaults: CallOptions): Transport {
+    return new DefaultedTransport(this.#inner, underneath(this.#defaults, defaults));
+  }
 }

@@ -2,10 +2,10 @@ import { isFinalState } from '../catalogue/states.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { ResponseShapeError, ValidationError } from '../errors/index.js';
 import { isRecord, shown } from '../schemas/predicates.js';
-import type { DeliveryCore } from './core.js';
+import { type DeliveryCore, requireCore } from './core.js';
 import type { DeliveryRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';
-import { send } from './send.js';
+import { asTypedError, send } from './send.js';
 import type { ResponseContext } from './shared.js';
 
 /** Label options of `airwayBills`. */
@@ -185,7 +185,13 @@ export async function getAirwayBillFiles(
   labelOptions?: AirwayBillOptions,
   options?: RequestOptions,
 ): Promise<{ files: AirwayBillFile[] }> {
-  const numbers = printableTrackingNumbers(orders);
+  requireCore(core);
+  let numbers: string[];
+  try {
+    numbers = printableTrackingNumbers(orders);
+  } catch (error) {
+    throw asTypedError(error);
+  }
   const files: AirwayBillFile[] = [];
   for (let start = 0; start < numbers.length; start += MAX_AIRWAY_BILLS) {
     const trackingNumbers = numbers.slice(start, start + MAX_AIRWAY_BILLS);

@@ -1,6 +1,6 @@
 import { TtlCache } from '../core/cache.js';
 import { callOptionsOf, resolveConfig } from '../core/config.js';
-import { HttpClient } from '../core/http.js';
+import { HttpClient, type Transport } from '../core/http.js';
 import { ConfigurationError } from '../errors/index.js';
 import { NONE, resolveValidation, type Validation } from '../schemas/skip-rules.js';
 import type { DeliveryClientOptions } from './options.js';
@@ -9,7 +9,7 @@ import type { DeliveryClientOptions } from './options.js';
 interface CoreInternals {
   /** The options the core was made with, for a `withOptions` that needs a transport of its own. */
   readonly options: DeliveryClientOptions;
-  readonly http: HttpClient;
+  readonly http: Transport;
   /** Lookup answers kept for the client's `cache.ttl`; undefined when the cache is off. */
   readonly lookupCache: TtlCache | undefined;
   /** The client's `validate`, resolved once: `false`, or the rules to leave out (none by default). */
@@ -21,13 +21,11 @@ let internalsOf: (core: DeliveryCore) => CoreInternals;
 /** Options a core made by `withOptions` applies to each call over the same transport; any other option needs a transport of its own. */
 const CALL_OPTIONS: readonly string[] = ['apiKey', 'timeout', 'totalTimeout', 'headers', 'maxRetries', 'maxResponseBytes', 'validate'];
 
-/** How `withOptions` hands a core its shared parts: a class no caller can build, so the constructor tells it from options. */
-class SharedParts {
-  constructor(
-    readonly internals: CoreInternals,
-    readonly baseUrl: string,
-  ) {}
-}
+/**
+ * How `withOptions` hands a new core its shared parts: through a token object the constructor gets
+ * in place of options, which no caller can make (a WeakMap lookup never throws, a revoked Proxy included).
+ */
+const sharedParts = new WeakMap<object, { internals: CoreInternals; baseUrl: string }>();
 
 /**
  * The transport and settings every standalone function of `delivery-sdk/functions` runs on: the
@@ -55,9 +53,10 @@ export class DeliveryCore {
 
   /** @throws `ConfigurationError` as `DeliveryClient`'s constructor does. */
   constructor(options: DeliveryClientOptions) {
-    if (options instanceof SharedParts) {
-      this.baseUrl = options.baseUrl;
-      this.#internals = options.internals;
+    const shared = sharedParts.get(options);
+    if (shared !== undefined) {
+      this.baseUrl = shared.baseUrl;
+      this.#internals = shared.internals;
       return;
     }
     const config = resolveConfig(options);
@@ -100,7 +99,7 @@ export class DeliveryCore {
       throw new ConfigurationError('withOptions: the options could not be read.', { cause });
     }
     const internals = this.#internals;
-    if (Object.keys(own).some((name) => !CALL_OPTIONS.includes(name))) return new DeliveryCore({ ...internals.options, ...own } as DeliveryClientOptions);
+    if (Object.keys(own).some((name) => !CALL_OPTIONS.includes(name))) return coreOf({ ...internals.options, ...own } as DeliveryClientOptions);
     const { validate, ...callOptions } = own;
     const shared: CoreInternals = {
       options: { ...internals.options, ...own } as DeliveryClientOptions,
@@ -109,13 +108,18 @@ export class DeliveryCore {
       validation:
         'validate' in own ? (resolveValidation(validate as DeliveryClientOptions['validate'], 'withOptions `validate`') ?? NONE) : internals.validation,
     };
-    return new DeliveryCore(new SharedParts(shared, this.baseUrl) as never);
+    const token = {};
+    sharedParts.set(token, { internals: shared, baseUrl: this.baseUrl });
+    return coreOf(token as DeliveryClientOptions);
   }
 
   static {
     internalsOf = (core) => core.#internals;
   }
 }
+
+// Outside the class: a class body that names its own class makes esbuild rename it (`_DeliveryCore`), and logs read `constructor.name`.
+const coreOf = (options: DeliveryClientOptions): DeliveryCore => new DeliveryCore(options);
 
 /**
  * Forgets every cached lookup answer of `core`, as `client.lookup.clearCache` does. Synchronous, and

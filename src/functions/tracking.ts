@@ -5,7 +5,7 @@ import { asRecord, idString } from '../core/guards.js';
 import { path } from '../core/http.js';
 import { ConfigurationError, TimeoutError } from '../errors/index.js';
 import { isRecord } from '../schemas/predicates.js';
-import type { DeliveryCore } from './core.js';
+import { type DeliveryCore, requireCore } from './core.js';
 import { getDelivery, totalDeadline } from './delivery-reads.js';
 import type { DeliveryRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';
@@ -146,19 +146,21 @@ function pollingOf(options: WaitForStateOptions | undefined) {
  * ```
  */
 export async function waitForDeliveryState(core: DeliveryCore, trackingNumber: string, options?: WaitForStateOptions): Promise<DeliveryRecord> {
+  requireCore(core);
+  const id = requireId(trackingNumber, 'trackingNumber');
   const { until, first, longest, requestOptions } = pollingOf(options);
   const deadlineAt = totalDeadline(core, requestOptions);
-  const what = `Waiting for the state of ${String(trackingNumber)}`;
+  const what = `Waiting for the state of ${id}`;
   let wait = first;
   for (;;) {
     const left = deadlineAt - Date.now();
-    const order = await getDelivery(core, trackingNumber, Number.isFinite(left) ? { ...requestOptions, totalTimeout: Math.max(1, left) } : requestOptions);
+    const order = await getDelivery(core, id, Number.isFinite(left) ? { ...requestOptions, totalTimeout: Math.max(1, left) } : requestOptions);
     const state = order.state?.code;
     if (typeof state === 'number' && until(state, order)) return order;
     const pause = Math.min(wait, longest);
     if (Date.now() + pause >= deadlineAt) {
       throw new TimeoutError(`${what} took longer than totalTimeout: the order is still in state ${state ?? 'unknown'}.`, {
-        request: { method: 'GET', url: `${core.baseUrl}/deliveries/business/${String(trackingNumber)}` },
+        request: { method: 'GET', url: `${core.baseUrl}/deliveries/business/${id}` },
       });
     }
     await sleep(pause, requestOptions.signal).catch((cut: unknown) => {

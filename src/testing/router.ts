@@ -149,7 +149,8 @@ export async function route(ctx: RouterContext, request: Request): Promise<Respo
   for (const candidate of path === undefined ? [] : ROUTES) {
     const match = candidate.path.exec(path ?? '');
     if (match === null || candidate.method !== request.method) continue;
-    if (candidate.needsKey && !hasKey(request, ctx.apiKey)) return errorResponse(401, UNAUTHORIZED);
+    // errorCode 1028, as WOO4 and a merchant integration guide meet it for an invalid key.
+    if (candidate.needsKey && !hasKey(request, ctx.apiKey)) return errorResponse(401, UNAUTHORIZED, 1028);
     try {
       return await candidate.handle({ ctx, url, params: match.slice(1), request });
     } catch (err) {

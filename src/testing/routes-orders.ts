@@ -15,6 +15,8 @@ function businessWithLocation(store: SandboxStore): BusinessRecord {
   const business = store.currentBusiness();
   if (business === undefined) throw coded(1073, 'create a business and its pickup location first');
   if (business.pickupLocations.length === 0) throw coded(1073, `business ${business._id} has no pickup location`);
+  // As a merchant integration guide quotes it: the code and text of an account whose plan lapsed.
+  if (!store.subscriptionActive) throw new RuleViolation(403, 'Active bundle subscription required', 8_000_002);
   return business;
 }
 

@@ -133,6 +133,8 @@ export interface Sandbox {
   drainWebhooks(): Promise<void>;
   /** Makes a share of the following API requests fail; repeatable for a seed. */
   injectFaults(options: FaultOptions): void;
+  /** Lapses (`false`) or renews the account's bundle subscription: without one, creates answer 403 with errorCode 8000002. */
+  setSubscriptionActive(active: boolean): void;
   /** Stops injecting faults: every following request is answered normally. */
   clearFaults(): void;
   /** Stops retries and timers and closes every `listen()` server. */
@@ -294,6 +296,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     drainWebhooks: () => webhooks.drain(),
     injectFaults: (faultOptions) => faults.configure(faultOptions),
     clearFaults: () => faults.clear(),
+    setSubscriptionActive: (active) => {
+      store.subscriptionActive = active === true;
+    },
     close: async () => {
       faults.clear();
       webhooks.close();

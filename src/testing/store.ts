@@ -116,6 +116,8 @@ export class SandboxStore {
   readonly orders = new Map<string, OrderRecord>();
   readonly pickups = new Map<string, PickupRecord>();
   accountWebhook: AccountWebhook | undefined;
+  /** Whether the account's bundle subscription is active; without it, creates answer 8000002. */
+  subscriptionActive = true;
   private idCounter = 0;
   private trackingCounter = 0;
   private readonly random: () => number;

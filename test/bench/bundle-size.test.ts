@@ -89,11 +89,12 @@ describe('browser bundle of the same page over delivery-sdk/functions (DeliveryC
     bundle = await measureBundle('functions', shipped.functions);
   });
 
-  // The budget (BUDGETS.functions, 16 KB) is not met: 18.8 KB on 2026-11-25. Every function is
+  // The budget (BUDGETS.functions, 16 KB) is not met: 18.8 KB on 2026-11-25, 19.5 KB since a core
+  // serves many merchants (`withOptions`, a per-call `apiKey`, in every core). Every function is
   // statically reachable from this entry, so the code a lazy chunk shares with them (the reads a
   // repeated create makes, the coded error classes error answers map to) loads at once too
   // (docs/performance.md). This guards against growth beyond the size on record.
-  const GUARD = 19 * KB;
+  const GUARD = 19.5 * KB;
   it(`stays within ${GUARD / KB} KB minified and gzipped, ky included (budget ${BUDGETS.functions / KB} KB, not met yet)`, () => {
     expect(bundle.gzipBytes).toBeLessThanOrEqual(GUARD);
   });

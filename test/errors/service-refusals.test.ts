@@ -117,3 +117,22 @@ describe("a change the order's state does not allow", () => {
     expect(error).not.toBeInstanceOf(OrderStateError);
   });
 });
+
+describe('account codes in the sandbox', () => {
+  it('a lapsed subscription refuses creates with SubscriptionRequiredError, and a wrong key is 1028', async () => {
+    const { sandboxWithAccount, dropOff } = await import('../support/sandbox.js');
+    const { sandbox, client } = await sandboxWithAccount();
+    sandbox.setSubscriptionActive(false);
+    const order = { type: 10 as const, dropOffAddress: dropOff, receiver: { firstName: 'Mona', lastName: 'Adel', phone: '01012345678' } };
+    const refused = await client.deliveries.create(order).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(SubscriptionRequiredError);
+    expect(sandbox.orders()).toEqual([]);
+    sandbox.setSubscriptionActive(true);
+    await expect(client.deliveries.create(order)).resolves.toMatchObject({ trackingNumber: expect.any(String) });
+
+    const wrongKey = client.withOptions({ apiKey: 'not-the-sandbox-key' });
+    const denied = await wrongKey.deliveries.get('70000001').catch((error: unknown) => error);
+    expect(denied).toBeInstanceOf(AuthenticationError);
+    expect((denied as AuthenticationError).errorCode).toBe(AccountErrorCode.InvalidApiKey);
+  });
+});

@@ -90,12 +90,12 @@ describe('registration (public)', () => {
 });
 
 describe('businesses (API key needed)', () => {
-  it('answers 401 without errorCode when the key is missing or wrong', async () => {
+  it('answers 401 with errorCode 1028 (invalid token or key, as integrations meet it) when the key is missing or wrong', async () => {
     sandbox = createSandbox({ apiKey: 'k-123' });
     for (const key of [null, 'wrong']) {
       const answer = await call(sandbox, 'POST', '/businesses', { name: 'Shop' }, key);
       expect(answer.status).toBe(401);
-      expect(answer.body).not.toHaveProperty('errorCode');
+      expect(answer.body).toMatchObject({ success: false, errorCode: 1028 });
     }
     expect((await call(sandbox, 'POST', '/businesses', { name: 'Shop' }, 'k-123')).status).toBe(201);
   });
