@@ -81,9 +81,12 @@ describe('a redirect to another origin is refused, and nothing reaches that orig
     it.each(STATUSES)(`${authName}: %i, for a GET and for a create with its body`, async (redirectStatus) => {
       status = redirectStatus;
       const client = new DeliveryClient({ baseUrl: `${api.origin}/v2`, maxRetries: 2, retryDelay: { base: 1, max: 2 }, ...auth });
-      const calls = [client.lookup.cities({ countryId: 'eg' }), client.deliveries.create(order, { validate: false })];
-      for (const call of calls) {
-        const error = await failureOf(call);
+      // Both in flight at once, each with its handler from the start.
+      const failures = await Promise.all([
+        failureOf(client.lookup.cities({ countryId: 'eg' })),
+        failureOf(client.deliveries.create(order, { validate: false })),
+      ]);
+      for (const error of failures) {
         expect(error).toBeInstanceOf(RedirectError);
         const redirect = error as RedirectError;
         expect(redirect.status).toBe(redirectStatus);
