@@ -1,8 +1,7 @@
-import type { APIPromise } from './core/api-promise.js';
+import { APIPromise } from './core/api-promise.js';
 import type { HttpMethod, QueryValue } from './core/http.js';
 import { DeliveryCore } from './functions/core.js';
 import type { DeliveryClientOptions, RequestOptions } from './functions/options.js';
-import { send } from './functions/send.js';
 import { BusinessesResource } from './resources/businesses.js';
 import { DeliveriesResource } from './resources/deliveries.js';
 import { FulfillmentResource } from './resources/fulfillment.js';
@@ -10,7 +9,10 @@ import { LookupResource } from './resources/lookup.js';
 import { PickupLocationsResource } from './resources/pickup-locations.js';
 import { PickupsResource } from './resources/pickups.js';
 import { PricingResource } from './resources/pricing.js';
+import { operations } from './resources/resource.js';
 import { UsersResource } from './resources/users.js';
+
+const loadSend = () => import('./functions/send.js');
 
 /** Cores made by `withOptions`, which a client built on them takes as they are. */
 const derivedCores = new WeakSet<object>();
@@ -140,11 +142,15 @@ export class DeliveryClient {
    * ```
    */
   request<T = unknown>(request: RawRequest, options?: RequestOptions): APIPromise<T> {
-    return send(this.#core, options, () => {
-      // `?? {}`: a JavaScript caller's null becomes a ValidationError naming `method`, not a TypeError.
-      const { method, path, query, body } = request ?? ({} as Partial<RawRequest>);
-      return { input: body, endpoint: ({ json }) => ({ method: method as HttpMethod, path: path as string, query, json }) };
-    });
+    const core = this.#core;
+    const sent = operations(loadSend).then(({ send }) =>
+      send<T>(core, options, () => {
+        // `?? {}`: a JavaScript caller's null becomes a ValidationError naming `method`, not a TypeError.
+        const { method, path, query, body } = request ?? ({} as Partial<RawRequest>);
+        return { input: body, endpoint: ({ json }) => ({ method: method as HttpMethod, path: path as string, query, json }) };
+      }).withResponse(),
+    );
+    return new APIPromise(sent);
   }
 }
 

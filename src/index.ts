@@ -11,6 +11,7 @@ export {
   DeliveryType,
   describeException,
   describeState,
+  EDITABLE_STATES,
   type ExceptionCode,
   type ExceptionDescription,
   type ExceptionDirection,
@@ -25,6 +26,7 @@ export {
   isAfterFinalState,
   isFinalState,
   isKnownState,
+  MAX_AIRWAY_BILLS,
   type ReturnExceptionCode,
   ReturnExceptionReason,
   STATES,
@@ -98,7 +100,7 @@ export {
   type ValidationIssue,
   ZoneNotFoundError,
 } from './errors/index.js';
-export { type AirwayBillFile, type AirwayBillOptions, type AirwayBillTarget, MAX_AIRWAY_BILLS } from './functions/airway-bills.js';
+export type { AirwayBillFile, AirwayBillOptions, AirwayBillTarget } from './functions/airway-bills.js';
 export type {
   BulkChunkOutcome,
   BulkCreatedDelivery,
@@ -112,7 +114,7 @@ export type {
 export type { ResolvedBulkResult, ResolveTrackingNumbersOptions, UnresolvedBulkOrder } from './functions/bulk-recovery.js';
 export { type BulkyMergeGroup, previewBulkyMerge } from './functions/bulky-merge.js';
 export type { CustomerHistory } from './functions/customer-history.js';
-export { type DeliveryChangeResult, type DeliveryTarget, EDITABLE_STATES } from './functions/delivery-changes.js';
+export type { DeliveryChangeResult, DeliveryTarget } from './functions/delivery-changes.js';
 export type { DeliveryPage, DeliverySearchFilter, PagedReadOptions } from './functions/delivery-reads.js';
 export type { DeliveryAddressRecord, DeliveryRecord, NamedPlace, ReceiverRecord, TimelineStep } from './functions/delivery-record.js';
 export type { DeliveryClientOptions, RequestOptions } from './functions/options.js';

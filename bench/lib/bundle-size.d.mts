@@ -34,6 +34,8 @@ export interface BundleMeasurement {
   budget: number | undefined;
   /** Minified bytes each input file kept after tree-shaking (0 when shaken out entirely). */
   bytesByInput: Record<string, number>;
+  /** The same for what loads only through `import()`. */
+  lazyBytesByInput: Record<string, number>;
   /** Kept inputs carrying msw or sandbox (`testing`) code; must be empty. */
   forbiddenInputs: string[];
   /** The minified output. */

@@ -170,6 +170,10 @@ export async function measureBundle(kind, path) {
     return sources.length === 0 ? [] : [`${input} (from ${sources.join(', ')})`];
   });
   const lazy = contentsOf(lazyOutputs);
+  const lazyBytesByInput = {};
+  for (const output of lazyOutputs) {
+    for (const [input, { bytesInOutput }] of Object.entries(outputs[output].inputs)) lazyBytesByInput[input] = (lazyBytesByInput[input] ?? 0) + bytesInOutput;
+  }
   return {
     kind,
     bytes: code.length,
@@ -185,6 +189,8 @@ export async function measureBundle(kind, path) {
     eachChunkGzipBytes: [...loaded, ...lazyOutputs].reduce((sum, output) => sum + gzipSync(contentsOf([output]), { level: 9 }).length, 0),
     budget: BUDGETS[kind],
     bytesByInput,
+    /** The same, for what loads only through `import()`. */
+    lazyBytesByInput,
     forbiddenInputs,
     text: new TextDecoder().decode(code),
   };

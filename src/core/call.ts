@@ -252,14 +252,11 @@ async function answerError(
   try {
     mapping = await import('./error-mapping.js');
   } catch (cause) {
-    return new ResponseShapeError(
-      `${request.method} ${request.url} answered ${response.status}, and the SDK could not load the code that reads error answers`,
-      {
-        status: response.status,
-        request,
-        cause,
-      },
-    );
+    return new ResponseShapeError(`${request.method} ${request.url} answered ${response.status}; the SDK's code to read it could not be loaded`, {
+      status: response.status,
+      request,
+      cause,
+    });
   }
   return map(mapping);
 }

@@ -1,12 +1,13 @@
-import ky, { type Hooks, type KyInstance } from 'ky';
-import type { RequestSummary } from '../errors/index.js';
+import type { Hooks, KyInstance } from 'ky';
+import { ConnectionError, type RequestSummary } from '../errors/index.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import { Call } from './call.js';
+import type { Call } from './call.js';
 import { callOptionsOf, type ResolvedConfig } from './config.js';
 import { abortedByCaller, MAX_TIMER } from './deadline.js';
 import { type Endpoint, requestUrl } from './endpoint.js';
 import type { CallOptions } from './options.js';
 import { scrubText } from './redaction.js';
+import { NOT_LOADED } from './retry.js';
 
 export { type Endpoint, type HttpMethod, path, type QueryValue, type Wire, wireForm } from './endpoint.js';
 
@@ -31,14 +32,39 @@ export interface Transport {
 }
 
 /** Sends endpoints through the client's ky instance, and maps every outcome to a result or a DeliveryError. One per client. */
+/** The code that sends: ky and the call machinery. */
+interface SendingCode {
+  readonly Call: typeof Call;
+  readonly ky: typeof import('ky').default;
+}
+
+let sendingCode: Promise<SendingCode> | undefined;
+
+/**
+ * Loads the code that sends, on the first request: importing the SDK (or building a client) loads
+ * neither ky nor the call machinery, so a process that never sends pays for neither (cold start,
+ * docs/performance.md). A failed load is tried again by the next request.
+ */
+function loadSendingCode(): Promise<SendingCode> {
+  sendingCode ??= Promise.all([import('./call.js'), import('ky')]).then(([call, kyModule]) => ({ Call: call.Call, ky: kyModule.default }));
+  sendingCode.catch(() => {
+    sendingCode = undefined;
+  });
+  return sendingCode;
+}
+
 export class HttpClient implements Transport {
   // Private fields keep the key out of util.inspect, console.log and JSON.stringify of the client.
   readonly #config: ResolvedConfig;
-  readonly #ky: KyInstance;
+  #ky: KyInstance | undefined;
 
   constructor(config: ResolvedConfig) {
     this.#config = config;
-    this.#ky = ky.create({
+  }
+
+  #kyFrom(ky: SendingCode['ky']): KyInstance {
+    const config = this.#config;
+    this.#ky ??= ky.create({
       prefixUrl: config.baseUrl,
       headers: config.headers,
       fetch: config.fetch,
@@ -52,6 +78,7 @@ export class HttpClient implements Transport {
       timeout: false,
       hooks: hooksWith(config.kyHooks),
     });
+    return this.#ky;
   }
 
   /** The same transport (connections, ky instance, hooks) with `defaults` under every call's options. */
@@ -83,7 +110,17 @@ export class HttpClient implements Transport {
     };
     const { signal } = options;
     if (signal?.aborted) throw abortedByCaller(`${request.method} ${request.url}`, signal);
-    return new Call<T>(this.#ky, config, endpoint, options, request, url.slice(config.baseUrl.length + 1), endpoint.json).run();
+    let code: SendingCode;
+    try {
+      code = await loadSendingCode();
+    } catch (cause) {
+      // Nothing left this machine: the code `wasNeverSent` (retry.ts) knows, so no one is told the request may have acted.
+      throw new ConnectionError(`${request.method} ${request.url}: the SDK's code to send it could not be loaded; nothing was sent.`, {
+        cause: Object.assign(new Error('code not loaded', { cause }), { code: NOT_LOADED }),
+        request,
+      });
+    }
+    return new code.Call<T>(this.#kyFrom(code.ky), config, endpoint, options, request, url.slice(config.baseUrl.length + 1), endpoint.json).run();
   }
 }
 

@@ -24,7 +24,10 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
 const RETRYABLE_STATUSES: readonly number[] = [408, 429, 500, 502, 503, 504];
 
 /** Connection failures where the request never left this machine, so even a create is safe to repeat. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+/** The code of a request whose sending code could not be loaded (http.ts): it never left. */
+export const NOT_LOADED = 'ERR_DELIVERY_SDK_NOT_LOADED';
+
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', NOT_LOADED]);
 
 /** Marks a ConnectionError whose request provably never reached the server. */
 export function wasNeverSent(error: unknown): boolean {

@@ -1,3 +1,4 @@
+import { MAX_AIRWAY_BILLS } from '../catalogue/limits.js';
 import { isFinalState } from '../catalogue/states.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { ResponseShapeError, ValidationError } from '../errors/index.js';
@@ -15,9 +16,6 @@ export interface AirwayBillOptions {
   /** Language of the labels. Default `'ar'`. */
   lang?: 'ar' | 'en' | undefined;
 }
-
-/** The most labels one call returns: the service e-mails larger requests instead of answering them. */
-export const MAX_AIRWAY_BILLS = 50;
 
 const PDF_MAGIC = '%PDF-';
 

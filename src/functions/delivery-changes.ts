@@ -1,3 +1,4 @@
+import { EDITABLE_STATES } from '../catalogue/limits.js';
 import { APIPromise } from '../core/api-promise.js';
 import { asRecord, idString } from '../core/guards.js';
 import { path } from '../core/http.js';
@@ -10,9 +11,6 @@ import type { DeliveryRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
 import { requireId } from './shared.js';
-
-/** The states in which an order may still be changed (10, 11, 20, 21, 22, 24, 30, 41, 47), as the integrations document it. */
-export const EDITABLE_STATES: readonly number[] = [10, 11, 20, 21, 22, 24, 30, 41, 47];
 
 /** What `update` and `terminate` answer: the order's `_id`, and whatever else the service sends. */
 export interface DeliveryChangeResult {

@@ -7,13 +7,13 @@
  * @module delivery-sdk/functions
  */
 
+export { EDITABLE_STATES, MAX_AIRWAY_BILLS } from '../catalogue/limits.js';
 export {
   type AirwayBillFile,
   type AirwayBillOptions,
   type AirwayBillTarget,
   getAirwayBillFiles,
   getAirwayBills,
-  MAX_AIRWAY_BILLS,
 } from './airway-bills.js';
 export {
   type BulkChunkOutcome,
@@ -30,7 +30,7 @@ export { type Business, createBusiness, type PickupLocation, updatePickupLocatio
 export { clearLookupCache, DeliveryCore } from './core.js';
 export { type CustomerHistory, customerHistory } from './customer-history.js';
 export { type CreatedDelivery, createDelivery } from './deliveries.js';
-export { type DeliveryChangeResult, type DeliveryTarget, EDITABLE_STATES, terminateDelivery, updateDelivery } from './delivery-changes.js';
+export { type DeliveryChangeResult, type DeliveryTarget, terminateDelivery, updateDelivery } from './delivery-changes.js';
 export {
   type DeliveryPage,
   type DeliverySearchFilter,

@@ -48,27 +48,27 @@ function trackingEvent(raw: unknown): TrackingEvent | undefined {
   if (!isRecord(raw)) return undefined;
   // `{ state: 'Delivered', code: 45 }` (the tracker) or `{ state: { code, value } }` (an order's own record).
   const nested = isRecord(raw['state']) ? raw['state'] : undefined;
-  const code = Number(firstOf(raw, ['code', 'stateCode']) ?? nested?.['code']);
+  const code = Number(raw['code'] ?? nested?.['code']);
   return {
     code: Number.isInteger(code) && code >= 0 ? code : undefined,
-    value: textOf(firstOf(raw, ['value', 'state', 'name']) ?? nested?.['value']) ?? textOf(nested?.['value']),
-    timestamp: textOf(firstOf(raw, ['timestamp', 'timeStamp', 'date', 'createdAt'])),
+    value: textOf(firstOf(raw, ['value', 'state'])) ?? textOf(nested?.['value']),
+    timestamp: textOf(firstOf(raw, ['timestamp', 'date'])),
   };
 }
 
 /** Reads an answer of `GET /deliveries/{trackingNumber}/tracking` in any of the spellings integrations meet (docs/assumptions.md). */
 function deliveryTracking(data: unknown, asked: string): DeliveryTracking {
   const record = asRecord(data);
-  const history = firstOf(record, ['history', 'stateHistory', 'TransitEvents', 'transitEvents', 'timeline']);
+  const history = firstOf(record, ['history', 'stateHistory', 'TransitEvents']);
   const events = (Array.isArray(history) ? history : []).flatMap((entry) => trackingEvent(entry) ?? []);
-  const current = trackingEvent(firstOf(record, ['currentState', 'CurrentStatus', 'currentStatus'])) ?? events.at(-1);
+  const current = trackingEvent(firstOf(record, ['currentState', 'CurrentStatus'])) ?? events.at(-1);
   return {
     ...record,
     trackingNumber: idString(firstOf(record, ['trackingNumber', 'TrackingNumber'])) ?? asked,
     currentState: current,
     history: events,
     promisedDate: textOf(firstOf(record, ['promisedDate', 'PromisedDate'])),
-    trackingUrl: textOf(firstOf(record, ['trackingUrl', 'TrackingURL', 'trackingURL'])),
+    trackingUrl: textOf(firstOf(record, ['trackingUrl', 'TrackingURL'])),
   };
 }
 

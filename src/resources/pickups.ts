@@ -1,7 +1,8 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../functions/options.js';
 import type { Pickup, PickupDatesQuery, PickupList, PickupListQuery } from '../functions/pickups.js';
-import type { PickupChanges, PickupDate, PickupInput } from '../schemas/after-create.js';
+import type { PickupChanges, PickupInput } from '../schemas/after-create.js';
+import type { PickupDate } from '../schemas/pickup-date.js';
 import { Resource } from './resource.js';
 
 const loadPickups = () => import('../functions/pickups.js');

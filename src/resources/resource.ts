@@ -39,9 +39,7 @@ export abstract class Resource {
  */
 export function operations<M>(load: () => Promise<M>): Promise<M> {
   return load().catch((cause: unknown) => {
-    throw new ConnectionError('The SDK could not load the code of this call; nothing was sent.', {
-      cause,
-      hint: 'A bundled page loads each call on first use: check that every chunk of the build is served.',
-    });
+    // A bundled page loads each call on first use: its chunks must be served.
+    throw new ConnectionError('The SDK could not load the code of this call; nothing was sent.', { cause });
   });
 }

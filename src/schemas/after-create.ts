@@ -20,6 +20,7 @@ import {
   refundCodSchema,
   specsSchema,
 } from './order-parts.js';
+import { isPickupDate, PICKUP_TIME_SLOTS, type PickupDate, type PickupTimeSlot } from './pickup-date.js';
 import { isPhoneNumber, isRecord } from './predicates.js';
 
 /** What `deliveries.update` may change (the fields the integrations send). `null` means "not given", as for every optional field. */
@@ -33,15 +34,6 @@ export interface DeliveryChanges {
   specs?: PackageSpecs | null | undefined;
   businessReference?: string | null | undefined;
 }
-
-/** A calendar date as the pickup calls write it, `YYYY-MM-DD`; the compiler refuses most other strings, the SDK the rest before sending. */
-export type PickupDate = `${number}-${number}-${number}`;
-
-/** The two pickup time slots the integrations send. */
-export type PickupTimeSlot = '10:00 to 13:00' | '13:00 to 16:00';
-
-/** The time slots, in a list (e.g. for a form). */
-export const PICKUP_TIME_SLOTS: readonly PickupTimeSlot[] = ['10:00 to 13:00', '13:00 to 16:00'];
 
 /** Who the courier meets at a pickup. */
 export interface PickupContact {
@@ -89,16 +81,6 @@ export interface PriceQuery {
   type?: 'SEND' | (string & {}) | undefined;
   /** Default `'Normal'`. */
   size?: PricingSize | undefined;
-}
-
-/** Whether `text` is a real calendar date written `YYYY-MM-DD`. */
-export function isPickupDate(text: unknown): text is PickupDate {
-  if (typeof text !== 'string') return false;
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (match === null) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 const PHONE_RULE = 'must be a phone number: 8 to 15 digits, optionally a leading + and spaces or dashes between them';

@@ -18,19 +18,15 @@ export type {
   OrderAddress,
   PickupLocationEntry,
 } from './address.js';
-export {
-  type DeliveryChanges,
-  isPickupDate,
-  PICKUP_TIME_SLOTS,
-  type PickupChanges,
-  type PickupContact,
-  type PickupDate,
-  type PickupInput,
-  type PickupLocationChanges,
-  type PickupLocationInput,
-  type PickupTimeSlot,
-  type PriceQuery,
-  type PricingSize,
+export type {
+  DeliveryChanges,
+  PickupChanges,
+  PickupContact,
+  PickupInput,
+  PickupLocationChanges,
+  PickupLocationInput,
+  PriceQuery,
+  PricingSize,
 } from './after-create.js';
 export { checkReturnItemsSubset } from './fulfillment-return.js';
 export type { CheckResult } from './issues.js';
@@ -60,4 +56,5 @@ export type {
   PackageSpecs,
   PackageType,
 } from './order-parts.js';
+export { isPickupDate, PICKUP_TIME_SLOTS, type PickupDate, type PickupTimeSlot } from './pickup-date.js';
 export { CLIENT_RULE_CODES, type ClientRuleCode, type ValidateOptions, type ValidateSetting } from './skip-rules.js';

@@ -2,6 +2,7 @@
  * What comes after creation (live-service.md): read, search, change and cancel orders, print
  * their labels. Answered in the shapes the service's own integrations read.
  */
+import { EDITABLE_STATES } from '../catalogue/limits.js';
 import { isFinalState, isKnownState, STATES } from '../catalogue/states.js';
 import { checkOrderAddress, findCityByName, findDistrictById } from './addresses.js';
 import { labelsPdf } from './pdf.js';
@@ -11,8 +12,6 @@ import { coded, invalid, isNonEmptyString, isRecord, notFound, ok, RuleViolation
 /** Called with every state change the API itself makes (terminate), so its webhook goes out. */
 export type Announce = (order: OrderRecord, event: StateEvent) => Promise<void>;
 
-/** States in which `PUT /deliveries/business/{id}` is accepted (DOC, SW). */
-const EDITABLE = [10, 11, 20, 21, 22, 24, 30, 41, 47];
 /** States in which terminate is accepted: before the parcel is on its way (the official plugin offers it in "Pickup requested" and "Created"). */
 const TERMINABLE = [10, 11];
 const TERMINATED = 48;
@@ -174,7 +173,8 @@ function checkedChanges(body: Record<string, unknown>): Record<string, unknown> 
 export function updateDelivery(store: SandboxStore, id: string, body: unknown): Response {
   const order = findOrder(store, id);
   if (!isRecord(body)) throw invalid('The body must be a JSON object');
-  if (!EDITABLE.includes(order.state)) throw invalid(`Delivery ${order.trackingNumber} cannot be updated in state ${order.state} (${stateValue(order.state)})`);
+  if (!EDITABLE_STATES.includes(order.state))
+    throw invalid(`Delivery ${order.trackingNumber} cannot be updated in state ${order.state} (${stateValue(order.state)})`);
   const changes = checkedChanges(body);
   const receiver = changes['receiver'];
   order.request = { ...order.request, ...changes, ...(isRecord(receiver) ? { receiver: { ...(order.request['receiver'] as object), ...receiver } } : {}) };
