@@ -24,6 +24,7 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/missing-servers.ts'],
     typecheck: {
       enabled: true,
       include: ['test/**/*.test-d.ts'],
