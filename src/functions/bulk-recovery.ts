@@ -1,6 +1,6 @@
 import type { BulkCreatedDelivery, BulkCreateResult, BulkFailure } from '../errors/bulk-result.js';
 import { BulkCreationError, ConfigurationError, DeliveryError, ValidationError } from '../errors/index.js';
-import { isRecord } from '../schemas/predicates.js';
+import { isFilled, isRecord } from '../schemas/predicates.js';
 import { type DeliveryCore, requireCore } from './core.js';
 import { type PagedReadOptions, searchPages, totalDeadline } from './delivery-reads.js';
 import type { DeliveryRecord } from './delivery-record.js';
@@ -75,7 +75,7 @@ function referenceOf(index: number, entry: unknown, orders: ResolveTrackingNumbe
   } catch (cause) {
     throw new ValidationError([{ path: ['orders', index], message: 'could not be read' }], { subject: 'Invalid argument', cause });
   }
-  return typeof given === 'string' && given.trim() !== '' ? given : undefined;
+  return isFilled(given) ? given : undefined;
 }
 
 /** Every order carrying one of `references` exactly, by reference; a failed search leaves its references out, with the error. */

@@ -10,7 +10,7 @@ import { duplicateRefusalOf } from '../core/duplicate-refusal.js';
 import { idString } from '../core/guards.js';
 import { errorCodeFromWire, isKnownErrorCode } from '../errors/codes.js';
 import { ApiError, createCodedError, type DeliveryError, ErrorCode, errorCodeMeaning, ResponseShapeError } from '../errors/index.js';
-import { isRecord } from '../schemas/predicates.js';
+import { isFilled, isRecord } from '../schemas/predicates.js';
 import type { ResponseContext } from './shared.js';
 
 /** What a bulk answer is read with: the request and status, and for a non-2xx answer its error (the service's errorCode, message and body). */
@@ -27,7 +27,7 @@ export interface BulkResponse {
   createdIds: string[];
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+const text = (value: unknown): string | undefined => (isFilled(value) ? value : undefined);
 
 /** The service's reason for one failure, whatever its shape: it is never dropped. */
 function reasonOf(entry: Record<string, unknown>): string {

@@ -3,7 +3,7 @@ import type { Endpoint } from '../core/http.js';
 import { DuplicateOrderError } from '../errors/index.js';
 import { type Checked, type InputCheck, orderCheck } from '../schemas/check.js';
 import type { OrderInput } from '../schemas/order.js';
-import { isRecord } from '../schemas/predicates.js';
+import { isFilled, isRecord } from '../schemas/predicates.js';
 import type { DeliveryCore } from './core.js';
 import type { RequestOptions } from './options.js';
 import { type CheckedCall, send } from './send.js';
@@ -39,7 +39,7 @@ function createdDelivery(data: unknown, answer: ResponseContext): CreatedDeliver
  */
 function hasUniqueReference(order: unknown): boolean {
   const reference = isRecord(order) ? order['uniqueBusinessReference'] : undefined;
-  return typeof reference === 'string' && reference.trim() !== '';
+  return isFilled(reference);
 }
 
 /**

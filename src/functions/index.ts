@@ -49,17 +49,7 @@ export {
   createFulfillmentReturn,
   type OriginalFulfillment,
 } from './fulfillment.js';
-export {
-  type City,
-  type CityDistricts,
-  type DistrictEntry,
-  listAllDistricts,
-  listCities,
-  listDistricts,
-  listZones,
-  resolveAddress,
-  type Zone,
-} from './lookup.js';
+export { listAllDistricts, listCities, listDistricts, listZones, resolveAddress } from './lookup.js';
 export {
   createPickupLocation,
   deletePickupLocation,
@@ -81,6 +71,7 @@ export {
   type PickupListQuery,
   updatePickup,
 } from './pickups.js';
+export type { City, CityDistricts, DistrictEntry, Zone } from './places.js';
 export { type Amount, calculatePrice, type PriceQuote } from './pricing.js';
 export { type DeliveryTracking, type TrackingEvent, trackDelivery, type WaitForStateOptions, waitForDeliveryState } from './tracking.js';
 export { type BusinessAdmin, confirmEmail, confirmPhone, registerBusinessAdmin, type VerificationResult, verifyPhone } from './users.js';

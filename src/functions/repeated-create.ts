@@ -1,6 +1,6 @@
 import type { WithResponse } from '../core/api-promise.js';
 import type { DuplicateOrderError } from '../errors/index.js';
-import { isRecord } from '../schemas/predicates.js';
+import { isFilled, isRecord } from '../schemas/predicates.js';
 import type { DeliveryCore } from './core.js';
 import type { CreatedDelivery } from './deliveries.js';
 import { findDeliveryByReference, getDelivery } from './delivery-reads.js';
@@ -48,7 +48,7 @@ async function readBack(
 ): Promise<WithResponse<DeliveryRecord> | undefined> {
   let trackingNumber = refusal.trackingNumber;
   const reference = isRecord(sent) ? sent['businessReference'] : undefined;
-  if (trackingNumber === undefined && typeof reference === 'string' && reference.trim() !== '') {
+  if (trackingNumber === undefined && isFilled(reference)) {
     const unique = isRecord(sent) ? sent['uniqueBusinessReference'] : undefined;
     const found = await findDeliveryByReference(core, reference, options);
     // A record that shows its unique reference must show this one.

@@ -12,9 +12,9 @@ import { loadSchemas } from '../schemas/check.js';
 import type { Address, AddressDetails } from '../schemas/index.js';
 import { isRecord } from '../schemas/predicates.js';
 import { CountryId } from './countries.js';
-import type { City, DistrictEntry, Zone } from './lookup.js';
 import { closest, matching, type Named } from './name-match.js';
 import type { RequestOptions } from './options.js';
+import type { City, DistrictEntry, Zone } from './places.js';
 
 /**
  * Where a resolved address goes, which says what the service must do there: deliver

@@ -3,6 +3,7 @@
 import { asRecord, idString, isRecord } from '../core/guards.js';
 import { pathSegment } from '../core/url.js';
 import { type RequestSummary, ResponseShapeError, ValidationError } from '../errors/index.js';
+import { isFilled } from '../schemas/predicates.js';
 
 /** Which request and status a response came from. */
 export interface ResponseContext {
@@ -12,7 +13,7 @@ export interface ResponseContext {
 
 /** @internal A path segment id: a string with something besides whitespace, not `.` or `..` in any encoding, or a `ValidationError` naming the argument. */
 export function requireId(value: unknown, name: string): string {
-  if (typeof value === 'string' && value.trim() !== '') return pathSegment(value, name);
+  if (isFilled(value)) return pathSegment(value, name);
   throw new ValidationError([{ path: [name], message: 'must be a non-empty string' }], { subject: 'Invalid argument' });
 }
 

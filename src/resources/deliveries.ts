@@ -14,14 +14,9 @@ import type { DeliveryChanges } from '../schemas/after-create.js';
 import type { OrderInput } from '../schemas/index.js';
 import { operations, Resource } from './resource.js';
 
-const loadAirwayBills = () => import('../functions/airway-bills.js');
 const loadBulk = () => import('../functions/bulk.js');
-const loadBulkRecovery = () => import('../functions/bulk-recovery.js');
+const loadAfterCreate = () => import('./after-create.js');
 const loadDeliveries = () => import('../functions/deliveries.js');
-const loadDeliveryChanges = () => import('../functions/delivery-changes.js');
-const loadDeliveryReads = () => import('../functions/delivery-reads.js');
-const loadTracking = () => import('../functions/tracking.js');
-const loadCustomerHistory = () => import('../functions/customer-history.js');
 
 export type { CreatedDelivery } from '../functions/deliveries.js';
 
@@ -168,7 +163,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   get(trackingNumber: string, options?: RequestOptions): APIPromise<DeliveryRecord> {
-    return this.onDemand(loadDeliveryReads, (loaded) => loaded.getDelivery(this.core, trackingNumber, options));
+    return this.onDemand(loadAfterCreate, (loaded) => loaded.getDelivery(this.core, trackingNumber, options));
   }
 
   /**
@@ -185,7 +180,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   track(trackingNumber: string, options?: RequestOptions): APIPromise<DeliveryTracking> {
-    return this.onDemand(loadTracking, (loaded) => loaded.trackDelivery(this.core, trackingNumber, options));
+    return this.onDemand(loadAfterCreate, (loaded) => loaded.trackDelivery(this.core, trackingNumber, options));
   }
 
   /**
@@ -205,7 +200,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   waitForState(trackingNumber: string, options?: WaitForStateOptions): Promise<DeliveryRecord> {
-    return operations(loadTracking).then((loaded) => loaded.waitForDeliveryState(this.core, trackingNumber, options));
+    return operations(loadAfterCreate).then((loaded) => loaded.waitForDeliveryState(this.core, trackingNumber, options));
   }
 
   /**
@@ -223,7 +218,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   customerHistory(phone: string, options?: PagedReadOptions): Promise<CustomerHistory> {
-    return operations(loadCustomerHistory).then((loaded) => loaded.customerHistory(this.core, phone, options));
+    return operations(loadAfterCreate).then((loaded) => loaded.customerHistory(this.core, phone, options));
   }
 
   /**
@@ -237,7 +232,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   search(filter?: DeliverySearchFilter, options?: RequestOptions): APIPromise<DeliveryPage> {
-    return this.onDemand(loadDeliveryReads, (loaded) => loaded.searchDeliveries(this.core, filter, options));
+    return this.onDemand(loadAfterCreate, (loaded) => loaded.searchDeliveries(this.core, filter, options));
   }
 
   /**
@@ -252,7 +247,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   async *list(filter?: DeliverySearchFilter, options?: PagedReadOptions): AsyncGenerator<DeliveryRecord, void, undefined> {
-    yield* (await operations(loadDeliveryReads)).listDeliveries(this.core, filter, options);
+    yield* (await operations(loadAfterCreate)).listDeliveries(this.core, filter, options);
   }
 
   /**
@@ -266,7 +261,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   findByReference(businessReference: string, options?: PagedReadOptions): Promise<DeliveryRecord | undefined> {
-    return operations(loadDeliveryReads).then((loaded) => loaded.findDeliveryByReference(this.core, businessReference, options));
+    return operations(loadAfterCreate).then((loaded) => loaded.findDeliveryByReference(this.core, businessReference, options));
   }
 
   /**
@@ -284,7 +279,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   update(trackingNumberOrOrder: DeliveryTarget, changes: DeliveryChanges, options?: RequestOptions): APIPromise<DeliveryChangeResult> {
-    return this.onDemand(loadDeliveryChanges, (loaded) => loaded.updateDelivery(this.core, trackingNumberOrOrder, changes, options));
+    return this.onDemand(loadAfterCreate, (loaded) => loaded.updateDelivery(this.core, trackingNumberOrOrder, changes, options));
   }
 
   /**
@@ -298,7 +293,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   terminate(trackingNumberOrId: string, options?: RequestOptions): APIPromise<DeliveryChangeResult> {
-    return this.onDemand(loadDeliveryChanges, (loaded) => loaded.terminateDelivery(this.core, trackingNumberOrId, options));
+    return this.onDemand(loadAfterCreate, (loaded) => loaded.terminateDelivery(this.core, trackingNumberOrId, options));
   }
 
   /**
@@ -314,7 +309,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   airwayBills(trackingNumbers: readonly string[], labelOptions?: AirwayBillOptions, options?: RequestOptions): APIPromise<Uint8Array> {
-    return this.onDemand(loadAirwayBills, (loaded) => loaded.getAirwayBills(this.core, trackingNumbers, labelOptions, options));
+    return this.onDemand(loadAfterCreate, (loaded) => loaded.getAirwayBills(this.core, trackingNumbers, labelOptions, options));
   }
 
   /**
@@ -333,7 +328,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   airwayBillFiles(orders: readonly AirwayBillTarget[], labelOptions?: AirwayBillOptions, options?: RequestOptions): Promise<{ files: AirwayBillFile[] }> {
-    return operations(loadAirwayBills).then((loaded) => loaded.getAirwayBillFiles(this.core, orders, labelOptions, options));
+    return operations(loadAfterCreate).then((loaded) => loaded.getAirwayBillFiles(this.core, orders, labelOptions, options));
   }
 
   /**
@@ -349,6 +344,6 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   resolveTrackingNumbers(outcome: BulkCreateResult | BulkCreationError, options?: ResolveTrackingNumbersOptions): Promise<ResolvedBulkResult> {
-    return operations(loadBulkRecovery).then((loaded) => loaded.resolveBulkTrackingNumbers(this.core, outcome, options));
+    return operations(loadAfterCreate).then((loaded) => loaded.resolveBulkTrackingNumbers(this.core, outcome, options));
   }
 }

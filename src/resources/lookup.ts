@@ -1,7 +1,7 @@
 import type { APIPromise } from '../core/api-promise.js';
 import { clearLookupCache } from '../functions/core.js';
-import type { City, CityDistricts, DistrictEntry, Zone } from '../functions/lookup.js';
 import type { RequestOptions } from '../functions/options.js';
+import type { City, CityDistricts, DistrictEntry, Zone } from '../functions/places.js';
 import type { ResolveAddressInput } from '../functions/resolve-address.js';
 import type { Address } from '../schemas/index.js';
 import { operations, Resource } from './resource.js';
@@ -9,7 +9,7 @@ import { operations, Resource } from './resource.js';
 const loadLookup = () => import('../functions/lookup.js');
 
 export { type Country, CountryId } from '../functions/countries.js';
-export type { City, CityDistricts, DistrictEntry, Zone } from '../functions/lookup.js';
+export type { City, CityDistricts, DistrictEntry, Zone } from '../functions/places.js';
 
 /**
  * The public lookup lists (no API key needed), cached per client (see the `cache` client

@@ -95,5 +95,5 @@ export function phoneSpellings(phone: string): string[] {
 export function receiverPhoneOf(order: unknown): string | undefined {
   const receiver = isRecord(order) ? order['receiver'] : undefined;
   const phone = isRecord(receiver) ? receiver['phone'] : undefined;
-  return typeof phone === 'string' && phone.trim() !== '' ? phone.trim() : undefined;
+  return isFilled(phone) ? phone.trim() : undefined;
 }

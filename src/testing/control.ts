@@ -3,15 +3,10 @@ import { SandboxError } from './errors.js';
 import type { FaultOptions } from './faults.js';
 import type { ScenarioName } from './flows.js';
 import { isLoopbackAddress, isLoopbackHostHeader, isLoopbackOrigin } from './network.js';
-import type { Sandbox, SandboxWebhookConfig } from './sandbox.js';
-import type { Peer } from './server.js';
-import { errorResponse, isRecord, ok, RuleViolation, readJson } from './wire.js';
+import type { Sandbox, SandboxWebhookConfig } from './sandbox-api.js';
+import { CONTROL_PREFIX, CONTROL_TOKEN_HEADER, errorResponse, isRecord, ok, type Peer, RuleViolation, readJson } from './wire.js';
 
 /** Path prefix of the control endpoints a `listen()` server adds, for tests in other processes or languages. */
-export const CONTROL_PREFIX = '/__sandbox';
-
-/** The header a control request carries the sandbox's {@link Sandbox.controlToken} in. */
-export const CONTROL_TOKEN_HEADER = 'X-Sandbox-Token';
 
 /** Whether `request` carries `token`, compared in constant time: any local user can try guesses. */
 function hasControlToken(request: Request, token: string): boolean {

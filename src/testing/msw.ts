@@ -6,7 +6,7 @@
  * @module delivery-sdk/testing/msw
  */
 import { type HttpHandler, HttpResponse, http } from 'msw';
-import type { Sandbox } from './sandbox.js';
+import type { Sandbox } from './sandbox-api.js';
 
 /**
  * msw handlers answering every request under `sandbox.baseUrl` as the sandbox does; requests to

@@ -1,7 +1,7 @@
-import { asciiDigits, isHeaderName, shown } from '../schemas/predicates.js';
+import { asciiDigits, isFilled, isHeaderName, shown } from '../schemas/predicates.js';
 import { checkOrderAddress } from './addresses.js';
 import type { BusinessRecord, FlowKind, FulfillmentItem, OrderRecord } from './store.js';
-import { coded, invalid, isNonEmptyString, isRecord, wrongType } from './wire.js';
+import { coded, invalid, isRecord, wrongType } from './wire.js';
 
 /**
  * Host of the sandbox's "dashboard uploads". An image URL on this host counts as uploaded from the
@@ -133,7 +133,7 @@ function checkItems(value: unknown, at: string): FulfillmentItem[] {
   const items = value['items'];
   if (!Array.isArray(items) || items.length === 0) throw invalid(`${at}.items must be a non-empty array`);
   return items.map((item: unknown, i) => {
-    if (!isRecord(item) || !isNonEmptyString(item['sku'])) throw invalid(`${at}.items[${i}].sku is required`);
+    if (!isRecord(item) || !isFilled(item['sku'])) throw invalid(`${at}.items[${i}].sku is required`);
     const quantity = item['quantity'];
     if (typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity < 1)
       throw invalid(`${at}.items[${i}].quantity must be an integer of at least 1`);
@@ -150,7 +150,7 @@ function totals(items: readonly FulfillmentItem[]): Map<string, number> {
 /** Spec rule 1: a fulfillment CRP returns a subset (or all) of the original FXF_SEND order's items. */
 function checkFulfillmentReturn(body: Record<string, unknown>, items: readonly FulfillmentItem[], context: OrderContext): void {
   const original = body['originalFulfillmentTrackingNumber'];
-  if (!isNonEmptyString(original)) throw invalid('originalFulfillmentTrackingNumber is required for CUSTOMER_RETURN_PICKUP fulfillment orders');
+  if (!isFilled(original)) throw invalid('originalFulfillmentTrackingNumber is required for CUSTOMER_RETURN_PICKUP fulfillment orders');
   const order = context.findOrder(original);
   if (order === undefined) throw invalid(`originalFulfillmentTrackingNumber '${original}' is not an order of this account`);
   if (order.type !== 'FXF_SEND') throw invalid(`originalFulfillmentTrackingNumber '${original}' is not a fulfillment (FXF_SEND) order`);

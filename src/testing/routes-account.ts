@@ -1,15 +1,15 @@
-import { asciiDigits } from '../schemas/predicates.js';
+import { asciiDigits, isFilled } from '../schemas/predicates.js';
 import { checkPickupLocation } from './addresses.js';
 import { pickupLocationRecord } from './routes-pickup-locations.js';
 import { SANDBOX_COUNTRY_IDS } from './seed.js';
 import type { BusinessRecord, SandboxStore, UserRecord } from './store.js';
-import { invalid, isNonEmptyString, isRecord, notFound, ok } from './wire.js';
+import { invalid, isRecord, notFound, ok } from './wire.js';
 
 const COUNTRIES: readonly string[] = Object.values(SANDBOX_COUNTRY_IDS);
 
 function requireString(body: Record<string, unknown>, key: string, at = key): string {
   const value = body[key];
-  if (!isNonEmptyString(value)) throw invalid(`${at} is required`);
+  if (!isFilled(value)) throw invalid(`${at} is required`);
   return value;
 }
 

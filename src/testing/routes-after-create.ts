@@ -4,10 +4,11 @@
  */
 import { EDITABLE_STATES } from '../catalogue/limits.js';
 import { isFinalState, isKnownState, STATES } from '../catalogue/states.js';
+import { isFilled } from '../schemas/predicates.js';
 import { checkOrderAddress, findCityByName, findDistrictById } from './addresses.js';
 import { labelsPdf } from './pdf.js';
 import type { OrderRecord, SandboxStore, StateEvent } from './store.js';
-import { coded, invalid, isNonEmptyString, isRecord, notFound, ok, RuleViolation, wrongType } from './wire.js';
+import { coded, invalid, isRecord, notFound, ok, RuleViolation, wrongType } from './wire.js';
 
 /** Called with every state change the API itself makes (terminate), so its webhook goes out. */
 export type Announce = (order: OrderRecord, event: StateEvent) => Promise<void>;
@@ -44,7 +45,7 @@ function addressView(value: unknown): Record<string, unknown> | undefined {
 
 function receiverView(value: unknown): Record<string, unknown> | undefined {
   if (!isRecord(value)) return undefined;
-  const names = [value['firstName'], value['lastName']].filter(isNonEmptyString);
+  const names = [value['firstName'], value['lastName']].filter(isFilled);
   return { ...value, fullName: names.join(' ') };
 }
 

@@ -1,10 +1,11 @@
 import { isKnownState, STATES } from '../catalogue/states.js';
 import { errorCodeMeaning } from '../errors/codes.js';
+import { isFilled } from '../schemas/predicates.js';
 import { startOf } from './flows.js';
 import { type AcceptedOrder, checkOrder } from './order-rules.js';
 import type { BusinessRecord, FulfillmentItem, OrderRecord, SandboxStore } from './store.js';
 import { formatPromiseDate } from './webhook-dispatch.js';
-import { coded, errorResponse, invalid, isNonEmptyString, isRecord, ok, RuleViolation } from './wire.js';
+import { coded, errorResponse, invalid, isRecord, ok, RuleViolation } from './wire.js';
 
 const DAY_MS = 86_400_000;
 /** Promise: three days after creation (the spec shows only the date format). */
@@ -27,7 +28,7 @@ function requireApiVersion(url: URL): void {
 /** The service refuses a second order with the same `uniqueBusinessReference` (one source says so; see docs/assumptions.md). */
 function refuseRepeatedUniqueReference(store: SandboxStore, request: Readonly<Record<string, unknown>>): void {
   const reference = request['uniqueBusinessReference'];
-  if (!isNonEmptyString(reference)) return;
+  if (!isFilled(reference)) return;
   for (const order of store.orders.values()) {
     if (order.request['uniqueBusinessReference'] === reference)
       throw invalid(`uniqueBusinessReference '${reference}' is already used by order ${order.trackingNumber}`);
@@ -104,7 +105,7 @@ export function createBulk(store: SandboxStore, url: URL, body: unknown, now: nu
       createdDeliveriesIds.push(insert(store, checkOrder(element, contextOf(store, business)), business, now)._id);
     } catch (err) {
       if (!(err instanceof RuleViolation)) throw err;
-      const reference = isRecord(element) && isNonEmptyString(element['businessReference']) ? element['businessReference'] : undefined;
+      const reference = isRecord(element) && isFilled(element['businessReference']) ? element['businessReference'] : undefined;
       failedDeliveries.push({ ...(reference === undefined ? {} : { businessReference: reference }), errorMessage: err.message });
     }
   }
@@ -145,7 +146,7 @@ export function createBulky(store: SandboxStore, body: unknown, now: number): Re
       const element: Record<string, unknown> = { ...raw, type: 'FXF_SEND' };
       const receiver = element['receiver'];
       const phone = isRecord(receiver) ? receiver['phone'] : undefined;
-      if (!isNonEmptyString(phone)) throw invalid('receiver.phone is required: orders are merged by it');
+      if (!isFilled(phone)) throw invalid('receiver.phone is required: orders are merged by it');
       checkOrder(element, contextOf(store, business));
       const group = groups.get(phone.trim()) ?? { indexes: [], elements: [] };
       group.indexes.push(index);

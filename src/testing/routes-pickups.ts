@@ -3,9 +3,10 @@
  * integrations read. Pickups are kept per business.
  */
 import { type PickupErrorCode, pickupErrorCodeMeaning } from '../errors/codes.js';
+import { isFilled } from '../schemas/predicates.js';
 import { findCityByName } from './addresses.js';
 import type { BusinessRecord, PickupRecord, SandboxStore } from './store.js';
-import { coded, invalid, isNonEmptyString, isRecord, notFound, ok, RuleViolation } from './wire.js';
+import { coded, invalid, isRecord, notFound, ok, RuleViolation } from './wire.js';
 
 const DAY_MS = 86_400_000;
 /** The sandbox's calendar day is Cairo's, taken as UTC+2. */
@@ -59,9 +60,9 @@ function checkPickup(store: SandboxStore, business: BusinessRecord, fields: Reco
   if (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`)))
     throw invalid('scheduledDate must be a date written YYYY-MM-DD');
   if (typeof slot !== 'string' || !SLOTS.includes(slot)) throw invalid(`scheduledTimeSlot must be one of: ${SLOTS.join(', ')}`);
-  if (!isNonEmptyString(location) || !business.pickupLocations.some((entry) => entry._id === location))
+  if (!isFilled(location) || !business.pickupLocations.some((entry) => entry._id === location))
     throw invalid(`businessLocationId ${String(location)} is not a pickup location of this business`);
-  if (!isRecord(contact) || !isNonEmptyString(contact['name']) || !isNonEmptyString(contact['phone'])) throw invalid('contactPerson needs name and phone');
+  if (!isRecord(contact) || !isFilled(contact['name']) || !isFilled(contact['phone'])) throw invalid('contactPerson needs name and phone');
   if (date < dayOf(now)) throw pickupRefusal(1083, date);
   if (weekdayOf(date) === FRIDAY) throw pickupRefusal(1080, date);
   for (const other of store.pickups.values()) {

@@ -1,10 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_TIMER } from '../core/deadline.js';
-import { CONTROL_PREFIX } from './control.js';
 import { SandboxError } from './errors.js';
 import { isConnectionReset } from './faults.js';
 import { isIpAddress, isLoopbackHostHeader, isLoopbackName, isLoopbackOrigin } from './network.js';
-import { errorResponse, RuleViolation } from './wire.js';
+import { CONTROL_PREFIX, errorResponse, type Peer, RuleViolation } from './wire.js';
 
 /** Where {@link Sandbox.listen} serves the sandbox. */
 export interface ListenOptions {
@@ -38,16 +37,6 @@ const DEFAULT_SANDBOX_BODY_TIMEOUT_MS = 30_000;
 
 /** The default {@link ListenOptions.maxBodyBytes}: a bulk chunk of 100 orders is well under it. */
 export const DEFAULT_SANDBOX_MAX_BODY_BYTES = 1024 * 1024;
-
-/** Who sent a request, as its socket and headers tell: what the control endpoints decide on. */
-export interface Peer {
-  /** The socket's remote address (`127.0.0.1`, `::1`, `::ffff:127.0.0.1`, ...). */
-  readonly remoteAddress: string | undefined;
-  /** The `Host` header. */
-  readonly host: string | undefined;
-  /** The `Origin` header a browser adds to a cross-origin request. */
-  readonly origin: string | undefined;
-}
 
 /** What the server hands each request to, with who sent it. */
 export type ServedHandler = (request: Request, peer: Peer) => Promise<Response>;

@@ -87,10 +87,6 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function isNonEmptyString(value: unknown): value is string {
-  return typeof value === 'string' && value.trim() !== '';
-}
-
 /** Reads a JSON body; a missing or unreadable one is a 400 the caller returns. */
 export async function readJson(request: Request): Promise<unknown> {
   const text = await request.text();
@@ -101,3 +97,18 @@ export async function readJson(request: Request): Promise<unknown> {
     throw invalid('The request body is not valid JSON');
   }
 }
+
+/** Who sent a request, as its socket and headers tell: what the control endpoints decide on. */
+export interface Peer {
+  /** The socket's remote address (`127.0.0.1`, `::1`, `::ffff:127.0.0.1`, ...). */
+  readonly remoteAddress: string | undefined;
+  /** The `Host` header. */
+  readonly host: string | undefined;
+  /** The `Origin` header a browser adds to a cross-origin request. */
+  readonly origin: string | undefined;
+}
+
+export const CONTROL_PREFIX = '/__sandbox';
+
+/** The header a control request carries the sandbox's {@link Sandbox.controlToken} in. */
+export const CONTROL_TOKEN_HEADER = 'X-Sandbox-Token';

@@ -32,8 +32,11 @@ const chunkMissing = () => {
 };
 
 describe("a call whose code cannot be loaded (a page's chunk is gone)", () => {
-  it('rejects with a ConnectionError that says nothing was sent, and sends nothing', async () => {
-    vi.doMock('../../src/functions/deliveries.js', chunkMissing);
+  it.each([
+    ["the call's own module", '../../src/functions/deliveries.js'],
+    ['the transport, loaded by the first request', 'ky'],
+  ])('%s: rejects with a ConnectionError that says nothing was sent, and sends nothing', async (_, missing) => {
+    vi.doMock(missing, chunkMissing);
     const { sdk, sent, client } = await freshClient();
     const error = await client.deliveries.create(order()).then(
       () => undefined,
@@ -57,21 +60,6 @@ describe("a call whose code cannot be loaded (a page's chunk is gone)", () => {
     vi.doMock('../../src/functions/deliveries.js', chunkMissing);
     const { client } = await freshClient(() => Response.json({ success: true, data: [{ _id: 'c1', name: 'Cairo' }] }));
     await expect(client.lookup.cities({ countryId: 'eg' })).resolves.toEqual([expect.objectContaining({ name: 'Cairo' })]);
-  });
-});
-
-describe('the transport, loaded by the first request', () => {
-  it('when it cannot be loaded, the call fails with a ConnectionError that says nothing was sent, and nothing is', async () => {
-    vi.doMock('ky', chunkMissing);
-    const { sdk, sent, client } = await freshClient();
-    const error = await client.deliveries.create(order()).then(
-      () => undefined,
-      (failure: unknown) => failure,
-    );
-    expect(error).toBeInstanceOf(sdk.ConnectionError);
-    expect((error as InstanceType<typeof sdk.ConnectionError>).mayExist).toBe(false);
-    expect((error as Error).message).toContain('nothing was sent');
-    expect(sent).toEqual([]);
   });
 });
 

@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isControlPeerAllowed } from '../../src/testing/control.js';
 import { createSandbox, SANDBOX_COUNTRY_IDS, SandboxError, type SandboxServer } from '../../src/testing/index.js';
-import type { Peer } from '../../src/testing/server.js';
+import type { Peer } from '../../src/testing/wire.js';
 import { dropOff, setUpAccount } from '../support/sandbox.js';
 
 // Every request here goes to 127.0.0.1; the peer rule for other addresses is tested as a decision.
