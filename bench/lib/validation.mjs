@@ -1,32 +1,34 @@
-/** Throughput of the SDK's order validation on the realistic order, in operations per second. */
+/**
+ * What checking an order costs on the send path: `createDelivery` with `validate` on and off, over
+ * a `fetch` that answers in-process at once, so the difference is the checking step `create`
+ * runs (the plain check; zod only for an order it refuses), not a validator off that path.
+ */
 import { pathToFileURL } from 'node:url';
 import { childMain } from './child.mjs';
 import { realisticOrder } from './order.mjs';
-import { median } from './stats.mjs';
+import { median, rotate } from './stats.mjs';
 
-/** The name the schemas issue agreed on; the others are accepted in case it settled differently. */
-const VALIDATOR_NAMES = ['validateDeliveryOrder', 'validateDelivery', 'validateOrder'];
+const CREATED = JSON.stringify({ success: true, message: 'Delivery created', data: { _id: 'd1', trackingNumber: '70000001' } });
 
-childMain(async ({ targets, rounds, roundMs }) => {
-  const sdk = await import(pathToFileURL(targets.main).href);
-  const name = VALIDATOR_NAMES.find((candidate) => typeof sdk[candidate] === 'function');
-  if (name === undefined) return { validator: undefined };
-  const validate = sdk[name];
+childMain(async ({ targets, rounds, callsPerRound }) => {
+  const { DeliveryCore, createDelivery } = await import(pathToFileURL(targets.functions).href);
+  const fetch = async () => new Response(CREATED, { status: 201, headers: { 'content-type': 'application/json' } });
+  const cores = {
+    checked: new DeliveryCore({ baseUrl: 'https://api.example.com/v2', apiKey: 'bench-key-1', fetch }),
+    unchecked: new DeliveryCore({ baseUrl: 'https://api.example.com/v2', apiKey: 'bench-key-1', fetch, validate: false }),
+  };
   const order = realisticOrder();
-  validate(order); // throws if the fixture breaks a rule: the measurement must be of a passing order
-  for (let i = 0; i < 5_000; i++) validate(order);
-
-  const rates = [];
+  const names = Object.keys(cores);
+  for (const name of names) for (let i = 0; i < 2_000; i++) await createDelivery(cores[name], order);
+  const perCall = Object.fromEntries(names.map((name) => [name, []]));
   for (let round = 0; round < rounds; round++) {
-    let ops = 0;
-    const t0 = performance.now();
-    let elapsed = 0;
-    while (elapsed < roundMs) {
-      for (let i = 0; i < 200; i++) validate(order);
-      ops += 200;
-      elapsed = performance.now() - t0;
+    for (const name of rotate(names, round)) {
+      const t0 = performance.now();
+      for (let i = 0; i < callsPerRound; i++) await createDelivery(cores[name], order);
+      perCall[name].push((performance.now() - t0) / callsPerRound);
     }
-    rates.push((ops * 1000) / elapsed);
   }
-  return { validator: name, opsPerSecond: median(rates) };
+  const checked = median(perCall.checked);
+  const unchecked = median(perCall.unchecked);
+  return { checked, unchecked, checkMs: checked - unchecked };
 });
