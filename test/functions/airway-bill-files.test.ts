@@ -1,7 +1,8 @@
 // Labels for a day's orders (issue 32): more than 50 split into requests of 50, one PDF each with
 // the tracking numbers it holds; orders the service will not print refused before sending.
 import { describe, expect, it } from 'vitest';
-import { DeliveryClient, type DeliveryRecord, ValidationError } from '../../src/index.js';
+import { type DeliveryRecord, ValidationError } from '../../src/index.js';
+import { clientOnFetch } from '../support/mock-api.js';
 import { dropOff, pickup, sandboxWithAccount } from '../support/sandbox.js';
 
 const receiver = { firstName: 'Mona', lastName: 'Adel', phone: '01012345678' };
@@ -21,15 +22,7 @@ describe('deliveries.airwayBillFiles', () => {
   });
 
   it('refuses, by index and before sending, orders read as Cash Collection, Customer Return Pickup or finished', async () => {
-    const sent: string[] = [];
-    const client = new DeliveryClient({
-      baseUrl: 'https://api.delivery.test/v2',
-      apiKey: 'sk_test_labels_1',
-      fetch: async (input) => {
-        sent.push(String(input));
-        return Response.json({ success: true, data: 'JVBERi0=' });
-      },
-    });
+    const { client, sent } = clientOnFetch(() => Response.json({ success: true, data: 'JVBERi0=' }));
     const order = (trackingNumber: string, type: number, state: number) => ({ trackingNumber, type: { code: type }, state: { code: state } }) as DeliveryRecord;
     const error = await client.deliveries
       .airwayBillFiles([order('70000001', 10, 10), order('70000002', 15, 10), order('70000003', 25, 10), order('70000004', 10, 45), '70000005'])

@@ -1,7 +1,8 @@
 // Several warehouses (issue 32): pickup locations added, read, changed, made the default and
 // deleted, in the sandbox and against the answers live-service.md quotes ("A merchant's month").
 import { describe, expect, it } from 'vitest';
-import { DeliveryClient, NotFoundError, PickupLocationInUseError, ValidationError } from '../../src/index.js';
+import { NotFoundError, PickupLocationInUseError, ValidationError } from '../../src/index.js';
+import { clientOnFetch } from '../support/mock-api.js';
 import { DOKKI, sandboxWithAccount } from '../support/sandbox.js';
 
 const gizaWarehouse = {
@@ -62,14 +63,7 @@ describe('pickup locations in the sandbox', () => {
 
 describe('what is checked before sending', () => {
   /** A client whose fetch must never be called. */
-  const silentClient = () => {
-    const sent: string[] = [];
-    const fetch = async (input: RequestInfo | URL) => {
-      sent.push(String(input));
-      return Response.json({ success: true, data: {} });
-    };
-    return { sent, client: new DeliveryClient({ baseUrl: 'https://api.delivery.test/v2', apiKey: 'sk_test_locations_1', fetch }) };
-  };
+  const silentClient = () => clientOnFetch(() => Response.json({ success: true, data: {} }));
 
   it('a location without districtId or with a short firstLine, naming each field', async () => {
     const { client, sent } = silentClient();
@@ -90,29 +84,24 @@ describe('what is checked before sending', () => {
 
 describe("the service's answers (live-service.md)", () => {
   function clientAnswering(status: number, body: unknown) {
-    const requests: Array<{ method: string; url: string }> = [];
-    const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-      const request = new Request(input, init);
-      requests.push({ method: request.method, url: request.url });
-      return Response.json(body, { status });
-    };
-    return { requests, client: new DeliveryClient({ baseUrl: 'https://api.delivery.test/v2', apiKey: 'sk_test_locations_2', fetch, maxRetries: 0 }) };
+    const { client, sent } = clientOnFetch(() => Response.json(body, { status }));
+    return { client, requests: () => sent.map(({ method, url }) => ({ method, url })) };
   }
 
   it('update reads `{ data: { isDefault } }` and delete `data: null`', async () => {
     const updated = clientAnswering(200, { success: true, message: 'pickup location updated successfully.', data: { isDefault: false } });
     expect(await updated.client.pickupLocations.update('loc-7', { locationName: 'Nasr City' })).toEqual({ _id: 'loc-7', isDefault: false });
-    expect(updated.requests).toEqual([{ method: 'PUT', url: 'https://api.delivery.test/v2/pickup-locations/loc-7' }]);
+    expect(updated.requests()).toEqual([{ method: 'PUT', url: 'https://api.delivery.test/v2/pickup-locations/loc-7' }]);
 
     const deleted = clientAnswering(200, { success: true, message: 'pickup location deleted successfully.', data: null });
     await expect(deleted.client.pickupLocations.delete('loc-7')).resolves.toBeUndefined();
-    expect(deleted.requests).toEqual([{ method: 'DELETE', url: 'https://api.delivery.test/v2/pickup-locations/loc-7' }]);
+    expect(deleted.requests()).toEqual([{ method: 'DELETE', url: 'https://api.delivery.test/v2/pickup-locations/loc-7' }]);
   });
 
   it('setDefault sends PUT /pickup-locations/{id}/default', async () => {
     const { client, requests } = clientAnswering(200, { success: true, data: { isDefault: true } });
     expect(await client.pickupLocations.setDefault('loc-7')).toEqual({ _id: 'loc-7', isDefault: true });
-    expect(requests).toEqual([{ method: 'PUT', url: 'https://api.delivery.test/v2/pickup-locations/loc-7/default' }]);
+    expect(requests()).toEqual([{ method: 'PUT', url: 'https://api.delivery.test/v2/pickup-locations/loc-7/default' }]);
   });
 
   it('a refusal that names no pickup stays an ApiError', async () => {

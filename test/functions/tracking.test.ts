@@ -1,21 +1,16 @@
 // deliveries.track and waitForState (issue 32): against fakes in the shapes live-service.md lists
 // ("A merchant's month"), and against the sandbox, which answers from an order's real history.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DeliveryClient, DeliveryState, NotFoundError, RequestAbortedError, TimeoutError } from '../../src/index.js';
+import { DeliveryState, NotFoundError, RequestAbortedError, TimeoutError } from '../../src/index.js';
+import { BASE, clientOnFetch } from '../support/mock-api.js';
 import { dropOff, sandboxWithAccount } from '../support/sandbox.js';
 
 afterEach(() => vi.useRealTimers());
 
-const BASE = 'https://api.delivery.test/v2';
-
-/** A client whose fetch answers each request with the next of `bodies` (the last one repeated), recording the URLs. */
+/** A client whose fetch answers each request with the next of `bodies` (the last one repeated); `urls()` are those it was asked. */
 function clientAnswering(bodies: unknown[], options: { totalTimeout?: number } = {}) {
-  const urls: string[] = [];
-  const fetch = async (input: RequestInfo | URL) => {
-    urls.push(String(input instanceof Request ? input.url : input));
-    return Response.json(bodies[Math.min(urls.length - 1, bodies.length - 1)]);
-  };
-  return { urls, client: new DeliveryClient({ baseUrl: BASE, apiKey: 'sk_test_tracking_1', fetch, maxRetries: 0, ...options }) };
+  const { client, sent } = clientOnFetch((_, index) => Response.json(bodies[Math.min(index, bodies.length - 1)]), options);
+  return { client, urls: () => sent.map((request) => request.url) };
 }
 
 describe('deliveries.track', () => {
@@ -36,7 +31,7 @@ describe('deliveries.track', () => {
       },
     ]);
     const tracking = await client.deliveries.track('70000012');
-    expect(urls).toEqual([`${BASE}/deliveries/70000012/tracking`]);
+    expect(urls()).toEqual([`${BASE}/deliveries/70000012/tracking`]);
     expect(tracking.trackingNumber).toBe('70000012');
     expect(tracking.currentState).toEqual({ code: 41, value: 'Out for delivery', timestamp: '2026-11-20T09:12:00.000Z' });
     expect(tracking.history.map((event) => event.code)).toEqual([10, 21, 41]);
@@ -101,8 +96,8 @@ describe('deliveries.waitForState', () => {
     await vi.advanceTimersByTimeAsync(1000 + 1500 + 2250);
     const done = await waited;
     expect(done.state?.code).toBe(45);
-    expect(urls).toHaveLength(4);
-    expect(new Set(urls)).toEqual(new Set([`${BASE}/deliveries/business/70000012`]));
+    expect(urls()).toHaveLength(4);
+    expect(new Set(urls())).toEqual(new Set([`${BASE}/deliveries/business/70000012`]));
   });
 
   it('stops at the state `until` accepts', async () => {
@@ -139,6 +134,6 @@ describe('deliveries.waitForState', () => {
     const { client, urls } = clientAnswering([order(10)]);
     await expect(client.deliveries.waitForState('70000012', { pollInterval: -1 })).rejects.toThrow(/pollInterval/);
     await expect(client.deliveries.waitForState('70000012', { until: 45 as never })).rejects.toThrow(/until/);
-    expect(urls).toEqual([]);
+    expect(urls()).toEqual([]);
   });
 });

@@ -99,3 +99,21 @@ export async function rejection<E extends Error>(promise: Promise<unknown>, Clas
   expect(outcome).toBeInstanceOf(Class);
   return outcome as E;
 }
+
+/**
+ * A client whose `fetch` answers each request with `answer(request, index)` and keeps every
+ * request sent, without msw: for tests that count what reached the service (nothing, once per 50,
+ * each with its own key). Retries off unless `options` says otherwise.
+ */
+export function clientOnFetch(
+  answer: (request: Request, index: number) => Response | Promise<Response>,
+  options: Partial<DeliveryClientOptions> = {},
+): { client: DeliveryClient; sent: Request[] } {
+  const sent: Request[] = [];
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const request = new Request(input, init);
+    sent.push(request);
+    return answer(request, sent.length - 1);
+  };
+  return { sent, client: new DeliveryClient({ baseUrl: BASE, apiKey: KEY, fetch, maxRetries: 0, ...options }) };
+}
