@@ -1,0 +1,115 @@
+/**
+ * The orders of a bulk upload, read and checked: what the input is (an array, an iterable, an
+ * async iterable), each order through the same checking step as a single create, and the
+ * references two orders of one call must not share. Sending them is bulk.ts's.
+ */
+import { issuesAt } from '../errors/base.js';
+import { DeliveryError, ValidationError, type ValidationIssue } from '../errors/index.js';
+import { type Checked, checkInput, orderCheck } from '../schemas/check.js';
+import { isRecord, shown } from '../schemas/predicates.js';
+import type { Validation } from '../schemas/skip-rules.js';
+
+const INVALID_ARGUMENT = 'Invalid argument';
+
+const notOrders = (message: string): ValidationError => new ValidationError([{ path: ['orders'], message }], { subject: INVALID_ARGUMENT });
+
+export type Source =
+  | { kind: 'array'; orders: readonly unknown[] }
+  | { kind: 'sync'; orders: Iterable<unknown> }
+  | { kind: 'async'; orders: AsyncIterable<unknown> };
+
+/** The input as something to read; a `ValidationError` for a string or anything that is not a list of orders. */
+export function sourceOf(orders: unknown): Source | ValidationError {
+  // A string is iterable, character by character: a million characters are not a million orders.
+  try {
+    if (typeof orders === 'string' || orders instanceof String) return notOrders('must be an array or an iterable of orders, not a string');
+    if (Array.isArray(orders)) return { kind: 'array', orders };
+    if (typeof (orders as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] === 'function') return { kind: 'sync', orders: orders as Iterable<unknown> };
+    if (typeof (orders as Partial<AsyncIterable<unknown>> | null)?.[Symbol.asyncIterator] === 'function')
+      return { kind: 'async', orders: orders as AsyncIterable<unknown> };
+  } catch {
+    // a revoked Proxy: not readable, so not a list of orders
+  }
+  return notOrders('must be an array or an iterable of orders');
+}
+
+/** An element with a `then` method: awaiting it could run anything, and resolve to another order than the one checked. */
+function isThenable(order: unknown): boolean {
+  return (typeof order === 'object' || typeof order === 'function') && order !== null && typeof (order as { then?: unknown }).then === 'function';
+}
+
+const THENABLE = 'is a promise or thenable, not an order: await it before passing it';
+
+/**
+ * The references two orders of one call must not share: the bulk answer names failures by
+ * `businessReference`, and the service refuses a repeated `uniqueBusinessReference`.
+ */
+export const REFERENCES = ['businessReference', 'uniqueBusinessReference'] as const;
+
+/** Finds orders that repeat a reference of an earlier order of the same call. */
+export class ReferenceBook {
+  readonly #seen = new Map<string, number>();
+
+  /** The issue for `order` at `index` when it repeats an earlier order's reference; remembers its references otherwise. */
+  repeated(order: unknown, index: number): ValidationIssue | undefined {
+    // Only orders the check passed get here: they were read without throwing.
+    if (!isRecord(order)) return undefined;
+    for (const field of REFERENCES) {
+      const value = order[field];
+      if (typeof value !== 'string' || value === '') continue;
+      // One map for both fields: the key says which.
+      const key = `${field === 'businessReference' ? 'b' : 'u'}:${value}`;
+      const first = this.#seen.get(key);
+      if (first !== undefined)
+        return { path: [index, field], message: `the same as [${first}].${field} (${shown(value)}): each order of one call needs its own` };
+      this.#seen.set(key, index);
+    }
+    return undefined;
+  }
+}
+
+/** One order through the checking step: as it will be sent, or why it is refused. */
+export type CheckedOne = { ok: true; order: Checked } | { ok: false; error: DeliveryError };
+
+export const refused = (error: unknown): CheckedOne => ({
+  ok: false,
+  // A revoked Proxy, a `then` getter that throws: nothing that can be sent.
+  error: error instanceof DeliveryError ? error : new ValidationError([{ path: [], message: 'could not be read' }], { subject: 'Invalid order', cause: error }),
+});
+
+/** Checks one order as a single create does (the same step); a promise only while the schemas load. */
+export function checkOne(order: unknown, validation: Validation): CheckedOne | Promise<CheckedOne> {
+  try {
+    if (isThenable(order)) return refused(new ValidationError([{ path: [], message: THENABLE }], { subject: 'Invalid order' }));
+    const checked = checkInput(orderCheck, order, validation);
+    return checked instanceof Promise ? checked.then((ready): CheckedOne => ({ ok: true, order: ready }), refused) : { ok: true, order: checked };
+  } catch (error) {
+    return refused(error);
+  }
+}
+
+export async function checkArray(orders: readonly unknown[], validation: Validation): Promise<Checked[]> {
+  const checkedOrders: Checked[] = [];
+  const issues: ValidationIssue[] = [];
+  const references = new ReferenceBook();
+  let invalid = 0;
+  for (let index = 0; index < orders.length; index++) {
+    let checked: CheckedOne | Promise<CheckedOne>;
+    try {
+      checked = checkOne(orders[index], validation);
+    } catch (error) {
+      checked = refused(error);
+    }
+    if (checked instanceof Promise) checked = await checked;
+    const repeated = checked.ok ? references.repeated(checked.order.value, index) : undefined;
+    if (!checked.ok) {
+      invalid++;
+      issues.push(...issuesAt(index, checked.error));
+    } else if (repeated !== undefined) {
+      invalid++;
+      issues.push(repeated);
+    } else checkedOrders.push(checked.order);
+  }
+  if (invalid > 0) throw new ValidationError(issues, { subject: `Invalid orders (${invalid} of ${orders.length}; nothing was sent)` });
+  return checkedOrders;
+}
