@@ -1,19 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGING_TIMEOUT_MS, packageEntries, packTarball, ROOT, run } from './packed-package.js';
 
 // Both linters read the very tarball users would download, not the working tree.
-let scratch: string;
 let tarball: string;
 beforeAll(async () => {
-  scratch = mkdtempSync(join(tmpdir(), 'delivery-sdk-lint-'));
-  tarball = await packTarball(scratch);
+  tarball = await packTarball();
 }, PACKAGING_TIMEOUT_MS);
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 interface AttwAnalysis {
   entrypoints: Record<string, unknown>;

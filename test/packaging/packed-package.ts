@@ -1,7 +1,8 @@
 // The package as users get it: the tarball `npm pack` makes from dist/, installed into a project
 // of its own. Shared by the packaging tests (vitest) and the runtime matrix (test/runtimes/run.ts).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,20 +108,63 @@ export function run(file: string, args: readonly string[], options: { cwd?: stri
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const QUIET = ['--no-audit', '--no-fund', '--loglevel=error'];
 
-/** What `npm pack --dry-run --json` would publish: paths relative to the package root. */
-export async function packedFileList(): Promise<string[]> {
-  const { stdout } = await run(NPM, ['pack', '--dry-run', '--json', '--ignore-scripts', '--loglevel=error']);
-  const [report] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>;
-  return (report?.files ?? []).map((file) => file.path).sort();
+/** A packed tarball and the files it holds. */
+interface Packed {
+  tarball: string;
+  files: string[];
 }
 
-/** Packs the package into `destination` and returns the tarball's path. */
-export async function packTarball(destination: string): Promise<string> {
+/** What is packed: every file of dist/ and the documents, by name, size and time; the manifest by content. */
+function packedInputsKey(): string {
+  const hash = createHash('sha256').update(readFileSync(join(ROOT, 'package.json')));
+  for (const dir of ['dist', 'docs']) {
+    for (const name of readdirSync(join(ROOT, dir), { recursive: true }).map(String).sort()) {
+      const stat = statSync(join(ROOT, dir, name));
+      if (stat.isFile()) hash.update(`${dir}/${name}:${stat.size}:${stat.mtimeMs}\n`);
+    }
+  }
+  for (const name of ['README.md', 'CHANGELOG.md', 'LICENSE']) hash.update(`${name}:${statSync(join(ROOT, name)).mtimeMs}\n`);
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * The package packed once per build: the test files that need the tarball (its file list, the
+ * linters, the installed project) share the one `npm pack` made for what dist/ holds now, kept
+ * under test/.tmp/ by a key of its inputs. Written whole then renamed, so two files packing at
+ * once each find a complete tarball.
+ */
+async function packedOnce(): Promise<Packed> {
   assertBuilt();
-  const { stdout } = await run(NPM, ['pack', '--pack-destination', destination, '--json', '--ignore-scripts', '--loglevel=error']);
-  const [report] = JSON.parse(stdout) as Array<{ filename: string }>;
-  if (report === undefined) throw new Error(`npm pack printed no report: ${stdout}`);
-  return join(destination, report.filename);
+  const dir = join(ROOT, 'test', '.tmp', 'packed');
+  const key = packedInputsKey();
+  const tarball = join(dir, `${key}.tgz`);
+  const list = join(dir, `${key}.json`);
+  if (existsSync(tarball) && existsSync(list)) return { tarball, files: JSON.parse(readFileSync(list, 'utf8')) as string[] };
+  mkdirSync(dir, { recursive: true });
+  const scratch = mkdtempSync(join(dir, 'packing-'));
+  try {
+    const { stdout } = await run(NPM, ['pack', '--pack-destination', scratch, '--json', '--ignore-scripts', '--loglevel=error']);
+    const [report] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    if (report === undefined) throw new Error(`npm pack printed no report: ${stdout}`);
+    writeFileSync(join(scratch, 'files.json'), JSON.stringify(report.files.map((file) => file.path).sort()));
+    renameSync(join(scratch, 'files.json'), list);
+    renameSync(join(scratch, report.filename), tarball);
+    // Tarballs of earlier builds: no test of this build reads them.
+    for (const name of readdirSync(dir)) if (!name.startsWith(key) && !name.startsWith('packing-')) rmSync(join(dir, name), { force: true });
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return { tarball, files: JSON.parse(readFileSync(list, 'utf8')) as string[] };
+}
+
+/** What `npm pack` publishes: paths relative to the package root. */
+export async function packedFileList(): Promise<string[]> {
+  return (await packedOnce()).files;
+}
+
+/** The package's tarball, packed once per build (see {@link packedOnce}); read it, do not move it. */
+export async function packTarball(): Promise<string> {
+  return (await packedOnce()).tarball;
 }
 
 /** A fresh project outside this repository (so nothing resolves from its node_modules) with the tarball installed and nothing else but the package's own dependencies. */
@@ -139,7 +183,7 @@ export async function createConsumerProject(options: { type?: 'module' | 'common
   const dir = mkdtempSync(join(tmpdir(), `${PACKAGE_NAME}-consumer-`));
   const remove = (): void => rmSync(dir, { recursive: true, force: true });
   try {
-    const tarball = await packTarball(dir);
+    const tarball = await packTarball();
     writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'consumer', private: true, type: options.type ?? 'module' }, null, 2)}\n`);
     try {
       await run(NPM, ['install', tarball, '--offline', ...QUIET], { cwd: dir });
