@@ -30,6 +30,9 @@ export default defineConfig({
       include: ['test/**/*.test-d.ts'],
       tsconfig: './tsconfig.json',
     },
+    // vitest's default on 2 cores is one worker: most long tests wait on child processes, servers
+    // and Redis, so a second one keeps both cores busy.
+    maxWorkers: 2,
     // Many tests start processes (tsx, npm, tsc, typedoc): seconds alone, several times that on a
     // loaded 2-core machine, where 20 s timeouts failed them by chance. A hung test is still caught.
     testTimeout: 60_000,
