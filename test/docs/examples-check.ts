@@ -1,8 +1,7 @@
 // Type-checking the TypeScript examples users copy (README.md, docs/*.md, the `@example`s of the
 // shipped declarations) against the sources, with the project's strict options. Variables an
 // example takes as given (`client`, `receiver`, `orders`, ...) are declared with the SDK's own types.
-// All of them are checked in one program, built once per run (exampleDiagnostics): the docs
-// project of vitest.config.ts runs readme-examples and declaration-examples in one worker.
+// All of them are checked in one program (exampleDiagnostics), by examples.test.ts.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
@@ -207,16 +206,13 @@ export const DECLARATION_EXAMPLES: DeclarationExample[] = BUILT ? declarationFil
 export const moduleOf = (example: Example | DeclarationExample): string =>
   `${root}test/docs/${('page' in example ? example.page : example.file).replace(/\W/g, '-')}-line-${example.line}.ts`;
 
-let checked: Map<string, string[]> | undefined;
-
-/** The diagnostics of every example (by {@link moduleOf}), README's, docs/' and the declarations', from one program built on first use. */
+/** The diagnostics of every example (by {@link moduleOf}), README's, docs/' and the declarations', from one program. */
 export function exampleDiagnostics(): Map<string, string[]> {
-  checked ??= typeCheck(
+  return typeCheck(
     new Map([
       ...[...PAGE_EXAMPLES, BROKEN].map((example) => [moduleOf(example), asModule(example.code)] as const),
       ...DECLARATION_EXAMPLES.map((example) => [moduleOf(example), asModule(example.code, { given: HOVER_GIVEN, wrapped: true })] as const),
       [`${root}test/docs/ambient.d.ts`, AMBIENT],
     ]),
   );
-  return checked;
 }
