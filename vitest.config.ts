@@ -24,17 +24,20 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/missing-servers.ts'],
     typecheck: {
       enabled: true,
       include: ['test/**/*.test-d.ts'],
       tsconfig: './tsconfig.json',
     },
+    // vitest's default on 2 cores is one worker: most long tests wait on child processes, servers
+    // and Redis, so a second one keeps both cores busy.
+    maxWorkers: 2,
     // Many tests start processes (tsx, npm, tsc, typedoc): seconds alone, several times that on a
     // loaded 2-core machine, where 20 s timeouts failed them by chance. A hung test is still caught.
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    reporters: jsonReport ? ['default', 'json'] : ['default'],
+    // One line at the end when redis-server is missing and the Redis tracker tests were skipped.
+    reporters: ['default', './test/support/missing-servers.ts', ...(jsonReport ? ['json'] : [])],
     ...(jsonReport ? { outputFile: { json: jsonReport } } : {}),
   },
 });

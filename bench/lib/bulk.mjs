@@ -1,35 +1,42 @@
 /**
- * Bulk creation against the sandbox, two ways, each in a child process of its own:
- * - `mode: 'rounds'`: time. The SDK's `createBulk` of an array and its baselines (the same chunks
- *   posted by plain ky, and by raw fetch for reference) interleaved in rounds of one process,
- *   the order of the variants rotating per round, so drift (JIT, GC, the sandbox's growing
- *   store) falls on every variant alike. Orders per second: the median over rounds.
- * - `mode: 'memory'`: the client process's peak RSS while `streamBulk` uploads `count` orders
- *   read from a generator, outcomes read and dropped: what a CI upload of any length holds.
+ * Bulk creation, two ways, each in a child process of its own:
+ * - `mode: 'time'`: the SDK's `createBulk` of an array and its baselines (the same chunks posted
+ *   by plain ky, and by raw fetch) one after the other in one process, their order rotated by
+ *   `run`, so that over the process runs drift (JIT, GC, a server's growing store) falls on every
+ *   variant alike. Seconds and client CPU seconds of each. Against the cheap server
+ *   (echo-server.mjs) or, for reference, the SDK's sandbox (`sandbox: true`, an account set up first).
+ * - `mode: 'memory'`: the client process's RSS growth (peak minus starting) while `variant`
+ *   uploads `count` orders read from a generator, outcomes read and dropped: the SDK's `streamBulk`,
+ *   or plain ky posting the same chunks at the same concurrency.
  * The orders share their nested objects, as rows mapped from one template would, so the input
- * itself weighs little and RSS shows what the SDK holds.
+ * itself weighs little and RSS shows what the client holds.
  */
 import { pathToFileURL } from 'node:url';
 import { childMain } from './child.mjs';
 import { realisticOrder } from './order.mjs';
 import { runPool } from './pool.mjs';
 import { prepareAccount } from './sandbox-account.mjs';
-import { median, rotate } from './stats.mjs';
+import { rotate } from './stats.mjs';
 
 const CHUNK = 100;
 const CONCURRENCY = 4;
 
-/** The baselines: the orders in chunks of the SDK's default size, posted with its default concurrency by plain ky (`ky.post(url, { json }).json()`) or raw fetch. */
-async function plainBulk(orders, { baseUrl, apiKey, ky }) {
+/** Posts one chunk as the baselines do: plain ky (`ky.post(url, { json }).json()`) or raw fetch. */
+function chunkPoster({ baseUrl, apiKey, ky }) {
   const url = `${baseUrl}/deliveries/bulk?apiVersion=1`;
   const headers = { accept: 'application/json', 'content-type': 'application/json', authorization: apiKey };
-  const post = async (chunk) => {
-    if (ky !== undefined) return ky.post(url, { json: { deliveries: chunk, deleteFailedDeliveries: false }, headers: { authorization: apiKey } }).json();
-    const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ deliveries: chunk, deleteFailedDeliveries: false }) });
-    const body = await response.json();
-    if (!response.ok) throw new Error(`raw fetch bulk: HTTP ${response.status} ${body?.message ?? ''}`);
-    return body;
+  return async (chunk) => {
+    const body = { deliveries: chunk, deleteFailedDeliveries: false };
+    if (ky !== undefined) return ky.post(url, { json: body, headers: { authorization: apiKey } }).json();
+    const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+    const answer = await response.json();
+    if (!response.ok) throw new Error(`raw fetch bulk: HTTP ${response.status} ${answer?.message ?? ''}`);
+    return answer;
   };
+}
+
+/** The baselines: the orders in chunks of the SDK's default size, posted with its default concurrency. */
+async function plainBulk(orders, post) {
   let created = 0;
   await runPool(Math.ceil(orders.length / CHUNK), CONCURRENCY, async (index) => {
     // Read the answer first: `created += await ...` would read `created` before the await and lose the other workers' additions.
@@ -39,60 +46,69 @@ async function plainBulk(orders, { baseUrl, apiKey, ky }) {
   return { created, failed: orders.length - created };
 }
 
-const sizeOf = (value) => (typeof value === 'number' ? value : Array.isArray(value) ? value.length : 0);
+/** The baseline of streaming: chunks pulled from `rows` as each of CONCURRENCY workers gets free, answers dropped. */
+async function plainStream(rows, post) {
+  const source = rows[Symbol.iterator]();
+  let created = 0;
+  const worker = async () => {
+    for (;;) {
+      const chunk = [];
+      for (let next = source.next(); !next.done; next = chunk.length < CHUNK ? source.next() : { done: true }) chunk.push(next.value);
+      if (chunk.length === 0) return;
+      const answer = await post(chunk);
+      created += answer.data.createdDeliveriesIds.length;
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return created;
+}
 
-childMain(async ({ targets, kyPath, baseUrl, apiKey, count, mode = 'rounds', rounds = 3 }) => {
+const sizeOf = (value) => (typeof value === 'number' ? value : Array.isArray(value) ? value.length : 0);
+const cpuSeconds = (usage) => (usage.user + usage.system) / 1e6;
+
+childMain(async ({ targets, kyPath, baseUrl, apiKey, count, mode, variant, sandbox = false, run = 0 }) => {
   const { DeliveryClient } = await import(pathToFileURL(targets.main).href);
   const client = new DeliveryClient({ baseUrl, apiKey });
   if (typeof client.deliveries?.createBulk !== 'function') return { missing: '`deliveries.createBulk`' };
-  const template = realisticOrder(await prepareAccount(client));
+  const template = realisticOrder(sandbox ? await prepareAccount(client) : {});
+  const ky = kyPath === undefined ? undefined : (await import(pathToFileURL(kyPath).href)).default;
 
   if (mode === 'memory') {
-    if (typeof client.deliveries.streamBulk !== 'function') return { missing: '`deliveries.streamBulk`' };
     function* rows() {
       for (let i = 0; i < count; i++) yield { ...template, businessReference: `STREAM-${i}` };
     }
+    if (variant === 'sdk' && typeof client.deliveries.streamBulk !== 'function') return { missing: '`deliveries.streamBulk`' };
+    if (variant === 'ky' && ky === undefined) return { missing: 'ky' };
     const rssBefore = process.memoryUsage().rss;
     const t0 = performance.now();
     let created = 0;
-    let failed = 0;
-    for await (const outcome of client.deliveries.streamBulk(rows(), { chunkSize: CHUNK, concurrency: CONCURRENCY })) {
-      created += outcome.created.length;
-      failed += outcome.failed.length;
+    if (variant === 'sdk') {
+      for await (const outcome of client.deliveries.streamBulk(rows(), { chunkSize: CHUNK, concurrency: CONCURRENCY })) created += outcome.created.length;
+    } else {
+      created = await plainStream(rows(), chunkPoster({ baseUrl, apiKey, ky }));
     }
     // maxRSS is the true high-water mark in KiB, sampled by the kernel, not by a timer of ours.
-    return { count, created, failed, seconds: (performance.now() - t0) / 1000, rssBefore, peakRss: process.resourceUsage().maxRSS * 1024 };
+    return { count, created, seconds: (performance.now() - t0) / 1000, rssBefore, peakRss: process.resourceUsage().maxRSS * 1024 };
   }
 
-  const ky = kyPath === undefined ? undefined : (await import(pathToFileURL(kyPath).href)).default;
-  let round = 0;
   const variants = {
     // A chunk that failed (a connection closed under load, say) is counted in `failed`, not fatal to the run.
     sdk: (orders) =>
       client.deliveries.createBulk(orders, { chunkSize: CHUNK, concurrency: CONCURRENCY }).catch((error) => error?.result ?? Promise.reject(error)),
-    fetch: (orders) => plainBulk(orders, { baseUrl, apiKey }),
-    ...(ky === undefined ? {} : { ky: (orders) => plainBulk(orders, { baseUrl, apiKey, ky }) }),
+    fetch: (orders) => plainBulk(orders, chunkPoster({ baseUrl, apiKey })),
+    ...(ky === undefined ? {} : { ky: (orders) => plainBulk(orders, chunkPoster({ baseUrl, apiKey, ky })) }),
   };
-  const seconds = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
-  const failures = Object.fromEntries(Object.keys(variants).map((name) => [name, 0]));
-  for (; round < rounds; round++) {
-    for (const name of rotate(Object.keys(variants), round)) {
-      // Fresh references per variant and round: the sandbox refuses nothing, and the SDK's check of repeats stays honest.
-      const orders = Array.from({ length: count }, (_, i) => ({ ...template, businessReference: `${name}-${round}-${i}` }));
-      const t0 = performance.now();
-      const result = await variants[name](orders);
-      seconds[name].push((performance.now() - t0) / 1000);
-      failures[name] += sizeOf(result?.failed);
-    }
+  // One untimed upload each first: the first chunk's connections and code paths warm for all alike.
+  for (const [name, upload] of Object.entries(variants))
+    await upload(Array.from({ length: CHUNK * CONCURRENCY }, (_, i) => ({ ...template, businessReference: `warm-${name}-${i}` })));
+  const result = {};
+  for (const name of rotate(Object.keys(variants), run)) {
+    // Fresh references per variant and run: the sandbox refuses nothing, and the SDK's check of repeats stays honest.
+    const orders = Array.from({ length: count }, (_, i) => ({ ...template, businessReference: `${name}-${run}-${i}` }));
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    const outcome = await variants[name](orders);
+    result[name] = { seconds: (performance.now() - t0) / 1000, cpuSeconds: cpuSeconds(process.cpuUsage(cpu0)), failed: sizeOf(outcome?.failed) };
   }
-  const rate = (name) => (seconds[name] === undefined ? undefined : count / median(seconds[name]));
-  return {
-    count,
-    rounds,
-    ordersPerSecond: rate('sdk'),
-    kyOrdersPerSecond: rate('ky'),
-    fetchOrdersPerSecond: rate('fetch'),
-    failed: failures.sdk,
-    baselineFailed: failures.ky ?? 0,
-  };
+  return { count, ...result };
 });

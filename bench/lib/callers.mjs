@@ -1,7 +1,9 @@
 /**
  * The ways of creating the same order that the per-call and heap benchmarks compare: the SDK
- * (`deliveries.create`, validation on, and off for reference), a raw `fetch` POST, and plain ky
- * (with its defaults, and without retry and timeout for reference).
+ * (`deliveries.create`, validation on, and off for reference), a raw `fetch` POST, plain ky with its
+ * defaults, and two widely used API clients
+ * as anchors: `@octokit/core` (`octokit.request('POST ...', { data })`) and `openai`
+ * (`client.post(path, { body, query })`), each with its defaults, pointed at the same server.
  */
 import { pathToFileURL } from 'node:url';
 import { realisticOrder } from './order.mjs';
@@ -9,7 +11,7 @@ import { runPool } from './pool.mjs';
 
 export const API_KEY = 'bench-api-key';
 
-/** Resolves to `{ callers: { sdk?, fetch?, ky? }, notes }`; `only` loads just one of them. */
+/** Resolves to `{ callers: { sdk?, sdkUnvalidated?, fetch?, ky?, octokit?, openai? }, notes }`; `only` loads just one of them. */
 export async function makeCallers({ targets, kyPath, baseUrl, only }) {
   const wanted = (name) => only === undefined || only === name;
   const order = realisticOrder();
@@ -40,11 +42,17 @@ export async function makeCallers({ targets, kyPath, baseUrl, only }) {
   if (wanted('ky') && kyPath !== undefined) {
     const { default: ky } = await import(pathToFileURL(kyPath).href);
     callers.ky = () => ky.post(url, { json: order, headers: { authorization: API_KEY } }).json();
-    if (only === undefined) {
-      // Where ky's time goes: without its retry and timeout plumbing, what is left is its per-call
-      // pipeline (options merged, a Request built and cloned, hooks run, the body read by .json()).
-      callers.kyBare = () => ky.post(url, { json: order, headers: { authorization: API_KEY }, retry: 0, timeout: false }).json();
-    }
+  }
+  if (wanted('octokit')) {
+    const { Octokit } = await import('@octokit/core');
+    const octokit = new Octokit({ baseUrl });
+    callers.octokit = async () =>
+      (await octokit.request('POST /deliveries{?apiVersion}', { apiVersion: 1, data: order, headers: { authorization: API_KEY } })).data.data;
+  }
+  if (wanted('openai')) {
+    const { default: OpenAI } = await import('openai');
+    const openai = new OpenAI({ apiKey: API_KEY, baseURL: baseUrl });
+    callers.openai = async () => (await openai.post('/deliveries', { body: order, query: { apiVersion: 1 } })).data;
   }
   return { callers, notes };
 }

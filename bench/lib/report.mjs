@@ -1,130 +1,143 @@
-/** Turns the measurements into the one table `npm run bench` prints and RESULTS.md keeps. */
+/**
+ * Turns the measurements into the one table `npm run bench` prints and RESULTS.md keeps. Every
+ * timed figure is a spread over process runs, median (min–max); a verdict is given only when the
+ * whole range is on one side of the budget, else "within noise". Beside each figure, the anchors
+ * measured in the same run: plain ky, raw fetch, `@octokit/core` and `openai`.
+ */
 import { cpus, totalmem } from 'node:os';
-import { BUDGETS, KB } from './bundle-size.mjs';
+import { KB } from './bundle-size.mjs';
+import { spread, verdictOf } from './stats.mjs';
 
 const us = (ms) => `${Math.round(ms * 1000).toLocaleString('en-US')} µs`;
-const x = (ratio) => `${ratio.toFixed(2)}x`;
+const times = (ratio) => `${ratio.toFixed(2)}x`;
 const kb = (bytes) => `${(bytes / KB).toFixed(1)} KB`;
 const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
-const msOf = (ms) => `${ms.toFixed(1)} ms`;
-const verdict = (ok) => (ok ? 'ok' : '**OVER**');
+const ms = (value) => `${value.toFixed(1)} ms`;
+const rate = (perSecond) => `${Math.round(perSecond).toLocaleString('en-US')} orders/s`;
+const signedMb = (bytes) => `${bytes >= 0 ? '+' : '−'}${mb(Math.abs(bytes))}`;
+const VERDICT = { ok: 'ok', over: '**OVER**', noise: 'within noise' };
 
-/** The smallest, middle and largest of `values`. */
-function spread(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return { min: sorted[0], median: sorted[Math.floor((sorted.length - 1) / 2)], max: sorted.at(-1) };
-}
-
-/** A ratio taken run by run: its median, and its range over the runs. */
-const ratioText = (ratios) => {
-  const { min, median, max } = spread(ratios);
-  return `${x(median)} (${x(min)} to ${x(max)}, ${ratios.length} runs)`;
+/** `median (min–max)` in `unit`, the unit written once. */
+const ranged = (values, unit) => {
+  const { min, median, max } = spread(values);
+  const bare = (value) => unit(value).replace(/ ?(?:µs|ms|MB|KB|s|x|%|orders\/s)$/, '');
+  return min === max ? unit(median) : `${unit(median)} (${bare(min)}–${bare(max)})`;
 };
+/** The verdict cell: only when every run is on one side of `budget`. */
+const verdictCell = (values, budget, options) => VERDICT[verdictOf(spread(values), budget, options)];
+/** Each run's `a / b`, for figures measured in the same process run. */
+const ratios = (as, bs) => as.map((a, i) => a / bs[i]);
+const medianOf = (values) => spread(values).median;
 
-/** A verdict only when the whole range is on one side of the budget; else the runs cannot tell. */
-function rangeVerdict(ratios, budget) {
-  const { min, max } = spread(ratios);
-  if (max <= budget) return 'ok';
-  if (min > budget) return '**OVER**';
-  return 'within noise';
+export const ANCHORS = [
+  ['ky', 'plain ky'],
+  ['fetch', 'raw fetch'],
+  ['octokit', '@octokit/core'],
+  ['openai', 'openai'],
+];
+
+/** The anchors' medians over runs, `name value · name value`. */
+function anchorsCell(byVariant, unit) {
+  return ANCHORS.filter(([name]) => byVariant[name] !== undefined)
+    .map(([name, label]) => `${label} ${unit(medianOf(byVariant[name]))}`)
+    .join(' · ');
 }
 
-const perRun = (a, b) => a.runs.map((value, run) => value / b.runs[run]);
-const withCpu = (figure) => `${us(figure.median)} (CPU ${us(figure.cpu)})`;
-
-/** Rows of [#, measure, SDK, baseline, ratio, budget, verdict]. */
+/** Rows of [#, measure, SDK, anchors, ratio, budget, verdict]. */
 export function buildRows(results) {
   const rows = [];
-  const { perCall, validation, bundles, bulk, coldStart, coldStartByRun, heap } = results;
+  const { perCall, validation, bundles, bulk, stream, coldStart, heap } = results;
 
   for (const [mode, label] of [
     ['sequential', 'sequential'],
     ['concurrent', `concurrency ${perCall.concurrency}`],
   ]) {
-    const { sdk, sdkUnvalidated, fetch, ky, kyBare } = perCall[mode];
-    if (ky !== undefined) {
+    const figure = (field) =>
+      Object.fromEntries(Object.entries(perCall.runs[0][mode]).map(([name]) => [name, perCall.runs.map((run) => run[mode][name][field])]));
+    const wall = figure('median');
+    const cpu = figure('cpu');
+    const p99 = figure('p99');
+    if (wall.ky !== undefined) {
       rows.push([
         '1',
-        `Per call, ${label}, median wall time (CPU time per call)`,
-        withCpu(sdk),
-        `plain ky ${withCpu(ky)}`,
-        ratioText(perRun(sdk, ky)),
+        `Per call, ${label}: wall time, median`,
+        ranged(wall.sdk, us),
+        anchorsCell(wall, us),
+        `${ranged(ratios(wall.sdk, wall.ky), times)} plain ky`,
         '≤ 1.10x',
-        rangeVerdict(perRun(sdk, ky), 1.1),
+        verdictCell(ratios(wall.sdk, wall.ky), 1.1),
       ]);
-      rows.push(['1', `Per call, ${label}, p99`, us(sdk.p99), `plain ky ${us(ky.p99)}`, x(sdk.p99 / ky.p99), '', '']);
-    }
-    rows.push([
-      '1',
-      `Validation's share, ${label}: validation on vs \`validate: false\`, median`,
-      us(sdk.median),
-      `\`validate: false\` ${us(sdkUnvalidated.median)}`,
-      ratioText(perRun(sdk, sdkUnvalidated)),
-      '≤ 1.05x',
-      rangeVerdict(perRun(sdk, sdkUnvalidated), 1.05),
-    ]);
-    rows.push([
-      '1',
-      `Per call, ${label}, median, against raw fetch (reference)`,
-      us(sdk.median),
-      `raw fetch ${us(fetch.median)}`,
-      x(sdk.median / fetch.median),
-      '',
-      '',
-    ]);
-    if (ky !== undefined)
-      rows.push(['1', `Plain ky, ${label}, median (reference)`, us(ky.median), `raw fetch ${us(fetch.median)}`, x(ky.median / fetch.median), '', '']);
-    if (kyBare !== undefined) {
       rows.push([
         '1',
-        `Plain ky with \`retry: 0, timeout: false\`, ${label}, median (reference)`,
-        us(kyBare.median),
-        `raw fetch ${us(fetch.median)}`,
-        x(kyBare.median / fetch.median),
+        `Per call, ${label}: client CPU time per call`,
+        ranged(cpu.sdk, us),
+        anchorsCell(cpu, us),
+        `${ranged(ratios(cpu.sdk, cpu.ky), times)} plain ky`,
+        '',
+        '',
+      ]);
+      rows.push([
+        '1',
+        `Per call, ${label}: wall time, p99`,
+        ranged(p99.sdk, us),
+        anchorsCell(p99, us),
+        `${ranged(ratios(p99.sdk, p99.ky), times)} plain ky`,
         '',
         '',
       ]);
     }
+    rows.push([
+      '1',
+      `Per call, ${label}: validation on vs \`validate: false\`, median`,
+      ranged(wall.sdk, us),
+      `\`validate: false\` ${us(medianOf(wall.sdkUnvalidated))}`,
+      ranged(ratios(wall.sdk, wall.sdkUnvalidated), times),
+      '≤ 1.05x',
+      verdictCell(ratios(wall.sdk, wall.sdkUnvalidated), 1.05),
+    ]);
   }
 
+  if (validation === undefined) return rows; // --per-call: that section alone
+
+  const checkCost = validation.runs.map((run) => run.cost.wall);
+  const checkCpu = validation.runs.map((run) => run.cost.cpu);
+  const sequentialCall = medianOf(perCall.runs.map((run) => run.sequential.sdk.median));
   rows.push([
     '2',
-    'Checking an order on the send path: `createDelivery` with validation on, over an in-process answer',
-    `${us(validation.checked)} (the check ${us(validation.checkMs)})`,
-    `\`validate: false\` ${us(validation.unchecked)}`,
-    x(validation.checked / validation.unchecked),
+    'The plain check on the send path: `create` with validation on minus `validate: false`, in process (instant `fetch`)',
+    `${ranged(checkCost, us)}; CPU ${ranged(checkCpu, us)}`,
+    `create ${us(medianOf(validation.runs.map((run) => run.checked.median)))} checked, ${us(medianOf(validation.runs.map((run) => run.unchecked.median)))} not`,
+    `${ranged(
+      checkCost.map((cost) => (cost / sequentialCall) * 100),
+      (share) => `${share.toFixed(1)} %`,
+    )} of a sequential call`,
     '',
     '',
   ]);
 
-  for (const [kind, label] of [
-    ['main', 'Bundle, `DeliveryClient` + `deliveries.create`, at once'],
-    ['cities', 'Bundle, `DeliveryClient` + `lookup.cities`, at once'],
-    ['functions', 'Bundle, `DeliveryCore` + `createDelivery`, at once'],
-    ['webhooks', 'Bundle, `delivery-sdk/webhooks`'],
+  const ky = bundles.ky;
+  for (const [kind, label, measure] of [
+    ['main', 'Bundle, a `DeliveryClient` page creating one order, at once', 'gzipBytes'],
+    ['cities', 'Bundle, a page looking up cities, at once', 'gzipBytes'],
+    ['main', 'Bundle, the create page, every chunk', 'allChunksGzipBytes'],
+    ['functions', 'Bundle, `delivery-sdk/functions` page, at once', 'gzipBytes'],
+    ['webhooks', 'Bundle, `delivery-sdk/webhooks` route', 'gzipBytes'],
   ]) {
     const bundle = bundles[kind];
-    const base = bundles.ky;
+    if (bundle === undefined) continue;
+    const budget = measure === 'allChunksGzipBytes' ? bundles.allChunksBudget : bundle.budget;
+    const ok = budget === undefined ? '' : bundle[measure] <= budget ? VERDICT.ok : VERDICT.over;
     rows.push([
       '3',
       `${label}, min+gzip -9`,
-      kb(bundle.gzipBytes),
-      base ? `ky alone ${kb(base.gzipBytes)}` : '',
-      base ? x(bundle.gzipBytes / base.gzipBytes) : '',
-      `≤ ${kb(bundle.budget)}`,
-      verdict(bundle.gzipBytes <= bundle.budget),
+      kb(bundle[measure]),
+      ky ? `plain ky ${kb(ky.gzipBytes)}` : '',
+      ky ? times(bundle[measure] / ky.gzipBytes) : '',
+      budget === undefined ? '' : `≤ ${kb(budget)}`,
+      ok,
     ]);
   }
-  rows.push([
-    '3',
-    'Bundle, `DeliveryClient` + `deliveries.create`, every chunk it can load (gzipped together; each on its own)',
-    `${kb(bundles.main.allChunksGzipBytes)}; ${kb(bundles.main.eachChunkGzipBytes)}`,
-    '',
-    '',
-    `≤ ${kb(BUDGETS.allChunks)}`,
-    verdict(bundles.main.allChunksGzipBytes <= BUDGETS.allChunks),
-  ]);
-  const forbidden = [...bundles.main.forbiddenInputs, ...bundles.webhooks.forbiddenInputs];
+  const forbidden = Object.values(bundles).flatMap((bundle) => bundle?.forbiddenInputs ?? []);
   rows.push([
     '3',
     'msw or `testing` code in those bundles',
@@ -132,107 +145,98 @@ export function buildRows(results) {
     '',
     '',
     'none',
-    verdict(forbidden.length === 0),
+    forbidden.length === 0 ? VERDICT.ok : VERDICT.over,
   ]);
 
   if (bulk.missing !== undefined) {
-    rows.push(['4', 'Bulk `createBulk`', 'not measured', '', '', 'RSS(100k) ≤ 1.5x RSS(10k), streamed', 'missing']);
+    rows.push(['4', 'Bulk `createBulk`', 'not measured', '', '', '', 'missing']);
   } else {
-    const [small, large] = bulk.runs;
-    for (const run of bulk.runs) {
-      const failures = run.failed > 0 ? `, ${run.failed.toLocaleString('en-US')} failed` : '';
-      const rate = (perSecond) => `${Math.round(perSecond).toLocaleString('en-US')} orders/s`;
-      if (run.kyOrdersPerSecond !== undefined) {
-        const ratio = run.kyOrdersPerSecond / run.ordersPerSecond;
-        rows.push([
-          '4',
-          `Bulk, ${run.count.toLocaleString('en-US')} orders, time (rounds interleaved with plain ky)`,
-          `${rate(run.ordersPerSecond)}${failures}`,
-          `plain ky ${rate(run.kyOrdersPerSecond)}`,
-          `${x(ratio)} the time`,
-          '≤ 1.20x',
-          verdict(ratio <= 1.2),
-        ]);
-      }
-      if (run.fetchOrdersPerSecond !== undefined) {
-        rows.push([
-          '4',
-          `Bulk, ${run.count.toLocaleString('en-US')} orders, against raw fetch (reference)`,
-          `${rate(run.ordersPerSecond)}${failures}`,
-          `raw fetch ${rate(run.fetchOrdersPerSecond)}`,
-          `${x(run.fetchOrdersPerSecond / run.ordersPerSecond)} the time`,
-          '',
-          '',
-        ]);
-      }
+    for (const [runs, label, budgeted] of [
+      [bulk.cheap, 'against a server answering at once', true],
+      [bulk.sandbox, 'against the SDK sandbox (reference)', false],
+    ]) {
+      const seconds = Object.fromEntries(['sdk', 'ky', 'fetch'].map((name) => [name, runs.map((run) => run[name]?.seconds)]));
+      const cpuSeconds = Object.fromEntries(['sdk', 'ky', 'fetch'].map((name) => [name, runs.map((run) => run[name]?.cpuSeconds)]));
+      const failed = runs.reduce((sum, run) => sum + run.sdk.failed, 0);
+      const count = runs[0].count;
+      const perSecond = (values) => values.map((value) => count / value);
+      rows.push([
+        '4',
+        `Bulk, ${count.toLocaleString('en-US')} orders ${label}: wall time`,
+        `${ranged(perSecond(seconds.sdk), rate)}${failed > 0 ? `, ${failed} failed` : ''}`,
+        anchorsCell({ ky: perSecond(seconds.ky), fetch: perSecond(seconds.fetch) }, rate),
+        `${ranged(ratios(seconds.sdk, seconds.ky), times)} plain ky's time`,
+        budgeted ? '≤ 1.20x' : '',
+        budgeted ? verdictCell(ratios(seconds.sdk, seconds.ky), 1.2) : '',
+      ]);
+      rows.push([
+        '4',
+        `Bulk, ${count.toLocaleString('en-US')} orders ${label}: client CPU time`,
+        ranged(cpuSeconds.sdk, (value) => `${value.toFixed(2)} s`),
+        anchorsCell(cpuSeconds, (value) => `${value.toFixed(2)} s`),
+        `${ranged(ratios(cpuSeconds.sdk, cpuSeconds.ky), times)} plain ky`,
+        '',
+        '',
+      ]);
     }
-    const ratio = large.peakRss / small.peakRss;
+  }
+  if (stream.missing === undefined) {
+    const growth = (variant) => stream.runs.map((run) => run[variant].peakRss - run[variant].rssBefore);
     rows.push([
       '4',
-      `Bulk, peak RSS ${large.count.toLocaleString('en-US')} orders, \`streamBulk\` from a generator`,
-      mb(large.peakRss),
-      `${small.count.toLocaleString('en-US')} orders ${mb(small.peakRss)}`,
-      x(ratio),
+      `Bulk streamed, ${stream.count.toLocaleString('en-US')} orders from a generator: RSS growth (peak minus start), \`streamBulk\` vs plain ky posting the same chunks`,
+      ranged(growth('sdk'), mb),
+      `plain ky ${mb(medianOf(growth('ky')))}`,
+      `${ranged(ratios(growth('sdk'), growth('ky')), times)} plain ky`,
       '≤ 1.50x',
-      verdict(ratio <= 1.5),
+      verdictCell(ratios(growth('sdk'), growth('ky')), 1.5),
     ]);
   }
 
   const reference = coldStart.ky === undefined ? 'zod/mini' : 'ky';
-  const base = coldStart[reference];
-  const coldRatios = (name) => coldStartByRun[name].map((ms, run) => ms / coldStartByRun[reference][run]);
-  const COLD_BUDGETS = { main: 1.25, functions: 1 };
-  for (const [label, name] of [
-    ['main entry', 'main'],
-    ['functions entry', 'functions'],
-    ['webhooks entry', 'webhooks'],
-    ['`webhooks/node` entry', 'webhooksNode'],
-    ['`testing` entry', 'testing'],
+  const coldAnchors = Object.fromEntries(
+    [
+      ['ky', 'ky'],
+      ['octokit', '@octokit/core'],
+      ['openai', 'openai'],
+    ].map(([name, module]) => [name, coldStart[module]]),
+  );
+  for (const [label, name, budget] of [
+    ['main entry', 'main', 1.25],
+    ['`delivery-sdk/functions`', 'functions', 1.0],
+    ['`delivery-sdk/webhooks`', 'webhooks'],
+    ['`webhooks/node`', 'webhooksNode'],
+    ['`testing`', 'testing'],
   ]) {
     if (coldStart[name] === undefined) continue;
-    const budget = COLD_BUDGETS[name];
     rows.push([
       '5',
-      `Cold start, ${label}`,
-      msOf(coldStart[name]),
-      `${reference} alone ${msOf(base)}`,
-      ratioText(coldRatios(name)),
-      budget === undefined ? '' : `≤ ${x(budget)}`,
-      budget === undefined ? '' : rangeVerdict(coldRatios(name), budget),
+      `Cold start, ${label}: one \`await import()\` in a fresh process`,
+      ranged(coldStart[name], ms),
+      anchorsCell(coldAnchors, ms),
+      `${ranged(ratios(coldStart[name], coldStart[reference]), times)} ${reference}`,
+      budget === undefined ? '' : `≤ ${budget.toFixed(2)}x`,
+      budget === undefined ? '' : verdictCell(ratios(coldStart[name], coldStart[reference]), budget),
     ]);
   }
-  for (const name of ['zod', 'zod/mini', 'ky']) {
-    if (coldStart[name] !== undefined && name !== reference)
-      rows.push([
-        '5',
-        `Cold start, \`${name}\` alone (reference)`,
-        msOf(coldStart[name]),
-        `${reference} alone ${msOf(base)}`,
-        x(coldStart[name] / base),
-        '',
-        '',
-      ]);
-  }
 
-  const signed = (bytes) => `${bytes >= 0 ? '+' : '−'}${mb(Math.abs(bytes))}`;
   if (heap.ky !== undefined) {
+    const difference = heap.sdk.map((bytes, i) => bytes - heap.ky[i]);
     rows.push([
       '6',
       `Heap after ${heap.calls.toLocaleString('en-US')} calls, after gc()`,
-      mb(heap.sdk),
-      `plain ky ${mb(heap.ky)}`,
-      signed(heap.sdk - heap.ky),
+      ranged(heap.sdk, mb),
+      anchorsCell(heap, mb),
+      `${ranged(difference, signedMb)} vs plain ky`,
       '≤ +3.0 MB',
-      verdict(heap.sdk - heap.ky <= 3 * 2 ** 20),
+      verdictCell(difference, 3 * 2 ** 20),
     ]);
-    rows.push(['6', 'Heap, plain ky (reference)', mb(heap.ky), `raw fetch ${mb(heap.fetch)}`, signed(heap.ky - heap.fetch), '', '']);
   }
-  rows.push(['6', 'Heap, SDK against raw fetch (reference)', mb(heap.sdk), `raw fetch ${mb(heap.fetch)}`, signed(heap.sdk - heap.fetch), '', '']);
   return rows;
 }
 
 export function markdownTable(rows) {
-  const header = ['#', 'Measure', 'Delivery SDK', 'Baseline (same run)', 'Ratio', 'Budget', ''];
+  const header = ['#', 'Measure', 'Delivery SDK: median (min–max) over runs', 'Anchors, same run: median', 'Ratio: median (min–max)', 'Budget', 'Verdict'];
   return [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }
 
@@ -241,52 +245,58 @@ export function machineLine() {
   return `${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB · Node ${process.version} · ${process.platform}/${process.arch}`;
 }
 
-/** The table as README quotes it: the run's date and machine, then the rows. */
-export function readmeQuote({ rows, date }) {
-  return `From the run of ${date} (${machineLine()}; loopback):\n\n${markdownTable(rows)}`;
+/** The table as docs/performance.md quotes it: the run's date and machine, then the rows. */
+export function readmeQuote({ rows, date, load }) {
+  return `From the run of ${date} (${machineLine()}; loopback; load average at the start ${load}):\n\n${markdownTable(rows)}`;
 }
 
-export function resultsMarkdown({ rows, results, notes, date, durationSeconds }) {
+export function resultsMarkdown({ rows, results, notes, date, durationSeconds, load }) {
+  const { perCall, validation, heap, bulk, stream, coldStartRuns } = results;
   return `# Benchmark results
 
 Written by \`npm run bench\` (bench/run.mjs); do not edit by hand.
 
 - Date: ${date}
-- Machine: ${machineLine()}
-- Measured: ${results.source === 'dist' ? '`dist/` as built by `npm run build`' : "an esbuild bundle of `src/` shaped like tsup's (dependencies external), with `--src`"}${results.kyVersion ? `; plain ky ${results.kyVersion} as a reference` : '; ky unavailable'}
+- Machine: ${machineLine()}; load average at the start ${load}
+- Measured: ${results.source === 'dist' ? '`dist/` as built by `npm run build`' : "an esbuild bundle of `src/` shaped like tsup's (dependencies external), with `--src`"}${results.kyVersion ? `; plain ky ${results.kyVersion}` : '; ky unavailable'}; anchors \`@octokit/core\` and \`openai\` with their defaults
 - Whole run: ${durationSeconds.toFixed(0)} s
 
 ${markdownTable(rows)}
 
 ## How each figure is taken
 
-1. **Per call**: a \`node:http\` server in a child process on 127.0.0.1 answers every POST at once with the
-   spec's success envelope. Each variant sends the same realistic order (receiver, address, specs, cod,
-   10 image URLs) to \`/deliveries?apiVersion=1\`: the SDK's \`deliveries.create\` with validation on, a raw
-   \`fetch\` POST (\`JSON.stringify\` in, \`response.json()\` out), and \`ky.post(url, { json }).json()\` with ky's
-   defaults (and, for reference, with \`retry: 0, timeout: false\`). ${results.perCall.calls.toLocaleString('en-US')} calls each sequentially and ${results.perCall.calls.toLocaleString('en-US')} at concurrency ${results.perCall.concurrency}, after a warm-up,
-   interleaved in blocks (${results.perCall.sequentialBlock} sequential, ${results.perCall.concurrentBlock} concurrent) whose variant order rotates. Median and p99
-   of each call's duration, and the process's CPU time per call while the variant ran; each figure is the
-   median over ${results.perCall.runs} fresh processes. A ratio is taken run by run (the SDK and its baseline of the
-   same process) and given as its median with its range; the verdict is "ok" or "OVER" only when the whole
-   range is on one side of the budget, "within noise" otherwise.
-2. **Checking an order on the send path**: \`createDelivery\` with validation on and with \`validate: false\`,
-   over a \`fetch\` that answers in the same process at once, interleaved rounds after a warm-up; the
-   difference is what the checking step \`create\` runs costs a call (not a validator off that path).
-3. **Bundle size**: esbuild \`--bundle --minify --splitting\` (platform browser, ESM, as Vite, webpack and
-   Next build) of a checkout entry that constructs the client and calls \`deliveries.create\`, of a page that
-   only looks cities up, of the same checkout over \`delivery-sdk/functions\`, and of a webhook route; what
-   the page loads at once (the entry and its static imports), and every chunk it can load; gzip level 9.
-   1 KB = 1,000 bytes. The same check runs in \`npm test\` on src/.
-4. **Bulk**: against the SDK's sandbox listening on 127.0.0.1 in its own process (a fresh one per
-   size and measure). Time: \`createBulk\` of an array, plain ky POSTs (\`ky.post(url, { json }).json()\`)
-   and raw \`fetch\` POSTs of the same orders in the same chunks (100) and concurrency (4), in rounds of
-   one client process, the variants' order rotating per round; median over rounds; the ratio is of the
-   times taken (SDK over plain ky; raw fetch for reference). Memory: \`streamBulk\` of orders read from a
-   generator, outcomes dropped, in a client process of its own; peak RSS is its kernel high-water mark.
-5. **Cold start**: one \`await import(...)\` of each entry timed inside a fresh \`node\` process, ${results.coldStartRuns} runs interleaved; the
-   ratio to ky is taken run by run, given with its range, and judged as in 1.
-6. **Heap**: \`heapUsed\` after ${results.heap.calls.toLocaleString('en-US')} sequential calls and three \`gc()\`s (\`--expose-gc\`), each variant in its own fresh
-   process with only its own modules loaded; median of ${results.heap.runs}.
+Every timed figure is taken in ${perCall.runs.length} or more fresh processes, the variants interleaved; the table gives the median
+over those runs and, in brackets, the lowest and highest. A ratio is taken within each run (the SDK and its
+anchor measured in the same process, or in processes run one after the other) and its spread reported the same
+way. A verdict is given only when every run is on the same side of the budget; otherwise the figure is
+**within noise** of it. CPU time is the client process's user + system time (\`process.cpuUsage()\`), beside
+the wall time: it does not move with what else the machine runs as much as wall time does.
+
+1. **Per call**: a \`node:http\` server in a child process on 127.0.0.1 answers every POST at once. Each variant
+   sends the same realistic order (receiver, address, specs, cod, 10 image URLs) to \`/deliveries?apiVersion=1\`:
+   the SDK's \`deliveries.create\` (validation on, and \`validate: false\`), a raw \`fetch\` POST
+   (\`JSON.stringify\` in, \`response.json()\` out), \`ky.post(url, { json }).json()\`, \`@octokit/core\`'s
+   \`octokit.request('POST /deliveries{?apiVersion}', { data })\` and \`openai\`'s \`client.post(path, { body })\`, each
+   with its defaults (retries and timeouts on). ${perCall.calls.toLocaleString('en-US')} calls each sequentially and ${perCall.calls.toLocaleString('en-US')} at concurrency ${perCall.concurrency}, after a
+   warm-up, interleaved in blocks (${perCall.sequentialBlock} sequential, ${perCall.concurrentBlock} concurrent) whose variant order rotates; ${perCall.runs.length} processes.
+2. **The plain check on the send path**: \`deliveries.create\` through the public client with a \`fetch\` that
+   answers at once in the same process, validation on and \`validate: false\` in alternating blocks of
+   ${validation.blockCalls} calls (${validation.blocks} blocks each, ${validation.runs.length} processes); the figure is the median, over pairs of adjacent blocks, of
+   their difference in time per call: what \`create\`'s own check costs, whatever shape its code takes inside.
+3. **Bundle size**: esbuild \`--bundle --minify --splitting\` (platform browser, ESM) of a page that constructs
+   the client and creates one order, of a page that looks up cities, of a page on \`delivery-sdk/functions\`,
+   and of a webhook route; what the page loads at once (the entry and its static imports), and every chunk
+   it can load; gzip level 9. 1 KB = 1,000 bytes. Deterministic: one build. The same check runs in \`npm test\`.
+4. **Bulk**: time: \`createBulk\` of ${bulk.cheap?.[0]?.count?.toLocaleString('en-US') ?? 'N'} orders, and plain ky and raw \`fetch\` posting the same chunks (100) at the same
+   concurrency (4), in one client process per run, their order rotating per run; ${bulk.cheap?.length ?? 0} runs against a \`node:http\`
+   server that answers each chunk at once (one \`JSON.parse\` to count it), and ${bulk.sandbox?.length ?? 0} against the SDK's sandbox
+   (which checks and stores every order) for reference. Memory: ${stream.count?.toLocaleString('en-US') ?? 'N'} orders read from a generator, uploaded by
+   \`streamBulk\` or by plain ky posting the same chunks at the same concurrency, outcomes dropped, each in a
+   process of its own (${stream.runs?.length ?? 0} of each, alternating) against the cheap server; the figure is the process's peak RSS
+   (the kernel's high-water mark) minus its RSS before the upload.
+5. **Cold start**: one \`await import(...)\` of each module timed inside a fresh \`node\` process, ${coldStartRuns} rounds, the
+   modules' order rotating per round, after one untimed round that fills the file-system cache.
+6. **Heap**: \`heapUsed\` after ${heap.calls.toLocaleString('en-US')} sequential calls and three \`gc()\`s (\`--expose-gc\`), each variant in a fresh
+   process with only its own modules loaded; ${heap.runs} rounds, the variants' order rotating.
 ${notes.length > 0 ? `\n## Notes from this run\n\n${notes.map((note) => `- ${note}`).join('\n')}\n` : ''}`;
 }

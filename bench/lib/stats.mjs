@@ -15,3 +15,21 @@ export function rotate(values, by) {
   const shift = by % values.length;
   return [...values.slice(shift), ...values.slice(0, shift)];
 }
+
+/** The spread of one figure over process runs: `{ min, median, max, runs }`. */
+export function spread(values) {
+  const finite = values.filter(Number.isFinite);
+  return { min: Math.min(...finite), median: median(finite), max: Math.max(...finite), runs: finite.length };
+}
+
+/**
+ * The verdict on a figure's spread against its budget (`at most` by default, `at least` with
+ * `atLeast`): 'ok' or 'over' only when every run is on the same side of it, else 'noise'.
+ */
+export function verdictOf({ min, max }, budget, { atLeast = false } = {}) {
+  const [low, high] = atLeast ? [-max, -min] : [min, max];
+  const limit = atLeast ? -budget : budget;
+  if (high <= limit) return 'ok';
+  if (low > limit) return 'over';
+  return 'noise';
+}

@@ -1,34 +1,48 @@
 /**
- * What checking an order costs on the send path: `createDelivery` with `validate` on and off, over
- * a `fetch` that answers in-process at once, so the difference is the checking step `create`
- * runs (the plain check; zod only for an order it refuses), not a validator off that path.
+ * What the client-side check costs on the send path: `deliveries.create` of the realistic order
+ * with validation on and with `validate: false`, through the public client, its `fetch` answering
+ * at once in process (no socket, no server), so that the difference between the two is the check
+ * that `create` runs, whatever shape its code takes inside. Blocks of calls alternate, the order of
+ * the two rotating per block; the cost is the median over pairs of adjacent blocks of their
+ * difference in mean call time (and in CPU time per call).
  */
 import { pathToFileURL } from 'node:url';
+import { API_KEY } from './callers.mjs';
 import { childMain } from './child.mjs';
-import { realisticOrder } from './order.mjs';
+import { CREATED_ANSWER, realisticOrder } from './order.mjs';
 import { median, rotate } from './stats.mjs';
 
-const CREATED = JSON.stringify({ success: true, message: 'Delivery created', data: { _id: 'd1', trackingNumber: '70000001' } });
+const instantFetch = async () => new Response(CREATED_ANSWER, { status: 200, headers: { 'content-type': 'application/json' } });
 
-childMain(async ({ targets, rounds, callsPerRound }) => {
-  const { DeliveryCore, createDelivery } = await import(pathToFileURL(targets.functions).href);
-  const fetch = async () => new Response(CREATED, { status: 201, headers: { 'content-type': 'application/json' } });
-  const cores = {
-    checked: new DeliveryCore({ baseUrl: 'https://api.example.com/v2', apiKey: 'bench-key-1', fetch }),
-    unchecked: new DeliveryCore({ baseUrl: 'https://api.example.com/v2', apiKey: 'bench-key-1', fetch, validate: false }),
-  };
+childMain(async ({ targets, blocks, blockCalls, warmup }) => {
+  const { DeliveryClient } = await import(pathToFileURL(targets.main).href);
+  const client = new DeliveryClient({ baseUrl: 'http://127.0.0.1:9/v2', apiKey: API_KEY, fetch: instantFetch });
   const order = realisticOrder();
-  const names = Object.keys(cores);
-  for (const name of names) for (let i = 0; i < 2_000; i++) await createDelivery(cores[name], order);
-  const perCall = Object.fromEntries(names.map((name) => [name, []]));
-  for (let round = 0; round < rounds; round++) {
-    for (const name of rotate(names, round)) {
+  const variants = {
+    checked: () => client.deliveries.create(order),
+    unchecked: () => client.deliveries.create(order, { validate: false }),
+  };
+  for (const call of Object.values(variants)) for (let i = 0; i < warmup; i++) await call();
+
+  // Per block: mean wall and CPU time per call. A checked block and the unchecked one next to it
+  // form a pair; the median of the pairs' differences is the check's cost, drift cancelled.
+  const blocksOf = { checked: [], unchecked: [] };
+  for (let block = 0; block < blocks; block++) {
+    for (const name of rotate(Object.keys(variants), block)) {
+      const call = variants[name];
+      const cpu0 = process.cpuUsage();
       const t0 = performance.now();
-      for (let i = 0; i < callsPerRound; i++) await createDelivery(cores[name], order);
-      perCall[name].push((performance.now() - t0) / callsPerRound);
+      for (let i = 0; i < blockCalls; i++) await call();
+      const wall = (performance.now() - t0) / blockCalls;
+      const used = process.cpuUsage(cpu0);
+      blocksOf[name].push({ wall, cpu: (used.user + used.system) / 1000 / blockCalls });
     }
   }
-  const checked = median(perCall.checked);
-  const unchecked = median(perCall.unchecked);
-  return { checked, unchecked, checkMs: checked - unchecked };
+  const of = (name, field) => blocksOf[name].map((block) => block[field]);
+  const paired = (field) => median(blocksOf.checked.map((block, i) => block[field] - blocksOf.unchecked[i][field]));
+  return {
+    checked: { median: median(of('checked', 'wall')), cpu: median(of('checked', 'cpu')) },
+    unchecked: { median: median(of('unchecked', 'wall')), cpu: median(of('unchecked', 'cpu')) },
+    cost: { wall: paired('wall'), cpu: paired('cpu') },
+  };
 });

@@ -48,7 +48,10 @@ describe('maxResponseBytes', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(async () => {
+    server.closeAllConnections(); // the client's idle keep-alive connections too, instead of waiting for them to time out
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
   beforeEach(() => (requests = 0));
 
   const client = (options: Partial<DeliveryClientOptions> = {}) =>
@@ -129,8 +132,11 @@ describe('maxResponseBytes', () => {
   });
 
   it('defaults to 10 MB, and refuses a limit that is not a number >= 0', async () => {
-    const tally = { written: 0 };
-    answer = endless(200, tally);
+    // A Content-Length one byte over the default is refused before the body, so no 10 MB are streamed to prove it.
+    answer = (res, ended) => {
+      res.setHeader('content-length', String(10 * 2 ** 20 + 1));
+      endless(200, { written: 0 })(res, ended);
+    };
     const error = await failure(client().lookup.cities({ countryId: 'eg' }));
     expect(error).toMatchObject({ name: 'ResponseTooLargeError', maxResponseBytes: 10 * 2 ** 20 });
     expect(() => client({ maxResponseBytes: -1 })).toThrow(/maxResponseBytes/);

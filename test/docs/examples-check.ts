@@ -1,13 +1,16 @@
 // Type-checking the TypeScript examples users copy (README.md, docs/*.md, the `@example`s of the
 // shipped declarations) against the sources, with the project's strict options. Variables an
 // example takes as given (`client`, `receiver`, `orders`, ...) are declared with the SDK's own types.
+// All of them are checked in one program (exampleDiagnostics), by examples.test.ts.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import ts from 'typescript';
 import * as functions from '../../src/functions/index.js';
 import * as sdk from '../../src/index.js';
 import * as testing from '../../src/testing/index.js';
 import * as validation from '../../src/validation.js';
 import * as webhooks from '../../src/webhooks/index.js';
-import { root } from './pages.js';
+import { type Example, examplesOf, PAGES, root } from './pages.js';
 
 /** What an example may use without declaring it, and its type. */
 export const GIVEN: Record<string, string> = {
@@ -117,4 +120,99 @@ export function typeCheck(modules: Map<string, string>): Map<string, string[]> {
     );
   }
   return out;
+}
+
+/** What hover snippets take as given besides README's: the event, error or order at hand, and the app's own functions. */
+export const HOVER_GIVEN: Record<string, string> = {
+  event: "declare const event: import('delivery-sdk/webhooks').WebhookEvent;",
+  err: 'declare const err: unknown;',
+  order: 'declare const order: SDK.OrderInput;',
+  sendOrder: 'declare const sendOrder: SDK.FulfillmentSendOrder;',
+  returnOrder: 'declare const returnOrder: SDK.FulfillmentReturnOrder;',
+  original: 'declare const original: SDK.FulfillmentSendOrder;',
+  business: 'declare const business: SDK.Business;',
+  cairoId: 'declare const cairoId: string;',
+  codeFromSms: 'declare const codeFromSms: string;',
+  tokenFromEmailLink: 'declare const tokenFromEmailLink: string;',
+  previous: 'declare const previous: number | undefined;',
+  request: 'declare const request: Request;',
+  body: 'declare const body: unknown;',
+  warn: 'declare function warn(...args: unknown[]): Promise<void>;',
+  notify: 'declare function notify(...args: unknown[]): Promise<void>;',
+  notifyCustomer: "declare function notifyCustomer(event: import('delivery-sdk/webhooks').WebhookEvent): void;",
+  markPaid: 'declare function markPaid(...args: unknown[]): Promise<void>;',
+  recordPayment: 'declare function recordPayment(...args: unknown[]): Promise<void>;',
+  lowerTheCod: 'declare function lowerTheCod(issues: readonly SDK.ValidationIssue[]): void;',
+  FulfillmentSendOrder: 'type FulfillmentSendOrder = SDK.FulfillmentSendOrder;',
+  // A list of orders to upload, and the app's own store of them: snippets use the name for both.
+  orders: [
+    'declare const orders: SDK.OrderInput[] & {',
+    '  markDelivered(reference: string | undefined, cod: number | undefined): Promise<void>;',
+    '  flag(reference: string | undefined, reason: string): Promise<void>;',
+    '  update(trackingNumber: string, state: number): Promise<void>;',
+    '  setState(trackingNumber: string, state: number): Promise<void>;',
+    '};',
+  ].join('\n'),
+};
+
+interface DeclarationExample {
+  file: string;
+  line: number;
+  code: string;
+}
+
+function declarationFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return declarationFiles(path);
+    return entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** Every `@example` of the TSDoc comments of a declaration file: its fenced code, or its text when unfenced. */
+export function examplesIn(file: string, text: string): DeclarationExample[] {
+  const out: DeclarationExample[] = [];
+  for (const comment of text.matchAll(/\/\*\*[\s\S]*?\*\//g)) {
+    const lines = comment[0].split('\n').map((line) => line.replace(/^\s*\/?\*+\/?\s?/, '').replace(/\s*\*\/$/, ''));
+    const firstLine = text.slice(0, comment.index).split('\n').length;
+    lines.forEach((line, i) => {
+      if (!line.trimStart().startsWith('@example')) return;
+      const body: string[] = [];
+      for (const next of lines.slice(i + 1)) {
+        if (next.trimStart().startsWith('@')) break;
+        body.push(next);
+      }
+      const joined = body.join('\n');
+      const fenced = /```(?:ts|typescript)?\n([\s\S]*?)```/.exec(joined);
+      out.push({ file: relative(root, file), line: firstLine + i, code: fenced?.[1] ?? joined });
+    });
+  }
+  return out;
+}
+
+const DIST = join(root, 'dist');
+
+/** Whether dist/ holds a build: the declarations' examples are read from it. */
+export const BUILT = existsSync(join(DIST, 'index.d.ts'));
+
+/** Every ```ts block of README.md and docs/. */
+export const PAGE_EXAMPLES: Example[] = PAGES.flatMap((page) => examplesOf(page));
+/** A known-wrong example, so a checker that reports nothing would be caught. */
+export const BROKEN: Example = { page: 'broken', line: 0, code: "const zones = await client.lookup.zones({ cityId: 'x' });\nzones[0].name;" };
+/** Every `@example` of the built declarations (dist/**\/*.d.ts). */
+export const DECLARATION_EXAMPLES: DeclarationExample[] = BUILT ? declarationFiles(DIST).flatMap((file) => examplesIn(file, readFileSync(file, 'utf8'))) : [];
+
+/** The module file an example is checked as. */
+export const moduleOf = (example: Example | DeclarationExample): string =>
+  `${root}test/docs/${('page' in example ? example.page : example.file).replace(/\W/g, '-')}-line-${example.line}.ts`;
+
+/** The diagnostics of every example (by {@link moduleOf}), README's, docs/' and the declarations', from one program. */
+export function exampleDiagnostics(): Map<string, string[]> {
+  return typeCheck(
+    new Map([
+      ...[...PAGE_EXAMPLES, BROKEN].map((example) => [moduleOf(example), asModule(example.code)] as const),
+      ...DECLARATION_EXAMPLES.map((example) => [moduleOf(example), asModule(example.code, { given: HOVER_GIVEN, wrapped: true })] as const),
+      [`${root}test/docs/ambient.d.ts`, AMBIENT],
+    ]),
+  );
 }

@@ -1,4 +1,4 @@
-// README's Set-up test, verbatim below this comment: test/docs/readme-examples.test.ts checks that README
+// README's Set-up test, verbatim below this comment: test/docs/examples.test.ts checks that README
 // still holds exactly this code, and vitest runs it here as a reader would run it in their own suite.
 import { afterAll, expect, it } from 'vitest';
 import { DeliveryClient, DeliveryState, DeliveryType } from 'delivery-sdk';

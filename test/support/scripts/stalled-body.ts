@@ -45,8 +45,8 @@ async function outcome(call: Promise<unknown>, ms: number): Promise<string> {
 const client = new DeliveryClient({
   baseUrl,
   apiKey: 'sk_test_stalled_body',
-  timeout: 500,
-  totalTimeout: 2000,
+  timeout: 200,
+  totalTimeout: 800,
   maxRetries: 1,
   retryDelay: { base: 1, max: 1 },
 });
@@ -68,7 +68,7 @@ const call = patient.request({ method: 'GET', path: '/stall' }, { signal: contro
 const abortWhenStalled = setInterval(() => {
   if (requests >= before + 2) {
     clearInterval(abortWhenStalled);
-    setTimeout(() => controller.abort(), 300);
+    setTimeout(() => controller.abort(), 100);
   }
 }, 20);
 const aborted = await outcome(call, 8000);

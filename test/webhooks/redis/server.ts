@@ -4,10 +4,20 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 
-/** The redis-server binary, or `undefined` when it is not installed. */
-export const REDIS_SERVER = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((file) => spawnSync(file, ['--version']).status === 0);
+/** How to get redis-server, for the messages of a run without it. */
+export const INSTALL_REDIS = 'install redis-server (Debian/Ubuntu: sudo apt-get install redis-server; macOS: brew install redis)';
+
+/**
+ * The redis-server binary: `REDIS_SERVER_BIN` when set, else the first `redis-server` on PATH that
+ * runs; `undefined` when there is none.
+ */
+export const REDIS_SERVER = (
+  process.env['REDIS_SERVER_BIN'] === undefined
+    ? (process.env['PATH'] ?? '').split(delimiter).map((dir) => join(dir, 'redis-server'))
+    : [process.env['REDIS_SERVER_BIN']]
+).find((file) => file !== '' && spawnSync(file, ['--version']).status === 0);
 
 /**
  * Outside CI a machine without redis-server skips these tests; in CI (`.ci/run` installs it) its
@@ -28,7 +38,7 @@ export interface RedisServer {
 
 export async function startRedisServer(): Promise<RedisServer> {
   if (REDIS_SERVER === undefined)
-    throw new Error('redis-server is not installed (Debian: apt-get install redis-server); the Redis tracker tests need it, and CI=true forbids skipping them');
+    throw new Error(`redis-server not found: the Redis tracker tests need it, and CI=true forbids skipping them; ${INSTALL_REDIS}`);
   const binary = REDIS_SERVER;
   const dir = mkdtempSync(join(tmpdir(), 'delivery-sdk-redis-'));
   let port = 0;
