@@ -1,4 +1,4 @@
-import type { Attempt } from './deadline.js';
+import type { AttemptClock } from './deadline.js';
 import { isRecord } from './guards.js';
 import { scrubParsed, scrubText } from './redaction.js';
 
@@ -7,7 +7,7 @@ import { scrubParsed, scrubText } from './redaction.js';
  * (the stream is cancelled, which frees the connection), and a `Content-Length` above the limit
  * stops it before the first byte. Cutting `attempt` cancels the read as well.
  */
-export async function readTextWithin(response: Response, maxBytes: number, attempt: Attempt): Promise<string | undefined> {
+export async function readTextWithin(response: Response, maxBytes: number, attempt: AttemptClock): Promise<string | undefined> {
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   const body = response.body;
   if (declared > maxBytes) {

@@ -11,7 +11,7 @@ import {
 import type { WithResponse } from './api-promise.js';
 import { decodeBody, discardBody, isErrorEnvelope, readTextWithin, unwrapEnvelope } from './body.js';
 import type { ResolvedConfig } from './config.js';
-import { Attempt, AttemptCut, abortedByCaller, MAX_TIMER, sleep } from './deadline.js';
+import { AttemptClock, AttemptCut, abortedByCaller, MAX_TIMER, sleep } from './deadline.js';
 import type { Endpoint } from './endpoint.js';
 import { LOG_LEVELS, log } from './logger.js';
 import type { CallOptions, ClientHooks } from './options.js';
@@ -128,7 +128,7 @@ export class Call<T> {
       log(config, 'debug', `${request.method} ${request.url} (attempt ${attempt})`, { headers });
       notify(config, 'onRequest', { ...request, attempt, headers });
     }
-    const clock = new Attempt(options.signal, this.#timeout, this.#deadlineAt - Date.now());
+    const clock = new AttemptClock(options.signal, this.#timeout, this.#deadlineAt - Date.now());
     const work = this.#exchange(clock, attempt);
     // Left to settle on its own once the clock cuts the attempt; its outcome is no longer awaited.
     work.catch(() => undefined);
@@ -143,7 +143,7 @@ export class Call<T> {
   }
 
   /** Sends one attempt and reads its answer to the last byte. */
-  async #exchange(clock: Attempt, attempt: number): Promise<WithResponse<T>> {
+  async #exchange(clock: AttemptClock, attempt: number): Promise<WithResponse<T>> {
     const { config, request } = this;
     const started = Date.now();
     const kyOptions: Options = { method: request.method, json: this.json, signal: clock.signal };

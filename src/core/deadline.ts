@@ -19,13 +19,13 @@ export const MAX_TIMER = 2 ** 31 - 1;
 /** What cut an attempt short: the caller's signal, `totalTimeout`, or the attempt's own `timeout`. */
 export type Cut = 'caller' | 'total' | 'attempt';
 
-/** How an attempt cut short rejects {@link Attempt.race}. */
+/** How an attempt cut short rejects {@link AttemptClock.race}. */
 export class AttemptCut {
   constructor(readonly cut: Cut) {}
 }
 
 /** One attempt's clock: its signal goes to fetch, and {@link race} settles when it fires even if fetch does not. */
-export class Attempt {
+export class AttemptClock {
   readonly #controller = new AbortController();
   /** Aborted when the attempt is cut; given to ky, and so to fetch. */
   readonly signal = this.#controller.signal;

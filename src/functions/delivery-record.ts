@@ -73,7 +73,7 @@ export interface DeliveryRecord {
 }
 
 /** `{ code }` from what the service sends: an object with a numeric code (a numeric string is read as a number), or a bare code. */
-function coded(value: unknown): Record<string, unknown> | undefined {
+function codeRecord(value: unknown): Record<string, unknown> | undefined {
   if (isRecord(value)) {
     const code = value['code'];
     return typeof code === 'string' && /^\d+$/.test(code) ? { ...value, code: Number(code) } : value;
@@ -96,7 +96,7 @@ export function deliveryRecord(data: unknown): DeliveryRecord {
     if (text !== undefined) out[field] = text;
   }
   for (const field of ['state', 'type'] as const) {
-    const value = coded(record[field]);
+    const value = codeRecord(record[field]);
     if (value !== undefined) out[field] = value;
   }
   return out as DeliveryRecord;

@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import { ErrorCode } from '../errors/codes.js';
 import { type OrderAddress, orderAddressSchema, type PickupLocationEntry, pickupLocationShape } from './address.js';
-import { coded, filledText, object, optional, phoneText, rule } from './fields.js';
+import { codedRule, filledText, object, optional, phoneText, rule } from './fields.js';
 import { type CheckResult, checkWith, rejected } from './issues.js';
 import { lazy } from './lazy.js';
 import {
@@ -92,8 +92,8 @@ function codSchemaFor(typeCode: unknown) {
   if (typeCode === 25) return refundCodSchema();
   if (typeCode === 10 || typeCode === 30) return collectedCodSchema();
   return z.number().check(
-    coded((cod: number) => cod <= COD_LIMIT, `must be at most ${COD_LIMIT} EGP`, ErrorCode.CodLimitExceeded),
-    coded((cod: number) => cod >= -COD_LIMIT, `a refund must be at most ${COD_LIMIT} EGP (cod >= -${COD_LIMIT})`, ErrorCode.RefundCodLimitExceeded),
+    codedRule((cod: number) => cod <= COD_LIMIT, `must be at most ${COD_LIMIT} EGP`, ErrorCode.CodLimitExceeded),
+    codedRule((cod: number) => cod >= -COD_LIMIT, `a refund must be at most ${COD_LIMIT} EGP (cod >= -${COD_LIMIT})`, ErrorCode.RefundCodLimitExceeded),
   );
 }
 

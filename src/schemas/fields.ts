@@ -15,7 +15,7 @@ export type Report = (path: ReadonlyArray<string | number>, message: string, err
  * issues, which never stop other rules from running (they `continue`).
  * @internal
  */
-export function coded<T>(holds: (value: T) => boolean, message: string, errorCode: ErrorCode): z.core.$ZodCheck<T> {
+export function codedRule<T>(holds: (value: T) => boolean, message: string, errorCode: ErrorCode): z.core.$ZodCheck<T> {
   return z.refine<T>(holds, { error: message, params: { errorCode } });
 }
 
@@ -94,5 +94,5 @@ export const phoneText = (holds: (value: string) => boolean, message: string): z
 
 /** @internal An absolute http(s) URL; with a code, its failure carries it (2151 for image URLs). */
 export function httpUrl(message: string, errorCode?: ErrorCode): z.ZodMiniString {
-  return z.string().check(errorCode === undefined ? rule(isHttpUrl, message) : coded(isHttpUrl, message, errorCode));
+  return z.string().check(errorCode === undefined ? rule(isHttpUrl, message) : codedRule(isHttpUrl, message, errorCode));
 }

@@ -83,14 +83,14 @@ function toIssue(issue: z.core.$ZodIssue): ValidationIssue {
  * field: `cod: must be at most 30000 EGP (errorCode 3007)`.
  */
 export function errorForIssues(subject: string, issues: readonly ValidationIssue[], unlistedIssues = 0): DeliveryError {
-  const coded = issues.find((issue) => isKnownErrorCode(issue.errorCode));
-  if (coded === undefined || !isKnownErrorCode(coded.errorCode)) return new ValidationError(issues, { subject, unlistedIssues });
-  const code = coded.errorCode;
-  const others = issues.filter((issue) => issue !== coded);
+  const codedIssue = issues.find((issue) => isKnownErrorCode(issue.errorCode));
+  if (codedIssue === undefined || !isKnownErrorCode(codedIssue.errorCode)) return new ValidationError(issues, { subject, unlistedIssues });
+  const code = codedIssue.errorCode;
+  const others = issues.filter((issue) => issue !== codedIssue);
   const message = issueSummary(
-    [coded, ...others],
+    [codedIssue, ...others],
     unlistedIssues,
-    (issue) => `${formatPath(issue.path)}: ${issue.message}${issue === coded ? ` (errorCode ${code})` : ''}`,
+    (issue) => `${formatPath(issue.path)}: ${issue.message}${issue === codedIssue ? ` (errorCode ${code})` : ''}`,
   );
   return createCodedError(code, { source: 'client', issues, unlistedIssues, message });
 }

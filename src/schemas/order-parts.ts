@@ -1,7 +1,7 @@
 /** The parts of an order body other than its addresses, with their schemas. */
 import * as z from 'zod/mini';
 import { ErrorCode } from '../errors/codes.js';
-import { coded, crossField, dropUndefined, httpUrl, object, openObject, optional, phoneText, rule } from './fields.js';
+import { codedRule, crossField, dropUndefined, httpUrl, object, openObject, optional, phoneText, rule } from './fields.js';
 import { describeValue, MAX_LISTED_ISSUES, unlistedIssue } from './issues.js';
 import { COD_LIMIT, isFilled, isHeaderName, isPhoneNumber, isRecord, isSafeHeaderValue } from './predicates.js';
 
@@ -215,22 +215,22 @@ export function webhookHeadersSchema() {
 export function collectedCodSchema() {
   return z.number().check(
     rule((cod: number) => cod >= 0, 'must not be negative: a refund (negative cod) is only for Customer Return Pickups'),
-    coded((cod: number) => cod <= COD_LIMIT, `must be at most ${COD_LIMIT} EGP`, ErrorCode.CodLimitExceeded),
+    codedRule((cod: number) => cod <= COD_LIMIT, `must be at most ${COD_LIMIT} EGP`, ErrorCode.CodLimitExceeded),
   );
 }
 
 /** @internal `cod` of a Cash Collection: more than 0 (3006, like a missing one) and at most 30000. */
 export function cashCollectionCodSchema() {
   return z.number().check(
-    coded((cod: number) => cod > 0, 'must be more than 0 for Cash Collection orders', ErrorCode.CodRequired),
-    coded((cod: number) => cod <= COD_LIMIT, `must be at most ${COD_LIMIT} EGP`, ErrorCode.CodLimitExceeded),
+    codedRule((cod: number) => cod > 0, 'must be more than 0 for Cash Collection orders', ErrorCode.CodRequired),
+    codedRule((cod: number) => cod <= COD_LIMIT, `must be at most ${COD_LIMIT} EGP`, ErrorCode.CodLimitExceeded),
   );
 }
 
 /** @internal `cod` of a return (CRP, fulfillment return): only a refund, a negative amount of at most 30000. */
 export function refundCodSchema() {
   return z.number().check(
-    coded((cod: number) => cod <= 0, 'must be a refund (a negative amount) or 0 on a return', ErrorCode.CrpRefundCodOnly),
-    coded((cod: number) => cod >= -COD_LIMIT, `a refund must be at most ${COD_LIMIT} EGP (cod >= -${COD_LIMIT})`, ErrorCode.RefundCodLimitExceeded),
+    codedRule((cod: number) => cod <= 0, 'must be a refund (a negative amount) or 0 on a return', ErrorCode.CrpRefundCodOnly),
+    codedRule((cod: number) => cod >= -COD_LIMIT, `a refund must be at most ${COD_LIMIT} EGP (cod >= -${COD_LIMIT})`, ErrorCode.RefundCodLimitExceeded),
   );
 }

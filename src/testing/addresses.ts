@@ -1,6 +1,6 @@
 import { isFilled } from '../schemas/predicates.js';
 import { SANDBOX_STREET_CODES, type SeedCity, type SeedDistrict, type SeedZone, seedData } from './seed.js';
-import { coded, invalid, isRecord } from './wire.js';
+import { codedRefusal, invalid, isRecord } from './wire.js';
 
 const same = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
 
@@ -56,7 +56,7 @@ export function checkOrderAddress(value: unknown, role: AddressRole, marketplace
   const { city: cityName, cityId, districtId, districtName, zoneId, firstLine, streetCode } = value as Record<string, string | undefined>;
 
   if (!isFilled(cityName) && !isFilled(zoneId) && !isFilled(districtId)) {
-    throw coded(3009, `${role} has none of city, zoneId or districtId`);
+    throw codedRefusal(3009, `${role} has none of city, zoneId or districtId`);
   }
   if (!isFilled(firstLine) || firstLine.trim().length <= 5) {
     throw invalid(`${role}.firstLine is required and must be longer than 5 characters`);
@@ -65,46 +65,46 @@ export function checkOrderAddress(value: unknown, role: AddressRole, marketplace
   let city: SeedCity | undefined;
   if (isFilled(cityId)) {
     city = findCityById(cityId);
-    if (city === undefined) throw coded(3001, `${role}.cityId '${cityId}' is not in the cities list`);
+    if (city === undefined) throw codedRefusal(3001, `${role}.cityId '${cityId}' is not in the cities list`);
   }
   if (isFilled(cityName)) {
     const named = findCityByName(cityName);
-    if (named === undefined) throw coded(3001, `${role}.city '${cityName}' is not in the cities list`);
-    if (city !== undefined && city._id !== named._id) throw coded(3001, `${role}.city '${cityName}' is not the city of cityId '${city._id}'`);
+    if (named === undefined) throw codedRefusal(3001, `${role}.city '${cityName}' is not in the cities list`);
+    if (city !== undefined && city._id !== named._id) throw codedRefusal(3001, `${role}.city '${cityName}' is not the city of cityId '${city._id}'`);
     city = named;
   }
 
   if (isFilled(zoneId)) {
     const zone = findZone(zoneId);
-    if (zone === undefined) throw coded(3002, `${role}.zoneId '${zoneId}' is not in the zones list`);
-    if (city !== undefined && zone.cityId !== city._id) throw coded(3002, `${role}.zoneId '${zoneId}' is not a zone of ${city.name}`);
+    if (zone === undefined) throw codedRefusal(3002, `${role}.zoneId '${zoneId}' is not in the zones list`);
+    if (city !== undefined && zone.cityId !== city._id) throw codedRefusal(3002, `${role}.zoneId '${zoneId}' is not a zone of ${city.name}`);
   }
 
   let district: SeedDistrict | undefined;
   if (isFilled(districtId)) {
     district = findDistrictById(districtId);
-    if (district === undefined) throw coded(3003, `${role}.districtId '${districtId}' is not in the district lists`);
-    if (city !== undefined && district.cityId !== city._id) throw coded(3003, `${role}.districtId '${districtId}' is not a district of ${city.name}`);
+    if (district === undefined) throw codedRefusal(3003, `${role}.districtId '${districtId}' is not in the district lists`);
+    if (city !== undefined && district.cityId !== city._id) throw codedRefusal(3003, `${role}.districtId '${districtId}' is not a district of ${city.name}`);
   } else if (isFilled(districtName)) {
     if (!isFilled(cityId)) throw invalid(`${role}.cityId is required when districtName is used`);
     district = findDistrictByName(cityId, districtName);
-    if (district === undefined) throw coded(3003, `${role}.districtName '${districtName}' is not a district of ${city?.name ?? cityId}`);
+    if (district === undefined) throw codedRefusal(3003, `${role}.districtName '${districtName}' is not a district of ${city?.name ?? cityId}`);
   } else if (marketplacePickup) {
     if (!isFilled(cityName)) throw invalid(`${role}.city is required in marketplace mode`);
     const loose = value['district'];
     if (isFilled(loose) && city !== undefined) {
       district = findDistrictByName(city._id, loose);
-      if (district === undefined) throw coded(3003, `${role}.district '${loose}' is not a district of ${city.name}`);
+      if (district === undefined) throw codedRefusal(3003, `${role}.district '${loose}' is not a district of ${city.name}`);
     }
   } else {
     throw invalid(`${role}.districtId is required (or districtName together with cityId)`);
   }
 
   if (district !== undefined && isFilled(zoneId) && district.zoneId !== zoneId) {
-    throw coded(3003, `${role}: district '${district.districtName}' is not in zone '${zoneId}'`);
+    throw codedRefusal(3003, `${role}: district '${district.districtName}' is not in zone '${zoneId}'`);
   }
   if (streetCode !== undefined && !SANDBOX_STREET_CODES.includes(streetCode)) {
-    throw coded(3004, `${role}.streetCode '${streetCode}' is unknown`);
+    throw codedRefusal(3004, `${role}.streetCode '${streetCode}' is unknown`);
   }
   if (district !== undefined && role === 'dropOffAddress' && !district.dropOffAvailability) {
     throw invalid(`The service does not deliver to ${district.districtName} (dropOffAvailability is false)`);
@@ -130,7 +130,7 @@ export function checkPickupLocation(value: unknown, at = ''): { readonly distric
   if (!isFilled(districtId)) throw invalid(`${field('districtId')} is required`);
   if (!isFilled(firstLine) || firstLine.trim().length < 5) throw invalid(`${field('firstLine')} is required and must be at least 5 characters`);
   const district = findDistrictById(districtId);
-  if (district === undefined) throw coded(3003, `${field('districtId')} '${districtId}' is not in the district lists`);
+  if (district === undefined) throw codedRefusal(3003, `${field('districtId')} '${districtId}' is not in the district lists`);
   if (!district.pickupAvailability) throw invalid(`The service does not pick up from ${district.districtName} (pickupAvailability is false)`);
   return { district, entry: value };
 }

@@ -1,7 +1,7 @@
 import { asciiDigits, isFilled, isHeaderName, shown } from '../schemas/predicates.js';
 import { checkOrderAddress } from './addresses.js';
 import type { BusinessRecord, FlowKind, FulfillmentItem, OrderRecord } from './store.js';
-import { coded, invalid, isRecord, wrongType } from './wire.js';
+import { codedRefusal, invalid, isRecord, wrongType } from './wire.js';
 
 /**
  * Host of the sandbox's "dashboard uploads". An image URL on this host counts as uploaded from the
@@ -83,13 +83,13 @@ function checkCod(body: Record<string, unknown>, kind: FlowKind): number | undef
   if (raw !== undefined && raw !== null && (typeof raw !== 'number' || !Number.isFinite(raw))) throw wrongType('cod', 'number');
   const cod = typeof raw === 'number' ? raw : undefined;
   if (kind === 'CUSTOMER_RETURN_PICKUP' || kind === 'FXF_CUSTOMER_RETURN_PICKUP') {
-    if (cod !== undefined && cod > 0) throw coded(3005, `cod ${cod} is positive; send a negative amount (a refund) or none`);
-    if (cod !== undefined && -cod > COD_LIMIT) throw coded(3008, `refund ${-cod} is above ${COD_LIMIT}`);
+    if (cod !== undefined && cod > 0) throw codedRefusal(3005, `cod ${cod} is positive; send a negative amount (a refund) or none`);
+    if (cod !== undefined && -cod > COD_LIMIT) throw codedRefusal(3008, `refund ${-cod} is above ${COD_LIMIT}`);
     return cod;
   }
-  if (kind === 'CASH_COLLECTION' && (cod === undefined || cod <= 0)) throw coded(3006, 'a Cash Collection order needs a positive cod');
+  if (kind === 'CASH_COLLECTION' && (cod === undefined || cod <= 0)) throw codedRefusal(3006, 'a Cash Collection order needs a positive cod');
   if (cod !== undefined && cod < 0) throw invalid('cod must not be negative: refunds (negative cod) are for CRP orders only');
-  if (cod !== undefined && cod > COD_LIMIT) throw coded(3007, `cod ${cod} is above ${COD_LIMIT}`);
+  if (cod !== undefined && cod > COD_LIMIT) throw codedRefusal(3007, `cod ${cod} is above ${COD_LIMIT}`);
   const escrow = body['escrowInfo'];
   if (isGiven(escrow)) {
     if (!isRecord(escrow)) throw wrongType('escrowInfo', 'object');
@@ -109,7 +109,7 @@ function checkImages(body: Record<string, unknown>): void {
   if (images !== undefined && !Array.isArray(images)) throw wrongType('deliveryImages', 'array');
   const entries: unknown[] = images ?? [];
   const totalUrls = entries.reduce<number>((sum, entry) => sum + (isRecord(entry) && Array.isArray(entry['images']) ? entry['images'].length : 0), 0);
-  if (allow === true && totalUrls === 0) throw coded(2150, 'allowToOpenPackage is true but deliveryImages is missing or empty');
+  if (allow === true && totalUrls === 0) throw codedRefusal(2150, 'allowToOpenPackage is true but deliveryImages is missing or empty');
   const sourcesByType = new Map<string, Set<'dashboard' | 'external'>>();
   entries.forEach((entry, i) => {
     if (!isRecord(entry) || !Array.isArray(entry['images'])) throw invalid(`deliveryImages[${i}] must be { type, images: string[] }`);
@@ -119,12 +119,12 @@ function checkImages(body: Record<string, unknown>): void {
     const sources = sourcesByType.get(entry['type']) ?? new Set();
     sourcesByType.set(entry['type'], sources);
     urls.forEach((url, j) => {
-      if (!isHttpUrl(url)) throw coded(2151, `deliveryImages[${i}].images[${j}] is not an http(s) URL`);
+      if (!isHttpUrl(url)) throw codedRefusal(2151, `deliveryImages[${i}].images[${j}] is not an http(s) URL`);
       sources.add(new URL(url).hostname === SANDBOX_UPLOAD_HOST ? 'dashboard' : 'external');
     });
   });
   for (const [type, sources] of sourcesByType) {
-    if (sources.size > 1) throw coded(2152, `images of type ${type} mix dashboard uploads and external links`);
+    if (sources.size > 1) throw codedRefusal(2152, `images of type ${type} mix dashboard uploads and external links`);
   }
 }
 

@@ -8,7 +8,7 @@ import { isFilled } from '../schemas/predicates.js';
 import { checkOrderAddress, findCityByName, findDistrictById } from './addresses.js';
 import { labelsPdf } from './pdf.js';
 import type { OrderRecord, SandboxStore, StateEvent } from './store.js';
-import { coded, invalid, isRecord, notFound, ok, RuleViolation, wrongType } from './wire.js';
+import { codedRefusal, invalid, isRecord, notFound, ok, RuleViolation, wrongType } from './wire.js';
 
 /** Called with every state change the API itself makes (terminate), so its webhook goes out. */
 export type Announce = (order: OrderRecord, event: StateEvent) => Promise<void>;
@@ -164,7 +164,7 @@ function checkedChanges(body: Record<string, unknown>): Record<string, unknown> 
   if (Object.keys(changes).length === 0) throw invalid('Nothing to update: send notes, receiver, dropOffAddress, cod, goodsInfo, specs or businessReference');
   const cod = changes['cod'];
   if (cod !== undefined && typeof cod !== 'number') throw wrongType('cod', 'number');
-  if (typeof cod === 'number' && cod > 30_000) throw coded(3007);
+  if (typeof cod === 'number' && cod > 30_000) throw codedRefusal(3007);
   if (changes['dropOffAddress'] !== undefined) checkOrderAddress(changes['dropOffAddress'], 'dropOffAddress');
   if (changes['receiver'] !== undefined && !isRecord(changes['receiver'])) throw wrongType('receiver', 'object');
   return changes;

@@ -5,7 +5,7 @@ import { startOf } from './flows.js';
 import { type AcceptedOrder, checkOrder } from './order-rules.js';
 import type { BusinessRecord, FulfillmentItem, OrderRecord, SandboxStore } from './store.js';
 import { formatPromiseDate } from './webhook-dispatch.js';
-import { coded, errorResponse, invalid, isRecord, ok, RuleViolation } from './wire.js';
+import { codedRefusal, errorResponse, invalid, isRecord, ok, RuleViolation } from './wire.js';
 
 const DAY_MS = 86_400_000;
 /** Promise: three days after creation (the spec shows only the date format). */
@@ -14,8 +14,8 @@ const PROMISE_DAYS = 3;
 /** Spec rule 4: orders need a business with a pickup location (1073); they belong to the account's latest business. */
 function businessWithLocation(store: SandboxStore): BusinessRecord {
   const business = store.currentBusiness();
-  if (business === undefined) throw coded(1073, 'create a business and its pickup location first');
-  if (business.pickupLocations.length === 0) throw coded(1073, `business ${business._id} has no pickup location`);
+  if (business === undefined) throw codedRefusal(1073, 'create a business and its pickup location first');
+  if (business.pickupLocations.length === 0) throw codedRefusal(1073, `business ${business._id} has no pickup location`);
   // As a merchant integration guide quotes it: the code and text of an account whose plan lapsed.
   if (!store.subscriptionActive) throw new RuleViolation(403, 'Active bundle subscription required', 8_000_002);
   return business;

@@ -6,7 +6,7 @@ import { type PickupErrorCode, pickupErrorCodeMeaning } from '../errors/codes.js
 import { isFilled } from '../schemas/predicates.js';
 import { findCityByName } from './addresses.js';
 import type { BusinessRecord, PickupRecord, SandboxStore } from './store.js';
-import { coded, invalid, isRecord, notFound, ok, RuleViolation } from './wire.js';
+import { codedRefusal, invalid, isRecord, notFound, ok, RuleViolation } from './wire.js';
 
 const DAY_MS = 86_400_000;
 /** The sandbox's calendar day is Cairo's, taken as UTC+2. */
@@ -22,7 +22,7 @@ const weekdayOf = (day: string): number => new Date(`${day}T00:00:00Z`).getUTCDa
 
 export function currentBusiness(store: SandboxStore): BusinessRecord {
   const business = store.currentBusiness();
-  if (business === undefined) throw coded(1073, 'create a business and its pickup location first');
+  if (business === undefined) throw codedRefusal(1073, 'create a business and its pickup location first');
   return business;
 }
 
@@ -164,14 +164,14 @@ export function calculatePrice(url: URL): Response {
   const params = url.searchParams;
   const dropOff = findCityByName(params.get('dropOffCity') ?? '');
   const pickup = findCityByName(params.get('pickupCity') ?? '');
-  if (dropOff === undefined) throw coded(3001, `dropOffCity '${params.get('dropOffCity') ?? ''}'`);
-  if (pickup === undefined) throw coded(3001, `pickupCity '${params.get('pickupCity') ?? ''}'`);
+  if (dropOff === undefined) throw codedRefusal(3001, `dropOffCity '${params.get('dropOffCity') ?? ''}'`);
+  if (pickup === undefined) throw codedRefusal(3001, `pickupCity '${params.get('pickupCity') ?? ''}'`);
   const size = params.get('size') ?? 'Normal';
   const base = BASE_FEE[size];
   if (base === undefined) throw invalid(`size must be one of: ${Object.keys(BASE_FEE).join(', ')}`);
   const cod = Number(params.get('cod') ?? '0');
   if (!Number.isFinite(cod) || cod < 0) throw invalid('cod must be a number, 0 or more');
-  if (cod > 30_000) throw coded(3007);
+  if (cod > 30_000) throw codedRefusal(3007);
   const shippingFee = base + (dropOff._id === pickup._id ? 0 : 10);
   const extraCodFee = cod > 3000 ? Math.round(cod * 0.01 * 100) / 100 : 0;
   const priceAfterVat = Math.round((shippingFee + extraCodFee) * 1.14 * 100) / 100;

@@ -63,7 +63,7 @@ export class RuleViolation {
 }
 
 /** A violation of a spec rule: status 400 and the spec's own wording, followed by the detail. */
-export function coded(code: ErrorCode, detail?: string): RuleViolation {
+export function codedRefusal(code: ErrorCode, detail?: string): RuleViolation {
   const meaning = errorCodeMeaning[code];
   return new RuleViolation(400, detail === undefined ? meaning : `${meaning}: ${detail}`, code);
 }
