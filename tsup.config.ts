@@ -17,10 +17,11 @@ const entry = {
 /**
  * tsup's CommonJS splitting maps each file back to the intermediate file it converted too, and
  * names the map's `file`, by absolute path: the path of the machine that packed it, shipped to every user. Made relative.
+ * Only the `.cjs.map` files, which this build wrote: the ESM build runs beside it and may still be writing its own.
  */
 async function portableSourceMaps(): Promise<void> {
   for (const name of await readdir('dist', { recursive: true })) {
-    if (!name.endsWith('.map')) continue;
+    if (!name.endsWith('.cjs.map')) continue;
     const file = join('dist', name);
     const map = JSON.parse(await readFile(file, 'utf8')) as { sources: string[]; file?: string };
     if (!map.sources.some(isAbsolute) && !(map.file !== undefined && isAbsolute(map.file))) continue;

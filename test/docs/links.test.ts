@@ -75,7 +75,7 @@ describe('the pages the package ships (README.md, docs/*.md) hold for a reader o
   });
 
   // Commands that exist only in a clone: the package has no scripts/, .ci/, tests or npm scripts of its own for users.
-  const REPOSITORY_ONLY = /npx tsx scripts\/|npm run (?:docs|bench|test:runtimes|build|demo)\b|\.ci\/run|npm test\b/;
+  const REPOSITORY_ONLY = /npx tsx scripts\/|npm run (?:docs|bench|test:runtimes|build|demo|sandbox)\b|\.ci\/run|npm test\b/;
 
   it.each(PAGES)('%s says "in the repository" wherever it names a command that only a clone has', (page) => {
     const sections = readFileSync(join(root, page), 'utf8').split(/\n(?=#{1,6} )/);
