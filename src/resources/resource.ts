@@ -32,14 +32,24 @@ export abstract class Resource {
   }
 }
 
+/** The modules loaded so far, by their loader: an `import()` per call cost each call a module lookup. */
+const loaded = new Map<() => Promise<unknown>, Promise<unknown>>();
+
 /**
- * The module `load` imports. A module that cannot be loaded (a page whose chunks were redeployed,
- * a connection lost) fails the call with a `ConnectionError` before anything is sent.
+ * The module `load` imports, loaded once. A module that cannot be loaded (a page whose chunks were
+ * redeployed, a connection lost) fails the call with a `ConnectionError` before anything is sent,
+ * and the next call tries again.
  * @internal
  */
 export function operations<M>(load: () => Promise<M>): Promise<M> {
-  return load().catch((cause: unknown) => {
-    // A bundled page loads each call on first use: its chunks must be served.
-    throw new ConnectionError('The SDK could not load the code of this call; nothing was sent.', { cause });
-  });
+  let module = loaded.get(load) as Promise<M> | undefined;
+  if (module === undefined) {
+    module = load().catch((cause: unknown) => {
+      loaded.delete(load);
+      // A bundled page loads each call on first use: its chunks must be served.
+      throw new ConnectionError('The SDK could not load the code of this call; nothing was sent.', { cause });
+    });
+    loaded.set(load, module);
+  }
+  return module;
 }

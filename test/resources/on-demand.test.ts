@@ -56,6 +56,14 @@ describe("a call whose code cannot be loaded (a page's chunk is gone)", () => {
     expect(sent).toEqual([]);
   });
 
+  it('tries the load again on the next call, which succeeds once the chunk is served again', async () => {
+    vi.doMock('../../src/functions/deliveries.js', chunkMissing);
+    const { sdk, client } = await freshClient();
+    await expect(client.deliveries.create(order())).rejects.toBeInstanceOf(sdk.ConnectionError);
+    vi.doUnmock('../../src/functions/deliveries.js');
+    await expect(client.deliveries.create(order())).resolves.toMatchObject({ trackingNumber: '70000012' });
+  });
+
   it('leaves the other namespaces working', async () => {
     vi.doMock('../../src/functions/deliveries.js', chunkMissing);
     const { client } = await freshClient(() => Response.json({ success: true, data: [{ _id: 'c1', name: 'Cairo' }] }));
