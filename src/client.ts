@@ -1,6 +1,6 @@
 import { APIPromise } from './core/api-promise.js';
 import type { HttpMethod, QueryValue } from './core/http.js';
-import { DeliveryCore } from './functions/core.js';
+import { DeliveryCore } from './functions/delivery-core.js';
 import type { DeliveryClientOptions, RequestOptions } from './functions/options.js';
 import { BusinessesResource } from './resources/businesses.js';
 import { DeliveriesResource } from './resources/deliveries.js';

@@ -3,7 +3,7 @@ import { isFinalState } from '../catalogue/states.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { ResponseShapeError, ValidationError } from '../errors/index.js';
 import { isRecord, shown } from '../schemas/predicates.js';
-import { type DeliveryCore, requireCore } from './core.js';
+import { type DeliveryCore, requireCore } from './delivery-core.js';
 import type { DeliveryRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';
 import { asTypedError, send } from './send.js';

@@ -1,7 +1,7 @@
 import type { BulkCreatedDelivery, BulkCreateResult, BulkFailure } from '../errors/bulk-result.js';
 import { BulkCreationError, ConfigurationError, DeliveryError, ValidationError } from '../errors/index.js';
 import { isFilled, isRecord } from '../schemas/predicates.js';
-import { type DeliveryCore, requireCore } from './core.js';
+import { type DeliveryCore, requireCore } from './delivery-core.js';
 import { type PagedReadOptions, searchPages, totalDeadline } from './delivery-reads.js';
 import type { DeliveryRecord } from './delivery-record.js';
 import { byIndex } from './shared.js';

@@ -27,7 +27,7 @@ import { isRecord, shown } from '../schemas/predicates.js';
 import type { Validation } from '../schemas/skip-rules.js';
 import { type CheckedOne, checkArray, checkOne, ReferenceBook, refused, type Source, sourceOf } from './bulk-input.js';
 import { type BulkResponse, readBulkResponse } from './bulk-response.js';
-import { coreInternals, type DeliveryCore, requireCore } from './core.js';
+import { coreInternals, type DeliveryCore, requireCore } from './delivery-core.js';
 import type { RequestOptions } from './options.js';
 import { validationOf } from './send.js';
 import { byIndex, type ResponseContext } from './shared.js';

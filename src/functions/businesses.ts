@@ -5,7 +5,7 @@ import { path } from '../core/http.js';
 import { businessCheck, pickupLocationsCheck } from '../schemas/check.js';
 import type { CreateBusinessInput, PickupLocationEntry } from '../schemas/index.js';
 import { isRecord } from '../schemas/predicates.js';
-import type { DeliveryCore } from './core.js';
+import type { DeliveryCore } from './delivery-core.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
 import { createdRecord, type ResponseContext, requireId } from './shared.js';

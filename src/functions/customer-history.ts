@@ -1,7 +1,7 @@
 import { DeliveryState, isFinalState } from '../catalogue/states.js';
 import { ConfigurationError, ValidationError } from '../errors/index.js';
 import { isPhoneNumber } from '../schemas/predicates.js';
-import { type DeliveryCore, requireCore } from './core.js';
+import { type DeliveryCore, requireCore } from './delivery-core.js';
 import { type PagedReadOptions, searchPages, totalDeadline } from './delivery-reads.js';
 
 /**

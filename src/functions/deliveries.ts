@@ -4,7 +4,7 @@ import { DuplicateOrderError } from '../errors/index.js';
 import { type Checked, type InputCheck, orderCheck } from '../schemas/check.js';
 import type { OrderInput } from '../schemas/order.js';
 import { isFilled, isRecord } from '../schemas/predicates.js';
-import type { DeliveryCore } from './core.js';
+import type { DeliveryCore } from './delivery-core.js';
 import type { RequestOptions } from './options.js';
 import { type CheckedCall, send } from './send.js';
 import { createdRecord, type ResponseContext } from './shared.js';

@@ -6,7 +6,7 @@ import { ApiError, AuthenticationError, type DeliveryError, OrderStateError, Per
 import type { DeliveryChanges } from '../schemas/after-create.js';
 import { changesCheck } from '../schemas/check.js';
 import { isRecord } from '../schemas/predicates.js';
-import type { DeliveryCore } from './core.js';
+import type { DeliveryCore } from './delivery-core.js';
 import type { DeliveryRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';

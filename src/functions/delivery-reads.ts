@@ -2,7 +2,7 @@ import type { APIPromise } from '../core/api-promise.js';
 import { path, wireForm } from '../core/http.js';
 import { ConfigurationError, PagingError, ResponseShapeError, TimeoutError, ValidationError, type ValidationIssue } from '../errors/index.js';
 import { isRecord, phoneSpellings } from '../schemas/predicates.js';
-import { coreInternals, type DeliveryCore, requireCore } from './core.js';
+import { coreInternals, type DeliveryCore, requireCore } from './delivery-core.js';
 import { type DeliveryRecord, deliveryRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';
 import { type CheckedCall, send } from './send.js';

@@ -7,8 +7,8 @@ import { bulkyCheck, fulfillmentCheck, fulfillmentReturnCheck, fulfillmentReturn
 import type { FulfillmentReturnOrder, FulfillmentSendOrder } from '../schemas/order.js';
 import type { FulfillmentItem } from '../schemas/order-parts.js';
 import { isRecord } from '../schemas/predicates.js';
-import type { DeliveryCore } from './core.js';
 import { type CreatedDelivery, sendOrder } from './deliveries.js';
+import type { DeliveryCore } from './delivery-core.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
 import { createdRecord, listOf, type ResponseContext } from './shared.js';

@@ -27,10 +27,10 @@ export {
 } from './bulk.js';
 export { type ResolvedBulkResult, type ResolveTrackingNumbersOptions, resolveBulkTrackingNumbers, type UnresolvedBulkOrder } from './bulk-recovery.js';
 export { type Business, createBusiness, type PickupLocation, updatePickupLocations } from './businesses.js';
-export { clearLookupCache, DeliveryCore } from './core.js';
 export { type CustomerHistory, customerHistory } from './customer-history.js';
 export { type CreatedDelivery, createDelivery } from './deliveries.js';
 export { type DeliveryChangeResult, type DeliveryTarget, terminateDelivery, updateDelivery } from './delivery-changes.js';
+export { clearLookupCache, DeliveryCore } from './delivery-core.js';
 export {
   type DeliveryPage,
   type DeliverySearchFilter,

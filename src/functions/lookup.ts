@@ -6,7 +6,7 @@ import { type Endpoint, path, type QueryValue } from '../core/http.js';
 import type { CallOptions } from '../core/options.js';
 import type { Address } from '../schemas/index.js';
 import { isRecord } from '../schemas/predicates.js';
-import { coreInternals, type DeliveryCore, requireCore } from './core.js';
+import { coreInternals, type DeliveryCore, requireCore } from './delivery-core.js';
 import type { RequestOptions } from './options.js';
 import type { City, CityDistricts, DistrictEntry, Zone } from './places.js';
 import { type ResolveAddressInput, resolveAddress as resolveWith } from './resolve-address.js';

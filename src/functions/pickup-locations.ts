@@ -5,7 +5,7 @@ import { ApiError, PickupLocationInUseError } from '../errors/index.js';
 import type { PickupLocationChanges, PickupLocationInput } from '../schemas/after-create.js';
 import { pickupLocationChangesCheck, pickupLocationCheck } from '../schemas/check.js';
 import { isRecord } from '../schemas/predicates.js';
-import type { DeliveryCore } from './core.js';
+import type { DeliveryCore } from './delivery-core.js';
 import type { DeliveryAddressRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';

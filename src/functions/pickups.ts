@@ -6,7 +6,7 @@ import type { PickupChanges, PickupContact, PickupInput } from '../schemas/after
 import { pickupChangesCheck, pickupCheck } from '../schemas/check.js';
 import type { PickupDate, PickupTimeSlot } from '../schemas/pickup-date.js';
 import { isRecord } from '../schemas/predicates.js';
-import type { DeliveryCore } from './core.js';
+import type { DeliveryCore } from './delivery-core.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
 import { type ResponseContext, requireId } from './shared.js';

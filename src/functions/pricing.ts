@@ -2,7 +2,7 @@ import type { APIPromise } from '../core/api-promise.js';
 import { asRecord } from '../core/guards.js';
 import type { PriceQuery } from '../schemas/after-create.js';
 import { priceQueryCheck } from '../schemas/check.js';
-import type { DeliveryCore } from './core.js';
+import type { DeliveryCore } from './delivery-core.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
 

@@ -1,8 +1,8 @@
 import type { WithResponse } from '../core/api-promise.js';
 import type { DuplicateOrderError } from '../errors/index.js';
 import { isFilled, isRecord } from '../schemas/predicates.js';
-import type { DeliveryCore } from './core.js';
 import type { CreatedDelivery } from './deliveries.js';
+import type { DeliveryCore } from './delivery-core.js';
 import { findDeliveryByReference, getDelivery } from './delivery-reads.js';
 import type { DeliveryRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';

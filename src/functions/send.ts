@@ -3,7 +3,7 @@ import type { Endpoint } from '../core/endpoint.js';
 import { DeliveryError, ValidationError } from '../errors/index.js';
 import { type Checked, checkInput, type InputCheck } from '../schemas/check.js';
 import { resolveValidation, type Validation } from '../schemas/skip-rules.js';
-import { coreInternals, type DeliveryCore } from './core.js';
+import { coreInternals, type DeliveryCore } from './delivery-core.js';
 import type { RequestOptions } from './options.js';
 
 /**

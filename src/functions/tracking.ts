@@ -5,7 +5,7 @@ import { asRecord, idString } from '../core/guards.js';
 import { path } from '../core/http.js';
 import { ConfigurationError, TimeoutError } from '../errors/index.js';
 import { isRecord } from '../schemas/predicates.js';
-import { type DeliveryCore, requireCore } from './core.js';
+import { type DeliveryCore, requireCore } from './delivery-core.js';
 import { getDelivery, totalDeadline } from './delivery-reads.js';
 import type { DeliveryRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';

@@ -3,7 +3,7 @@ import type { APIPromise } from '../core/api-promise.js';
 import { asRecord, idString } from '../core/guards.js';
 import type { ConfirmEmailInput, ConfirmPhoneInput, RegisterBusinessAdminInput, VerifyPhoneInput } from '../schemas/account.js';
 import { confirmEmailCheck, confirmPhoneCheck, registerBusinessAdminCheck, verifyPhoneCheck } from '../schemas/check.js';
-import type { DeliveryCore } from './core.js';
+import type { DeliveryCore } from './delivery-core.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
 

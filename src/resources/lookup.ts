@@ -1,5 +1,5 @@
 import type { APIPromise } from '../core/api-promise.js';
-import { clearLookupCache } from '../functions/core.js';
+import { clearLookupCache } from '../functions/delivery-core.js';
 import type { RequestOptions } from '../functions/options.js';
 import type { City, CityDistricts, DistrictEntry, Zone } from '../functions/places.js';
 import type { ResolveAddressInput } from '../functions/resolve-address.js';

@@ -1,6 +1,6 @@
 import { APIPromise } from '../core/api-promise.js';
 import { ConnectionError } from '../errors/index.js';
-import type { DeliveryCore } from '../functions/core.js';
+import type { DeliveryCore } from '../functions/delivery-core.js';
 
 /**
  * What every resource holds: the client's core. Kept in a private field and read through a
