@@ -1,6 +1,6 @@
 import { APIPromise } from './core/api-promise.js';
 import type { HttpMethod, QueryValue } from './core/http.js';
-import { DeliveryCore } from './functions/delivery-core.js';
+import { DeliveryCore, optionsWith } from './functions/delivery-core.js';
 import type { DeliveryClientOptions, RequestOptions } from './functions/options.js';
 import { BusinessesResource } from './resources/businesses.js';
 import { DeliveriesResource } from './resources/deliveries.js';
@@ -13,9 +13,6 @@ import { operations } from './resources/resource.js';
 import { UsersResource } from './resources/users.js';
 
 const loadSend = () => import('./functions/send.js');
-
-/** Cores made by `withOptions`, which a client built on them takes as they are. */
-const derivedCores = new WeakSet<object>();
 
 /** A call of an endpoint the SDK does not wrap (yet). */
 export interface RawRequest {
@@ -97,7 +94,7 @@ export class DeliveryClient {
    * ```
    */
   constructor(options: DeliveryClientOptions) {
-    const core = derivedCores.has(options) ? (options as unknown as DeliveryCore) : new DeliveryCore(options);
+    const core = new DeliveryCore(options);
     this.#core = core;
     this.baseUrl = core.baseUrl;
     this.lookup = new LookupResource(core);
@@ -129,7 +126,7 @@ export class DeliveryClient {
    * ```
    */
   withOptions(changes: Partial<DeliveryClientOptions>): DeliveryClient {
-    return clientOn(this.#core.withOptions(changes));
+    return clientOf(optionsWith(this.#core, changes));
   }
 
   /**
@@ -155,7 +152,4 @@ export class DeliveryClient {
 }
 
 // Outside the class: a class body that names its own class makes esbuild rename it (`_DeliveryClient`), and logs read `constructor.name`.
-function clientOn(core: DeliveryCore): DeliveryClient {
-  derivedCores.add(core);
-  return new DeliveryClient(core as unknown as DeliveryClientOptions);
-}
+const clientOf = (options: DeliveryClientOptions): DeliveryClient => new DeliveryClient(options);

@@ -2,7 +2,7 @@ import { EDITABLE_STATES } from '../catalogue/limits.js';
 import { APIPromise } from '../core/api-promise.js';
 import { asRecord, idString } from '../core/guards.js';
 import { path } from '../core/http.js';
-import { ApiError, AuthenticationError, type DeliveryError, OrderStateError, PermissionDeniedError } from '../errors/index.js';
+import { ApiError, AuthenticationError, OrderStateError, PermissionDeniedError } from '../errors/index.js';
 import type { DeliveryChanges } from '../schemas/after-create.js';
 import { changesCheck } from '../schemas/check.js';
 import { isRecord } from '../schemas/predicates.js';
@@ -10,7 +10,7 @@ import type { DeliveryCore } from './delivery-core.js';
 import type { DeliveryRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
-import { requireId } from './shared.js';
+import { refusalText, requireId, sameAnswer } from './shared.js';
 
 /** What `update` and `terminate` answer: the order's `_id`, and whatever else the service sends. */
 export interface DeliveryChangeResult {
@@ -87,7 +87,7 @@ export function updateDelivery(
  */
 function stateRefusal(error: unknown, trackingNumber: string, operation: string, allowedStates: readonly number[]): unknown {
   if (!(error instanceof ApiError) || ![400, 409, 422].includes(error.status)) return error;
-  const text = isRecord(error.body) && typeof error.body['message'] === 'string' ? error.body['message'] : typeof error.body === 'string' ? error.body : '';
+  const text = refusalText(error);
   const aboutState =
     /\bstate\b|\bcan(?:not|[’']t)\s+(?:be\s+)?(?:updat|chang|edit|terminat|cancel)|\bnot\s+(?:allowed|possible)\s+to\s+(?:updat|chang|edit|terminat|cancel)|\balready\s+(?:on\s+its\s+way|picked|delivered|terminated|cancel)/i;
   if (!aboutState.test(text)) return error;
@@ -100,8 +100,7 @@ function explainRefusal(error: unknown): unknown {
   if (!(error instanceof AuthenticationError || error instanceof PermissionDeniedError)) return error;
   const Class = error instanceof AuthenticationError ? AuthenticationError : PermissionDeniedError;
   const hint = 'terminating an order needs an API key with full access; a key limited to creating orders (as plugins often use) is refused';
-  const { status, body, headers, request, errorCode, issues } = error;
-  return new Class(`${error.message} (${hint})`, { status, body, headers, request, errorCode, issues, cause: error as DeliveryError });
+  return new Class(`${error.message} (${hint})`, sameAnswer(error));
 }
 
 /**

@@ -91,31 +91,39 @@ export class DeliveryCore {
    * ```
    */
   withOptions(changes: Partial<DeliveryClientOptions>): DeliveryCore {
-    if (changes === null || typeof changes !== 'object') throw new ConfigurationError('withOptions: expected an object of client options.');
-    let own: Record<string, unknown>;
-    try {
-      own = { ...changes };
-    } catch (cause) {
-      throw new ConfigurationError('withOptions: the options could not be read.', { cause });
-    }
-    const internals = this.#internals;
-    if (Object.keys(own).some((name) => !CALL_OPTIONS.includes(name))) return coreOf({ ...internals.options, ...own } as DeliveryClientOptions);
-    const { validate, ...callOptions } = own;
-    const shared: CoreInternals = {
-      options: { ...internals.options, ...own } as DeliveryClientOptions,
-      http: internals.http.withDefaults(callOptionsOf(callOptions)),
-      lookupCache: internals.lookupCache,
-      validation:
-        'validate' in own ? (resolveValidation(validate as DeliveryClientOptions['validate'], 'withOptions `validate`') ?? NONE) : internals.validation,
-    };
-    const token = {};
-    sharedParts.set(token, { internals: shared, baseUrl: this.baseUrl });
-    return coreOf(token as DeliveryClientOptions);
+    return coreOf(optionsWith(this, changes));
   }
 
   static {
     internalsOf = (core) => core.#internals;
   }
+}
+
+/**
+ * Internal: what a core (or a client, whose constructor hands it on) is made from to be `core` with
+ * `changes`: the merged options when one of them needs a transport of its own, else a token that
+ * the constructor reads as `core`'s shared parts under the call options changed.
+ */
+export function optionsWith(core: DeliveryCore, changes: Partial<DeliveryClientOptions>): DeliveryClientOptions {
+  if (changes === null || typeof changes !== 'object') throw new ConfigurationError('withOptions: expected an object of client options.');
+  let own: Record<string, unknown>;
+  try {
+    own = { ...changes };
+  } catch (cause) {
+    throw new ConfigurationError('withOptions: the options could not be read.', { cause });
+  }
+  const internals = internalsOf(core);
+  if (Object.keys(own).some((name) => !CALL_OPTIONS.includes(name))) return { ...internals.options, ...own } as DeliveryClientOptions;
+  const { validate, ...callOptions } = own;
+  const shared: CoreInternals = {
+    options: { ...internals.options, ...own } as DeliveryClientOptions,
+    http: internals.http.withDefaults(callOptionsOf(callOptions)),
+    lookupCache: internals.lookupCache,
+    validation: 'validate' in own ? (resolveValidation(validate as DeliveryClientOptions['validate'], 'withOptions `validate`') ?? NONE) : internals.validation,
+  };
+  const token = {};
+  sharedParts.set(token, { internals: shared, baseUrl: core.baseUrl });
+  return token as DeliveryClientOptions;
 }
 
 // Outside the class: a class body that names its own class makes esbuild rename it (`_DeliveryCore`), and logs read `constructor.name`.

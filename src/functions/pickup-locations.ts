@@ -4,12 +4,11 @@ import { path } from '../core/http.js';
 import { ApiError, PickupLocationInUseError } from '../errors/index.js';
 import type { PickupLocationChanges, PickupLocationInput } from '../schemas/after-create.js';
 import { pickupLocationChangesCheck, pickupLocationCheck } from '../schemas/check.js';
-import { isRecord } from '../schemas/predicates.js';
 import type { DeliveryCore } from './delivery-core.js';
 import type { DeliveryAddressRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';
 import { send } from './send.js';
-import { createdRecord, listOf, requireId } from './shared.js';
+import { createdRecord, listOf, refusalText, requireId, sameAnswer } from './shared.js';
 
 /** A pickup location as `GET /pickup-locations` answers it; any field the service adds is kept. */
 export interface PickupLocationRecord {
@@ -158,8 +157,7 @@ export function setDefaultPickupLocation(core: DeliveryCore, locationId: string,
  */
 function inUse(error: unknown): unknown {
   if (!(error instanceof ApiError) || error.status < 400 || error.status >= 500 || error.status === 404) return error;
-  const text = isRecord(error.body) && typeof error.body['message'] === 'string' ? error.body['message'] : '';
+  const text = refusalText(error);
   if (!/pickup/i.test(text) || !/\b(?:linked|upcoming|scheduled|assigned|in use|used by)\b/i.test(text)) return error;
-  const { status, body, headers, request, errorCode, issues } = error;
-  return new PickupLocationInUseError(error.message, { status, body, headers, request, errorCode, issues, cause: error });
+  return new PickupLocationInUseError(error.message, sameAnswer(error));
 }

@@ -2,7 +2,7 @@
 
 import { asRecord, idString, isRecord } from '../core/guards.js';
 import { pathSegment } from '../core/url.js';
-import { type RequestSummary, ResponseShapeError, ValidationError } from '../errors/index.js';
+import { type ApiError, type ApiErrorOptions, type RequestSummary, ResponseShapeError, ValidationError } from '../errors/index.js';
 import { isFilled } from '../schemas/predicates.js';
 
 /** Which request and status a response came from. */
@@ -48,3 +48,15 @@ export function listOf(data: unknown, answer: ResponseContext): unknown[] {
 
 /** Orders results by their input index. @internal */
 export const byIndex = (a: { index: number }, b: { index: number }): number => a.index - b.index;
+
+/** What the service said in a refusal: its envelope's `message`, or the body when it is text; '' otherwise. */
+export function refusalText(error: ApiError): string {
+  const { body } = error;
+  return isRecord(body) && typeof body['message'] === 'string' ? body['message'] : typeof body === 'string' ? body : '';
+}
+
+/** The answer `error` carries, to raise it as another class: the same status, body and headers, `error` as the cause. */
+export function sameAnswer(error: ApiError): ApiErrorOptions {
+  const { status, body, headers, request, errorCode, issues } = error;
+  return { status, body, headers, request, errorCode, issues, cause: error };
+}
