@@ -6,6 +6,9 @@ export interface WithResponse<T> {
   response: Response;
 }
 
+/** The base promise's executor: one function for every APIPromise, its value never read. */
+const settleAtOnce = (resolve: (value: never) => void): void => resolve(undefined as never);
+
 /**
  * The promise every method returns: await it for the typed result, or call `.withResponse()`
  * for the status and headers too.
@@ -21,7 +24,7 @@ export class APIPromise<T> extends Promise<T> {
   #data: Promise<T> | undefined;
 
   constructor(raw: Promise<WithResponse<T>>) {
-    super((resolve) => resolve(undefined as T));
+    super(settleAtOnce);
     this.#raw = raw;
   }
 

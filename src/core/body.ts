@@ -2,6 +2,9 @@ import type { AttemptClock } from './deadline.js';
 import { isRecord } from './guards.js';
 import { scrubParsed, scrubText } from './redaction.js';
 
+/** Decodes whole bodies only (never `stream: true`), so one decoder serves every call at once. */
+const utf8 = new TextDecoder();
+
 /**
  * The body's text, or `undefined` when it is longer than `maxBytes`: then the rest is not read
  * (the stream is cancelled, which frees the connection), and a `Content-Length` above the limit
@@ -17,21 +20,28 @@ export async function readTextWithin(response: Response, maxBytes: number, attem
   if (body === null) return '';
   const reader = body.getReader();
   attempt.holds(() => void reader.cancel().catch(() => undefined));
-  const decoder = new TextDecoder();
+  const chunks: Uint8Array[] = [];
   let received = 0;
-  let text = '';
   for (;;) {
     const { done, value } = await reader.read();
     // A cancel ends a pending read as if the body were complete: an attempt cut short has no text.
     if (attempt.cut !== undefined) throw new Error('cut short');
-    if (done) return text + decoder.decode();
+    if (done) break;
     received += value.byteLength;
     if (received > maxBytes) {
       reader.cancel().catch(() => undefined);
       return undefined;
     }
-    text += decoder.decode(value, { stream: true });
+    chunks.push(value);
   }
+  if (chunks.length === 1) return utf8.decode(chunks[0]);
+  const whole = new Uint8Array(received);
+  let at = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return utf8.decode(whole);
 }
 
 /** Frees the connection of an answer whose body is not read (a redirect, an attempt abandoned). */

@@ -1,4 +1,4 @@
-import { HTTPError, isForceRetryError, isKyError, type KyInstance, type Options } from 'ky';
+import { HTTPError, isForceRetryError, isKyError, isTimeoutError, type KyInstance, type Options } from 'ky';
 import {
   ConnectionError,
   DeliveryError,
@@ -32,6 +32,28 @@ function notify<K extends keyof ClientHooks>(config: ResolvedConfig, name: K, ev
   }
 }
 
+/** What every request of a client carries alike, made once per client (http.ts). */
+export interface ClientRequests {
+  readonly ky: KyInstance;
+  /** The client's headers (its key among them), names in lower case. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The same with the type of a JSON body. */
+  readonly jsonHeaders: Readonly<Record<string, string>>;
+  /** The ky options of every request: no redirect followed, no retry by ky, the caller's `fetch` and ky hooks when given. */
+  readonly options: Options;
+}
+
+/** `base` with `own` over it, names compared in any case; an `undefined` value leaves a header out. */
+function mergedHeaders(base: Readonly<Record<string, string>>, own: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const merged: Record<string, string> = { ...base };
+  for (const [name, value] of Object.entries(own)) {
+    const lower = name.toLowerCase();
+    if (value === undefined) delete merged[lower];
+    else merged[lower] = value;
+  }
+  return merged;
+}
+
 /**
  * One call across its attempts: each attempt is one ky request (ky never retries) whose answer
  * is read after ky returns, within the attempt's clock. Every failure leaves as a DeliveryError:
@@ -45,19 +67,19 @@ export class Call<T> {
   readonly #maxResponseBytes: number;
   /** A public endpoint's call leaves the client's key out (see Endpoint.public). */
   readonly #withoutKey: boolean;
-  /** The headers this call adds to the client's: its own, and its own key's (`apiKey`); `undefined` leaves one of the client's out. */
-  readonly #headers: Record<string, string | undefined> | undefined;
+  /** The headers sent: the client's, the call's own over them, its own key's (`apiKey`), and the body's type. */
+  readonly #headers: Readonly<Record<string, string>>;
   /** Whether an attempt so far may have reached the service and acted: what `mayExist` tells. */
   #mayHaveActed = false;
 
   constructor(
-    private readonly ky: KyInstance,
+    private readonly requests: ClientRequests,
     private readonly config: ResolvedConfig,
     private readonly endpoint: Endpoint<T>,
     private readonly options: CallOptions,
     private readonly request: RequestSummary,
-    /** The URL below ky's prefixUrl, and the body as JSON text. */
-    private readonly target: string,
+    private readonly url: string,
+    /** The body as JSON text. */
     private readonly json: string | undefined,
   ) {
     const totalTimeout = (this.#totalTimeout = options.totalTimeout ?? config.totalTimeout);
@@ -68,9 +90,12 @@ export class Call<T> {
     const { apiKey, headers } = options;
     const keyHeader =
       apiKey === undefined || withoutKey ? {} : { [config.authHeaderName]: config.authScheme === '' ? apiKey : `${config.authScheme} ${apiKey}` };
-    // An undefined value is how ky leaves out one of the instance's headers: the key, for a public endpoint.
-    const own = withoutKey ? { [config.authHeaderName]: undefined, ...headers } : { ...headers, ...keyHeader };
-    this.#headers = headers === undefined && apiKey === undefined && !withoutKey ? undefined : own;
+    // A public endpoint's call leaves the client's key out (an undefined value removes a header).
+    const base = json === undefined ? requests.headers : requests.jsonHeaders;
+    this.#headers =
+      headers === undefined && apiKey === undefined && !withoutKey
+        ? base
+        : mergedHeaders(base, withoutKey ? { [config.authHeaderName]: undefined, ...headers } : { ...headers, ...keyHeader });
     this.#secrets =
       headers === undefined && apiKey === undefined
         ? config.secrets
@@ -118,13 +143,7 @@ export class Call<T> {
   async #attempt(attempt: number): Promise<WithResponse<T>> {
     const { config, request, options } = this;
     if (config.hooks.onRequest !== undefined || config.logThreshold <= LOG_LEVELS.debug) {
-      const merged: Record<string, string | undefined> = {
-        ...config.headers,
-        ...this.#headers,
-        ...(this.json === undefined ? {} : { 'content-type': 'application/json' }),
-      };
-      const sent = Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined));
-      const headers = redactHeaders(sent, config.authHeaderName);
+      const headers = redactHeaders(this.#headers, config.authHeaderName);
       log(config, 'debug', `${request.method} ${request.url} (attempt ${attempt})`, { headers });
       notify(config, 'onRequest', { ...request, attempt, headers });
     }
@@ -145,17 +164,20 @@ export class Call<T> {
   /** Sends one attempt and reads its answer to the last byte. */
   async #exchange(clock: AttemptClock, attempt: number): Promise<WithResponse<T>> {
     const { config, request } = this;
-    const started = Date.now();
-    const kyOptions: Options = { method: request.method, json: this.json, signal: clock.signal };
-    // The attempt count, for the user's ky hooks only: ky merges a context into every call's options.
-    const { beforeRequest, afterResponse, beforeError } = config.kyHooks;
-    if (beforeRequest?.length || afterResponse?.length || beforeError?.length) kyOptions.context = { attempt };
-    // Set only when given: ky would take an undefined `headers` as "none", the client's included.
-    if (this.#headers !== undefined) kyOptions.headers = this.#headers;
+    const timed = config.hooks.onResponse !== undefined || config.logThreshold <= LOG_LEVELS.debug;
+    const started = timed ? Date.now() : 0;
+    // ky's own timeout aborts the request at the clock's limit; a signal is passed only when the caller gave one (see deadline.ts).
+    // One options object of few keys: ky merges every key of every options object it is given, on every request.
+    const kyOptions: Options = { ...this.requests.options, method: request.method, headers: this.#headers, body: this.json ?? null, timeout: clock.limitMs };
+    if (this.options.signal !== undefined) kyOptions.signal = this.options.signal;
+    // The attempt count, for the user's ky hooks only.
+    if (kyOptions.hooks !== undefined) kyOptions.context = { attempt };
     let response: Response;
     try {
-      response = await this.ky(this.target, kyOptions);
+      response = await this.requests.ky(this.url, kyOptions);
     } catch (error) {
+      // ky's timer and the clock's end together: the cut is the clock's, whichever of them ran first.
+      if (isTimeoutError(error)) throw new AttemptCut(clock.cut ?? clock.limitCut);
       // ky raises an error status as an HTTPError whose body is unread: read here like any other.
       if (!(error instanceof HTTPError)) throw error;
       response = error.response;
@@ -172,9 +194,11 @@ export class Call<T> {
     } catch (cause) {
       throw connectionError(request, cause, 'reading the response');
     }
-    const durationMs = Date.now() - started;
-    notify(config, 'onResponse', { ...request, attempt, status: response.status, durationMs });
-    log(config, 'debug', `${request.method} ${request.url} answered ${response.status} in ${durationMs} ms`);
+    if (timed) {
+      const durationMs = Date.now() - started;
+      notify(config, 'onResponse', { ...request, attempt, status: response.status, durationMs });
+      log(config, 'debug', `${request.method} ${request.url} answered ${response.status} in ${durationMs} ms`);
+    }
     // Never followed (ky sends `redirect: 'manual'`): the key and the body stay with baseUrl's origin.
     if (redirected) throw await answerError(response, request, (mapping) => mapping.redirectError(response, request, this.#secrets));
     if (text === undefined) throw tooLargeError(request, response.status, this.#maxResponseBytes);

@@ -128,8 +128,11 @@ function configFrom(options: TransportOptions) {
     headers[authHeaderName] = value;
   }
 
-  const fetchImpl = options.fetch ?? (typeof globalThis.fetch === 'function' ? globalThis.fetch.bind(globalThis) : undefined);
-  if (fetchImpl === undefined) throw new ConfigurationError('No fetch implementation: pass `fetch` to DeliveryClient.');
+  const fetchImpl = options.fetch;
+  if (fetchImpl === undefined && typeof globalThis.fetch !== 'function')
+    throw new ConfigurationError('No fetch implementation: pass `fetch` to DeliveryClient.');
+  if (fetchImpl !== undefined && typeof fetchImpl !== 'function')
+    throw new ConfigurationError(`DeliveryClient \`fetch\` must be a function, received ${shown(fetchImpl)}.`);
 
   const logLevel = options.logLevel ?? 'info';
   if (!(logLevel in LOG_LEVELS)) throw new ConfigurationError(`DeliveryClient \`logLevel\` must be one of ${Object.keys(LOG_LEVELS).join(', ')}.`);

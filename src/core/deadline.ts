@@ -3,7 +3,10 @@
  * and the caller's signal. An attempt ends when any of them fires, by its own timer and
  * listener, whether or not fetch and the body stream honour the abort: in Node 20 a Request
  * that ky clones for a retry follows its signal only through a WeakRef that garbage collection
- * may clear, and nothing else would wake a read that waits on a stalled body.
+ * may clear, and nothing else would wake a read that waits on a stalled body. The request itself
+ * is aborted by ky (its `timeout`, the caller's `signal`) and the body read by cancelling it: the
+ * SDK gives ky no signal of its own, since each one costs an AbortController and ky an
+ * `AbortSignal.any`, about a tenth of a call (docs/performance.md).
  */
 
 import { RequestAbortedError } from '../errors/base.js';
@@ -24,29 +27,35 @@ export class AttemptCut {
   constructor(readonly cut: Cut) {}
 }
 
-/** One attempt's clock: its signal goes to fetch, and {@link race} settles when it fires even if fetch does not. */
+/** One attempt's clock: {@link race} settles when it fires even if fetch does not. */
 export class AttemptClock {
-  readonly #controller = new AbortController();
-  /** Aborted when the attempt is cut; given to ky, and so to fetch. */
-  readonly signal = this.#controller.signal;
   /** Why the attempt was cut, once it was. */
   cut: Cut | undefined;
+  /** The attempt's limit in ms, for ky's own `timeout` (which aborts the request); `false` for none. */
+  readonly limitMs: number | false;
+  /** What the limit's end is: this attempt's `timeout`, or the call's `totalTimeout`. */
+  readonly limitCut: Cut;
   readonly #caller: AbortSignal | undefined;
   readonly #timer: ReturnType<typeof setTimeout> | undefined;
   #reject: ((reason: AttemptCut) => void) | undefined;
   #release: (() => void) | undefined;
-  readonly #onCallerAbort = (): void => this.#stop('caller');
+  #onCallerAbort: (() => void) | undefined;
 
   /** `timeout`: this attempt's limit; `totalLeft`: what is left of the call's. Both in ms. */
   constructor(caller: AbortSignal | undefined, timeout: number, totalLeft: number) {
     this.#caller = caller;
     const ms = Math.min(timeout, totalLeft);
-    if (ms < MAX_TIMER) {
-      const cut: Cut = timeout < totalLeft ? 'attempt' : 'total';
-      this.#timer = setTimeout(() => this.#stop(cut), Math.max(0, ms));
+    this.limitCut = timeout < totalLeft ? 'attempt' : 'total';
+    this.limitMs = ms < MAX_TIMER ? Math.max(0, ms) : false;
+    if (this.limitMs !== false) {
+      const cut = this.limitCut;
+      this.#timer = setTimeout(() => this.#stop(cut), this.limitMs);
     }
     if (caller?.aborted) this.#stop('caller');
-    else caller?.addEventListener('abort', this.#onCallerAbort, { once: true });
+    else if (caller !== undefined) {
+      this.#onCallerAbort = () => this.#stop('caller');
+      caller.addEventListener('abort', this.#onCallerAbort, { once: true });
+    }
   }
 
   /** `work`, or an {@link AttemptCut} as soon as the attempt is cut, whether or not `work` notices. One race per attempt. */
@@ -67,7 +76,7 @@ export class AttemptClock {
   /** Stops the clocks; the attempt is over. */
   end(): void {
     clearTimeout(this.#timer);
-    this.#caller?.removeEventListener('abort', this.#onCallerAbort);
+    if (this.#onCallerAbort !== undefined) this.#caller?.removeEventListener('abort', this.#onCallerAbort);
     this.#reject = undefined;
   }
 
@@ -75,7 +84,6 @@ export class AttemptClock {
     if (this.cut !== undefined) return;
     this.cut = cut;
     this.#release?.();
-    this.#controller.abort();
     this.#reject?.(new AttemptCut(cut));
   }
 }

@@ -1,7 +1,7 @@
-import type { Hooks, KyInstance } from 'ky';
+import type { Hooks } from 'ky';
 import { ConnectionError, type RequestSummary } from '../errors/index.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import type { Call } from './call.js';
+import type { Call, ClientRequests } from './call.js';
 import { callOptionsOf, type ResolvedConfig } from './config.js';
 import { abortedByCaller, MAX_TIMER } from './deadline.js';
 import { type Endpoint, requestUrl } from './endpoint.js';
@@ -31,14 +31,15 @@ export interface Transport {
   withDefaults(defaults: CallOptions): Transport;
 }
 
-/** Sends endpoints through the client's ky instance, and maps every outcome to a result or a DeliveryError. One per client. */
 /** The code that sends: ky and the call machinery. */
 interface SendingCode {
   readonly Call: typeof Call;
   readonly ky: typeof import('ky').default;
 }
 
-let sendingCode: Promise<SendingCode> | undefined;
+/** The code that sends, once it has arrived. */
+let sendingCode: SendingCode | undefined;
+let loadingSendingCode: Promise<SendingCode> | undefined;
 
 /**
  * Loads the code that sends, on the first request: importing the SDK (or building a client) loads
@@ -46,39 +47,50 @@ let sendingCode: Promise<SendingCode> | undefined;
  * docs/performance.md). A failed load is tried again by the next request.
  */
 function loadSendingCode(): Promise<SendingCode> {
-  sendingCode ??= Promise.all([import('./call.js'), import('ky')]).then(([call, kyModule]) => ({ Call: call.Call, ky: kyModule.default }));
-  sendingCode.catch(() => {
-    sendingCode = undefined;
-  });
-  return sendingCode;
+  loadingSendingCode ??= Promise.all([import('./call.js'), import('ky')]).then(
+    ([call, kyModule]) => (sendingCode = { Call: call.Call, ky: kyModule.default }),
+    (cause: unknown) => {
+      loadingSendingCode = undefined;
+      throw cause;
+    },
+  );
+  return loadingSendingCode;
 }
 
+/** Sends endpoints through ky, and maps every outcome to a result or a DeliveryError. One per client. */
 export class HttpClient implements Transport {
   // Private fields keep the key out of util.inspect, console.log and JSON.stringify of the client.
   readonly #config: ResolvedConfig;
-  #ky: KyInstance | undefined;
+  #requests: ClientRequests | undefined;
 
   constructor(config: ResolvedConfig) {
     this.#config = config;
   }
 
-  #kyFrom(ky: SendingCode['ky']): KyInstance {
+  /** What each request of this client carries alike, made with the first request. */
+  #requestsFrom(ky: SendingCode['ky']): ClientRequests {
     const config = this.#config;
-    this.#ky ??= ky.create({
-      prefixUrl: config.baseUrl,
-      headers: config.headers,
-      fetch: config.fetch,
-      // The body arrives as JSON text (see wireForm): serialised once, however many attempts.
-      stringifyJson: (text) => text as string,
-      // A redirect is refused, never followed: fetch would carry the key and the body to wherever
-      // `Location` points, another origin or plain http:// included.
-      redirect: 'manual',
-      // The SDK retries and times attempts itself (see Call): ky sends one request per attempt.
-      retry: 0,
-      timeout: false,
-      hooks: hooksWith(config.kyHooks),
-    });
-    return this.#ky;
+    const { beforeRequest, afterResponse, beforeError } = config.kyHooks;
+    const hooked = Boolean(beforeRequest?.length || afterResponse?.length || beforeError?.length);
+    const given = config.fetch;
+    const headers = Object.fromEntries(Object.entries(config.headers).map(([name, value]) => [name.toLowerCase(), value]));
+    this.#requests ??= {
+      ky,
+      headers,
+      jsonHeaders: { ...headers, 'content-type': 'application/json' },
+      options: {
+        // A redirect is refused, never followed: fetch would carry the key and the body to wherever
+        // `Location` points, another origin or plain http:// included.
+        redirect: 'manual',
+        // The SDK retries and times attempts itself (see Call): ky sends one request per attempt.
+        retry: 0,
+        // Called as a function, not as a method of ky's options: a browser's own fetch refuses another `this`.
+        // Without one, ky takes globalThis.fetch at each request, so a mock installed after the client is built (msw) still sees it.
+        ...(given === undefined ? {} : { fetch: (input: RequestInfo | URL, init?: RequestInit) => given(input, init) }),
+        ...(hooked ? { hooks: hooksWith(config.kyHooks) } : {}),
+      },
+    };
+    return this.#requests;
   }
 
   /** The same transport (connections, ky instance, hooks) with `defaults` under every call's options. */
@@ -100,27 +112,33 @@ export class HttpClient implements Transport {
     return new APIPromise(this.#send(endpoint, options));
   }
 
-  async #send<T>(endpoint: Endpoint<T>, given: CallOptions | null | undefined): Promise<WithResponse<T>> {
+  #send<T>(endpoint: Endpoint<T>, given: CallOptions | null | undefined): Promise<WithResponse<T>> {
     const config = this.#config;
-    const options = callOptionsOf(given);
-    const url = requestUrl(config.baseUrl, endpoint);
-    const request: RequestSummary = {
-      method: endpoint.method,
-      url: scrubText(url, options.apiKey === undefined ? config.secrets : [options.apiKey, ...config.secrets]),
-    };
-    const { signal } = options;
-    if (signal?.aborted) throw abortedByCaller(`${request.method} ${request.url}`, signal);
-    let code: SendingCode;
+    let options: CallOptions;
+    let url: string;
+    let request: RequestSummary;
     try {
-      code = await loadSendingCode();
-    } catch (cause) {
+      options = callOptionsOf(given);
+      url = requestUrl(config.baseUrl, endpoint);
+      request = {
+        method: endpoint.method,
+        url: scrubText(url, options.apiKey === undefined ? config.secrets : [options.apiKey, ...config.secrets]),
+      };
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(abortedByCaller(`${request.method} ${request.url}`, signal));
+    const run = (code: SendingCode): Promise<WithResponse<T>> =>
+      new code.Call<T>(this.#requestsFrom(code.ky), config, endpoint, options, request, url, endpoint.json).run();
+    if (sendingCode !== undefined) return run(sendingCode);
+    return loadSendingCode().then(run, (cause: unknown) => {
       // Nothing left this machine: the code `wasNeverSent` (retry.ts) knows, so no one is told the request may have acted.
       throw new ConnectionError(`${request.method} ${request.url}: the SDK's code to send it could not be loaded; nothing was sent.`, {
         cause: Object.assign(new Error('code not loaded', { cause }), { code: NOT_LOADED }),
         request,
       });
-    }
-    return new code.Call<T>(this.#kyFrom(code.ky), config, endpoint, options, request, url.slice(config.baseUrl.length + 1), endpoint.json).run();
+    });
   }
 }
 

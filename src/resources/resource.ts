@@ -28,12 +28,24 @@ export abstract class Resource {
    * @internal
    */
   protected onDemand<M, T>(load: () => Promise<M>, call: (loaded: M) => APIPromise<T>): APIPromise<T> {
+    // Once loaded, the call starts at once: no promise between the method and the request.
+    const ready = modules.get(load) as M | undefined;
+    if (ready !== undefined) {
+      try {
+        return call(ready);
+      } catch (error) {
+        // What the call throws rejects its promise, as it does before the module arrives.
+        return new APIPromise(Promise.reject(error));
+      }
+    }
     return new APIPromise(operations(load).then((loaded) => call(loaded).withResponse()));
   }
 }
 
 /** The modules loaded so far, by their loader: an `import()` per call cost each call a module lookup. */
 const loaded = new Map<() => Promise<unknown>, Promise<unknown>>();
+/** The same modules once they have arrived. */
+const modules = new Map<() => Promise<unknown>, unknown>();
 
 /**
  * The module `load` imports, loaded once. A module that cannot be loaded (a page whose chunks were
@@ -44,11 +56,14 @@ const loaded = new Map<() => Promise<unknown>, Promise<unknown>>();
 export function operations<M>(load: () => Promise<M>): Promise<M> {
   let module = loaded.get(load) as Promise<M> | undefined;
   if (module === undefined) {
-    module = load().catch((cause: unknown) => {
-      loaded.delete(load);
-      // A bundled page loads each call on first use: its chunks must be served.
-      throw new ConnectionError('The SDK could not load the code of this call; nothing was sent.', { cause });
-    });
+    module = load().then(
+      (arrived) => (modules.set(load, arrived), arrived),
+      (cause: unknown) => {
+        loaded.delete(load);
+        // A bundled page loads each call on first use: its chunks must be served.
+        throw new ConnectionError('The SDK could not load the code of this call; nothing was sent.', { cause });
+      },
+    );
     loaded.set(load, module);
   }
   return module;

@@ -101,6 +101,17 @@ describe('headers and bodies', () => {
     expect(Object.fromEntries(call?.headers ?? [])).toMatchObject({ 'x-app': 'shop', 'x-trace': 't1', 'content-type': 'application/json' });
   });
 
+  it('lets a header given again in another case replace the first, never join it', async () => {
+    const { calls, fetch } = recordingFetch();
+    const client = new DeliveryClient({ baseUrl: 'https://api.example.com/v2', fetch, headers: { Accept: 'application/vnd.shop+json', 'X-App': 'shop' } });
+    await client.request({ method: 'POST', path: '/x', body: { a: 1 } }, { headers: { 'x-app': 'checkout', 'Content-Type': 'application/json; charset=utf-8' } });
+    expect(Object.fromEntries(calls[0]?.headers ?? [])).toMatchObject({
+      accept: 'application/vnd.shop+json',
+      'x-app': 'checkout',
+      'content-type': 'application/json; charset=utf-8',
+    });
+  });
+
   it('refuses header values with CR or LF before sending anything', async () => {
     const { calls, fetch } = recordingFetch();
     expect(() => new DeliveryClient({ baseUrl: 'https://api.example.com/v2', fetch, headers: { 'x-a': 'a\r\nInjected: 1' } })).toThrow(ConfigurationError);
@@ -124,6 +135,44 @@ describe('headers and bodies', () => {
       await expect(client.request({ method: 'GET', path })).rejects.toBeInstanceOf(ValidationError);
     }
     expect(calls).toHaveLength(0);
+  });
+});
+
+describe('fetch', () => {
+  it('without one, is the global fetch of each request: a mock installed after the client is built (msw) still sees the calls', async () => {
+    const client = new DeliveryClient({ baseUrl: 'https://api.example.com/v2', apiKey: KEY });
+    const { calls, fetch } = recordingFetch(() => Response.json({ success: true, data: { seen: true } }));
+    vi.stubGlobal('fetch', fetch);
+    try {
+      await expect(client.request({ method: 'GET', path: '/x' })).resolves.toEqual({ seen: true });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(calls.map((call) => call.url)).toEqual(['https://api.example.com/v2/x']);
+  });
+
+  it('is called as a plain function, so a browser fetch passed unbound works', async () => {
+    const receivers: unknown[] = [];
+    const { fetch } = recordingFetch();
+    const unbound = function (this: unknown, input: string | URL | Request, init?: RequestInit) {
+      receivers.push(this);
+      return fetch(input, init);
+    };
+    await new DeliveryClient({ baseUrl: 'https://api.example.com/v2', fetch: unbound as typeof globalThis.fetch }).request({ method: 'GET', path: '/x' });
+    expect(receivers).toEqual([undefined]);
+  });
+
+  it('that is not a function is a ConfigurationError when the client is built', () => {
+    expect(() => new DeliveryClient({ baseUrl: 'https://api.example.com/v2', fetch: 'fetch' as never })).toThrow(/`fetch` must be a function/);
+  });
+
+  it('missing everywhere is a ConfigurationError that says to pass one', () => {
+    vi.stubGlobal('fetch', undefined);
+    try {
+      expect(() => new DeliveryClient({ baseUrl: 'https://api.example.com/v2' })).toThrow(/No fetch implementation/);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
 
