@@ -77,12 +77,24 @@ export const refused = (error: unknown): CheckedOne => ({
   error: error instanceof DeliveryError ? error : new ValidationError([{ path: [], message: 'could not be read' }], { subject: 'Invalid order', cause: error }),
 });
 
+/**
+ * What an upload keeps of an order once checked: the JSON it sends, and the references its answer
+ * is read by. Not the whole parsed order: 10,000 of those held until the last chunk is answered
+ * weigh tens of megabytes, which the garbage collector then walks again and again.
+ */
+function kept({ json, value }: Checked): Checked {
+  if (!isRecord(value)) return { json, value };
+  return { json, value: { [REFERENCES[0]]: value[REFERENCES[0]], [REFERENCES[1]]: value[REFERENCES[1]] } };
+}
+
+const accepted = (checked: Checked): CheckedOne => ({ ok: true, order: kept(checked) });
+
 /** Checks one order as a single create does (the same step); a promise only while the schemas load. */
 export function checkOne(order: unknown, validation: Validation): CheckedOne | Promise<CheckedOne> {
   try {
     if (isThenable(order)) return refused(new ValidationError([{ path: [], message: THENABLE }], { subject: 'Invalid order' }));
     const checked = checkInput(orderCheck, order, validation);
-    return checked instanceof Promise ? checked.then((ready): CheckedOne => ({ ok: true, order: ready }), refused) : { ok: true, order: checked };
+    return checked instanceof Promise ? checked.then(accepted, refused) : accepted(checked);
   } catch (error) {
     return refused(error);
   }
