@@ -104,7 +104,10 @@ describe('headers and bodies', () => {
   it('lets a header given again in another case replace the first, never join it', async () => {
     const { calls, fetch } = recordingFetch();
     const client = new DeliveryClient({ baseUrl: 'https://api.example.com/v2', fetch, headers: { Accept: 'application/vnd.shop+json', 'X-App': 'shop' } });
-    await client.request({ method: 'POST', path: '/x', body: { a: 1 } }, { headers: { 'x-app': 'checkout', 'Content-Type': 'application/json; charset=utf-8' } });
+    await client.request(
+      { method: 'POST', path: '/x', body: { a: 1 } },
+      { headers: { 'x-app': 'checkout', 'Content-Type': 'application/json; charset=utf-8' } },
+    );
     expect(Object.fromEntries(calls[0]?.headers ?? [])).toMatchObject({
       accept: 'application/vnd.shop+json',
       'x-app': 'checkout',
