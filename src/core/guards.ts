@@ -50,7 +50,12 @@ export function shown(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' || value === undefined || value === null) return String(value);
   if (typeof value === 'symbol') return 'a symbol';
   if (typeof value === 'function') return 'a function';
-  return Array.isArray(value) ? 'an array' : 'an object';
+  try {
+    return Array.isArray(value) ? 'an array' : 'an object';
+  } catch {
+    // A revoked Proxy: Array.isArray throws on it.
+    return 'an object';
+  }
 }
 
 /** XOR of every byte over the longer length, lengths folded in: no early exit. */

@@ -1,7 +1,7 @@
 /** Bodies of the registration and business endpoints. */
 import * as z from 'zod/mini';
 import { onWire } from './check.js';
-import { filledText, object, phoneText, rule } from './fields.js';
+import { filledText, object, phoneText, rule, secretText } from './fields.js';
 import { type CheckResult, checkWith, unwrap } from './issues.js';
 import { lazy } from './lazy.js';
 import { isEmailAddress, isFilled, isRecord } from './predicates.js';
@@ -70,7 +70,7 @@ const accountPhone = () => phoneText(isFilled, 'must not be empty');
 export const registerBusinessAdminSchema = lazy(() =>
   object({
     email: z.string().check(rule(isEmailAddress, 'is not an e-mail address')),
-    password: filledText(),
+    password: secretText(),
     profile: object({ firstName: filledText(), lastName: filledText(), phone: accountPhone() }),
     heardAboutUsFrom: optionalText(),
     countryId: filledText(),
@@ -80,9 +80,9 @@ export const registerBusinessAdminSchema = lazy(() =>
 /** @internal */
 export const verifyPhoneSchema = lazy(() => object({ phone: accountPhone() }));
 /** @internal */
-export const confirmPhoneSchema = lazy(() => object({ phone: accountPhone(), token: filledText() }));
+export const confirmPhoneSchema = lazy(() => object({ phone: accountPhone(), token: secretText() }));
 /** @internal */
-export const confirmEmailSchema = lazy(() => object({ token: filledText() }));
+export const confirmEmailSchema = lazy(() => object({ token: secretText() }));
 
 /** @internal */
 export const basicBusinessSchema = lazy(() =>

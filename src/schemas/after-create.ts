@@ -21,7 +21,7 @@ import {
   specsSchema,
 } from './order-parts.js';
 import { isPickupDate, PICKUP_TIME_SLOTS, type PickupDate, type PickupTimeSlot } from './pickup-date.js';
-import { isPhoneNumber, isRecord } from './predicates.js';
+import { isPhoneNumber, isRecord, shown } from './predicates.js';
 
 /** What `deliveries.update` may change (the fields the integrations send). `null` means "not given", as for every optional field. */
 export interface DeliveryChanges {
@@ -115,7 +115,7 @@ const CHANGES_SUBJECT = 'Invalid changes';
  * order just read) picks the cod rules of its type.
  */
 export function checkChanges(input: unknown, typeCode: unknown, skip: ReadonlySet<number>): CheckResult<DeliveryChanges> {
-  if (!isRecord(input)) return rejected(CHANGES_SUBJECT, { path: [], message: 'must be an object of the fields to change' });
+  if (!isRecord(input)) return rejected(CHANGES_SUBJECT, { path: [], message: `expected an object of the fields to change, received ${shown(input)}` });
   // The wire form has no undefined values: an object with none left names nothing.
   if (Object.keys(input).length === 0) return rejected(CHANGES_SUBJECT, { path: [], message: 'names nothing to change' });
   return checkWith(changesSchema(typeCode), input, CHANGES_SUBJECT, skip) as CheckResult<DeliveryChanges>;

@@ -85,6 +85,12 @@ export function optional<T extends z.core.SomeType>(schema: T): z.ZodMiniOptiona
 /** @internal A string with something in it besides whitespace. */
 export const filledText = (): z.ZodMiniString => z.string().check(rule<string>(isFilled, 'must not be empty'));
 
+/** @internal A filled string that may be a credential (a password, a one-time code): no message shows the value. */
+export const secretText = (): z.ZodMiniString =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? 'required' : 'expected a string (the value is not shown: it may be a credential)') })
+    .check(rule<string>(isFilled, 'must not be empty'));
+
 /**
  * @internal A phone number field: Arabic-Indic and Persian digits (`٠١٠...`) are sent as ASCII
  * ones; `holds` is the rule it must then meet.

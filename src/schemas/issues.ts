@@ -2,7 +2,7 @@ import type * as z from 'zod/mini';
 import { type DeliveryError, formatPath, issueSummary, ValidationError, type ValidationIssue } from '../errors/base.js';
 import { createCodedError } from '../errors/coded.js';
 import { isKnownErrorCode } from '../errors/codes.js';
-import { isRecord } from './predicates.js';
+import { isRecord, shown } from './predicates.js';
 import { NONE } from './skip-rules.js';
 
 /** What a validator found: the value to send, or the error it would throw. */
@@ -17,32 +17,22 @@ const EXPECTED: Readonly<Record<string, string>> = {
   array: 'an array',
 };
 
-/** What a value is, for messages: `a number`, `an array`, `null`. */
-export function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'number') return Number.isFinite(value) ? 'a number' : String(value);
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
-const quote = (value: unknown): string => (typeof value === 'string' ? `'${value}'` : String(value));
-
 // zod/mini ships no English messages (they would cost bundle size); these name the problem
 // the way the spec does, and the issue path names the field.
 function messageOf(issue: z.core.$ZodRawIssue): string {
   switch (issue.code) {
     case 'invalid_type':
       if (issue.input === undefined) return 'required';
-      return `expected ${EXPECTED[issue.expected] ?? issue.expected}, received ${describeValue(issue.input)}`;
+      return `expected ${EXPECTED[issue.expected] ?? issue.expected}, received ${shown(issue.input)}`;
     case 'too_small':
       return issue.origin === 'array' ? `needs at least ${issue.minimum} item(s)` : `must be at least ${issue.minimum}`;
     case 'too_big':
       return issue.origin === 'array' ? `takes at most ${issue.maximum} item(s)` : `must be at most ${issue.maximum}`;
     case 'invalid_value':
-      return `must be ${issue.values.map(quote).join(' or ')}`;
+      return `expected ${issue.values.map(shown).join(' or ')}, received ${shown(issue.input)}`;
     case 'invalid_union':
       // The schemas' one union: buildingNumber, floor and apartment.
-      return `expected a string or a number, received ${describeValue(issue.input)}`;
+      return `expected a string or a number, received ${shown(issue.input)}`;
     case 'invalid_key':
       return issue.issues[0]?.message ?? 'is not a valid key';
     default:

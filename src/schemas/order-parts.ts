@@ -2,8 +2,8 @@
 import * as z from 'zod/mini';
 import { ErrorCode } from '../errors/codes.js';
 import { codedRule, crossField, dropUndefined, httpUrl, object, openObject, optional, phoneText, rule } from './fields.js';
-import { describeValue, MAX_LISTED_ISSUES, unlistedIssue } from './issues.js';
-import { COD_LIMIT, isFilled, isHeaderName, isPhoneNumber, isRecord, isSafeHeaderValue } from './predicates.js';
+import { MAX_LISTED_ISSUES, unlistedIssue } from './issues.js';
+import { COD_LIMIT, isFilled, isHeaderName, isPhoneNumber, isRecord, isSafeHeaderValue, shown } from './predicates.js';
 
 /**
  * `specs.packageType`: the kind of package. The service's own integrations send `Parcel`,
@@ -137,19 +137,19 @@ const NO_PROBLEMS: readonly ItemProblem[] = [];
 
 /** What is wrong with one fulfillment item, as [path within the item, message] pairs. */
 function itemProblems(item: unknown): readonly ItemProblem[] {
-  if (!isRecord(item)) return [[[], `expected an object, received ${describeValue(item)}`]];
+  if (!isRecord(item)) return [[[], `expected an object, received ${shown(item)}`]];
   const { sku, quantity, name } = item;
   const skuOk = isFilled(sku);
   const quantityOk = typeof quantity === 'number' && isWholeAtLeast(1)(quantity);
   const nameOk = name === undefined || name === null || typeof name === 'string';
   if (skuOk && quantityOk && nameOk) return NO_PROBLEMS;
   const problems: ItemProblem[] = [];
-  if (typeof sku !== 'string') problems.push([['sku'], sku === undefined ? 'required' : `expected a string, received ${describeValue(sku)}`]);
+  if (typeof sku !== 'string') problems.push([['sku'], sku === undefined ? 'required' : `expected a string, received ${shown(sku)}`]);
   else if (!skuOk) problems.push([['sku'], 'must not be empty']);
   if (typeof quantity !== 'number')
-    problems.push([['quantity'], quantity === undefined ? 'required' : `expected a finite number, received ${describeValue(quantity)}`]);
+    problems.push([['quantity'], quantity === undefined ? 'required' : `expected a finite number, received ${shown(quantity)}`]);
   else if (!quantityOk) problems.push([['quantity'], 'must be a whole number of at least 1']);
-  if (!nameOk) problems.push([['name'], `expected a string, received ${describeValue(name)}`]);
+  if (!nameOk) problems.push([['name'], `expected a string, received ${shown(name)}`]);
   return problems;
 }
 
@@ -204,7 +204,8 @@ export function webhookHeadersSchema() {
     crossField((headers, report) => {
       for (const [name, value] of Object.entries(headers)) {
         if (!isHeaderName(name)) report([name], 'is not a valid HTTP header name');
-        if (typeof value !== 'string') report([name], value === undefined ? 'required' : `expected a string, received ${describeValue(value)}`);
+        if (typeof value !== 'string')
+          report([name], value === undefined ? 'required' : 'expected a string (the value is not shown: a header may carry a credential)');
         else if (!isSafeHeaderValue(value)) report([name], 'must not contain CR, LF or NUL');
       }
     }),

@@ -29,7 +29,7 @@ import {
   webhookHeadersSchema,
   webhookUrlSchema,
 } from './order-parts.js';
-import { isRecord, receiverPhoneOf } from './predicates.js';
+import { isRecord, receiverPhoneOf, shown } from './predicates.js';
 import { NONE } from './skip-rules.js';
 
 /** The fields every order type may carry. */
@@ -289,11 +289,9 @@ const SCHEMA_OF_TYPE: ReadonlyMap<unknown, OrderSchema> = new Map<unknown, Order
   ['CUSTOMER_RETURN_PICKUP', fulfillmentReturnSchema],
 ]);
 
-const quoteType = (type: unknown): string => (typeof type === 'string' ? `'${type}'` : String(type));
-
 /** The types of a family as a message lists them: `one of 10, 15 or 25`. */
 function listed(family: OrderFamily): string {
-  const names = orderTypesOf(family).map(quoteType);
+  const names = orderTypesOf(family).map(shown);
   return names.length === 1 ? String(names[0]) : `one of ${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
 }
 
@@ -306,7 +304,7 @@ const SUBJECT = 'Invalid order';
 export function checkOrderOf<T = OrderInput>(family: OrderFamily, input: unknown, skip: ReadonlySet<number>): CheckResult<T> {
   let type: unknown;
   try {
-    if (!isRecord(input)) return rejected(SUBJECT, { path: [], message: 'must be an order object' });
+    if (!isRecord(input)) return rejected(SUBJECT, { path: [], message: `expected an order object, received ${shown(input)}` });
     type = input['type'];
   } catch (cause) {
     // A revoked Proxy, or a getter on `type` that throws: still the caller's input, still typed.
@@ -314,8 +312,7 @@ export function checkOrderOf<T = OrderInput>(family: OrderFamily, input: unknown
   }
   const schema = orderTypesOf(family).includes(type) ? SCHEMA_OF_TYPE.get(type) : undefined;
   if (schema === undefined) {
-    const got = typeof type === 'string' ? `'${type.slice(0, 40)}'` : typeof type === 'number' ? String(type) : type === null ? 'null' : typeof type;
-    const message = type === undefined ? `required: ${listed(family)}` : `expected ${listed(family)}, received ${got}`;
+    const message = type === undefined ? `required: ${listed(family)}` : `expected ${listed(family)}, received ${shown(type)}`;
     return rejected(SUBJECT, { path: ['type'], message });
   }
   return checkWith(schema(), input, SUBJECT, skip) as CheckResult<T>;
@@ -405,13 +402,14 @@ export function checkFulfillmentReturnOf(input: unknown, originalItems: readonly
 export function checkBulkyOrders(input: unknown, skip: ReadonlySet<number>): CheckResult<FulfillmentSendOrder[]> {
   const orders = Array.isArray(input) ? input : [];
   const issues: ValidationIssue[] =
-    orders.length === 0 ? [{ path: [], message: Array.isArray(input) ? 'needs at least one order' : 'must be an array of orders' }] : [];
+    orders.length === 0
+      ? [{ path: [], message: Array.isArray(input) ? 'needs at least one order' : `expected an array of orders, received ${shown(input)}` }]
+      : [];
   const prepared = orders.map((element: unknown, index) => {
     // The endpoint creates FXF_SEND orders only, merging them per phone: a Deliver or a return sent there would be merged in.
     const type = isRecord(element) ? element['type'] : 'FXF_SEND';
     if (type !== 'FXF_SEND') {
-      const got = typeof type === 'string' ? `'${type.slice(0, 40)}'` : typeof type === 'number' ? String(type) : type === undefined ? 'none' : typeof type;
-      issues.push({ path: [index, 'type'], message: `expected 'FXF_SEND' in a bulky upload, received ${got}` });
+      issues.push({ path: [index, 'type'], message: `expected 'FXF_SEND' in a bulky upload, received ${shown(type)}` });
       return undefined;
     }
     const checked = checkOrderOf<FulfillmentSendOrder>('fulfillment', element, skip);

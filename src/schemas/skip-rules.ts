@@ -46,12 +46,12 @@ const isClientRuleCode = (code: unknown): code is ClientRuleCode => (CLIENT_RULE
  */
 export function rulesToSkip(options: ValidateOptions | undefined, where: string): ReadonlySet<number> {
   if (options === undefined || options === null) return NONE;
-  if (typeof options !== 'object') throw new ConfigurationError(`${where} must be true, false or { skip: [errorCode, ...] }.`);
+  if (typeof options !== 'object') throw new ConfigurationError(`${where}: expected true, false or { skip: [errorCode, ...] }, received ${shown(options)}.`);
   let skip: unknown[] | undefined;
   try {
     const given: unknown = options.skip;
     if (given !== undefined && !Array.isArray(given))
-      throw new ConfigurationError(`${where}.skip must be an array of errorCodes, e.g. [ErrorCode.DeliveryImagesRequired].`);
+      throw new ConfigurationError(`${where}.skip: expected an array of errorCodes, e.g. [ErrorCode.DeliveryImagesRequired], received ${shown(given)}.`);
     skip = given === undefined ? undefined : [...given];
   } catch (cause) {
     throw cause instanceof ConfigurationError ? cause : new ConfigurationError(`${where} could not be read.`, { cause });
@@ -59,7 +59,9 @@ export function rulesToSkip(options: ValidateOptions | undefined, where: string)
   if (skip === undefined) return NONE;
   for (const code of skip) {
     if (!isClientRuleCode(code)) {
-      throw new ConfigurationError(`${where}.skip: ${shown(code)} is not the errorCode of a rule the SDK checks (one of ${CLIENT_RULE_CODES.join(', ')}).`);
+      throw new ConfigurationError(
+        `${where}.skip: expected the errorCode of a rule the SDK checks (one of ${CLIENT_RULE_CODES.join(', ')}), received ${shown(code)}.`,
+      );
     }
   }
   return skip.length === 0 ? NONE : new Set(skip as number[]);
