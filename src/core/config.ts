@@ -50,7 +50,9 @@ function checkHeaders(headers: Record<string, string>, where: string): void {
   for (const [name, value] of Object.entries(headers)) {
     if (!isHeaderName(name)) throw new ConfigurationError(`${where}: ${JSON.stringify(name)} is not a valid header name.`);
     if (typeof value !== 'string' || !isSafeHeaderValue(value)) {
-      throw new ConfigurationError(`${where}: the value of header "${name}" must be a string without CR, LF or NUL.`);
+      throw new ConfigurationError(
+        `${where}: header "${name}": expected a string without CR, LF or NUL (the value is not shown: a header may carry a credential).`,
+      );
     }
   }
 }
@@ -81,12 +83,12 @@ export function callOptionsOf(options: unknown): CallOptions {
   const { signal, headers, apiKey } = own;
   if (headers !== undefined) checkHeaders(headers, 'Request `headers`');
   if (apiKey !== undefined && (typeof apiKey !== 'string' || apiKey === '' || !isSafeHeaderValue(apiKey)))
-    throw new ConfigurationError('Request option `apiKey` must be a non-empty string without CR, LF or NUL.');
+    throw new ConfigurationError('Request option `apiKey`: expected a non-empty string without CR, LF or NUL (the key is not shown).');
   if (
     signal !== undefined &&
     (typeof signal !== 'object' || signal === null || typeof signal.addEventListener !== 'function' || typeof signal.aborted !== 'boolean')
   ) {
-    throw new ConfigurationError('Request option `signal` must be an AbortSignal.');
+    throw new ConfigurationError(`Request option \`signal\`: expected an AbortSignal, received ${shown(signal)}.`);
   }
   return own;
 }
@@ -121,7 +123,7 @@ function configFrom(options: TransportOptions) {
     const value = scheme === '' ? apiKey : `${scheme} ${apiKey}`;
     if (typeof apiKey !== 'string' || !isSafeHeaderValue(value)) {
       // The key itself is never echoed back, not even in this message.
-      throw new ConfigurationError('DeliveryClient `apiKey` and `auth.scheme` must be strings without CR, LF or NUL.');
+      throw new ConfigurationError('DeliveryClient `apiKey` and `auth.scheme`: expected strings without CR, LF or NUL (the key is not shown).');
     }
     if (!isHeaderName(authHeaderName))
       throw new ConfigurationError(`DeliveryClient \`auth.headerName\` ${JSON.stringify(authHeaderName)} is not a valid header name.`);
@@ -132,10 +134,11 @@ function configFrom(options: TransportOptions) {
   if (fetchImpl === undefined && typeof globalThis.fetch !== 'function')
     throw new ConfigurationError('No fetch implementation: pass `fetch` to DeliveryClient.');
   if (fetchImpl !== undefined && typeof fetchImpl !== 'function')
-    throw new ConfigurationError(`DeliveryClient \`fetch\` must be a function, received ${shown(fetchImpl)}.`);
+    throw new ConfigurationError(`DeliveryClient \`fetch\`: expected a function, received ${shown(fetchImpl)}.`);
 
   const logLevel = options.logLevel ?? 'info';
-  if (!(logLevel in LOG_LEVELS)) throw new ConfigurationError(`DeliveryClient \`logLevel\` must be one of ${Object.keys(LOG_LEVELS).join(', ')}.`);
+  if (!(logLevel in LOG_LEVELS))
+    throw new ConfigurationError(`DeliveryClient \`logLevel\`: expected one of ${Object.keys(LOG_LEVELS).join(', ')}, received ${shown(logLevel)}.`);
   const logThreshold = LOG_LEVELS[logLevel];
   // Not refused: a proxy may mount the API at a path of its own. But on the service itself every
   // call would answer 404, so say it where the developer looks.

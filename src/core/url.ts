@@ -26,7 +26,7 @@ export function pathSegment(value: string, name: string): string {
   requireWellFormed(value, [name], 'Invalid argument');
   const decoded = fullyDecoded(value).trim();
   if (decoded === '' || decoded === '.' || decoded === '..') {
-    throw new ValidationError([{ path: [name], message: `must be an id, not ${shown(value)}` }], { subject: 'Invalid argument' });
+    throw new ValidationError([{ path: [name], message: `expected an id, received ${shown(value)}` }], { subject: 'Invalid argument' });
   }
   return value;
 }

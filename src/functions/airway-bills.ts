@@ -56,7 +56,8 @@ const TRACKING_NUMBER = /^[^\s,\u0000-\u001f\u007f]+$/;
 function trackingNumbersText(trackingNumbers: unknown): string {
   const list = typeof trackingNumbers === 'string' ? trackingNumbers.split(',').map((tn) => tn.trim()) : trackingNumbers;
   const invalid = (path: Array<string | number>, message: string) => new ValidationError([{ path, message }], { subject: 'Invalid airway bill request' });
-  if (!Array.isArray(list) || list.length === 0) throw invalid(['trackingNumbers'], 'must be a non-empty list of tracking numbers');
+  if (!Array.isArray(list)) throw invalid(['trackingNumbers'], `expected a list of tracking numbers, received ${shown(trackingNumbers)}`);
+  if (list.length === 0) throw invalid(['trackingNumbers'], 'needs at least one tracking number');
   if (list.length > MAX_AIRWAY_BILLS) {
     throw invalid(
       ['trackingNumbers'],
@@ -78,8 +79,8 @@ function labelChoices(labelOptions: AirwayBillOptions | undefined): { requestedA
   const size: unknown = labelOptions?.size ?? 'A4';
   const lang: unknown = labelOptions?.lang ?? 'ar';
   const issues = [
-    ...(size === 'A4' || size === 'A6' ? [] : [{ path: ['size'], message: "must be 'A4' or 'A6'" }]),
-    ...(lang === 'ar' || lang === 'en' ? [] : [{ path: ['lang'], message: "must be 'ar' or 'en'" }]),
+    ...(size === 'A4' || size === 'A6' ? [] : [{ path: ['size'], message: `expected 'A4' or 'A6', received ${shown(size)}` }]),
+    ...(lang === 'ar' || lang === 'en' ? [] : [{ path: ['lang'], message: `expected 'ar' or 'en', received ${shown(lang)}` }]),
   ];
   if (issues.length > 0) throw new ValidationError(issues, { subject: 'Invalid airway bill request' });
   return { requestedAwbType: size as string, lang: lang as string };
@@ -134,9 +135,8 @@ const UNPRINTABLE_TYPES: Readonly<Record<number, string>> = { 15: 'a Cash Collec
 /** The tracking numbers of `targets`, each checked; an order read in a state or of a type the service will not print is refused by its index. */
 function printableTrackingNumbers(targets: unknown): string[] {
   if (!Array.isArray(targets) || targets.length === 0) {
-    throw new ValidationError([{ path: ['orders'], message: 'must be a non-empty list of tracking numbers or orders' }], {
-      subject: 'Invalid airway bill request',
-    });
+    const message = Array.isArray(targets) ? 'needs at least one order' : `expected a list of tracking numbers or orders, received ${shown(targets)}`;
+    throw new ValidationError([{ path: ['orders'], message }], { subject: 'Invalid airway bill request' });
   }
   const issues: Array<{ path: Array<string | number>; message: string }> = [];
   const numbers: string[] = [];

@@ -22,7 +22,8 @@ export type Source =
 export function sourceOf(orders: unknown): Source | ValidationError {
   // A string is iterable, character by character: a million characters are not a million orders.
   try {
-    if (typeof orders === 'string' || orders instanceof String) return notOrders('must be an array or an iterable of orders, not a string');
+    if (typeof orders === 'string' || orders instanceof String)
+      return notOrders(`expected an array or an iterable of orders (not a string), received ${shown(orders)}`);
     if (Array.isArray(orders)) return { kind: 'array', orders };
     if (typeof (orders as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] === 'function') return { kind: 'sync', orders: orders as Iterable<unknown> };
     if (typeof (orders as Partial<AsyncIterable<unknown>> | null)?.[Symbol.asyncIterator] === 'function')
@@ -30,7 +31,7 @@ export function sourceOf(orders: unknown): Source | ValidationError {
   } catch {
     // a revoked Proxy: not readable, so not a list of orders
   }
-  return notOrders('must be an array or an iterable of orders');
+  return notOrders(`expected an array or an iterable of orders, received ${shown(orders)}`);
 }
 
 /** An element with a `then` method: awaiting it could run anything, and resolve to another order than the one checked. */

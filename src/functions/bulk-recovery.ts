@@ -1,6 +1,6 @@
 import type { BulkCreatedDelivery, BulkCreateResult, BulkFailure } from '../errors/bulk-result.js';
 import { BulkCreationError, ConfigurationError, DeliveryError, ValidationError } from '../errors/index.js';
-import { isFilled, isRecord } from '../schemas/predicates.js';
+import { isFilled, isRecord, shown } from '../schemas/predicates.js';
 import { type DeliveryCore, requireCore } from './delivery-core.js';
 import { type PagedReadOptions, searchPages, totalDeadline } from './delivery-reads.js';
 import type { DeliveryRecord } from './delivery-record.js';
@@ -63,7 +63,9 @@ function resultOf(outcome: unknown): BulkCreateResult {
   } catch {
     // a Proxy or a getter that throws: not what createBulk gave
   }
-  throw new ValidationError([{ path: [], message: 'must be what createBulk resolved, or the BulkCreationError it threw' }], { subject: 'Invalid argument' });
+  throw new ValidationError([{ path: [], message: `expected what createBulk resolved, or the BulkCreationError it threw, received ${shown(outcome)}` }], {
+    subject: 'Invalid argument',
+  });
 }
 
 function referenceOf(index: number, entry: unknown, orders: ResolveTrackingNumbersOptions['orders']): string | undefined {

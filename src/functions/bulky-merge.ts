@@ -1,7 +1,7 @@
 import { wireForm } from '../core/endpoint.js';
 import { ValidationError, type ValidationIssue } from '../errors/index.js';
 import type { FulfillmentItem, FulfillmentSendOrder } from '../schemas/index.js';
-import { isRecord, receiverPhoneOf } from '../schemas/predicates.js';
+import { isRecord, receiverPhoneOf, shown } from '../schemas/predicates.js';
 
 /** One order the bulky upload will create: the elements of one customer, merged. */
 export interface BulkyMergeGroup {
@@ -45,7 +45,8 @@ function combine(into: Map<string, FulfillmentItem>, items: readonly Fulfillment
 export function previewBulkyMerge(given: readonly FulfillmentSendOrder[]): BulkyMergeGroup[] {
   // Read once, as createBulky sends them (what JSON cannot carry is refused the same way): its preview is of those bytes.
   const orders = wireForm(given)?.value;
-  if (!Array.isArray(orders)) throw new ValidationError([{ path: [], message: 'must be an array of orders' }], { subject: 'Invalid bulky upload' });
+  if (!Array.isArray(orders))
+    throw new ValidationError([{ path: [], message: `expected an array of orders, received ${shown(given)}` }], { subject: 'Invalid bulky upload' });
   const issues: ValidationIssue[] = [];
   const groups = new Map<string, { mergedFrom: number[]; elements: FulfillmentSendOrder[] }>();
   orders.forEach((order, index) => {

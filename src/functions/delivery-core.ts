@@ -1,5 +1,6 @@
 import { TtlCache } from '../core/cache.js';
 import { callOptionsOf, resolveConfig } from '../core/config.js';
+import { shown } from '../core/guards.js';
 import { HttpClient, type Transport } from '../core/http.js';
 import { ConfigurationError } from '../errors/index.js';
 import { NONE, resolveValidation, type Validation } from '../schemas/skip-rules.js';
@@ -168,5 +169,5 @@ export function requireCore(core: unknown): asserts core is DeliveryCore {
   } catch {
     // a revoked Proxy: no prototype to compare, so no core
   }
-  if (!isCore) throw new ConfigurationError('The first argument of a delivery-sdk/functions call must be a DeliveryCore.');
+  if (!isCore) throw new ConfigurationError(`The first argument of a delivery-sdk/functions call: expected a DeliveryCore, received ${shown(core)}.`);
 }

@@ -1,7 +1,7 @@
 import type { APIPromise } from '../core/api-promise.js';
 import { path, wireForm } from '../core/http.js';
 import { ConfigurationError, PagingError, ResponseShapeError, TimeoutError, ValidationError, type ValidationIssue } from '../errors/index.js';
-import { isRecord, phoneSpellings } from '../schemas/predicates.js';
+import { isRecord, phoneSpellings, shown } from '../schemas/predicates.js';
 import { coreInternals, type DeliveryCore, requireCore } from './delivery-core.js';
 import { type DeliveryRecord, deliveryRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';
@@ -59,13 +59,16 @@ function isWholeAtLeast(value: unknown, minimum: number): boolean {
 /** A search filter read once (as JSON reads it) and checked: paging and state codes; a typed error otherwise. */
 function readFilter(filter: unknown): Record<string, unknown> {
   const given = wireForm(filter ?? {})?.value;
-  if (!isRecord(given)) throw new ValidationError([{ path: [], message: 'must be an object' }], { subject: 'Invalid search filter' });
+  if (!isRecord(given))
+    throw new ValidationError([{ path: [], message: `expected an object, received ${shown(filter)}` }], { subject: 'Invalid search filter' });
   const issues: ValidationIssue[] = [];
-  if (!isWholeAtLeast(given['page'], 1)) issues.push({ path: ['page'], message: 'must be a whole number, 1 or more' });
-  if (!isWholeAtLeast(given['limit'], 1)) issues.push({ path: ['limit'], message: 'must be a whole number, 1 or more' });
+  for (const name of ['page', 'limit'])
+    if (!isWholeAtLeast(given[name], 1)) issues.push({ path: [name], message: `expected a whole number of at least 1, received ${shown(given[name])}` });
   const codes = given['stateCodes'];
-  if (codes !== undefined && !(Array.isArray(codes) && codes.every((code) => Number.isSafeInteger(code))))
-    issues.push({ path: ['stateCodes'], message: 'must be an array of state codes' });
+  if (Array.isArray(codes)) {
+    const at = codes.findIndex((code) => !Number.isSafeInteger(code));
+    if (at >= 0) issues.push({ path: ['stateCodes', at], message: `expected a state code (a whole number), received ${shown(codes[at])}` });
+  } else if (codes !== undefined) issues.push({ path: ['stateCodes'], message: `expected an array of state codes, received ${shown(codes)}` });
   if (issues.length > 0) throw new ValidationError(issues, { subject: 'Invalid search filter' });
   return given;
 }
@@ -260,7 +263,7 @@ export async function findDeliveryByReference(core: DeliveryCore, businessRefere
 
 function requireReference(value: unknown): string {
   const refuse = (message: string): ValidationError => new ValidationError([{ path: ['businessReference'], message }], { subject: 'Invalid argument' });
-  if (typeof value !== 'string' || value.trim() === '') throw refuse('must be a non-empty string');
+  if (typeof value !== 'string' || value.trim() === '') throw refuse(`expected a non-empty string, received ${shown(value)}`);
   if (value.includes(','))
     throw refuse(
       'holds a comma, which the search reads as a separator between references: an order with this reference cannot be found by searching; keep its tracking number',

@@ -6,7 +6,7 @@ import { ConfigurationError, ValidationError } from '../errors/index.js';
 import { bulkyCheck, fulfillmentCheck, fulfillmentReturnCheck, fulfillmentReturnCheckOf } from '../schemas/check.js';
 import type { FulfillmentReturnOrder, FulfillmentSendOrder } from '../schemas/order.js';
 import type { FulfillmentItem } from '../schemas/order-parts.js';
-import { isRecord } from '../schemas/predicates.js';
+import { isRecord, shown } from '../schemas/predicates.js';
 import { type CreatedDelivery, sendOrder } from './deliveries.js';
 import type { DeliveryCore } from './delivery-core.js';
 import type { RequestOptions } from './options.js';
@@ -38,9 +38,12 @@ function originalItems(original: OriginalFulfillment): readonly FulfillmentItem[
   const given: unknown = Array.isArray(original) ? original : (original as { fulfillmentInfo?: { items?: unknown } })?.fulfillmentInfo?.items;
   const items = wireForm(given)?.value;
   if (Array.isArray(items) && items.every(isRecord)) return items as unknown[] as FulfillmentItem[];
-  throw new ValidationError([{ path: ['original'], message: 'must be the original order (with fulfillmentInfo.items) or its items, each an object' }], {
-    subject: 'Invalid argument',
-  });
+  throw new ValidationError(
+    [{ path: ['original'], message: `expected the original order (with fulfillmentInfo.items) or its items, each an object, received ${shown(original)}` }],
+    {
+      subject: 'Invalid argument',
+    },
+  );
 }
 
 const bulkyCreated = (data: unknown, answer: ResponseContext): BulkyCreatedOrder[] =>

@@ -1,5 +1,5 @@
 import type { APIPromise } from '../core/api-promise.js';
-import { asRecord, idString } from '../core/guards.js';
+import { asRecord, idString, shown } from '../core/guards.js';
 import { path } from '../core/http.js';
 import { ResponseShapeError, ValidationError } from '../errors/index.js';
 import type { PickupChanges, PickupContact, PickupInput } from '../schemas/after-create.js';
@@ -168,7 +168,9 @@ export function listPickupDates(core: DeliveryCore, query?: PickupDatesQuery, op
   return send(core, options, () => {
     const days = query?.days ?? 7;
     if (!Number.isSafeInteger(days) || days < 1)
-      throw new ValidationError([{ path: ['days'], message: 'must be a whole number, 1 or more' }], { subject: 'Invalid argument' });
+      throw new ValidationError([{ path: ['days'], message: `expected a whole number of at least 1, received ${shown(days)}` }], {
+        subject: 'Invalid argument',
+      });
     return {
       method: 'GET',
       path: '/pickups/available-dates',

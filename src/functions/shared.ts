@@ -1,6 +1,6 @@
 /** @internal What every function needs: turning answers into results, and arguments checked before any request. */
 
-import { asRecord, idString, isRecord } from '../core/guards.js';
+import { asRecord, idString, isRecord, shown } from '../core/guards.js';
 import { pathSegment } from '../core/url.js';
 import { type ApiError, type ApiErrorOptions, type RequestSummary, ResponseShapeError, ValidationError } from '../errors/index.js';
 import { isFilled } from '../schemas/predicates.js';
@@ -14,7 +14,7 @@ export interface ResponseContext {
 /** @internal A path segment id: a string with something besides whitespace, not `.` or `..` in any encoding, or a `ValidationError` naming the argument. */
 export function requireId(value: unknown, name: string): string {
   if (isFilled(value)) return pathSegment(value, name);
-  throw new ValidationError([{ path: [name], message: 'must be a non-empty string' }], { subject: 'Invalid argument' });
+  throw new ValidationError([{ path: [name], message: `expected a non-empty string, received ${shown(value)}` }], { subject: 'Invalid argument' });
 }
 
 /**

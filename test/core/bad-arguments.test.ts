@@ -30,11 +30,17 @@ async function rejection(call: () => Promise<unknown>): Promise<unknown> {
 
 describe('arguments of the wrong kind get a typed error and send nothing', () => {
   it('createBulk refuses what is not an array or an iterable, naming `orders`', async () => {
-    for (const orders of [null, undefined, 5, { deliveries: [validOrders.deliver()] }]) {
+    const given: Array<[unknown, string]> = [
+      [null, 'null'],
+      [undefined, 'undefined'],
+      [5, '5'],
+      [{ deliveries: [validOrders.deliver()] }, 'an object'],
+    ];
+    for (const [orders, shown] of given) {
       for (const validate of [true, false]) {
         const error = await rejection(() => client.deliveries.createBulk(orders as never, { validate }));
         expect(error).toBeInstanceOf(ValidationError);
-        expect((error as ValidationError).issues).toEqual([{ path: ['orders'], message: 'must be an array or an iterable of orders' }]);
+        expect((error as ValidationError).issues).toEqual([{ path: ['orders'], message: `expected an array or an iterable of orders, received ${shown}` }]);
       }
     }
     expect(sent).toEqual([]);
@@ -90,8 +96,8 @@ describe('per-call options of the wrong kind', () => {
     ['timeout', { timeout: '5s' }, /`timeout`: expected a number >= 0, received /],
     ['totalTimeout', { totalTimeout: -1 }, /`totalTimeout`: expected a number >= 0, received /],
     ['maxRetries', { maxRetries: Number.NaN }, /`maxRetries`: expected a number >= 0, received /],
-    ['signal', { signal: 'stop' }, /`signal` must be an AbortSignal/],
-    ['signal', { signal: {} }, /`signal` must be an AbortSignal/],
+    ['signal', { signal: 'stop' }, /`signal`: expected an AbortSignal, received 'stop'/],
+    ['signal', { signal: {} }, /`signal`: expected an AbortSignal, received an object/],
   ])('%s %j is a ConfigurationError before anything is sent', async (_name, options, message) => {
     for (const caller of [client, cachingClient]) {
       const error = await rejection(() => caller.lookup.cities({ countryId: 'x' }, options as never));

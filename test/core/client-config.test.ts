@@ -166,7 +166,9 @@ describe('fetch', () => {
   });
 
   it('that is not a function is a ConfigurationError when the client is built', () => {
-    expect(() => new DeliveryClient({ baseUrl: 'https://api.example.com/v2', fetch: 'fetch' as never })).toThrow(/`fetch` must be a function/);
+    expect(() => new DeliveryClient({ baseUrl: 'https://api.example.com/v2', fetch: 'fetch' as never })).toThrow(
+      /`fetch`: expected a function, received 'fetch'/,
+    );
   });
 
   it('missing everywhere is a ConfigurationError that says to pass one', () => {

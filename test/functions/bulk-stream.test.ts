@@ -35,12 +35,20 @@ async function outcomesOf(stream: AsyncIterable<BulkChunkOutcome>): Promise<Bulk
 describe('createBulk: what is not a list of orders, refused at once with a typed error', () => {
   it('a string, even a long one, is not a list of orders', async () => {
     const sent = capture(server, 'post', '/deliveries/bulk', createAll);
-    for (const input of ['x'.repeat(1_000_000), '', new String('abc')]) {
+    // The message shows at most 40 characters of the string.
+    const given: Array<[unknown, string]> = [
+      ['x'.repeat(1_000_000), `'${'x'.repeat(40)}...'`],
+      ['', "''"],
+      [new String('abc'), 'an object'],
+    ];
+    for (const [input, shown] of given) {
       const error = await makeClient()
         .deliveries.createBulk(input as never)
         .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(ValidationError);
-      expect((error as ValidationError).issues).toEqual([{ path: ['orders'], message: 'must be an array or an iterable of orders, not a string' }]);
+      expect((error as ValidationError).issues).toEqual([
+        { path: ['orders'], message: `expected an array or an iterable of orders (not a string), received ${shown}` },
+      ]);
     }
     expect(sent).toEqual([]);
   });

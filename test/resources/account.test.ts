@@ -149,7 +149,7 @@ describe('businesses (key needed)', () => {
     ]);
     await expect(businesses.updatePickupLocations('biz-1', [])).rejects.toBeInstanceOf(ValidationError);
     await expect(businesses.updatePickupLocations('', [{ districtId: 'd1', firstLine: '5 Makram Ebeid' }])).rejects.toThrow(
-      /businessId: must be a non-empty string/,
+      /businessId: expected a non-empty string, received ''/,
     );
     expect(sent).toHaveLength(0);
   });

@@ -118,7 +118,7 @@ describe('lookup lists (public, GET, no apiVersion)', () => {
     const client = makeClient();
     const error = await client.lookup.districts('  ').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).issues).toEqual([{ path: ['cityId'], message: 'must be a non-empty string' }]);
+    expect((error as ValidationError).issues).toEqual([{ path: ['cityId'], message: "expected a non-empty string, received '  '" }]);
     await expect(client.lookup.cities({ countryId: '' })).rejects.toBeInstanceOf(ValidationError);
     expect(sent).toHaveLength(0);
   });
