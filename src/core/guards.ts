@@ -53,8 +53,8 @@ export function shown(value: unknown): string {
   try {
     return Array.isArray(value) ? 'an array' : 'an object';
   } catch {
-    // A revoked Proxy: Array.isArray throws on it.
-    return 'an object';
+    // Array.isArray throws on a revoked Proxy, and only on one.
+    return 'a revoked Proxy';
   }
 }
 

@@ -180,3 +180,45 @@ describe('a lone surrogate, what `Cairo 🏙️`.slice(0, 7) leaves, where a URL
     expect(sent.length).toBe(before);
   });
 });
+
+describe('a value of the wrong type, or outside a set of choices, is named as given; nothing sent', () => {
+  it.each([
+    [
+      'airwayBills size and lang',
+      () => client.deliveries.airwayBills(['70000012'], { size: 'A5', lang: 7 } as never),
+      [
+        { path: ['size'], message: "expected 'A4' or 'A6', received 'A5'" },
+        { path: ['lang'], message: "expected 'ar' or 'en', received 7" },
+      ],
+    ],
+    [
+      'search page, limit and a state code, by its index',
+      () => client.deliveries.search({ page: 0, limit: '50', stateCodes: [45, '47'] } as never),
+      [
+        { path: ['page'], message: 'expected a whole number of at least 1, received 0' },
+        { path: ['limit'], message: "expected a whole number of at least 1, received '50'" },
+        { path: ['stateCodes', 1], message: "expected a state code (a whole number), received '47'" },
+      ],
+    ],
+    [
+      'search stateCodes that are no list',
+      () => client.deliveries.search({ stateCodes: 45 } as never),
+      [{ path: ['stateCodes'], message: 'expected an array of state codes, received 45' }],
+    ],
+    [
+      'availableDates days',
+      () => client.pickups.availableDates({ days: 1.5 }),
+      [{ path: ['days'], message: 'expected a whole number of at least 1, received 1.5' }],
+    ],
+    [
+      'update changes',
+      () => client.deliveries.update('70000012', null as never),
+      [{ path: [], message: 'expected an object of the fields to change, received null' }],
+    ],
+  ])('%s', async (_name, call, issues) => {
+    const error = await rejection(call);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues).toEqual(issues);
+    expect(sent).toEqual([]);
+  });
+});

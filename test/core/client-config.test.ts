@@ -115,6 +115,31 @@ describe('headers and bodies', () => {
     });
   });
 
+  it('names a logLevel outside its choices as given', () => {
+    expect(() => new DeliveryClient({ baseUrl: 'https://api.example.com/v2', logLevel: 'verbose' as never })).toThrow(
+      "DeliveryClient `logLevel`: expected one of debug, info, warn, error, off, received 'verbose'.",
+    );
+  });
+
+  it('never shows a refused key or header value, which may be a credential', async () => {
+    const refusals = [
+      () => new DeliveryClient({ baseUrl: 'https://api.example.com/v2', apiKey: 'k3y-secret\nx' }),
+      () => new DeliveryClient({ baseUrl: 'https://api.example.com/v2', apiKey: 987654321 as never }),
+      () => new DeliveryClient({ baseUrl: 'https://api.example.com/v2', headers: { authorization: 'k3y-secret\r\n' } }),
+      () => new DeliveryClient({ baseUrl: 'https://api.example.com/v2', headers: { authorization: 987654321 as never } }),
+    ];
+    for (const refusal of refusals) {
+      expect(refusal).toThrow(ConfigurationError);
+      expect(refusal).not.toThrow(/k3y-secret|987654321/);
+    }
+    const client = new DeliveryClient({ baseUrl: 'https://api.example.com/v2', fetch: recordingFetch().fetch });
+    for (const options of [{ apiKey: 987654321 }, { apiKey: 'k3y-secret\n' }, { headers: { 'x-key': 987654321 } }]) {
+      const error = await client.request({ method: 'GET', path: '/x' }, options as never).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect((error as Error).message).not.toMatch(/k3y-secret|987654321/);
+    }
+  });
+
   it('refuses header values with CR or LF before sending anything', async () => {
     const { calls, fetch } = recordingFetch();
     expect(() => new DeliveryClient({ baseUrl: 'https://api.example.com/v2', fetch, headers: { 'x-a': 'a\r\nInjected: 1' } })).toThrow(ConfigurationError);

@@ -32,6 +32,20 @@ describe('business admin registration', () => {
   });
 });
 
+describe('a password or a code of the wrong type', () => {
+  it('is refused without being shown: it may be a credential', () => {
+    const refusals = [
+      thrownBy(() => validateRegisterBusinessAdmin({ ...registration(), password: 73915820 })),
+      thrownBy(() => validateConfirmPhone({ phone: '+201001234567', token: 73915820 })),
+      thrownBy(() => validateConfirmEmail({ token: 73915820 })),
+    ];
+    for (const error of refusals) {
+      expect(error.issues).toEqual([{ path: [expect.any(String)], message: 'expected a string (the value is not shown: it may be a credential)' }]);
+      expect(error.message).not.toContain('73915820');
+    }
+  });
+});
+
 describe('phone and e-mail confirmation', () => {
   it('take the phone, the code, the token', () => {
     expect(validateVerifyPhone({ phone: '+201001234567' })).toStrictEqual({ phone: '+201001234567' });
