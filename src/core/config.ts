@@ -50,9 +50,7 @@ function checkHeaders(headers: Record<string, string>, where: string): void {
   for (const [name, value] of Object.entries(headers)) {
     if (!isHeaderName(name)) throw new ConfigurationError(`${where}: ${JSON.stringify(name)} is not a valid header name.`);
     if (typeof value !== 'string' || !isSafeHeaderValue(value)) {
-      throw new ConfigurationError(
-        `${where}: header "${name}": expected a string without CR, LF or NUL (the value is not shown: a header may carry a credential).`,
-      );
+      throw new ConfigurationError(`${where}: header "${name}": expected a string without CR, LF or NUL (not shown).`);
     }
   }
 }
@@ -83,7 +81,7 @@ export function callOptionsOf(options: unknown): CallOptions {
   const { signal, headers, apiKey } = own;
   if (headers !== undefined) checkHeaders(headers, 'Request `headers`');
   if (apiKey !== undefined && (typeof apiKey !== 'string' || apiKey === '' || !isSafeHeaderValue(apiKey)))
-    throw new ConfigurationError('Request option `apiKey`: expected a non-empty string without CR, LF or NUL (the key is not shown).');
+    throw new ConfigurationError('Request option `apiKey`: expected a non-empty string without CR, LF or NUL (not shown).');
   if (
     signal !== undefined &&
     (typeof signal !== 'object' || signal === null || typeof signal.addEventListener !== 'function' || typeof signal.aborted !== 'boolean')
@@ -123,7 +121,7 @@ function configFrom(options: TransportOptions) {
     const value = scheme === '' ? apiKey : `${scheme} ${apiKey}`;
     if (typeof apiKey !== 'string' || !isSafeHeaderValue(value)) {
       // The key itself is never echoed back, not even in this message.
-      throw new ConfigurationError('DeliveryClient `apiKey` and `auth.scheme`: expected strings without CR, LF or NUL (the key is not shown).');
+      throw new ConfigurationError('DeliveryClient `apiKey` and `auth.scheme`: expected strings without CR, LF or NUL (not shown).');
     }
     if (!isHeaderName(authHeaderName))
       throw new ConfigurationError(`DeliveryClient \`auth.headerName\` ${JSON.stringify(authHeaderName)} is not a valid header name.`);

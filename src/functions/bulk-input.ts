@@ -20,12 +20,12 @@ export type Source =
 
 /** The input as something to read; a `ValidationError` for a string or anything that is not a list of orders. */
 export function sourceOf(orders: unknown): Source | ValidationError {
-  // A string is iterable, character by character: a million characters are not a million orders.
   try {
-    if (typeof orders === 'string' || orders instanceof String)
-      return notOrders(`expected an array or an iterable of orders (not a string), received ${shown(orders)}`);
     if (Array.isArray(orders)) return { kind: 'array', orders };
-    if (typeof (orders as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] === 'function') return { kind: 'sync', orders: orders as Iterable<unknown> };
+    // A string is iterable, character by character: a million characters are not a million orders.
+    const isText = typeof orders === 'string' || orders instanceof String;
+    if (!isText && typeof (orders as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] === 'function')
+      return { kind: 'sync', orders: orders as Iterable<unknown> };
     if (typeof (orders as Partial<AsyncIterable<unknown>> | null)?.[Symbol.asyncIterator] === 'function')
       return { kind: 'async', orders: orders as AsyncIterable<unknown> };
   } catch {

@@ -88,7 +88,7 @@ export const filledText = (): z.ZodMiniString => z.string().check(rule<string>(i
 /** @internal A filled string that may be a credential (a password, a one-time code): no message shows the value. */
 export const secretText = (): z.ZodMiniString =>
   z
-    .string({ error: (issue) => (issue.input === undefined ? 'required' : 'expected a string (the value is not shown: it may be a credential)') })
+    .string({ error: (issue) => (issue.input === undefined ? 'required' : 'expected a string (not shown: it may be a credential)') })
     .check(rule<string>(isFilled, 'must not be empty'));
 
 /**

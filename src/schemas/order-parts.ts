@@ -204,8 +204,7 @@ export function webhookHeadersSchema() {
     crossField((headers, report) => {
       for (const [name, value] of Object.entries(headers)) {
         if (!isHeaderName(name)) report([name], 'is not a valid HTTP header name');
-        if (typeof value !== 'string')
-          report([name], value === undefined ? 'required' : 'expected a string (the value is not shown: a header may carry a credential)');
+        if (typeof value !== 'string') report([name], value === undefined ? 'required' : 'expected a string (not shown: it may be a credential)');
         else if (!isSafeHeaderValue(value)) report([name], 'must not contain CR, LF or NUL');
       }
     }),
