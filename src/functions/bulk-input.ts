@@ -21,9 +21,10 @@ export type Source =
 /** The input as something to read; a `ValidationError` for a string or anything that is not a list of orders. */
 export function sourceOf(orders: unknown): Source | ValidationError {
   try {
-    if (Array.isArray(orders)) return { kind: 'array', orders };
     // A string is iterable, character by character: a million characters are not a million orders.
+    // `instanceof` runs first: a Proxy whose traps throw is refused here, before it is read as an array.
     const isText = typeof orders === 'string' || orders instanceof String;
+    if (Array.isArray(orders)) return { kind: 'array', orders };
     if (!isText && typeof (orders as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] === 'function')
       return { kind: 'sync', orders: orders as Iterable<unknown> };
     if (typeof (orders as Partial<AsyncIterable<unknown>> | null)?.[Symbol.asyncIterator] === 'function')
