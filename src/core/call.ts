@@ -200,11 +200,11 @@ export class Call<T> {
       log(config, 'debug', `${request.method} ${request.url} answered ${response.status} in ${durationMs} ms`);
     }
     // Never followed (ky sends `redirect: 'manual'`): the key and the body stay with baseUrl's origin.
-    if (redirected) throw await answerError(response, request, (mapping) => mapping.redirectError(response, request, this.#secrets));
+    if (redirected) throw await errorOfAnswer(response, request, (mapping) => mapping.redirectError(response, request, this.#secrets));
     if (text === undefined) throw tooLargeError(request, response.status, this.#maxResponseBytes);
     const decoded = decodeBody(text, this.#secrets);
     if (!response.ok || (decoded.json && isErrorEnvelope(decoded.value)))
-      throw await answerError(response, request, (mapping) => mapping.errorFromResponse(response, decoded, request, this.#secrets));
+      throw await errorOfAnswer(response, request, (mapping) => mapping.errorFromResponse(response, decoded, request, this.#secrets));
     if (!decoded.json)
       throw new ResponseShapeError(`${request.method} ${request.url} answered ${response.status} with a body that is not JSON`, {
         status: response.status,
@@ -267,7 +267,7 @@ export function connectionError(request: RequestSummary, cause: unknown, stage: 
  * that code cannot be loaded the answer is still a typed error, one that says the call may have
  * been acted on: the SDK could not read what the service said.
  */
-async function answerError(
+async function errorOfAnswer(
   response: Response,
   request: RequestSummary,
   map: (mapping: typeof import('./error-mapping.js')) => DeliveryError,

@@ -1,5 +1,5 @@
 /**
- * The one checking step every call's input goes through before it is sent; `send()` runs it.
+ * The one checking step every call's input goes through before it is sent; `callApi()` (functions/call-api.ts) runs it.
  *
  * 1. The input is read once into its wire form, the JSON the request will carry: a getter, a
  *    Proxy or a `toJSON` runs there and nowhere after.
