@@ -245,18 +245,18 @@ export class Call<T> {
 }
 
 /** A redirect: a 3xx, or what a browser answers for one under `redirect: 'manual'` (type `opaqueredirect`, status 0). */
-export function isRedirect(response: Response): boolean {
+function isRedirect(response: Response): boolean {
   return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
 }
 
 /** The error for an answer longer than `maxResponseBytes`, of which the rest was not read. */
-export function tooLargeError(request: RequestSummary, status: number, maxResponseBytes: number): ResponseTooLargeError {
+function tooLargeError(request: RequestSummary, status: number, maxResponseBytes: number): ResponseTooLargeError {
   const message = `${request.method} ${request.url} answered ${status} with more than maxResponseBytes (${maxResponseBytes} bytes); the rest was not read.`;
   return new ResponseTooLargeError(message, { status, request, maxResponseBytes });
 }
 
 /** The error for a request that failed while `stage` (sending, reading the answer). */
-export function connectionError(request: RequestSummary, cause: unknown, stage: string): ConnectionError {
+function connectionError(request: RequestSummary, cause: unknown, stage: string): ConnectionError {
   const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
   // A ky error is no cause to keep: it holds the request, and so the key.
   return new ConnectionError(`${request.method} ${request.url} failed while ${stage}: ${reason}`, { cause: isKyError(cause) ? undefined : cause, request });

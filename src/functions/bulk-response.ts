@@ -19,7 +19,7 @@ interface BulkResponseContext extends ResponseContext {
 }
 
 /** What the answer says about the order at one position of the request. */
-export type BulkOutcome = { created: Record<string, unknown> } | { error: DeliveryError; mayExist: boolean };
+type BulkOutcome = { created: Record<string, unknown> } | { error: DeliveryError; mayExist: boolean };
 
 /** The outcome of each position the answer speaks of, and every id it reports created. */
 export interface BulkResponse {

@@ -47,7 +47,7 @@ function hasUniqueReference(order: unknown): boolean {
  * an order passing `check`. Repeated after an unknown outcome only when the order sent carries a
  * `uniqueBusinessReference`.
  */
-export function orderCall(order: unknown, check: InputCheck): CheckedCall<CreatedDelivery> {
+function orderCall(order: unknown, check: InputCheck): CheckedCall<CreatedDelivery> {
   return { input: order, check, endpoint: orderEndpoint };
 }
 

@@ -19,7 +19,7 @@ import { type OrderFamily, orderTypesOf, sendsAsWritten } from './order-fast.js'
 import type { Validation } from './skip-rules.js';
 
 /** The schema modules, as `import('./on-demand.js')` gives them. */
-export type Schemas = typeof import('./on-demand.js');
+type Schemas = typeof import('./on-demand.js');
 
 let schemas: Schemas | undefined;
 
