@@ -65,8 +65,6 @@ export class Call<T> {
   readonly #timeout: number;
   readonly #totalTimeout: number;
   readonly #maxResponseBytes: number;
-  /** A public endpoint's call leaves the client's key out (see Endpoint.public). */
-  readonly #withoutKey: boolean;
   /** The headers sent: the client's, the call's own over them, its own key's (`apiKey`), and the body's type. */
   readonly #headers: Readonly<Record<string, string>>;
   /** Whether an attempt so far may have reached the service and acted: what `mayExist` tells. */
@@ -86,7 +84,7 @@ export class Call<T> {
     this.#deadlineAt = totalTimeout >= MAX_TIMER ? Number.POSITIVE_INFINITY : Date.now() + totalTimeout;
     this.#timeout = options.timeout ?? config.timeout;
     this.#maxResponseBytes = options.maxResponseBytes ?? config.maxResponseBytes;
-    const withoutKey = (this.#withoutKey = endpoint.public === true && !config.keyForPublicEndpoints);
+    const withoutKey = endpoint.public === true && !config.keyForPublicEndpoints;
     const { apiKey, headers } = options;
     const keyHeader =
       apiKey === undefined || withoutKey ? {} : { [config.authHeaderName]: config.authScheme === '' ? apiKey : `${config.authScheme} ${apiKey}` };
