@@ -12,7 +12,7 @@ import { PricingResource } from './resources/pricing.js';
 import { operations } from './resources/resource.js';
 import { UsersResource } from './resources/users.js';
 
-const loadSend = () => import('./functions/send.js');
+const loadCallApi = () => import('./functions/call-api.js');
 
 /** A call of an endpoint the SDK does not wrap (yet). */
 export interface RawRequest {
@@ -140,8 +140,8 @@ export class DeliveryClient {
    */
   request<T = unknown>(request: RawRequest, options?: RequestOptions): APIPromise<T> {
     const core = this.#core;
-    const sent = operations(loadSend).then(({ send }) =>
-      send<T>(core, options, () => {
+    const sent = operations(loadCallApi).then(({ callApi }) =>
+      callApi<T>(core, options, () => {
         // `?? {}`: a JavaScript caller's null becomes a ValidationError naming `method`, not a TypeError.
         const { method, path, query, body } = request ?? ({} as Partial<RawRequest>);
         return { input: body, endpoint: ({ json }) => ({ method: method as HttpMethod, path: path as string, query, json }) };

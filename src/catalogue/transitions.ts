@@ -51,14 +51,14 @@ export interface FlowStep {
   readonly type: WebhookOrderType;
 }
 
-const send = (...states: DeliveryState[]): FlowStep[] => states.map((state) => ({ state, type: 'FXF_SEND' }));
+const fulfillmentSend = (...states: DeliveryState[]): FlowStep[] => states.map((state) => ({ state, type: 'FXF_SEND' }));
 
 /** The three fulfillment send flows of the spec, as the event sequences a webhook receiver sees. */
 export const FULFILLMENT_FLOWS: Readonly<Record<'success' | 'exceptionThenSuccess' | 'unsuccessful', readonly FlowStep[]>> = {
-  success: send(10, 25, 24, 30, 24, 41, 45),
-  exceptionThenSuccess: send(10, 25, 24, 30, 24, 41, 47, 24, 41, 45),
+  success: fulfillmentSend(10, 25, 24, 30, 24, 41, 45),
+  exceptionThenSuccess: fulfillmentSend(10, 25, 24, 30, 24, 41, 47, 24, 41, 45),
   unsuccessful: [
-    ...send(10, 25, 24, 30, 24, 41, 47, 24),
+    ...fulfillmentSend(10, 25, 24, 30, 24, 41, 47, 24),
     { state: 24, type: 'RTO' },
     { state: 30, type: 'RTO' },
     { state: 24, type: 'RTO' },

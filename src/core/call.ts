@@ -65,8 +65,6 @@ export class Call<T> {
   readonly #timeout: number;
   readonly #totalTimeout: number;
   readonly #maxResponseBytes: number;
-  /** A public endpoint's call leaves the client's key out (see Endpoint.public). */
-  readonly #withoutKey: boolean;
   /** The headers sent: the client's, the call's own over them, its own key's (`apiKey`), and the body's type. */
   readonly #headers: Readonly<Record<string, string>>;
   /** Whether an attempt so far may have reached the service and acted: what `mayExist` tells. */
@@ -86,7 +84,7 @@ export class Call<T> {
     this.#deadlineAt = totalTimeout >= MAX_TIMER ? Number.POSITIVE_INFINITY : Date.now() + totalTimeout;
     this.#timeout = options.timeout ?? config.timeout;
     this.#maxResponseBytes = options.maxResponseBytes ?? config.maxResponseBytes;
-    const withoutKey = (this.#withoutKey = endpoint.public === true && !config.keyForPublicEndpoints);
+    const withoutKey = endpoint.public === true && !config.keyForPublicEndpoints;
     const { apiKey, headers } = options;
     const keyHeader =
       apiKey === undefined || withoutKey ? {} : { [config.authHeaderName]: config.authScheme === '' ? apiKey : `${config.authScheme} ${apiKey}` };
@@ -200,11 +198,11 @@ export class Call<T> {
       log(config, 'debug', `${request.method} ${request.url} answered ${response.status} in ${durationMs} ms`);
     }
     // Never followed (ky sends `redirect: 'manual'`): the key and the body stay with baseUrl's origin.
-    if (redirected) throw await answerError(response, request, (mapping) => mapping.redirectError(response, request, this.#secrets));
+    if (redirected) throw await errorOfAnswer(response, request, (mapping) => mapping.redirectError(response, request, this.#secrets));
     if (text === undefined) throw tooLargeError(request, response.status, this.#maxResponseBytes);
     const decoded = decodeBody(text, this.#secrets);
     if (!response.ok || (decoded.json && isErrorEnvelope(decoded.value)))
-      throw await answerError(response, request, (mapping) => mapping.errorFromResponse(response, decoded, request, this.#secrets));
+      throw await errorOfAnswer(response, request, (mapping) => mapping.errorFromResponse(response, decoded, request, this.#secrets));
     if (!decoded.json)
       throw new ResponseShapeError(`${request.method} ${request.url} answered ${response.status} with a body that is not JSON`, {
         status: response.status,
@@ -245,18 +243,18 @@ export class Call<T> {
 }
 
 /** A redirect: a 3xx, or what a browser answers for one under `redirect: 'manual'` (type `opaqueredirect`, status 0). */
-export function isRedirect(response: Response): boolean {
+function isRedirect(response: Response): boolean {
   return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
 }
 
 /** The error for an answer longer than `maxResponseBytes`, of which the rest was not read. */
-export function tooLargeError(request: RequestSummary, status: number, maxResponseBytes: number): ResponseTooLargeError {
+function tooLargeError(request: RequestSummary, status: number, maxResponseBytes: number): ResponseTooLargeError {
   const message = `${request.method} ${request.url} answered ${status} with more than maxResponseBytes (${maxResponseBytes} bytes); the rest was not read.`;
   return new ResponseTooLargeError(message, { status, request, maxResponseBytes });
 }
 
 /** The error for a request that failed while `stage` (sending, reading the answer). */
-export function connectionError(request: RequestSummary, cause: unknown, stage: string): ConnectionError {
+function connectionError(request: RequestSummary, cause: unknown, stage: string): ConnectionError {
   const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
   // A ky error is no cause to keep: it holds the request, and so the key.
   return new ConnectionError(`${request.method} ${request.url} failed while ${stage}: ${reason}`, { cause: isKyError(cause) ? undefined : cause, request });
@@ -267,7 +265,7 @@ export function connectionError(request: RequestSummary, cause: unknown, stage: 
  * that code cannot be loaded the answer is still a typed error, one that says the call may have
  * been acted on: the SDK could not read what the service said.
  */
-async function answerError(
+async function errorOfAnswer(
   response: Response,
   request: RequestSummary,
   map: (mapping: typeof import('./error-mapping.js')) => DeliveryError,

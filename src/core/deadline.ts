@@ -20,7 +20,7 @@ export function abortedByCaller(what: string, signal: AbortSignal | undefined): 
 export const MAX_TIMER = 2 ** 31 - 1;
 
 /** What cut an attempt short: the caller's signal, `totalTimeout`, or the attempt's own `timeout`. */
-export type Cut = 'caller' | 'total' | 'attempt';
+type Cut = 'caller' | 'total' | 'attempt';
 
 /** How an attempt cut short rejects {@link AttemptClock.race}. */
 export class AttemptCut {

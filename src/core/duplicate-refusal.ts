@@ -1,7 +1,7 @@
 import { isRecord } from './guards.js';
 
 /** What a refusal of a repeated `uniqueBusinessReference` says: the reference, and the order holding it when named. */
-export interface DuplicateRefusal {
+interface DuplicateRefusal {
   readonly uniqueBusinessReference?: string | undefined;
   readonly trackingNumber?: string | undefined;
 }

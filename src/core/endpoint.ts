@@ -20,8 +20,8 @@ export interface Endpoint<T> {
   query?: Record<string, QueryValue> | undefined;
   /** The body as the JSON text to send, serialised once from what was checked (see {@link wireForm}). */
   json?: string | undefined;
-  /** Turns the unwrapped answer into the method's result; `answer` names request and status, for a ResponseShapeError. */
-  transform?: ((data: unknown, answer: { status: number; request: RequestSummary }) => T) | undefined;
+  /** Turns the unwrapped answer into the method's result; `context` names request and status, for a ResponseShapeError. */
+  transform?: ((data: unknown, context: { status: number; request: RequestSummary }) => T) | undefined;
   /** Safe to repeat when the outcome is unknown. Default: true for GET and PUT, false otherwise. */
   idempotent?: boolean | undefined;
   /** Changes nothing at the service (a search, a label print): its errors never say `mayExist`. Default: true for GET. */

@@ -109,10 +109,10 @@ export class HttpClient implements Transport {
 
   /** Sends `endpoint`, input already checked by the caller; rejects with a DeliveryError only. */
   request<T>(endpoint: Endpoint<T>, options?: CallOptions | null): APIPromise<T> {
-    return new APIPromise(this.#send(endpoint, options));
+    return new APIPromise(this.#startCall(endpoint, options));
   }
 
-  #send<T>(endpoint: Endpoint<T>, given: CallOptions | null | undefined): Promise<WithResponse<T>> {
+  #startCall<T>(endpoint: Endpoint<T>, given: CallOptions | null | undefined): Promise<WithResponse<T>> {
     const config = this.#config;
     let options: CallOptions;
     let url: string;

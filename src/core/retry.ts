@@ -30,7 +30,7 @@ export const NOT_LOADED = 'ERR_DELIVERY_SDK_NOT_LOADED';
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', NOT_LOADED]);
 
 /** Marks a ConnectionError whose request provably never reached the server. */
-export function wasNeverSent(error: unknown): boolean {
+function wasNeverSent(error: unknown): boolean {
   let cause: unknown = error;
   for (let depth = 0; depth < 4 && cause instanceof Error; depth++) {
     const code = (cause as { code?: unknown }).code;
@@ -74,7 +74,7 @@ function isRetryable(error: DeliveryError, idempotent: boolean): boolean {
 }
 
 /** What the retry policy needs of a call. */
-export interface RetryState {
+interface RetryState {
   /** The attempt that just failed, from 1. */
   attempt: number;
   maxRetries: number;

@@ -3,10 +3,10 @@ import { isFinalState } from '../catalogue/states.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { ResponseShapeError, ValidationError } from '../errors/index.js';
 import { isRecord, shown } from '../schemas/predicates.js';
+import { asTypedError, callApi } from './call-api.js';
 import { type DeliveryCore, requireCore } from './delivery-core.js';
 import type { DeliveryRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';
-import { asTypedError, send } from './send.js';
 import type { ResponseContext } from './shared.js';
 
 /** Label options of `airwayBills`. */
@@ -39,12 +39,12 @@ function textBytes(text: string): Uint8Array {
 const startsWithPdf = (bytes: Uint8Array): boolean => PDF_MAGIC.split('').every((char, i) => bytes[i] === char.charCodeAt(0));
 
 /** The PDF of an answer: `data` as base64, as plain text, or `{ data }` around either; anything else is a ResponseShapeError. */
-function pdfOf(data: unknown, answer: ResponseContext): Uint8Array {
+function pdfOf(data: unknown, context: ResponseContext): Uint8Array {
   const text = typeof data === 'string' ? data : isRecord(data) && typeof data['data'] === 'string' ? data['data'] : undefined;
   const bytes = text === undefined ? undefined : text.startsWith(PDF_MAGIC) ? textBytes(text) : base64Bytes(text);
   if (bytes === undefined || !startsWithPdf(bytes)) {
-    const { method, url } = answer.request;
-    throw new ResponseShapeError(`${method} ${url} answered ${answer.status} without a PDF (neither base64 nor text starting with %PDF-)`, answer);
+    const { method, url } = context.request;
+    throw new ResponseShapeError(`${method} ${url} answered ${context.status} without a PDF (neither base64 nor text starting with %PDF-)`, context);
   }
   return bytes;
 }
@@ -113,7 +113,7 @@ export function getAirwayBills(
   labelOptions?: AirwayBillOptions,
   options?: RequestOptions,
 ): APIPromise<Uint8Array> {
-  return send(core, options, () => ({
+  return callApi(core, options, () => ({
     input: { trackingNumbers: trackingNumbersText(trackingNumbers), ...labelChoices(labelOptions) },
     // Prints labels, changes nothing: safe to ask again.
     endpoint: ({ json }) => ({ method: 'POST', path: '/deliveries/mass-awb', json, transform: pdfOf, idempotent: true, reads: true }),

@@ -46,7 +46,7 @@ const THENABLE = 'is a promise or thenable, not an order: await it before passin
  * The references two orders of one call must not share: the bulk answer names failures by
  * `businessReference`, and the service refuses a repeated `uniqueBusinessReference`.
  */
-export const REFERENCES = ['businessReference', 'uniqueBusinessReference'] as const;
+const REFERENCES = ['businessReference', 'uniqueBusinessReference'] as const;
 
 /** Finds orders that repeat a reference of an earlier order of the same call. */
 export class ReferenceBook {

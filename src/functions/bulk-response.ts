@@ -19,7 +19,7 @@ interface BulkResponseContext extends ResponseContext {
 }
 
 /** What the answer says about the order at one position of the request. */
-export type BulkOutcome = { created: Record<string, unknown> } | { error: DeliveryError; mayExist: boolean };
+type BulkOutcome = { created: Record<string, unknown> } | { error: DeliveryError; mayExist: boolean };
 
 /** The outcome of each position the answer speaks of, and every id it reports created. */
 export interface BulkResponse {
@@ -53,14 +53,14 @@ function codeOfMessage(text: string): ErrorCode | undefined {
  * the entry's message is the spec's text of (`inferredFrom: 'message'`); else the code of the
  * whole answer (a non-2xx one). The whole answer's error, when there is one, is the `cause`.
  */
-function orderError(entry: Record<string, unknown>, answer: BulkResponseContext): DeliveryError {
+function orderError(entry: Record<string, unknown>, context: BulkResponseContext): DeliveryError {
   const own = errorCodeFromWire(entry['errorCode']);
-  const options = { status: answer.status, body: entry, request: answer.request, cause: answer.error };
+  const options = { status: context.status, body: entry, request: context.request, cause: context.error };
   const message = reasonOf(entry);
   if (isKnownErrorCode(own)) return createCodedError(own, { source: 'server', message, ...options });
   const inferred = typeof own === 'number' ? undefined : codeOfMessage(message);
   if (inferred !== undefined) return createCodedError(inferred, { source: 'server', message, inferredFrom: 'message', ...options });
-  const whole = answer.error?.errorCode;
+  const whole = context.error?.errorCode;
   const code = typeof own === 'number' ? own : whole === ErrorCode.BulkCreationFailed ? undefined : whole;
   if (isKnownErrorCode(code)) return createCodedError(code, { source: 'server', message, ...options });
   return new ApiError(message, { ...options, errorCode: code });
@@ -71,9 +71,9 @@ function orderError(entry: Record<string, unknown>, answer: BulkResponseContext)
  * is already held (an order sent again after its first upload's answer was lost) means the order
  * exists: it is `created`, with the tracking number the refusal names and `alreadyExisted: true`.
  */
-function failureOutcome(entry: Record<string, unknown>, answer: BulkResponseContext): BulkOutcome {
+function failureOutcome(entry: Record<string, unknown>, context: BulkResponseContext): BulkOutcome {
   const duplicate = duplicateRefusalOf(reasonOf(entry), entry);
-  if (duplicate === undefined) return { error: orderError(entry, answer), mayExist: false };
+  if (duplicate === undefined) return { error: orderError(entry, context), mayExist: false };
   const reference = text(entry['businessReference']);
   return { created: { trackingNumber: duplicate.trackingNumber, ...(reference === undefined ? {} : { businessReference: reference }), alreadyExisted: true } };
 }
@@ -82,16 +82,16 @@ function failureOutcome(entry: Record<string, unknown>, answer: BulkResponseCont
  * Reads one answer. `bodies` are the orders as sent, in request order. Positions the answer
  * does not speak of are left out of `outcomes`: the caller treats them as unreported.
  */
-export function readBulkResponse(data: unknown, bodies: readonly unknown[], answer: BulkResponseContext): BulkResponse {
+export function readBulkResponse(data: unknown, bodies: readonly unknown[], context: BulkResponseContext): BulkResponse {
   const outcomes = new Map<number, BulkOutcome>();
   const createdIds: string[] = [];
   const list = (field: string): unknown[] | undefined => (isRecord(data) && Array.isArray(data[field]) ? data[field] : undefined);
   const ids = Array.isArray(data) && data.every((id) => typeof id === 'string' || typeof id === 'number') ? data : list('createdDeliveriesIds');
   const failures = list('failedDeliveries');
   if (ids !== undefined || failures !== undefined) {
-    matchByReference(ids ?? [], failures ?? [], bodies, answer, outcomes, createdIds);
+    matchByReference(ids ?? [], failures ?? [], bodies, context, outcomes, createdIds);
   }
-  readPerIndex(Array.isArray(data) && ids === undefined ? data : list('created'), list('failed'), bodies.length, answer, outcomes, createdIds);
+  readPerIndex(Array.isArray(data) && ids === undefined ? data : list('created'), list('failed'), bodies.length, context, outcomes, createdIds);
   return { outcomes, createdIds };
 }
 
@@ -100,7 +100,7 @@ function readPerIndex(
   created: unknown[] | undefined,
   failed: unknown[] | undefined,
   count: number,
-  answer: BulkResponseContext,
+  context: BulkResponseContext,
   outcomes: Map<number, BulkOutcome>,
   createdIds: string[],
 ): void {
@@ -121,7 +121,7 @@ function readPerIndex(
   for (const entry of failed ?? []) {
     if (!isRecord(entry) || typeof entry['index'] !== 'number') continue;
     const position = positionOf(entry, -1);
-    if (position !== undefined) outcomes.set(position, failureOutcome(entry, answer));
+    if (position !== undefined) outcomes.set(position, failureOutcome(entry, context));
   }
 }
 
@@ -137,7 +137,7 @@ function matchByReference(
   ids: readonly unknown[],
   failures: readonly unknown[],
   bodies: readonly unknown[],
-  answer: BulkResponseContext,
+  context: BulkResponseContext,
   outcomes: Map<number, BulkOutcome>,
   createdIds: string[],
 ): void {
@@ -161,7 +161,7 @@ function matchByReference(
       for (const position of positions)
         unsure.set(position, `'${reference}' was sent ${positions.length} times and failed ${entries.length}: ${entries.map(reasonOf).join('; ')}`);
     } else {
-      positions.forEach((position, i) => outcomes.set(position, failureOutcome(entries[i] as Record<string, unknown>, answer)));
+      positions.forEach((position, i) => outcomes.set(position, failureOutcome(entries[i] as Record<string, unknown>, context)));
       unplaced.push(...entries.slice(positions.length));
     }
   }
@@ -175,11 +175,14 @@ function matchByReference(
     if (why.length === 0) created.push(position);
     else
       outcomes.set(position, {
-        error: new ResponseShapeError(`${answer.request.method} ${answer.request.url} answered ${answer.status} unclear about this order: ${why.join('; ')}`, {
-          status: answer.status,
-          request: answer.request,
-          cause: answer.error,
-        }),
+        error: new ResponseShapeError(
+          `${context.request.method} ${context.request.url} answered ${context.status} unclear about this order: ${why.join('; ')}`,
+          {
+            status: context.status,
+            request: context.request,
+            cause: context.error,
+          },
+        ),
         mayExist: true,
       });
   });

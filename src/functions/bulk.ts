@@ -27,9 +27,9 @@ import { isRecord, shown } from '../schemas/predicates.js';
 import type { Validation } from '../schemas/skip-rules.js';
 import { type CheckedOne, checkArray, checkOne, ReferenceBook, refused, type Source, sourceOf } from './bulk-input.js';
 import { type BulkResponse, readBulkResponse } from './bulk-response.js';
+import { validationOf } from './call-api.js';
 import { coreInternals, type DeliveryCore, requireCore } from './delivery-core.js';
 import type { RequestOptions } from './options.js';
-import { validationOf } from './send.js';
 import { byIndex, type ResponseContext } from './shared.js';
 
 export type { BulkCreatedDelivery, BulkCreateResult, BulkFailure };
@@ -241,9 +241,10 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
     return chunk.size === 0 ? undefined : chunk;
   };
 
-  const send = async (chunk: ReadChunk): Promise<BulkChunkOutcome> => {
+  /** Posts a chunk (the orders of it that passed the check) and counts its outcome into the progress. */
+  const runChunk = async (chunk: ReadChunk): Promise<BulkChunkOutcome> => {
     const outcome: BulkChunkOutcome = { start: chunk.start, size: chunk.size, created: [], failed: [...chunk.refused], createdIds: [], progress };
-    if (chunk.orders.length > 0) await post(chunk.orders, chunk.indexes, outcome);
+    if (chunk.orders.length > 0) await postChunk(chunk.orders, chunk.indexes, outcome);
     outcome.failed.sort(byIndex);
     progress.done += chunk.size;
     progress.created += outcome.created.length;
@@ -253,26 +254,26 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
   };
 
   /** Sends one chunk; `indexes[i]` is the input index of the request's i-th order. */
-  const post = async (orders: readonly Checked[], indexes: number[], outcome: BulkChunkOutcome): Promise<void> => {
+  const postChunk = async (orders: readonly Checked[], indexes: number[], outcome: BulkChunkOutcome): Promise<void> => {
     const bodies = orders.map((order) => order.value);
-    let answer: ResponseContext = { status: 200, request: { method: 'POST', url: BULK_PATH } };
+    let context: ResponseContext = { status: 200, request: { method: 'POST', url: BULK_PATH } };
     let unreported: DeliveryError;
     let mayExist = true; // an answer that does not speak of an order leaves it open
     let read: BulkResponse | undefined;
     try {
-      const transform = (data: unknown, context: ResponseContext): unknown => ((answer = context), data);
+      const transform = (data: unknown, answered: ResponseContext): unknown => ((context = answered), data);
       // Each order's JSON as it was checked, joined: nothing is serialised twice, nothing read again.
       const json = `{"deliveries":[${orders.map((order) => order.json ?? 'null').join(',')}],"deleteFailedDeliveries":${deleteFailedDeliveries}}`;
       const data = await http.request({ method: 'POST', path: BULK_PATH, query: { apiVersion: 1 }, json, idempotent: false, transform }, requestOptions);
-      read = readBulkResponse(data, bodies, answer);
-      unreported = new ResponseShapeError(`POST ${BULK_PATH} answered ${answer.status} without reporting this order`, answer);
+      read = readBulkResponse(data, bodies, context);
+      unreported = new ResponseShapeError(`POST ${BULK_PATH} answered ${context.status} without reporting this order`, context);
     } catch (caught) {
       const error = caught instanceof DeliveryError ? caught : new DeliveryError(`POST ${BULK_PATH} failed`, { cause: caught });
       unreported = error;
       // A 1061 carries the same answer in its body's `data`: what it created must not be lost.
       const data = error instanceof ApiError || error instanceof CodedDeliveryError ? asRecord(error.body)['data'] : undefined;
       if (isRecord(data) || Array.isArray(data)) {
-        const { status = 400, request = answer.request } = error as Partial<ApiError>;
+        const { status = 400, request = context.request } = error as Partial<ApiError>;
         read = readBulkResponse(data, bodies, { status, request, error });
         serviceErrors.push(error as ApiError | CodedDeliveryError);
       } else {
@@ -323,7 +324,7 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
       }
       if (stopped()) break;
       sentUpTo = chunk.start + chunk.size;
-      const task = send(chunk);
+      const task = runChunk(chunk);
       running.set(
         task,
         task.then((outcome) => [task, outcome] as const),

@@ -5,9 +5,9 @@ import { path } from '../core/http.js';
 import { businessCheck, pickupLocationsCheck } from '../schemas/check.js';
 import type { CreateBusinessInput, PickupLocationEntry } from '../schemas/index.js';
 import { isRecord } from '../schemas/predicates.js';
+import { callApi } from './call-api.js';
 import type { DeliveryCore } from './delivery-core.js';
 import type { RequestOptions } from './options.js';
-import { send } from './send.js';
 import { createdRecord, type ResponseContext, requireId } from './shared.js';
 
 /** A pickup location of a business, as the service answers it. */
@@ -30,8 +30,8 @@ export interface Business {
   [field: string]: unknown;
 }
 
-function businessOf(data: unknown, answer: ResponseContext): Business {
-  return createdRecord(data, answer, ['_id']) as Business;
+function businessOf(data: unknown, context: ResponseContext): Business {
+  return createdRecord(data, context, ['_id']) as Business;
 }
 
 /**
@@ -46,7 +46,7 @@ function businessOf(data: unknown, answer: ResponseContext): Business {
  * ```
  */
 export function createBusiness(core: DeliveryCore, input: CreateBusinessInput, options?: RequestOptions): APIPromise<Business> {
-  return send(core, options, () => ({
+  return callApi(core, options, () => ({
     input,
     check: businessCheck,
     endpoint: ({ json }) => ({ method: 'POST', path: '/businesses', json, transform: businessOf }),
@@ -70,7 +70,7 @@ export function updatePickupLocations(
   locations: PickupLocationEntry[],
   options?: RequestOptions,
 ): APIPromise<Business> {
-  return send(core, options, () => {
+  return callApi(core, options, () => {
     const id = requireId(businessId, 'businessId');
     return {
       input: { pickupAddress: locations },

@@ -4,9 +4,9 @@ import { DuplicateOrderError } from '../errors/index.js';
 import { type Checked, type InputCheck, orderCheck } from '../schemas/check.js';
 import type { OrderInput } from '../schemas/order.js';
 import { isFilled, isRecord } from '../schemas/predicates.js';
+import { type CheckedCall, callApi } from './call-api.js';
 import type { DeliveryCore } from './delivery-core.js';
 import type { RequestOptions } from './options.js';
-import { type CheckedCall, send } from './send.js';
 import { createdRecord, type ResponseContext } from './shared.js';
 
 /**
@@ -28,8 +28,8 @@ export interface CreatedDelivery {
 }
 
 /** Reads a created order; a `ResponseShapeError` when `_id` or `trackingNumber` is missing (the order may exist). */
-function createdDelivery(data: unknown, answer: ResponseContext): CreatedDelivery {
-  return createdRecord(data, answer, ['_id', 'trackingNumber']) as CreatedDelivery;
+function createdDelivery(data: unknown, context: ResponseContext): CreatedDelivery {
+  return createdRecord(data, context, ['_id', 'trackingNumber']) as CreatedDelivery;
 }
 
 /**
@@ -47,7 +47,7 @@ function hasUniqueReference(order: unknown): boolean {
  * an order passing `check`. Repeated after an unknown outcome only when the order sent carries a
  * `uniqueBusinessReference`.
  */
-export function orderCall(order: unknown, check: InputCheck): CheckedCall<CreatedDelivery> {
+function orderCall(order: unknown, check: InputCheck): CheckedCall<CreatedDelivery> {
   return { input: order, check, endpoint: orderEndpoint };
 }
 
@@ -90,7 +90,7 @@ export function createDelivery(core: DeliveryCore, order: OrderInput, options?: 
 export function sendOrder(core: DeliveryCore, order: unknown, checkOf: () => InputCheck, options: RequestOptions | undefined): APIPromise<CreatedDelivery> {
   const startedAt = Date.now();
   let sent: unknown;
-  const created = send(core, options, () => {
+  const created = callApi(core, options, () => {
     const call = orderCall(order, checkOf());
     return { ...call, endpoint: (checked: Checked) => ((sent = checked.value), call.endpoint(checked)) };
   });

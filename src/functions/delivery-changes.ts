@@ -6,10 +6,10 @@ import { ApiError, AuthenticationError, OrderStateError, PermissionDeniedError }
 import type { DeliveryChanges } from '../schemas/after-create.js';
 import { changesCheck } from '../schemas/check.js';
 import { isRecord } from '../schemas/predicates.js';
+import { callApi } from './call-api.js';
 import type { DeliveryCore } from './delivery-core.js';
 import type { DeliveryRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';
-import { send } from './send.js';
 import { refusalText, requireId, sameAnswer } from './shared.js';
 
 /** What `update` and `terminate` answer: the order's `_id`, and whatever else the service sends. */
@@ -61,7 +61,7 @@ export function updateDelivery(
   options?: RequestOptions,
 ): APIPromise<DeliveryChangeResult> {
   let target = '';
-  const sent = send(core, options, () => {
+  const sent = callApi(core, options, () => {
     const id = targetId(trackingNumberOrOrder);
     const read = isRecord(trackingNumberOrOrder) ? trackingNumberOrOrder : undefined;
     const state = read === undefined || !isRecord(read['state']) ? undefined : read['state']['code'];
@@ -118,7 +118,7 @@ function explainRefusal(error: unknown): unknown {
  */
 export function terminateDelivery(core: DeliveryCore, trackingNumberOrId: string, options?: RequestOptions): APIPromise<DeliveryChangeResult> {
   let target = '';
-  const sent = send(core, options, () => {
+  const sent = callApi(core, options, () => {
     target = targetId(trackingNumberOrId);
     return { method: 'DELETE', path: path`/deliveries/business/${target}/terminate`, transform: changeResult };
   });

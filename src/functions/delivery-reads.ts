@@ -2,10 +2,10 @@ import type { APIPromise } from '../core/api-promise.js';
 import { path, wireForm } from '../core/http.js';
 import { ConfigurationError, PagingError, ResponseShapeError, TimeoutError, ValidationError, type ValidationIssue } from '../errors/index.js';
 import { isRecord, phoneSpellings, shown } from '../schemas/predicates.js';
+import { type CheckedCall, callApi } from './call-api.js';
 import { coreInternals, type DeliveryCore, requireCore } from './delivery-core.js';
 import { type DeliveryRecord, deliveryRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';
-import { type CheckedCall, send } from './send.js';
 import { type ResponseContext, requireId } from './shared.js';
 
 /**
@@ -92,12 +92,12 @@ const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : ty
 const numberOrUndefined = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
 /** Reads a search answer: `{ deliveries, count, page, limit }` (a bare array is read as the deliveries). */
-function deliveryPage(data: unknown, answer: ResponseContext): DeliveryPage {
+function deliveryPage(data: unknown, context: ResponseContext): DeliveryPage {
   const record = isRecord(data) ? data : { deliveries: data };
   const list = record['deliveries'];
   if (!Array.isArray(list)) {
-    const { method, url } = answer.request;
-    throw new ResponseShapeError(`${method} ${url} answered ${answer.status} without a deliveries list`, answer);
+    const { method, url } = context.request;
+    throw new ResponseShapeError(`${method} ${url} answered ${context.status} without a deliveries list`, context);
   }
   return {
     ...record,
@@ -128,7 +128,7 @@ function searchCall(filter: Record<string, unknown>): CheckedCall<DeliveryPage> 
  * ```
  */
 export function getDelivery(core: DeliveryCore, trackingNumber: string, options?: RequestOptions): APIPromise<DeliveryRecord> {
-  return send(core, options, () => ({
+  return callApi(core, options, () => ({
     method: 'GET',
     path: path`/deliveries/business/${requireId(trackingNumber, 'trackingNumber')}`,
     transform: (data) => deliveryRecord(data),
@@ -144,7 +144,7 @@ export function getDelivery(core: DeliveryCore, trackingNumber: string, options?
  * ```
  */
 export function searchDeliveries(core: DeliveryCore, filter?: DeliverySearchFilter, options?: RequestOptions): APIPromise<DeliveryPage> {
-  return send(core, options, () => searchCall(readFilter(filter)));
+  return callApi(core, options, () => searchCall(readFilter(filter)));
 }
 
 /**
@@ -188,8 +188,8 @@ export async function* searchPages(
   for (let read = 1; ; read++) {
     if (read > maxPages)
       throw new PagingError(`POST /deliveries/search: more than maxPages (${maxPages}) pages; narrow the filter or raise maxPages`, { page });
-    const answer = await send(core, remainingOf(requestOptions, deadlineAt), () => searchCall({ ...given, page, limit }));
-    const numbers = answer.deliveries.map((order) => order.trackingNumber);
+    const searched = await callApi(core, remainingOf(requestOptions, deadlineAt), () => searchCall({ ...given, page, limit }));
+    const numbers = searched.deliveries.map((order) => order.trackingNumber);
     if (previous !== undefined && numbers.length > 0 && numbers.every((number) => previous?.has(number)))
       throw new PagingError(
         `POST /deliveries/search answered page ${page} with the orders of page ${page - 1}: the service ignored paging, so the read stops`,
@@ -197,9 +197,9 @@ export async function* searchPages(
           page,
         },
       );
-    yield* answer.deliveries;
+    yield* searched.deliveries;
     // The service may cap the page size below what was asked: its own `limit` says what a full page is.
-    if (answer.deliveries.length === 0 || answer.deliveries.length < (answer.limit ?? limit)) return;
+    if (searched.deliveries.length === 0 || searched.deliveries.length < (searched.limit ?? limit)) return;
     previous = new Set(numbers);
     page += 1;
   }

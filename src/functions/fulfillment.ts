@@ -7,10 +7,10 @@ import { bulkyCheck, fulfillmentCheck, fulfillmentReturnCheck, fulfillmentReturn
 import type { FulfillmentReturnOrder, FulfillmentSendOrder } from '../schemas/order.js';
 import type { FulfillmentItem } from '../schemas/order-parts.js';
 import { isRecord, shown } from '../schemas/predicates.js';
+import { callApi } from './call-api.js';
 import { type CreatedDelivery, sendOrder } from './deliveries.js';
 import type { DeliveryCore } from './delivery-core.js';
 import type { RequestOptions } from './options.js';
-import { send } from './send.js';
 import { createdRecord, listOf, type ResponseContext } from './shared.js';
 
 /** An order created by `createBulky`: one per customer phone. Fields the service adds are kept. */
@@ -46,8 +46,8 @@ function originalItems(original: OriginalFulfillment): readonly FulfillmentItem[
   );
 }
 
-const bulkyCreated = (data: unknown, answer: ResponseContext): BulkyCreatedOrder[] =>
-  listOf(data, answer).map((entry) => createdRecord(entry, answer, ['_id', 'trackingNumber']) as BulkyCreatedOrder);
+const bulkyCreated = (data: unknown, context: ResponseContext): BulkyCreatedOrder[] =>
+  listOf(data, context).map((entry) => createdRecord(entry, context, ['_id', 'trackingNumber']) as BulkyCreatedOrder);
 
 /**
  * Creates a fulfillment order (`FXF_SEND`), as `client.fulfillment.create` does.
@@ -112,7 +112,7 @@ export function createFulfillmentReturn(core: DeliveryCore, order: FulfillmentRe
  * ```
  */
 export function createBulkyFulfillment(core: DeliveryCore, orders: FulfillmentSendOrder[], options?: RequestOptions): APIPromise<BulkyCreatedOrder[]> {
-  return send(core, options, () => ({
+  return callApi(core, options, () => ({
     input: orders,
     check: bulkyCheck,
     endpoint: ({ json }) => ({ method: 'POST', path: '/fulfillment/deliveries/bulky', json, transform: bulkyCreated, idempotent: false }),

@@ -6,11 +6,11 @@ import { type Endpoint, path, type QueryValue } from '../core/http.js';
 import type { CallOptions } from '../core/options.js';
 import type { Address } from '../schemas/index.js';
 import { isRecord } from '../schemas/predicates.js';
+import { asTypedError } from './call-api.js';
 import { coreInternals, type DeliveryCore, requireCore } from './delivery-core.js';
 import type { RequestOptions } from './options.js';
 import type { City, CityDistricts, DistrictEntry, Zone } from './places.js';
 import { type ResolveAddressInput, resolveAddress as resolveWith } from './resolve-address.js';
-import { asTypedError } from './send.js';
 import { listOf, requireId } from './shared.js';
 
 export { type Country, CountryId } from './countries.js';

@@ -4,10 +4,10 @@ import { path } from '../core/http.js';
 import { ApiError, PickupLocationInUseError } from '../errors/index.js';
 import type { PickupLocationChanges, PickupLocationInput } from '../schemas/after-create.js';
 import { pickupLocationChangesCheck, pickupLocationCheck } from '../schemas/check.js';
+import { callApi } from './call-api.js';
 import type { DeliveryCore } from './delivery-core.js';
 import type { DeliveryAddressRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';
-import { send } from './send.js';
 import { createdRecord, listOf, refusalText, requireId, sameAnswer } from './shared.js';
 
 /** A pickup location as `GET /pickup-locations` answers it; any field the service adds is kept. */
@@ -33,10 +33,10 @@ export interface PickupLocationRecord {
  * ```
  */
 export function listPickupLocations(core: DeliveryCore, options?: RequestOptions): APIPromise<PickupLocationRecord[]> {
-  return send(core, options, () => ({
+  return callApi(core, options, () => ({
     method: 'GET',
     path: '/pickup-locations',
-    transform: (data, answer) => listOf(data, answer).map((entry) => locationRecord(entry, '')),
+    transform: (data, context) => listOf(data, context).map((entry) => locationRecord(entry, '')),
   }));
 }
 
@@ -64,14 +64,14 @@ function locationRecord(data: unknown, id: string): PickupLocationRecord {
  * ```
  */
 export function createPickupLocation(core: DeliveryCore, location: PickupLocationInput, options?: RequestOptions): APIPromise<PickupLocationRecord> {
-  return send(core, options, () => ({
+  return callApi(core, options, () => ({
     input: location,
     check: pickupLocationCheck,
     endpoint: ({ json }) => ({
       method: 'POST',
       path: '/pickup-locations',
       json,
-      transform: (data, answer) => createdRecord(data, answer, ['_id']) as PickupLocationRecord,
+      transform: (data, context) => createdRecord(data, context, ['_id']) as PickupLocationRecord,
     }),
   }));
 }
@@ -85,7 +85,7 @@ export function createPickupLocation(core: DeliveryCore, location: PickupLocatio
  * ```
  */
 export function getPickupLocation(core: DeliveryCore, locationId: string, options?: RequestOptions): APIPromise<PickupLocationRecord> {
-  return send(core, options, () => {
+  return callApi(core, options, () => {
     const id = requireId(locationId, 'locationId');
     return { method: 'GET', path: path`/pickup-locations/${id}`, transform: (data) => locationRecord(data, id) };
   });
@@ -106,7 +106,7 @@ export function updatePickupLocation(
   changes: PickupLocationChanges,
   options?: RequestOptions,
 ): APIPromise<PickupLocationRecord> {
-  return send(core, options, () => {
+  return callApi(core, options, () => {
     const id = requireId(locationId, 'locationId');
     return {
       input: changes,
@@ -127,7 +127,7 @@ export function updatePickupLocation(
  * ```
  */
 export function deletePickupLocation(core: DeliveryCore, locationId: string, options?: RequestOptions): APIPromise<void> {
-  const deleted = send(core, options, () => ({
+  const deleted = callApi(core, options, () => ({
     method: 'DELETE',
     path: path`/pickup-locations/${requireId(locationId, 'locationId')}`,
     transform: () => undefined,
@@ -145,7 +145,7 @@ export function deletePickupLocation(core: DeliveryCore, locationId: string, opt
  * ```
  */
 export function setDefaultPickupLocation(core: DeliveryCore, locationId: string, options?: RequestOptions): APIPromise<PickupLocationRecord> {
-  return send(core, options, () => {
+  return callApi(core, options, () => {
     const id = requireId(locationId, 'locationId');
     return { method: 'PUT', path: path`/pickup-locations/${id}/default`, transform: (data) => locationRecord(data, id) };
   });

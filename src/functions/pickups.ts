@@ -6,9 +6,9 @@ import type { PickupChanges, PickupContact, PickupInput } from '../schemas/after
 import { pickupChangesCheck, pickupCheck } from '../schemas/check.js';
 import type { PickupDate, PickupTimeSlot } from '../schemas/pickup-date.js';
 import { isRecord } from '../schemas/predicates.js';
+import { callApi } from './call-api.js';
 import type { DeliveryCore } from './delivery-core.js';
 import type { RequestOptions } from './options.js';
-import { send } from './send.js';
 import { type ResponseContext, requireId } from './shared.js';
 
 /** A pickup request as the service answers it; any field it adds is kept. */
@@ -38,22 +38,22 @@ export interface PickupList {
 /** Filter of `pickups.list`, sent as the query (`page`, `limit`, ...). */
 export type PickupListQuery = Record<string, string | number | boolean | undefined>;
 
-function pickupOf(data: unknown, answer: ResponseContext): Pickup {
+function pickupOf(data: unknown, context: ResponseContext): Pickup {
   const record = asRecord(data);
   const id = idString(record['_id']);
   if (id === undefined) {
-    const { method, url } = answer.request;
-    throw new ResponseShapeError(`${method} ${url} answered ${answer.status} without the pickup's _id`, answer);
+    const { method, url } = context.request;
+    throw new ResponseShapeError(`${method} ${url} answered ${context.status} without the pickup's _id`, context);
   }
   return { ...record, _id: id };
 }
 
-function pickupListOf(data: unknown, answer: ResponseContext): PickupList {
+function pickupListOf(data: unknown, context: ResponseContext): PickupList {
   const record = isRecord(data) ? data : { pickups: data };
   const list = record['pickups'] ?? record['list'];
   if (!Array.isArray(list)) {
-    const { method, url } = answer.request;
-    throw new ResponseShapeError(`${method} ${url} answered ${answer.status} without a pickups list`, answer);
+    const { method, url } = context.request;
+    throw new ResponseShapeError(`${method} ${url} answered ${context.status} without a pickups list`, context);
   }
   const count = typeof record['count'] === 'number' ? record['count'] : undefined;
   return { ...record, pickups: list.map((entry) => ({ ...asRecord(entry), _id: idString(asRecord(entry)['_id']) ?? '' })), count };
@@ -78,7 +78,7 @@ function pickupListOf(data: unknown, answer: ResponseContext): PickupList {
  * ```
  */
 export function createPickup(core: DeliveryCore, pickup: PickupInput, options?: RequestOptions): APIPromise<Pickup> {
-  return send(core, options, () => ({
+  return callApi(core, options, () => ({
     input: pickup,
     check: pickupCheck,
     endpoint: ({ json }) => ({ method: 'POST', path: '/pickups', json, transform: pickupOf }),
@@ -94,7 +94,7 @@ export function createPickup(core: DeliveryCore, pickup: PickupInput, options?: 
  * ```
  */
 export function getPickup(core: DeliveryCore, pickupId: string, options?: RequestOptions): APIPromise<Pickup> {
-  return send(core, options, () => ({ method: 'GET', path: path`/pickups/${requireId(pickupId, 'pickupId')}`, transform: pickupOf }));
+  return callApi(core, options, () => ({ method: 'GET', path: path`/pickups/${requireId(pickupId, 'pickupId')}`, transform: pickupOf }));
 }
 
 /**
@@ -106,7 +106,7 @@ export function getPickup(core: DeliveryCore, pickupId: string, options?: Reques
  * ```
  */
 export function listPickups(core: DeliveryCore, query?: PickupListQuery, options?: RequestOptions): APIPromise<PickupList> {
-  return send(core, options, () => ({ method: 'GET', path: '/pickups', query: isRecord(query) ? query : undefined, transform: pickupListOf }));
+  return callApi(core, options, () => ({ method: 'GET', path: '/pickups', query: isRecord(query) ? query : undefined, transform: pickupListOf }));
 }
 
 /**
@@ -118,7 +118,7 @@ export function listPickups(core: DeliveryCore, query?: PickupListQuery, options
  * ```
  */
 export function updatePickup(core: DeliveryCore, pickupId: string, changes: PickupChanges, options?: RequestOptions): APIPromise<Pickup> {
-  return send(core, options, () => {
+  return callApi(core, options, () => {
     const id = requireId(pickupId, 'pickupId');
     return {
       input: changes,
@@ -143,7 +143,7 @@ export function updatePickup(core: DeliveryCore, pickupId: string, changes: Pick
  * ```
  */
 export function deletePickup(core: DeliveryCore, pickupId: string, options?: RequestOptions): APIPromise<Record<string, unknown>> {
-  return send(core, options, () => ({
+  return callApi(core, options, () => ({
     method: 'DELETE',
     path: path`/pickups/${requireId(pickupId, 'pickupId')}`,
     transform: (data) => ({ ...asRecord(data) }),
@@ -165,7 +165,7 @@ export interface PickupDatesQuery {
  * ```
  */
 export function listPickupDates(core: DeliveryCore, query?: PickupDatesQuery, options?: RequestOptions): APIPromise<PickupDate[]> {
-  return send(core, options, () => {
+  return callApi(core, options, () => {
     const days = query?.days ?? 7;
     if (!Number.isSafeInteger(days) || days < 1)
       throw new ValidationError([{ path: ['days'], message: `expected a whole number of at least 1, received ${shown(days)}` }], {
@@ -175,10 +175,10 @@ export function listPickupDates(core: DeliveryCore, query?: PickupDatesQuery, op
       method: 'GET',
       path: '/pickups/available-dates',
       query: { days },
-      transform: (data, answer) => {
+      transform: (data, context) => {
         const list = Array.isArray(data) ? data : isRecord(data) && Array.isArray(data['dates']) ? data['dates'] : undefined;
         if (list === undefined)
-          throw new ResponseShapeError(`${answer.request.method} ${answer.request.url} answered ${answer.status} without a list of dates`, answer);
+          throw new ResponseShapeError(`${context.request.method} ${context.request.url} answered ${context.status} without a list of dates`, context);
         return list.filter((date): date is PickupDate => typeof date === 'string');
       },
     };

@@ -2,9 +2,9 @@ import type { APIPromise } from '../core/api-promise.js';
 import { asRecord } from '../core/guards.js';
 import type { PriceQuery } from '../schemas/after-create.js';
 import { priceQueryCheck } from '../schemas/check.js';
+import { callApi } from './call-api.js';
 import type { DeliveryCore } from './delivery-core.js';
 import type { RequestOptions } from './options.js';
-import { send } from './send.js';
 
 /** An amount as the fee answer nests it. */
 export interface Amount {
@@ -32,7 +32,7 @@ export interface PriceQuote {
  * ```
  */
 export function calculatePrice(core: DeliveryCore, query: PriceQuery, options?: RequestOptions): APIPromise<PriceQuote> {
-  return send(core, options, () => ({
+  return callApi(core, options, () => ({
     input: query,
     check: priceQueryCheck,
     // A GET: the query checked is the query sent, with the defaults the service's calculator expects.

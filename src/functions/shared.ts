@@ -22,7 +22,7 @@ export function requireId(value: unknown, name: string): string {
  * kept. Without them the result is of no use, and the thing may still have been created: a
  * `ResponseShapeError` says so.
  */
-export function createdRecord(data: unknown, answer: ResponseContext, fields: readonly ('_id' | 'trackingNumber')[]): Record<string, unknown> {
+export function createdRecord(data: unknown, context: ResponseContext, fields: readonly ('_id' | 'trackingNumber')[]): Record<string, unknown> {
   const record = asRecord(data);
   const out: Record<string, unknown> = { ...record };
   const missing: string[] = [];
@@ -32,18 +32,18 @@ export function createdRecord(data: unknown, answer: ResponseContext, fields: re
     else out[field] = text;
   }
   if (missing.length > 0) {
-    const { method, url } = answer.request;
-    throw new ResponseShapeError(`${method} ${url} answered ${answer.status} without ${missing.join(' and ')} (it may exist all the same)`, answer);
+    const { method, url } = context.request;
+    throw new ResponseShapeError(`${method} ${url} answered ${context.status} without ${missing.join(' and ')} (it may exist all the same)`, context);
   }
   return out;
 }
 
 /** @internal The elements of a list answer, whether the service sends an array or `{ list: [...] }`. */
-export function listOf(data: unknown, answer: ResponseContext): unknown[] {
+export function listOf(data: unknown, context: ResponseContext): unknown[] {
   if (Array.isArray(data)) return data;
   if (isRecord(data) && Array.isArray(data['list'])) return data['list'];
-  const { method, url } = answer.request;
-  throw new ResponseShapeError(`${method} ${url} answered ${answer.status} with neither a list nor { list: [...] }`, answer);
+  const { method, url } = context.request;
+  throw new ResponseShapeError(`${method} ${url} answered ${context.status} with neither a list nor { list: [...] }`, context);
 }
 
 /** Orders results by their input index. @internal */

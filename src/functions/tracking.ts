@@ -5,11 +5,11 @@ import { asRecord, idString } from '../core/guards.js';
 import { path } from '../core/http.js';
 import { ConfigurationError, TimeoutError } from '../errors/index.js';
 import { isRecord } from '../schemas/predicates.js';
+import { callApi } from './call-api.js';
 import { type DeliveryCore, requireCore } from './delivery-core.js';
 import { getDelivery, totalDeadline } from './delivery-reads.js';
 import type { DeliveryRecord } from './delivery-record.js';
 import type { RequestOptions } from './options.js';
-import { send } from './send.js';
 import { requireId } from './shared.js';
 
 /** One state of an order's tracking: its code (read `code`, not `value`: "Delivered" reads the same for 45 and 46). */
@@ -85,7 +85,7 @@ function deliveryTracking(data: unknown, asked: string): DeliveryTracking {
  * ```
  */
 export function trackDelivery(core: DeliveryCore, trackingNumber: string, options?: RequestOptions): APIPromise<DeliveryTracking> {
-  return send(core, options, () => {
+  return callApi(core, options, () => {
     const id = requireId(trackingNumber, 'trackingNumber');
     return { method: 'GET', path: path`/deliveries/${id}/tracking`, transform: (data) => deliveryTracking(data, id) };
   });

@@ -3,9 +3,9 @@ import type { APIPromise } from '../core/api-promise.js';
 import { asRecord, idString } from '../core/guards.js';
 import type { ConfirmEmailInput, ConfirmPhoneInput, RegisterBusinessAdminInput, VerifyPhoneInput } from '../schemas/account.js';
 import { confirmEmailCheck, confirmPhoneCheck, registerBusinessAdminCheck, verifyPhoneCheck } from '../schemas/check.js';
+import { callApi } from './call-api.js';
 import type { DeliveryCore } from './delivery-core.js';
 import type { RequestOptions } from './options.js';
-import { send } from './send.js';
 
 /** The registered business admin. The spec does not show the answer; fields the service adds are kept. */
 export interface BusinessAdmin {
@@ -50,7 +50,7 @@ const resultOf = (data: unknown): VerificationResult => asRecord(data) as Verifi
  * ```
  */
 export function registerBusinessAdmin(core: DeliveryCore, input: RegisterBusinessAdminInput, options?: RequestOptions): APIPromise<BusinessAdmin> {
-  return send(core, options, () => ({
+  return callApi(core, options, () => ({
     input,
     check: registerBusinessAdminCheck,
     endpoint: ({ json }) => ({ method: 'POST', path: '/users/business/admin', json, transform: adminOf }),
@@ -68,7 +68,7 @@ export function registerBusinessAdmin(core: DeliveryCore, input: RegisterBusines
  * ```
  */
 export function verifyPhone(core: DeliveryCore, input: VerifyPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
-  return send(core, options, () => ({
+  return callApi(core, options, () => ({
     input,
     check: verifyPhoneCheck,
     endpoint: ({ json }) => ({ method: 'POST', path: '/users/business-admin/phone/verify', json, transform: resultOf }),
@@ -86,7 +86,7 @@ export function verifyPhone(core: DeliveryCore, input: VerifyPhoneInput, options
  * ```
  */
 export function confirmPhone(core: DeliveryCore, input: ConfirmPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
-  return send(core, options, () => ({
+  return callApi(core, options, () => ({
     input,
     check: confirmPhoneCheck,
     endpoint: ({ json }) => ({ method: 'POST', path: '/users/business-admin/phone/confirm', json, transform: resultOf }),
@@ -104,7 +104,7 @@ export function confirmPhone(core: DeliveryCore, input: ConfirmPhoneInput, optio
  * ```
  */
 export function confirmEmail(core: DeliveryCore, input: ConfirmEmailInput, options?: RequestOptions): APIPromise<VerificationResult> {
-  return send(core, options, () => ({
+  return callApi(core, options, () => ({
     input,
     check: confirmEmailCheck,
     endpoint: ({ json }) => ({ method: 'POST', path: '/users/mail/confirm', json, transform: resultOf }),

@@ -66,8 +66,7 @@ export type CreateBusinessInput = BasicBusinessInput | MarketplaceBusinessInput;
 const optionalText = () => z.optional(z.string());
 const accountPhone = () => phoneText(isFilled, 'must not be empty');
 
-/** @internal */
-export const registerBusinessAdminSchema = lazy(() =>
+const registerBusinessAdminSchema = lazy(() =>
   object({
     email: z.string().check(rule(isEmailAddress, 'is not an e-mail address')),
     password: secretText(),
@@ -77,15 +76,11 @@ export const registerBusinessAdminSchema = lazy(() =>
   }),
 );
 
-/** @internal */
-export const verifyPhoneSchema = lazy(() => object({ phone: accountPhone() }));
-/** @internal */
-export const confirmPhoneSchema = lazy(() => object({ phone: accountPhone(), token: secretText() }));
-/** @internal */
-export const confirmEmailSchema = lazy(() => object({ token: secretText() }));
+const verifyPhoneSchema = lazy(() => object({ phone: accountPhone() }));
+const confirmPhoneSchema = lazy(() => object({ phone: accountPhone(), token: secretText() }));
+const confirmEmailSchema = lazy(() => object({ token: secretText() }));
 
-/** @internal */
-export const basicBusinessSchema = lazy(() =>
+const basicBusinessSchema = lazy(() =>
   object({
     name: filledText(),
     salesChannel: optionalText(),
@@ -97,8 +92,7 @@ export const basicBusinessSchema = lazy(() =>
   }),
 );
 
-/** @internal */
-export const marketplaceBusinessSchema = lazy(() =>
+const marketplaceBusinessSchema = lazy(() =>
   object({
     name: filledText(),
     industry: optionalText(),

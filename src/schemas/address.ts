@@ -152,8 +152,7 @@ export const pickupLocationShape = () => ({
   secondLine: optionalText(),
 });
 
-/** @internal */
-export const pickupLocationsSchema = lazy(() => z.array(object(pickupLocationShape())).check(z.minLength(1)));
+const pickupLocationsSchema = lazy(() => z.array(object(pickupLocationShape())).check(z.minLength(1)));
 
 /**
  * Checks an order address (either format) against the spec's rules and returns it as it

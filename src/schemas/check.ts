@@ -1,5 +1,5 @@
 /**
- * The one checking step every call's input goes through before it is sent; `send()` runs it.
+ * The one checking step every call's input goes through before it is sent; `callApi()` (functions/call-api.ts) runs it.
  *
  * 1. The input is read once into its wire form, the JSON the request will carry: a getter, a
  *    Proxy or a `toJSON` runs there and nowhere after.
@@ -19,7 +19,7 @@ import { type OrderFamily, orderTypesOf, sendsAsWritten } from './order-fast.js'
 import type { Validation } from './skip-rules.js';
 
 /** The schema modules, as `import('./on-demand.js')` gives them. */
-export type Schemas = typeof import('./on-demand.js');
+type Schemas = typeof import('./on-demand.js');
 
 let schemas: Schemas | undefined;
 

@@ -7,7 +7,7 @@ import type { ErrorCode } from '../errors/codes.js';
 import { asciiDigits, isFilled, isHttpUrl, isRecord } from './predicates.js';
 
 /** Reports one issue from a cross-field rule; `path` is relative to the object the rule is on. */
-export type Report = (path: ReadonlyArray<string | number>, message: string, errorCode?: ErrorCode) => void;
+type Report = (path: ReadonlyArray<string | number>, message: string, errorCode?: ErrorCode) => void;
 
 /**
  * A rule spec'd with an errorCode: the code travels on the zod issue and picks the error class.

@@ -72,7 +72,7 @@ function toIssue(issue: z.core.$ZodIssue): ValidationIssue {
  * `issues` lists every problem, and the message starts with the coded one, said once with its
  * field: `cod: must be at most 30000 EGP (errorCode 3007)`.
  */
-export function errorForIssues(subject: string, issues: readonly ValidationIssue[], unlistedIssues = 0): DeliveryError {
+function errorForIssues(subject: string, issues: readonly ValidationIssue[], unlistedIssues = 0): DeliveryError {
   const codedIssue = issues.find((issue) => isKnownErrorCode(issue.errorCode));
   if (codedIssue === undefined || !isKnownErrorCode(codedIssue.errorCode)) return new ValidationError(issues, { subject, unlistedIssues });
   const code = codedIssue.errorCode;

@@ -29,12 +29,12 @@ const STRING_FIELDS = ['city', 'cityId', 'districtId', 'districtName', 'zoneId',
 const STRING_OR_NUMBER_FIELDS = ['buildingNumber', 'floor', 'apartment'];
 const isGiven = (value: unknown): boolean => value !== undefined && value !== null;
 
-export interface ResolvedAddress {
+interface ResolvedAddress {
   readonly city: SeedCity | undefined;
   readonly district: SeedDistrict | undefined;
 }
 
-export type AddressRole = 'dropOffAddress' | 'pickupAddress';
+type AddressRole = 'dropOffAddress' | 'pickupAddress';
 
 /**
  * The server-side checks of an order address, in the order of their codes: 3009, then the city

@@ -58,7 +58,7 @@ export async function answerControl(sandbox: Sandbox, request: Request, peer: Pe
  * `PUT webhook {url, headerName?, headerValue?}`, `DELETE webhook`, `GET webhooks`,
  * `POST faults {rate, kinds, seed?, slowMs?}`, `DELETE faults`.
  */
-export async function control(sandbox: Sandbox, request: Request): Promise<Response> {
+async function control(sandbox: Sandbox, request: Request): Promise<Response> {
   const url = new URL(request.url);
   const path = url.pathname.slice(url.pathname.indexOf(CONTROL_PREFIX) + CONTROL_PREFIX.length).replace(/\/+$/, '');
   const key = `${request.method} ${path.replace(/^\/orders\/[^/]+/, '/orders/:tn')}`;

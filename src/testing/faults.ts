@@ -30,7 +30,7 @@ export interface FaultOptions {
 }
 
 /** What `fetch` throws for a network failure: a TypeError, like `fetch` itself. */
-export function connectionReset(kind: 'drop-before' | 'drop-after'): TypeError {
+function connectionReset(kind: 'drop-before' | 'drop-after'): TypeError {
   const cause = Object.assign(new Error(`Connection reset by the sandbox (injected fault: ${kind})`), { code: 'ECONNRESET' });
   return new TypeError('fetch failed', { cause });
 }

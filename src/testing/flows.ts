@@ -83,7 +83,7 @@ function parse(text: string): ScenarioStep[] {
   return withLegs(steps);
 }
 
-export type FlowSet = Readonly<Partial<Record<ScenarioName | 'returnFailures', readonly ScenarioStep[]>>>;
+type FlowSet = Readonly<Partial<Record<ScenarioName | 'returnFailures', readonly ScenarioStep[]>>>;
 
 function build(): Readonly<Record<FlowKind, FlowSet>> {
   const out = {} as Record<FlowKind, FlowSet>;

@@ -32,7 +32,7 @@ export interface AcceptedOrder {
   readonly request: Readonly<Record<string, unknown>>;
 }
 
-export interface OrderContext {
+interface OrderContext {
   readonly business: BusinessRecord;
   readonly findOrder: (trackingNumber: string) => OrderRecord | undefined;
 }

@@ -14,7 +14,7 @@ import { availableDates, calculatePrice, createPickup, deletePickup, getPickup, 
 import type { SandboxStore } from './store.js';
 import { errorResponse, invalid, preflight, RuleViolation, readJson } from './wire.js';
 
-export interface RouterContext {
+interface RouterContext {
   readonly store: SandboxStore;
   readonly apiKey: string;
   readonly now: () => number;
@@ -123,7 +123,7 @@ const ROUTES: readonly Route[] = [
 ];
 
 /** The path after the `/v2` segment of the base URL, or undefined when the URL is not under it. */
-export function apiPath(url: URL): string | undefined {
+function apiPath(url: URL): string | undefined {
   const match = /^(?:.*?)\/v2(\/.*)?$/.exec(url.pathname);
   if (match === null) return undefined;
   const rest = match[1] ?? '/';

@@ -23,7 +23,7 @@ export interface SeedZone {
 }
 
 /** Exactly the spec's District entry. */
-export interface SeedDistrictEntry {
+interface SeedDistrictEntry {
   readonly zoneId: string;
   readonly zoneName: string;
   readonly zoneOtherName: string;
@@ -174,7 +174,7 @@ function split(row: string): [string, string, string | undefined] {
   return [name, otherName, flag];
 }
 
-export interface SeedData {
+interface SeedData {
   readonly cities: readonly SeedCity[];
   readonly zones: readonly SeedZone[];
   readonly districts: readonly SeedDistrict[];

@@ -36,10 +36,10 @@ export interface ListenOptions {
 const DEFAULT_SANDBOX_BODY_TIMEOUT_MS = 30_000;
 
 /** The default {@link ListenOptions.maxBodyBytes}: a bulk chunk of 100 orders is well under it. */
-export const DEFAULT_SANDBOX_MAX_BODY_BYTES = 1024 * 1024;
+const DEFAULT_SANDBOX_MAX_BODY_BYTES = 1024 * 1024;
 
 /** What the server hands each request to, with who sent it. */
-export type ServedHandler = (request: Request, peer: Peer) => Promise<Response>;
+type ServedHandler = (request: Request, peer: Peer) => Promise<Response>;
 
 /** A running sandbox HTTP server. */
 export interface SandboxServer {

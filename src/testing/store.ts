@@ -101,7 +101,7 @@ export interface PickupRecord {
 }
 
 /** The account-level webhook set in the dashboard (spec, Authentication 3). */
-export interface AccountWebhook {
+interface AccountWebhook {
   readonly url: string;
   readonly headerName?: string;
   readonly headerValue?: string;

@@ -56,7 +56,7 @@ export interface WebhookRetryOptions {
   readonly timeoutMs?: number;
 }
 
-export interface WebhookTarget {
+interface WebhookTarget {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
 }

@@ -6,7 +6,7 @@ const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-expose-headers': 'Retry-After, Content-Type',
 };
 
-export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...CORS_HEADERS, ...headers },
@@ -39,7 +39,7 @@ export function preflight(request: Request): Response {
 }
 
 /** One entry of the service's validator output, which it answers as a bare array: `[{ message, path, type }]`. */
-export interface ValidatorIssue {
+interface ValidatorIssue {
   message: string;
   path: string;
   type: string;

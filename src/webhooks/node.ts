@@ -72,7 +72,7 @@ export function createNodeWebhookHandler(options: NodeWebhookHandlerOptions = {}
       // so `body` counts only once the stream was actually read.
       const parsed: ParsedBody | undefined = req.readableEnded ? { value: req.body } : undefined;
       const read = (body = parsed === undefined ? streamBody(req, res, bodyTimeoutMs) : { init: null, discard: ignore });
-      handle(toFetchRequest(req, read), parsed).then((response) => send(response, res, read), failed);
+      handle(toFetchRequest(req, read), parsed).then((response) => writeResponse(response, res, read), failed);
     } catch (err) {
       failed(err);
     }
@@ -192,7 +192,7 @@ function toFetchRequest(req: NodeWebhookRequest, body: NodeBody): Request {
   return new Request(new URL(path, 'http://localhost'), init);
 }
 
-function send(response: Response, res: ServerResponse, body: NodeBody): void {
+function writeResponse(response: Response, res: ServerResponse, body: NodeBody): void {
   const finish = (text: string): void => {
     body.discard();
     // Another middleware (a timeout) may have answered already: setting headers now would throw

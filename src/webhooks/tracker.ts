@@ -297,9 +297,9 @@ function storeTracker(store: OrderTrackerStore): AsyncOrderTracker {
       if (reread.trackingNumber !== trackingNumber || eventId(reread) !== id)
         throw new WebhookPayloadError('track: raw is not the body this event was parsed from', { field: 'raw' });
       const { duplicate, previous, version } = await attempt('track', trackingNumber, async () => {
-        const answer = await store.record({ trackingNumber, id, timeStamp, sortKey: sortKeyOf(event), body });
-        const version = Number.isSafeInteger(answer.version) ? answer.version : undefined;
-        return { duplicate: answer.duplicate, previous: answer.previous === undefined ? undefined : decode(answer.previous), version };
+        const recorded = await store.record({ trackingNumber, id, timeStamp, sortKey: sortKeyOf(event), body });
+        const version = Number.isSafeInteger(recorded.version) ? recorded.version : undefined;
+        return { duplicate: recorded.duplicate, previous: recorded.previous === undefined ? undefined : decode(recorded.previous), version };
       });
       const stale = previous !== undefined && compareEvents(event, previous) < 0;
       // A duplicate or a stale event leaves the order's latest event where it was.

@@ -1,4 +1,4 @@
-// Regressions found by the property tests (properties.test.ts): arguments a JavaScript caller can
+// Regressions found by the property tests (test/schemas/arbitrary-input.test.ts): arguments a JavaScript caller can
 // pass that used to end in a TypeError, a request that should not have been sent, or a wrong id.
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigurationError, DeliveryClient, DeliveryError, previewBulkyMerge, ResponseShapeError, ValidationError } from '../../src/index.js';

@@ -39,7 +39,7 @@ export function validationOf(core: DeliveryCore, options: RequestOptions | null 
  *
  * @internal
  */
-export function send<T>(
+export function callApi<T>(
   core: DeliveryCore,
   options: RequestOptions | undefined,
   build: () => Endpoint<T> | CheckedCall<T> | Promise<Endpoint<T> | CheckedCall<T>>,
