@@ -88,12 +88,12 @@ export class Call<T> {
     const { apiKey, headers } = options;
     const keyHeader =
       apiKey === undefined || withoutKey ? {} : { [config.authHeaderName]: config.authScheme === '' ? apiKey : `${config.authScheme} ${apiKey}` };
-    // A public endpoint's call leaves the client's key out (an undefined value removes a header).
     const base = json === undefined ? requests.headers : requests.jsonHeaders;
     this.#headers =
       headers === undefined && apiKey === undefined && !withoutKey
         ? base
-        : mergedHeaders(base, withoutKey ? { [config.authHeaderName]: undefined, ...headers } : { ...headers, ...keyHeader });
+        : // A public endpoint's call leaves the client's key out (an undefined value removes a header).
+          mergedHeaders(base, withoutKey ? { [config.authHeaderName]: undefined, ...headers } : { ...headers, ...keyHeader });
     this.#secrets =
       headers === undefined && apiKey === undefined
         ? config.secrets
