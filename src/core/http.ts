@@ -69,12 +69,13 @@ export class HttpClient implements Transport {
 
   /** What each request of this client carries alike, made with the first request. */
   #requestsFrom(ky: SendingCode['ky']): ClientRequests {
+    if (this.#requests !== undefined) return this.#requests;
     const config = this.#config;
     const { beforeRequest, afterResponse, beforeError } = config.kyHooks;
     const hooked = Boolean(beforeRequest?.length || afterResponse?.length || beforeError?.length);
     const given = config.fetch;
     const headers = Object.fromEntries(Object.entries(config.headers).map(([name, value]) => [name.toLowerCase(), value]));
-    this.#requests ??= {
+    this.#requests = {
       ky,
       headers,
       jsonHeaders: { ...headers, 'content-type': 'application/json' },

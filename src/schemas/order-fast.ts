@@ -11,7 +11,7 @@
  * that this file and the schemas agree: keep them in step.
  */
 import { ErrorCode } from '../errors/codes.js';
-import { COD_LIMIT, hasEasternDigits, isFilled, isHeaderName, isHttpUrl, isPhoneNumber, isSafeHeaderValue } from './predicates.js';
+import { COD_LIMIT, isAsciiPhoneNumber, isFilled, isHeaderName, isHttpUrl, isSafeHeaderValue } from './predicates.js';
 
 type Fields = Record<string, unknown>;
 
@@ -53,7 +53,7 @@ function contact(value: unknown): boolean {
     optionalText(value['firstName']) &&
     optionalText(value['lastName']) &&
     optionalText(value['email']) &&
-    (isAbsent(phone) || (typeof phone === 'string' && isPhoneNumber(phone) && !hasEasternDigits(phone)))
+    (isAbsent(phone) || (typeof phone === 'string' && isAsciiPhoneNumber(phone)))
   );
 }
 

@@ -86,6 +86,16 @@ describe('the plain order check and the schemas', () => {
     );
   });
 
+  it('agree on phones written with any mix of ASCII and Eastern digits, separators, signs, spaces and letters', () => {
+    // What a phone field may hold as people type it; a phone decides both answers alone here.
+    const phone = fc.string({ unit: fc.constantFrom(...'0123456789٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹ -.()+x\t\u00a0'.split('')), maxLength: 20 });
+    const order = { type: 10, dropOffAddress: { districtId: 'd1', firstLine: '12 Talaat Harb Street' } };
+    fc.assert(
+      fc.property(phone, fc.constantFrom('receiver', 'pickupLocationContact'), (typed, contact) => expectAgreement({ ...order, [contact]: { phone: typed } }, [])),
+      { numRuns: 2000 },
+    );
+  });
+
   it('defer to the schemas for what they would send otherwise: a phone typed in Arabic-Indic digits, an own __proto__ key', () => {
     const order = { type: 10, dropOffAddress: { districtId: 'd1', firstLine: '12 Talaat Harb Street' } };
     const deferred = [
