@@ -1,5 +1,6 @@
 import { APIPromise } from './core/api-promise.js';
 import type { HttpMethod, QueryValue } from './core/http.js';
+import { onFirstUse } from './core/on-first-use.js';
 import { DeliveryCore, optionsWith } from './functions/delivery-core.js';
 import type { DeliveryClientOptions, RequestOptions } from './functions/options.js';
 import { BusinessesResource } from './resources/businesses.js';
@@ -12,7 +13,7 @@ import { PricingResource } from './resources/pricing.js';
 import { operations } from './resources/resource.js';
 import { UsersResource } from './resources/users.js';
 
-const loadCallApi = () => import('./functions/call-api.js');
+const loadCallApi = onFirstUse(() => import('./functions/call-api.js'));
 
 /** A call of an endpoint the SDK does not wrap (yet). */
 export interface RawRequest {

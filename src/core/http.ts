@@ -5,6 +5,7 @@ import type { Call, ClientRequests } from './call.js';
 import { callOptionsOf, type ResolvedConfig } from './config.js';
 import { abortedByCaller, MAX_TIMER } from './deadline.js';
 import { type Endpoint, requestUrl } from './endpoint.js';
+import { onFirstUse } from './on-first-use.js';
 import type { CallOptions } from './options.js';
 import { scrubText } from './redaction.js';
 import { NOT_LOADED } from './retry.js';
@@ -37,25 +38,14 @@ interface SendingCode {
   readonly ky: typeof import('ky').default;
 }
 
-/** The code that sends, once it has arrived. */
-let sendingCode: SendingCode | undefined;
-let loadingSendingCode: Promise<SendingCode> | undefined;
-
 /**
- * Loads the code that sends, on the first request: importing the SDK (or building a client) loads
+ * The code that sends, loaded by the first request: importing the SDK (or building a client) loads
  * neither ky nor the call machinery, so a process that never sends pays for neither (cold start,
- * docs/performance.md). A failed load is tried again by the next request.
+ * docs/performance.md).
  */
-function loadSendingCode(): Promise<SendingCode> {
-  loadingSendingCode ??= Promise.all([import('./call.js'), import('ky')]).then(
-    ([call, kyModule]) => (sendingCode = { Call: call.Call, ky: kyModule.default }),
-    (cause: unknown) => {
-      loadingSendingCode = undefined;
-      throw cause;
-    },
-  );
-  return loadingSendingCode;
-}
+const sendingCode = onFirstUse(() =>
+  Promise.all([import('./call.js'), import('ky')]).then(([call, kyModule]): SendingCode => ({ Call: call.Call, ky: kyModule.default })),
+);
 
 /** Sends endpoints through ky, and maps every outcome to a result or a DeliveryError. One per client. */
 export class HttpClient implements Transport {
@@ -132,8 +122,9 @@ export class HttpClient implements Transport {
     if (signal?.aborted) return Promise.reject(abortedByCaller(`${request.method} ${request.url}`, signal));
     const run = (code: SendingCode): Promise<WithResponse<T>> =>
       new code.Call<T>(this.#requestsFrom(code.ky), config, endpoint, options, request, url, endpoint.json).run();
-    if (sendingCode !== undefined) return run(sendingCode);
-    return loadSendingCode().then(run, (cause: unknown) => {
+    const loaded = sendingCode.ready;
+    if (loaded !== undefined) return run(loaded);
+    return sendingCode.load().then(run, (cause: unknown) => {
       // Nothing left this machine: the code `wasNeverSent` (retry.ts) knows, so no one is told the request may have acted.
       throw new ConnectionError(`${request.method} ${request.url}: the SDK's code to send it could not be loaded; nothing was sent.`, {
         cause: Object.assign(new Error('code not loaded', { cause }), { code: NOT_LOADED }),

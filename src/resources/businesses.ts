@@ -1,10 +1,11 @@
 import type { APIPromise } from '../core/api-promise.js';
+import { onFirstUse } from '../core/on-first-use.js';
 import type { Business } from '../functions/businesses.js';
 import type { RequestOptions } from '../functions/options.js';
 import type { CreateBusinessInput, PickupLocationEntry } from '../schemas/index.js';
 import { Resource } from './resource.js';
 
-const loadBusinesses = () => import('../functions/businesses.js');
+const loadBusinesses = onFirstUse(() => import('../functions/businesses.js'));
 
 export type { Business, PickupLocation } from '../functions/businesses.js';
 

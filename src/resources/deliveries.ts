@@ -1,4 +1,5 @@
 import type { APIPromise } from '../core/api-promise.js';
+import { onFirstUse } from '../core/on-first-use.js';
 import type { BulkCreationError } from '../errors/index.js';
 import type { AirwayBillFile, AirwayBillOptions, AirwayBillTarget } from '../functions/airway-bills.js';
 import type { BulkChunkOutcome, BulkCreateOptions, BulkCreateResult, BulkInput, BulkStreamOptions } from '../functions/bulk.js';
@@ -14,9 +15,9 @@ import type { DeliveryChanges } from '../schemas/after-create.js';
 import type { OrderInput } from '../schemas/index.js';
 import { operations, Resource } from './resource.js';
 
-const loadBulk = () => import('../functions/bulk.js');
-const loadAfterCreate = () => import('./after-create.js');
-const loadDeliveries = () => import('../functions/deliveries.js');
+const loadBulk = onFirstUse(() => import('../functions/bulk.js'));
+const loadAfterCreate = onFirstUse(() => import('./after-create.js'));
+const loadDeliveries = onFirstUse(() => import('../functions/deliveries.js'));
 
 export type { CreatedDelivery } from '../functions/deliveries.js';
 

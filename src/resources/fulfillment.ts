@@ -1,11 +1,12 @@
 import type { APIPromise } from '../core/api-promise.js';
+import { onFirstUse } from '../core/on-first-use.js';
 import type { CreatedDelivery } from '../functions/deliveries.js';
 import type { BulkyCreatedOrder, CreateReturnOptions } from '../functions/fulfillment.js';
 import type { RequestOptions } from '../functions/options.js';
 import type { FulfillmentReturnOrder, FulfillmentSendOrder } from '../schemas/index.js';
 import { Resource } from './resource.js';
 
-const loadFulfillment = () => import('../functions/fulfillment.js');
+const loadFulfillment = onFirstUse(() => import('../functions/fulfillment.js'));
 
 export type { BulkyCreatedOrder, CreateReturnOptions, OriginalFulfillment } from '../functions/fulfillment.js';
 

@@ -1,4 +1,5 @@
 import type { APIPromise } from '../core/api-promise.js';
+import { onFirstUse } from '../core/on-first-use.js';
 import { clearLookupCache } from '../functions/delivery-core.js';
 import type { RequestOptions } from '../functions/options.js';
 import type { City, CityDistricts, DistrictEntry, Zone } from '../functions/places.js';
@@ -6,7 +7,7 @@ import type { ResolveAddressInput } from '../functions/resolve-address.js';
 import type { Address } from '../schemas/index.js';
 import { operations, Resource } from './resource.js';
 
-const loadLookup = () => import('../functions/lookup.js');
+const loadLookup = onFirstUse(() => import('../functions/lookup.js'));
 
 export { type Country, CountryId } from '../functions/countries.js';
 export type { City, CityDistricts, DistrictEntry, Zone } from '../functions/places.js';

@@ -1,10 +1,11 @@
 import type { APIPromise } from '../core/api-promise.js';
+import { onFirstUse } from '../core/on-first-use.js';
 import type { RequestOptions } from '../functions/options.js';
 import type { PickupLocationRecord } from '../functions/pickup-locations.js';
 import type { PickupLocationChanges, PickupLocationInput } from '../schemas/after-create.js';
 import { Resource } from './resource.js';
 
-const loadPickupLocations = () => import('../functions/pickup-locations.js');
+const loadPickupLocations = onFirstUse(() => import('../functions/pickup-locations.js'));
 
 /**
  * The business's pickup locations, its warehouses: list, add, read, change, delete, and which one

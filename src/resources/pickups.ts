@@ -1,11 +1,12 @@
 import type { APIPromise } from '../core/api-promise.js';
+import { onFirstUse } from '../core/on-first-use.js';
 import type { RequestOptions } from '../functions/options.js';
 import type { Pickup, PickupDatesQuery, PickupList, PickupListQuery } from '../functions/pickups.js';
 import type { PickupChanges, PickupInput } from '../schemas/after-create.js';
 import type { PickupDate } from '../schemas/pickup-date.js';
 import { Resource } from './resource.js';
 
-const loadPickups = () => import('../functions/pickups.js');
+const loadPickups = onFirstUse(() => import('../functions/pickups.js'));
 
 /**
  * Pickup requests: a courier collects your parcels at a pickup location on a date and in a time

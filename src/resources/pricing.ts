@@ -1,10 +1,11 @@
 import type { APIPromise } from '../core/api-promise.js';
+import { onFirstUse } from '../core/on-first-use.js';
 import type { RequestOptions } from '../functions/options.js';
 import type { PriceQuote } from '../functions/pricing.js';
 import type { PriceQuery } from '../schemas/after-create.js';
 import { Resource } from './resource.js';
 
-const loadPricing = () => import('../functions/pricing.js');
+const loadPricing = onFirstUse(() => import('../functions/pricing.js'));
 
 /** Fee quotes. */
 export class PricingResource extends Resource {

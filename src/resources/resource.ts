@@ -1,4 +1,5 @@
 import { APIPromise } from '../core/api-promise.js';
+import type { OnFirstUse } from '../core/on-first-use.js';
 import { ConnectionError } from '../errors/index.js';
 import type { DeliveryCore } from '../functions/delivery-core.js';
 
@@ -27,9 +28,9 @@ export abstract class Resource {
    * makes, not of every call the client has (docs/performance.md).
    * @internal
    */
-  protected onDemand<M, T>(load: () => Promise<M>, call: (loaded: M) => APIPromise<T>): APIPromise<T> {
+  protected onDemand<M, T>(module: OnFirstUse<M>, call: (loaded: M) => APIPromise<T>): APIPromise<T> {
     // Once loaded, the call starts at once: no promise between the method and the request.
-    const ready = modules.get(load) as M | undefined;
+    const ready = module.ready;
     if (ready !== undefined) {
       try {
         return call(ready);
@@ -38,33 +39,19 @@ export abstract class Resource {
         return new APIPromise(Promise.reject(error));
       }
     }
-    return new APIPromise(operations(load).then((loaded) => call(loaded).withResponse()));
+    return new APIPromise(operations(module).then((loaded) => call(loaded).withResponse()));
   }
 }
 
-/** The modules loaded so far, by their loader: an `import()` per call cost each call a module lookup. */
-const loaded = new Map<() => Promise<unknown>, Promise<unknown>>();
-/** The same modules once they have arrived. */
-const modules = new Map<() => Promise<unknown>, unknown>();
-
 /**
- * The module `load` imports, loaded once. A module that cannot be loaded (a page whose chunks were
- * redeployed, a connection lost) fails the call with a `ConnectionError` before anything is sent,
- * and the next call tries again.
+ * The operations of `module`, loaded once. A module that cannot be loaded (a page whose chunks
+ * were redeployed, a connection lost) fails the call with a `ConnectionError` before anything is
+ * sent, and the next call tries again.
  * @internal
  */
-export function operations<M>(load: () => Promise<M>): Promise<M> {
-  let module = loaded.get(load) as Promise<M> | undefined;
-  if (module === undefined) {
-    module = load().then(
-      (arrived) => (modules.set(load, arrived), arrived),
-      (cause: unknown) => {
-        loaded.delete(load);
-        // A bundled page loads each call on first use: its chunks must be served.
-        throw new ConnectionError('The SDK could not load the code of this call; nothing was sent.', { cause });
-      },
-    );
-    loaded.set(load, module);
-  }
-  return module;
+export function operations<M>(module: OnFirstUse<M>): Promise<M> {
+  return module.load().catch((cause: unknown) => {
+    // A bundled page loads each call on first use: its chunks must be served.
+    throw new ConnectionError('The SDK could not load the code of this call; nothing was sent.', { cause });
+  });
 }

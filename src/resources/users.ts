@@ -1,10 +1,11 @@
 import type { APIPromise } from '../core/api-promise.js';
+import { onFirstUse } from '../core/on-first-use.js';
 import type { RequestOptions } from '../functions/options.js';
 import type { BusinessAdmin, VerificationResult } from '../functions/users.js';
 import type { ConfirmEmailInput, ConfirmPhoneInput, RegisterBusinessAdminInput, VerifyPhoneInput } from '../schemas/index.js';
 import { Resource } from './resource.js';
 
-const loadUsers = () => import('../functions/users.js');
+const loadUsers = onFirstUse(() => import('../functions/users.js'));
 
 export type { BusinessAdmin, VerificationResult } from '../functions/users.js';
 

@@ -13,6 +13,7 @@
  * rules to leave out (skip-rules.ts), or `false`: then the input is only read into its wire form.
  */
 import { type Wire, wireForm } from '../core/endpoint.js';
+import { onFirstUse } from '../core/on-first-use.js';
 import type { DeliveryError } from '../errors/base.js';
 import type { CheckResult } from './issues.js';
 import { type OrderFamily, orderTypesOf, sendsAsWritten } from './order-fast.js';
@@ -21,13 +22,10 @@ import type { Validation } from './skip-rules.js';
 /** The schema modules, as `import('./on-demand.js')` gives them. */
 type Schemas = typeof import('./on-demand.js');
 
-let schemas: Schemas | undefined;
+const schemas = onFirstUse(() => import('./on-demand.js'));
 
 /** The one on-demand loader of the schemas: nothing else imports them at run time. */
-export async function loadSchemas(): Promise<Schemas> {
-  schemas ??= await import('./on-demand.js');
-  return schemas;
-}
+export const loadSchemas = (): Promise<Schemas> => schemas.load();
 
 /** What an endpoint's input must satisfy. */
 export interface InputCheck<T = unknown> {
@@ -51,8 +49,9 @@ export interface Checked<T = unknown> {
 export function checkInput<T>(check: InputCheck<T> | undefined, input: unknown, validation: Validation): Checked<T> | Promise<Checked<T>> {
   const wire = wireForm(input);
   if (check === undefined || validation === false || check.plain?.(wire?.value, validation) === true) return asSent<T>(wire);
-  if (schemas !== undefined) return bySchema(schemas, check, wire, validation);
-  return loadSchemas().then((loaded) => bySchema(loaded, check, wire, validation));
+  const loaded = schemas.ready;
+  if (loaded !== undefined) return bySchema(loaded, check, wire, validation);
+  return schemas.load().then((arrived) => bySchema(arrived, check, wire, validation));
 }
 
 const asSent = <T>(wire: Wire | undefined): Checked<T> => ({ value: wire?.value as T, json: wire?.json });
