@@ -25,7 +25,7 @@ import type { Checked } from '../schemas/check.js';
 import type { OrderInput } from '../schemas/order.js';
 import { isRecord, shown } from '../schemas/predicates.js';
 import type { Validation } from '../schemas/skip-rules.js';
-import { type CheckedOne, checkArray, checkOne, ReferenceBook, refused, type Source, sourceOf } from './bulk-input.js';
+import { checkArray, chunksOf, type ReadChunk, type Source, sourceOf } from './bulk-input.js';
 import { type BulkResponse, readBulkResponse } from './bulk-response.js';
 import { validationOf } from './call-api.js';
 import { coreInternals, type DeliveryCore, requireCore } from './delivery-core.js';
@@ -151,18 +151,6 @@ interface UploadEnd {
   serviceErrors: Array<ApiError | CodedDeliveryError>;
 }
 
-/** One chunk read from the input: the orders to send (checked) and those refused before sending. */
-interface ReadChunk {
-  /** The references of its orders, when repeats are looked for. */
-  references: ReferenceBook | undefined;
-  start: number;
-  size: number;
-  /** The orders to send, as checked, in request order. */
-  orders: Checked[];
-  indexes: number[];
-  refused: BulkFailure[];
-}
-
 /**
  * Sends the chunks of `source` with at most `concurrency` requests in flight, yielding each
  * chunk's outcome as it settles; returns how it ended. The input is read only as a slot frees,
@@ -173,73 +161,13 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
   const { chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions, validation } = settings;
   const { http } = coreInternals(core);
   const { signal } = requestOptions;
-  const total = source.kind === 'array' ? source.orders.length : undefined;
-  const checkRepeats = validation !== false && prepared === undefined;
-  const progress: BulkProgress = { done: 0, created: 0, failed: 0, total };
+  const progress: BulkProgress = { done: 0, created: 0, failed: 0, total: source.kind === 'array' ? source.orders.length : undefined };
   let reason: DeliveryError | undefined;
   const serviceErrors: Array<ApiError | CodedDeliveryError> = [];
   let sentUpTo = 0;
   let exhausted = false;
   const stopped = (): boolean => reason !== undefined || signal?.aborted === true;
-
-  // Reading: one chunk at a time, each order checked as it is read.
-  let index = 0;
-  const place = (checked: CheckedOne, chunk: ReadChunk): undefined => {
-    const at = index++;
-    chunk.size++;
-    const repeated = checked.ok ? chunk.references?.repeated(checked.order.value, at) : undefined;
-    if (!checked.ok) chunk.refused.push({ index: at, error: checked.error, mayExist: false });
-    else if (repeated !== undefined) chunk.refused.push({ index: at, error: new ValidationError([repeated], { subject: 'Invalid order' }), mayExist: false });
-    else {
-      chunk.orders.push(checked.order);
-      chunk.indexes.push(at);
-    }
-    return undefined;
-  };
-  /** Checks the order `read` gives and places it in `chunk`; a promise only while the schemas load. */
-  const take = (read: () => unknown, chunk: ReadChunk): undefined | Promise<void> => {
-    if (prepared !== undefined) return place({ ok: true, order: prepared[index] as Checked }, chunk);
-    let checked: CheckedOne | Promise<CheckedOne>;
-    try {
-      checked = checkOne(read(), validation);
-    } catch (error) {
-      // An array whose element is a getter that throws: that order is refused, the others go.
-      checked = refused(error);
-    }
-    if (checked instanceof Promise) return checked.then((ready) => place(ready, chunk));
-    return place(checked, chunk);
-  };
-  // Repeated references are looked for within each chunk (one request), so that memory stays flat however long the input.
-  const newChunk = (): ReadChunk => ({
-    start: index,
-    size: 0,
-    orders: [],
-    indexes: [],
-    refused: [],
-    references: checkRepeats ? new ReferenceBook() : undefined,
-  });
-  const iterator: Iterator<unknown> | AsyncIterator<unknown> | undefined =
-    source.kind === 'sync' ? source.orders[Symbol.iterator]() : source.kind === 'async' ? source.orders[Symbol.asyncIterator]() : undefined;
-  const nextChunk = async (): Promise<ReadChunk | undefined> => {
-    const chunk = newChunk();
-    if (source.kind === 'array') {
-      const end = Math.min(index + chunkSize, source.orders.length);
-      const { orders } = source;
-      while (index < end) {
-        const loading = take(() => orders[index], chunk);
-        if (loading !== undefined) await loading;
-      }
-    } else {
-      while (chunk.size < chunkSize) {
-        // A sync iterator's values are never awaited: a thenable among them is refused, not run.
-        const next = source.kind === 'sync' ? (iterator as Iterator<unknown>).next() : await (iterator as AsyncIterator<unknown>).next();
-        if (next.done === true) break;
-        const loading = take(() => next.value, chunk);
-        if (loading !== undefined) await loading;
-      }
-    }
-    return chunk.size === 0 ? undefined : chunk;
-  };
+  const chunks = chunksOf(source, chunkSize, validation, prepared);
 
   /** Posts a chunk (the orders of it that passed the check) and counts its outcome into the progress. */
   const runChunk = async (chunk: ReadChunk): Promise<BulkChunkOutcome> => {
@@ -312,7 +240,7 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
       if (stopped()) break;
       let chunk: ReadChunk | undefined;
       try {
-        chunk = await nextChunk();
+        chunk = await chunks.next();
       } catch (cause) {
         // The caller's iterable threw after some chunks went out: those orders exist and must be reported.
         reason ??= new DeliveryError('createBulk stopped: reading the orders threw', { cause });
@@ -343,7 +271,7 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
         thrown ??= new DeliveryError('streamBulk: onSettled threw', { cause });
       }
     }
-    if (!exhausted) await iterator?.return?.();
+    await chunks.return();
     // Leaving the loop (a `break`) runs only this block: it is the one place to say onSettled failed.
     // biome-ignore lint/correctness/noUnsafeFinally: the error replaces a return, never another error (onSettled ran for chunks that settled)
     if (thrown !== undefined) throw thrown;
