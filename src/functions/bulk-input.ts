@@ -2,7 +2,7 @@
  * The orders of a bulk upload, read and checked: what the input is (an array, an iterable, an
  * async iterable), each order through the same checking step as a single create, the references
  * two orders of one call must not share, and the input read a chunk at a time. Sending the
- * chunks is bulk.ts's.
+ * chunks is bulk-request.ts's, scheduling them bulk.ts's.
  */
 
 import { issuesAt } from '../errors/base.js';

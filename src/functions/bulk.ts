@@ -5,32 +5,27 @@
  */
 
 import { abortedByCaller } from '../core/deadline.js';
-import { asRecord } from '../core/guards.js';
 import type { BulkCreatedDelivery, BulkCreateResult, BulkFailure } from '../errors/bulk-result.js';
 import {
   ApiError,
-  AuthenticationError,
   BulkCreationError,
-  BusinessLocationRequiredError,
-  CodedDeliveryError,
+  type CodedDeliveryError,
   ConfigurationError,
   DeliveryError,
-  NotFoundError,
-  PermissionDeniedError,
-  RequestAbortedError,
+  type RequestAbortedError,
   ResponseShapeError,
   ValidationError,
 } from '../errors/index.js';
 import type { Checked } from '../schemas/check.js';
 import type { OrderInput } from '../schemas/order.js';
-import { isRecord, shown } from '../schemas/predicates.js';
+import { shown } from '../schemas/predicates.js';
 import type { Validation } from '../schemas/skip-rules.js';
 import { checkArray, chunksOf, type ReadChunk, type Source, sourceOf } from './bulk-input.js';
-import { type BulkResponse, readBulkResponse } from './bulk-response.js';
+import { BULK_PATH, postChunk } from './bulk-request.js';
 import { validationOf } from './call-api.js';
 import { coreInternals, type DeliveryCore, requireCore } from './delivery-core.js';
 import type { RequestOptions } from './options.js';
-import { byIndex, type ResponseContext } from './shared.js';
+import { byIndex } from './shared.js';
 
 export type { BulkCreatedDelivery, BulkCreateResult, BulkFailure };
 
@@ -91,15 +86,7 @@ export interface BulkChunkOutcome {
   progress: BulkProgress;
 }
 
-const BULK_PATH = '/deliveries/bulk';
-
 const aborted = (signal: AbortSignal): RequestAbortedError => abortedByCaller(`POST ${BULK_PATH}`, signal);
-
-/** Errors every later chunk would get too: sending on would only repeat them. */
-const stopsUpload = (error: DeliveryError): boolean =>
-  [AuthenticationError, PermissionDeniedError, NotFoundError, BusinessLocationRequiredError, ConfigurationError, RequestAbortedError].some(
-    (kind) => error instanceof kind,
-  );
 
 /** The options, checked; a `ConfigurationError` names the one that is wrong, whatever its type. */
 function settingsOf(options: BulkCreateOptions | undefined) {
@@ -169,53 +156,17 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
   const stopped = (): boolean => reason !== undefined || signal?.aborted === true;
   const chunks = chunksOf(source, chunkSize, validation, prepared);
 
-  /** Posts a chunk (the orders of it that passed the check) and counts its outcome into the progress. */
+  /** Posts a chunk, learns from its answer whether the upload must stop, and counts its outcome into the progress. */
   const runChunk = async (chunk: ReadChunk): Promise<BulkChunkOutcome> => {
-    const outcome: BulkChunkOutcome = { start: chunk.start, size: chunk.size, created: [], failed: [...chunk.refused], createdIds: [], progress };
-    if (chunk.orders.length > 0) await postChunk(chunk.orders, chunk.indexes, outcome);
-    outcome.failed.sort(byIndex);
-    progress.done += chunk.size;
-    progress.created += outcome.created.length;
-    progress.failed += outcome.failed.length;
-    outcome.progress = { ...progress };
-    return outcome;
-  };
-
-  /** Sends one chunk; `indexes[i]` is the input index of the request's i-th order. */
-  const postChunk = async (orders: readonly Checked[], indexes: number[], outcome: BulkChunkOutcome): Promise<void> => {
-    const bodies = orders.map((order) => order.value);
-    let context: ResponseContext = { status: 200, request: { method: 'POST', url: BULK_PATH } };
-    let unreported: DeliveryError;
-    let mayExist = true; // an answer that does not speak of an order leaves it open
-    let read: BulkResponse | undefined;
-    try {
-      const transform = (data: unknown, answered: ResponseContext): unknown => ((context = answered), data);
-      // Each order's JSON as it was checked, joined: nothing is serialised twice, nothing read again.
-      const json = `{"deliveries":[${orders.map((order) => order.json ?? 'null').join(',')}],"deleteFailedDeliveries":${deleteFailedDeliveries}}`;
-      const data = await http.request({ method: 'POST', path: BULK_PATH, query: { apiVersion: 1 }, json, idempotent: false, transform }, requestOptions);
-      read = readBulkResponse(data, bodies, context);
-      unreported = new ResponseShapeError(`POST ${BULK_PATH} answered ${context.status} without reporting this order`, context);
-    } catch (caught) {
-      const error = caught instanceof DeliveryError ? caught : new DeliveryError(`POST ${BULK_PATH} failed`, { cause: caught });
-      unreported = error;
-      // A 1061 carries the same answer in its body's `data`: what it created must not be lost.
-      const data = error instanceof ApiError || error instanceof CodedDeliveryError ? asRecord(error.body)['data'] : undefined;
-      if (isRecord(data) || Array.isArray(data)) {
-        const { status = 400, request = context.request } = error as Partial<ApiError>;
-        read = readBulkResponse(data, bodies, { status, request, error });
-        serviceErrors.push(error as ApiError | CodedDeliveryError);
-      } else {
-        mayExist = error.mayExist;
-        if (stopsUpload(error)) reason ??= error;
-      }
-    }
-    if (read !== undefined) outcome.createdIds.push(...read.createdIds);
-    indexes.forEach((at, position) => {
-      const result = read?.outcomes.get(position);
-      if (result === undefined) outcome.failed.push({ index: at, error: unreported, mayExist });
-      else if ('created' in result) outcome.created.push({ ...result.created, index: at });
-      else outcome.failed.push({ index: at, error: result.error, mayExist: result.mayExist });
-    });
+    const { start, size, refused } = chunk;
+    const { created, failed, createdIds, stop, serviceError } = await postChunk(http, chunk, deleteFailedDeliveries, requestOptions);
+    reason ??= stop;
+    if (serviceError !== undefined) serviceErrors.push(serviceError);
+    const notCreated = refused.concat(failed).sort(byIndex);
+    progress.done += size;
+    progress.created += created.length;
+    progress.failed += notCreated.length;
+    return { start, size, created, failed: notCreated, createdIds, progress: { ...progress } };
   };
 
   const running = new Map<Promise<BulkChunkOutcome>, Promise<readonly [Promise<BulkChunkOutcome>, BulkChunkOutcome]>>();
