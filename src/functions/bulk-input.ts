@@ -164,6 +164,7 @@ export function chunksOf(source: Source, chunkSize: number, validation: Validati
   const iterator: Iterator<unknown> | AsyncIterator<unknown> | undefined =
     source.kind === 'sync' ? source.orders[Symbol.iterator]() : source.kind === 'async' ? source.orders[Symbol.asyncIterator]() : undefined;
 
+  /** Places the order at `index` in `chunk`: to send, or refused (invalid, or repeating a reference of the chunk). */
   const place = (checked: CheckedOne, chunk: ReadChunk, references: ReferenceBook | undefined): undefined => {
     const at = index++;
     chunk.size++;
