@@ -1,9 +1,12 @@
 /**
  * The orders of a bulk upload, read and checked: what the input is (an array, an iterable, an
- * async iterable), each order through the same checking step as a single create, and the
- * references two orders of one call must not share. Sending them is bulk.ts's.
+ * async iterable), each order through the same checking step as a single create, the references
+ * two orders of one call must not share, and the input read a chunk at a time. Sending the
+ * chunks is bulk-request.ts's, scheduling them bulk.ts's.
  */
+
 import { issuesAt } from '../errors/base.js';
+import type { BulkFailure } from '../errors/bulk-result.js';
 import { DeliveryError, ValidationError, type ValidationIssue } from '../errors/index.js';
 import { type Checked, checkInput, orderCheck } from '../schemas/check.js';
 import { isRecord, shown } from '../schemas/predicates.js';
@@ -126,4 +129,94 @@ export async function checkArray(orders: readonly unknown[], validation: Validat
   }
   if (invalid > 0) throw new ValidationError(issues, { subject: `Invalid orders (${invalid} of ${orders.length}; nothing was sent)` });
   return checkedOrders;
+}
+
+/** One chunk read from the input: the orders to send (checked) and those refused before sending. */
+export interface ReadChunk {
+  /** Input index of the chunk's first order. */
+  start: number;
+  /** Orders read into it, sent or refused. */
+  size: number;
+  /** The orders to send, as checked, in request order; `indexes[i]` is the input index of `orders[i]`. */
+  orders: Checked[];
+  indexes: number[];
+  refused: BulkFailure[];
+}
+
+/** The input of an upload, read a chunk at a time. */
+export interface ChunkReader {
+  /** The next chunk, each of its orders checked as it was read; `undefined` once the input is exhausted. */
+  next(): Promise<ReadChunk | undefined>;
+  /** Closes the input (its iterator's `return()`) unless it was read to the end: a generator's `finally` runs, a cursor is released. */
+  return(): Promise<void>;
+}
+
+/**
+ * Reads `source` `chunkSize` orders at a time, so that only the chunk being filled is held. Each
+ * order is checked as it is read, unless `prepared` gives them as checked (an array checked up
+ * front). The iterator is taken at once: closing the reader closes it even when no chunk was read.
+ */
+export function chunksOf(source: Source, chunkSize: number, validation: Validation, prepared?: readonly Checked[]): ChunkReader {
+  let index = 0;
+  let exhausted = false;
+  // Repeated references are looked for within each chunk (one request), so that memory stays flat however long the input.
+  const checkRepeats = validation !== false && prepared === undefined;
+  const iterator: Iterator<unknown> | AsyncIterator<unknown> | undefined =
+    source.kind === 'sync' ? source.orders[Symbol.iterator]() : source.kind === 'async' ? source.orders[Symbol.asyncIterator]() : undefined;
+
+  /** Places the order at `index` in `chunk`: to send, or refused (invalid, or repeating a reference of the chunk). */
+  const place = (checked: CheckedOne, chunk: ReadChunk, references: ReferenceBook | undefined): undefined => {
+    const at = index++;
+    chunk.size++;
+    const repeated = checked.ok ? references?.repeated(checked.order.value, at) : undefined;
+    if (!checked.ok) chunk.refused.push({ index: at, error: checked.error, mayExist: false });
+    else if (repeated !== undefined) chunk.refused.push({ index: at, error: new ValidationError([repeated], { subject: 'Invalid order' }), mayExist: false });
+    else {
+      chunk.orders.push(checked.order);
+      chunk.indexes.push(at);
+    }
+    return undefined;
+  };
+  /** Checks the order `read` gives and places it in `chunk`; a promise only while the schemas load. */
+  const take = (read: () => unknown, chunk: ReadChunk, references: ReferenceBook | undefined): undefined | Promise<void> => {
+    if (prepared !== undefined) return place({ ok: true, order: prepared[index] as Checked }, chunk, references);
+    let checked: CheckedOne | Promise<CheckedOne>;
+    try {
+      checked = checkOne(read(), validation);
+    } catch (error) {
+      // An array whose element is a getter that throws: that order is refused, the others go.
+      checked = refused(error);
+    }
+    if (checked instanceof Promise) return checked.then((ready) => place(ready, chunk, references));
+    return place(checked, chunk, references);
+  };
+
+  return {
+    async next() {
+      const chunk: ReadChunk = { start: index, size: 0, orders: [], indexes: [], refused: [] };
+      const references = checkRepeats ? new ReferenceBook() : undefined;
+      if (source.kind === 'array') {
+        const end = Math.min(index + chunkSize, source.orders.length);
+        const { orders } = source;
+        while (index < end) {
+          const loading = take(() => orders[index], chunk, references);
+          if (loading !== undefined) await loading;
+        }
+      } else {
+        while (chunk.size < chunkSize) {
+          // A sync iterator's values are never awaited: a thenable among them is refused, not run.
+          const next = source.kind === 'sync' ? (iterator as Iterator<unknown>).next() : await (iterator as AsyncIterator<unknown>).next();
+          if (next.done === true) break;
+          const loading = take(() => next.value, chunk, references);
+          if (loading !== undefined) await loading;
+        }
+      }
+      if (chunk.size > 0) return chunk;
+      exhausted = true;
+      return undefined;
+    },
+    async return() {
+      if (!exhausted) await iterator?.return?.();
+    },
+  };
 }

@@ -5,32 +5,27 @@
  */
 
 import { abortedByCaller } from '../core/deadline.js';
-import { asRecord } from '../core/guards.js';
 import type { BulkCreatedDelivery, BulkCreateResult, BulkFailure } from '../errors/bulk-result.js';
 import {
   ApiError,
-  AuthenticationError,
   BulkCreationError,
-  BusinessLocationRequiredError,
-  CodedDeliveryError,
+  type CodedDeliveryError,
   ConfigurationError,
   DeliveryError,
-  NotFoundError,
-  PermissionDeniedError,
-  RequestAbortedError,
+  type RequestAbortedError,
   ResponseShapeError,
   ValidationError,
 } from '../errors/index.js';
 import type { Checked } from '../schemas/check.js';
 import type { OrderInput } from '../schemas/order.js';
-import { isRecord, shown } from '../schemas/predicates.js';
+import { shown } from '../schemas/predicates.js';
 import type { Validation } from '../schemas/skip-rules.js';
-import { type CheckedOne, checkArray, checkOne, ReferenceBook, refused, type Source, sourceOf } from './bulk-input.js';
-import { type BulkResponse, readBulkResponse } from './bulk-response.js';
+import { checkArray, chunksOf, type ReadChunk, type Source, sourceOf } from './bulk-input.js';
+import { BULK_PATH, postChunk } from './bulk-request.js';
 import { validationOf } from './call-api.js';
 import { coreInternals, type DeliveryCore, requireCore } from './delivery-core.js';
 import type { RequestOptions } from './options.js';
-import { byIndex, type ResponseContext } from './shared.js';
+import { byIndex } from './shared.js';
 
 export type { BulkCreatedDelivery, BulkCreateResult, BulkFailure };
 
@@ -91,15 +86,7 @@ export interface BulkChunkOutcome {
   progress: BulkProgress;
 }
 
-const BULK_PATH = '/deliveries/bulk';
-
 const aborted = (signal: AbortSignal): RequestAbortedError => abortedByCaller(`POST ${BULK_PATH}`, signal);
-
-/** Errors every later chunk would get too: sending on would only repeat them. */
-const stopsUpload = (error: DeliveryError): boolean =>
-  [AuthenticationError, PermissionDeniedError, NotFoundError, BusinessLocationRequiredError, ConfigurationError, RequestAbortedError].some(
-    (kind) => error instanceof kind,
-  );
 
 /** The options, checked; a `ConfigurationError` names the one that is wrong, whatever its type. */
 function settingsOf(options: BulkCreateOptions | undefined) {
@@ -151,18 +138,6 @@ interface UploadEnd {
   serviceErrors: Array<ApiError | CodedDeliveryError>;
 }
 
-/** One chunk read from the input: the orders to send (checked) and those refused before sending. */
-interface ReadChunk {
-  /** The references of its orders, when repeats are looked for. */
-  references: ReferenceBook | undefined;
-  start: number;
-  size: number;
-  /** The orders to send, as checked, in request order. */
-  orders: Checked[];
-  indexes: number[];
-  refused: BulkFailure[];
-}
-
 /**
  * Sends the chunks of `source` with at most `concurrency` requests in flight, yielding each
  * chunk's outcome as it settles; returns how it ended. The input is read only as a slot frees,
@@ -173,121 +148,25 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
   const { chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions, validation } = settings;
   const { http } = coreInternals(core);
   const { signal } = requestOptions;
-  const total = source.kind === 'array' ? source.orders.length : undefined;
-  const checkRepeats = validation !== false && prepared === undefined;
-  const progress: BulkProgress = { done: 0, created: 0, failed: 0, total };
+  const progress: BulkProgress = { done: 0, created: 0, failed: 0, total: source.kind === 'array' ? source.orders.length : undefined };
   let reason: DeliveryError | undefined;
   const serviceErrors: Array<ApiError | CodedDeliveryError> = [];
   let sentUpTo = 0;
   let exhausted = false;
   const stopped = (): boolean => reason !== undefined || signal?.aborted === true;
+  const chunks = chunksOf(source, chunkSize, validation, prepared);
 
-  // Reading: one chunk at a time, each order checked as it is read.
-  let index = 0;
-  const place = (checked: CheckedOne, chunk: ReadChunk): undefined => {
-    const at = index++;
-    chunk.size++;
-    const repeated = checked.ok ? chunk.references?.repeated(checked.order.value, at) : undefined;
-    if (!checked.ok) chunk.refused.push({ index: at, error: checked.error, mayExist: false });
-    else if (repeated !== undefined) chunk.refused.push({ index: at, error: new ValidationError([repeated], { subject: 'Invalid order' }), mayExist: false });
-    else {
-      chunk.orders.push(checked.order);
-      chunk.indexes.push(at);
-    }
-    return undefined;
-  };
-  /** Checks the order `read` gives and places it in `chunk`; a promise only while the schemas load. */
-  const take = (read: () => unknown, chunk: ReadChunk): undefined | Promise<void> => {
-    if (prepared !== undefined) return place({ ok: true, order: prepared[index] as Checked }, chunk);
-    let checked: CheckedOne | Promise<CheckedOne>;
-    try {
-      checked = checkOne(read(), validation);
-    } catch (error) {
-      // An array whose element is a getter that throws: that order is refused, the others go.
-      checked = refused(error);
-    }
-    if (checked instanceof Promise) return checked.then((ready) => place(ready, chunk));
-    return place(checked, chunk);
-  };
-  // Repeated references are looked for within each chunk (one request), so that memory stays flat however long the input.
-  const newChunk = (): ReadChunk => ({
-    start: index,
-    size: 0,
-    orders: [],
-    indexes: [],
-    refused: [],
-    references: checkRepeats ? new ReferenceBook() : undefined,
-  });
-  const iterator: Iterator<unknown> | AsyncIterator<unknown> | undefined =
-    source.kind === 'sync' ? source.orders[Symbol.iterator]() : source.kind === 'async' ? source.orders[Symbol.asyncIterator]() : undefined;
-  const nextChunk = async (): Promise<ReadChunk | undefined> => {
-    const chunk = newChunk();
-    if (source.kind === 'array') {
-      const end = Math.min(index + chunkSize, source.orders.length);
-      const { orders } = source;
-      while (index < end) {
-        const loading = take(() => orders[index], chunk);
-        if (loading !== undefined) await loading;
-      }
-    } else {
-      while (chunk.size < chunkSize) {
-        // A sync iterator's values are never awaited: a thenable among them is refused, not run.
-        const next = source.kind === 'sync' ? (iterator as Iterator<unknown>).next() : await (iterator as AsyncIterator<unknown>).next();
-        if (next.done === true) break;
-        const loading = take(() => next.value, chunk);
-        if (loading !== undefined) await loading;
-      }
-    }
-    return chunk.size === 0 ? undefined : chunk;
-  };
-
-  /** Posts a chunk (the orders of it that passed the check) and counts its outcome into the progress. */
+  /** Posts a chunk, learns from its answer whether the upload must stop, and counts its outcome into the progress. */
   const runChunk = async (chunk: ReadChunk): Promise<BulkChunkOutcome> => {
-    const outcome: BulkChunkOutcome = { start: chunk.start, size: chunk.size, created: [], failed: [...chunk.refused], createdIds: [], progress };
-    if (chunk.orders.length > 0) await postChunk(chunk.orders, chunk.indexes, outcome);
-    outcome.failed.sort(byIndex);
-    progress.done += chunk.size;
-    progress.created += outcome.created.length;
-    progress.failed += outcome.failed.length;
-    outcome.progress = { ...progress };
-    return outcome;
-  };
-
-  /** Sends one chunk; `indexes[i]` is the input index of the request's i-th order. */
-  const postChunk = async (orders: readonly Checked[], indexes: number[], outcome: BulkChunkOutcome): Promise<void> => {
-    const bodies = orders.map((order) => order.value);
-    let context: ResponseContext = { status: 200, request: { method: 'POST', url: BULK_PATH } };
-    let unreported: DeliveryError;
-    let mayExist = true; // an answer that does not speak of an order leaves it open
-    let read: BulkResponse | undefined;
-    try {
-      const transform = (data: unknown, answered: ResponseContext): unknown => ((context = answered), data);
-      // Each order's JSON as it was checked, joined: nothing is serialised twice, nothing read again.
-      const json = `{"deliveries":[${orders.map((order) => order.json ?? 'null').join(',')}],"deleteFailedDeliveries":${deleteFailedDeliveries}}`;
-      const data = await http.request({ method: 'POST', path: BULK_PATH, query: { apiVersion: 1 }, json, idempotent: false, transform }, requestOptions);
-      read = readBulkResponse(data, bodies, context);
-      unreported = new ResponseShapeError(`POST ${BULK_PATH} answered ${context.status} without reporting this order`, context);
-    } catch (caught) {
-      const error = caught instanceof DeliveryError ? caught : new DeliveryError(`POST ${BULK_PATH} failed`, { cause: caught });
-      unreported = error;
-      // A 1061 carries the same answer in its body's `data`: what it created must not be lost.
-      const data = error instanceof ApiError || error instanceof CodedDeliveryError ? asRecord(error.body)['data'] : undefined;
-      if (isRecord(data) || Array.isArray(data)) {
-        const { status = 400, request = context.request } = error as Partial<ApiError>;
-        read = readBulkResponse(data, bodies, { status, request, error });
-        serviceErrors.push(error as ApiError | CodedDeliveryError);
-      } else {
-        mayExist = error.mayExist;
-        if (stopsUpload(error)) reason ??= error;
-      }
-    }
-    if (read !== undefined) outcome.createdIds.push(...read.createdIds);
-    indexes.forEach((at, position) => {
-      const result = read?.outcomes.get(position);
-      if (result === undefined) outcome.failed.push({ index: at, error: unreported, mayExist });
-      else if ('created' in result) outcome.created.push({ ...result.created, index: at });
-      else outcome.failed.push({ index: at, error: result.error, mayExist: result.mayExist });
-    });
+    const { start, size, refused } = chunk;
+    const { created, failed, createdIds, stop, serviceError } = await postChunk(http, chunk, deleteFailedDeliveries, requestOptions);
+    reason ??= stop;
+    if (serviceError !== undefined) serviceErrors.push(serviceError);
+    const notCreated = refused.concat(failed).sort(byIndex);
+    progress.done += size;
+    progress.created += created.length;
+    progress.failed += notCreated.length;
+    return { start, size, created, failed: notCreated, createdIds, progress: { ...progress } };
   };
 
   const running = new Map<Promise<BulkChunkOutcome>, Promise<readonly [Promise<BulkChunkOutcome>, BulkChunkOutcome]>>();
@@ -312,7 +191,7 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
       if (stopped()) break;
       let chunk: ReadChunk | undefined;
       try {
-        chunk = await nextChunk();
+        chunk = await chunks.next();
       } catch (cause) {
         // The caller's iterable threw after some chunks went out: those orders exist and must be reported.
         reason ??= new DeliveryError('createBulk stopped: reading the orders threw', { cause });
@@ -343,7 +222,7 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
         thrown ??= new DeliveryError('streamBulk: onSettled threw', { cause });
       }
     }
-    if (!exhausted) await iterator?.return?.();
+    await chunks.return();
     // Leaving the loop (a `break`) runs only this block: it is the one place to say onSettled failed.
     // biome-ignore lint/correctness/noUnsafeFinally: the error replaces a return, never another error (onSettled ran for chunks that settled)
     if (thrown !== undefined) throw thrown;

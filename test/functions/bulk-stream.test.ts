@@ -204,6 +204,42 @@ describe('streamBulk: an outcome per chunk, the input read as chunks go out', ()
     expect(seen.map((o) => [o.start, o.failed.length])).toEqual([[0, 2]]);
   });
 
+  it('closes an input it did not read to the end (its return()), and only such an input', async () => {
+    capture(server, 'post', '/deliveries/bulk', createAll);
+    const closed: string[] = [];
+    const input = (name: string): Iterable<OrderInput> => ({
+      [Symbol.iterator]() {
+        let i = 0;
+        return {
+          next: () => (i < 10 ? { done: false, value: order(i++) } : { done: true, value: undefined }),
+          return: () => {
+            closed.push(name);
+            return { done: true, value: undefined };
+          },
+        };
+      },
+    });
+    const left = makeClient().deliveries.streamBulk(input('left early'), { chunkSize: 2, concurrency: 1 });
+    await left.next();
+    await left.return(undefined); // `break`
+    await outcomesOf(makeClient().deliveries.streamBulk(input('read to the end'), { chunkSize: 2 }));
+    expect(closed).toEqual(['left early']);
+  });
+
+  it('an upload stopped by a 401 closes the input: a generator reading rows runs its finally', async () => {
+    capture(server, 'post', '/deliveries/bulk', () => HttpResponse.json(errorBody(undefined, 'Unauthorized'), { status: 401 }));
+    let released = false;
+    async function* cursor(): AsyncGenerator<OrderInput> {
+      try {
+        for (let i = 0; i < 10; i++) yield order(i);
+      } finally {
+        released = true;
+      }
+    }
+    await expect(outcomesOf(makeClient().deliveries.streamBulk(cursor(), { chunkSize: 2, concurrency: 1 }))).rejects.toBeInstanceOf(AuthenticationError);
+    expect(released).toBe(true);
+  });
+
   it('sends nothing until the iteration starts, and a string is refused on the first read', async () => {
     const sent = capture(server, 'post', '/deliveries/bulk', createAll);
     const stream = makeClient().deliveries.streamBulk(orders(3));
