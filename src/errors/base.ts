@@ -230,10 +230,10 @@ export class ValidationError extends DeliveryError {
 }
 
 /**
- * @internal Builds a message that names each field: `Invalid order: cod: must be at most 30000; receiver.phone: required`.
+ * A message that names each field: `Invalid order: cod: must be at most 30000; receiver.phone: required`.
  * `unlisted` counts problems found beyond `issues`, for the "and N more".
  */
-export function describeIssues(subject: string, issues: readonly ValidationIssue[], unlisted = 0): string {
+function describeIssues(subject: string, issues: readonly ValidationIssue[], unlisted = 0): string {
   return issues.length === 0 ? subject : `${subject}: ${issueSummary(issues, unlisted)}`;
 }
 
