@@ -91,7 +91,9 @@ describe('the plain order check and the schemas', () => {
     const phone = fc.string({ unit: fc.constantFrom(...'0123456789٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹ -.()+x\t\u00a0'.split('')), maxLength: 20 });
     const order = { type: 10, dropOffAddress: { districtId: 'd1', firstLine: '12 Talaat Harb Street' } };
     fc.assert(
-      fc.property(phone, fc.constantFrom('receiver', 'pickupLocationContact'), (typed, contact) => expectAgreement({ ...order, [contact]: { phone: typed } }, [])),
+      fc.property(phone, fc.constantFrom('receiver', 'pickupLocationContact'), (typed, contact) =>
+        expectAgreement({ ...order, [contact]: { phone: typed } }, []),
+      ),
       { numRuns: 2000 },
     );
   });
