@@ -20,7 +20,7 @@ import { ensureKy, KY_VERSION, prepareTargets, ROOT } from './lib/targets.mjs';
 
 /** Process runs of every timed figure: enough for a min-to-max range that says how far one run can be trusted. */
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 7);
-const PER_CALL = { calls: 1_000, concurrency: 50, sequentialBlock: 100, concurrentBlock: 200, warmup: 200 };
+const PER_CALL = { calls: 2_000, concurrency: 50, sequentialBlock: 1, concurrentBlock: 100, warmup: 200 };
 const VALIDATION = { blocks: 60, blockCalls: 100, warmup: 500 };
 const HEAP = { runs: RUNS, calls: 1_000 };
 const BULK_COUNT = Number(process.env['BENCH_BULK'] ?? 10_000);
