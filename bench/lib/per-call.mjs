@@ -1,18 +1,20 @@
 /**
  * One process run of the per-call benchmark: every variant makes `calls` sequential calls and
- * `calls` calls at `concurrency`, interleaved in blocks whose variant order rotates, so drift
- * (JIT, GC, thermal, the server's own warm-up) falls on every variant alike. Beside each call's
+ * `concurrentCalls` calls at `concurrency`, interleaved in blocks (sequentially, one call each) whose variant
+ * order is shuffled every round, so drift (JIT, GC, thermal, the server's own warm-up) and what ran
+ * just before a call fall on every variant alike. Beside each call's
  * wall time, the client process's CPU time per call (user + system, `process.cpuUsage()` around
  * each block): what the variant costs the caller's machine, whatever the server and scheduler do.
  */
 
 import { makeCallers, runConcurrent } from './callers.mjs';
 import { childMain } from './child.mjs';
-import { median, quantile, rotate } from './stats.mjs';
+import { median, quantile, seededRandom, shuffled } from './stats.mjs';
 
 const cpuMs = (usage) => (usage.user + usage.system) / 1000;
 
-childMain(async ({ targets, kyPath, baseUrl, calls, concurrency, sequentialBlock, concurrentBlock, warmup }) => {
+childMain(async ({ targets, kyPath, baseUrl, calls, concurrentCalls, concurrency, sequentialBlock, concurrentBlock, warmup, seed }) => {
+  const random = seededRandom(seed);
   const { callers, notes } = await makeCallers({ targets, kyPath, baseUrl });
   const names = Object.keys(callers);
 
@@ -23,7 +25,7 @@ childMain(async ({ targets, kyPath, baseUrl, calls, concurrency, sequentialBlock
 
   const sequential = Object.fromEntries(names.map((name) => [name, { durations: [], cpu: 0 }]));
   for (let block = 0; block < calls / sequentialBlock; block++) {
-    for (const name of rotate(names, block)) {
+    for (const name of shuffled(names, random)) {
       const call = callers[name];
       const { durations } = sequential[name];
       const cpu0 = process.cpuUsage();
@@ -37,8 +39,8 @@ childMain(async ({ targets, kyPath, baseUrl, calls, concurrency, sequentialBlock
   }
 
   const concurrent = Object.fromEntries(names.map((name) => [name, { durations: [], cpu: 0 }]));
-  for (let block = 0; block < calls / concurrentBlock; block++) {
-    for (const name of rotate(names, block)) {
+  for (let block = 0; block < concurrentCalls / concurrentBlock; block++) {
+    for (const name of shuffled(names, random)) {
       const cpu0 = process.cpuUsage();
       await runConcurrent(callers[name], concurrentBlock, concurrency, concurrent[name].durations);
       concurrent[name].cpu += cpuMs(process.cpuUsage(cpu0));

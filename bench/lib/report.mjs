@@ -277,10 +277,10 @@ the wall time: it does not move with what else the machine runs as much as wall 
    the SDK's \`deliveries.create\` (validation on, and \`validate: false\`), a raw \`fetch\` POST
    (\`JSON.stringify\` in, \`response.json()\` out), \`ky.post(url, { json }).json()\`, \`@octokit/core\`'s
    \`octokit.request('POST /deliveries{?apiVersion}', { data })\` and \`openai\`'s \`client.post(path, { body })\`, each
-   with its defaults (retries and timeouts on). ${perCall.calls.toLocaleString('en-US')} calls each sequentially and ${perCall.calls.toLocaleString('en-US')} at concurrency ${perCall.concurrency}, after a
+   with its defaults (retries and timeouts on). ${perCall.calls.toLocaleString('en-US')} calls each sequentially and ${perCall.concurrentCalls.toLocaleString('en-US')} at concurrency ${perCall.concurrency}, after a
    warm-up; sequentially ${perCall.sequentialBlock === 1 ? 'one call of each variant in turn' : `in blocks of ${perCall.sequentialBlock} calls`}, at concurrency in blocks of ${perCall.concurrentBlock} calls, the variants'
-   order rotating each round: every variant runs in the same state of the machine, its caches as cold as a call
-   between other work finds them; ${perCall.runs.length} processes.
+   order shuffled each round (seeded by the run): every variant runs in the same state of the machine, after
+   every other variant as often, its caches as cold as a call between other work finds them; ${perCall.runs.length} processes.
 2. **The plain check on the send path**: \`deliveries.create\` through the public client with a \`fetch\` that
    answers at once in the same process, validation on and \`validate: false\` in alternating blocks of
    ${validation.blockCalls} calls (${validation.blocks} blocks each, ${validation.runs.length} processes); the figure is the median, over pairs of adjacent blocks, of
