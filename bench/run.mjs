@@ -43,7 +43,7 @@ async function perCallRuns(baseUrl) {
   const runs = [];
   for (let run = 1; run <= RUNS; run++) {
     log(`per call: process run ${run} of ${RUNS}`);
-    runs.push(await runChild('per-call.mjs', { targets, kyPath, baseUrl, ...PER_CALL, seed: run }));
+    runs.push(await runChild('per-call.mjs', { targets, kyPath, baseUrl, ...PER_CALL }));
   }
   notes.push(...new Set(runs.flatMap((run) => run.notes)));
   return { ...PER_CALL, runs };

@@ -9,12 +9,11 @@
 
 import { makeCallers, runConcurrent } from './callers.mjs';
 import { childMain } from './child.mjs';
-import { median, quantile, seededRandom, shuffled } from './stats.mjs';
+import { median, quantile, shuffled } from './stats.mjs';
 
 const cpuMs = (usage) => (usage.user + usage.system) / 1000;
 
-childMain(async ({ targets, kyPath, baseUrl, calls, concurrentCalls, concurrency, sequentialBlock, concurrentBlock, warmup, seed }) => {
-  const random = seededRandom(seed);
+childMain(async ({ targets, kyPath, baseUrl, calls, concurrentCalls, concurrency, sequentialBlock, concurrentBlock, warmup }) => {
   const { callers, notes } = await makeCallers({ targets, kyPath, baseUrl });
   const names = Object.keys(callers);
 
@@ -25,7 +24,7 @@ childMain(async ({ targets, kyPath, baseUrl, calls, concurrentCalls, concurrency
 
   const sequential = Object.fromEntries(names.map((name) => [name, { durations: [], cpu: 0 }]));
   for (let block = 0; block < calls / sequentialBlock; block++) {
-    for (const name of shuffled(names, random)) {
+    for (const name of shuffled(names)) {
       const call = callers[name];
       const { durations } = sequential[name];
       const cpu0 = process.cpuUsage();
@@ -40,7 +39,7 @@ childMain(async ({ targets, kyPath, baseUrl, calls, concurrentCalls, concurrency
 
   const concurrent = Object.fromEntries(names.map((name) => [name, { durations: [], cpu: 0 }]));
   for (let block = 0; block < concurrentCalls / concurrentBlock; block++) {
-    for (const name of shuffled(names, random)) {
+    for (const name of shuffled(names)) {
       const cpu0 = process.cpuUsage();
       await runConcurrent(callers[name], concurrentBlock, concurrency, concurrent[name].durations);
       concurrent[name].cpu += cpuMs(process.cpuUsage(cpu0));

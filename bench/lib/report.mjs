@@ -279,7 +279,7 @@ the wall time: it does not move with what else the machine runs as much as wall 
    \`octokit.request('POST /deliveries{?apiVersion}', { data })\` and \`openai\`'s \`client.post(path, { body })\`, each
    with its defaults (retries and timeouts on). ${perCall.calls.toLocaleString('en-US')} calls each sequentially and ${perCall.concurrentCalls.toLocaleString('en-US')} at concurrency ${perCall.concurrency}, after a
    warm-up; sequentially ${perCall.sequentialBlock === 1 ? 'one call of each variant in turn' : `in blocks of ${perCall.sequentialBlock} calls`}, at concurrency in blocks of ${perCall.concurrentBlock} calls, the variants'
-   order shuffled each round (seeded by the run): every variant runs in the same state of the machine, after
+   order shuffled each round: every variant runs in the same state of the machine, after
    every other variant as often, its caches as cold as a call between other work finds them; ${perCall.runs.length} processes.
 2. **The plain check on the send path**: \`deliveries.create\` through the public client with a \`fetch\` that
    answers at once in the same process, validation on and \`validate: false\` in alternating blocks of

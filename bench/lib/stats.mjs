@@ -10,28 +10,16 @@ export function quantile(values, q) {
 
 export const median = (values) => quantile(values, 0.5);
 
-/** A generator of numbers in [0, 1) from `seed` (mulberry32): the same orders in every run of one seed. */
-export function seededRandom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * `values` in a random order (Fisher-Yates): the order of one round of variants called in turn.
  * Rotating a fixed order instead gives each variant the same predecessor in almost every round,
  * and what ran just before a call (its footprint in the caches) moves that call's time by several
  * percent: the bias would be the variant's.
  */
-export function shuffled(values, random) {
+export function shuffled(values) {
   const order = [...values];
   for (let i = order.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
+    const j = Math.floor(Math.random() * (i + 1));
     [order[i], order[j]] = [order[j], order[i]];
   }
   return order;
