@@ -13,7 +13,7 @@ import { PricingResource } from './resources/pricing.js';
 import { operations } from './resources/resource.js';
 import { UsersResource } from './resources/users.js';
 
-const loadCallApi = onFirstUse(() => import('./functions/call-api.js'));
+const callApiCode = onFirstUse(() => import('./functions/call-api.js'));
 
 /** A call of an endpoint the SDK does not wrap (yet). */
 export interface RawRequest {
@@ -141,7 +141,7 @@ export class DeliveryClient {
    */
   request<T = unknown>(request: RawRequest, options?: RequestOptions): APIPromise<T> {
     const core = this.#core;
-    const sent = operations(loadCallApi).then(({ callApi }) =>
+    const sent = operations(callApiCode).then(({ callApi }) =>
       callApi<T>(core, options, () => {
         // `?? {}`: a JavaScript caller's null becomes a ValidationError naming `method`, not a TypeError.
         const { method, path, query, body } = request ?? ({} as Partial<RawRequest>);

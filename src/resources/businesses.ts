@@ -5,7 +5,7 @@ import type { RequestOptions } from '../functions/options.js';
 import type { CreateBusinessInput, PickupLocationEntry } from '../schemas/index.js';
 import { Resource } from './resource.js';
 
-const loadBusinesses = onFirstUse(() => import('../functions/businesses.js'));
+const businessesCode = onFirstUse(() => import('../functions/businesses.js'));
 
 export type { Business, PickupLocation } from '../functions/businesses.js';
 
@@ -37,7 +37,7 @@ export class BusinessesResource extends Resource {
    * ```
    */
   create(input: CreateBusinessInput, options?: RequestOptions): APIPromise<Business> {
-    return this.onDemand(loadBusinesses, (loaded) => loaded.createBusiness(this.core, input, options));
+    return this.onDemand(businessesCode, (loaded) => loaded.createBusiness(this.core, input, options));
   }
 
   /**
@@ -60,6 +60,6 @@ export class BusinessesResource extends Resource {
    * ```
    */
   updatePickupLocations(businessId: string, locations: PickupLocationEntry[], options?: RequestOptions): APIPromise<Business> {
-    return this.onDemand(loadBusinesses, (loaded) => loaded.updatePickupLocations(this.core, businessId, locations, options));
+    return this.onDemand(businessesCode, (loaded) => loaded.updatePickupLocations(this.core, businessId, locations, options));
   }
 }

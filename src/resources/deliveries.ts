@@ -15,9 +15,9 @@ import type { DeliveryChanges } from '../schemas/after-create.js';
 import type { OrderInput } from '../schemas/index.js';
 import { operations, Resource } from './resource.js';
 
-const loadBulk = onFirstUse(() => import('../functions/bulk.js'));
-const loadAfterCreate = onFirstUse(() => import('./after-create.js'));
-const loadDeliveries = onFirstUse(() => import('../functions/deliveries.js'));
+const bulkCode = onFirstUse(() => import('../functions/bulk.js'));
+const afterCreateCode = onFirstUse(() => import('./after-create.js'));
+const deliveriesCode = onFirstUse(() => import('../functions/deliveries.js'));
 
 export type { CreatedDelivery } from '../functions/deliveries.js';
 
@@ -74,7 +74,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   create(order: OrderInput, options?: RequestOptions): APIPromise<CreatedDelivery> {
-    return this.onDemand(loadDeliveries, (loaded) => loaded.createDelivery(this.core, order, options));
+    return this.onDemand(deliveriesCode, (loaded) => loaded.createDelivery(this.core, order, options));
   }
 
   /**
@@ -122,7 +122,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   createBulk(orders: BulkInput, options?: BulkCreateOptions): Promise<BulkCreateResult> {
-    return operations(loadBulk).then((loaded) => loaded.createBulkDeliveries(this.core, orders, options));
+    return operations(bulkCode).then((loaded) => loaded.createBulkDeliveries(this.core, orders, options));
   }
 
   /**
@@ -148,7 +148,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   async *streamBulk(orders: BulkInput, options?: BulkStreamOptions): AsyncGenerator<BulkChunkOutcome, void, undefined> {
-    yield* (await operations(loadBulk)).streamBulkDeliveries(this.core, orders, options);
+    yield* (await operations(bulkCode)).streamBulkDeliveries(this.core, orders, options);
   }
 
   /**
@@ -164,7 +164,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   get(trackingNumber: string, options?: RequestOptions): APIPromise<DeliveryRecord> {
-    return this.onDemand(loadAfterCreate, (loaded) => loaded.getDelivery(this.core, trackingNumber, options));
+    return this.onDemand(afterCreateCode, (loaded) => loaded.getDelivery(this.core, trackingNumber, options));
   }
 
   /**
@@ -181,7 +181,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   track(trackingNumber: string, options?: RequestOptions): APIPromise<DeliveryTracking> {
-    return this.onDemand(loadAfterCreate, (loaded) => loaded.trackDelivery(this.core, trackingNumber, options));
+    return this.onDemand(afterCreateCode, (loaded) => loaded.trackDelivery(this.core, trackingNumber, options));
   }
 
   /**
@@ -201,7 +201,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   waitForState(trackingNumber: string, options?: WaitForStateOptions): Promise<DeliveryRecord> {
-    return operations(loadAfterCreate).then((loaded) => loaded.waitForDeliveryState(this.core, trackingNumber, options));
+    return operations(afterCreateCode).then((loaded) => loaded.waitForDeliveryState(this.core, trackingNumber, options));
   }
 
   /**
@@ -219,7 +219,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   customerHistory(phone: string, options?: PagedReadOptions): Promise<CustomerHistory> {
-    return operations(loadAfterCreate).then((loaded) => loaded.customerHistory(this.core, phone, options));
+    return operations(afterCreateCode).then((loaded) => loaded.customerHistory(this.core, phone, options));
   }
 
   /**
@@ -233,7 +233,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   search(filter?: DeliverySearchFilter, options?: RequestOptions): APIPromise<DeliveryPage> {
-    return this.onDemand(loadAfterCreate, (loaded) => loaded.searchDeliveries(this.core, filter, options));
+    return this.onDemand(afterCreateCode, (loaded) => loaded.searchDeliveries(this.core, filter, options));
   }
 
   /**
@@ -248,7 +248,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   async *list(filter?: DeliverySearchFilter, options?: PagedReadOptions): AsyncGenerator<DeliveryRecord, void, undefined> {
-    yield* (await operations(loadAfterCreate)).listDeliveries(this.core, filter, options);
+    yield* (await operations(afterCreateCode)).listDeliveries(this.core, filter, options);
   }
 
   /**
@@ -262,7 +262,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   findByReference(businessReference: string, options?: PagedReadOptions): Promise<DeliveryRecord | undefined> {
-    return operations(loadAfterCreate).then((loaded) => loaded.findDeliveryByReference(this.core, businessReference, options));
+    return operations(afterCreateCode).then((loaded) => loaded.findDeliveryByReference(this.core, businessReference, options));
   }
 
   /**
@@ -280,7 +280,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   update(trackingNumberOrOrder: DeliveryTarget, changes: DeliveryChanges, options?: RequestOptions): APIPromise<DeliveryChangeResult> {
-    return this.onDemand(loadAfterCreate, (loaded) => loaded.updateDelivery(this.core, trackingNumberOrOrder, changes, options));
+    return this.onDemand(afterCreateCode, (loaded) => loaded.updateDelivery(this.core, trackingNumberOrOrder, changes, options));
   }
 
   /**
@@ -294,7 +294,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   terminate(trackingNumberOrId: string, options?: RequestOptions): APIPromise<DeliveryChangeResult> {
-    return this.onDemand(loadAfterCreate, (loaded) => loaded.terminateDelivery(this.core, trackingNumberOrId, options));
+    return this.onDemand(afterCreateCode, (loaded) => loaded.terminateDelivery(this.core, trackingNumberOrId, options));
   }
 
   /**
@@ -310,7 +310,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   airwayBills(trackingNumbers: readonly string[], labelOptions?: AirwayBillOptions, options?: RequestOptions): APIPromise<Uint8Array> {
-    return this.onDemand(loadAfterCreate, (loaded) => loaded.getAirwayBills(this.core, trackingNumbers, labelOptions, options));
+    return this.onDemand(afterCreateCode, (loaded) => loaded.getAirwayBills(this.core, trackingNumbers, labelOptions, options));
   }
 
   /**
@@ -329,7 +329,7 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   airwayBillFiles(orders: readonly AirwayBillTarget[], labelOptions?: AirwayBillOptions, options?: RequestOptions): Promise<{ files: AirwayBillFile[] }> {
-    return operations(loadAfterCreate).then((loaded) => loaded.getAirwayBillFiles(this.core, orders, labelOptions, options));
+    return operations(afterCreateCode).then((loaded) => loaded.getAirwayBillFiles(this.core, orders, labelOptions, options));
   }
 
   /**
@@ -345,6 +345,6 @@ export class DeliveriesResource extends Resource {
    * ```
    */
   resolveTrackingNumbers(outcome: BulkCreateResult | BulkCreationError, options?: ResolveTrackingNumbersOptions): Promise<ResolvedBulkResult> {
-    return operations(loadAfterCreate).then((loaded) => loaded.resolveBulkTrackingNumbers(this.core, outcome, options));
+    return operations(afterCreateCode).then((loaded) => loaded.resolveBulkTrackingNumbers(this.core, outcome, options));
   }
 }

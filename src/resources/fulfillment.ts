@@ -6,7 +6,7 @@ import type { RequestOptions } from '../functions/options.js';
 import type { FulfillmentReturnOrder, FulfillmentSendOrder } from '../schemas/index.js';
 import { Resource } from './resource.js';
 
-const loadFulfillment = onFirstUse(() => import('../functions/fulfillment.js'));
+const fulfillmentCode = onFirstUse(() => import('../functions/fulfillment.js'));
 
 export type { BulkyCreatedOrder, CreateReturnOptions, OriginalFulfillment } from '../functions/fulfillment.js';
 
@@ -47,7 +47,7 @@ export class FulfillmentResource extends Resource {
    * ```
    */
   create(order: FulfillmentSendOrder, options?: RequestOptions): APIPromise<CreatedDelivery> {
-    return this.onDemand(loadFulfillment, (loaded) => loaded.createFulfillmentOrder(this.core, order, options));
+    return this.onDemand(fulfillmentCode, (loaded) => loaded.createFulfillmentOrder(this.core, order, options));
   }
 
   /**
@@ -77,7 +77,7 @@ export class FulfillmentResource extends Resource {
    * ```
    */
   createReturn(order: FulfillmentReturnOrder, options?: CreateReturnOptions): APIPromise<CreatedDelivery> {
-    return this.onDemand(loadFulfillment, (loaded) => loaded.createFulfillmentReturn(this.core, order, options));
+    return this.onDemand(fulfillmentCode, (loaded) => loaded.createFulfillmentReturn(this.core, order, options));
   }
 
   /**
@@ -102,6 +102,6 @@ export class FulfillmentResource extends Resource {
    * ```
    */
   createBulky(orders: FulfillmentSendOrder[], options?: RequestOptions): APIPromise<BulkyCreatedOrder[]> {
-    return this.onDemand(loadFulfillment, (loaded) => loaded.createBulkyFulfillment(this.core, orders, options));
+    return this.onDemand(fulfillmentCode, (loaded) => loaded.createBulkyFulfillment(this.core, orders, options));
   }
 }

@@ -7,7 +7,7 @@ import type { ResolveAddressInput } from '../functions/resolve-address.js';
 import type { Address } from '../schemas/index.js';
 import { operations, Resource } from './resource.js';
 
-const loadLookup = onFirstUse(() => import('../functions/lookup.js'));
+const lookupCode = onFirstUse(() => import('../functions/lookup.js'));
 
 export { type Country, CountryId } from '../functions/countries.js';
 export type { City, CityDistricts, DistrictEntry, Zone } from '../functions/places.js';
@@ -27,17 +27,17 @@ export class LookupResource extends Resource {
    * ```
    */
   cities(params: { countryId: string }, options?: RequestOptions): APIPromise<City[]> {
-    return this.onDemand(loadLookup, (loaded) => loaded.listCities(this.core, params, options));
+    return this.onDemand(lookupCode, (loaded) => loaded.listCities(this.core, params, options));
   }
 
   /** The district entries of a city (`GET /cities/<cityId>/districts`); an unknown city is `CityNotFoundError` (3001). */
   districts(cityId: string, options?: RequestOptions): APIPromise<DistrictEntry[]> {
-    return this.onDemand(loadLookup, (loaded) => loaded.listDistricts(this.core, cityId, options));
+    return this.onDemand(lookupCode, (loaded) => loaded.listDistricts(this.core, cityId, options));
   }
 
   /** The zones of a city (`GET /cities/<cityId>/zones`). */
   zones(cityId: string, options?: RequestOptions): APIPromise<Zone[]> {
-    return this.onDemand(loadLookup, (loaded) => loaded.listZones(this.core, cityId, options));
+    return this.onDemand(lookupCode, (loaded) => loaded.listZones(this.core, cityId, options));
   }
 
   /**
@@ -52,7 +52,7 @@ export class LookupResource extends Resource {
    * ```
    */
   allDistricts(params?: { countryId?: string | undefined }, options?: RequestOptions): APIPromise<CityDistricts[]> {
-    return this.onDemand(loadLookup, (loaded) => loaded.listAllDistricts(this.core, params, options));
+    return this.onDemand(lookupCode, (loaded) => loaded.listAllDistricts(this.core, params, options));
   }
 
   /**
@@ -87,7 +87,7 @@ export class LookupResource extends Resource {
    * ```
    */
   resolveAddress(input: ResolveAddressInput, options?: RequestOptions): Promise<Address> {
-    return operations(loadLookup).then((loaded) => loaded.resolveAddress(this.core, input, options));
+    return operations(lookupCode).then((loaded) => loaded.resolveAddress(this.core, input, options));
   }
 
   /** Forgets every cached lookup answer of this client. */

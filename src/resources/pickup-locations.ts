@@ -5,7 +5,7 @@ import type { PickupLocationRecord } from '../functions/pickup-locations.js';
 import type { PickupLocationChanges, PickupLocationInput } from '../schemas/after-create.js';
 import { Resource } from './resource.js';
 
-const loadPickupLocations = onFirstUse(() => import('../functions/pickup-locations.js'));
+const pickupLocationsCode = onFirstUse(() => import('../functions/pickup-locations.js'));
 
 /**
  * The business's pickup locations, its warehouses: list, add, read, change, delete, and which one
@@ -22,7 +22,7 @@ export class PickupLocationsResource extends Resource {
    * ```
    */
   list(options?: RequestOptions): APIPromise<PickupLocationRecord[]> {
-    return this.onDemand(loadPickupLocations, (loaded) => loaded.listPickupLocations(this.core, options));
+    return this.onDemand(pickupLocationsCode, (loaded) => loaded.listPickupLocations(this.core, options));
   }
 
   /**
@@ -43,12 +43,12 @@ export class PickupLocationsResource extends Resource {
    * ```
    */
   create(location: PickupLocationInput, options?: RequestOptions): APIPromise<PickupLocationRecord> {
-    return this.onDemand(loadPickupLocations, (loaded) => loaded.createPickupLocation(this.core, location, options));
+    return this.onDemand(pickupLocationsCode, (loaded) => loaded.createPickupLocation(this.core, location, options));
   }
 
   /** One pickup location (`GET /pickup-locations/{id}`); `NotFoundError` when there is none. */
   get(locationId: string, options?: RequestOptions): APIPromise<PickupLocationRecord> {
-    return this.onDemand(loadPickupLocations, (loaded) => loaded.getPickupLocation(this.core, locationId, options));
+    return this.onDemand(pickupLocationsCode, (loaded) => loaded.getPickupLocation(this.core, locationId, options));
   }
 
   /**
@@ -60,7 +60,7 @@ export class PickupLocationsResource extends Resource {
    * ```
    */
   update(locationId: string, changes: PickupLocationChanges, options?: RequestOptions): APIPromise<PickupLocationRecord> {
-    return this.onDemand(loadPickupLocations, (loaded) => loaded.updatePickupLocation(this.core, locationId, changes, options));
+    return this.onDemand(pickupLocationsCode, (loaded) => loaded.updatePickupLocation(this.core, locationId, changes, options));
   }
 
   /**
@@ -74,7 +74,7 @@ export class PickupLocationsResource extends Resource {
    * ```
    */
   delete(locationId: string, options?: RequestOptions): APIPromise<void> {
-    return this.onDemand(loadPickupLocations, (loaded) => loaded.deletePickupLocation(this.core, locationId, options));
+    return this.onDemand(pickupLocationsCode, (loaded) => loaded.deletePickupLocation(this.core, locationId, options));
   }
 
   /**
@@ -87,6 +87,6 @@ export class PickupLocationsResource extends Resource {
    * ```
    */
   setDefault(locationId: string, options?: RequestOptions): APIPromise<PickupLocationRecord> {
-    return this.onDemand(loadPickupLocations, (loaded) => loaded.setDefaultPickupLocation(this.core, locationId, options));
+    return this.onDemand(pickupLocationsCode, (loaded) => loaded.setDefaultPickupLocation(this.core, locationId, options));
   }
 }

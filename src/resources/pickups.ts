@@ -6,7 +6,7 @@ import type { PickupChanges, PickupInput } from '../schemas/after-create.js';
 import type { PickupDate } from '../schemas/pickup-date.js';
 import { Resource } from './resource.js';
 
-const loadPickups = onFirstUse(() => import('../functions/pickups.js'));
+const pickupsCode = onFirstUse(() => import('../functions/pickups.js'));
 
 /**
  * Pickup requests: a courier collects your parcels at a pickup location on a date and in a time
@@ -40,7 +40,7 @@ export class PickupsResource extends Resource {
    * ```
    */
   create(pickup: PickupInput, options?: RequestOptions): APIPromise<Pickup> {
-    return this.onDemand(loadPickups, (loaded) => loaded.createPickup(this.core, pickup, options));
+    return this.onDemand(pickupsCode, (loaded) => loaded.createPickup(this.core, pickup, options));
   }
 
   /**
@@ -52,7 +52,7 @@ export class PickupsResource extends Resource {
    * ```
    */
   get(pickupId: string, options?: RequestOptions): APIPromise<Pickup> {
-    return this.onDemand(loadPickups, (loaded) => loaded.getPickup(this.core, pickupId, options));
+    return this.onDemand(pickupsCode, (loaded) => loaded.getPickup(this.core, pickupId, options));
   }
 
   /**
@@ -64,7 +64,7 @@ export class PickupsResource extends Resource {
    * ```
    */
   list(query?: PickupListQuery, options?: RequestOptions): APIPromise<PickupList> {
-    return this.onDemand(loadPickups, (loaded) => loaded.listPickups(this.core, query, options));
+    return this.onDemand(pickupsCode, (loaded) => loaded.listPickups(this.core, query, options));
   }
 
   /**
@@ -76,7 +76,7 @@ export class PickupsResource extends Resource {
    * ```
    */
   update(pickupId: string, changes: PickupChanges, options?: RequestOptions): APIPromise<Pickup> {
-    return this.onDemand(loadPickups, (loaded) => loaded.updatePickup(this.core, pickupId, changes, options));
+    return this.onDemand(pickupsCode, (loaded) => loaded.updatePickup(this.core, pickupId, changes, options));
   }
 
   /**
@@ -88,7 +88,7 @@ export class PickupsResource extends Resource {
    * ```
    */
   delete(pickupId: string, options?: RequestOptions): APIPromise<Record<string, unknown>> {
-    return this.onDemand(loadPickups, (loaded) => loaded.deletePickup(this.core, pickupId, options));
+    return this.onDemand(pickupsCode, (loaded) => loaded.deletePickup(this.core, pickupId, options));
   }
 
   /**
@@ -100,6 +100,6 @@ export class PickupsResource extends Resource {
    * ```
    */
   availableDates(query?: PickupDatesQuery, options?: RequestOptions): APIPromise<PickupDate[]> {
-    return this.onDemand(loadPickups, (loaded) => loaded.listPickupDates(this.core, query, options));
+    return this.onDemand(pickupsCode, (loaded) => loaded.listPickupDates(this.core, query, options));
   }
 }

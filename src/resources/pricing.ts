@@ -5,7 +5,7 @@ import type { PriceQuote } from '../functions/pricing.js';
 import type { PriceQuery } from '../schemas/after-create.js';
 import { Resource } from './resource.js';
 
-const loadPricing = onFirstUse(() => import('../functions/pricing.js'));
+const pricingCode = onFirstUse(() => import('../functions/pricing.js'));
 
 /** Fee quotes. */
 export class PricingResource extends Resource {
@@ -19,6 +19,6 @@ export class PricingResource extends Resource {
    * ```
    */
   calculate(query: PriceQuery, options?: RequestOptions): APIPromise<PriceQuote> {
-    return this.onDemand(loadPricing, (loaded) => loaded.calculatePrice(this.core, query, options));
+    return this.onDemand(pricingCode, (loaded) => loaded.calculatePrice(this.core, query, options));
   }
 }

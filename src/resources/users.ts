@@ -5,7 +5,7 @@ import type { BusinessAdmin, VerificationResult } from '../functions/users.js';
 import type { ConfirmEmailInput, ConfirmPhoneInput, RegisterBusinessAdminInput, VerifyPhoneInput } from '../schemas/index.js';
 import { Resource } from './resource.js';
 
-const loadUsers = onFirstUse(() => import('../functions/users.js'));
+const usersCode = onFirstUse(() => import('../functions/users.js'));
 
 export type { BusinessAdmin, VerificationResult } from '../functions/users.js';
 
@@ -42,7 +42,7 @@ export class UsersResource extends Resource {
    * ```
    */
   registerBusinessAdmin(input: RegisterBusinessAdminInput, options?: RequestOptions): APIPromise<BusinessAdmin> {
-    return this.onDemand(loadUsers, (loaded) => loaded.registerBusinessAdmin(this.core, input, options));
+    return this.onDemand(usersCode, (loaded) => loaded.registerBusinessAdmin(this.core, input, options));
   }
 
   /**
@@ -58,7 +58,7 @@ export class UsersResource extends Resource {
    * ```
    */
   verifyPhone(input: VerifyPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
-    return this.onDemand(loadUsers, (loaded) => loaded.verifyPhone(this.core, input, options));
+    return this.onDemand(usersCode, (loaded) => loaded.verifyPhone(this.core, input, options));
   }
 
   /**
@@ -73,7 +73,7 @@ export class UsersResource extends Resource {
    * ```
    */
   confirmPhone(input: ConfirmPhoneInput, options?: RequestOptions): APIPromise<VerificationResult> {
-    return this.onDemand(loadUsers, (loaded) => loaded.confirmPhone(this.core, input, options));
+    return this.onDemand(usersCode, (loaded) => loaded.confirmPhone(this.core, input, options));
   }
 
   /**
@@ -89,6 +89,6 @@ export class UsersResource extends Resource {
    * ```
    */
   confirmEmail(input: ConfirmEmailInput, options?: RequestOptions): APIPromise<VerificationResult> {
-    return this.onDemand(loadUsers, (loaded) => loaded.confirmEmail(this.core, input, options));
+    return this.onDemand(usersCode, (loaded) => loaded.confirmEmail(this.core, input, options));
   }
 }
