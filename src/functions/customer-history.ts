@@ -1,6 +1,6 @@
 import { DeliveryState, isFinalState } from '../catalogue/states.js';
 import { ConfigurationError, ValidationError } from '../errors/index.js';
-import { isPhoneNumber } from '../schemas/predicates.js';
+import { isPhoneNumber, PHONE_RULE } from '../schemas/predicates.js';
 import { type DeliveryCore, requireCore } from './delivery-core.js';
 import { type PagedReadOptions, searchPages, totalDeadline } from './delivery-reads.js';
 
@@ -43,7 +43,7 @@ const DEFAULT_MAX_PAGES = 20;
 export async function customerHistory(core: DeliveryCore, phone: string, options?: PagedReadOptions): Promise<CustomerHistory> {
   requireCore(core);
   if (typeof phone !== 'string' || !isPhoneNumber(phone)) {
-    throw new ValidationError([{ path: ['phone'], message: 'must be a phone number: 8 to 15 digits, optionally a leading +' }], {
+    throw new ValidationError([{ path: ['phone'], message: PHONE_RULE }], {
       subject: 'Invalid customer phone',
     });
   }

@@ -21,7 +21,7 @@ import {
   specsSchema,
 } from './order-parts.js';
 import { isPickupDate, PICKUP_TIME_SLOTS, type PickupDate, type PickupTimeSlot } from './pickup-date.js';
-import { isPhoneNumber, isRecord, shown } from './predicates.js';
+import { isPhoneNumber, isRecord, PHONE_RULE, shown } from './predicates.js';
 
 /** What `deliveries.update` may change (the fields the integrations send). `null` means "not given", as for every optional field. */
 export interface DeliveryChanges {
@@ -83,7 +83,6 @@ export interface PriceQuery {
   size?: PricingSize | undefined;
 }
 
-const PHONE_RULE = 'must be a phone number: 8 to 15 digits, optionally a leading + and spaces or dashes between them';
 const DATE_RULE = 'must be a calendar date written YYYY-MM-DD, e.g. 2026-03-14';
 
 /** cod checked by the order's type when it is known (the create rules), else only against the limits both ways. */

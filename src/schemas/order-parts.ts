@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { ErrorCode } from '../errors/codes.js';
 import { codedRule, crossField, dropUndefined, httpUrl, object, openObject, optional, phoneText, rule } from './fields.js';
 import { MAX_LISTED_ISSUES, unlistedIssue } from './issues.js';
-import { COD_LIMIT, isFilled, isHeaderName, isPhoneNumber, isRecord, isSafeHeaderValue, shown } from './predicates.js';
+import { COD_LIMIT, isFilled, isHeaderName, isPhoneNumber, isRecord, isSafeHeaderValue, PHONE_RULE, shown } from './predicates.js';
 
 /**
  * `specs.packageType`: the kind of package. The service's own integrations send `Parcel`,
@@ -99,8 +99,6 @@ export function specsSchema() {
     ),
   });
 }
-
-const PHONE_RULE = 'must be a phone number: 8 to 15 digits, optionally a leading + and spaces or dashes between them';
 
 /** @internal */
 export function contactSchema() {

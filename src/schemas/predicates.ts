@@ -83,6 +83,9 @@ const isPhoneLength = (digits: number): boolean => digits >= 8 && digits <= 15;
  */
 export const isPhoneNumber = (value: string): boolean => isPhoneLength(phoneDigits(value, true));
 
+/** What a value that is no {@link isPhoneNumber} breaks, in every message that says so. */
+export const PHONE_RULE = 'must be a phone number: 8 to 15 digits, optionally a leading + and spaces or dashes between them';
+
 /** A phone number written in ASCII digits only: sent as it is, since the schemas would change no digit of it. */
 export const isAsciiPhoneNumber = (value: string): boolean => isPhoneLength(phoneDigits(value, false));
 
