@@ -17,8 +17,7 @@ export const KB = 1000;
 
 /**
  * What a page loads at once (`main`, `cities`, `functions`, `webhooks`), and every chunk a client
- * page can load (`allChunks`): issue 31's budgets. The functions page's 16 KB is not met yet
- * (docs/performance.md says why).
+ * page can load (`allChunks`): issue 31's budgets.
  */
 export const BUDGETS = { main: 20 * KB, cities: 20 * KB, allChunks: 50 * KB, functions: 16 * KB, webhooks: 5 * KB };
 
