@@ -38,9 +38,9 @@ export {
 } from './catalogue/index.js';
 export { DeliveryClient, type RawRequest } from './client.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
-export type { HttpMethod, QueryValue } from './core/http.js';
+export type { HttpMethod, QueryValue } from './core/endpoint.js';
 export type { Logger, LogLevel } from './core/logger.js';
-export type { ClientHooks } from './core/options.js';
+export type { ClientHooks, DeliveryClientOptions, RequestOptions } from './core/options.js';
 export {
   type AccountErrorClassByCode,
   AccountErrorCode,
@@ -100,7 +100,8 @@ export {
   type ValidationIssue,
   ZoneNotFoundError,
 } from './errors/index.js';
-export type { AirwayBillFile, AirwayBillOptions, AirwayBillTarget } from './functions/airway-bills.js';
+export type { Business, PickupLocation } from './functions/businesses/setup.js';
+export type { AirwayBillFile, AirwayBillOptions, AirwayBillTarget } from './functions/deliveries/airway-bills.js';
 export type {
   BulkChunkOutcome,
   BulkCreatedDelivery,
@@ -110,27 +111,37 @@ export type {
   BulkInput,
   BulkProgress,
   BulkStreamOptions,
-} from './functions/bulk.js';
-export type { ResolvedBulkResult, ResolveTrackingNumbersOptions, UnresolvedBulkOrder } from './functions/bulk-recovery.js';
-export { type BulkyMergeGroup, previewBulkyMerge } from './functions/bulky-merge.js';
-export type { CustomerHistory } from './functions/customer-history.js';
-export type { DeliveryChangeResult, DeliveryTarget } from './functions/delivery-changes.js';
-export type { DeliveryPage, DeliverySearchFilter, PagedReadOptions } from './functions/delivery-reads.js';
-export type { DeliveryAddressRecord, DeliveryRecord, NamedPlace, ReceiverRecord, TimelineStep } from './functions/delivery-record.js';
-export type { DeliveryClientOptions, RequestOptions } from './functions/options.js';
-export type { PickupLocationRecord } from './functions/pickup-locations.js';
-export type { Pickup, PickupDatesQuery, PickupList, PickupListQuery } from './functions/pickups.js';
-export type { Amount, PriceQuote } from './functions/pricing.js';
-export type { AddressUse, ResolveAddressInput } from './functions/resolve-address.js';
-export type { DeliveryTracking, TrackingEvent, WaitForStateOptions } from './functions/tracking.js';
-export { type Business, BusinessesResource, type PickupLocation } from './resources/businesses.js';
-export { type CreatedDelivery, DeliveriesResource } from './resources/deliveries.js';
-export { type BulkyCreatedOrder, type CreateReturnOptions, FulfillmentResource, type OriginalFulfillment } from './resources/fulfillment.js';
-export { type City, type CityDistricts, type Country, CountryId, type DistrictEntry, LookupResource, type Zone } from './resources/lookup.js';
+} from './functions/deliveries/bulk/bulk.js';
+export type { ResolvedBulkResult, ResolveTrackingNumbersOptions, UnresolvedBulkOrder } from './functions/deliveries/bulk/recovery.js';
+export type { DeliveryChangeResult, DeliveryTarget } from './functions/deliveries/changes.js';
+export type { CustomerHistory } from './functions/deliveries/customer-history.js';
+export type { DeliveryPage, DeliverySearchFilter, PagedReadOptions } from './functions/deliveries/reads.js';
+export type {
+  CreatedDelivery,
+  DeliveryAddressRecord,
+  DeliveryRecord,
+  NamedPlace,
+  ReceiverRecord,
+  TimelineStep,
+} from './functions/deliveries/records.js';
+export type { DeliveryTracking, TrackingEvent, WaitForStateOptions } from './functions/deliveries/tracking.js';
+export { type BulkyMergeGroup, previewBulkyMerge } from './functions/fulfillment/bulky-merge.js';
+export type { BulkyCreatedOrder, CreateReturnOptions, OriginalFulfillment } from './functions/fulfillment/orders.js';
+export { type Country, CountryId } from './functions/lookup/countries.js';
+export type { City, CityDistricts, DistrictEntry, Zone } from './functions/lookup/places.js';
+export type { AddressUse, ResolveAddressInput } from './functions/lookup/resolve-address.js';
+export type { PickupLocationRecord } from './functions/pickup-locations/locations.js';
+export type { Pickup, PickupDatesQuery, PickupList, PickupListQuery } from './functions/pickups/requests.js';
+export type { Amount, PriceQuote } from './functions/pricing/calculator.js';
+export type { BusinessAdmin, VerificationResult } from './functions/users/registration.js';
+export { BusinessesResource } from './resources/businesses.js';
+export { DeliveriesResource } from './resources/deliveries.js';
+export { FulfillmentResource } from './resources/fulfillment.js';
+export { LookupResource } from './resources/lookup.js';
 export { PickupLocationsResource } from './resources/pickup-locations.js';
 export { PickupsResource } from './resources/pickups.js';
 export { PricingResource } from './resources/pricing.js';
-export { type BusinessAdmin, UsersResource, type VerificationResult } from './resources/users.js';
+export { UsersResource } from './resources/users.js';
 export {
   type Address,
   type AddressByDistrictName,

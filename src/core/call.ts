@@ -1,4 +1,4 @@
-import { HTTPError, isForceRetryError, isKyError, isTimeoutError, type KyInstance, type Options } from 'ky';
+import { type Hooks, HTTPError, isForceRetryError, isKyError, isTimeoutError, type KyInstance, type Options } from 'ky';
 import {
   ConnectionError,
   DeliveryError,
@@ -11,9 +11,10 @@ import {
 import type { WithResponse } from './api-promise.js';
 import { decodeBody, discardBody, isErrorEnvelope, readTextWithin, unwrapEnvelope } from './body.js';
 import type { ResolvedConfig } from './config.js';
-import { AttemptClock, AttemptCut, abortedByCaller, MAX_TIMER, sleep } from './deadline.js';
+import { AttemptClock, AttemptCut, abortedByCaller, sleep } from './deadline.js';
 import type { Endpoint } from './endpoint.js';
 import { LOG_LEVELS, log } from './logger.js';
+import { onFirstUse } from './on-first-use.js';
 import type { CallOptions, ClientHooks } from './options.js';
 import { redactHeaders, secretsOf } from './redaction.js';
 import { mayHaveActed, retryDelay } from './retry.js';
@@ -32,15 +33,53 @@ function notify<K extends keyof ClientHooks>(config: ResolvedConfig, name: K, ev
   }
 }
 
-/** What every request of a client carries alike, made once per client (http.ts). */
-export interface ClientRequests {
-  readonly ky: KyInstance;
+/** What every request of a client carries alike, made with its first request. */
+interface ClientRequests {
   /** The client's headers (its key among them), names in lower case. */
   readonly headers: Readonly<Record<string, string>>;
   /** The same with the type of a JSON body. */
   readonly jsonHeaders: Readonly<Record<string, string>>;
   /** The ky options of every request: no redirect followed, no retry by ky, the caller's `fetch` and ky hooks when given. */
   readonly options: Options;
+}
+
+/** Passes the SDK's attempt count to the user's ky hooks as `retryCount` (ky's own count stays 0: the SDK retries itself). */
+function hooksWith(own: Hooks): Hooks {
+  const retryCount = (options: { context: Record<string, unknown> }): { retryCount: number } => ({ retryCount: Number(options.context['attempt'] ?? 1) - 1 });
+  return {
+    beforeRequest: (own.beforeRequest ?? []).map((hook) => (request, options) => hook(request, options, retryCount(options))),
+    afterResponse: (own.afterResponse ?? []).map((hook) => (request, options, response) => hook(request, options, response, retryCount(options))),
+    beforeError: (own.beforeError ?? []).map((hook) => (error) => hook(error, retryCount(error.options))),
+  };
+}
+
+/** Each client's settings of every request, by its config (shared by the cores `withOptions` makes). */
+const requestsOf = new WeakMap<ResolvedConfig, ClientRequests>();
+
+function clientRequests(config: ResolvedConfig): ClientRequests {
+  const known = requestsOf.get(config);
+  if (known !== undefined) return known;
+  const { beforeRequest, afterResponse, beforeError } = config.kyHooks;
+  const hooked = Boolean(beforeRequest?.length || afterResponse?.length || beforeError?.length);
+  const given = config.fetch;
+  const headers = Object.fromEntries(Object.entries(config.headers).map(([name, value]) => [name.toLowerCase(), value]));
+  const requests: ClientRequests = {
+    headers,
+    jsonHeaders: { ...headers, 'content-type': 'application/json' },
+    options: {
+      // A redirect is refused, never followed: fetch would carry the key and the body to wherever
+      // `Location` points, another origin or plain http:// included.
+      redirect: 'manual',
+      // The SDK retries and times attempts itself (see Call): ky sends one request per attempt.
+      retry: 0,
+      // Called as a function, not as a method of ky's options: a browser's own fetch refuses another `this`.
+      // Without one, ky takes globalThis.fetch at each request, so a mock installed after the client is built (msw) still sees it.
+      ...(given === undefined ? {} : { fetch: (input: RequestInfo | URL, init?: RequestInit) => given(input, init) }),
+      ...(hooked ? { hooks: hooksWith(config.kyHooks) } : {}),
+    },
+  };
+  requestsOf.set(config, requests);
+  return requests;
 }
 
 /** `base` with `own` over it, names compared in any case; an `undefined` value leaves a header out. */
@@ -70,18 +109,23 @@ export class Call<T> {
   /** Whether an attempt so far may have reached the service and acted: what `mayExist` tells. */
   #mayHaveActed = false;
 
+  readonly #requests: ClientRequests;
+  readonly #json: string | undefined;
+
   constructor(
-    private readonly requests: ClientRequests,
+    private readonly ky: KyInstance,
     private readonly config: ResolvedConfig,
     private readonly endpoint: Endpoint<T>,
     private readonly options: CallOptions,
     private readonly request: RequestSummary,
     private readonly url: string,
-    /** The body as JSON text. */
-    private readonly json: string | undefined,
+    /** When `totalTimeout` ends the call, epoch ms (Infinity for none). */
+    deadlineAt: number,
   ) {
-    const totalTimeout = (this.#totalTimeout = options.totalTimeout ?? config.totalTimeout);
-    this.#deadlineAt = totalTimeout >= MAX_TIMER ? Number.POSITIVE_INFINITY : Date.now() + totalTimeout;
+    const requests = (this.#requests = clientRequests(config));
+    const json = (this.#json = endpoint.json);
+    this.#totalTimeout = options.totalTimeout ?? config.totalTimeout;
+    this.#deadlineAt = deadlineAt;
     this.#timeout = options.timeout ?? config.timeout;
     this.#maxResponseBytes = options.maxResponseBytes ?? config.maxResponseBytes;
     const withoutKey = endpoint.public === true && !config.keyForPublicEndpoints;
@@ -166,13 +210,13 @@ export class Call<T> {
     const started = timed ? Date.now() : 0;
     // ky's own timeout aborts the request at the clock's limit; a signal is passed only when the caller gave one (see deadline.ts).
     // One options object of few keys: ky merges every key of every options object it is given, on every request.
-    const kyOptions: Options = { ...this.requests.options, method: request.method, headers: this.#headers, body: this.json ?? null, timeout: clock.limitMs };
+    const kyOptions: Options = { ...this.#requests.options, method: request.method, headers: this.#headers, body: this.#json ?? null, timeout: clock.limitMs };
     if (this.options.signal !== undefined) kyOptions.signal = this.options.signal;
     // The attempt count, for the user's ky hooks only.
     if (kyOptions.hooks !== undefined) kyOptions.context = { attempt };
     let response: Response;
     try {
-      response = await this.requests.ky(this.url, kyOptions);
+      response = await this.ky(this.url, kyOptions);
     } catch (error) {
       // ky's timer and the clock's end together: the cut is the clock's, whichever of them ran first.
       if (isTimeoutError(error)) throw new AttemptCut(clock.cut ?? clock.limitCut);
@@ -202,7 +246,7 @@ export class Call<T> {
     if (text === undefined) throw tooLargeError(request, response.status, this.#maxResponseBytes);
     const decoded = decodeBody(text, this.#secrets);
     if (!response.ok || (decoded.json && isErrorEnvelope(decoded.value)))
-      throw await errorOfAnswer(response, request, (mapping) => mapping.errorFromResponse(response, decoded, request, this.#secrets));
+      throw await errorOfAnswer(response, request, (mapping) => mapping.errorFromResponse(response, decoded, request, this.#secrets, this.endpoint.refusal));
     if (!decoded.json)
       throw new ResponseShapeError(`${request.method} ${request.url} answered ${response.status} with a body that is not JSON`, {
         status: response.status,
@@ -260,10 +304,13 @@ function connectionError(request: RequestSummary, cause: unknown, stage: string)
   return new ConnectionError(`${request.method} ${request.url} failed while ${stage}: ${reason}`, { cause: isKyError(cause) ? undefined : cause, request });
 }
 
+/** The code that reads error answers: loaded by the first answer that needs it, so a page whose calls succeed never loads the classes of every code. */
+const errorMapping = onFirstUse(() => import('./error-mapping.js'));
+
 /**
- * The error an answer maps to (error-mapping.ts, loaded by the first answer that needs it). When
- * that code cannot be loaded the answer is still a typed error, one that says the call may have
- * been acted on: the SDK could not read what the service said.
+ * The error an answer maps to. When the code that reads it cannot be loaded the answer is still a
+ * typed error, one that says the call may have been acted on: the SDK could not read what the
+ * service said.
  */
 async function errorOfAnswer(
   response: Response,
@@ -272,7 +319,7 @@ async function errorOfAnswer(
 ): Promise<DeliveryError> {
   let mapping: typeof import('./error-mapping.js');
   try {
-    mapping = await import('./error-mapping.js');
+    mapping = errorMapping.ready ?? (await errorMapping.load());
   } catch (cause) {
     return new ResponseShapeError(`${request.method} ${request.url} answered ${response.status}; the SDK's code to read it could not be loaded`, {
       status: response.status,

@@ -10,7 +10,17 @@ const HTTP_METHODS: readonly unknown[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE
 export type QueryValue = string | number | boolean | undefined;
 
 /**
- * One call of the API, as a resource describes it once its input is checked: the transport
+ * A refusal the service words in its own way, read as the SDK's class (core/error-mapping.ts):
+ * a change or a termination refused for the order's state, a pickup location an upcoming pickup
+ * uses. `subject` is the id the call was about.
+ */
+export interface Refusal {
+  readonly rule: 'orderChange' | 'orderTermination' | 'locationInUse';
+  readonly subject: string;
+}
+
+/**
+ * One request of the API once its input is checked (core/operation.ts builds it): the transport
  * sends it as it is.
  */
 export interface Endpoint<T> {
@@ -28,6 +38,8 @@ export interface Endpoint<T> {
   reads?: boolean | undefined;
   /** Served without a key (the spec's public lookups): the client's key is left out, unless `auth.sendToPublicEndpoints`. */
   public?: boolean | undefined;
+  /** How a refusal of it is read, when the service words it in its own way. */
+  refusal?: Refusal | undefined;
 }
 
 /**
@@ -52,80 +64,4 @@ export function requestUrl(baseUrl: string, endpoint: Endpoint<unknown>): string
   const { query } = endpoint;
   if (query !== undefined && query !== null && !isRecord(query)) throw invalid('query', `expected an object of parameters, received ${shown(query)}`);
   return urlBelow(baseUrl, endpoint.path, query ?? undefined);
-}
-
-/** A body as it goes on the wire: the JSON text, and the value that text reads back as. */
-export interface Wire {
-  readonly json: string;
-  /** `JSON.parse(json)`: plain objects and arrays only, so what is checked is what is sent. */
-  readonly value: unknown;
-}
-
-/** A value JSON cannot carry as given: a BigInt, which it refuses, or NaN and the infinities, which it writes as `null`. */
-class NotJson extends Error {
-  constructor(
-    readonly holder: unknown,
-    readonly key: string | number,
-    readonly found: string,
-  ) {
-    super(`expected a finite number, received ${found}`);
-  }
-}
-
-function refuseNotJson(this: unknown, key: string, value: unknown): unknown {
-  const found = typeof value === 'bigint' ? 'a BigInt' : typeof value === 'number' && !Number.isFinite(value) ? String(value) : undefined;
-  if (found !== undefined) throw new NotJson(this, Array.isArray(this) ? Number(key) : key, found);
-  return value;
-}
-
-/**
- * The input read once, as JSON: `toJSON`, getters and Proxies run here and nowhere after, so the
- * check that follows and the request see the same bytes. `undefined` for no body. Refuses, naming
- * the field, what JSON cannot carry (a BigInt, a cycle, a getter that throws) and the numbers it
- * would silently turn into `null` (`cod: NaN` must not reach the service as "no cod").
- */
-export function wireForm(body: unknown): Wire | undefined {
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(body);
-    // NaN and the infinities come out as `null`: only a text with a null can hold one (a rare second read).
-    if (json?.includes('null')) json = JSON.stringify(body, refuseNotJson);
-  } catch {
-    // Read again to name the field: the replacer sees a BigInt before JSON refuses it.
-    json = notJson(body);
-  }
-  return json === undefined ? undefined : { json, value: JSON.parse(json) };
-}
-
-/** The error for a body JSON refused; its JSON when it reads fine the second time (a getter that threw once). */
-function notJson(body: unknown): string | undefined {
-  try {
-    return JSON.stringify(body, refuseNotJson);
-  } catch (cause) {
-    if (cause instanceof NotJson) {
-      const at = [...(pathTo(body, cause.holder) ?? []), ...(cause.key === '' ? [] : [cause.key])];
-      throw new ValidationError([{ path: at, message: cause.message }], { subject: 'Invalid request body' });
-    }
-    // A stack overflow is the input's depth, not a fault to keep: thousands of levels of nesting.
-    if (cause instanceof RangeError)
-      throw new ValidationError([{ path: [], message: 'is nested too deeply to be sent as JSON' }], { subject: 'Invalid request body' });
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    throw new ValidationError([{ path: [], message: `cannot be sent as JSON (${reason.slice(0, 200)})` }], { subject: 'Invalid request body', cause });
-  }
-}
-
-/** Where `target` sits in `root`, for the message of a refused number; only runs on that error. */
-function pathTo(root: unknown, target: unknown, seen = new Set<unknown>()): Array<string | number> | undefined {
-  if (root === target) return [];
-  if (typeof root !== 'object' || root === null || seen.has(root)) return undefined;
-  seen.add(root);
-  try {
-    for (const [key, value] of Object.entries(root)) {
-      const found = pathTo(value, target, seen);
-      if (found !== undefined) return [Array.isArray(root) ? Number(key) : key, ...found];
-    }
-  } catch {
-    // a getter that throws now: the field stays unnamed
-  }
-  return undefined;
 }

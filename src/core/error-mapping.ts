@@ -1,3 +1,4 @@
+import { EDITABLE_STATES } from '../catalogue/limits.js';
 import { issueSummary } from '../errors/base.js';
 import { AccountErrorCode, accountErrorCodeMeaning, errorCodeFromWire, isKnownErrorCode } from '../errors/codes.js';
 import {
@@ -8,11 +9,15 @@ import {
   createCodedError,
   type DeliveryError,
   DuplicateOrderError,
+  ErrorCode,
+  errorCodeMeaning,
   formatPath,
   InvalidRequestError,
   isPickupErrorCode,
   NotFoundError,
+  OrderStateError,
   PermissionDeniedError,
+  PickupLocationInUseError,
   pickupErrorCodeMeaning,
   RateLimitError,
   RedirectError,
@@ -23,12 +28,16 @@ import {
 } from '../errors/index.js';
 import type { DecodedBody } from './body.js';
 import { duplicateRefusalOf } from './duplicate-refusal.js';
+import type { Refusal } from './endpoint.js';
 import { isRecord } from './guards.js';
 import { scrubHeaders, scrubText } from './redaction.js';
 import { parseRetryAfter } from './retry.js';
 
-// Loaded on demand, by the first answer that is an error (call.ts): a page whose calls succeed
-// never loads the error classes of every code and status.
+// The one module that turns what the service answered into an error class: a whole answer
+// (errorFromResponse, redirectError), a refusal of one operation worded in the service's own way
+// (the rules below), and one order of a bulk answer (bulkOrderError). Loaded on demand, by the
+// first answer that is an error (call.ts) or by a bulk upload: a page whose calls succeed never
+// loads the error classes of every code and status.
 
 function excerpt(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -117,7 +126,18 @@ export function redirectError(response: Response, request: RequestSummary, secre
  * otherwise the class of the status, carrying any unknown code. `decoded` is already scrubbed
  * (see scrubParsed); the headers and status text are scrubbed here.
  */
-export function errorFromResponse(response: Response, decoded: DecodedBody, request: RequestSummary, secrets: readonly string[]): DeliveryError {
+export function errorFromResponse(
+  response: Response,
+  decoded: DecodedBody,
+  request: RequestSummary,
+  secrets: readonly string[],
+  refusal?: Refusal | undefined,
+): DeliveryError {
+  const error = errorOfStatus(response, decoded, request, secrets);
+  return refusal === undefined ? error : REFUSALS[refusal.rule](error, refusal.subject);
+}
+
+function errorOfStatus(response: Response, decoded: DecodedBody, request: RequestSummary, secrets: readonly string[]): DeliveryError {
   const { status } = response;
   const headers = scrubHeaders(response.headers, secrets);
   const body = decoded.json ? decoded.value : excerpt(decoded.text);
@@ -155,4 +175,100 @@ export function errorFromResponse(response: Response, decoded: DecodedBody, requ
   if (status >= 500) return new ServerError(message, options);
   const refused = new ApiError(message, options);
   return unservedRefusal(serverMessage, issues, refused) ?? refused;
+}
+
+/** What the service said in a refusal: its envelope's `message`, or the body when it is text; '' otherwise. */
+function refusalText(error: ApiError): string {
+  const { body } = error;
+  return isRecord(body) && typeof body['message'] === 'string' ? body['message'] : typeof body === 'string' ? body : '';
+}
+
+/** The answer `error` carries, to raise it as another class: the same status, body and headers, `error` as the cause. */
+function sameAnswer(error: ApiError): ApiErrorOptions {
+  const { status, body, headers, request, errorCode, issues } = error;
+  return { status, body, headers, request, errorCode, issues, cause: error };
+}
+
+/**
+ * The service's refusal of a change because of the order's state ("cannot be updated in state
+ * 45"), as the `OrderStateError` the SDK throws when it can tell first; any other error as it is.
+ * The wording is not in the spec (docs/assumptions.md): a 400, 409 or 422 whose text names the
+ * state or says the order cannot be changed, cancelled or terminated.
+ */
+function stateRefusal(error: DeliveryError, trackingNumber: string, operation: string, allowedStates: readonly number[]): DeliveryError {
+  if (!(error instanceof ApiError) || ![400, 409, 422].includes(error.status)) return error;
+  const text = refusalText(error);
+  const aboutState =
+    /\bstate\b|\bcan(?:not|[’']t)\s+(?:be\s+)?(?:updat|chang|edit|terminat|cancel)|\bnot\s+(?:allowed|possible)\s+to\s+(?:updat|chang|edit|terminat|cancel)|\balready\s+(?:on\s+its\s+way|picked|delivered|terminated|cancel)/i;
+  if (!aboutState.test(text)) return error;
+  const state = Number(/\bstate\s*:?\s*(\d+)\b/i.exec(text)?.[1]);
+  return new OrderStateError({ trackingNumber, state: Number.isInteger(state) ? state : undefined, allowedStates, operation, source: 'server', cause: error });
+}
+
+/** A refused termination: the same class, its message naming the likely cause of a 401 or 403; a refusal for the order's state as for a change. */
+function terminationRefusal(error: DeliveryError, trackingNumber: string): DeliveryError {
+  if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) {
+    const Class = error instanceof AuthenticationError ? AuthenticationError : PermissionDeniedError;
+    const hint = 'terminating an order needs an API key with full access; a key limited to creating orders (as plugins often use) is refused';
+    return new Class(`${error.message} (${hint})`, sameAnswer(error));
+  }
+  return stateRefusal(error, trackingNumber, 'terminating', []);
+}
+
+/**
+ * The refusal to delete a location an upcoming pickup uses, as its own class. The wording is not
+ * in the spec (docs/assumptions.md): a 4xx naming a pickup that the location is linked to.
+ */
+function locationInUse(error: DeliveryError): DeliveryError {
+  if (!(error instanceof ApiError) || error.status < 400 || error.status >= 500 || error.status === 404) return error;
+  const text = refusalText(error);
+  if (!/pickup/i.test(text) || !/\b(?:linked|upcoming|scheduled|assigned|in use|used by)\b/i.test(text)) return error;
+  return new PickupLocationInUseError(error.message, sameAnswer(error));
+}
+
+/** How each operation's own refusals are read (an endpoint's `refusal`), given the id it was about. */
+const REFUSALS: Readonly<Record<Refusal['rule'], (error: DeliveryError, subject: string) => DeliveryError>> = {
+  orderChange: (error, trackingNumber) => stateRefusal(error, trackingNumber, 'a change', EDITABLE_STATES),
+  orderTermination: terminationRefusal,
+  locationInUse,
+};
+
+/** The service's reason for one failed order of a bulk answer, whatever its shape: it is never dropped. */
+export function bulkFailureReason(entry: Record<string, unknown>): string {
+  const reason = entry['errorMessage'] ?? entry['message'] ?? 'rejected by the service';
+  return typeof reason === 'string' ? reason : JSON.stringify(reason);
+}
+
+// The spec's messages a per-order failure may carry without its code (the service answers bulk
+// failures as `{ businessReference, errorMessage }`). Not 1061 or 1073: those concern the upload.
+const MESSAGE_CODES = [2150, 2151, 2152, 3001, 3002, 3003, 3004, 3005, 3006, 3007, 3008, 3009] as const satisfies readonly ErrorCode[];
+
+/** The spec code whose own message `text` is, alone or followed by details (`District Not Found: 12`). */
+function codeOfMessage(text: string): ErrorCode | undefined {
+  const said = text.trim().toLowerCase();
+  return MESSAGE_CODES.find((code) => {
+    const meaning = errorCodeMeaning[code].toLowerCase();
+    return said.startsWith(meaning) && !/[\p{L}\p{N}]/u.test(said.charAt(meaning.length));
+  });
+}
+
+/**
+ * The error of one failed order of a bulk answer: its own code's class when the entry names a
+ * known one; the code the entry's message is the spec's text of (`inferredFrom: 'message'`); else
+ * the code of the whole answer (a non-2xx one, `whole`, also the `cause`).
+ */
+export function bulkOrderError(
+  entry: Record<string, unknown>,
+  context: { status: number; request: RequestSummary; error?: DeliveryError | undefined },
+): DeliveryError {
+  const own = errorCodeFromWire(entry['errorCode']);
+  const options = { status: context.status, body: entry, request: context.request, cause: context.error };
+  const message = bulkFailureReason(entry);
+  if (isKnownErrorCode(own)) return createCodedError(own, { source: 'server', message, ...options });
+  const inferred = typeof own === 'number' ? undefined : codeOfMessage(message);
+  if (inferred !== undefined) return createCodedError(inferred, { source: 'server', message, inferredFrom: 'message', ...options });
+  const whole = context.error?.errorCode;
+  const code = typeof own === 'number' ? own : whole === ErrorCode.BulkCreationFailed ? undefined : whole;
+  if (isKnownErrorCode(code)) return createCodedError(code, { source: 'server', message, ...options });
+  return new ApiError(message, { ...options, errorCode: code });
 }

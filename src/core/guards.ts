@@ -13,6 +13,11 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   }
 }
 
+/** A string with something other than whitespace in it. */
+export function isFilled(value: unknown): value is string {
+  return typeof value === 'string' && value.trim() !== '';
+}
+
 /** An answer's object, or an empty one when the service answered something else (lenient parsing). */
 export function asRecord(data: unknown): Record<string, unknown> {
   return isRecord(data) ? data : {};

@@ -1,5 +1,6 @@
 import type { Hooks } from 'ky';
 import type { Logger, LogLevel } from './logger.js';
+import type { ValidateSetting } from './skip-rules.js';
 
 /** Observation points for metrics and tracing. Hooks see no secrets: header values off the allow-list are `[redacted]`. */
 export interface ClientHooks {
@@ -96,4 +97,22 @@ export interface CallOptions {
   maxRetries?: number | undefined;
   /** Largest answer read, in bytes (see the client's `maxResponseBytes`). */
   maxResponseBytes?: number | undefined;
+}
+
+/** Options of {@link DeliveryClient} and of `DeliveryCore` (`delivery-sdk/functions`). */
+export interface DeliveryClientOptions extends TransportOptions {
+  /**
+   * Check inputs against the spec's rules before sending. Default true. `{ skip: [codes] }` checks
+   * every rule but those named, e.g. `{ skip: [ErrorCode.DeliveryImagesRequired] }`.
+   */
+  validate?: ValidateSetting | undefined;
+}
+
+/** Options every method takes as its last argument; they override the client's for one call. */
+export interface RequestOptions extends CallOptions {
+  /**
+   * Replaces the client's `validate` for this call: `false` sends the input unchecked, `{ skip }`
+   * leaves out the rules named. The service's own answer still maps to the coded classes.
+   */
+  validate?: ValidateSetting | undefined;
 }

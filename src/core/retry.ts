@@ -9,6 +9,7 @@ import {
   ServerError,
   TimeoutError,
 } from '../errors/index.js';
+import { NOT_LOADED } from './on-first-use.js';
 
 /** `Retry-After` in milliseconds, from delta-seconds or an HTTP date; undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
@@ -24,8 +25,6 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
 const RETRYABLE_STATUSES: readonly number[] = [408, 429, 500, 502, 503, 504];
 
 /** Connection failures where the request never left this machine, so even a create is safe to repeat. */
-/** The code of a request whose sending code could not be loaded (http.ts): it never left. */
-export const NOT_LOADED = 'ERR_DELIVERY_SDK_NOT_LOADED';
 
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', NOT_LOADED]);
 

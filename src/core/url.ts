@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors/index.js';
-import { shown } from './guards.js';
+import { isFilled, shown } from './guards.js';
 
 /** Percent-decodes until nothing changes (a few rounds), so `%252e` is read as `.` too; undecodable text is kept as is. */
 function fullyDecoded(value: string): string {
@@ -29,6 +29,12 @@ export function pathSegment(value: string, name: string): string {
     throw new ValidationError([{ path: [name], message: `expected an id, received ${shown(value)}` }], { subject: 'Invalid argument' });
   }
   return value;
+}
+
+/** An id for a path segment: a string with something besides whitespace, not `.` or `..` in any encoding, or a `ValidationError` naming the argument. */
+export function requireId(value: unknown, name: string): string {
+  if (isFilled(value)) return pathSegment(value, name);
+  throw new ValidationError([{ path: [name], message: `expected a non-empty string, received ${shown(value)}` }], { subject: 'Invalid argument' });
 }
 
 /** Whether `path` resolved against `baseUrl`, as fetch resolves it (`..`, `%2e%2e`, `\\` included), lands below `baseUrl`'s path. */

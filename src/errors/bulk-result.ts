@@ -63,3 +63,6 @@ export interface BulkCreateResult {
    */
   stopped?: { at: number; reason: DeliveryError } | undefined;
 }
+
+/** Orders results by their input index. */
+export const byIndex = (a: { index: number }, b: { index: number }): number => a.index - b.index;

@@ -1,8 +1,9 @@
 /** Bodies of the registration and business endpoints. */
 import * as z from 'zod/mini';
-import { onWire } from './check.js';
+import type { CheckResult } from '../core/input.js';
+import { onWire } from '../core/input.js';
 import { filledText, object, phoneText, rule, secretText } from './fields.js';
-import { type CheckResult, checkWith, unwrap } from './issues.js';
+import { checkWith, unwrap } from './issues.js';
 import { lazy } from './lazy.js';
 import { isEmailAddress, isFilled, isRecord } from './predicates.js';
 

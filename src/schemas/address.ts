@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
+import type { CheckResult } from '../core/input.js';
+import { onWire } from '../core/input.js';
 import { ErrorCode } from '../errors/codes.js';
-import { onWire } from './check.js';
 import { crossField, filledText, object, optional, rule } from './fields.js';
-import { type CheckResult, checkWith, unwrap } from './issues.js';
+import { checkWith, unwrap } from './issues.js';
 import { lazy } from './lazy.js';
 import { isFilled, isRecord } from './predicates.js';
 

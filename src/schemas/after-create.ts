@@ -3,10 +3,11 @@
  * fee quotes. The rules are the order's own (cod limits, address rules, phone), reused.
  */
 import * as z from 'zod/mini';
+import type { CheckResult } from '../core/input.js';
 import { ErrorCode } from '../errors/codes.js';
 import { type OrderAddress, orderAddressSchema, type PickupLocationEntry, pickupLocationShape } from './address.js';
 import { codedRule, filledText, object, optional, phoneText, rule } from './fields.js';
-import { type CheckResult, checkWith, rejected } from './issues.js';
+import { checkWith, rejected } from './issues.js';
 import { lazy } from './lazy.js';
 import {
   COD_LIMIT,

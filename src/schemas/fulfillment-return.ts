@@ -1,4 +1,4 @@
-import { wireForm } from '../core/endpoint.js';
+import { wireForm } from '../core/input.js';
 import { ValidationError, type ValidationIssue } from '../errors/base.js';
 import type { FulfillmentItem } from './order-parts.js';
 import { isRecord } from './predicates.js';

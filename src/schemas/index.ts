@@ -1,6 +1,8 @@
 // The public face of the order model: plain TypeScript types (the validators are the entry
 // src/validation.ts). The zod schemas stay internal, so no zod type reaches a user's declarations.
 
+export type { CheckResult } from '../core/input.js';
+export { CLIENT_RULE_CODES, type ClientRuleCode, type ValidateOptions, type ValidateSetting } from '../core/skip-rules.js';
 export type {
   BasicBusinessInput,
   ConfirmEmailInput,
@@ -29,7 +31,6 @@ export type {
   PricingSize,
 } from './after-create.js';
 export { checkReturnItemsSubset } from './fulfillment-return.js';
-export type { CheckResult } from './issues.js';
 export type {
   CashCollectionOrder,
   CustomerReturnPickupOrder,
@@ -57,4 +58,3 @@ export type {
   PackageType,
 } from './order-parts.js';
 export { isPickupDate, PICKUP_TIME_SLOTS, type PickupDate, type PickupTimeSlot } from './pickup-date.js';
-export { CLIENT_RULE_CODES, type ClientRuleCode, type ValidateOptions, type ValidateSetting } from './skip-rules.js';

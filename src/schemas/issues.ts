@@ -1,12 +1,10 @@
 import type * as z from 'zod/mini';
+import type { CheckResult } from '../core/input.js';
+import { NONE } from '../core/skip-rules.js';
 import { type DeliveryError, formatPath, issueSummary, ValidationError, type ValidationIssue } from '../errors/base.js';
 import { createCodedError } from '../errors/coded.js';
 import { isKnownErrorCode } from '../errors/codes.js';
 import { isRecord, shown } from './predicates.js';
-import { NONE } from './skip-rules.js';
-
-/** What a validator found: the value to send, or the error it would throw. */
-export type CheckResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: DeliveryError };
 
 const EXPECTED: Readonly<Record<string, string>> = {
   string: 'a string',

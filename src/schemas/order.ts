@@ -1,12 +1,14 @@
 import * as z from 'zod/mini';
 import type { DeliveryType, FulfillmentType } from '../catalogue/order-types.js';
+import type { CheckResult } from '../core/input.js';
+import { onWire } from '../core/input.js';
+import { NONE } from '../core/skip-rules.js';
 import { issuesAt, ValidationError, type ValidationIssue } from '../errors/base.js';
 import { ErrorCode } from '../errors/codes.js';
 import { type MarketplacePickupAddress, type OrderAddress, orderAddressSchema, pickupAddressSchema } from './address.js';
-import { onWire } from './check.js';
 import { crossField, filledText, object, optional } from './fields.js';
 import { checkReturnItemsSubset } from './fulfillment-return.js';
-import { type CheckResult, checkWith, rejected, unreadable, unwrap } from './issues.js';
+import { checkWith, rejected, unreadable, unwrap } from './issues.js';
 import { lazy } from './lazy.js';
 import { type OrderFamily, orderTypesOf } from './order-fast.js';
 import {
@@ -30,7 +32,6 @@ import {
   webhookUrlSchema,
 } from './order-parts.js';
 import { isRecord, receiverPhoneOf, shown } from './predicates.js';
-import { NONE } from './skip-rules.js';
 
 /** The fields every order type may carry. */
 export interface OrderFields {

@@ -4,17 +4,12 @@
  */
 
 // Shared with the transport, which may not import the schemas: their home is core/guards.ts.
-import { isRecord } from '../core/guards.js';
+import { isFilled, isRecord } from '../core/guards.js';
 
-export { isHeaderName, isRecord, isSafeHeaderValue, shown } from '../core/guards.js';
+export { isFilled, isHeaderName, isRecord, isSafeHeaderValue, shown } from '../core/guards.js';
 
 /** The most `cod` may be, collected or refunded: 30000 EGP (3007, 3008). */
 export const COD_LIMIT = 30_000;
-
-/** A string with something other than whitespace in it. */
-export function isFilled(value: unknown): value is string {
-  return typeof value === 'string' && value.trim() !== '';
-}
 
 // Whitespace and control characters anywhere: `new URL` silently drops tabs and newlines
 // and trims the ends, so it would accept a URL the service may read differently.

@@ -2,6 +2,7 @@
 // namespace's operations are loaded this way, once, and a load that failed is tried again.
 import { describe, expect, it } from 'vitest';
 import { onFirstUse } from '../../src/core/on-first-use.js';
+import { ConnectionError } from '../../src/index.js';
 
 /** An importer whose loads the test settles by hand, counting how often it was asked. */
 function controlledImporter<M>() {
@@ -32,13 +33,22 @@ describe('onFirstUse', () => {
     expect(pending).toHaveLength(0);
   });
 
-  it('rejects every load waiting on a failed import, and tries again on the next', async () => {
+  it('rejects every load waiting on a failed import with one typed error saying nothing was sent, and tries again on the next', async () => {
     const { importer, pending } = controlledImporter<string>();
     const module = onFirstUse(importer);
     const waiting = [module.load(), module.load()];
     const gone = new TypeError('Failed to fetch dynamically imported module');
     pending[0]?.reject(gone);
-    for (const load of waiting) await expect(load).rejects.toBe(gone);
+    for (const load of waiting) {
+      const error = await load.then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect((error as ConnectionError).message).toContain('nothing was sent');
+      expect((error as ConnectionError).mayExist).toBe(false);
+      expect(((error as Error).cause as Error).cause).toBe(gone);
+    }
     expect(module.ready).toBeUndefined();
     const retried = module.load();
     expect(pending).toHaveLength(2);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { wireForm } from '../../src/core/endpoint.js';
+import { wireForm } from '../../src/core/input.js';
 import { CLIENT_RULE_CODES, type ClientRuleCode } from '../../src/index.js';
 import { checkOrderOf } from '../../src/schemas/order.js';
 import { sendsAsWritten } from '../../src/schemas/order-fast.js';

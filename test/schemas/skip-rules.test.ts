@@ -1,5 +1,8 @@
 // One client-side rule off, not all: `validate: { skip: [errorCode] }`, for the client and for one call.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { CheckResult } from '../../src/core/input.js';
+import { onWire } from '../../src/core/input.js';
+import { rulesToSkip, type ValidateOptions } from '../../src/core/skip-rules.js';
 import type { DeliveryError } from '../../src/errors/base.js';
 import {
   CodLimitExceededError,
@@ -10,10 +13,8 @@ import {
   type OrderInput,
   ValidationError,
 } from '../../src/index.js';
-import { onWire } from '../../src/schemas/check.js';
-import { type CheckResult, unwrap } from '../../src/schemas/issues.js';
+import { unwrap } from '../../src/schemas/issues.js';
 import { checkOrderOf } from '../../src/schemas/order.js';
-import { rulesToSkip, type ValidateOptions } from '../../src/schemas/skip-rules.js';
 import { checkOrder, validateOrder } from '../../src/validation.js';
 import { thrownBy, validOrders } from '../support/orders.js';
 import { startWireRecorder, type WireRecorder } from '../support/wire-recorder.js';

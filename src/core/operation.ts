@@ -1,0 +1,273 @@
+/**
+ * The one declaration of each endpoint, and the one step every call takes: read the arguments,
+ * check the input, send, read the answer. An operation of `functions/<namespace>/` is an
+ * {@link endpoint} (one request, declared as data) or a helper (a function that calls endpoints,
+ * declared by its `@operation` tag). Each names its chunk with a `@chunk` tag, a helper what it
+ * calls with `@calls`: scripts/operations.ts reads these declarations to write the client's
+ * namespaces, the `delivery-sdk/functions` entry and docs/endpoints.md.
+ */
+import { DeliveryError, type RequestSummary, ValidationError } from '../errors/index.js';
+import type { NamespaceName } from '../operations.js';
+import { APIPromise, type WithResponse } from './api-promise.js';
+import { untilAborted } from './cache.js';
+import { callOptionsOf } from './config.js';
+import { abortedByCaller, MAX_TIMER } from './deadline.js';
+import { type CoreInternals, coreInternals, type DeliveryCore, underneath } from './delivery-core.js';
+import { type Endpoint, type HttpMethod, type QueryValue, type Refusal, requestUrl } from './endpoint.js';
+import { type Checked, checkInput, type InputCheck, type Validation } from './input.js';
+import { onFirstUse } from './on-first-use.js';
+import type { CallOptions, RequestOptions } from './options.js';
+import { scrubText } from './redaction.js';
+import { resolveValidation } from './skip-rules.js';
+import { requireId } from './url.js';
+
+/** `namespace.method` of `DeliveryClient`: `'deliveries.get'`. */
+export type OperationName = `${NamespaceName}.${string}`;
+
+/** What one call sends, read from its arguments by an endpoint's `request`. */
+export interface RequestParts {
+  /** The values of the route's `{name}`s, each checked to be an id (`requireId`). */
+  readonly params?: Readonly<Record<string, unknown>> | undefined;
+  readonly query?: Readonly<Record<string, QueryValue>> | undefined;
+  /** The input, read once into its wire form and checked by `check` (else the declaration's). */
+  readonly body?: unknown;
+  readonly check?: InputCheck | undefined;
+}
+
+/** What an answer is read with besides its data: request and status (for a `ResponseShapeError`), and the route's ids as sent. */
+export interface AnswerContext {
+  readonly status: number;
+  readonly request: RequestSummary;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+/** How a create that was refused as a repeat finds the order its first attempt made (`recover`). */
+export interface RepeatedCall {
+  readonly core: DeliveryCore;
+  /** The body as it was checked and sent. */
+  readonly sent: unknown;
+  /** When the call began, epoch ms. */
+  readonly startedAt: number;
+  /** The call's options with what is left of its `totalTimeout`: the read-back ends with the call. */
+  readonly options: RequestOptions;
+}
+
+/** One request of the API, declared as data. */
+export interface EndpointDeclaration<Args extends unknown[], T, O = RequestOptions> {
+  readonly name: OperationName;
+  readonly method: HttpMethod;
+  /**
+   * The path below `baseUrl`, `{name}` where an id goes, with any fixed query:
+   * `/deliveries/business/{trackingNumber}`, `/deliveries?apiVersion=1`. Without a `request`, the
+   * first arguments fill the `{name}`s in order, and the next is the input when there is a `check`.
+   */
+  readonly route: string;
+  /**
+   * The input's check (schemas/check.ts), or a function of the call's options that gives it (a
+   * return checked against `options.original`); without one, an input is only read into its wire form.
+   */
+  readonly check?: InputCheck | ((options: O | undefined) => InputCheck) | undefined;
+  /** Reads the arguments (all but the core and the options, none with a default) into what is sent. */
+  readonly request?: ((...args: Args) => RequestParts) | undefined;
+  /** The checked input sent as the query instead of the body (a GET with a checked input). */
+  readonly asQuery?: ((checked: never) => Record<string, QueryValue>) | undefined;
+  /** The result, from the answer's `data` (its envelope removed). Default: the data as it is. */
+  readonly answer?: ((data: unknown, context: AnswerContext) => T) | undefined;
+  /** Changes nothing (a search, a label print): its errors never say `mayExist`, and it may be repeated. Default: a GET. */
+  readonly reads?: boolean | undefined;
+  /** Safe to repeat when the outcome is unknown, given the body sent. Default: a GET or PUT. */
+  readonly idempotent?: boolean | ((sent: unknown) => boolean) | undefined;
+  /** Served without a key (the spec's public lookups). */
+  readonly public?: boolean | undefined;
+  /** Kept in the client's lookup cache. */
+  readonly cached?: boolean | undefined;
+  /** How the service's refusal is read (core/error-mapping.ts), about the route's first id. */
+  readonly refusal?: Refusal['rule'] | undefined;
+  /** A create refused as a repeat of its own first attempt: the order that attempt made. */
+  readonly recover?: ((refusal: DeliveryError, call: RepeatedCall) => Promise<WithResponse<T>>) | undefined;
+}
+
+/** A standalone function of `delivery-sdk/functions`: the core, the operation's arguments, the call's options. */
+export type Operation<Args extends unknown[], T, O = RequestOptions> = (core: DeliveryCore, ...args: [...Args, options?: O]) => APIPromise<T>;
+
+/**
+ * Declares an endpoint and returns its standalone function. Everything a call does wrong (the
+ * core, an id, the input, the options) rejects the returned promise with a typed error, and
+ * nothing is sent.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function endpoint<Args extends unknown[], T, O extends RequestOptions = RequestOptions>(
+  declaration: EndpointDeclaration<Args, T, O>,
+): Operation<Args, T, O> {
+  const [path, fixedQuery] = declaration.route.split('?') as [string, string | undefined];
+  const names = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string);
+  const query = fixedQuery === undefined ? undefined : Object.fromEntries(new URLSearchParams(fixedQuery));
+  const arity = declaration.request?.length ?? names.length + (declaration.check === undefined ? 0 : 1);
+  const conventional = (args: unknown[]): RequestParts => ({
+    params: Object.fromEntries(names.map((name, at) => [name, args[at]])),
+    body: declaration.check === undefined ? undefined : args[names.length],
+  });
+  // Named, so that stack traces say where a call was.
+  const operation: Operation<Args, T, O> = (core, ...args) => {
+    let call: PendingCall<O>;
+    let checked: Checked | Promise<Checked>;
+    try {
+      const internals = coreInternals(core);
+      const options = args[arity] as O | undefined;
+      const validation = validationOf(internals, options);
+      const parts = declaration.request === undefined ? conventional(args) : declaration.request(...(args.slice(0, arity) as Args));
+      const params: Record<string, string> = {};
+      for (const name of names) params[name] = requireId(parts.params?.[name], name);
+      const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] as string));
+      call = { core, internals, options, path: filled, query: { ...query, ...parts.query }, params };
+      const { check } = declaration;
+      checked = checkInput(parts.check ?? (typeof check === 'function' ? check(options) : check), parts.body, validation);
+    } catch (error) {
+      return new APIPromise(Promise.reject(asTypedError(error)));
+    }
+    // The schemas load only for input the plain check refused: then the call goes on when they arrive.
+    if (checked instanceof Promise)
+      return new APIPromise(
+        checked.then(
+          (input) => dispatch(declaration, call, input),
+          (error) => Promise.reject(asTypedError(error)),
+        ),
+      );
+    return new APIPromise(dispatch(declaration, call, checked));
+  };
+  return operation;
+}
+
+/** An endpoint's call between its check and its request: everything read from its arguments but the input. */
+interface PendingCall<O> {
+  readonly core: DeliveryCore;
+  readonly internals: CoreInternals;
+  readonly options: O | undefined;
+  /** The route's path, ids filled in. */
+  readonly path: string;
+  readonly query: Record<string, QueryValue>;
+  readonly params: Record<string, string>;
+}
+
+/**
+ * Sends the input as checked: through the lookup cache when the endpoint is cached, and through
+ * its `recover` when it fails as a repeat (within the same deadline).
+ */
+function dispatch<T, O extends RequestOptions>(
+  declaration: EndpointDeclaration<never, T, never>,
+  call: PendingCall<O>,
+  input: Checked,
+): Promise<WithResponse<T>> {
+  const { internals, params } = call;
+  const { answer, idempotent, asQuery, refusal, recover } = declaration;
+  let endpoint: Endpoint<T>;
+  let options: CallOptions;
+  try {
+    const query = asQuery === undefined ? call.query : { ...call.query, ...asQuery(input.value as never) };
+    endpoint = {
+      method: declaration.method,
+      path: call.path,
+      query: Object.keys(query).length === 0 ? undefined : query,
+      json: asQuery === undefined ? input.json : undefined,
+      transform: answer === undefined ? undefined : (data, context) => answer(data, { ...context, params }),
+      idempotent: typeof idempotent === 'function' ? idempotent(input.value) : idempotent,
+      reads: declaration.reads,
+      public: declaration.public,
+      refusal: refusal === undefined ? undefined : { rule: refusal, subject: params[Object.keys(params)[0] ?? ''] ?? '' },
+    };
+    options = callOptionsOf(underneath(internals.defaults, callOptionsOf(call.options)));
+  } catch (error) {
+    return Promise.reject(asTypedError(error));
+  }
+  const cache = declaration.cached === true ? internals.lookupCache : undefined;
+  if (cache !== undefined) {
+    // The shared request must not die with the signal of whichever caller started it.
+    const { signal, ...shared } = options;
+    const key = `${endpoint.path}?${JSON.stringify(Object.entries(endpoint.query ?? {}).filter(([, value]) => value !== undefined))}`;
+    const loaded = cache.get(key, () => send(internals, endpoint, shared));
+    // A copy per caller: one caller sorting or filtering its array leaves the cached one alone.
+    const copy = loaded.then(({ data, response }) => ({ data: (Array.isArray(data) ? data.slice() : data) as T, response }));
+    return untilAborted(copy, signal, `GET ${endpoint.path}`);
+  }
+  if (recover === undefined) return send(internals, endpoint, options);
+  const startedAt = Date.now();
+  const deadlineAt = deadlineOf(internals, options);
+  return send(internals, endpoint, options, deadlineAt).catch((error: unknown) => {
+    if (!(error instanceof DeliveryError) || !error.mayExist) throw error;
+    return recover(error, { core: call.core, sent: input.value, startedAt, options: { ...call.options, ...within(options, deadlineAt) } });
+  });
+}
+
+/** The code that sends: ky and the call machinery, loaded by the first request (a process that never sends pays for neither). */
+const sendingCode = onFirstUse(() => Promise.all([import('./call.js'), import('ky')]).then(([call, ky]) => ({ Call: call.Call, ky: ky.default })));
+
+/**
+ * Sends `endpoint` (its input already checked) with the client's settings and `options` (the
+ * client's defaults already under them): resolves with the result, rejects with a DeliveryError only.
+ */
+export function send<T>(
+  internals: CoreInternals,
+  endpoint: Endpoint<T>,
+  options: CallOptions,
+  deadlineAt = deadlineOf(internals, options),
+): Promise<WithResponse<T>> {
+  const { config } = internals;
+  let url: string;
+  let request: RequestSummary;
+  try {
+    url = requestUrl(config.baseUrl, endpoint);
+    request = { method: endpoint.method, url: scrubText(url, options.apiKey === undefined ? config.secrets : [options.apiKey, ...config.secrets]) };
+  } catch (error) {
+    return Promise.reject(asTypedError(error));
+  }
+  if (options.signal?.aborted) return Promise.reject(abortedByCaller(`${request.method} ${request.url}`, options.signal));
+  const loaded = sendingCode.ready;
+  if (loaded !== undefined) return new loaded.Call<T>(loaded.ky, config, endpoint, options, request, url, deadlineAt).run();
+  return sendingCode.load().then((code) => new code.Call<T>(code.ky, config, endpoint, options, request, url, deadlineAt).run());
+}
+
+/**
+ * Sends an endpoint built by code rather than declared (a bulk chunk, `client.request`): the
+ * client's defaults under `options`, the input already in `endpoint.json`.
+ */
+export function sendBuilt<T>(core: DeliveryCore, endpoint: Endpoint<T>, options?: CallOptions | null): Promise<WithResponse<T>> {
+  try {
+    const internals = coreInternals(core);
+    return send(internals, endpoint, callOptionsOf(underneath(internals.defaults, callOptionsOf(options))));
+  } catch (error) {
+    return Promise.reject(asTypedError(error));
+  }
+}
+
+/** When `totalTimeout` (the call's, else the client's) ends a call or a run of calls starting now, in epoch ms. */
+function deadlineOf(internals: CoreInternals, options: CallOptions): number {
+  const total = options.totalTimeout ?? internals.config.totalTimeout;
+  return total >= MAX_TIMER ? Number.POSITIVE_INFINITY : Date.now() + total;
+}
+
+/**
+ * When `totalTimeout` ends a run of calls of `core` starting now: one deadline for a whole paged
+ * read or wait, whatever the number of requests.
+ */
+export function totalDeadline(core: DeliveryCore, options: RequestOptions | undefined): number {
+  const internals = coreInternals(core);
+  return deadlineOf(internals, underneath(internals.defaults, callOptionsOf(options)));
+}
+
+/** `options` for the next request of a run bound by `deadlineAt`: what is left of `totalTimeout` (at least 1 ms: the request then times out at once). */
+export function within<O extends CallOptions>(options: O, deadlineAt: number): O {
+  return deadlineAt === Number.POSITIVE_INFINITY ? options : { ...options, totalTimeout: Math.max(1, deadlineAt - Date.now()) };
+}
+
+/** How `options` says a call's input is checked: the call's `validate` over the client's. A ConfigurationError for one that names no client-side rule. */
+export function validationOf(internals: CoreInternals, options: RequestOptions | null | undefined): Validation {
+  return resolveValidation(options?.validate, 'Request option `validate`') ?? internals.validation;
+}
+
+/** {@link validationOf} for a helper's own checks (bulk reads each order with it). */
+export const validationFor = (core: DeliveryCore, options: RequestOptions | null | undefined): Validation => validationOf(coreInternals(core), options);
+
+/** Input that throws while read (a revoked Proxy, a getter that throws) is still the caller's input: a typed error, not a TypeError. */
+export function asTypedError(error: unknown): DeliveryError {
+  return error instanceof DeliveryError ? error : new ValidationError([{ path: [], message: 'could not be read' }], { cause: error });
+}

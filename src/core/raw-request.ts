@@ -1,0 +1,25 @@
+/** `client.request`: loaded by its first call, so a page that never makes one does not carry it. */
+import type { WithResponse } from './api-promise.js';
+import { coreInternals, type DeliveryCore } from './delivery-core.js';
+import type { Endpoint, HttpMethod, QueryValue } from './endpoint.js';
+import { wireForm } from './input.js';
+import { asTypedError, sendBuilt, validationOf } from './operation.js';
+import type { RequestOptions } from './options.js';
+
+/**
+ * `client.request`: an endpoint the SDK does not declare, sent with the client's settings. Its
+ * body is only read into JSON (no spec rule is known for it); a POST is not repeated when its
+ * outcome is unknown, as for every declared one.
+ */
+export function sendRaw<T>(core: DeliveryCore, raw: unknown, options: RequestOptions | undefined): Promise<WithResponse<T>> {
+  let endpoint: Endpoint<T>;
+  try {
+    validationOf(coreInternals(core), options);
+    // `?? {}`: a JavaScript caller's null becomes a ValidationError naming `method`, not a TypeError.
+    const { method, path, query, body } = (raw ?? {}) as { method?: HttpMethod; path?: string; query?: Record<string, QueryValue>; body?: unknown };
+    endpoint = { method: method as HttpMethod, path: path as string, query, json: wireForm(body)?.json };
+  } catch (error) {
+    return Promise.reject(asTypedError(error));
+  }
+  return sendBuilt(core, endpoint, options);
+}

@@ -1,0 +1,222 @@
+/**
+ * The orders of a bulk upload, read and checked: what the input is (an array, an iterable, an
+ * async iterable), each order through the same checking step as a single create, the references
+ * two orders of one call must not share, and the input read a chunk at a time. Sending the
+ * chunks is bulk-request.ts's, scheduling them bulk.ts's.
+ */
+
+import { isRecord, shown } from '../../../core/guards.js';
+import { type Checked, checkInput, type Validation } from '../../../core/input.js';
+import { issuesAt } from '../../../errors/base.js';
+import type { BulkFailure } from '../../../errors/bulk-result.js';
+import { DeliveryError, ValidationError, type ValidationIssue } from '../../../errors/index.js';
+import { orderCheck } from '../../../schemas/check.js';
+
+const INVALID_ARGUMENT = 'Invalid argument';
+
+const notOrders = (message: string): ValidationError => new ValidationError([{ path: ['orders'], message }], { subject: INVALID_ARGUMENT });
+
+export type Source =
+  | { kind: 'array'; orders: readonly unknown[] }
+  | { kind: 'sync'; orders: Iterable<unknown> }
+  | { kind: 'async'; orders: AsyncIterable<unknown> };
+
+/** The input as something to read; a `ValidationError` for a string or anything that is not a list of orders. */
+export function sourceOf(orders: unknown): Source | ValidationError {
+  try {
+    // A string is iterable, character by character: a million characters are not a million orders.
+    // `instanceof` runs first: a Proxy whose traps throw is refused here, before it is read as an array.
+    const isText = typeof orders === 'string' || orders instanceof String;
+    if (Array.isArray(orders)) return { kind: 'array', orders };
+    if (!isText && typeof (orders as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] === 'function')
+      return { kind: 'sync', orders: orders as Iterable<unknown> };
+    if (typeof (orders as Partial<AsyncIterable<unknown>> | null)?.[Symbol.asyncIterator] === 'function')
+      return { kind: 'async', orders: orders as AsyncIterable<unknown> };
+  } catch {
+    // a revoked Proxy: not readable, so not a list of orders
+  }
+  return notOrders(`expected an array or an iterable of orders, received ${shown(orders)}`);
+}
+
+/** An element with a `then` method: awaiting it could run anything, and resolve to another order than the one checked. */
+function isThenable(order: unknown): boolean {
+  return (typeof order === 'object' || typeof order === 'function') && order !== null && typeof (order as { then?: unknown }).then === 'function';
+}
+
+const THENABLE = 'is a promise or thenable, not an order: await it before passing it';
+
+/**
+ * The references two orders of one call must not share: the bulk answer names failures by
+ * `businessReference`, and the service refuses a repeated `uniqueBusinessReference`.
+ */
+const REFERENCES = ['businessReference', 'uniqueBusinessReference'] as const;
+
+/** Finds orders that repeat a reference of an earlier order of the same call. */
+export class ReferenceBook {
+  readonly #seen = new Map<string, number>();
+
+  /** The issue for `order` at `index` when it repeats an earlier order's reference; remembers its references otherwise. */
+  repeated(order: unknown, index: number): ValidationIssue | undefined {
+    // Only orders the check passed get here: they were read without throwing.
+    if (!isRecord(order)) return undefined;
+    for (const field of REFERENCES) {
+      const value = order[field];
+      if (typeof value !== 'string' || value === '') continue;
+      // One map for both fields: the key says which.
+      const key = `${field === 'businessReference' ? 'b' : 'u'}:${value}`;
+      const first = this.#seen.get(key);
+      if (first !== undefined)
+        return { path: [index, field], message: `the same as [${first}].${field} (${shown(value)}): each order of one call needs its own` };
+      this.#seen.set(key, index);
+    }
+    return undefined;
+  }
+}
+
+/** One order through the checking step: as it will be sent, or why it is refused. */
+export type CheckedOne = { ok: true; order: Checked } | { ok: false; error: DeliveryError };
+
+export const refused = (error: unknown): CheckedOne => ({
+  ok: false,
+  // A revoked Proxy, a `then` getter that throws: nothing that can be sent.
+  error: error instanceof DeliveryError ? error : new ValidationError([{ path: [], message: 'could not be read' }], { subject: 'Invalid order', cause: error }),
+});
+
+/**
+ * What an upload keeps of an order once checked: the JSON it sends, and the references its answer
+ * is read by. Not the whole parsed order: 10,000 of those held until the last chunk is answered
+ * weigh tens of megabytes, which the garbage collector then walks again and again.
+ */
+function kept({ json, value }: Checked): Checked {
+  if (!isRecord(value)) return { json, value };
+  return { json, value: { [REFERENCES[0]]: value[REFERENCES[0]], [REFERENCES[1]]: value[REFERENCES[1]] } };
+}
+
+const accepted = (checked: Checked): CheckedOne => ({ ok: true, order: kept(checked) });
+
+/** Checks one order as a single create does (the same step); a promise only while the schemas load. */
+export function checkOne(order: unknown, validation: Validation): CheckedOne | Promise<CheckedOne> {
+  try {
+    if (isThenable(order)) return refused(new ValidationError([{ path: [], message: THENABLE }], { subject: 'Invalid order' }));
+    const checked = checkInput(orderCheck, order, validation);
+    return checked instanceof Promise ? checked.then(accepted, refused) : accepted(checked);
+  } catch (error) {
+    return refused(error);
+  }
+}
+
+export async function checkArray(orders: readonly unknown[], validation: Validation): Promise<Checked[]> {
+  const checkedOrders: Checked[] = [];
+  const issues: ValidationIssue[] = [];
+  const references = new ReferenceBook();
+  let invalid = 0;
+  for (let index = 0; index < orders.length; index++) {
+    let checked: CheckedOne | Promise<CheckedOne>;
+    try {
+      checked = checkOne(orders[index], validation);
+    } catch (error) {
+      checked = refused(error);
+    }
+    if (checked instanceof Promise) checked = await checked;
+    const repeated = checked.ok ? references.repeated(checked.order.value, index) : undefined;
+    if (!checked.ok) {
+      invalid++;
+      issues.push(...issuesAt(index, checked.error));
+    } else if (repeated !== undefined) {
+      invalid++;
+      issues.push(repeated);
+    } else checkedOrders.push(checked.order);
+  }
+  if (invalid > 0) throw new ValidationError(issues, { subject: `Invalid orders (${invalid} of ${orders.length}; nothing was sent)` });
+  return checkedOrders;
+}
+
+/** One chunk read from the input: the orders to send (checked) and those refused before sending. */
+export interface ReadChunk {
+  /** Input index of the chunk's first order. */
+  start: number;
+  /** Orders read into it, sent or refused. */
+  size: number;
+  /** The orders to send, as checked, in request order; `indexes[i]` is the input index of `orders[i]`. */
+  orders: Checked[];
+  indexes: number[];
+  refused: BulkFailure[];
+}
+
+/** The input of an upload, read a chunk at a time. */
+export interface ChunkReader {
+  /** The next chunk, each of its orders checked as it was read; `undefined` once the input is exhausted. */
+  next(): Promise<ReadChunk | undefined>;
+  /** Closes the input (its iterator's `return()`) unless it was read to the end: a generator's `finally` runs, a cursor is released. */
+  return(): Promise<void>;
+}
+
+/**
+ * Reads `source` `chunkSize` orders at a time, so that only the chunk being filled is held. Each
+ * order is checked as it is read, unless `prepared` gives them as checked (an array checked up
+ * front). The iterator is taken at once: closing the reader closes it even when no chunk was read.
+ */
+export function chunksOf(source: Source, chunkSize: number, validation: Validation, prepared?: readonly Checked[]): ChunkReader {
+  let index = 0;
+  let exhausted = false;
+  // Repeated references are looked for within each chunk (one request), so that memory stays flat however long the input.
+  const checkRepeats = validation !== false && prepared === undefined;
+  const iterator: Iterator<unknown> | AsyncIterator<unknown> | undefined =
+    source.kind === 'sync' ? source.orders[Symbol.iterator]() : source.kind === 'async' ? source.orders[Symbol.asyncIterator]() : undefined;
+
+  /** Places the order at `index` in `chunk`: to send, or refused (invalid, or repeating a reference of the chunk). */
+  const place = (checked: CheckedOne, chunk: ReadChunk, references: ReferenceBook | undefined): undefined => {
+    const at = index++;
+    chunk.size++;
+    const repeated = checked.ok ? references?.repeated(checked.order.value, at) : undefined;
+    if (!checked.ok) chunk.refused.push({ index: at, error: checked.error, mayExist: false });
+    else if (repeated !== undefined) chunk.refused.push({ index: at, error: new ValidationError([repeated], { subject: 'Invalid order' }), mayExist: false });
+    else {
+      chunk.orders.push(checked.order);
+      chunk.indexes.push(at);
+    }
+    return undefined;
+  };
+  /** Checks the order `read` gives and places it in `chunk`; a promise only while the schemas load. */
+  const take = (read: () => unknown, chunk: ReadChunk, references: ReferenceBook | undefined): undefined | Promise<void> => {
+    if (prepared !== undefined) return place({ ok: true, order: prepared[index] as Checked }, chunk, references);
+    let checked: CheckedOne | Promise<CheckedOne>;
+    try {
+      checked = checkOne(read(), validation);
+    } catch (error) {
+      // An array whose element is a getter that throws: that order is refused, the others go.
+      checked = refused(error);
+    }
+    if (checked instanceof Promise) return checked.then((ready) => place(ready, chunk, references));
+    return place(checked, chunk, references);
+  };
+
+  return {
+    async next() {
+      const chunk: ReadChunk = { start: index, size: 0, orders: [], indexes: [], refused: [] };
+      const references = checkRepeats ? new ReferenceBook() : undefined;
+      if (source.kind === 'array') {
+        const end = Math.min(index + chunkSize, source.orders.length);
+        const { orders } = source;
+        while (index < end) {
+          const loading = take(() => orders[index], chunk, references);
+          if (loading !== undefined) await loading;
+        }
+      } else {
+        while (chunk.size < chunkSize) {
+          // A sync iterator's values are never awaited: a thenable among them is refused, not run.
+          const next = source.kind === 'sync' ? (iterator as Iterator<unknown>).next() : await (iterator as AsyncIterator<unknown>).next();
+          if (next.done === true) break;
+          const loading = take(() => next.value, chunk, references);
+          if (loading !== undefined) await loading;
+        }
+      }
+      if (chunk.size > 0) return chunk;
+      exhausted = true;
+      return undefined;
+    },
+    async return() {
+      if (!exhausted) await iterator?.return?.();
+    },
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * One request of a bulk upload: `POST /deliveries/bulk?apiVersion=1` with a chunk's checked
+ * orders, and what its answer (or its error) says of each. Reading the chunks is bulk-input.ts's,
+ * scheduling them bulk.ts's.
+ */
+
+import type { DeliveryCore } from '../../../core/delivery-core.js';
+import { asRecord, isRecord } from '../../../core/guards.js';
+import { type AnswerContext, sendBuilt } from '../../../core/operation.js';
+import type { RequestOptions } from '../../../core/options.js';
+import type { BulkCreatedDelivery, BulkFailure } from '../../../errors/bulk-result.js';
+import {
+  ApiError,
+  AuthenticationError,
+  BusinessLocationRequiredError,
+  CodedDeliveryError,
+  ConfigurationError,
+  DeliveryError,
+  NotFoundError,
+  PermissionDeniedError,
+  RequestAbortedError,
+  ResponseShapeError,
+} from '../../../errors/index.js';
+import type { ReadChunk } from './input.js';
+import { type BulkResponse, readBulkResponse } from './response.js';
+
+type ResponseContext = Pick<AnswerContext, 'status' | 'request'>;
+
+export const BULK_PATH = '/deliveries/bulk';
+
+/** Errors every later chunk would get too: sending on would only repeat them. */
+const stopsUpload = (error: DeliveryError): boolean =>
+  [AuthenticationError, PermissionDeniedError, NotFoundError, BusinessLocationRequiredError, ConfigurationError, RequestAbortedError].some(
+    (kind) => error instanceof kind,
+  );
+
+/** What one request made of the orders it sent, and what the upload must learn from it. */
+export interface PostedChunk {
+  created: BulkCreatedDelivery[];
+  failed: BulkFailure[];
+  /** Every id the service reported created. */
+  createdIds: string[];
+  /** An error every later chunk would get too (a 401, an abort): the upload sends no more. */
+  stop?: DeliveryError | undefined;
+  /** The service's error answer that carried a bulk outcome (a 1061, or another code with `data`). */
+  serviceError?: ApiError | CodedDeliveryError | undefined;
+}
+
+/** Sends the orders of a chunk that passed the check, as they were checked; nothing when it has none. */
+export async function postChunk(
+  core: DeliveryCore,
+  { orders, indexes }: Pick<ReadChunk, 'orders' | 'indexes'>,
+  deleteFailedDeliveries: boolean,
+  requestOptions: RequestOptions,
+): Promise<PostedChunk> {
+  const posted: PostedChunk = { created: [], failed: [], createdIds: [] };
+  if (orders.length === 0) return posted;
+  const bodies = orders.map((order) => order.value);
+  let context: ResponseContext = { status: 200, request: { method: 'POST', url: BULK_PATH } };
+  let unreported: DeliveryError;
+  let mayExist = true; // an answer that does not speak of an order leaves it open
+  let read: BulkResponse | undefined;
+  try {
+    const transform = (data: unknown, answered: ResponseContext): unknown => ((context = answered), data);
+    // Each order's JSON as it was checked, joined: nothing is serialised twice, nothing read again.
+    const json = `{"deliveries":[${orders.map((order) => order.json ?? 'null').join(',')}],"deleteFailedDeliveries":${deleteFailedDeliveries}}`;
+    const { data } = await sendBuilt(core, { method: 'POST', path: BULK_PATH, query: { apiVersion: 1 }, json, idempotent: false, transform }, requestOptions);
+    read = readBulkResponse(data, bodies, context);
+    unreported = new ResponseShapeError(`POST ${BULK_PATH} answered ${context.status} without reporting this order`, context);
+  } catch (caught) {
+    const error = caught instanceof DeliveryError ? caught : new DeliveryError(`POST ${BULK_PATH} failed`, { cause: caught });
+    unreported = error;
+    // A 1061 carries the same answer in its body's `data`: what it created must not be lost.
+    const data = error instanceof ApiError || error instanceof CodedDeliveryError ? asRecord(error.body)['data'] : undefined;
+    if (isRecord(data) || Array.isArray(data)) {
+      const { status = 400, request = context.request } = error as Partial<ApiError>;
+      read = readBulkResponse(data, bodies, { status, request, error });
+      posted.serviceError = error as ApiError | CodedDeliveryError;
+    } else {
+      mayExist = error.mayExist;
+      if (stopsUpload(error)) posted.stop = error;
+    }
+  }
+  if (read !== undefined) posted.createdIds = read.createdIds;
+  indexes.forEach((at, position) => {
+    const result = read?.outcomes.get(position);
+    if (result === undefined) posted.failed.push({ index: at, error: unreported, mayExist });
+    else if ('created' in result) posted.created.push({ ...result.created, index: at });
+    else posted.failed.push({ index: at, error: result.error, mayExist: result.mayExist });
+  });
+  return posted;
+}

@@ -1,0 +1,158 @@
+/**
+ * Reading what `POST /deliveries/bulk` answered about each order of one request. The service
+ * answers `{ createdDeliveriesIds: string[], failedDeliveries: [{ businessReference, errorMessage }] }`
+ * (on a 2xx, and in the `data` of a 1061 body): ids not tied to orders, failures named by the
+ * orders' `businessReference`. The per-index shape `{ created: [{ index, _id, trackingNumber }],
+ * failed: [{ index, errorCode, message }] }` is read too.
+ */
+
+import { duplicateRefusalOf } from '../../../core/duplicate-refusal.js';
+import { bulkOrderError as orderError, bulkFailureReason as reasonOf } from '../../../core/error-mapping.js';
+import { idString, isFilled, isRecord } from '../../../core/guards.js';
+import type { AnswerContext } from '../../../core/operation.js';
+import { type DeliveryError, ResponseShapeError } from '../../../errors/index.js';
+
+type ResponseContext = Pick<AnswerContext, 'status' | 'request'>;
+
+/** What a bulk answer is read with: the request and status, and for a non-2xx answer its error (the service's errorCode, message and body). */
+interface BulkResponseContext extends ResponseContext {
+  error?: DeliveryError | undefined;
+}
+
+/** What the answer says about the order at one position of the request. */
+type BulkOutcome = { created: Record<string, unknown> } | { error: DeliveryError; mayExist: boolean };
+
+/** The outcome of each position the answer speaks of, and every id it reports created. */
+export interface BulkResponse {
+  outcomes: Map<number, BulkOutcome>;
+  createdIds: string[];
+}
+
+const text = (value: unknown): string | undefined => (isFilled(value) ? value : undefined);
+
+/**
+ * What a failure entry says of its order. A refusal because the order's `uniqueBusinessReference`
+ * is already held (an order sent again after its first upload's answer was lost) means the order
+ * exists: it is `created`, with the tracking number the refusal names and `alreadyExisted: true`.
+ */
+function failureOutcome(entry: Record<string, unknown>, context: BulkResponseContext): BulkOutcome {
+  const duplicate = duplicateRefusalOf(reasonOf(entry), entry);
+  if (duplicate === undefined) return { error: orderError(entry, context), mayExist: false };
+  const reference = text(entry['businessReference']);
+  return { created: { trackingNumber: duplicate.trackingNumber, ...(reference === undefined ? {} : { businessReference: reference }), alreadyExisted: true } };
+}
+
+/**
+ * Reads one answer. `bodies` are the orders as sent, in request order. Positions the answer
+ * does not speak of are left out of `outcomes`: the caller treats them as unreported.
+ */
+export function readBulkResponse(data: unknown, bodies: readonly unknown[], context: BulkResponseContext): BulkResponse {
+  const outcomes = new Map<number, BulkOutcome>();
+  const createdIds: string[] = [];
+  const list = (field: string): unknown[] | undefined => (isRecord(data) && Array.isArray(data[field]) ? data[field] : undefined);
+  const ids = Array.isArray(data) && data.every((id) => typeof id === 'string' || typeof id === 'number') ? data : list('createdDeliveriesIds');
+  const failures = list('failedDeliveries');
+  if (ids !== undefined || failures !== undefined) {
+    matchByReference(ids ?? [], failures ?? [], bodies, context, outcomes, createdIds);
+  }
+  readPerIndex(Array.isArray(data) && ids === undefined ? data : list('created'), list('failed'), bodies.length, context, outcomes, createdIds);
+  return { outcomes, createdIds };
+}
+
+/** The per-index shape: each entry names its position in the request. */
+function readPerIndex(
+  created: unknown[] | undefined,
+  failed: unknown[] | undefined,
+  count: number,
+  context: BulkResponseContext,
+  outcomes: Map<number, BulkOutcome>,
+  createdIds: string[],
+): void {
+  const positionOf = (entry: Record<string, unknown>, fallback: number): number | undefined => {
+    const position = typeof entry['index'] === 'number' ? entry['index'] : fallback;
+    return Number.isSafeInteger(position) && position >= 0 && position < count && !outcomes.has(position) ? position : undefined;
+  };
+  (created ?? []).forEach((entry, fallback) => {
+    if (!isRecord(entry)) return;
+    const _id = idString(entry['_id']);
+    const trackingNumber = idString(entry['trackingNumber']);
+    const position = positionOf(entry, fallback);
+    // Without an id the order is unusable: it stays unreported, so failed with mayExist.
+    if (position === undefined || _id === undefined || trackingNumber === undefined) return;
+    createdIds.push(_id);
+    outcomes.set(position, { created: { ...entry, _id, trackingNumber } });
+  });
+  for (const entry of failed ?? []) {
+    if (!isRecord(entry) || typeof entry['index'] !== 'number') continue;
+    const position = positionOf(entry, -1);
+    if (position !== undefined) outcomes.set(position, failureOutcome(entry, context));
+  }
+}
+
+/**
+ * The real shape. A failure is pinned to an order when its `businessReference` names exactly as
+ * many orders of the request as there are failures naming it. What cannot be pinned (no
+ * reference, a reference sent twice, one the request does not hold, counts that do not add
+ * up) leaves the orders it could be about `mayExist`, with the service's messages. An order no
+ * failure can be about is created. An id is tied to an order only when the request created
+ * exactly one: the service does not say which id is whose.
+ */
+function matchByReference(
+  ids: readonly unknown[],
+  failures: readonly unknown[],
+  bodies: readonly unknown[],
+  context: BulkResponseContext,
+  outcomes: Map<number, BulkOutcome>,
+  createdIds: string[],
+): void {
+  for (const id of ids) {
+    const known = idString(id);
+    if (known !== undefined) createdIds.push(known);
+  }
+  const references = bodies.map((body) => (isRecord(body) ? text(body['businessReference']) : undefined));
+  const named = new Map<string, Array<Record<string, unknown>>>();
+  const unplaced: Array<Record<string, unknown>> = [];
+  for (const entry of failures) {
+    const record = isRecord(entry) ? entry : { errorMessage: entry };
+    const reference = text(record['businessReference']);
+    if (reference === undefined || !references.includes(reference)) unplaced.push(record);
+    else named.set(reference, [...(named.get(reference) ?? []), record]);
+  }
+  const unsure = new Map<number, string>();
+  for (const [reference, entries] of named) {
+    const positions = references.flatMap((sent, position) => (sent === reference ? [position] : []));
+    if (entries.length < positions.length) {
+      for (const position of positions)
+        unsure.set(position, `'${reference}' was sent ${positions.length} times and failed ${entries.length}: ${entries.map(reasonOf).join('; ')}`);
+    } else {
+      positions.forEach((position, i) => outcomes.set(position, failureOutcome(entries[i] as Record<string, unknown>, context)));
+      unplaced.push(...entries.slice(positions.length));
+    }
+  }
+  const doubts: string[] = [];
+  if (unplaced.length > 0) doubts.push(`failures naming no order of the request: ${unplaced.map(reasonOf).join('; ')}`);
+  if (ids.length + failures.length !== bodies.length) doubts.push(`${bodies.length} sent, ${ids.length} created, ${failures.length} failed`);
+  const created: number[] = [];
+  bodies.forEach((_, position) => {
+    if (outcomes.has(position)) return;
+    const why = [unsure.get(position) ?? [], ...doubts].flat();
+    if (why.length === 0) created.push(position);
+    else
+      outcomes.set(position, {
+        error: new ResponseShapeError(
+          `${context.request.method} ${context.request.url} answered ${context.status} unclear about this order: ${why.join('; ')}`,
+          {
+            status: context.status,
+            request: context.request,
+            cause: context.error,
+          },
+        ),
+        mayExist: true,
+      });
+  });
+  const soleId = created.length === 1 && createdIds.length === 1 ? { _id: createdIds[0] } : {};
+  for (const position of created) {
+    const reference = references[position];
+    outcomes.set(position, { created: { ...soleId, ...(reference === undefined ? {} : { businessReference: reference }) } });
+  }
+}

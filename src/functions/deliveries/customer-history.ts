@@ -1,0 +1,73 @@
+/** A customer's record by phone: the cash-on-delivery risk. */
+import { DeliveryState, isFinalState } from '../../catalogue/states.js';
+import { type DeliveryCore, requireCore } from '../../core/delivery-core.js';
+import { totalDeadline } from '../../core/operation.js';
+import { ConfigurationError, ValidationError } from '../../errors/index.js';
+import { isPhoneNumber, PHONE_RULE } from '../../schemas/predicates.js';
+import { type PagedReadOptions, searchPages } from './reads.js';
+
+/**
+ * What a customer did with the orders sent to their phone: the cash-on-delivery risk a checkout
+ * weighs before offering COD.
+ */
+export interface CustomerHistory {
+  /** Every order found for the phone, in any spelling of it. */
+  total: number;
+  /** Orders delivered (45). */
+  delivered: number;
+  /** Orders returned to the business (46): refused, or not collected. */
+  returned: number;
+  /** Orders still on their way (not in a final state). */
+  pending: number;
+  /** `delivered / (delivered + returned)`, from 0 to 1; undefined while the customer has neither. */
+  rate: number | undefined;
+}
+
+/** Pages read at most by default: 1,000 orders at 50 a page, more than any one customer's. */
+const DEFAULT_MAX_PAGES = 20;
+
+/**
+ * A customer's history by phone (`POST /deliveries/search` with `mobilePhones`, every page), for
+ * the cash-on-delivery risk: `{ total, delivered, returned, pending, rate }`, `rate` being
+ * delivered over delivered and returned (undefined for a new customer). The phone is searched in
+ * each of its spellings (`01011112222`, `+201011112222`, Arabic digits), as the service stores it
+ * as typed. Bounded by `maxPages` (default 20) and by `totalTimeout`, the whole read.
+ *
+ * @operation deliveries.customerHistory
+ * @chunk afterCreate
+ * @calls deliveries.search
+ *
+ * @throws `ValidationError` for a phone that is not one, before sending.
+ * @throws `PagingError` past `maxPages`.
+ *
+ * @example
+ * ```ts
+ * const history = await client.deliveries.customerHistory('01012345678');
+ * if (history.rate !== undefined && history.rate < 0.5) console.warn('Ask this customer to pay online');
+ * ```
+ */
+export async function customerHistory(core: DeliveryCore, phone: string, options?: PagedReadOptions): Promise<CustomerHistory> {
+  requireCore(core);
+  if (typeof phone !== 'string' || !isPhoneNumber(phone)) {
+    throw new ValidationError([{ path: ['phone'], message: PHONE_RULE }], {
+      subject: 'Invalid customer phone',
+    });
+  }
+  const history: CustomerHistory = { total: 0, delivered: 0, returned: 0, pending: 0, rate: undefined };
+  let read: PagedReadOptions;
+  try {
+    read = { maxPages: DEFAULT_MAX_PAGES, ...options };
+  } catch (cause) {
+    throw new ConfigurationError('Request options could not be read.', { cause });
+  }
+  for await (const order of searchPages(core, { mobilePhones: [phone] }, read, totalDeadline(core, read))) {
+    const state = order.state?.code;
+    history.total += 1;
+    if (state === DeliveryState.Delivered) history.delivered += 1;
+    else if (state === DeliveryState.ReturnedToBusiness) history.returned += 1;
+    else if (typeof state !== 'number' || !isFinalState(state)) history.pending += 1;
+  }
+  const settled = history.delivered + history.returned;
+  history.rate = settled === 0 ? undefined : history.delivered / settled;
+  return history;
+}

@@ -1,0 +1,174 @@
+/** Where an order is: its tracking for a customer's page, and a wait for a state. */
+import { isFinalState } from '../../catalogue/states.js';
+import { AttemptCut, abortedByCaller, sleep } from '../../core/deadline.js';
+import { type DeliveryCore, requireCore } from '../../core/delivery-core.js';
+import { asRecord, idString, isRecord } from '../../core/guards.js';
+import { endpoint, totalDeadline } from '../../core/operation.js';
+import type { RequestOptions } from '../../core/options.js';
+import { requireId } from '../../core/url.js';
+import { ConfigurationError, TimeoutError } from '../../errors/index.js';
+import { getDelivery } from './reads.js';
+import type { DeliveryRecord } from './records.js';
+
+/** One state of an order's tracking: its code (read `code`, not `value`: "Delivered" reads the same for 45 and 46). */
+export interface TrackingEvent {
+  /** The state code (`DeliveryState`), when the service gave a number. */
+  code: number | undefined;
+  /** The state's name, as the service words it. */
+  value: string | undefined;
+  /** When the order entered the state, as the service writes it. */
+  timestamp: string | undefined;
+}
+
+/**
+ * An order's tracking, for a "track my order" page: where it is now and where it has been. Read
+ * from either shape the service answers (`CurrentStatus` with `stateHistory`, or the public
+ * tracker's `TransitEvents`); every other field the answer has is kept.
+ */
+export interface DeliveryTracking {
+  trackingNumber: string;
+  /** The order's state now; undefined when the answer had none. */
+  currentState: TrackingEvent | undefined;
+  /** Every state the order went through, oldest first. */
+  history: TrackingEvent[];
+  /** The delivery date the service promises, when it says. */
+  promisedDate?: string | undefined;
+  /** The service's own tracking page, when it gives one. */
+  trackingUrl?: string | undefined;
+  [field: string]: unknown;
+}
+
+const firstOf = (record: Record<string, unknown>, names: readonly string[]): unknown => names.map((name) => record[name]).find((value) => value !== undefined);
+const textOf = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
+
+function trackingEvent(raw: unknown): TrackingEvent | undefined {
+  if (!isRecord(raw)) return undefined;
+  // `{ state: 'Delivered', code: 45 }` (the tracker) or `{ state: { code, value } }` (an order's own record).
+  const nested = isRecord(raw['state']) ? raw['state'] : undefined;
+  const code = Number(raw['code'] ?? nested?.['code']);
+  return {
+    code: Number.isInteger(code) && code >= 0 ? code : undefined,
+    value: textOf(firstOf(raw, ['value', 'state'])) ?? textOf(nested?.['value']),
+    timestamp: textOf(firstOf(raw, ['timestamp', 'date'])),
+  };
+}
+
+/** Reads an answer of `GET /deliveries/{trackingNumber}/tracking` in any of the spellings integrations meet (docs/assumptions.md). */
+function deliveryTracking(data: unknown, asked: string): DeliveryTracking {
+  const record = asRecord(data);
+  const history = firstOf(record, ['history', 'stateHistory', 'TransitEvents']);
+  const events = (Array.isArray(history) ? history : []).flatMap((entry) => trackingEvent(entry) ?? []);
+  const current = trackingEvent(firstOf(record, ['currentState', 'CurrentStatus'])) ?? events.at(-1);
+  return {
+    ...record,
+    trackingNumber: idString(firstOf(record, ['trackingNumber', 'TrackingNumber'])) ?? asked,
+    currentState: current,
+    history: events,
+    promisedDate: textOf(firstOf(record, ['promisedDate', 'PromisedDate'])),
+    trackingUrl: textOf(firstOf(record, ['trackingUrl', 'TrackingURL'])),
+  };
+}
+
+/**
+ * An order's tracking (`GET /deliveries/{trackingNumber}/tracking`), for a "track my order" page:
+ * `currentState` and `history` (`{ code, value, timestamp }`, oldest first), `promisedDate` when
+ * the service says. Read `code`, not `value`.
+ *
+ * @chunk afterCreate
+ *
+ * @throws `NotFoundError` (404) when there is no such order.
+ *
+ * @example
+ * ```ts
+ * const { currentState, history } = await client.deliveries.track('70000012');
+ * console.log(currentState?.code, history.map((event) => `${event.timestamp} ${event.value}`));
+ * ```
+ */
+export const trackDelivery = endpoint<[trackingNumber: string], DeliveryTracking>({
+  name: 'deliveries.track',
+  method: 'GET',
+  route: '/deliveries/{trackingNumber}/tracking',
+  answer: (data, { params }) => deliveryTracking(data, params['trackingNumber'] as string),
+});
+
+/** How {@link waitForDeliveryState} waits. */
+export interface WaitForStateOptions extends RequestOptions {
+  /** The state to wait for; default: a final state (`isFinalState`). Given the order as read too. */
+  until?: ((state: number, order: DeliveryRecord) => boolean) | undefined;
+  /** Milliseconds before the second read; each wait after is half as long again, up to `maxPollInterval`. Default 10,000. */
+  pollInterval?: number | undefined;
+  /** The longest wait between two reads, in milliseconds. Default 300,000 (5 minutes). */
+  maxPollInterval?: number | undefined;
+}
+
+function pollingOf(options: WaitForStateOptions | undefined) {
+  let until: unknown;
+  let pollInterval: unknown;
+  let maxPollInterval: unknown;
+  let requestOptions: RequestOptions;
+  try {
+    ({ until = isFinalState, pollInterval = 10_000, maxPollInterval = 300_000, ...requestOptions } = options ?? {});
+  } catch (cause) {
+    throw new ConfigurationError('waitForState options could not be read.', { cause });
+  }
+  if (typeof until !== 'function') throw new ConfigurationError('until: expected a function of the state code');
+  for (const [name, value] of [
+    ['pollInterval', pollInterval],
+    ['maxPollInterval', maxPollInterval],
+  ] as const) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+      throw new ConfigurationError(`${name}: expected a number of milliseconds, 0 or more`);
+  }
+  return {
+    until: until as (state: number, order: DeliveryRecord) => boolean,
+    first: pollInterval as number,
+    longest: maxPollInterval as number,
+    requestOptions,
+  };
+}
+
+/**
+ * Reads the order (`get`) until its state is one `until` accepts (default: a final state,
+ * `isFinalState`) and resolves with the order as last read. Between reads it waits `pollInterval`
+ * (10 s), then half as long again each time, up to `maxPollInterval` (5 min). The whole wait is
+ * bounded by `totalTimeout` (the call's, else the client's 2 minutes: pass a longer one to wait
+ * for a delivery) and by `signal`. Meant for scripts and tests; a server reacts to webhooks instead.
+ *
+ * @operation deliveries.waitForState
+ * @chunk afterCreate
+ * @calls deliveries.get
+ *
+ * @throws `TimeoutError` when `totalTimeout` runs out first (its message names the last state read),
+ * `RequestAbortedError` when `signal` aborts, and the errors of `get` (`NotFoundError`).
+ *
+ * @example
+ * ```ts
+ * const order = await client.deliveries.waitForState('70000012', { until: (state) => state === DeliveryState.Delivered, totalTimeout: 3_600_000 });
+ * console.log(order.state?.code);
+ * ```
+ */
+export async function waitForDeliveryState(core: DeliveryCore, trackingNumber: string, options?: WaitForStateOptions): Promise<DeliveryRecord> {
+  requireCore(core);
+  const id = requireId(trackingNumber, 'trackingNumber');
+  const { until, first, longest, requestOptions } = pollingOf(options);
+  const deadlineAt = totalDeadline(core, requestOptions);
+  const what = `Waiting for the state of ${id}`;
+  let wait = first;
+  for (;;) {
+    const left = deadlineAt - Date.now();
+    const order = await getDelivery(core, id, Number.isFinite(left) ? { ...requestOptions, totalTimeout: Math.max(1, left) } : requestOptions);
+    const state = order.state?.code;
+    if (typeof state === 'number' && until(state, order)) return order;
+    const pause = Math.min(wait, longest);
+    if (Date.now() + pause >= deadlineAt) {
+      throw new TimeoutError(`${what} took longer than totalTimeout: the order is still in state ${state ?? 'unknown'}.`, {
+        request: { method: 'GET', url: `${core.baseUrl}/deliveries/business/${id}` },
+      });
+    }
+    await sleep(pause, requestOptions.signal).catch((cut: unknown) => {
+      throw cut instanceof AttemptCut ? abortedByCaller(what, requestOptions.signal) : cut;
+    });
+    wait = Math.min(wait * 1.5, longest);
+  }
+}
