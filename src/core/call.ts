@@ -13,8 +13,8 @@ import { decodeBody, discardBody, isErrorEnvelope, readTextWithin, unwrapEnvelop
 import type { ResolvedConfig } from './config.js';
 import { AttemptClock, AttemptCut, abortedByCaller, sleep } from './deadline.js';
 import type { Endpoint } from './endpoint.js';
+import { errorMappingFor } from './error-mapping-loader.js';
 import { LOG_LEVELS, log } from './logger.js';
-import { onFirstUse } from './on-first-use.js';
 import type { CallOptions, ClientHooks } from './options.js';
 import { redactHeaders, secretsOf } from './redaction.js';
 import { mayHaveActed, retryDelay } from './retry.js';
@@ -304,28 +304,11 @@ function connectionError(request: RequestSummary, cause: unknown, stage: string)
   return new ConnectionError(`${request.method} ${request.url} failed while ${stage}: ${reason}`, { cause: isKyError(cause) ? undefined : cause, request });
 }
 
-/** The code that reads error answers: loaded by the first answer that needs it, so a page whose calls succeed never loads the classes of every code. */
-const errorMapping = onFirstUse(() => import('./error-mapping.js'));
-
-/**
- * The error an answer maps to. When the code that reads it cannot be loaded the answer is still a
- * typed error, one that says the call may have been acted on: the SDK could not read what the
- * service said.
- */
+/** The error an answer maps to (error-mapping.ts), or the error saying the answer could not be read. */
 async function errorOfAnswer(
   response: Response,
   request: RequestSummary,
   map: (mapping: typeof import('./error-mapping.js')) => DeliveryError,
 ): Promise<DeliveryError> {
-  let mapping: typeof import('./error-mapping.js');
-  try {
-    mapping = errorMapping.ready ?? (await errorMapping.load());
-  } catch (cause) {
-    return new ResponseShapeError(`${request.method} ${request.url} answered ${response.status}; the SDK's code to read it could not be loaded`, {
-      status: response.status,
-      request,
-      cause,
-    });
-  }
-  return map(mapping);
+  return errorMappingFor(request, response.status).then(map, (unreadable: DeliveryError) => unreadable);
 }

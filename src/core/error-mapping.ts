@@ -36,8 +36,8 @@ import { parseRetryAfter } from './retry.js';
 // The one module that turns what the service answered into an error class: a whole answer
 // (errorFromResponse, redirectError), a refusal of one operation worded in the service's own way
 // (the rules below), and one order of a bulk answer (bulkOrderError). Loaded on demand, by the
-// first answer that is an error (call.ts) or by a bulk upload: a page whose calls succeed never
-// loads the error classes of every code and status.
+// first answer that is an error (error-mapping-loader.ts): a page whose calls succeed never loads
+// the error classes of every code and status.
 
 function excerpt(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -233,12 +233,6 @@ const REFUSALS: Readonly<Record<Refusal['rule'], (error: DeliveryError, subject:
   locationInUse,
 };
 
-/** The service's reason for one failed order of a bulk answer, whatever its shape: it is never dropped. */
-export function bulkFailureReason(entry: Record<string, unknown>): string {
-  const reason = entry['errorMessage'] ?? entry['message'] ?? 'rejected by the service';
-  return typeof reason === 'string' ? reason : JSON.stringify(reason);
-}
-
 // The spec's messages a per-order failure may carry without its code (the service answers bulk
 // failures as `{ businessReference, errorMessage }`). Not 1061 or 1073: those concern the upload.
 const MESSAGE_CODES = [2150, 2151, 2152, 3001, 3002, 3003, 3004, 3005, 3006, 3007, 3008, 3009] as const satisfies readonly ErrorCode[];
@@ -263,7 +257,8 @@ export function bulkOrderError(
 ): DeliveryError {
   const own = errorCodeFromWire(entry['errorCode']);
   const options = { status: context.status, body: entry, request: context.request, cause: context.error };
-  const message = bulkFailureReason(entry);
+  const reason = entry['errorMessage'] ?? entry['message'] ?? 'rejected by the service';
+  const message = typeof reason === 'string' ? reason : JSON.stringify(reason);
   if (isKnownErrorCode(own)) return createCodedError(own, { source: 'server', message, ...options });
   const inferred = typeof own === 'number' ? undefined : codeOfMessage(message);
   if (inferred !== undefined) return createCodedError(inferred, { source: 'server', message, inferredFrom: 'message', ...options });

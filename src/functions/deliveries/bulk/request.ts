@@ -5,6 +5,7 @@
  */
 
 import type { DeliveryCore } from '../../../core/delivery-core.js';
+import { errorMappingFor } from '../../../core/error-mapping-loader.js';
 import { asRecord, isRecord } from '../../../core/guards.js';
 import { type AnswerContext, sendBuilt } from '../../../core/operation.js';
 import type { RequestOptions } from '../../../core/options.js';
@@ -19,6 +20,7 @@ import {
   NotFoundError,
   PermissionDeniedError,
   RequestAbortedError,
+  type RequestSummary,
   ResponseShapeError,
 } from '../../../errors/index.js';
 import type { ReadChunk } from './input.js';
@@ -57,15 +59,16 @@ export async function postChunk(
   if (orders.length === 0) return posted;
   const bodies = orders.map((order) => order.value);
   let context: ResponseContext = { status: 200, request: { method: 'POST', url: BULK_PATH } };
-  let unreported: DeliveryError;
+  let unreported: DeliveryError = new ResponseShapeError(`POST ${BULK_PATH} answered without reporting this order`, context);
   let mayExist = true; // an answer that does not speak of an order leaves it open
-  let read: BulkResponse | undefined;
+  /** What the service said of the orders: a 2xx answer's data, or the `data` of an error answer (a 1061) with that error. */
+  let answer: { data: unknown; status: number; request: RequestSummary; error?: ApiError | CodedDeliveryError } | undefined;
   try {
     const transform = (data: unknown, answered: ResponseContext): unknown => ((context = answered), data);
     // Each order's JSON as it was checked, joined: nothing is serialised twice, nothing read again.
     const json = `{"deliveries":[${orders.map((order) => order.json ?? 'null').join(',')}],"deleteFailedDeliveries":${deleteFailedDeliveries}}`;
     const { data } = await sendBuilt(core, { method: 'POST', path: BULK_PATH, query: { apiVersion: 1 }, json, idempotent: false, transform }, requestOptions);
-    read = readBulkResponse(data, bodies, context);
+    answer = { data, ...context };
     unreported = new ResponseShapeError(`POST ${BULK_PATH} answered ${context.status} without reporting this order`, context);
   } catch (caught) {
     const error = caught instanceof DeliveryError ? caught : new DeliveryError(`POST ${BULK_PATH} failed`, { cause: caught });
@@ -74,11 +77,19 @@ export async function postChunk(
     const data = error instanceof ApiError || error instanceof CodedDeliveryError ? asRecord(error.body)['data'] : undefined;
     if (isRecord(data) || Array.isArray(data)) {
       const { status = 400, request = context.request } = error as Partial<ApiError>;
-      read = readBulkResponse(data, bodies, { status, request, error });
-      posted.serviceError = error as ApiError | CodedDeliveryError;
+      answer = { data, status, request, error: error as ApiError | CodedDeliveryError };
     } else {
       mayExist = error.mayExist;
       if (stopsUpload(error)) posted.stop = error;
+    }
+  }
+  let read: BulkResponse | undefined;
+  if (answer !== undefined) {
+    // An answer whose reading code cannot be loaded leaves every order of the chunk open (`mayExist`).
+    const mapping = await errorMappingFor(answer.request, answer.status).catch((unreadable: DeliveryError) => void (unreported = unreadable));
+    if (mapping !== undefined) {
+      read = readBulkResponse(answer.data, bodies, { ...answer, orderError: mapping.bulkOrderError });
+      posted.serviceError = answer.error;
     }
   }
   if (read !== undefined) posted.createdIds = read.createdIds;

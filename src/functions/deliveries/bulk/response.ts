@@ -7,16 +7,26 @@
  */
 
 import { duplicateRefusalOf } from '../../../core/duplicate-refusal.js';
-import { bulkOrderError as orderError, bulkFailureReason as reasonOf } from '../../../core/error-mapping.js';
+import type { bulkOrderError } from '../../../core/error-mapping.js';
 import { idString, isFilled, isRecord } from '../../../core/guards.js';
 import type { AnswerContext } from '../../../core/operation.js';
 import { type DeliveryError, ResponseShapeError } from '../../../errors/index.js';
 
 type ResponseContext = Pick<AnswerContext, 'status' | 'request'>;
 
-/** What a bulk answer is read with: the request and status, and for a non-2xx answer its error (the service's errorCode, message and body). */
+/**
+ * What a bulk answer is read with: the request and status, for a non-2xx answer its error (the
+ * service's errorCode, message and body), and the error mapping's reader of one failed order.
+ */
 interface BulkResponseContext extends ResponseContext {
   error?: DeliveryError | undefined;
+  orderError: typeof bulkOrderError;
+}
+
+/** The service's reason for one failure, whatever its shape: it is never dropped. */
+export function reasonOf(entry: Record<string, unknown>): string {
+  const reason = entry['errorMessage'] ?? entry['message'] ?? 'rejected by the service';
+  return typeof reason === 'string' ? reason : JSON.stringify(reason);
 }
 
 /** What the answer says about the order at one position of the request. */
@@ -37,7 +47,7 @@ const text = (value: unknown): string | undefined => (isFilled(value) ? value : 
  */
 function failureOutcome(entry: Record<string, unknown>, context: BulkResponseContext): BulkOutcome {
   const duplicate = duplicateRefusalOf(reasonOf(entry), entry);
-  if (duplicate === undefined) return { error: orderError(entry, context), mayExist: false };
+  if (duplicate === undefined) return { error: context.orderError(entry, context), mayExist: false };
   const reference = text(entry['businessReference']);
   return { created: { trackingNumber: duplicate.trackingNumber, ...(reference === undefined ? {} : { businessReference: reference }), alreadyExisted: true } };
 }
