@@ -43,18 +43,20 @@ export const fulfillmentReturnCheck = orderCheckOf('fulfillmentReturn');
 export const fulfillmentReturnCheckOf = (originalItems: readonly unknown[]): InputCheck => ({
   verdict: bySchemas((loaded, wire, skip) => loaded.checkFulfillmentReturnOf(wire, originalItems, skip)),
 });
-export const bulkyCheck: InputCheck = { verdict: bySchemas((loaded, wire, skip) => loaded.checkBulkyOrders(wire, skip)) };
+/** The checks of the schemas that take the input alone (and the rules to leave out), by name. */
+type InputSchema = {
+  [K in keyof Schemas]: Schemas[K] extends (wire: unknown, skip: ReadonlySet<number>) => CheckResult<unknown> ? K : never;
+}[keyof Schemas];
+
+/** The check of an input by the schema function `name` exports from on-demand.ts (`schemaCheck('checkPickup')`). */
+/* @__NO_SIDE_EFFECTS__ */
+export function schemaCheck(name: InputSchema): InputCheck {
+  return {
+    verdict: bySchemas(
+      (loaded, wire, skip): CheckResult<unknown> => (loaded[name] as (wire: unknown, skip: ReadonlySet<number>) => CheckResult<unknown>)(wire, skip),
+    ),
+  };
+}
+
 /** `typeCode`: the order's type when known, for its cod rule. */
 export const changesCheck = (typeCode: unknown): InputCheck => ({ verdict: bySchemas((loaded, wire, skip) => loaded.checkChanges(wire, typeCode, skip)) });
-export const pickupCheck: InputCheck = { verdict: bySchemas((loaded, wire, skip) => loaded.checkPickup(wire, skip)) };
-export const pickupChangesCheck: InputCheck = { verdict: bySchemas((loaded, wire, skip) => loaded.checkPickupChanges(wire, skip)) };
-export const priceQueryCheck: InputCheck = { verdict: bySchemas((loaded, wire, skip) => loaded.checkPriceQuery(wire, skip)) };
-export const businessCheck: InputCheck = { verdict: bySchemas((loaded, wire) => loaded.checkBusiness(wire)) };
-/** The body of a business update, `{ pickupAddress: [...] }`. */
-export const pickupLocationsCheck: InputCheck = { verdict: bySchemas((loaded, wire) => loaded.checkPickupLocationsUpdate(wire)) };
-export const pickupLocationCheck: InputCheck = { verdict: bySchemas((loaded, wire) => loaded.checkPickupLocation(wire)) };
-export const pickupLocationChangesCheck: InputCheck = { verdict: bySchemas((loaded, wire) => loaded.checkPickupLocationChanges(wire)) };
-export const registerBusinessAdminCheck: InputCheck = { verdict: bySchemas((loaded, wire) => loaded.checkRegisterBusinessAdmin(wire)) };
-export const verifyPhoneCheck: InputCheck = { verdict: bySchemas((loaded, wire) => loaded.checkVerifyPhone(wire)) };
-export const confirmPhoneCheck: InputCheck = { verdict: bySchemas((loaded, wire) => loaded.checkConfirmPhone(wire)) };
-export const confirmEmailCheck: InputCheck = { verdict: bySchemas((loaded, wire) => loaded.checkConfirmEmail(wire)) };

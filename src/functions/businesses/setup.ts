@@ -1,7 +1,7 @@
 /** The business and its pickup locations, as the spec sets them up. */
 import { asRecord, idString, isRecord } from '../../core/guards.js';
 import { type AnswerContext, endpoint } from '../../core/operation.js';
-import { businessCheck, pickupLocationsCheck } from '../../schemas/check.js';
+import { schemaCheck } from '../../schemas/check.js';
 import type { CreateBusinessInput, PickupLocationEntry } from '../../schemas/index.js';
 import { createdRecord } from '../answers.js';
 
@@ -52,7 +52,7 @@ export const createBusiness = endpoint<[input: CreateBusinessInput], Business>({
   name: 'businesses.create',
   method: 'POST',
   route: '/businesses',
-  check: businessCheck,
+  check: schemaCheck('checkBusiness'),
   answer: businessOf,
 });
 
@@ -82,7 +82,7 @@ export const updatePickupLocations = endpoint<[businessId: string, locations: Pi
   method: 'PUT',
   route: '/businesses/{businessId}',
   request: (businessId, locations) => ({ params: { businessId }, body: { pickupAddress: locations } }),
-  check: pickupLocationsCheck,
+  check: schemaCheck('checkPickupLocationsUpdate'),
   answer: (data, { params }): Business => {
     const record = asRecord(data);
     const locations = Array.isArray(record['pickupLocations']) ? record['pickupLocations'].filter(isRecord) : undefined;

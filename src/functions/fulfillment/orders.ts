@@ -4,7 +4,7 @@ import { wireForm } from '../../core/input.js';
 import { type AnswerContext, endpoint } from '../../core/operation.js';
 import type { RequestOptions } from '../../core/options.js';
 import { ConfigurationError, ValidationError } from '../../errors/index.js';
-import { bulkyCheck, fulfillmentCheck, fulfillmentReturnCheck, fulfillmentReturnCheckOf } from '../../schemas/check.js';
+import { fulfillmentCheck, fulfillmentReturnCheck, fulfillmentReturnCheckOf, schemaCheck } from '../../schemas/check.js';
 import type { FulfillmentReturnOrder, FulfillmentSendOrder } from '../../schemas/order.js';
 import type { FulfillmentItem } from '../../schemas/order-parts.js';
 import { createdRecord, listOf } from '../answers.js';
@@ -153,7 +153,7 @@ export const createBulkyFulfillment = endpoint<[orders: FulfillmentSendOrder[]],
   name: 'fulfillment.createBulky',
   method: 'POST',
   route: '/fulfillment/deliveries/bulky',
-  check: bulkyCheck,
+  check: schemaCheck('checkBulkyOrders'),
   answer: bulkyCreated,
   idempotent: false,
 });

@@ -1,7 +1,7 @@
 /** The business's pickup locations (warehouses): the `businessLocationId` of orders and pickups. */
 import { endpoint } from '../../core/operation.js';
 import type { PickupLocationChanges, PickupLocationInput } from '../../schemas/after-create.js';
-import { pickupLocationChangesCheck, pickupLocationCheck } from '../../schemas/check.js';
+import { schemaCheck } from '../../schemas/check.js';
 import { createdRecord, listOf, recordOf } from '../answers.js';
 import type { DeliveryAddressRecord } from '../deliveries/records.js';
 
@@ -60,7 +60,7 @@ export const createPickupLocation = endpoint<[location: PickupLocationInput], Pi
   name: 'pickupLocations.create',
   method: 'POST',
   route: '/pickup-locations',
-  check: pickupLocationCheck,
+  check: schemaCheck('checkPickupLocation'),
   answer: (data, context) => createdRecord(data, context, ['_id']) as PickupLocationRecord,
 });
 
@@ -91,7 +91,7 @@ export const updatePickupLocation = endpoint<[locationId: string, changes: Picku
   name: 'pickupLocations.update',
   method: 'PUT',
   route: '/pickup-locations/{locationId}',
-  check: pickupLocationChangesCheck,
+  check: schemaCheck('checkPickupLocationChanges'),
   answer: (data, { params }) => recordOf<PickupLocationRecord>(data, params['locationId'] as string),
 });
 

@@ -3,7 +3,7 @@ import { asRecord, idString, isRecord, shown } from '../../core/guards.js';
 import { type AnswerContext, endpoint } from '../../core/operation.js';
 import { ResponseShapeError, ValidationError } from '../../errors/index.js';
 import type { PickupChanges, PickupContact, PickupInput } from '../../schemas/after-create.js';
-import { pickupChangesCheck, pickupCheck } from '../../schemas/check.js';
+import { schemaCheck } from '../../schemas/check.js';
 import type { PickupDate, PickupTimeSlot } from '../../schemas/pickup-date.js';
 import { recordOf } from '../answers.js';
 
@@ -79,7 +79,7 @@ export const createPickup = endpoint<[pickup: PickupInput], Pickup>({
   name: 'pickups.create',
   method: 'POST',
   route: '/pickups',
-  check: pickupCheck,
+  check: schemaCheck('checkPickup'),
   answer: pickupOf,
 });
 
@@ -133,7 +133,7 @@ export const updatePickup = endpoint<[pickupId: string, changes: PickupChanges],
   name: 'pickups.update',
   method: 'PUT',
   route: '/pickups/{pickupId}',
-  check: pickupChangesCheck,
+  check: schemaCheck('checkPickupChanges'),
   // The answer may carry only `{ _id }` (or nothing of the pickup): the id asked for stands in.
   answer: (data, { params }) => recordOf<Pickup>(data, params['pickupId'] as string),
 });

@@ -2,7 +2,7 @@
 import { asRecord } from '../../core/guards.js';
 import { endpoint } from '../../core/operation.js';
 import type { PriceQuery } from '../../schemas/after-create.js';
-import { priceQueryCheck } from '../../schemas/check.js';
+import { schemaCheck } from '../../schemas/check.js';
 
 /** An amount as the fee answer nests it. */
 export interface Amount {
@@ -35,7 +35,7 @@ export const calculatePrice = endpoint<[query: PriceQuery], PriceQuote>({
   name: 'pricing.calculate',
   method: 'GET',
   route: '/pricing/shipment/calculator',
-  check: priceQueryCheck,
+  check: schemaCheck('checkPriceQuery'),
   // A GET: the query checked is the query sent, with the defaults the service's calculator expects.
   asQuery: (checked: Partial<PriceQuery>) => ({
     dropOffCity: checked.dropOffCity,

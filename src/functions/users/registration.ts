@@ -2,7 +2,7 @@
 import { asRecord, idString } from '../../core/guards.js';
 import { endpoint } from '../../core/operation.js';
 import type { ConfirmEmailInput, ConfirmPhoneInput, RegisterBusinessAdminInput, VerifyPhoneInput } from '../../schemas/account.js';
-import { confirmEmailCheck, confirmPhoneCheck, registerBusinessAdminCheck, verifyPhoneCheck } from '../../schemas/check.js';
+import { schemaCheck } from '../../schemas/check.js';
 
 /** The registered business admin. The spec does not show the answer; fields the service adds are kept. */
 export interface BusinessAdmin {
@@ -55,7 +55,7 @@ export const registerBusinessAdmin = endpoint<[input: RegisterBusinessAdminInput
   name: 'users.registerBusinessAdmin',
   method: 'POST',
   route: '/users/business/admin',
-  check: registerBusinessAdminCheck,
+  check: schemaCheck('checkRegisterBusinessAdmin'),
   answer: adminOf,
 });
 
@@ -77,7 +77,7 @@ export const verifyPhone = endpoint<[input: VerifyPhoneInput], VerificationResul
   name: 'users.verifyPhone',
   method: 'POST',
   route: '/users/business-admin/phone/verify',
-  check: verifyPhoneCheck,
+  check: schemaCheck('checkVerifyPhone'),
   answer: resultOf,
 });
 
@@ -98,7 +98,7 @@ export const confirmPhone = endpoint<[input: ConfirmPhoneInput], VerificationRes
   name: 'users.confirmPhone',
   method: 'POST',
   route: '/users/business-admin/phone/confirm',
-  check: confirmPhoneCheck,
+  check: schemaCheck('checkConfirmPhone'),
   answer: resultOf,
 });
 
@@ -120,6 +120,6 @@ export const confirmEmail = endpoint<[input: ConfirmEmailInput], VerificationRes
   name: 'users.confirmEmail',
   method: 'POST',
   route: '/users/mail/confirm',
-  check: confirmEmailCheck,
+  check: schemaCheck('checkConfirmEmail'),
   answer: resultOf,
 });
