@@ -145,7 +145,8 @@ function originalSources(file) {
 export async function measureBundle(kind, path) {
   const result = await bundle(kind, path);
   const { outputs } = result.metafile;
-  const entry = Object.keys(outputs).find((output) => outputs[output].entryPoint !== undefined);
+  // The page's own output (the stdin entry): with splitting, a lazily loaded chunk has an entry point too.
+  const entry = Object.keys(outputs).find((output) => outputs[output].entryPoint?.endsWith(`${kind}-entry.js`));
   // The outputs the page loads at once: the entry and, transitively, what it imports statically.
   const loaded = new Set();
   const visit = (output) => {
