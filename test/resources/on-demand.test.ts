@@ -8,7 +8,7 @@ import { validOrders } from '../support/orders.js';
 const order = () => validOrders.deliver() as import('../../src/index.js').DeliverOrder;
 
 afterEach(() => {
-  vi.doUnmock('../../src/resources/chunks/create.js');
+  vi.doUnmock('../../src/functions/deliveries/create.js');
   vi.doUnmock('../../src/resources/chunks/after-create.js');
   vi.doUnmock('../../src/core/error-mapping.js');
   vi.doUnmock('ky');
@@ -33,7 +33,7 @@ const chunkMissing = () => {
 
 describe("a call whose code cannot be loaded (a page's chunk is gone)", () => {
   it.each([
-    ["the call's own module", '../../src/resources/chunks/create.js'],
+    ["the call's own module", '../../src/functions/deliveries/create.js'],
     ['the transport, loaded by the first request', 'ky'],
   ])('%s: rejects with a ConnectionError that says nothing was sent, and sends nothing', async (_, missing) => {
     vi.doMock(missing, chunkMissing);
@@ -57,15 +57,15 @@ describe("a call whose code cannot be loaded (a page's chunk is gone)", () => {
   });
 
   it('tries the load again on the next call, which succeeds once the chunk is served again', async () => {
-    vi.doMock('../../src/resources/chunks/create.js', chunkMissing);
+    vi.doMock('../../src/functions/deliveries/create.js', chunkMissing);
     const { sdk, client } = await freshClient();
     await expect(client.deliveries.create(order())).rejects.toBeInstanceOf(sdk.ConnectionError);
-    vi.doUnmock('../../src/resources/chunks/create.js');
+    vi.doUnmock('../../src/functions/deliveries/create.js');
     await expect(client.deliveries.create(order())).resolves.toMatchObject({ trackingNumber: '70000012' });
   });
 
   it('leaves the other namespaces working', async () => {
-    vi.doMock('../../src/resources/chunks/create.js', chunkMissing);
+    vi.doMock('../../src/functions/deliveries/create.js', chunkMissing);
     const { client } = await freshClient(() => Response.json({ success: true, data: [{ _id: 'c1', name: 'Cairo' }] }));
     await expect(client.lookup.cities({ countryId: 'eg' })).resolves.toEqual([expect.objectContaining({ name: 'Cairo' })]);
   });
