@@ -4,6 +4,7 @@
  * The file is read twice, never held: once to check it (a file that cannot be read is a usage
  * error before anything is sent) and count its records (for the time left), once to send them.
  */
+import { resolve } from 'node:path';
 import type { BulkChunkOutcome, BulkCreatedDelivery, BulkFailure, DeliveryClient, OrderInput } from '../index.js';
 import { ConnectionError, DeliveryError, RequestAbortedError } from '../index.js';
 import { checkOrder } from '../validation.js';
@@ -73,6 +74,8 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
     chunkSize: wholeNumberOf('--chunk-size', values['chunk-size'], 1),
     concurrency: wholeNumberOf('--concurrency', values.concurrency, 1),
   };
+  if (values.results !== undefined && resolve(values.results) === resolve(options.file))
+    throw new UsageError('--results names the file to import: it would be overwritten');
   const dryRun = values['dry-run'] === true;
   if (dryRun && (values.sandbox === true || values['base-url'] !== undefined)) throw new UsageError('--dry-run sends nothing: drop --sandbox and --base-url');
   const connection = dryRun ? undefined : await connect(values);
@@ -210,8 +213,9 @@ async function upload(
 
 /** The outcome of a failure known not to have created its order. */
 function failureOutcome(error: DeliveryError): Outcome {
-  // Never reached the service (connection refused, aborted before sending): send it again as it is.
-  const unsent = error instanceof ConnectionError || error instanceof RequestAbortedError;
+  // Never reached the service (connection refused, aborted before sending), or the service refused
+  // the key rather than the order: nothing to fix in the row, send it again as it is.
+  const unsent = error instanceof ConnectionError || error instanceof RequestAbortedError || isKeyRefusal(error);
   return { status: unsent ? 'not sent' : 'refused', error };
 }
 
@@ -297,7 +301,9 @@ interface Summary {
 
 function summarize(io: Io, { file, target, ledger, total, problems, stopped, results, interrupted, code }: Summary): void {
   const { counts } = ledger;
-  const stop = stopped instanceof Error ? { errorClass: stopped.name, message: stopped.message } : undefined;
+  // The reason and, for a stop of the SDK's own ("reading the orders threw"), what caused it.
+  const cause = stopped instanceof Error && stopped.cause instanceof Error ? `: ${stopped.cause.message}` : '';
+  const stop = stopped instanceof Error ? { errorClass: stopped.name, message: `${stopped.message}${cause}` } : undefined;
   if (io.json) {
     io.stdout.write(
       `${JSON.stringify({ summary: { file, rows: total, read: ledger.read, created: counts.created, existed: counts.existed, refused: counts.refused, notSent: counts['not sent'], unknown: counts.unknown, dryRun: target === undefined, interrupted, stopped: stop, results, exitCode: code } })}\n`,

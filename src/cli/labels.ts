@@ -78,7 +78,7 @@ export async function labelsCommand(args: readonly string[], io: Io, interrupt: 
     });
     if (io.json) printJson(io, { files: written, notPrintable });
     else {
-      for (const { file, trackingNumbers } of written) say(io, `${file}: ${trackingNumbers.length} labels`);
+      for (const { file, trackingNumbers } of written) say(io, `${file}: ${trackingNumbers.length} ${trackingNumbers.length === 1 ? 'label' : 'labels'}`);
       if (notPrintable.length > 0)
         say(io, `Not printable (${notPrintable.length}): ${notPrintable.map(({ trackingNumber, reason }) => `${trackingNumber} (${reason})`).join(', ')}`);
       else say(io, `Every order printable: ${wanted.length} labels in ${written.length} files.`);
