@@ -7,7 +7,6 @@
 import { resolve } from 'node:path';
 import type { BulkChunkOutcome, BulkCreatedDelivery, BulkFailure, DeliveryClient, OrderInput } from '../index.js';
 import { ConnectionError, DeliveryError, RequestAbortedError } from '../index.js';
-import { checkOrder } from '../validation.js';
 import { oneOf, parseOrUsage, wholeNumberOf } from './args.js';
 import { CONNECTION_OPTIONS, connect } from './config.js';
 import { EXIT, type ExitCode, firstOf, isKeyRefusal, isUnreachable, UsageError } from './exit.js';
@@ -150,6 +149,8 @@ const isProblem = (row: RowResult): boolean =>
 
 /** `--dry-run`: each record through the check `create` runs, offline. */
 async function check(records: AsyncIterable<unknown>, ledger: Ledger, progressed: () => void): Promise<undefined> {
+  // The validators carry the schemas: loaded for a dry run only, an upload's own check loads what it needs.
+  const { checkOrder } = await import('../validation.js');
   let index = 0;
   for await (const order of records) {
     const checked = checkOrder(order);
@@ -163,7 +164,7 @@ async function check(records: AsyncIterable<unknown>, ledger: Ledger, progressed
  * Sends the records through `streamBulk`, consumed to its end, every chunk's outcome taken from
  * `onSettled` (which hears of every chunk sent, yielded or not). The tracking numbers of created
  * orders, and the fate of those that may exist, are read with `resolveTrackingNumbers` while the
- * next chunks go out, at most `concurrency` chunks at a time. Resolves with what stopped the
+ * next chunks go out, at most twice `concurrency` chunks at a time. Resolves with what stopped the
  * upload early, if anything did.
  */
 async function upload(
@@ -190,8 +191,9 @@ async function upload(
     });
     for await (const _chunk of stream) {
       progressed();
-      // Reading the next records waits while `concurrency` chunks are still being settled: memory stays flat.
-      while (settling.size >= options.concurrency) await Promise.race(settling);
+      // Reading the next records waits while twice `concurrency` chunks are still being settled (their
+      // tracking numbers read): the reads overlap the uploads, and memory stays flat.
+      while (settling.size >= 2 * options.concurrency) await Promise.race(settling);
     }
   } catch (error) {
     stopped = error;

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
+import Papa from 'papaparse';
 import { type AirwayBillTarget, type DeliveryClient, type DeliveryRecord, formatPath, ValidationError } from '../index.js';
 import { oneOf, parseOrUsage } from './args.js';
 import { CONNECTION_OPTIONS, connect } from './config.js';
@@ -91,12 +91,14 @@ export async function labelsCommand(args: readonly string[], io: Io, interrupt: 
 
 /** The tracking numbers of the rows created or existed in a results file of `orders import`. */
 function trackingNumbersOfResults(file: string): string[] {
-  let rows: Array<Record<string, string>>;
+  let text: string;
   try {
-    rows = parse(readFileSync(file), { bom: true, columns: true, skip_empty_lines: true });
+    text = readFileSync(file, 'utf8');
   } catch (error) {
     throw new UsageError(`--from-results: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+  const { data: rows, errors } = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: 'greedy' });
+  if (errors[0] !== undefined) throw new UsageError(`--from-results: ${file}: row ${(errors[0].row ?? 0) + 1}: ${errors[0].message}`);
   if (rows.length > 0 && !('trackingNumber' in (rows[0] ?? {}) && 'status' in (rows[0] ?? {})))
     throw new UsageError(`--from-results: ${file} is not the results file of 'orders import' (no status and trackingNumber columns)`);
   return rows

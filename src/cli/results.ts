@@ -5,7 +5,7 @@
  * grow with the file. Writes are synchronous: a second Ctrl-C can write what is left and exit at once.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { stringify } from 'csv-stringify/sync';
+import Papa from 'papaparse';
 import { isDeliveryError } from '../index.js';
 import { UsageError } from './exit.js';
 import { errorFields } from './output.js';
@@ -79,7 +79,11 @@ export function resultsFile(path: string): RowSink {
   }
   writeSync(fd, `${RESULT_COLUMNS.join(',')}\n`);
   return {
-    write: (rows) => void writeSync(fd, stringify(rows as unknown as Record<string, unknown>[], { columns: [...RESULT_COLUMNS] })),
+    write: (rows) =>
+      void writeSync(
+        fd,
+        `${Papa.unparse(rows as unknown as Array<Record<string, unknown>>, { columns: [...RESULT_COLUMNS], header: false, newline: '\n' })}\n`,
+      ),
     close: () => closeSync(fd),
   };
 }

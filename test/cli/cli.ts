@@ -5,7 +5,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
+import Papa from 'papaparse';
 import { readyMerchant } from '../../src/cli/ready-merchant.js';
 import { createSandbox, type Sandbox, type SandboxServer } from '../../src/testing/index.js';
 import { ROOT } from '../support/processes.js';
@@ -101,7 +101,8 @@ export async function servedSandbox(): Promise<{ sandbox: Sandbox; server: Sandb
 }
 
 /** The rows of a results file, by column name (read with the CSV library the command writes it with). */
-export const resultRows = (text: string): Array<Record<string, string>> => parse(text, { columns: true });
+export const resultRows = (text: string): Array<Record<string, string>> =>
+  Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true }).data;
 
 /** A Deliver order row of a CSV with the header {@link HEADER}: a valid one unless `cod` says otherwise. */
 export const HEADER =

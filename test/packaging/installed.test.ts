@@ -35,8 +35,8 @@ describe('the tarball installed into a fresh project', () => {
     const { dependencies = {} } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
     const installed = readdirSync(join(project.dir, 'node_modules')).filter((name) => !name.startsWith('.'));
     expect(installed.sort()).toEqual([PACKAGE_NAME, ...Object.keys(dependencies)].sort());
-    // zod is bundled into dist/; csv-parse and csv-stringify are the `delivery-sdk` command's alone (test/cli/leaf.test.ts).
-    expect(Object.keys(dependencies)).toEqual(['csv-parse', 'csv-stringify', 'ky']);
+    // zod is bundled into dist/; papaparse is the `delivery-sdk` command's alone (test/cli/leaf.test.ts).
+    expect(Object.keys(dependencies)).toEqual(['ky', 'papaparse']);
     expect(probe.missing.sort()).toEqual(['ioredis', 'msw', 'redis']);
   });
 
