@@ -155,6 +155,7 @@ async function check(records: AsyncIterable<unknown>, ledger: Ledger, progressed
   for await (const order of records) {
     const checked = checkOrder(order);
     ledger.settle(index++, checked.ok ? { status: 'not sent', message: 'valid: the dry run sent nothing' } : { status: 'refused', error: checked.error });
+    if (index % 100 === 0) ledger.flush();
     progressed();
   }
   return undefined;
@@ -210,6 +211,7 @@ async function upload(
         : { status: 'unknown', error: stopped, message: 'the upload failed while it was read: look it up before sending it again' },
       { keyRefused: isKeyRefusal(stopped), unreachable: !documented },
     );
+  ledger.flush();
   return stopped;
 }
 
@@ -236,7 +238,23 @@ async function settleChunk(client: DeliveryClient, chunk: BulkChunkOutcome, ledg
     if (mayExist(failure.error) || failure.mayExist) unknown.push(failure);
     else ledger.settle(failure.index, failureOutcome(failure.error), flagsOf(failure.error));
   }
+  ledger.flush();
   if (toResolve.length === 0 && unknown.length === 0) return;
+  try {
+    await resolveChunk(client, chunk, toResolve, unknown, ledger);
+  } finally {
+    ledger.flush();
+  }
+}
+
+/** The tracking numbers of a chunk's created orders, and the fate of those that may exist, read by their businessReference. */
+async function resolveChunk(
+  client: DeliveryClient,
+  chunk: BulkChunkOutcome,
+  toResolve: BulkCreatedDelivery[],
+  unknown: BulkFailure[],
+  ledger: Ledger,
+): Promise<void> {
   // The records by index, as resolveTrackingNumbers reads their businessReference: only this chunk's.
   const orders: Array<{ businessReference: string | undefined }> = [];
   for (const { index } of [...toResolve, ...unknown]) orders[index] = { businessReference: ledger.keysAt(index)?.businessReference };

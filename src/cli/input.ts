@@ -7,7 +7,6 @@
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { pipeline } from 'node:stream';
 import Papa from 'papaparse';
 import { type Column, columnsOf, orderOf } from './columns.js';
 import { UsageError } from './exit.js';
@@ -25,57 +24,88 @@ export function formatOf(file: string, flag: string | undefined): Format {
 
 /** The orders of `file`, one per record, in order. Throws a `UsageError` naming the line for a file that cannot be read as `format`. */
 export function readOrders(file: string, format: Format): AsyncGenerator<unknown, void, undefined> {
-  return format === 'csv' ? csvOrders(file) : jsonLinesOrders(file);
+  return format === 'csv' ? csvRecords(file, orderOf) : jsonLinesOrders(file);
 }
 
 /** Reads the whole file once without keeping it: the number of records, or the `UsageError` of the first problem. */
 export async function countRecords(file: string, format: Format): Promise<number> {
-  if (format === 'csv') return checkCsv(file);
   let records = 0;
-  for await (const _ of readOrders(file, format)) records++;
+  if (format === 'csv') for await (const _ of csvRecords(file, () => undefined)) records++;
+  else for await (const _ of readOrders(file, format)) records++;
   return records;
 }
 
 const PAPA = { delimiter: ',', quoteChar: '"', skipEmptyLines: 'greedy' } as const;
+/** Records parsed ahead of the reader at most, besides one chunk of the file (64 KiB): then the file waits. */
+const AHEAD = 1_000;
 
-/** A record whose number of fields is not the header's: refused, as a spreadsheet would never write one. */
-const fieldCount = (file: string, record: number, cells: readonly unknown[], columns: readonly Column[]): UsageError =>
-  new UsageError(`${file}: record ${record} has ${cells.length} fields where the header has ${columns.length}`);
-
-/** Every record of a CSV file parsed and checked (header, fields per record, quotes), none kept: the count of data records. */
-function checkCsv(file: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let columns: Column[] | undefined;
-    let records = 0;
-    let failed = false;
-    const fail = (error: unknown, parser?: Papa.Parser): void => {
-      if (failed) return;
-      failed = true;
-      parser?.abort();
-      reject(unreadable(file, error));
-    };
-    Papa.parse<string[]>(createReadStream(file, { encoding: 'utf8' }), {
-      ...PAPA,
-      step: (result, parser) => {
-        if (failed) return;
-        const [problem] = result.errors;
-        if (problem !== undefined) return fail(new UsageError(`${file}: record ${records + 1}: ${problem.message}`), parser);
-        try {
-          if (columns === undefined) columns = columnsOf(result.data);
-          else if (result.data.length !== columns.length) fail(fieldCount(file, ++records, result.data, columns), parser);
-          else records++;
-        } catch (error) {
-          fail(error, parser);
-        }
-      },
-      complete: () => {
-        if (failed) return;
-        if (columns === undefined) fail(new UsageError(`${file}: empty, not even a header row (columns: docs/cli.md)`));
-        else resolve(records);
-      },
-      error: (error: Error) => fail(error),
-    });
+/**
+ * The data records of a CSV file, each as `map` makes it of the header's columns (checked by
+ * `columnsOf`) and its cells, as many as the header's. Papa Parse reads the file a chunk at a time; the file is
+ * paused while the reader is behind, so memory stays flat. A quote never closed, or a record of
+ * more or fewer fields than the header, is a `UsageError` naming the record.
+ */
+async function* csvRecords<T>(file: string, map: (columns: readonly Column[], cells: readonly string[]) => T): AsyncGenerator<T, void, undefined> {
+  const input = createReadStream(file, { encoding: 'utf8' });
+  let queue: string[][] = [];
+  let head = 0;
+  let received = 0;
+  let done = false;
+  let failure: unknown;
+  let wake: (() => void) | undefined;
+  const woken = (): void => {
+    wake?.();
+    wake = undefined;
+  };
+  Papa.parse<string[]>(input, {
+    ...PAPA,
+    chunk: (result, parser) => {
+      const [problem] = result.errors;
+      if (problem !== undefined) {
+        // Rows count from the header (row 0 of the file): a data record's number is its row's.
+        failure ??= new UsageError(`${file}: record ${Math.max(1, received + (problem.row ?? result.data.length))}: ${problem.message}`);
+        parser.abort();
+      } else queue.push(...result.data);
+      received += result.data.length;
+      if (queue.length - head > AHEAD) input.pause();
+      woken();
+    },
+    complete: () => {
+      done = true;
+      woken();
+    },
+    error: (error: Error) => {
+      failure ??= error;
+      done = true;
+      woken();
+    },
   });
+  let columns: Column[] | undefined;
+  let records = 0;
+  try {
+    for (;;) {
+      while (head < queue.length) {
+        const cells = queue[head++] as string[];
+        if (columns === undefined) columns = columnsOf(cells);
+        else if (cells.length !== columns.length)
+          throw new UsageError(`${file}: record ${records + 1} has ${cells.length} fields where the header has ${columns.length}`);
+        else {
+          records++;
+          yield map(columns, cells);
+        }
+      }
+      [queue, head] = [[], 0];
+      if (failure !== undefined) throw failure;
+      if (done) break;
+      if (input.isPaused()) input.resume();
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  } catch (error) {
+    throw unreadable(file, error);
+  } finally {
+    input.destroy();
+  }
+  if (columns === undefined) throw new UsageError(`${file}: empty, not even a header row (columns: docs/cli.md)`);
 }
 
 const unreadable = (file: string, error: unknown): UsageError => {
@@ -83,28 +113,6 @@ const unreadable = (file: string, error: unknown): UsageError => {
   const code = (error as NodeJS.ErrnoException).code;
   return new UsageError(`cannot read ${file}: ${code ?? (error instanceof Error ? error.message : String(error))}`);
 };
-
-/** The records of a CSV file {@link checkCsv} accepted, as orders, read as they are asked for (Papa Parse's Node stream, which waits for its reader). */
-async function* csvOrders(file: string): AsyncGenerator<unknown, void, undefined> {
-  const parser = Papa.parse(Papa.NODE_STREAM_INPUT, PAPA) as unknown as NodeJS.ReadWriteStream;
-  // `pipeline` destroys the file when the parser is (an import stopped early), and the parser when the file fails.
-  pipeline(createReadStream(file, { encoding: 'utf8' }), parser, () => {});
-  let columns: Column[] | undefined;
-  let records = 0;
-  try {
-    for await (const cells of parser as AsyncIterable<string[]>) {
-      if (columns === undefined) columns = columnsOf(cells);
-      else if (cells.length !== columns.length) throw fieldCount(file, ++records, cells, columns);
-      else {
-        records++;
-        yield orderOf(columns, cells);
-      }
-    }
-  } catch (error) {
-    throw unreadable(file, error);
-  }
-  if (columns === undefined) throw new UsageError(`${file}: empty, not even a header row (columns: docs/cli.md)`);
-}
 
 async function* jsonLinesOrders(file: string): AsyncGenerator<unknown, void, undefined> {
   const input = createReadStream(file, { encoding: 'utf8' });

@@ -135,7 +135,6 @@ export class Ledger {
     this.counts[outcome.status]++;
     if (flags.keyRefused === true) this.keyRefused = true;
     if (flags.unreachable === true) this.unreachable = true;
-    this.flush();
   }
 
   /** What record `index` said of itself, while it is not settled. */
@@ -152,7 +151,8 @@ export class Ledger {
     return this.read - this.pending.size;
   }
 
-  private flush(): void {
+  /** Writes the rows settled, in record order, up to the first one still open: call it after settling a batch. */
+  flush(): void {
     const batch: RowResult[] = [];
     for (let row = this.settled.get(this.next); row !== undefined; row = this.settled.get(this.next)) {
       batch.push(row);
@@ -162,6 +162,7 @@ export class Ledger {
   }
 
   close(): void {
+    this.flush();
     for (const sink of this.sinks) sink.close();
   }
 }
