@@ -110,7 +110,8 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
     });
     async function* records(): AsyncGenerator<unknown> {
       for await (const order of readOrders(options.file, options.format)) {
-        if (stopReading) return;
+        // Also when Ctrl-C came while the file was being checked, before the listener above was there.
+        if (stopReading || interrupt.interrupted) return;
         ledger.add(order);
         yield order;
       }
