@@ -35,7 +35,7 @@ const started = performance.now();
 const load = loadavg()
   .map((value) => value.toFixed(2))
   .join(' / ');
-const log = (message) => process.stderr.write(`[bench] ${message}\n`);
+const log = (message) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0)} s] ${message}\n`);
 const notes = [];
 
 const targets = await prepareTargets(process.argv.includes('--src') ? 'src' : 'dist');
