@@ -3,8 +3,8 @@ import { SandboxError } from './errors.js';
 import type { FaultOptions } from './faults.js';
 import type { ScenarioName } from './flows.js';
 import { isLoopbackAddress, isLoopbackHostHeader, isLoopbackOrigin } from './network.js';
-import type { Sandbox, SandboxWebhookConfig } from './sandbox-api.js';
-import { CONTROL_PREFIX, CONTROL_TOKEN_HEADER, errorResponse, isRecord, ok, type Peer, RuleViolation, readJson } from './wire.js';
+import type { Sandbox, SandboxMerchant, SandboxMerchantOptions, SandboxWebhookConfig } from './sandbox-api.js';
+import { CONTROL_PREFIX, CONTROL_TOKEN_HEADER, errorResponse, isRecord, notFound, ok, type Peer, RuleViolation, readJson } from './wire.js';
 
 /** Path prefix of the control endpoints a `listen()` server adds, for tests in other processes or languages. */
 
@@ -56,14 +56,17 @@ export async function answerControl(sandbox: Sandbox, request: Request, peer: Pe
  * `GET otp?phone=`, `GET email-token?email=`, `GET orders`, `GET orders/<tn>`,
  * `POST orders/<tn>/advance {to, exceptionCode?}`, `POST orders/<tn>/play {scenario}`,
  * `PUT webhook {url, headerName?, headerValue?}`, `DELETE webhook`, `GET webhooks`,
- * `POST faults {rate, kinds, seed?, slowMs?}`, `DELETE faults`.
+ * `POST faults {rate, kinds, seed?, slowMs?}`, `DELETE faults`; the merchants:
+ * `POST merchants {apiKey?, businessName?, pickupLocation?, webhook?}` (a ready merchant, as
+ * `createMerchant`), `GET merchants`, `GET merchants/<id>/orders`, `PUT|DELETE merchants/<id>/webhook`.
  */
 async function control(sandbox: Sandbox, request: Request): Promise<Response> {
   const url = new URL(request.url);
   const path = url.pathname.slice(url.pathname.indexOf(CONTROL_PREFIX) + CONTROL_PREFIX.length).replace(/\/+$/, '');
-  const key = `${request.method} ${path.replace(/^\/orders\/[^/]+/, '/orders/:tn')}`;
+  const key = `${request.method} ${path.replace(/^\/orders\/[^/]+/, '/orders/:tn').replace(/^\/merchants\/[^/]+/, '/merchants/:id')}`;
   try {
     const trackingNumber = decodePathSegment(/^\/orders\/([^/]+)/.exec(path)?.[1] ?? '');
+    const merchant = (): SandboxMerchant => merchantById(sandbox, decodePathSegment(/^\/merchants\/([^/]+)/.exec(path)?.[1] ?? ''));
     switch (key) {
       case 'GET /otp':
         return ok({ phone: url.searchParams.get('phone'), otp: sandbox.lastOtp(url.searchParams.get('phone') ?? '') ?? null });
@@ -96,6 +99,18 @@ async function control(sandbox: Sandbox, request: Request): Promise<Response> {
       case 'DELETE /faults':
         sandbox.clearFaults();
         return ok(null);
+      case 'POST /merchants':
+        return ok(merchantView(sandbox.createMerchant((await body(request)) as SandboxMerchantOptions)), 201, 'Merchant created');
+      case 'GET /merchants':
+        return ok(sandbox.merchants().map(merchantView));
+      case 'GET /merchants/:id/orders':
+        return ok(merchant().orders());
+      case 'PUT /merchants/:id/webhook':
+        merchant().setWebhook((await body(request)) as unknown as SandboxWebhookConfig);
+        return ok(null);
+      case 'DELETE /merchants/:id/webhook':
+        merchant().setWebhook(null);
+        return ok(null);
       default:
         return errorResponse(404, `Not Found: ${request.method} ${url.pathname}`);
     }
@@ -104,6 +119,17 @@ async function control(sandbox: Sandbox, request: Request): Promise<Response> {
     if (err instanceof RuleViolation) return err.toResponse();
     throw err;
   }
+}
+
+/** What the control endpoints answer for a merchant: its ids and key (its methods are the endpoints under `/merchants/<id>/`). */
+function merchantView(merchant: SandboxMerchant) {
+  return { id: merchant.id, apiKey: merchant.apiKey, businessId: merchant.businessId, pickupLocationId: merchant.pickupLocationId };
+}
+
+function merchantById(sandbox: Sandbox, id: string): SandboxMerchant {
+  const merchant = sandbox.merchants().find((candidate) => candidate.id === id);
+  if (merchant === undefined) throw notFound(`No merchant '${id}' in this sandbox (POST /__sandbox/merchants makes one)`);
+  return merchant;
 }
 
 function decodePathSegment(segment: string): string {
