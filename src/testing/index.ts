@@ -7,7 +7,7 @@
  */
 
 export { SandboxError } from './errors.js';
-export { FAULT_KINDS, type FaultKind, type FaultOptions } from './faults.js';
+export { FAULT_KINDS, type FaultKind, type FaultOptions, type FaultRule, type InjectedFault } from './faults.js';
 export { SCENARIOS, type ScenarioName } from './flows.js';
 export { SANDBOX_UPLOAD_HOST } from './order-rules.js';
 export { createSandbox } from './sandbox.js';

@@ -1,7 +1,7 @@
 // What a sandbox is, apart from how it is made (sandbox.ts): the control endpoints (control.ts)
 // and the msw handlers read it without importing the sandbox's machinery.
 import type { WebhookOrderType } from '../catalogue/order-types.js';
-import type { FaultOptions } from './faults.js';
+import type { FaultOptions, FaultRule, InjectedFault } from './faults.js';
 import type { ScenarioName } from './flows.js';
 import type { ListenOptions, SandboxServer } from './server.js';
 import type { AdvanceOptions } from './state-engine.js';
@@ -203,11 +203,32 @@ export interface Sandbox {
   webhookLog(): readonly WebhookDelivery[];
   /** Resolves once every pending webhook retry has delivered or given up. */
   drainWebhooks(): Promise<void>;
-  /** Makes a share of the following API requests fail; repeatable for a seed. */
+  /**
+   * Makes a share of the following API requests fail, drawn from a seeded PRNG: the same seed hits
+   * the same requests (by their order) with the same kinds. Replaces the share set before.
+   */
   injectFaults(options: FaultOptions): void;
+  /**
+   * Makes the requests it names fail, and no other: by method, path (a string, or a RegExp),
+   * API key, the `nth` matching request, `times` of them (default once). Faults add up, and come
+   * before `injectFaults`' share; the one returned counts its `matched` and `hits` requests and
+   * can be `remove()`d.
+   *
+   * @example
+   * ```ts
+   * // A lost answer: the next create IS made, then its connection is reset. With a
+   * // uniqueBusinessReference the SDK sends it again, and resolves with the order the first made.
+   * const lost = sandbox.injectFault({ kind: 'drop-after', method: 'POST', path: '/deliveries' });
+   * const order = await client.deliveries.create({ ...order, uniqueBusinessReference: 'order-1042' });
+   * lost.hits; // 1
+   * ```
+   */
+  injectFault(fault: FaultRule): InjectedFault;
+  /** The faults `injectFault` added (and not removed or cleared), oldest first. */
+  injectedFaults(): readonly InjectedFault[];
   /** Lapses (`false`) or renews the default merchant's bundle subscription: without one, its creates answer 403 with errorCode 8000002. */
   setSubscriptionActive(active: boolean): void;
-  /** Stops injecting faults: every following request is answered normally. */
+  /** Stops injecting faults, drawn and targeted: every following request is answered normally. */
   clearFaults(): void;
   /** Stops retries and timers and closes every `listen()` server. */
   close(): Promise<void>;

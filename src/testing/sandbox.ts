@@ -80,7 +80,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   const handle = async (request: Request): Promise<Response> => {
     if (request.method === 'OPTIONS') return preflight(request);
-    return faults.apply(() => route({ store, now, announce }, request));
+    return faults.apply(request, () => route({ store, now, announce }, request));
   };
   const fetchFn = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     try {
@@ -131,6 +131,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     webhookLog: () => webhooks.log(),
     drainWebhooks: () => webhooks.drain(),
     injectFaults: (faultOptions) => faults.configure(faultOptions),
+    injectFault: (rule) => faults.target(rule),
+    injectedFaults: () => faults.targeted(),
     clearFaults: () => faults.clear(),
     setSubscriptionActive: (active) => {
       defaultMerchant.subscriptionActive = active === true;

@@ -33,6 +33,8 @@ export const GIVEN: Record<string, string> = {
   onRetry: "declare const onRetry: NonNullable<SDK.ClientHooks['onRetry']>;",
   onError: "declare const onError: NonNullable<SDK.ClientHooks['onError']>;",
   sandbox: "declare const sandbox: import('delivery-sdk/testing').Sandbox;",
+  it: "declare const it: typeof import('vitest').it;",
+  expect: "declare const expect: typeof import('vitest').expect;",
   trackingNumber: 'declare const trackingNumber: string;',
   url: 'declare const url: string;',
   onEvent: "declare const onEvent: (event: import('delivery-sdk/webhooks').WebhookEvent) => void;",
