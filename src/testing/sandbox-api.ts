@@ -219,8 +219,8 @@ export interface Sandbox {
    * // A lost answer: the next create IS made, then its connection is reset. With a
    * // uniqueBusinessReference the SDK sends it again, and resolves with the order the first made.
    * const lost = sandbox.injectFault({ kind: 'drop-after', method: 'POST', path: '/deliveries' });
-   * const order = await client.deliveries.create({ ...order, uniqueBusinessReference: 'order-1042' });
-   * lost.hits; // 1
+   * const created = await client.deliveries.create({ ...order, uniqueBusinessReference: 'order-1042' });
+   * lost.hits; // 1: one order, created.trackingNumber its number
    * ```
    */
   injectFault(fault: FaultRule): InjectedFault;
