@@ -18,7 +18,8 @@ const SOURCE_ALIASES = Object.entries(compilerOptions.paths).map(([name, [file]]
   replacement: fileURLToPath(new URL(file, import.meta.url)),
 }));
 
-export default defineConfig({
+// `vitest run --mode full` (npm run test:full): the heavy runs at full size (test/support/sizes.ts).
+export default defineConfig(({ mode }) => ({
   resolve: {
     alias: SOURCE_ALIASES,
   },
@@ -39,5 +40,6 @@ export default defineConfig({
     // One line at the end when redis-server is missing and the Redis tracker tests were skipped.
     reporters: ['default', './test/support/missing-servers.ts', ...(jsonReport ? ['json'] : [])],
     ...(jsonReport ? { outputFile: { json: jsonReport } } : {}),
+    env: { DELIVERY_SDK_TEST_SIZE: mode === 'full' ? 'full' : 'quick' },
   },
-});
+}));

@@ -31,6 +31,7 @@ import {
 import { parseWebhookEvent, type WebhookEvent, WebhookPayloadError } from '../../src/webhooks/index.js';
 import { validOrders } from '../support/orders.js';
 import { propertySeed } from '../support/property-seed.js';
+import { runs } from '../support/sizes.js';
 
 type Path = ReadonlyArray<string | number>;
 type Issue = { path: Path; message: string; errorCode?: number };
@@ -253,7 +254,7 @@ describe('account, business and address validators', () => {
         expect(subject.validate(once)).toEqual(once);
         expect(input).toEqual(before);
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 
@@ -270,7 +271,7 @@ describe('account, business and address validators', () => {
         expect(error.cause).toBeUndefined();
         expectBlames(error, field.path);
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 });
@@ -310,7 +311,7 @@ describe('order validators', () => {
         }
         expect(input).toEqual(before);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -358,7 +359,7 @@ describe('order validators', () => {
         expect(error.cause).toBeUndefined();
         expectBlames(error, field.path);
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
   });
 
@@ -373,7 +374,7 @@ describe('order validators', () => {
           expectBlames(error, ['type']);
         },
       ),
-      { numRuns: 100 },
+      { numRuns: runs(100) },
     );
   });
 
@@ -396,7 +397,7 @@ describe('order validators', () => {
         const unknown = [...part, { sku: 'Z', quantity: 1 }];
         expect(checkReturnItemsSubset(unknown, original).map((issue) => issue.path[3])).toEqual(['sku']);
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 });
@@ -568,7 +569,7 @@ describe('resource methods given arbitrary input', () => {
           if (!method.valid(input) || (refusedBeforeSending && method.looksUpFirst !== true)) expect(sent - before, 'requests sent').toBe(0);
           if (!method.valid(input)) expect(error).toBeDefined();
         }),
-        { numRuns: 120 },
+        { numRuns: runs(120) },
       );
       expectPrototypeUntouched();
     },
@@ -588,7 +589,7 @@ describe('resource methods given arbitrary input', () => {
           }
         },
       ),
-      { numRuns: 300, seed },
+      { numRuns: runs(300), seed },
     );
     expect(sent, note).toBe(before);
   });
@@ -675,7 +676,7 @@ describe('a 2xx answer of any shape to a create call', () => {
           expect((outcome as { error: Error }).error.message).toMatch(/may exist/);
         }
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 });
@@ -725,7 +726,7 @@ describe('parseWebhookEvent, beyond test/webhooks/parse.test.ts', () => {
         for (const key of Object.keys(extra)) expect(Object.hasOwn(event.raw, key)).toBe(true);
         expectPrototypeUntouched();
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 
@@ -750,7 +751,7 @@ describe('parseWebhookEvent, beyond test/webhooks/parse.test.ts', () => {
           for (const key of inherited) expect((outcome as unknown as Record<string, unknown>)[key]).toBeUndefined();
         }
       }),
-      { numRuns: 100 },
+      { numRuns: runs(100) },
     );
   });
 
@@ -786,7 +787,7 @@ describe('parseWebhookEvent, beyond test/webhooks/parse.test.ts', () => {
         if (flagged.length === 0 && value !== null) expect(typeof (event as unknown as Record<string, unknown>)[field]).toBe('number');
         expect(event.raw[field]).toEqual(value);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -799,7 +800,7 @@ describe('parseWebhookEvent, beyond test/webhooks/parse.test.ts', () => {
           expect(outcome).toMatchObject({ trackingNumber: String(trackingNumber) });
         else expect((outcome as WebhookPayloadError).field).toBe('trackingNumber');
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -818,7 +819,7 @@ describe('parseWebhookEvent, beyond test/webhooks/parse.test.ts', () => {
           } else expect(outcome.raw['nested']).toBe(deep);
         },
       ),
-      { numRuns: 30 },
+      { numRuns: runs(30) },
     );
   });
 
@@ -834,7 +835,7 @@ describe('parseWebhookEvent, beyond test/webhooks/parse.test.ts', () => {
           onlyTyped(bytes.buffer);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });
