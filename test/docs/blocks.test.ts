@@ -66,7 +66,7 @@ describe('The code blocks of README.md and docs/', () => {
   });
 
   it('the curl blocks of docs/sandbox.md run against the sandbox CLI as written, answering what they show', async () => {
-    const { answers, started } = await runHttpReference(HTTP_REFERENCE);
+    const { answers, started, webhooks } = await runHttpReference(HTTP_REFERENCE);
     // What the CLI prints when it starts, as the first block shows it.
     expect(started.documented).toHaveLength(2);
     for (const line of started.documented)
@@ -80,6 +80,10 @@ describe('The code blocks of README.md and docs/', () => {
       if (answer.documented !== undefined) expect(answer.output, answer.command).toMatch(answer.documented);
       else expect(answer.output, answer.command).toMatch(/^\{"success":true,/);
     }
+    // "Your endpoint" got the order's webhooks, state by state, with the header the page set.
+    expect(webhooks.map((hook) => [hook.body.trackingNumber, hook.body.state, hook.headers['x-auth']])).toEqual(
+      [20, 21, 24, 30, 24, 41, 45].map((state) => ['70000001', state, 'secret']),
+    );
   });
 });
 

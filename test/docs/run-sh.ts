@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type ReceivedWebhook, startReceiver } from '../support/sandbox.js';
 import { type Block, blocksOf } from './blocks.js';
 import { root } from './pages.js';
 
@@ -15,6 +16,8 @@ export const HTTP_REFERENCE: Block[] = blocksOf('docs/sandbox.md').filter((block
 
 const CLI = join(root, 'dist/cli/sandbox.js');
 const DOCUMENTED_PORT = '4010';
+/** The webhook receiver the page points the sandbox at ("your endpoint"): here one of the test's own. */
+const DOCUMENTED_RECEIVER = '127.0.0.1:3000';
 
 export interface Answer {
   /** The curl command, as the page writes it. */
@@ -95,22 +98,27 @@ function bash(script: string, folder: string): Promise<string> {
  * Runs the blocks as the page writes them and returns every curl's answer, in order, and what the
  * CLI printed on start, with whether it matches what the first block shows.
  */
-export async function runHttpReference(blocks: readonly Block[]): Promise<{ answers: Answer[]; started: { printed: string; documented: RegExp[] } }> {
+export async function runHttpReference(
+  blocks: readonly Block[],
+): Promise<{ answers: Answer[]; started: { printed: string; documented: RegExp[] }; webhooks: ReceivedWebhook[] }> {
   const [first, ...rest] = blocks;
   if (first === undefined) throw new Error('docs/sandbox.md has no shell block');
   const [serverLine = '', ...firstLines] = first.code.split('\n');
   const folder = mkdtempSync(join(tmpdir(), 'delivery-sdk-http-reference-'));
+  const receiver = await startReceiver();
   const { child, port, printed } = await startServer(serverLine, folder);
+  const ours = (text: string): string =>
+    text.replaceAll(DOCUMENTED_PORT, port).replaceAll(DOCUMENTED_RECEIVER, receiver.url.slice('http://'.length).replace(/\/hooks$/, ''));
   try {
     const started = firstLines
       .filter((line) => line.startsWith('# ') && !line.startsWith('# Not run'))
       .map((line) => documentedPattern(line.slice(2).replaceAll(DOCUMENTED_PORT, port)));
     // Each curl's answer on lines of its own, with a line after it to split the output on.
-    const script = ['set -e', 'curl() { command curl --max-time 20 "$@"; printf \'\\n@@@\\n\'; }', ...firstLines, ...rest.map((block) => block.code)]
-      .join('\n')
-      .replaceAll(DOCUMENTED_PORT, port);
-    const outputs = (await bash(script, folder)).split('\n@@@\n').slice(0, -1);
-    const commands = commandsOf(blocks.map((block) => ({ ...block, code: block.code.replaceAll(DOCUMENTED_PORT, port) })));
+    const script = ['set -e', 'curl() { command curl --max-time 20 "$@"; printf \'\\n@@@\\n\'; }', ...firstLines, ...rest.map((block) => block.code)].join(
+      '\n',
+    );
+    const outputs = (await bash(ours(script), folder)).split('\n@@@\n').slice(0, -1);
+    const commands = commandsOf(blocks.map((block) => ({ ...block, code: ours(block.code) })));
     if (outputs.length !== commands.length) throw new Error(`${commands.length} curl commands, ${outputs.length} answers`);
     const answers = commands.map(({ command, documented }, i) => {
       const output = (outputs[i] ?? '').trim();
@@ -122,10 +130,11 @@ export async function runHttpReference(blocks: readonly Block[]): Promise<{ answ
       }
       return { command, output, json, documented };
     });
-    return { answers, started: { printed, documented: started } };
+    return { answers, started: { printed, documented: started }, webhooks: receiver.received };
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(undefined)));
+    await receiver.close();
     rmSync(folder, { recursive: true, force: true });
   }
 }
