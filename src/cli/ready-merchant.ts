@@ -2,9 +2,10 @@ import { DeliveryClient } from '../index.js';
 import type { Sandbox } from '../testing/index.js';
 
 /**
- * Gives `sandbox` a ready merchant: a business with a pickup location, which orders need (1073
- * otherwise). Made through the public client over `sandbox.fetch`, as a merchant would; the one
- * place to swap for the sandbox's own one-call set-up (issue 41) once it lands.
+ * Makes the sandbox's own account (its `apiKey`, the key a script is given) a ready merchant: a
+ * business with a pickup location, which orders need (1073 otherwise). Made through the public
+ * client over `sandbox.fetch`, as a merchant would; `sandbox.createMerchant()` makes merchants of
+ * other keys, not this one.
  */
 export async function readyMerchant(sandbox: Sandbox): Promise<void> {
   const client = new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, fetch: sandbox.fetch });

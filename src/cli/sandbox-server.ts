@@ -37,7 +37,8 @@ is printed once and written to --control-token-file (default: a file in the temp
 named in the output), which only the user who started the sandbox can read:
 <origin>/__sandbox/otp?phone=, /__sandbox/orders,
 POST /__sandbox/orders/<trackingNumber>/advance {"to": 20}, POST .../play {"scenario": "success"},
-PUT /__sandbox/webhook, GET /__sandbox/webhooks, POST|DELETE /__sandbox/faults.`;
+PUT /__sandbox/webhook, GET /__sandbox/webhooks, POST|DELETE /__sandbox/faults,
+POST /__sandbox/merchants (another merchant, ready to take orders: its API key and ids).`;
 
 /** Which command serves, and whether its sandbox holds a ready merchant unless `--empty` says not. */
 export interface ServeOptions {
