@@ -18,6 +18,7 @@ import { LOG_LEVELS, log } from './logger.js';
 import type { CallOptions, ClientHooks } from './options.js';
 import { redactHeaders, secretsOf } from './redaction.js';
 import { mayHaveActed, retryDelay } from './retry.js';
+import type { AttemptTelemetry } from './telemetry.js';
 
 type HookEvent<K extends keyof ClientHooks> = Parameters<NonNullable<ClientHooks[K]>>[0];
 
@@ -148,13 +149,18 @@ export class Call<T> {
     const { config, request, options } = this;
     const idempotent = this.endpoint.idempotent ?? (request.method === 'GET' || request.method === 'PUT');
     const maxRetries = options.maxRetries ?? config.maxRetries;
+    const { traced: observer } = this.endpoint;
     for (let attempt = 1; ; attempt++) {
       let failure: DeliveryError;
       let wait: number | undefined;
+      const traced = observer?.attempt(attempt - 1);
       try {
-        return await this.#attempt(attempt);
+        const answered = await this.#attempt(attempt, traced);
+        traced?.end(answered.response.status);
+        return answered;
       } catch (error) {
         failure = this.#failure(error, attempt);
+        traced?.end(undefined, failure);
         this.#mayHaveActed ||= mayHaveActed(failure);
         // A kyHooks afterResponse hook returned ky.retry(): documented to bypass the policy.
         const forced = isForceRetryError(error) && attempt <= maxRetries;
@@ -182,7 +188,8 @@ export class Call<T> {
     }
   }
 
-  async #attempt(attempt: number): Promise<WithResponse<T>> {
+  /** One attempt; with `traced`, its trace context (`traceparent`) goes with it. */
+  async #attempt(attempt: number, traced: AttemptTelemetry | undefined): Promise<WithResponse<T>> {
     const { config, request, options } = this;
     if (config.hooks.onRequest !== undefined || config.logThreshold <= LOG_LEVELS.debug) {
       const headers = redactHeaders(this.#headers, config.authHeaderName);
@@ -190,7 +197,7 @@ export class Call<T> {
       notify(config, 'onRequest', { ...request, attempt, headers });
     }
     const clock = new AttemptClock(options.signal, this.#timeout, this.#deadlineAt - Date.now());
-    const work = this.#exchange(clock, attempt);
+    const work = this.#exchange(clock, attempt, traced?.headers(this.#headers) ?? this.#headers);
     // Left to settle on its own once the clock cuts the attempt; its outcome is no longer awaited.
     work.catch(() => undefined);
     try {
@@ -204,13 +211,13 @@ export class Call<T> {
   }
 
   /** Sends one attempt and reads its answer to the last byte. */
-  async #exchange(clock: AttemptClock, attempt: number): Promise<WithResponse<T>> {
+  async #exchange(clock: AttemptClock, attempt: number, headers: Readonly<Record<string, string>>): Promise<WithResponse<T>> {
     const { config, request } = this;
     const timed = config.hooks.onResponse !== undefined || config.logThreshold <= LOG_LEVELS.debug;
     const started = timed ? Date.now() : 0;
     // ky's own timeout aborts the request at the clock's limit; a signal is passed only when the caller gave one (see deadline.ts).
     // One options object of few keys: ky merges every key of every options object it is given, on every request.
-    const kyOptions: Options = { ...this.#requests.options, method: request.method, headers: this.#headers, body: this.#json ?? null, timeout: clock.limitMs };
+    const kyOptions: Options = { ...this.#requests.options, method: request.method, headers, body: this.#json ?? null, timeout: clock.limitMs };
     if (this.options.signal !== undefined) kyOptions.signal = this.options.signal;
     // The attempt count, for the user's ky hooks only.
     if (kyOptions.hooks !== undefined) kyOptions.context = { attempt };

@@ -5,10 +5,11 @@
  */
 
 import { abortedByCaller } from '../../../core/deadline.js';
-import { type DeliveryCore, requireCore } from '../../../core/delivery-core.js';
+import { coreInternals, type DeliveryCore } from '../../../core/delivery-core.js';
 import type { Checked, Validation } from '../../../core/input.js';
 import { validationFor } from '../../../core/operation.js';
 import type { RequestOptions } from '../../../core/options.js';
+import type { BulkTelemetry } from '../../../core/telemetry.js';
 import { type BulkCreatedDelivery, type BulkCreateResult, type BulkFailure, byIndex } from '../../../errors/bulk-result.js';
 import {
   ApiError,
@@ -125,6 +126,8 @@ interface Upload {
   readonly deleteFailedDeliveries: boolean;
   readonly requestOptions: RequestOptions;
   readonly validation: Validation;
+  /** Told of the upload's chunks, when the client has `telemetry`; the upload ends it. */
+  readonly traced: BulkTelemetry | undefined;
 }
 
 /** How an upload ended: the index of the first order not sent, and why it stopped early (if it did). */
@@ -145,6 +148,7 @@ interface UploadEnd {
 async function* upload(core: DeliveryCore, source: Source, settings: Upload, prepared?: readonly Checked[]): AsyncGenerator<BulkChunkOutcome, UploadEnd> {
   const { chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions, validation } = settings;
   const { signal } = requestOptions;
+  const observer = settings.traced;
   const progress: BulkProgress = { done: 0, created: 0, failed: 0, total: source.kind === 'array' ? source.orders.length : undefined };
   let reason: DeliveryError | undefined;
   const serviceErrors: Array<ApiError | CodedDeliveryError> = [];
@@ -156,14 +160,17 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
   /** Posts a chunk, learns from its answer whether the upload must stop, and counts its outcome into the progress. */
   const runChunk = async (chunk: ReadChunk): Promise<BulkChunkOutcome> => {
     const { start, size, refused } = chunk;
-    const { created, failed, createdIds, stop, serviceError } = await postChunk(core, chunk, deleteFailedDeliveries, requestOptions);
+    const traced = observer?.chunk(start, size);
+    const { created, failed, createdIds, stop, serviceError } = await postChunk(core, chunk, deleteFailedDeliveries, requestOptions, traced);
     reason ??= stop;
     if (serviceError !== undefined) serviceErrors.push(serviceError);
     const notCreated = refused.concat(failed).sort(byIndex);
     progress.done += size;
     progress.created += created.length;
     progress.failed += notCreated.length;
-    return { start, size, created, failed: notCreated, createdIds, progress: { ...progress } };
+    const outcome = { start, size, created, failed: notCreated, createdIds, progress: { ...progress } };
+    traced?.end({ orders: outcome });
+    return outcome;
   };
 
   const running = new Map<Promise<BulkChunkOutcome>, Promise<readonly [Promise<BulkChunkOutcome>, BulkChunkOutcome]>>();
@@ -219,6 +226,7 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
         thrown ??= new DeliveryError('streamBulk: onSettled threw', { cause });
       }
     }
+    observer?.end(reason ?? (thrown as DeliveryError | undefined));
     await chunks.return();
     // Leaving the loop (a `break`) runs only this block: it is the one place to say onSettled failed.
     // biome-ignore lint/correctness/noUnsafeFinally: the error replaces a return, never another error (onSettled ran for chunks that settled)
@@ -233,13 +241,15 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
  * uses. A `ValidationError` listing every invalid order, and every repeated reference, when any
  * is wrong; else the orders as they will be sent.
  */
-function start(core: DeliveryCore, orders: unknown, options: BulkStreamOptions | undefined): { source: Source; settings: Upload } {
-  requireCore(core);
+function start(core: DeliveryCore, orders: unknown, options: BulkStreamOptions | undefined, operation: string): { source: Source; settings: Upload } {
+  const { telemetry, baseUrl } = coreInternals(core).config;
   const source = sourceOf(orders);
   if (source instanceof ValidationError) throw source;
   const { chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions } = settingsOf(options);
   const validation = validationFor(core, requestOptions);
-  return { source, settings: { chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions, validation } };
+  // The span of the sending, which ends with it (one that fails before it sends a chunk, the check of an array refused, has none).
+  const traced = telemetry?.bulk(operation, baseUrl);
+  return { source, settings: { chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions, validation, traced } };
 }
 
 /**
@@ -294,7 +304,7 @@ function start(core: DeliveryCore, orders: unknown, options: BulkStreamOptions |
  * ```
  */
 export async function createBulkDeliveries(core: DeliveryCore, orders: BulkInput, options?: BulkCreateOptions): Promise<BulkCreateResult> {
-  const { source, settings } = start(core, orders, options);
+  const { source, settings } = start(core, orders, options, 'deliveries.createBulk');
   const { signal } = settings.requestOptions;
   if (signal?.aborted) throw aborted(signal);
   const prepared = source.kind === 'array' && settings.validation !== false ? await checkArray(source.orders, settings.validation) : undefined;
@@ -374,7 +384,7 @@ export async function* streamBulkDeliveries(
   orders: BulkInput,
   options?: BulkStreamOptions,
 ): AsyncGenerator<BulkChunkOutcome, void, undefined> {
-  const { source, settings } = start(core, orders, options);
+  const { source, settings } = start(core, orders, options, 'deliveries.streamBulk');
   const { signal } = settings.requestOptions;
   if (signal?.aborted) throw aborted(signal);
   const { reason } = yield* upload(core, source, settings);

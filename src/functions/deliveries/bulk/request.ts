@@ -9,6 +9,7 @@ import { errorMappingFor } from '../../../core/error-mapping-loader.js';
 import { asRecord, isRecord } from '../../../core/guards.js';
 import { type AnswerContext, sendBuilt } from '../../../core/operation.js';
 import type { RequestOptions } from '../../../core/options.js';
+import type { CallTelemetry } from '../../../core/telemetry.js';
 import type { BulkCreatedDelivery, BulkFailure } from '../../../errors/bulk-result.js';
 import {
   ApiError,
@@ -54,6 +55,7 @@ export async function postChunk(
   { orders, indexes }: Pick<ReadChunk, 'orders' | 'indexes'>,
   deleteFailedDeliveries: boolean,
   requestOptions: RequestOptions,
+  observer?: CallTelemetry,
 ): Promise<PostedChunk> {
   const posted: PostedChunk = { created: [], failed: [], createdIds: [] };
   if (orders.length === 0) return posted;
@@ -67,7 +69,11 @@ export async function postChunk(
     const transform = (data: unknown, answered: ResponseContext): unknown => ((context = answered), data);
     // Each order's JSON as it was checked, joined: nothing is serialised twice, nothing read again.
     const json = `{"deliveries":[${orders.map((order) => order.json ?? 'null').join(',')}],"deleteFailedDeliveries":${deleteFailedDeliveries}}`;
-    const { data } = await sendBuilt(core, { method: 'POST', path: BULK_PATH, query: { apiVersion: 1 }, json, idempotent: false, transform }, requestOptions);
+    const { data } = await sendBuilt(
+      core,
+      { method: 'POST', path: BULK_PATH, query: { apiVersion: 1 }, json, idempotent: false, transform, traced: observer },
+      requestOptions,
+    );
     answer = { data, ...context };
     unreported = new ResponseShapeError(`POST ${BULK_PATH} answered ${context.status} without reporting this order`, context);
   } catch (caught) {
