@@ -3,8 +3,10 @@ import {
   type Context,
   type Counter,
   context,
+  createNoopMeter,
   diag,
   type Histogram,
+  isSpanContextValid,
   type MeterProvider,
   metrics,
   propagation,
@@ -59,6 +61,9 @@ interface Instruments {
   readonly failed: Counter;
   readonly webhooks: Counter;
 }
+
+/** The class of a histogram that records nothing: no meter provider is registered. */
+const NOOP_HISTOGRAM = createNoopMeter().createHistogram('noop').constructor;
 
 /** The metric instruments, on `provider` or, without one, on the global provider of the moment (made again when it changes). */
 function instrumentsOn(provider: MeterProvider | undefined): () => Instruments {
@@ -193,6 +198,8 @@ interface Shape {
   readonly request: Attributes;
   /** The HTTP client conventions' name of an attempt: `{method} {url.template}`, or the method alone. */
   readonly attemptName: string;
+  /** `request` with each `http.response.status_code` answered so far: an attempt that succeeds allocates none. */
+  readonly answered: Map<number, Attributes>;
 }
 
 const shapes = new WeakMap<TelemetryOperation, Map<Server, Shape>>();
@@ -206,7 +213,7 @@ function shapeOf(operation: TelemetryOperation, server: Server): Shape {
     const request: Attributes = { 'delivery.operation': name, 'http.request.method': method, 'server.address': server.address, 'server.port': server.port };
     const template = route === undefined ? undefined : `${server.basePath}${route}`;
     if (template !== undefined) request['url.template'] = template;
-    byServer.set(server, (shape = { request, attemptName: template === undefined ? method : `${method} ${template}` }));
+    byServer.set(server, (shape = { request, attemptName: template === undefined ? method : `${method} ${template}`, answered: new Map() }));
   }
   return shape;
 }
@@ -215,6 +222,8 @@ function shapeOf(operation: TelemetryOperation, server: Server): Shape {
 class CallSpan implements CallTelemetry {
   readonly span: Span;
   readonly context: Context;
+  /** The span has a trace to join (an SDK is registered): its attempts are spans too. Without one, they are timed alone. */
+  readonly spanned: boolean;
   readonly shape: Shape;
   #instruments: Instruments | undefined;
   #status: number | undefined;
@@ -236,7 +245,9 @@ class CallSpan implements CallTelemetry {
     this.shape = shapeOf(operation, server);
     this.#knowsOrder = more?.['delivery.tracking_number'] !== undefined;
     this.span = telemetry.span(name, SpanKind.INTERNAL, more === undefined ? this.shape.request : { ...this.shape.request, ...more }, parent);
-    this.context = trace.setSpan(parent, this.span);
+    // No tracer provider registered: the span is a blank one, and its attempts would be too.
+    this.spanned = isSpanContextValid(this.span.spanContext());
+    this.context = this.spanned ? trace.setSpan(parent, this.span) : parent;
   }
 
   attempt(resendCount: number): AttemptTelemetry {
@@ -317,11 +328,13 @@ function countOrders(instruments: Instruments, operation: string, created: numbe
 /** One attempt: a CLIENT span (`POST /v2/deliveries?apiVersion=1`), the trace context it sends, and its duration in `http.client.request.duration`. */
 class AttemptSpan implements AttemptTelemetry {
   readonly #call: CallSpan;
-  readonly #span: Span;
+  /** None when the call has no trace to join (no tracer provider registered). */
+  readonly #span: Span | undefined;
   readonly #started = performance.now();
 
   constructor(call: CallSpan, resendCount: number) {
     this.#call = call;
+    if (!call.spanned) return;
     const { request, attemptName } = call.shape;
     const attributes = resendCount > 0 ? { ...request, 'http.request.resend_count': resendCount } : request;
     this.#span = call.telemetry.span(attemptName, SpanKind.CLIENT, attributes, call.context);
@@ -333,7 +346,8 @@ class AttemptSpan implements AttemptTelemetry {
       if (!this.#call.telemetry.propagate || propagation.fields().length === 0) return headers;
       // The propagator the application registered writes its headers (`traceparent`); a no-op one, none.
       const carrier: Record<string, string> = {};
-      propagation.inject(trace.setSpan(this.#call.context, this.#span), carrier);
+      const span = this.#span;
+      propagation.inject(span === undefined ? this.#call.context : trace.setSpan(this.#call.context, span), carrier);
       return Object.keys(carrier).length === 0 ? headers : { ...headers, ...carrier };
     } catch (error) {
       fault('the trace context of an attempt', error);
@@ -342,24 +356,35 @@ class AttemptSpan implements AttemptTelemetry {
   }
 
   end(answered: number | undefined, error?: DeliveryError): void {
+    const span = this.#span;
     try {
       const seconds = (performance.now() - this.#started) / 1000;
+      const call = this.#call;
       const status = answered ?? (error as { status?: number } | undefined)?.status;
-      this.#call.answered(status, error);
-      const span = this.#span;
-      const measured: Attributes = { ...this.#call.shape.request };
-      if (status !== undefined) measured['http.response.status_code'] = status;
-      if (error === undefined) span.setAttributes(measured);
-      else {
-        measured['error.type'] = errorType(error);
-        span.setAttributes({ ...measured, ...errorAttributes(error) });
-        span.setStatus({ code: SpanStatusCode.ERROR, message: errorType(error) });
+      call.answered(status, error);
+      const { duration } = call.instruments;
+      // Neither a span nor a histogram records anything: no OpenTelemetry SDK is registered.
+      if (span === undefined && duration.constructor === NOOP_HISTOGRAM) return;
+      const { request, answered: byStatus } = call.shape;
+      let measured: Attributes;
+      if (error === undefined && status !== undefined) {
+        measured = byStatus.get(status) ?? { ...request, 'http.response.status_code': status };
+        if (byStatus.size < 64) byStatus.set(status, measured);
+        span?.setAttributes(measured);
+      } else {
+        measured = { ...request };
+        if (status !== undefined) measured['http.response.status_code'] = status;
+        if (error !== undefined) {
+          measured['error.type'] = errorType(error);
+          span?.setAttributes({ ...measured, ...errorAttributes(error) });
+          span?.setStatus({ code: SpanStatusCode.ERROR, message: errorType(error) });
+        } else span?.setAttributes(measured);
       }
-      this.#call.instruments.duration.record(seconds, measured);
+      duration.record(seconds, measured);
     } catch (caught) {
       fault('the end of an attempt span', caught);
     } finally {
-      this.#span.end();
+      span?.end();
     }
   }
 }
@@ -385,7 +410,7 @@ class BulkSpan implements BulkTelemetry {
     const parent = context.active();
     const attributes: Attributes = { 'delivery.operation': operation.name, 'server.address': server.address, 'server.port': server.port };
     this.#span = telemetry.span(operation.name, SpanKind.INTERNAL, attributes, parent);
-    this.#context = trace.setSpan(parent, this.#span);
+    this.#context = isSpanContextValid(this.#span.spanContext()) ? trace.setSpan(parent, this.#span) : parent;
   }
 
   chunk(start: number, size: number): CallTelemetry {
