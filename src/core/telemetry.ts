@@ -89,8 +89,11 @@ export interface WebhookTelemetry {
  * throw: an implementation of your own must never throw.
  */
 export interface DeliveryTelemetry {
-  /** A call of `operation` to `baseUrl` starts; `trackingNumber` when its route names the order. */
-  call(operation: TelemetryOperation, baseUrl: string, trackingNumber: string | undefined): CallTelemetry;
+  /**
+   * A call of `operation` to `baseUrl` starts; `trackingNumber` when its route names the order.
+   * Undefined when nothing of the call would be recorded or sent: the SDK then tells nothing more of it.
+   */
+  call(operation: TelemetryOperation, baseUrl: string, trackingNumber: string | undefined): CallTelemetry | undefined;
   /** A bulk upload (`deliveries.createBulk`, `deliveries.streamBulk`) to `baseUrl` starts sending; each chunk is a `POST /deliveries/bulk?apiVersion=1`. */
   bulk(operation: string, baseUrl: string): BulkTelemetry;
   /** A webhook request arrives, with its headers (for a trace context its sender propagated). */

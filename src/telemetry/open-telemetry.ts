@@ -158,10 +158,13 @@ class Telemetry implements DeliveryTelemetry {
     return this.#tracer.startSpan(name, { kind, attributes }, parent);
   }
 
-  call(operation: TelemetryOperation, baseUrl: string, trackingNumber: string | undefined): CallTelemetry {
+  call(operation: TelemetryOperation, baseUrl: string, trackingNumber: string | undefined): CallTelemetry | undefined {
     try {
       const order = trackingNumber === undefined ? undefined : { 'delivery.tracking_number': trackingNumber };
-      return new CallSpan(this, operation, serverOf(baseUrl), operation.name, context.active(), order);
+      const call = new CallSpan(this, operation, serverOf(baseUrl), operation.name, context.active(), order);
+      // No OpenTelemetry SDK registered (no trace to join, no metric recorded, no propagator): the call is left alone.
+      if (!call.spanned && call.instruments.duration.constructor === NOOP_HISTOGRAM && (!this.propagate || propagation.fields().length === 0)) return undefined;
+      return call;
     } catch (error) {
       fault('a call span', error);
       return UNTRACED_CALL;

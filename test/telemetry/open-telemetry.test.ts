@@ -536,6 +536,13 @@ describe('the option', () => {
       const client = await clientWith({ fetch: traced.fetch, telemetry: openTelemetry() });
       await expect(client.deliveries.create(order())).resolves.toHaveProperty('trackingNumber');
       expect(traced.sent[0]?.has('traceparent')).toBe(false);
+      // Nothing would be recorded or sent: the SDK is told nothing more of the call (no attempt, no end).
+      const operation = { name: 'deliveries.create', method: 'POST', route: '/deliveries' };
+      expect(openTelemetry().call(operation, sandbox.baseUrl, undefined)).toBeUndefined();
+      // A propagator alone is enough to be told: it may carry the trace context the application holds.
+      propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+      expect(openTelemetry().call(operation, sandbox.baseUrl, undefined)).toBeDefined();
+      expect(openTelemetry({ propagate: false }).call(operation, sandbox.baseUrl, undefined)).toBeUndefined();
     } finally {
       propagation.setGlobalPropagator(new W3CTraceContextPropagator());
     }
