@@ -66,15 +66,14 @@ export function onWire<T>(input: unknown, check: (wire: unknown) => CheckResult<
   return check(wire);
 }
 
-const hasOwn = Object.prototype.hasOwnProperty;
-
 /**
  * The JSON text of a value the SDK owns (a snapshot, or what the schemas returned for one):
  * `undefined` for no body. Refuses to write when a library set `toJSON` on `Object.prototype` or
  * `Array.prototype`: JSON would then send what that function returns, not what was checked.
  */
 export function writeJson(value: unknown): string | undefined {
-  if (hasOwn.call(Object.prototype, 'toJSON') || hasOwn.call(Array.prototype, 'toJSON'))
+  // Array.prototype's own or Object.prototype's, whose it inherits.
+  if ('toJSON' in Array.prototype)
     throw new ConfigurationError('Object.prototype.toJSON or Array.prototype.toJSON is set: JSON would send what it returns, not what the SDK checked.');
   return JSON.stringify(value);
 }
@@ -85,10 +84,12 @@ export const MAX_DEPTH = 500;
 /** Why a value cannot be read into a snapshot; `path` is filled in as the reading unwinds. */
 class Unreadable {
   readonly path: Array<string | number> = [];
-  constructor(
-    readonly message: string,
-    readonly cause?: unknown,
-  ) {}
+  declare readonly message: string;
+  declare readonly cause: unknown;
+  constructor(message: string, cause?: unknown) {
+    this.message = message;
+    this.cause = cause;
+  }
 }
 
 const TOO_DEEP = `is nested more than ${MAX_DEPTH} levels deep: too deep to be sent as JSON`;
@@ -188,8 +189,7 @@ function readArray(source: readonly unknown[], depth: number, above: object[]): 
   enter(source, depth, above);
   const copy: unknown[] = [];
   // A Proxy's length may be anything: JSON reads it as a whole number (ToLength).
-  const given: unknown = source.length;
-  const length = Number.isSafeInteger(given) ? (given as number) : Math.min(Math.trunc(+(given as number)) || 0, Number.MAX_SAFE_INTEGER);
+  const length = Math.trunc(+source.length);
   let index = 0;
   try {
     for (; index < length; index++) {
@@ -203,31 +203,35 @@ function readArray(source: readonly unknown[], depth: number, above: object[]): 
   return copy;
 }
 
-const toTag = Object.prototype.toString;
-
-/** Number, String, Boolean and BigInt objects, by their tag: the method that finds the slot that makes one, and how JSON reads it (else the slot). */
-const WRAPPERS = new Map<string, [slot: (this: object) => unknown, read?: (value: object) => unknown]>([
-  // JSON reads a Number object by ToNumber and a String object by ToString: its own valueOf or toString runs.
-  ['[object Number]', [Number.prototype.valueOf, (value) => +value]],
-  ['[object String]', [String.prototype.valueOf, String]],
-  ['[object Boolean]', [Boolean.prototype.valueOf]],
-  ['[object BigInt]', [BigInt.prototype.valueOf]],
-]);
+/**
+ * Number, String, Boolean and BigInt objects: the method that throws for any object but one (it
+ * reads the slot that makes one), and how JSON reads it (else the slot). JSON reads a Number object
+ * by ToNumber and a String object by ToString: its own valueOf or toString runs.
+ */
+const WRAPPERS: ReadonlyArray<[slot: (this: object) => unknown, read?: (value: object) => unknown]> = [
+  [Number.prototype.valueOf, (value) => +value],
+  [String.prototype.valueOf, String],
+  [Boolean.prototype.valueOf],
+  [BigInt.prototype.valueOf],
+];
 
 /**
  * A Number, String, Boolean or BigInt object as JSON reads it (its number, its text, its boolean,
- * its BigInt); any other object as it is. An object literal is looked at no further.
+ * its BigInt); any other object as it is. An object whose prototype is Object's or none is looked
+ * at no further (a wrapper whose prototype was set to one of those is read as an object: asking
+ * would read a Proxy's `Symbol.toStringTag`, or cost four throws an object).
  */
 function primitiveOf(value: object): unknown {
   const prototype = Object.getPrototypeOf(value);
-  const wrapper = prototype === Object.prototype || prototype === null ? undefined : WRAPPERS.get(toTag.call(value));
-  if (wrapper === undefined) return value;
-  let primitive: unknown;
-  try {
-    primitive = wrapper[0].call(value);
-  } catch {
-    // a `Symbol.toStringTag` naming a wrapper: an ordinary object
-    return value;
+  if (prototype === Object.prototype || prototype === null) return value;
+  for (const [slot, read] of WRAPPERS) {
+    let primitive: unknown;
+    try {
+      primitive = slot.call(value);
+    } catch {
+      continue;
+    }
+    return read === undefined ? primitive : read(value);
   }
-  return wrapper[1] === undefined ? primitive : wrapper[1](value);
+  return value;
 }

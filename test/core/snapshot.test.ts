@@ -199,6 +199,34 @@ describe('the snapshot is what JSON would read, without the text between', () =>
     });
     expect(Object.is((snapshot as { zero: number }).zero, 0)).toBe(true);
   });
+
+  it('knows a wrapper by its slot, as JSON does, not by its tag or its prototype', () => {
+    class Amount extends Number {
+      get [Symbol.toStringTag]() {
+        return 'Amount';
+      }
+    }
+    class Faked {
+      readonly n = 7;
+      get [Symbol.toStringTag]() {
+        return 'Number';
+      }
+      valueOf() {
+        return 7;
+      }
+    }
+    const input = {
+      cod: new Amount(250),
+      faked: new Faked(),
+      tagged: { [Symbol.toStringTag]: 'String', n: 1 },
+    };
+    expect(snapshotOf(input)).toStrictEqual({ cod: 250, faked: { n: 7 }, tagged: { n: 1 } });
+    expect(snapshotOf(input)).toStrictEqual(JSON.parse(JSON.stringify(input)));
+    // JSON reads a Number object by ToNumber: a valueOf answering a BigInt is refused, as JSON refuses it.
+    const big = Object.assign(new Number(1), { valueOf: () => 1n });
+    expect(() => JSON.stringify({ cod: big })).toThrow(TypeError);
+    expect(() => snapshotOf({ cod: big })).toThrow(ValidationError);
+  });
 });
 
 describe('what JSON cannot carry is refused, naming the field', () => {
