@@ -1,4 +1,4 @@
-import { type Hooks, HTTPError, isForceRetryError, isKyError, isTimeoutError, type KyInstance, type Options } from 'ky';
+import { type Hooks, HTTPError, isForceRetryError, isKyError, type KyInstance, type Options } from 'ky';
 import {
   ConnectionError,
   DeliveryError,
@@ -40,8 +40,13 @@ interface ClientRequests {
   readonly headers: Readonly<Record<string, string>>;
   /** The same with the type of a JSON body. */
   readonly jsonHeaders: Readonly<Record<string, string>>;
-  /** The ky options of every request: no redirect followed, no retry by ky, the caller's `fetch` and ky hooks when given. */
+  /** The ky options of every request: no redirect followed, no retry and no timer of ky's (the SDK has its own), the user's ky hooks when given. */
   readonly options: Options;
+  /**
+   * Whether the body goes to fetch beside ky's request rather than inside it: with the platform's
+   * fetch and no ky hooks. A `fetch` or ky hooks of the user's see the whole Request ky builds.
+   */
+  readonly beside: boolean;
 }
 
 /** Passes the SDK's attempt count to the user's ky hooks as `retryCount` (ky's own count stays 0: the SDK retries itself). */
@@ -62,21 +67,20 @@ function clientRequests(config: ResolvedConfig): ClientRequests {
   if (known !== undefined) return known;
   const { beforeRequest, afterResponse, beforeError } = config.kyHooks;
   const hooked = Boolean(beforeRequest?.length || afterResponse?.length || beforeError?.length);
-  const given = config.fetch;
   const headers = Object.fromEntries(Object.entries(config.headers).map(([name, value]) => [name.toLowerCase(), value]));
   const requests: ClientRequests = {
     headers,
     jsonHeaders: { ...headers, 'content-type': 'application/json' },
+    beside: !hooked && config.fetch === undefined,
     options: {
       // A redirect is refused, never followed: fetch would carry the key and the body to wherever
       // `Location` points, another origin or plain http:// included.
       redirect: 'manual',
-      // The SDK retries and times attempts itself (see Call): ky sends one request per attempt.
+      // The SDK retries and times attempts itself (see Call): ky sends one request per attempt, with no timer of its own.
       retry: 0,
-      // Called as a function, not as a method of ky's options: a browser's own fetch refuses another `this`.
-      // Without one, ky takes globalThis.fetch at each request, so a mock installed after the client is built (msw) still sees it.
-      ...(given === undefined ? {} : { fetch: (input: RequestInfo | URL, init?: RequestInit) => given(input, init) }),
-      ...(hooked ? { hooks: hooksWith(config.kyHooks) } : {}),
+      timeout: false,
+      // An error status is read like any other answer; only a beforeError hook needs ky's HTTPError.
+      ...(hooked ? { hooks: hooksWith(config.kyHooks) } : { throwHttpErrors: false }),
     },
   };
   requestsOf.set(config, requests);
@@ -215,19 +219,36 @@ export class Call<T> {
     const { config, request } = this;
     const timed = config.hooks.onResponse !== undefined || config.logThreshold <= LOG_LEVELS.debug;
     const started = timed ? Date.now() : 0;
-    // ky's own timeout aborts the request at the clock's limit; a signal is passed only when the caller gave one (see deadline.ts).
-    // One options object of few keys: ky merges every key of every options object it is given, on every request.
-    const kyOptions: Options = { ...this.#requests.options, method: request.method, headers, body: this.#json ?? null, timeout: clock.limitMs };
-    if (this.options.signal !== undefined) kyOptions.signal = this.options.signal;
-    // The attempt count, for the user's ky hooks only.
-    if (kyOptions.hooks !== undefined) kyOptions.context = { attempt };
+    const requests = this.#requests;
+    const json = this.#json;
+    const { signal } = clock;
+    // Called as a function, not as a method of ky's options: a browser's own fetch refuses another `this`.
+    const given = config.fetch;
+    // ky builds the request and sends it through this fetch, with the attempt's signal (its clock's, the caller's
+    // abort included). With the platform's fetch and no ky hooks, the body goes to fetch beside ky's request rather
+    // than inside it: ky then streams, clones and pipes no body, a third of its cost per call (docs/performance.md).
+    // globalThis.fetch is looked up at each request, so a mock installed after the client is built (msw) still sees it.
+    const kyOptions: Options = {
+      ...requests.options,
+      method: request.method,
+      headers,
+      fetch: requests.beside
+        ? (input) => {
+            const built = input as Request;
+            return globalThis.fetch(built.url, { method: built.method, headers: built.headers, body: json ?? null, signal, redirect: 'manual' });
+          }
+        : (input, init) => (given ?? globalThis.fetch)(input, { ...init, signal }),
+    };
+    if (!requests.beside) {
+      kyOptions.body = json ?? null;
+      // The attempt count, for the user's ky hooks.
+      kyOptions.context = { attempt };
+    }
     let response: Response;
     try {
       response = await this.ky(this.url, kyOptions);
     } catch (error) {
-      // ky's timer and the clock's end together: the cut is the clock's, whichever of them ran first.
-      if (isTimeoutError(error)) throw new AttemptCut(clock.cut ?? clock.limitCut);
-      // ky raises an error status as an HTTPError whose body is unread: read here like any other.
+      // With ky hooks, ky raises an error status as an HTTPError whose body is unread: read here like any other.
       if (!(error instanceof HTTPError)) throw error;
       response = error.response;
     }

@@ -1,12 +1,11 @@
 /**
  * The clocks of a call: `timeout` per attempt (send to last byte), `totalTimeout` for the call,
  * and the caller's signal. An attempt ends when any of them fires, by its own timer and
- * listener, whether or not fetch and the body stream honour the abort: in Node 20 a Request
- * that ky clones for a retry follows its signal only through a WeakRef that garbage collection
- * may clear, and nothing else would wake a read that waits on a stalled body. The request itself
- * is aborted by ky (its `timeout`, the caller's `signal`) and the body read by cancelling it: the
- * SDK gives ky no signal of its own, since each one costs an AbortController and ky an
- * `AbortSignal.any`, about a tenth of a call (docs/performance.md).
+ * listener, whether or not fetch and the body stream honour the abort: nothing else would wake a
+ * read that waits on a stalled body. The attempt's one signal ({@link AttemptClock.signal}) goes
+ * to fetch, and the body read is cancelled: ky gets neither a `timeout` (a second timer and a
+ * race per request) nor the caller's `signal` (an `AbortSignal.any` per request), each a
+ * measurable part of a call (docs/performance.md).
  */
 
 import { RequestAbortedError } from '../errors/base.js';
@@ -31,10 +30,9 @@ export class AttemptCut {
 export class AttemptClock {
   /** Why the attempt was cut, once it was. */
   cut: Cut | undefined;
-  /** The attempt's limit in ms, for ky's own `timeout` (which aborts the request); `false` for none. */
-  readonly limitMs: number | false;
-  /** What the limit's end is: this attempt's `timeout`, or the call's `totalTimeout`. */
-  readonly limitCut: Cut;
+  readonly #abort = new AbortController();
+  /** The attempt's signal, for fetch: aborted when the attempt is cut, whatever cut it. */
+  readonly signal = this.#abort.signal;
   readonly #caller: AbortSignal | undefined;
   readonly #timer: ReturnType<typeof setTimeout> | undefined;
   #reject: ((reason: AttemptCut) => void) | undefined;
@@ -45,11 +43,9 @@ export class AttemptClock {
   constructor(caller: AbortSignal | undefined, timeout: number, totalLeft: number) {
     this.#caller = caller;
     const ms = Math.min(timeout, totalLeft);
-    this.limitCut = timeout < totalLeft ? 'attempt' : 'total';
-    this.limitMs = ms < MAX_TIMER ? Math.max(0, ms) : false;
-    if (this.limitMs !== false) {
-      const cut = this.limitCut;
-      this.#timer = setTimeout(() => this.#stop(cut), this.limitMs);
+    if (ms < MAX_TIMER) {
+      const cut = timeout < totalLeft ? 'attempt' : 'total';
+      this.#timer = setTimeout(() => this.#stop(cut), Math.max(0, ms));
     }
     if (caller?.aborted) this.#stop('caller');
     else if (caller !== undefined) {
@@ -83,6 +79,7 @@ export class AttemptClock {
   #stop(cut: Cut): void {
     if (this.cut !== undefined) return;
     this.cut = cut;
+    this.#abort.abort();
     this.#release?.();
     this.#reject?.(new AttemptCut(cut));
   }

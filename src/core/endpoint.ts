@@ -29,7 +29,7 @@ export interface Endpoint<T> {
   /** Path below the base URL, starting with `/`; build it with {@link path} so ids are encoded. */
   path: string;
   query?: Record<string, QueryValue> | undefined;
-  /** The body as the JSON text to send, serialised once from what was checked (see {@link wireForm}). */
+  /** The body as the JSON text to send, written once from what was checked (see core/input.ts). */
   json?: string | undefined;
   /** Turns the unwrapped answer into the method's result; `context` names request and status, for a ResponseShapeError. */
   transform?: ((data: unknown, context: { status: number; request: RequestSummary }) => T) | undefined;

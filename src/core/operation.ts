@@ -14,7 +14,7 @@ import { callOptionsOf } from './config.js';
 import { abortedByCaller, MAX_TIMER } from './deadline.js';
 import { type CoreInternals, coreInternals, type DeliveryCore, underneath } from './delivery-core.js';
 import { type Endpoint, type HttpMethod, type QueryValue, type Refusal, requestUrl } from './endpoint.js';
-import { type Checked, checkInput, type InputCheck, type Validation } from './input.js';
+import { type Checked, checkInput, type InputCheck, type Validation, writeJson } from './input.js';
 import { onFirstUse } from './on-first-use.js';
 import type { CallOptions, RequestOptions } from './options.js';
 import { scrubText } from './redaction.js';
@@ -30,7 +30,7 @@ export interface RequestParts {
   /** The values of the route's `{name}`s, each checked to be an id (`requireId`). */
   readonly params?: Readonly<Record<string, unknown>> | undefined;
   readonly query?: Readonly<Record<string, QueryValue>> | undefined;
-  /** The input, read once into its wire form and checked by `check` (else the declaration's). */
+  /** The input, read once into its snapshot and checked by `check` (else the declaration's). */
   readonly body?: unknown;
   readonly check?: InputCheck | undefined;
 }
@@ -176,7 +176,7 @@ function dispatch<T, O extends RequestOptions>(
       method: declaration.method,
       path: call.path,
       query: Object.keys(query).length === 0 ? undefined : query,
-      json: asQuery === undefined ? input.json : undefined,
+      json: asQuery === undefined ? writeJson(input.value) : undefined,
       transform: answer === undefined ? undefined : (data, context) => answer(data, { ...context, params }),
       idempotent: typeof idempotent === 'function' ? idempotent(input.value) : idempotent,
       reads: declaration.reads,

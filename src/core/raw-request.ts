@@ -2,7 +2,7 @@
 import type { WithResponse } from './api-promise.js';
 import { coreInternals, type DeliveryCore } from './delivery-core.js';
 import type { Endpoint, HttpMethod, QueryValue } from './endpoint.js';
-import { wireForm } from './input.js';
+import { snapshotOf, writeJson } from './input.js';
 import { asTypedError, sendBuilt, validationOf } from './operation.js';
 import type { RequestOptions } from './options.js';
 
@@ -17,7 +17,7 @@ export function sendRaw<T>(core: DeliveryCore, raw: unknown, options: RequestOpt
     validationOf(coreInternals(core), options);
     // `?? {}`: a JavaScript caller's null becomes a ValidationError naming `method`, not a TypeError.
     const { method, path, query, body } = (raw ?? {}) as { method?: HttpMethod; path?: string; query?: Record<string, QueryValue>; body?: unknown };
-    endpoint = { method: method as HttpMethod, path: path as string, query, json: wireForm(body)?.json };
+    endpoint = { method: method as HttpMethod, path: path as string, query, json: writeJson(snapshotOf(body)) };
   } catch (error) {
     return Promise.reject(asTypedError(error));
   }

@@ -1,11 +1,11 @@
-import { wireForm } from '../core/input.js';
+import { snapshotOf } from '../core/input.js';
 import { ValidationError, type ValidationIssue } from '../errors/base.js';
 import type { FulfillmentItem } from './order-parts.js';
 import { isRecord } from './predicates.js';
 
 /** A list of items read once, as JSON; a ValidationError naming `name` for anything but `{ sku, quantity }` lines. */
 function itemsOf(items: unknown, name: string): FulfillmentItem[] {
-  const lines = wireForm(items)?.value;
+  const lines = snapshotOf(items);
   const fits = (line: unknown): boolean => isRecord(line) && typeof line['sku'] === 'string' && typeof line['quantity'] === 'number';
   if (Array.isArray(lines) && lines.every(fits)) return lines as FulfillmentItem[];
   throw new ValidationError([{ path: [name], message: 'expected a list of { sku, quantity } items' }], { subject: 'Invalid argument' });

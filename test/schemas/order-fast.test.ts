@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { wireForm } from '../../src/core/input.js';
+import { snapshotOf } from '../../src/core/input.js';
 import { CLIENT_RULE_CODES, type ClientRuleCode, ValidationError } from '../../src/index.js';
 import { checkOrderOf } from '../../src/schemas/order.js';
 import { sendsAsWritten } from '../../src/schemas/order-fast.js';
@@ -9,20 +9,21 @@ import { propertySeed } from '../support/property-seed.js';
 import { runs, subsets } from '../support/sizes.js';
 
 // The plain check (order-fast.ts) and the schemas are two writings of the same rules, both run on
-// an order's wire form (the JSON create sends). These properties hold them together: with every
+// an order's snapshot (what create checks and sends). These properties hold them together: with every
 // `skip` combination, the plain check passes exactly the orders the schemas pass and send as they
 // are, byte for byte; it defers to the schemas for the rest.
 
 const skipped = fc.subarray([...CLIENT_RULE_CODES]);
 
 /**
- * The wire form of `input` (`{ json: undefined, value: undefined }` for `undefined`, as create has
- * no body then); `refused` when create refuses it before either check because JSON cannot carry
- * it (a BigInt, NaN, a cycle): a ValidationError naming the field, nothing sent.
+ * The snapshot of `input` and its JSON (both undefined for `undefined`, as create has no body
+ * then); `refused` when create refuses it before either check because JSON cannot carry it (a
+ * BigInt, NaN, a cycle): a ValidationError naming the field, nothing sent.
  */
 function wireOf(input: unknown): { json: string | undefined; value: unknown } | 'refused' {
   try {
-    return wireForm(input) ?? { json: undefined, value: undefined };
+    const value = snapshotOf(input);
+    return { value, json: JSON.stringify(value) };
   } catch (error) {
     expect(error).toBeInstanceOf(ValidationError);
     return 'refused';

@@ -1,6 +1,6 @@
 /** Finding orders: one by its tracking number, a page of a search, every page, one by reference. */
 import type { DeliveryCore } from '../../core/delivery-core.js';
-import { wireForm } from '../../core/input.js';
+import { snapshotOf } from '../../core/input.js';
 import { type AnswerContext, endpoint, totalDeadline } from '../../core/operation.js';
 import type { RequestOptions } from '../../core/options.js';
 import { ConfigurationError, PagingError, ResponseShapeError, TimeoutError, ValidationError, type ValidationIssue } from '../../errors/index.js';
@@ -57,7 +57,7 @@ function isWholeAtLeast(value: unknown, minimum: number): boolean {
 
 /** A search filter read once (as JSON reads it) and checked: paging and state codes; a typed error otherwise. */
 function readFilter(filter: unknown): Record<string, unknown> {
-  const given = wireForm(filter ?? {})?.value;
+  const given = snapshotOf(filter ?? {});
   if (!isRecord(given))
     throw new ValidationError([{ path: [], message: `expected an object, received ${shown(filter)}` }], { subject: 'Invalid search filter' });
   const issues: ValidationIssue[] = [];

@@ -1,4 +1,4 @@
-import { wireForm } from '../../core/input.js';
+import { snapshotOf } from '../../core/input.js';
 import { ValidationError, type ValidationIssue } from '../../errors/index.js';
 import type { FulfillmentItem, FulfillmentSendOrder } from '../../schemas/index.js';
 import { isRecord, receiverPhoneOf, shown } from '../../schemas/predicates.js';
@@ -44,7 +44,7 @@ function combine(into: Map<string, FulfillmentItem>, items: readonly Fulfillment
  */
 export function previewBulkyMerge(given: readonly FulfillmentSendOrder[]): BulkyMergeGroup[] {
   // Read once, as createBulky sends them (what JSON cannot carry is refused the same way): its preview is of those bytes.
-  const orders = wireForm(given)?.value;
+  const orders = snapshotOf(given);
   if (!Array.isArray(orders))
     throw new ValidationError([{ path: [], message: `expected an array of orders, received ${shown(given)}` }], { subject: 'Invalid bulky upload' });
   const issues: ValidationIssue[] = [];

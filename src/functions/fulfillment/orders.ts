@@ -1,6 +1,6 @@
 /** Fulfillment orders (FXF_SEND), their customer returns (CUSTOMER_RETURN_PICKUP), and bulky uploads. */
 import { isRecord, shown } from '../../core/guards.js';
-import { wireForm } from '../../core/input.js';
+import { snapshotOf } from '../../core/input.js';
 import { type AnswerContext, endpoint } from '../../core/operation.js';
 import type { RequestOptions } from '../../core/options.js';
 import { ConfigurationError, ValidationError } from '../../errors/index.js';
@@ -34,7 +34,7 @@ export interface CreateReturnOptions extends RequestOptions {
 /** The original order's items, read once (as JSON reads them, like the return they are compared with). */
 function originalItems(original: OriginalFulfillment): readonly FulfillmentItem[] {
   const given: unknown = Array.isArray(original) ? original : (original as { fulfillmentInfo?: { items?: unknown } })?.fulfillmentInfo?.items;
-  const items = wireForm(given)?.value;
+  const items = snapshotOf(given);
   if (Array.isArray(items) && items.every(isRecord)) return items as unknown[] as FulfillmentItem[];
   throw new ValidationError(
     [{ path: ['original'], message: `expected the original order (with fulfillmentInfo.items) or its items, each an object, received ${shown(original)}` }],

@@ -1,6 +1,6 @@
 import { type DeliveryCore, requireCore } from '../../core/delivery-core.js';
 import { isRecord } from '../../core/guards.js';
-import { wireForm } from '../../core/input.js';
+import { snapshotOf } from '../../core/input.js';
 import type { RequestOptions } from '../../core/options.js';
 import {
   AddressNotServedError,
@@ -161,7 +161,7 @@ async function checkQuery(input: ResolveAddressInput): Promise<void> {
 
 async function addressFrom(core: DeliveryCore, input: ResolveAddressInput, options?: RequestOptions): Promise<Address> {
   // Read once, as JSON reads it: what is checked is what is resolved and returned.
-  const given = wireForm(input)?.value;
+  const given = snapshotOf(input);
   const query = (isRecord(given) ? given : {}) as unknown as ResolveAddressInput;
   await checkQuery(query);
   const { city: cityQuery, district: districtQuery, zone: zoneQuery, countryId = CountryId.Egypt, for: use, ...lines } = query;

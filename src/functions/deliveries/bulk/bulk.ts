@@ -6,7 +6,7 @@
 
 import { abortedByCaller } from '../../../core/deadline.js';
 import { coreInternals, type DeliveryCore } from '../../../core/delivery-core.js';
-import type { Checked, Validation } from '../../../core/input.js';
+import type { Validation } from '../../../core/input.js';
 import { validationFor } from '../../../core/operation.js';
 import type { RequestOptions } from '../../../core/options.js';
 import type { BulkTelemetry } from '../../../core/telemetry.js';
@@ -23,7 +23,7 @@ import {
 } from '../../../errors/index.js';
 import type { OrderInput } from '../../../schemas/order.js';
 import { shown } from '../../../schemas/predicates.js';
-import { checkArray, chunksOf, type ReadChunk, type Source, sourceOf } from './input.js';
+import { checkArray, chunksOf, type ReadChunk, type Source, sourceOf, type WrittenOrders } from './input.js';
 import { BULK_PATH, postChunk } from './request.js';
 
 export type { BulkCreatedDelivery, BulkCreateResult, BulkFailure };
@@ -145,7 +145,7 @@ interface UploadEnd {
  * so at most `concurrency` chunks are held. `prepared` gives, for an array checked up front,
  * each order as checked; otherwise each order is checked as its chunk fills.
  */
-async function* upload(core: DeliveryCore, source: Source, settings: Upload, prepared?: readonly Checked[]): AsyncGenerator<BulkChunkOutcome, UploadEnd> {
+async function* upload(core: DeliveryCore, source: Source, settings: Upload, prepared?: readonly WrittenOrders[]): AsyncGenerator<BulkChunkOutcome, UploadEnd> {
   const { chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions, validation } = settings;
   const { signal } = requestOptions;
   const observer = settings.traced;
@@ -307,7 +307,8 @@ export async function createBulkDeliveries(core: DeliveryCore, orders: BulkInput
   const { source, settings } = start(core, orders, options, 'deliveries.createBulk');
   const { signal } = settings.requestOptions;
   if (signal?.aborted) throw aborted(signal);
-  const prepared = source.kind === 'array' && settings.validation !== false ? await checkArray(source.orders, settings.validation) : undefined;
+  const prepared =
+    source.kind === 'array' && settings.validation !== false ? await checkArray(source.orders, settings.validation, settings.chunkSize) : undefined;
   if (signal?.aborted) throw aborted(signal);
 
   const result: BulkCreateResult = { created: [], failed: [], createdIds: [] };

@@ -6,7 +6,7 @@
  */
 
 import { isRecord, shown } from '../../../core/guards.js';
-import { type Checked, checkInput, type Validation } from '../../../core/input.js';
+import { type Checked, checkInput, type Validation, writeJson } from '../../../core/input.js';
 import { issuesAt } from '../../../errors/base.js';
 import type { BulkFailure } from '../../../errors/bulk-result.js';
 import { DeliveryError, ValidationError, type ValidationIssue } from '../../../errors/index.js';
@@ -53,28 +53,29 @@ const REFERENCES = ['businessReference', 'uniqueBusinessReference'] as const;
 
 /** Finds orders that repeat a reference of an earlier order of the same call. */
 export class ReferenceBook {
-  readonly #seen = new Map<string, number>();
+  /** The index each reference was first seen at, a map per field of REFERENCES. */
+  readonly #seen = REFERENCES.map(() => new Map<string, number>());
 
   /** The issue for `order` at `index` when it repeats an earlier order's reference; remembers its references otherwise. */
   repeated(order: unknown, index: number): ValidationIssue | undefined {
-    // Only orders the check passed get here: they were read without throwing.
+    // Only orders the check passed get here: their snapshots, read without throwing.
     if (!isRecord(order)) return undefined;
-    for (const field of REFERENCES) {
+    for (let at = 0; at < REFERENCES.length; at++) {
+      const field = REFERENCES[at] as (typeof REFERENCES)[number];
       const value = order[field];
       if (typeof value !== 'string' || value === '') continue;
-      // One map for both fields: the key says which.
-      const key = `${field === 'businessReference' ? 'b' : 'u'}:${value}`;
-      const first = this.#seen.get(key);
+      const seen = this.#seen[at] as Map<string, number>;
+      const first = seen.get(value);
       if (first !== undefined)
         return { path: [index, field], message: `the same as [${first}].${field} (${shown(value)}): each order of one call needs its own` };
-      this.#seen.set(key, index);
+      seen.set(value, index);
     }
     return undefined;
   }
 }
 
-/** One order through the checking step: as it will be sent, or why it is refused. */
-export type CheckedOne = { ok: true; order: Checked } | { ok: false; error: DeliveryError };
+/** One order through the checking step: its snapshot as it will be sent, or why it is refused. */
+export type CheckedOne = { ok: true; order: unknown } | { ok: false; error: DeliveryError };
 
 export const refused = (error: unknown): CheckedOne => ({
   ok: false,
@@ -82,17 +83,7 @@ export const refused = (error: unknown): CheckedOne => ({
   error: error instanceof DeliveryError ? error : new ValidationError([{ path: [], message: 'could not be read' }], { subject: 'Invalid order', cause: error }),
 });
 
-/**
- * What an upload keeps of an order once checked: the JSON it sends, and the references its answer
- * is read by. Not the whole parsed order: 10,000 of those held until the last chunk is answered
- * weigh tens of megabytes, which the garbage collector then walks again and again.
- */
-function kept({ json, value }: Checked): Checked {
-  if (!isRecord(value)) return { json, value };
-  return { json, value: { [REFERENCES[0]]: value[REFERENCES[0]], [REFERENCES[1]]: value[REFERENCES[1]] } };
-}
-
-const accepted = (checked: Checked): CheckedOne => ({ ok: true, order: kept(checked) });
+const accepted = (checked: Checked): CheckedOne => ({ ok: true, order: checked.value });
 
 /** Checks one order as a single create does (the same step); a promise only while the schemas load. */
 export function checkOne(order: unknown, validation: Validation): CheckedOne | Promise<CheckedOne> {
@@ -105,8 +96,31 @@ export function checkOne(order: unknown, validation: Validation): CheckedOne | P
   }
 }
 
-export async function checkArray(orders: readonly unknown[], validation: Validation): Promise<Checked[]> {
-  const checkedOrders: Checked[] = [];
+/**
+ * What an upload keeps of an order once checked and written: the references its answer is read
+ * by. Not the snapshot: 10,000 of those held until the last chunk is answered weigh tens of
+ * megabytes, which the garbage collector then walks again and again.
+ */
+const referencesOf = (order: unknown): unknown => (isRecord(order) ? { [REFERENCES[0]]: order[REFERENCES[0]], [REFERENCES[1]]: order[REFERENCES[1]] } : order);
+
+/** The orders of a chunk to send, as one request carries them. */
+export interface WrittenOrders {
+  /** Each order's references, in request order (see {@link referencesOf}). */
+  orders: unknown[];
+  /** The orders' snapshots as checked, written with one `JSON.stringify`: the request's `deliveries`. */
+  deliveries: string;
+}
+
+/** `snapshots` written as the JSON array a request sends; what is kept of them, their references. */
+const written = (snapshots: unknown[]): WrittenOrders => ({ deliveries: writeJson(snapshots) as string, orders: snapshots.map(referencesOf) });
+
+/**
+ * The orders of an array, each checked, written `chunkSize` at a time: the chunks to send, or one
+ * `ValidationError` listing every invalid order and repeated reference.
+ */
+export async function checkArray(orders: readonly unknown[], validation: Validation, chunkSize: number): Promise<WrittenOrders[]> {
+  const chunks: WrittenOrders[] = [];
+  let snapshots: unknown[] = [];
   const issues: ValidationIssue[] = [];
   const references = new ReferenceBook();
   let invalid = 0;
@@ -118,27 +132,31 @@ export async function checkArray(orders: readonly unknown[], validation: Validat
       checked = refused(error);
     }
     if (checked instanceof Promise) checked = await checked;
-    const repeated = checked.ok ? references.repeated(checked.order.value, index) : undefined;
+    const repeated = checked.ok ? references.repeated(checked.order, index) : undefined;
     if (!checked.ok) {
       invalid++;
       issues.push(...issuesAt(index, checked.error));
     } else if (repeated !== undefined) {
       invalid++;
       issues.push(repeated);
-    } else checkedOrders.push(checked.order);
+    } else if (invalid === 0) snapshots.push(checked.order);
+    // A chunk is written as soon as it is whole, while none is invalid: its snapshots go, their JSON stays.
+    if (invalid === 0 && (snapshots.length === chunkSize || index === orders.length - 1)) {
+      chunks.push(written(snapshots));
+      snapshots = [];
+    }
   }
   if (invalid > 0) throw new ValidationError(issues, { subject: `Invalid orders (${invalid} of ${orders.length}; nothing was sent)` });
-  return checkedOrders;
+  return chunks;
 }
 
-/** One chunk read from the input: the orders to send (checked) and those refused before sending. */
-export interface ReadChunk {
+/** One chunk read from the input: the orders to send (checked and written) and those refused before sending. */
+export interface ReadChunk extends WrittenOrders {
   /** Input index of the chunk's first order. */
   start: number;
   /** Orders read into it, sent or refused. */
   size: number;
-  /** The orders to send, as checked, in request order; `indexes[i]` is the input index of `orders[i]`. */
-  orders: Checked[];
+  /** The input index of each order to send: `indexes[i]` is that of `orders[i]`. */
   indexes: number[];
   refused: BulkFailure[];
 }
@@ -153,14 +171,15 @@ export interface ChunkReader {
 
 /**
  * Reads `source` `chunkSize` orders at a time, so that only the chunk being filled is held. Each
- * order is checked as it is read, unless `prepared` gives them as checked (an array checked up
- * front). The iterator is taken at once: closing the reader closes it even when no chunk was read.
+ * order is checked as it is read, and the chunk written once whole, unless `prepared` gives the
+ * chunks as checked and written (an array checked up front). The iterator is taken at once:
+ * closing the reader closes it even when no chunk was read.
  */
-export function chunksOf(source: Source, chunkSize: number, validation: Validation, prepared?: readonly Checked[]): ChunkReader {
+export function chunksOf(source: Source, chunkSize: number, validation: Validation, prepared?: readonly WrittenOrders[]): ChunkReader {
   let index = 0;
   let exhausted = false;
   // Repeated references are looked for within each chunk (one request), so that memory stays flat however long the input.
-  const checkRepeats = validation !== false && prepared === undefined;
+  const checkRepeats = validation !== false;
   const iterator: Iterator<unknown> | AsyncIterator<unknown> | undefined =
     source.kind === 'sync' ? source.orders[Symbol.iterator]() : source.kind === 'async' ? source.orders[Symbol.asyncIterator]() : undefined;
 
@@ -168,7 +187,7 @@ export function chunksOf(source: Source, chunkSize: number, validation: Validati
   const place = (checked: CheckedOne, chunk: ReadChunk, references: ReferenceBook | undefined): undefined => {
     const at = index++;
     chunk.size++;
-    const repeated = checked.ok ? references?.repeated(checked.order.value, at) : undefined;
+    const repeated = checked.ok ? references?.repeated(checked.order, at) : undefined;
     if (!checked.ok) chunk.refused.push({ index: at, error: checked.error, mayExist: false });
     else if (repeated !== undefined) chunk.refused.push({ index: at, error: new ValidationError([repeated], { subject: 'Invalid order' }), mayExist: false });
     else {
@@ -179,7 +198,6 @@ export function chunksOf(source: Source, chunkSize: number, validation: Validati
   };
   /** Checks the order `read` gives and places it in `chunk`; a promise only while the schemas load. */
   const take = (read: () => unknown, chunk: ReadChunk, references: ReferenceBook | undefined): undefined | Promise<void> => {
-    if (prepared !== undefined) return place({ ok: true, order: prepared[index] as Checked }, chunk, references);
     let checked: CheckedOne | Promise<CheckedOne>;
     try {
       checked = checkOne(read(), validation);
@@ -193,7 +211,14 @@ export function chunksOf(source: Source, chunkSize: number, validation: Validati
 
   return {
     async next() {
-      const chunk: ReadChunk = { start: index, size: 0, orders: [], indexes: [], refused: [] };
+      const chunk: ReadChunk = { start: index, size: 0, orders: [], indexes: [], deliveries: '[]', refused: [] };
+      const whole = prepared?.[chunk.start / chunkSize];
+      if (whole !== undefined) {
+        // Checked and written up front: every order of the range goes.
+        const end = Math.min(index + chunkSize, source.kind === 'array' ? source.orders.length : index);
+        for (; index < end; index++) chunk.indexes.push(index);
+        return { ...chunk, ...whole, size: chunk.indexes.length };
+      }
       const references = checkRepeats ? new ReferenceBook() : undefined;
       if (source.kind === 'array') {
         const end = Math.min(index + chunkSize, source.orders.length);
@@ -211,9 +236,12 @@ export function chunksOf(source: Source, chunkSize: number, validation: Validati
           if (loading !== undefined) await loading;
         }
       }
-      if (chunk.size > 0) return chunk;
-      exhausted = true;
-      return undefined;
+      if (chunk.size === 0) {
+        exhausted = true;
+        return undefined;
+      }
+      // The chunk is whole: written once, its snapshots let go.
+      return { ...chunk, ...written(chunk.orders) };
     },
     async return() {
       if (!exhausted) await iterator?.return?.();

@@ -52,14 +52,13 @@ export interface PostedChunk {
 /** Sends the orders of a chunk that passed the check, as they were checked; nothing when it has none. */
 export async function postChunk(
   core: DeliveryCore,
-  { orders, indexes }: Pick<ReadChunk, 'orders' | 'indexes'>,
+  { orders, indexes, deliveries }: Pick<ReadChunk, 'orders' | 'indexes' | 'deliveries'>,
   deleteFailedDeliveries: boolean,
   requestOptions: RequestOptions,
   observer?: CallTelemetry,
 ): Promise<PostedChunk> {
   const posted: PostedChunk = { created: [], failed: [], createdIds: [] };
   if (orders.length === 0) return posted;
-  const bodies = orders.map((order) => order.value);
   let context: ResponseContext = { status: 200, request: { method: 'POST', url: BULK_PATH } };
   let unreported: DeliveryError = new ResponseShapeError(`POST ${BULK_PATH} answered without reporting this order`, context);
   let mayExist = true; // an answer that does not speak of an order leaves it open
@@ -67,8 +66,8 @@ export async function postChunk(
   let answer: { data: unknown; status: number; request: RequestSummary; error?: ApiError | CodedDeliveryError } | undefined;
   try {
     const transform = (data: unknown, answered: ResponseContext): unknown => ((context = answered), data);
-    // Each order's JSON as it was checked, joined: nothing is serialised twice, nothing read again.
-    const json = `{"deliveries":[${orders.map((order) => order.json ?? 'null').join(',')}],"deleteFailedDeliveries":${deleteFailedDeliveries}}`;
+    // The orders as they were checked, written once when their chunk was read: nothing of the caller's is read again.
+    const json = `{"deliveries":${deliveries},"deleteFailedDeliveries":${deleteFailedDeliveries}}`;
     const { data } = await sendBuilt(
       core,
       { method: 'POST', path: BULK_PATH, query: { apiVersion: 1 }, json, idempotent: false, transform, traced: observer },
@@ -94,7 +93,7 @@ export async function postChunk(
     // An answer whose reading code cannot be loaded leaves every order of the chunk open (`mayExist`).
     const mapping = await errorMappingFor(answer.request, answer.status).catch((unreadable: DeliveryError) => void (unreported = unreadable));
     if (mapping !== undefined) {
-      read = readBulkResponse(answer.data, bodies, { ...answer, orderError: mapping.bulkOrderError });
+      read = readBulkResponse(answer.data, orders, { ...answer, orderError: mapping.bulkOrderError });
       posted.serviceError = answer.error;
     }
   }
