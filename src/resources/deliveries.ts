@@ -314,19 +314,24 @@ export class DeliveriesResource extends Namespace {
   /**
    * Cancels an order (`DELETE /deliveries/business/{id}/terminate`). The service allows it only
    * before the order is on its way (the official plugin offers it while the order is "Pickup
-   * requested" or "Created"). Pass the tracking number or `_id`.
+   * requested" or "Created"). Pass the tracking number or `_id`, or the order as read (from `get`
+   * or `list`): then an order already finished (delivered, returned, terminated, lost) is refused
+   * before anything is sent.
    *
    * @throws `AuthenticationError` (401) or `PermissionDeniedError` (403) whose message names the
    * likely cause: a key without full access; `OrderStateError` (`source: 'server'`) when the service
-   * refuses because of the order's state.
+   * refuses because of the order's state, and (`source: 'client'`, nothing sent) for an order read
+   * in a final state.
    *
    * @example
    * ```ts
    * await client.deliveries.terminate('70000012');
+   * const order = await client.deliveries.get('70000013');
+   * await client.deliveries.terminate(order);
    * ```
    */
-  terminate(trackingNumberOrId: string, options?: RequestOptions): APIPromise<DeliveryChangeResult> {
-    return this.call(afterCreate, 'terminateDelivery', trackingNumberOrId, options);
+  terminate(trackingNumberOrOrder: DeliveryTarget, options?: RequestOptions): APIPromise<DeliveryChangeResult> {
+    return this.call(afterCreate, 'terminateDelivery', trackingNumberOrOrder, options);
   }
 
   /**

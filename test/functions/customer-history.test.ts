@@ -31,7 +31,7 @@ describe('deliveries.customerHistory', () => {
   it('is bounded: a service that never answers a short page ends in a PagingError', async () => {
     const { client, sent } = clientOnFetch((_, index) => {
       const page = index + 1;
-      const deliveries = Array.from({ length: 50 }, (_, i) => ({ trackingNumber: String(page * 100 + i), state: { code: 45 } }));
+      const deliveries = Array.from({ length: 50 }, (_, i) => ({ _id: `o-${page * 100 + i}`, trackingNumber: String(page * 100 + i), state: { code: 45 } }));
       return Response.json({ success: true, data: { deliveries, count: 10_000, page, limit: 50 } });
     });
     await expect(client.deliveries.customerHistory('01012345678', { maxPages: 3 })).rejects.toBeInstanceOf(PagingError);

@@ -100,7 +100,7 @@ function deliveryPage(data: unknown, context: AnswerContext): DeliveryPage {
   }
   return {
     ...record,
-    deliveries: list.map(deliveryRecord),
+    deliveries: list.map((order) => deliveryRecord(order, context)),
     count: numberOrUndefined(record['count']),
     page: numberOrUndefined(record['page']),
     limit: numberOrUndefined(record['limit']),
@@ -125,7 +125,7 @@ export const getDelivery = endpoint<[trackingNumber: string], DeliveryRecord>({
   name: 'deliveries.get',
   method: 'GET',
   route: '/deliveries/business/{trackingNumber}',
-  answer: (data) => deliveryRecord(data),
+  answer: deliveryRecord,
 });
 
 /**
