@@ -22,6 +22,7 @@ import {
   RequestAbortedError,
   type RequestSummary,
   ResponseShapeError,
+  SubscriptionRequiredError,
 } from '../../../errors/index.js';
 import type { ReadChunk } from './input.js';
 import { type BulkResponse, readBulkResponse } from './response.js';
@@ -30,11 +31,22 @@ type ResponseContext = Pick<AnswerContext, 'status' | 'request'>;
 
 export const BULK_PATH = '/deliveries/bulk';
 
-/** Errors every later chunk would get too: sending on would only repeat them. */
+/**
+ * Errors every later chunk would get too, sending on would only repeat them: the account's
+ * refusals (401 and 1028, 403, a lapsed subscription 8000002 whatever its status), a wrong
+ * `baseUrl` (404), no pickup location (1073), the caller's abort. Whatever the answer carries
+ * besides, the upload stops at the first one.
+ */
 const stopsUpload = (error: DeliveryError): boolean =>
-  [AuthenticationError, PermissionDeniedError, NotFoundError, BusinessLocationRequiredError, ConfigurationError, RequestAbortedError].some(
-    (kind) => error instanceof kind,
-  );
+  [
+    AuthenticationError,
+    PermissionDeniedError,
+    SubscriptionRequiredError,
+    NotFoundError,
+    BusinessLocationRequiredError,
+    ConfigurationError,
+    RequestAbortedError,
+  ].some((kind) => error instanceof kind);
 
 /** What one request made of the orders it sent, and what the upload must learn from it. */
 export interface PostedChunk {
@@ -73,14 +85,15 @@ export async function postChunk(
   } catch (caught) {
     const error = caught instanceof DeliveryError ? caught : new DeliveryError(`POST ${BULK_PATH} failed`, { cause: caught });
     unreported = error;
+    // An account refusal refuses the whole chunk, whatever `data` it carries; the upload stops.
+    if (stopsUpload(error)) posted.stop = error;
     // A 1061 carries the same answer in its body's `data`: what it created must not be lost.
-    const data = error instanceof ApiError || error instanceof CodedDeliveryError ? asRecord(error.body)['data'] : undefined;
+    const data = posted.stop === undefined && (error instanceof ApiError || error instanceof CodedDeliveryError) ? asRecord(error.body)['data'] : undefined;
     if (isRecord(data) || Array.isArray(data)) {
       const { status = 400, request = context.request } = error as Partial<ApiError>;
       answer = { data, status, request, error: error as ApiError | CodedDeliveryError };
     } else {
       mayExist = error.mayExist;
-      if (stopsUpload(error)) posted.stop = error;
     }
   }
   let read: BulkResponse | undefined;
