@@ -378,12 +378,17 @@ export class DeliveriesResource extends Namespace {
   /**
    * Reads the order (`get`) until its state is one `until` accepts (default: a final state,
    * `isFinalState`) and resolves with the order as last read. Between reads it waits `pollInterval`
-   * (10 s), then half as long again each time, up to `maxPollInterval` (5 min). The whole wait is
-   * bounded by `totalTimeout` (the call's, else the client's 2 minutes: pass a longer one to wait
-   * for a delivery) and by `signal`. Meant for scripts and tests; a server reacts to webhooks instead.
+   * (10 s), then half as long again each time, up to `maxPollInterval` (5 min), and never past what
+   * is left of the wait: a `totalTimeout` shorter than the interval still gets a last read before
+   * it ends. The whole wait is bounded by `totalTimeout` (the call's, else the client's 2 minutes:
+   * pass a longer one to wait for a delivery) and by `signal`. A read that fails for now (a 5xx, a
+   * lost connection, a 429) is read again at the next poll, within `totalTimeout`, as any read is
+   * retried. Meant for scripts and tests; a server reacts to webhooks instead.
    *
-   * @throws `TimeoutError` when `totalTimeout` runs out first (its message names the last state read),
-   * `RequestAbortedError` when `signal` aborts, and the errors of `get` (`NotFoundError`).
+   * @throws `TimeoutError` when `totalTimeout` runs out first (its message names the last state read,
+   * its `cause` the last failed read, if any), `RequestAbortedError` when `signal` aborts, a
+   * `DeliveryError` whose `cause` is what `until` threw, and the errors of `get` that another read
+   * would meet too (`NotFoundError`, `AuthenticationError`).
    *
    * @example
    * ```ts
