@@ -314,6 +314,26 @@ export class PagingError extends DeliveryError {
   }
 }
 
+/**
+ * A call made of several requests (`airwayBillFiles`, `customerHistory`) failed part-way: what
+ * the requests before the failure gave is still a result, and `partial` carries it (the files
+ * printed and the orders each covers; the orders counted so far). `cause` is the failure itself,
+ * with its class and `mayExist`; `mayExist` here is the cause's.
+ */
+export class PartialResultError<T = unknown> extends DeliveryError {
+  override name = 'PartialResultError';
+  /** What the call had when it failed, in the shape its result has (with what was not done, where the call says). */
+  declare readonly partial: T;
+  declare readonly cause: DeliveryError;
+
+  constructor(message: string, options: DeliveryErrorOptions & { partial: T; cause: DeliveryError }) {
+    super(`${message}: ${options.cause.message}`, options);
+    // Not enumerable: logging the error (toJSON, util.inspect) must not print PDFs or every order counted.
+    Object.defineProperty(this, 'partial', { value: options.partial, enumerable: false });
+    (this as { mayExist: boolean }).mayExist = options.cause.mayExist;
+  }
+}
+
 /** A 2xx answer whose body is not what the endpoint should return (e.g. not JSON). */
 export class ResponseShapeError extends DeliveryError {
   override name = 'ResponseShapeError';

@@ -28,10 +28,14 @@ export class DeliveriesResource extends Namespace {
    * pdf }] }`. Pass the orders as read (`get`, `list`) and those the service will not print (Cash
    * Collection, Customer Return Pickup, finished orders) are refused before anything is sent, by
    * their index; tracking numbers alone are sent as they are (the service leaves out what it will
-   * not print, silently).
+   * not print, silently). `totalTimeout` bounds the whole call, every request of it.
    *
-   * @throws `ValidationError` listing every order refused, nothing sent; the errors of
-   * `airwayBills` for each request (a read: ask again).
+   * A request that fails (after its retries: a read, so it is retried like any) ends the call with a
+   * `PartialResultError` whose `partial` holds the files already printed and the tracking numbers
+   * not printed (`{ files, notPrinted }`), and whose `cause` is the failure: print `notPrinted` again.
+   *
+   * @throws `ValidationError` listing every order refused, nothing sent; `PartialResultError` when a
+   * request fails, with what was printed before it.
    *
    * @example
    * ```ts
@@ -39,8 +43,13 @@ export class DeliveriesResource extends Namespace {
    *
    * const todays = [];
    * for await (const order of client.deliveries.list({ stateCodes: [DeliveryState.PickupRequested] })) todays.push(order);
-   * const { files } = await client.deliveries.airwayBillFiles(todays, { size: 'A6' });
-   * for (const [i, { pdf }] of files.entries()) await writeFile(`labels-${i + 1}.pdf`, pdf);
+   * try {
+   *   const { files } = await client.deliveries.airwayBillFiles(todays, { size: 'A6' });
+   *   for (const [i, { pdf }] of files.entries()) await writeFile(`labels-${i + 1}.pdf`, pdf);
+   * } catch (err) {
+   *   if (!(err instanceof PartialResultError)) throw err;
+   *   const { files, notPrinted } = err.partial as AirwayBillFilesPartial; // save the files, print notPrinted again
+   * }
    * ```
    */
   airwayBillFiles(orders: readonly AirwayBillTarget[], labelOptions?: AirwayBillOptions, options?: RequestOptions): Promise<{ files: AirwayBillFile[] }> {
@@ -169,7 +178,8 @@ export class DeliveriesResource extends Namespace {
    * as typed. Bounded by `maxPages` (default 20) and by `totalTimeout`, the whole read.
    *
    * @throws `ValidationError` for a phone that is not one, before sending.
-   * @throws `PagingError` past `maxPages`.
+   * @throws `PartialResultError` when a page fails after others were read: `partial` is the history
+   * of the orders counted so far, `cause` the failure (a `PagingError` past `maxPages`, a `TimeoutError`).
    *
    * @example
    * ```ts

@@ -2,9 +2,9 @@
 import { DeliveryState, isFinalState } from '../../catalogue/states.js';
 import { type DeliveryCore, requireCore } from '../../core/delivery-core.js';
 import { totalDeadline } from '../../core/operation.js';
-import { ConfigurationError, ValidationError } from '../../errors/index.js';
+import { ConfigurationError, DeliveryError, PartialResultError, ValidationError } from '../../errors/index.js';
 import { isPhoneNumber, PHONE_RULE } from '../../schemas/predicates.js';
-import { type PagedReadOptions, searchPages } from './reads.js';
+import { type PagedReadOptions, type PagingTally, searchPages } from './reads.js';
 
 /**
  * What a customer did with the orders sent to their phone: the cash-on-delivery risk a checkout
@@ -38,7 +38,8 @@ const DEFAULT_MAX_PAGES = 20;
  * @calls deliveries.search
  *
  * @throws `ValidationError` for a phone that is not one, before sending.
- * @throws `PagingError` past `maxPages`.
+ * @throws `PartialResultError` when a page fails after others were read: `partial` is the history
+ * of the orders counted so far, `cause` the failure (a `PagingError` past `maxPages`, a `TimeoutError`).
  *
  * @example
  * ```ts
@@ -60,14 +61,28 @@ export async function customerHistory(core: DeliveryCore, phone: string, options
   } catch (cause) {
     throw new ConfigurationError('Request options could not be read.', { cause });
   }
-  for await (const order of searchPages(core, { mobilePhones: [phone] }, read, totalDeadline(core, read))) {
-    const state = order.state?.code;
-    history.total += 1;
-    if (state === DeliveryState.Delivered) history.delivered += 1;
-    else if (state === DeliveryState.ReturnedToBusiness) history.returned += 1;
-    else if (typeof state !== 'number' || !isFinalState(state)) history.pending += 1;
+  const tally: PagingTally = { pages: 0 };
+  const deadlineAt = totalDeadline(core, read);
+  try {
+    for await (const order of searchPages(core, { mobilePhones: [phone] }, read, deadlineAt, tally)) {
+      const state = order.state?.code;
+      history.total += 1;
+      if (state === DeliveryState.Delivered) history.delivered += 1;
+      else if (state === DeliveryState.ReturnedToBusiness) history.returned += 1;
+      else if (typeof state !== 'number' || !isFinalState(state)) history.pending += 1;
+    }
+  } catch (error) {
+    // The pages read are a result too: a history of the orders counted so far, marked as such.
+    if (!(error instanceof DeliveryError) || tally.pages === 0) throw error;
+    throw new PartialResultError(`customerHistory counted ${history.total} orders on ${tally.pages} pages, then stopped`, {
+      partial: finished(history),
+      cause: error,
+    });
   }
+  return finished(history);
+}
+
+function finished(history: CustomerHistory): CustomerHistory {
   const settled = history.delivered + history.returned;
-  history.rate = settled === 0 ? undefined : history.delivered / settled;
-  return history;
+  return { ...history, rate: settled === 0 ? undefined : history.delivered / settled };
 }

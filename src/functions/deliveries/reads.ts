@@ -3,8 +3,9 @@ import type { DeliveryCore } from '../../core/delivery-core.js';
 import { wireForm } from '../../core/input.js';
 import { type AnswerContext, endpoint, totalDeadline } from '../../core/operation.js';
 import type { RequestOptions } from '../../core/options.js';
-import { ConfigurationError, PagingError, ResponseShapeError, TimeoutError, ValidationError, type ValidationIssue } from '../../errors/index.js';
+import { ConfigurationError, PagingError, ResponseShapeError, ValidationError, type ValidationIssue } from '../../errors/index.js';
 import { isRecord, phoneSpellings, shown } from '../../schemas/predicates.js';
+import { leftOf } from '../run-deadline.js';
 import { type DeliveryRecord, deliveryRecord } from './records.js';
 
 /**
@@ -175,11 +176,17 @@ export function listDeliveries(core: DeliveryCore, filter?: DeliverySearchFilter
   return searchPages(core, filter, options, Number.POSITIVE_INFINITY);
 }
 
+/** What a paged read met besides the orders it yielded. */
+export interface PagingTally {
+  /** Pages the service answered. */
+  pages: number;
+}
+
 /**
  * The pages of a search, every request ending by `deadlineAt` (epoch ms, see
- * {@link totalDeadline}): one deadline for a whole read is what `findByReference` and
- * `resolveTrackingNumbers` promise. A listing the caller drives has none (`Infinity`), since the
- * caller's own pace between pages counts.
+ * {@link totalDeadline}): one deadline for a whole read is what `findByReference`,
+ * `customerHistory` and `resolveTrackingNumbers` promise. A listing the caller drives has none
+ * (`Infinity`), since the caller's own pace between pages counts.
  *
  * @internal
  */
@@ -188,6 +195,7 @@ export async function* searchPages(
   filter: DeliverySearchFilter | undefined,
   options: PagedReadOptions | undefined,
   deadlineAt: number,
+  tally: PagingTally = { pages: 0 },
 ): AsyncGenerator<DeliveryRecord, void, undefined> {
   const given = readFilter(filter);
   const { maxPages, requestOptions } = readPagedOptions(options);
@@ -197,7 +205,8 @@ export async function* searchPages(
   for (let read = 1; ; read++) {
     if (read > maxPages)
       throw new PagingError(`POST /deliveries/search: more than maxPages (${maxPages}) pages; narrow the filter or raise maxPages`, { page });
-    const searched = await searchDeliveries(core, { ...given, page, limit }, remainingOf(requestOptions, deadlineAt));
+    const searched = await searchDeliveries(core, { ...given, page, limit }, leftOf(requestOptions, deadlineAt, SEARCH));
+    tally.pages += 1;
     const numbers = searched.deliveries.map((order) => order.trackingNumber);
     if (previous !== undefined && numbers.length > 0 && numbers.every((number) => previous?.has(number)))
       throw new PagingError(
@@ -225,14 +234,6 @@ function readPagedOptions(options: PagedReadOptions | undefined): { maxPages: nu
   if (!Number.isSafeInteger(maxPages) || (maxPages as number) < 1)
     throw new ConfigurationError(`maxPages: expected a whole number of at least 1, received ${String(maxPages)}`);
   return { maxPages: maxPages as number, requestOptions };
-}
-
-/** The options of the next request of a read bound by `deadlineAt`: what is left of `totalTimeout`, or a TimeoutError when nothing is. */
-function remainingOf(options: RequestOptions, deadlineAt: number): RequestOptions {
-  if (deadlineAt === Number.POSITIVE_INFINITY) return options;
-  const remaining = deadlineAt - Date.now();
-  if (remaining <= 0) throw new TimeoutError('POST /deliveries/search: the read took longer than totalTimeout', { request: SEARCH });
-  return { ...options, totalTimeout: remaining };
 }
 
 /**
