@@ -175,7 +175,9 @@ export class DeliveriesResource extends Namespace {
    * the cash-on-delivery risk: `{ total, delivered, returned, pending, rate }`, `rate` being
    * delivered over delivered and returned (undefined for a new customer). The phone is searched in
    * each of its spellings (`01011112222`, `+201011112222`, Arabic digits), as the service stores it
-   * as typed. Bounded by `maxPages` (default 20) and by `totalTimeout`, the whole read.
+   * as typed. Bounded by `maxPages` (default 20) and by `totalTimeout`, the whole read. Each order
+   * is counted once: when the service answers an order again on a later page, `repeated` says how
+   * many were skipped.
    *
    * @throws `ValidationError` for a phone that is not one, before sending.
    * @throws `PartialResultError` when a page fails after others were read: `partial` is the history
@@ -231,7 +233,8 @@ export class DeliveriesResource extends Namespace {
    * Every order matching `filter`, page after page: `for await (const order of ...)`. It asks for
    * the next page only as you read on, and stops on a page shorter than the page size (never on
    * `count`, which the service has been seen to send as 0 with a full page). `filter.page` says
-   * where to start.
+   * where to start. Each order is yielded once: one the service answers again on a later page (the
+   * same `_id` or tracking number) is skipped.
    *
    * @throws `PagingError` when the service answers a page with the orders of the page before (it
    * ignored `page`), or past `options.maxPages` (default 1,000): the orders read so far were yielded.

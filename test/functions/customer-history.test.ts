@@ -17,8 +17,8 @@ describe('deliveries.customerHistory', () => {
     await sandbox.play(orders[4]!.trackingNumber, 'unsuccessful');
 
     const history = await client.deliveries.customerHistory('+20 10 1234 5678');
-    expect(history).toEqual({ total: 4, delivered: 2, returned: 1, pending: 1, rate: 2 / 3 });
-    expect(await client.deliveries.customerHistory('01000000000')).toEqual({ total: 0, delivered: 0, returned: 0, pending: 0, rate: undefined });
+    expect(history).toEqual({ total: 4, delivered: 2, returned: 1, pending: 1, rate: 2 / 3, repeated: 0 });
+    expect(await client.deliveries.customerHistory('01000000000')).toEqual({ total: 0, delivered: 0, returned: 0, pending: 0, rate: undefined, repeated: 0 });
   });
 
   it('refuses a phone that is not one, before sending', async () => {

@@ -156,7 +156,8 @@ export const searchDeliveries = endpoint<[filter?: DeliverySearchFilter], Delive
  * Every order matching `filter`, page after page: `for await (const order of ...)`. It asks for
  * the next page only as you read on, and stops on a page shorter than the page size (never on
  * `count`, which the service has been seen to send as 0 with a full page). `filter.page` says
- * where to start.
+ * where to start. Each order is yielded once: one the service answers again on a later page (the
+ * same `_id` or tracking number) is skipped.
  *
  * @operation deliveries.list
  * @chunk afterCreate
@@ -176,17 +177,24 @@ export function listDeliveries(core: DeliveryCore, filter?: DeliverySearchFilter
   return searchPages(core, filter, options, Number.POSITIVE_INFINITY);
 }
 
-/** What a paged read met besides the orders it yielded. */
+/** What a paged read met besides the orders it yielded: how many it skipped as already yielded. */
 export interface PagingTally {
   /** Pages the service answered. */
   pages: number;
+  /** Orders the service answered again on a later page, each yielded only the first time. */
+  repeated: number;
 }
+
+/** What makes two records of a search one order: its `_id`, or its tracking number. */
+const orderKeys = (order: DeliveryRecord): [string, string] => [`id:${order._id}`, `tn:${order.trackingNumber}`];
 
 /**
  * The pages of a search, every request ending by `deadlineAt` (epoch ms, see
  * {@link totalDeadline}): one deadline for a whole read is what `findByReference`,
  * `customerHistory` and `resolveTrackingNumbers` promise. A listing the caller drives has none
- * (`Infinity`), since the caller's own pace between pages counts.
+ * (`Infinity`), since the caller's own pace between pages counts. Each order is yielded once:
+ * one the service answers again on a later page (same `_id` or tracking number) is skipped, and
+ * counted in `tally.repeated`.
  *
  * @internal
  */
@@ -195,13 +203,14 @@ export async function* searchPages(
   filter: DeliverySearchFilter | undefined,
   options: PagedReadOptions | undefined,
   deadlineAt: number,
-  tally: PagingTally = { pages: 0 },
+  tally: PagingTally = { pages: 0, repeated: 0 },
 ): AsyncGenerator<DeliveryRecord, void, undefined> {
   const given = readFilter(filter);
   const { maxPages, requestOptions } = readPagedOptions(options);
   const limit = (given['limit'] as number | undefined) ?? DEFAULT_PAGE_SIZE;
   let page = (given['page'] as number | undefined) ?? 1;
   let previous: ReadonlySet<string> | undefined;
+  const yielded = new Set<string>();
   for (let read = 1; ; read++) {
     if (read > maxPages)
       throw new PagingError(`POST /deliveries/search: more than maxPages (${maxPages}) pages; narrow the filter or raise maxPages`, { page });
@@ -215,7 +224,15 @@ export async function* searchPages(
           page,
         },
       );
-    yield* searched.deliveries;
+    for (const order of searched.deliveries) {
+      const keys = orderKeys(order);
+      if (keys.some((key) => yielded.has(key))) {
+        tally.repeated += 1;
+        continue;
+      }
+      for (const key of keys) yielded.add(key);
+      yield order;
+    }
     // The service may cap the page size below what was asked: its own `limit` says what a full page is.
     if (searched.deliveries.length === 0 || searched.deliveries.length < (searched.limit ?? limit)) return;
     previous = new Set(numbers);
