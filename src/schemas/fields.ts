@@ -82,6 +82,18 @@ export function optional<T extends z.core.SomeType>(schema: T): z.ZodMiniOptiona
   return z.optional(z.nullable(schema));
 }
 
+/**
+ * The fields of a change to something made with `shape` (a pickup location, a pickup): each may be
+ * left out, and one the create requires may not be `null`, which the service would store over
+ * the value it has (a location's `districtId`, its `firstLine`); the others may, as ever.
+ * @internal
+ */
+export function changeShape(shape: Readonly<Record<string, z.core.SomeType>>): Record<string, z.core.SomeType> {
+  return Object.fromEntries(Object.entries(shape).map(([name, field]) => [name, isOptional(field) ? field : z.optional(field)]));
+}
+
+const isOptional = (field: z.core.SomeType): boolean => (field as z.core.$ZodType)._zod.def.type === 'optional';
+
 /** @internal A string with something in it besides whitespace. */
 export const filledText = (): z.ZodMiniString => z.string().check(rule<string>(isFilled, 'must not be empty'));
 

@@ -18,7 +18,7 @@ import { envelope, startFakeService } from '../functions/fake-service.js';
 import { dropOff, setUpAccount } from '../support/sandbox.js';
 
 /** Moves the fake clock on, as a service taking `ms` to answer would. */
-const takes = (ms: number): void => vi.setSystemTime(Date.now() + ms);
+const takes = (ms: number): void => void vi.setSystemTime(Date.now() + ms);
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
