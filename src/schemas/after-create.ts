@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import type { CheckResult } from '../core/input.js';
 import { ErrorCode } from '../errors/codes.js';
 import { type OrderAddress, orderAddressSchema, type PickupLocationEntry, pickupLocationShape } from './address.js';
-import { changeShape, codedRule, filledText, object, optional, phoneText, rule } from './fields.js';
+import { changeShape, codedRule, contactPhone, filledText, object, optional, rule } from './fields.js';
 import { checkWith, rejected } from './issues.js';
 import { lazy } from './lazy.js';
 import {
@@ -22,7 +22,7 @@ import {
   specsSchema,
 } from './order-parts.js';
 import { isPickupDate, PICKUP_TIME_SLOTS, type PickupDate, type PickupTimeSlot } from './pickup-date.js';
-import { isPhoneNumber, isRecord, PHONE_RULE, shown } from './predicates.js';
+import { isRecord, shown } from './predicates.js';
 
 /**
  * What `deliveries.update` may change (the fields the integrations send). A field left out is kept;
@@ -44,7 +44,7 @@ export interface DeliveryChanges {
 /** Who the courier meets at a pickup. */
 export interface PickupContact {
   name: string;
-  /** 8 to 15 digits, an optional leading `+`, spaces or dashes between. */
+  /** 8 to 15 digits, an optional leading `+`, spaces or dashes between; sent digits only, an Egyptian number as `01…`. */
   phone: string;
   email?: string | null | undefined;
 }
@@ -131,7 +131,7 @@ export function checkChanges(input: unknown, typeCode: unknown, skip: ReadonlySe
   return checkWith(changesSchema(typeCode), input, CHANGES_SUBJECT, skip) as CheckResult<DeliveryChanges>;
 }
 
-const contactPersonSchema = lazy(() => object({ name: filledText(), phone: phoneText(isPhoneNumber, PHONE_RULE), email: optional(z.string()) }));
+const contactPersonSchema = lazy(() => object({ name: filledText(), phone: contactPhone(), email: optional(z.string()) }));
 const pickupFields = () => ({
   businessLocationId: filledText(),
   scheduledDate: z.string().check(rule(isPickupDate, DATE_RULE)),

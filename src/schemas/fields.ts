@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import type { ErrorCode } from '../errors/codes.js';
-import { asciiDigits, isFilled, isHttpUrl, isRecord } from './predicates.js';
+import { asciiDigits, canonicalPhone, isFilled, isHttpUrl, isPhoneNumber, isRecord, PHONE_RULE } from './predicates.js';
 
 /** Reports one issue from a cross-field rule; `path` is relative to the object the rule is on. */
 type Report = (path: ReadonlyArray<string | number>, message: string, errorCode?: ErrorCode) => void;
@@ -105,10 +105,19 @@ export const secretText = (): z.ZodMiniString =>
 
 /**
  * @internal A phone number field: Arabic-Indic and Persian digits (`٠١٠...`) are sent as ASCII
- * ones; `holds` is the rule it must then meet.
+ * ones; `holds` is the rule it must then meet. The account's own phones (registration, the
+ * one-time code) are sent so, as typed otherwise.
  */
 export const phoneText = (holds: (value: string) => boolean, message: string): z.ZodMiniString =>
   z.string().check(z.overwrite(asciiDigits), rule(holds, message));
+
+/**
+ * @internal A customer's or a contact's phone (an order's `receiver`, a pickup's or a location's
+ * `contactPerson`): a phone number ({@link isPhoneNumber}), sent in its one canonical form
+ * ({@link canonicalPhone}: digits only, an Egyptian number as `01…`), so that the service stores
+ * one spelling and a search by phone finds it.
+ */
+export const contactPhone = (): z.ZodMiniString => z.string().check(z.overwrite(asciiDigits), rule(isPhoneNumber, PHONE_RULE), z.overwrite(canonicalPhone));
 
 /** @internal An absolute http(s) URL; with a code, its failure carries it (2151 for image URLs). */
 export function httpUrl(message: string, errorCode?: ErrorCode): z.ZodMiniString {
