@@ -11,6 +11,15 @@ const entry = {
   'webhooks/redis': 'src/webhooks/redis.ts',
   'testing/index': 'src/testing/index.ts',
   'testing/msw': 'src/testing/msw.ts',
+};
+
+/**
+ * The commands (`delivery-sdk`, `delivery-sdk-sandbox`): Node only, ESM only (a `bin` is run, never
+ * required). Built beside the entries above so that they share their chunks, not a copy of the
+ * SDK; the CSV library they read files with stays an import of theirs, reaching no other entry.
+ */
+const commands = {
+  'cli/main': 'src/cli/main.ts',
   'cli/sandbox': 'src/cli/sandbox.ts',
 };
 
@@ -35,7 +44,7 @@ async function portableSourceMaps(): Promise<void> {
 // No `dts`: tsc writes the declarations, one per source file under its own name (tsconfig.build.json).
 export default defineConfig([
   {
-    entry,
+    entry: { ...entry, ...commands },
     format: ['esm'],
     sourcemap: true,
     clean: true,

@@ -18,14 +18,18 @@ const SOURCE_ALIASES = Object.entries(compilerOptions.paths).map(([name, [file]]
   replacement: fileURLToPath(new URL(file, import.meta.url)),
 }));
 
-export default defineConfig({
+// `vitest run --mode full` (npm run test:full): the heavy runs at full size (test/support/sizes.ts).
+export default defineConfig(({ mode }) => ({
   resolve: {
     alias: SOURCE_ALIASES,
   },
   test: {
     include: ['test/**/*.test.ts'],
     typecheck: {
-      enabled: true,
+      // The *.test-d.ts files, for `npx vitest run`. `npm test` type-checks them already (its
+      // `npm run typecheck` covers test/, with this tsconfig.json), so its vitest run does not run
+      // tsc over them a second time (about 10 s of CPU).
+      enabled: process.env['npm_lifecycle_event'] !== 'test',
       include: ['test/**/*.test-d.ts'],
       tsconfig: './tsconfig.json',
     },
@@ -39,5 +43,6 @@ export default defineConfig({
     // One line at the end when redis-server is missing and the Redis tracker tests were skipped.
     reporters: ['default', './test/support/missing-servers.ts', ...(jsonReport ? ['json'] : [])],
     ...(jsonReport ? { outputFile: { json: jsonReport } } : {}),
+    env: { DELIVERY_SDK_TEST_SIZE: mode === 'full' ? 'full' : 'quick' },
   },
-});
+}));

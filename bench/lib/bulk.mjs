@@ -1,9 +1,10 @@
 /**
  * Bulk creation, two ways, each in a child process of its own:
- * - `mode: 'time'`: the SDK's `createBulk` of an array and its baselines (the same chunks posted
- *   by plain ky, and by raw fetch) one after the other in one process, their order rotated by
- *   `run`, so that over the process runs drift (JIT, GC, a server's growing store) falls on every
- *   variant alike. Seconds and client CPU seconds of each. Against the cheap server
+ * - `mode: 'time'`: the SDK's `createBulk` of an array, its `streamBulk` of the same orders from an
+ *   iterator, and their baselines (the same chunks posted by plain ky, and by raw fetch), `rounds`
+ *   times in one process, their order shuffled in each round, so that drift (JIT, GC, a server's
+ *   growing store) falls on every variant alike; `only` names the variants to run. Seconds and
+ *   client CPU seconds (`process.cpuUsage()`) of each, per round. Against the cheap server
  *   (echo-server.mjs) or, for reference, the SDK's sandbox (`sandbox: true`, an account set up first).
  * - `mode: 'memory'`: the client process's RSS growth (peak minus starting) while `variant`
  *   uploads `count` orders read from a generator, outcomes read and dropped: the SDK's `streamBulk`,
@@ -16,7 +17,7 @@ import { childMain } from './child.mjs';
 import { realisticOrder } from './order.mjs';
 import { runPool } from './pool.mjs';
 import { prepareAccount } from './sandbox-account.mjs';
-import { rotate } from './stats.mjs';
+import { shuffled } from './stats.mjs';
 
 const CHUNK = 100;
 const CONCURRENCY = 4;
@@ -66,7 +67,7 @@ async function plainStream(rows, post) {
 const sizeOf = (value) => (typeof value === 'number' ? value : Array.isArray(value) ? value.length : 0);
 const cpuSeconds = (usage) => (usage.user + usage.system) / 1e6;
 
-childMain(async ({ targets, kyPath, baseUrl, apiKey, count, mode, variant, sandbox = false, run = 0 }) => {
+childMain(async ({ targets, kyPath, baseUrl, apiKey, count, mode, variant, sandbox = false, run = 0, rounds = 1, only }) => {
   const { DeliveryClient } = await import(pathToFileURL(targets.main).href);
   const client = new DeliveryClient({ baseUrl, apiKey });
   if (typeof client.deliveries?.createBulk !== 'function') return { missing: '`deliveries.createBulk`' };
@@ -91,24 +92,38 @@ childMain(async ({ targets, kyPath, baseUrl, apiKey, count, mode, variant, sandb
     return { count, created, seconds: (performance.now() - t0) / 1000, rssBefore, peakRss: process.resourceUsage().maxRSS * 1024 };
   }
 
-  const variants = {
+  // createBulk checks an array whole before sending; streamBulk takes any iterable and checks it
+  // chunk by chunk (given the array's iterator, not the array, as a stream's source is).
+  const all = {
     // A chunk that failed (a connection closed under load, say) is counted in `failed`, not fatal to the run.
-    sdk: (orders) =>
+    createBulk: (orders) =>
       client.deliveries.createBulk(orders, { chunkSize: CHUNK, concurrency: CONCURRENCY }).catch((error) => error?.result ?? Promise.reject(error)),
+    streamBulk: async (orders) => {
+      const failed = [];
+      for await (const outcome of client.deliveries.streamBulk(orders.values(), { chunkSize: CHUNK, concurrency: CONCURRENCY })) failed.push(...outcome.failed);
+      return { failed };
+    },
     fetch: (orders) => plainBulk(orders, chunkPoster({ baseUrl, apiKey })),
     ...(ky === undefined ? {} : { ky: (orders) => plainBulk(orders, chunkPoster({ baseUrl, apiKey, ky })) }),
   };
+  const variants = Object.fromEntries(Object.entries(all).filter(([name]) => only === undefined || only.includes(name)));
   // One untimed upload each first: the first chunk's connections and code paths warm for all alike.
   for (const [name, upload] of Object.entries(variants))
     await upload(Array.from({ length: CHUNK * CONCURRENCY }, (_, i) => ({ ...template, businessReference: `warm-${name}-${i}` })));
-  const result = {};
-  for (const name of rotate(Object.keys(variants), run)) {
-    // Fresh references per variant and run: the sandbox refuses nothing, and the SDK's check of repeats stays honest.
-    const orders = Array.from({ length: count }, (_, i) => ({ ...template, businessReference: `${name}-${run}-${i}` }));
-    const cpu0 = process.cpuUsage();
-    const t0 = performance.now();
-    const outcome = await variants[name](orders);
-    result[name] = { seconds: (performance.now() - t0) / 1000, cpuSeconds: cpuSeconds(process.cpuUsage(cpu0)), failed: sizeOf(outcome?.failed) };
+  // Several rounds in this process, the variants' order shuffled in each: a ratio is taken within
+  // a round, so what the machine does meanwhile falls on both sides of it.
+  const results = [];
+  for (let round = 0; round < rounds; round++) {
+    const result = {};
+    for (const name of shuffled(Object.keys(variants))) {
+      // Fresh references per variant, run and round: the sandbox refuses nothing, and the SDK's check of repeats stays honest.
+      const orders = Array.from({ length: count }, (_, i) => ({ ...template, businessReference: `${name}-${run}-${round}-${i}` }));
+      const cpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      const outcome = await variants[name](orders);
+      result[name] = { seconds: (performance.now() - t0) / 1000, cpuSeconds: cpuSeconds(process.cpuUsage(cpu0)), failed: sizeOf(outcome?.failed) };
+    }
+    results.push(result);
   }
-  return { count, ...result };
+  return { count, rounds: results };
 });

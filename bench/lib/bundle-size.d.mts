@@ -1,11 +1,23 @@
 /** Types of bundle-size.mjs, for test/bench/bundle-size.test.ts. */
 export declare const KB: number;
+export interface PageBudget {
+  /** The page and its static imports. */
+  readonly atOnce?: number;
+  /** That and every chunk loaded until the page's first call has answered. */
+  readonly firstCall?: number;
+  /** Every chunk the page can load. */
+  readonly allChunks?: number;
+}
 export declare const BUDGETS: {
-  readonly main: number;
-  readonly cities: number;
-  readonly allChunks: number;
-  readonly functions: number;
-  readonly webhooks: number;
+  readonly pages: { readonly main: PageBudget; readonly cities: PageBudget; readonly functions: PageBudget; readonly webhooks: PageBudget };
+  readonly perCall: number;
+  readonly validationOn: number;
+  readonly bulk: number;
+  readonly bulkAim: number;
+  readonly streamRss: number;
+  readonly firstCall: number;
+  readonly importAlone: { readonly main: number; readonly functions: number };
+  readonly heapOverKy: number;
 };
 export declare const ENTRIES: {
   readonly main: string;
@@ -15,31 +27,45 @@ export declare const ENTRIES: {
   readonly webhooksNode: string;
   readonly testing: string;
 };
+/** The order the create pages send. */
+export declare const PAGE_ORDER: {
+  type: 10;
+  dropOffAddress: { city: string; districtId: string; firstLine: string };
+  receiver: { firstName: string; lastName: string; phone: string };
+  cod: number;
+};
 
 export type BundleKind = 'main' | 'cities' | 'functions' | 'validation' | 'webhooks' | 'sandbox' | 'ky';
 
-export interface BundleMeasurement {
-  kind: BundleKind;
+/** One figure of a page: a set of its built files, gzipped together. */
+export interface PageFigure {
+  /** The files, by name in the page's build, in the build's order. */
+  files: string[];
   /** Minified bytes. */
   bytes: number;
-  /** Minified bytes after gzip level 9, of what the page loads at once (the entry and its static imports). */
+  /** The files concatenated and gzipped at level 9. */
   gzipBytes: number;
-  /** Gzip bytes of what loads only through `import()`, on demand; 0 when nothing does. */
-  lazyGzipBytes: number;
-  /** Gzip bytes of every chunk the page can load, at once and on demand, gzipped together. */
-  allChunksGzipBytes: number;
-  /** The same chunks each gzipped on its own, summed: what a browser fetches. */
-  eachChunkGzipBytes: number;
-  /** Budget in gzip bytes; undefined for `ky`. */
-  budget: number | undefined;
+  /** Each file gzipped on its own, summed: what a browser fetching each chunk gets. */
+  eachGzipBytes: number;
   /** Minified bytes each input file kept after tree-shaking (0 when shaken out entirely). */
   bytesByInput: Record<string, number>;
-  /** The same for what loads only through `import()`. */
-  lazyBytesByInput: Record<string, number>;
-  /** Kept inputs carrying msw or sandbox (`testing`) code; must be empty. */
-  forbiddenInputs: string[];
-  /** The minified output. */
+  /** The minified code. */
   text: string;
+}
+
+export interface BundleMeasurement {
+  kind: BundleKind;
+  /** The page's own output (`stdin.js`) and what it imports statically. */
+  atOnce: PageFigure;
+  /** That and every chunk the page's run loaded until its first call had answered. */
+  firstCall: PageFigure;
+  /** Every chunk the page can load, through static imports and `import()`. */
+  allChunks: PageFigure;
+  /** What the page's run sent, `METHOD /path` each. */
+  requests: string[];
+  budget: { atOnce?: number; firstCall?: number; allChunks?: number };
+  /** Inputs of any chunk the page can load that carry msw or sandbox (`testing`) code; must be empty. */
+  forbiddenInputs: string[];
 }
 
 export declare function buildLikeDist(

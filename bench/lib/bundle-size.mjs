@@ -1,25 +1,30 @@
 /**
- * Browser bundle sizes, measured the way a storefront pulls the SDK in: esbuild
- * `--bundle --minify` of a small entry against the package as shipped, gzip -9. Shared by
- * `npm run bench` (on dist/) and test/bench/bundle-size.test.ts (on src/ built like dist/).
+ * Pages measured as a browser loads them. Each page is a small entry built the way a storefront's
+ * bundler builds it (esbuild `--bundle --minify --splitting`, platform browser, ESM) against the
+ * package as shipped, and three figures are taken of it, each the gzip (level 9) of its files
+ * gzipped together, with the number of files:
+ * - at once: the page's own output (the stdin entry) and what it imports statically;
+ * - when the first call answers: that, and every chunk the page really loaded through `import()`
+ *   until its call had answered: the built page runs in a child Node process (bench/lib/page-run.mjs)
+ *   whose module-load hook records every file loaded, its `fetch` answered in process;
+ * - every chunk: all the page can ever load, through static imports and `import()` alike.
+ * Shared by `npm run bench` (on dist/) and test/bench/bundle-size.test.ts (on src/ built like dist/).
  *
  * Why not bundle src/ directly: with `"sideEffects": false` esbuild drops whole unused source
  * modules, but users get tsup's output, where modules are concatenated per entry and every
  * top-level call stays unless it is provably pure. Measuring src/ directly under-reports.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { BUDGETS, KB } from './budgets.mjs';
 
-/** 1 KB = 1,000 bytes throughout: the stricter reading of the budgets. */
-export const KB = 1000;
-
-/**
- * What a page loads at once (`main`, `cities`, `functions`, `webhooks`), and every chunk a client
- * page can load (`allChunks`): issue 31's budgets.
- */
-export const BUDGETS = { main: 20 * KB, cities: 20 * KB, allChunks: 50 * KB, functions: 16 * KB, webhooks: 5 * KB };
+export { BUDGETS, KB };
 
 /** The entries the benchmarks import, by their file in dist/. */
 export const ENTRIES = {
@@ -32,54 +37,82 @@ export const ENTRIES = {
 };
 
 /** Every entry of tsup.config.ts: they decide together how code is split into shared chunks. */
-const SHIPPED_ENTRIES = [...Object.values(ENTRIES), 'cli/sandbox'];
+const SHIPPED_ENTRIES = [...Object.values(ENTRIES), 'cli/sandbox', 'cli/main'];
 
 /** Code that must never reach a browser bundle: msw and its bundled helpers, and the sandbox. */
 const FORBIDDEN_SOURCE = /(?:^|[\\/])(?:node_modules[\\/](?:msw|@mswjs|@bundled-es-modules)[\\/]|(?:src|dist)[\\/]testing[\\/])/;
 
-const entries = {
+/**
+ * The order the create pages send: one the SDK's plain check passes (so no schema chunk loads for
+ * it), with a district the sandbox has (`district-eg-cairo-makram-ebeid`), so that the page's call
+ * answers whether the service, the sandbox or the page run's own `fetch` takes it.
+ */
+export const PAGE_ORDER = {
+  type: 10,
+  dropOffAddress: { city: 'Cairo', districtId: 'district-eg-cairo-makram-ebeid', firstLine: '12 Makram Ebeid Street' },
+  receiver: { firstName: 'Mona', lastName: 'Adel', phone: '01012345678' },
+  cod: 250,
+};
+
+/** The country the cities page looks up: Egypt's id at the service and in the sandbox. */
+const EGYPT = '60e4482c7cb7d4bc4849c4d5';
+
+/**
+ * The pages: the module they import, and `call`, the export that is the page's first call (a
+ * promise the page run awaits); a page without one sends nothing.
+ */
+const PAGES = {
   /** A checkout page: construct the client, create one order. */
-  main: (path) => `
-    import { DeliveryClient } from ${JSON.stringify(path)};
-    const client = new DeliveryClient({ baseUrl: 'https://api.example.com/v2', apiKey: 'key' });
-    export const created = client.deliveries.create({
-      type: 10,
-      dropOffAddress: { city: 'Cairo', districtId: 'aiJudRHeOt', firstLine: '12 Talaat Harb Street' },
-      receiver: { firstName: 'Mona', lastName: 'Adel', phone: '01012345678' },
-      cod: 250,
-    });`,
-  /** The validators, which carry zod. */
-  validation: (path) => `
-    import { validateOrder } from ${JSON.stringify(path)};
-    export const validate = validateOrder;`,
+  main: {
+    call: 'created',
+    source: (path) => `
+      import { DeliveryClient } from ${JSON.stringify(path)};
+      const client = new DeliveryClient({ baseUrl: 'https://api.example.com/v2', apiKey: 'key' });
+      export const created = client.deliveries.create(${JSON.stringify(PAGE_ORDER)});`,
+  },
   /** A page that only looks cities up. */
-  cities: (path) => `
-    import { DeliveryClient } from ${JSON.stringify(path)};
-    const client = new DeliveryClient({ baseUrl: 'https://api.example.com/v2' });
-    export const cities = client.lookup.cities({ countryId: '60e4482c7cb7d4bc4849c4d5' });`,
-  /** The same page over delivery-sdk/functions: a core and the one function it calls. */
-  functions: (path) => `
-    import { DeliveryCore, createDelivery } from ${JSON.stringify(path)};
-    const core = new DeliveryCore({ baseUrl: 'https://api.example.com/v2', apiKey: 'key' });
-    export const created = createDelivery(core, {
-      type: 10,
-      dropOffAddress: { city: 'Cairo', districtId: 'aiJudRHeOt', firstLine: '12 Talaat Harb Street' },
-      receiver: { firstName: 'Mona', lastName: 'Adel', phone: '01012345678' },
-      cod: 250,
-    });`,
+  cities: {
+    call: 'cities',
+    source: (path) => `
+      import { DeliveryClient } from ${JSON.stringify(path)};
+      const client = new DeliveryClient({ baseUrl: 'https://api.example.com/v2' });
+      export const cities = client.lookup.cities({ countryId: ${JSON.stringify(EGYPT)} });`,
+  },
+  /** The create page over delivery-sdk/functions: a core and the one function it calls. */
+  functions: {
+    call: 'created',
+    source: (path) => `
+      import { DeliveryCore, createDelivery } from ${JSON.stringify(path)};
+      const core = new DeliveryCore({ baseUrl: 'https://api.example.com/v2', apiKey: 'key' });
+      export const created = createDelivery(core, ${JSON.stringify(PAGE_ORDER)});`,
+  },
   /** A Fetch-API webhook route. */
-  webhooks: (path) => `
-    import { createWebhookHandler, parseWebhookEvent } from ${JSON.stringify(path)};
-    export const handler = createWebhookHandler({ onEvent() {} });
-    export const parse = parseWebhookEvent;`,
-  /** The sandbox, which must be flagged: the check's own control. */
-  sandbox: (path) => `
-    import { createSandbox } from ${JSON.stringify(path)};
-    export const sandbox = createSandbox();`,
-  /** ky alone, for scale. */
-  ky: (path) => `
-    import ky from ${JSON.stringify(path)};
-    export const created = ky.post('https://api.example.com/v2/deliveries', { json: {} }).json();`,
+  webhooks: {
+    source: (path) => `
+      import { createWebhookHandler, parseWebhookEvent } from ${JSON.stringify(path)};
+      export const handler = createWebhookHandler({ onEvent() {} });
+      export const parse = parseWebhookEvent;`,
+  },
+  /** The validators, which carry zod. */
+  validation: {
+    source: (path) => `
+      import { validateOrder } from ${JSON.stringify(path)};
+      export const validate = validateOrder;`,
+  },
+  /** The sandbox, which must be flagged: the forbidden-code check's own control. Not run. */
+  sandbox: {
+    run: false,
+    source: (path) => `
+      import { createSandbox } from ${JSON.stringify(path)};
+      export const sandbox = createSandbox();`,
+  },
+  /** ky alone, for scale: plain ky's create. */
+  ky: {
+    call: 'created',
+    source: (path) => `
+      import ky from ${JSON.stringify(path)};
+      export const created = ky.post('https://api.example.com/v2/deliveries', { json: ${JSON.stringify(PAGE_ORDER)}, headers: { authorization: 'key' } }).json();`,
+  },
 };
 
 /**
@@ -110,22 +143,41 @@ export async function buildLikeDist(srcDir, outdir) {
   return Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, join(outdir, `${file}.js`)]));
 }
 
-function bundle(kind, path) {
-  return build({
-    stdin: { contents: entries[kind](path), resolveDir: dirname(path), sourcefile: `${kind}-entry.js`, loader: 'js' },
+/** The page built as a browser build splits it, into `outdir` (written: the page run loads it from there). */
+async function buildPage(kind, path, outdir) {
+  const result = await build({
+    stdin: { contents: PAGES[kind].source(path), resolveDir: dirname(path), sourcefile: `${kind}-page.js`, loader: 'js' },
     bundle: true,
-    // As a browser build splits: what the page loads at once is the entry and its static imports;
-    // code behind `import()` (zod's messages, for input the plain check refused) is a chunk of its own.
     splitting: true,
-    outdir: join(dirname(path), `.measure-${kind}`),
+    outdir,
     minify: true,
     format: 'esm',
     platform: 'browser',
     write: false,
     metafile: true,
     // Browser entries fail to build on a Node built-in; the sandbox's `listen()` is allowed one.
-    external: kind === 'sandbox' ? ['node:*'] : [],
+    external: kind === 'sandbox' ? ['node:*', ...builtinModules] : [],
     logLevel: 'silent',
+  });
+  for (const file of result.outputFiles) {
+    mkdirSync(dirname(file.path), { recursive: true });
+    writeFileSync(file.path, file.contents);
+  }
+  // The chunks are ES modules named `.js`, as a browser takes them; Node needs to be told.
+  writeFileSync(join(outdir, 'package.json'), '{ "type": "module" }\n');
+  return result;
+}
+
+const PAGE_RUN = fileURLToPath(new URL('./page-run.mjs', import.meta.url));
+
+/** Runs the built page in a fresh Node process; resolves to the files it loaded until its call answered, in load order. */
+function runPage(kind, entry, outdir) {
+  const input = JSON.stringify({ entry, outdir, call: PAGES[kind].call });
+  return new Promise((done, fail) => {
+    execFile(process.execPath, [PAGE_RUN, input], { encoding: 'utf8', timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error) fail(new Error(`the ${kind} page did not run to its answer: ${stderr.trim() || error.message}`));
+      else done(JSON.parse(stdout));
+    });
   });
 }
 
@@ -137,63 +189,83 @@ function originalSources(file) {
 }
 
 /**
- * Bundles one entry kind (`main`, `webhooks` or `ky`) against the module at `path` and returns
- * its sizes, the minified bytes each input kept after tree-shaking, and the kept inputs that
- * carry msw or sandbox code (traced through dist's source maps, so code of `testing` moved into
- * a shared chunk is caught too).
+ * Builds the page `kind` against the module at `path`, runs it until its first call has answered,
+ * and returns its three figures (`atOnce`, `firstCall`, `allChunks`: files, bytes, gzip bytes,
+ * the minified bytes each input kept, the text), its budgets, the requests its run sent, and the
+ * inputs of any chunk it can load that carry msw or sandbox code (traced through dist's source
+ * maps, so code of `testing` moved into a shared chunk is caught too).
  */
 export async function measureBundle(kind, path) {
-  const result = await bundle(kind, path);
-  const { outputs } = result.metafile;
-  // The page's own output (the stdin entry): with splitting, a lazily loaded chunk has an entry point too.
-  const entry = Object.keys(outputs).find((output) => outputs[output].entryPoint?.endsWith(`${kind}-entry.js`));
-  // The outputs the page loads at once: the entry and, transitively, what it imports statically.
-  const loaded = new Set();
-  const visit = (output) => {
-    if (loaded.has(output)) return;
-    loaded.add(output);
-    for (const { path: imported, kind: how } of outputs[output].imports) if (how === 'import-statement' && outputs[imported] !== undefined) visit(imported);
-  };
-  visit(entry);
-  const contentsOf = (names) =>
-    Buffer.concat(result.outputFiles.filter((file) => names.some((name) => file.path.endsWith(name))).map((file) => Buffer.from(file.contents)));
-  const lazyOutputs = Object.keys(outputs).filter((output) => !loaded.has(output) && !output.endsWith('.map'));
-  const code = contentsOf([...loaded]);
-  const bytesByInput = {};
-  for (const output of loaded) {
-    for (const [input, { bytesInOutput }] of Object.entries(outputs[output].inputs)) bytesByInput[input] = (bytesByInput[input] ?? 0) + bytesInOutput;
+  const outdir = mkdtempSync(join(tmpdir(), `delivery-sdk-page-${kind}-`));
+  try {
+    const result = await buildPage(kind, path, outdir);
+    // Metafile paths are relative to the working directory; output files' paths are absolute.
+    const outputs = new Map(Object.entries(result.metafile.outputs).map(([output, meta]) => [resolve(output), meta]));
+    const page = [...outputs].filter(([, meta]) => meta.entryPoint?.endsWith(`${kind}-page.js`) || meta.entryPoint === '<stdin>');
+    if (page.length !== 1) throw new Error(`the ${kind} page: ${page.length} outputs are the stdin entry`);
+    const entry = page[0][0];
+    /** `from` and every output it reaches through imports of `kinds`. */
+    const reach = (from, kinds) => {
+      const seen = new Set();
+      const visit = (output) => {
+        if (seen.has(output)) return;
+        seen.add(output);
+        for (const { path: imported, kind: how } of outputs.get(output).imports)
+          if (kinds.includes(how) && outputs.has(resolve(imported))) visit(resolve(imported));
+      };
+      visit(from);
+      return seen;
+    };
+    const atOnce = reach(entry, ['import-statement']);
+    const every = reach(entry, ['import-statement', 'dynamic-import']);
+    const run = PAGES[kind].run === false ? { loaded: [...atOnce], requests: [] } : await runPage(kind, entry, outdir);
+    const loaded = new Set(run.loaded);
+    const missing = [...atOnce].filter((output) => !loaded.has(output));
+    const unknown = [...loaded].filter((output) => !every.has(output));
+    if (missing.length > 0 || unknown.length > 0)
+      throw new Error(
+        `the ${kind} page's run does not match its build: not loaded ${missing.join(', ') || 'none'}; not in the build ${unknown.join(', ') || 'none'}`,
+      );
+
+    // A figure's files in the build's own order, so that the same files always gzip the same way.
+    const files = result.outputFiles.filter((file) => outputs.has(file.path) && !file.path.endsWith('.map'));
+    const figure = (set) => {
+      const chosen = files.filter((file) => set.has(file.path));
+      const code = Buffer.concat(chosen.map((file) => Buffer.from(file.contents)));
+      const bytesByInput = {};
+      for (const file of chosen)
+        for (const [input, { bytesInOutput }] of Object.entries(outputs.get(file.path).inputs))
+          bytesByInput[input] = (bytesByInput[input] ?? 0) + bytesInOutput;
+      return {
+        files: chosen.map((file) => relative(outdir, file.path)),
+        bytes: code.length,
+        gzipBytes: gzipSync(code, { level: 9 }).length,
+        /** The same files each gzipped on its own, summed: what a browser fetching each chunk gets. */
+        eachGzipBytes: chosen.reduce((sum, file) => sum + gzipSync(file.contents, { level: 9 }).length, 0),
+        bytesByInput,
+        text: new TextDecoder().decode(code),
+      };
+    };
+    const allChunks = figure(every);
+    const kept = Object.keys(allChunks.bytesByInput).filter((input) => allChunks.bytesByInput[input] > 0);
+    const forbiddenInputs = kept.flatMap((input) => {
+      if (FORBIDDEN_SOURCE.test(input)) return [input];
+      const sources = originalSources(input).filter((source) => FORBIDDEN_SOURCE.test(source));
+      return sources.length === 0 ? [] : [`${input} (from ${sources.join(', ')})`];
+    });
+    return {
+      kind,
+      atOnce: figure(atOnce),
+      firstCall: figure(loaded),
+      allChunks,
+      /** What the page's run sent, `METHOD /path` each; empty for a page without a call. */
+      requests: run.requests,
+      budget: BUDGETS.pages[kind] ?? {},
+      forbiddenInputs,
+    };
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
   }
-  const kept = Object.keys(bytesByInput).filter((input) => bytesByInput[input] > 0);
-  const forbiddenInputs = kept.flatMap((input) => {
-    if (FORBIDDEN_SOURCE.test(input)) return [input];
-    const sources = originalSources(input).filter((source) => FORBIDDEN_SOURCE.test(source));
-    return sources.length === 0 ? [] : [`${input} (from ${sources.join(', ')})`];
-  });
-  const lazy = contentsOf(lazyOutputs);
-  const lazyBytesByInput = {};
-  for (const output of lazyOutputs) {
-    for (const [input, { bytesInOutput }] of Object.entries(outputs[output].inputs)) lazyBytesByInput[input] = (lazyBytesByInput[input] ?? 0) + bytesInOutput;
-  }
-  return {
-    kind,
-    bytes: code.length,
-    gzipBytes: gzipSync(code, { level: 9 }).length,
-    /** What loads only through `import()`, on demand (0 when nothing does). */
-    lazyGzipBytes: lazy.length === 0 ? 0 : gzipSync(lazy, { level: 9 }).length,
-    /**
-     * Every chunk the page can load, at once and on demand, gzipped together as "at once" is (a
-     * browser fetching each chunk on its own gets a few bytes more per chunk: bench reports both).
-     */
-    allChunksGzipBytes: gzipSync(Buffer.concat([code, lazy]), { level: 9 }).length,
-    /** The same chunks each gzipped on its own, as a browser fetches them. */
-    eachChunkGzipBytes: [...loaded, ...lazyOutputs].reduce((sum, output) => sum + gzipSync(contentsOf([output]), { level: 9 }).length, 0),
-    budget: BUDGETS[kind],
-    bytesByInput,
-    /** The same, for what loads only through `import()`. */
-    lazyBytesByInput,
-    forbiddenInputs,
-    text: new TextDecoder().decode(code),
-  };
 }
 
 /** Minified bytes per file, with node_modules files summed per package; largest first. */

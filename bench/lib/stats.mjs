@@ -39,12 +39,12 @@ export function spread(values) {
 
 /**
  * The verdict on a figure's spread against its budget (`at most` by default, `at least` with
- * `atLeast`): 'ok' or 'over' only when every run is on the same side of it, else 'noise'.
+ * `atLeast`), judged on the median: 'over' when the median is past the budget, 'noise' when the
+ * median meets it but the range crosses it (the worst run is past it), 'ok' when every run meets it.
  */
-export function verdictOf({ min, max }, budget, { atLeast = false } = {}) {
-  const [low, high] = atLeast ? [-max, -min] : [min, max];
-  const limit = atLeast ? -budget : budget;
-  if (high <= limit) return 'ok';
-  if (low > limit) return 'over';
-  return 'noise';
+export function verdictOf({ min, median: middle, max }, budget, { atLeast = false } = {}) {
+  const [typical, worst, limit] = atLeast ? [-middle, -min, -budget] : [middle, max, budget];
+  if (typical > limit) return 'over';
+  if (worst > limit) return 'noise';
+  return 'ok';
 }

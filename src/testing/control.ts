@@ -1,10 +1,10 @@
 import { constantTimeEqual } from '../core/guards.js';
 import { SandboxError } from './errors.js';
-import type { FaultOptions } from './faults.js';
+import type { FaultOptions, FaultRule, InjectedFault } from './faults.js';
 import type { ScenarioName } from './flows.js';
 import { isLoopbackAddress, isLoopbackHostHeader, isLoopbackOrigin } from './network.js';
-import type { Sandbox, SandboxWebhookConfig } from './sandbox-api.js';
-import { CONTROL_PREFIX, CONTROL_TOKEN_HEADER, errorResponse, isRecord, ok, type Peer, RuleViolation, readJson } from './wire.js';
+import type { Sandbox, SandboxMerchant, SandboxMerchantOptions, SandboxWebhookConfig } from './sandbox-api.js';
+import { CONTROL_PREFIX, CONTROL_TOKEN_HEADER, errorResponse, isRecord, notFound, ok, type Peer, RuleViolation, readJson } from './wire.js';
 
 /** Path prefix of the control endpoints a `listen()` server adds, for tests in other processes or languages. */
 
@@ -56,14 +56,19 @@ export async function answerControl(sandbox: Sandbox, request: Request, peer: Pe
  * `GET otp?phone=`, `GET email-token?email=`, `GET orders`, `GET orders/<tn>`,
  * `POST orders/<tn>/advance {to, exceptionCode?}`, `POST orders/<tn>/play {scenario}`,
  * `PUT webhook {url, headerName?, headerValue?}`, `DELETE webhook`, `GET webhooks`,
- * `POST faults {rate, kinds, seed?, slowMs?}`, `DELETE faults`.
+ * `POST faults {rate, kinds, seed?, slowMs?}` or, for one request,
+ * `POST faults {kind, method?, path? | pathPattern?, apiKey?, nth?, times?}`, `GET faults` (the
+ * targeted ones and their counts), `DELETE faults`; the merchants:
+ * `POST merchants {apiKey?, businessName?, pickupLocation?, webhook?}` (a ready merchant, as
+ * `createMerchant`), `GET merchants`, `GET merchants/<id>/orders`, `PUT|DELETE merchants/<id>/webhook`.
  */
 async function control(sandbox: Sandbox, request: Request): Promise<Response> {
   const url = new URL(request.url);
   const path = url.pathname.slice(url.pathname.indexOf(CONTROL_PREFIX) + CONTROL_PREFIX.length).replace(/\/+$/, '');
-  const key = `${request.method} ${path.replace(/^\/orders\/[^/]+/, '/orders/:tn')}`;
+  const key = `${request.method} ${path.replace(/^\/orders\/[^/]+/, '/orders/:tn').replace(/^\/merchants\/[^/]+/, '/merchants/:id')}`;
   try {
     const trackingNumber = decodePathSegment(/^\/orders\/([^/]+)/.exec(path)?.[1] ?? '');
+    const merchant = (): SandboxMerchant => merchantById(sandbox, decodePathSegment(/^\/merchants\/([^/]+)/.exec(path)?.[1] ?? ''));
     switch (key) {
       case 'GET /otp':
         return ok({ phone: url.searchParams.get('phone'), otp: sandbox.lastOtp(url.searchParams.get('phone') ?? '') ?? null });
@@ -90,11 +95,30 @@ async function control(sandbox: Sandbox, request: Request): Promise<Response> {
         return ok(null);
       case 'GET /webhooks':
         return ok(sandbox.webhookLog());
-      case 'POST /faults':
-        sandbox.injectFaults((await body(request)) as unknown as FaultOptions);
-        return ok(null);
+      case 'POST /faults': {
+        const fields = await body(request);
+        if (fields['kind'] === undefined) {
+          sandbox.injectFaults(fields as unknown as FaultOptions);
+          return ok(null);
+        }
+        return ok(faultView(sandbox.injectFault(faultRuleOf(fields))), 201, 'Fault injected');
+      }
+      case 'GET /faults':
+        return ok(sandbox.injectedFaults().map(faultView));
       case 'DELETE /faults':
         sandbox.clearFaults();
+        return ok(null);
+      case 'POST /merchants':
+        return ok(merchantView(sandbox.createMerchant((await body(request)) as SandboxMerchantOptions)), 201, 'Merchant created');
+      case 'GET /merchants':
+        return ok(sandbox.merchants().map(merchantView));
+      case 'GET /merchants/:id/orders':
+        return ok(merchant().orders());
+      case 'PUT /merchants/:id/webhook':
+        merchant().setWebhook((await body(request)) as unknown as SandboxWebhookConfig);
+        return ok(null);
+      case 'DELETE /merchants/:id/webhook':
+        merchant().setWebhook(null);
         return ok(null);
       default:
         return errorResponse(404, `Not Found: ${request.method} ${url.pathname}`);
@@ -104,6 +128,50 @@ async function control(sandbox: Sandbox, request: Request): Promise<Response> {
     if (err instanceof RuleViolation) return err.toResponse();
     throw err;
   }
+}
+
+/**
+ * A targeted fault from JSON, which has neither RegExp nor Infinity: `pathPattern` is a RegExp's
+ * source (`"^/deliveries/business/"`), `path` an exact path, `"times": null` every matching
+ * request. The rule itself is checked by `injectFault`.
+ */
+function faultRuleOf(fields: Record<string, unknown>): FaultRule {
+  const { pathPattern, ...given } = fields;
+  // JSON has no Infinity: `"times": null` is every matching request.
+  const rule = given['times'] === null ? { ...given, times: Number.POSITIVE_INFINITY } : given;
+  if (pathPattern === undefined) return rule as unknown as FaultRule;
+  if (rule['path'] !== undefined) throw new SandboxError('injectFault: give path or pathPattern, not both');
+  if (typeof pathPattern !== 'string') throw new SandboxError('injectFault: pathPattern must be a regular expression written as a string');
+  try {
+    return { ...rule, path: new RegExp(pathPattern) } as unknown as FaultRule;
+  } catch {
+    throw new SandboxError(`injectFault: pathPattern '${pathPattern}' is not a regular expression`);
+  }
+}
+
+/** A targeted fault as JSON: a RegExp path as `pathPattern`, an endless `times` as null. */
+function faultView(fault: InjectedFault) {
+  const path = fault.path instanceof RegExp ? { pathPattern: fault.path.source } : { path: fault.path ?? null };
+  return {
+    kind: fault.kind,
+    method: fault.method ?? null,
+    ...path,
+    nth: fault.nth,
+    times: Number.isFinite(fault.times) ? fault.times : null,
+    matched: fault.matched,
+    hits: fault.hits,
+  };
+}
+
+/** What the control endpoints answer for a merchant: its ids and key (its methods are the endpoints under `/merchants/<id>/`). */
+function merchantView(merchant: SandboxMerchant) {
+  return { id: merchant.id, apiKey: merchant.apiKey, businessId: merchant.businessId, pickupLocationId: merchant.pickupLocationId };
+}
+
+function merchantById(sandbox: Sandbox, id: string): SandboxMerchant {
+  const merchant = sandbox.merchants().find((candidate) => candidate.id === id);
+  if (merchant === undefined) throw notFound(`No merchant '${id}' in this sandbox (POST /__sandbox/merchants makes one)`);
+  return merchant;
 }
 
 function decodePathSegment(segment: string): string {

@@ -1,5 +1,6 @@
 import { SandboxError } from './errors.js';
 import { mulberry32 } from './random.js';
+import { apiPath } from './router.js';
 import { errorResponse } from './wire.js';
 
 /**
@@ -29,6 +30,135 @@ export interface FaultOptions {
   readonly retryAfterSeconds?: number;
 }
 
+/**
+ * What {@link Sandbox.injectFault} takes: one fault, for the requests it names. Every filter left
+ * out matches any request; the requests matching them all are counted from the moment the fault
+ * is injected, and the `nth` of them, and `times - 1` more after it, are hit. A request a fault
+ * injected earlier already bends is counted, not hit: this fault waits for the next one.
+ *
+ * @example
+ * ```ts
+ * sandbox.injectFault({ kind: 'drop-after', method: 'POST', path: '/deliveries' });    // the next create: made, its answer lost
+ * sandbox.injectFault({ kind: 'unavailable', path: /^\/deliveries\/business\//, nth: 2, times: 3 }); // the 2nd to 4th read of an order
+ * ```
+ */
+export interface FaultRule {
+  /** What goes wrong: one of {@link FAULT_KINDS}. */
+  readonly kind: FaultKind;
+  /** The request's method (`'POST'`, any case). */
+  readonly method?: string;
+  /**
+   * Its path under the base URL, without the query: a string is that path exactly
+   * (`'/deliveries'`, `'/deliveries/business/70000001'`), a RegExp is tested against it.
+   */
+  readonly path?: string | RegExp;
+  /** The API key it carries: one merchant's requests, among several sharing the sandbox. */
+  readonly apiKey?: string;
+  /** The first matching request hit, counting from 1. Default 1: the next one. */
+  readonly nth?: number;
+  /** How many matching requests are hit, from the `nth` on. Default 1 (once); `Infinity`: every one. */
+  readonly times?: number;
+  /** Delay of a `slow` answer. Default 200 ms. */
+  readonly slowMs?: number;
+  /** `Retry-After` of a `rate-limit` answer, in seconds. Default 1. */
+  readonly retryAfterSeconds?: number;
+}
+
+/** A fault {@link Sandbox.injectFault} added: what it names, and what it has done so far. */
+export interface InjectedFault {
+  readonly kind: FaultKind;
+  readonly method: string | undefined;
+  readonly path: string | RegExp | undefined;
+  readonly nth: number;
+  readonly times: number;
+  /** Requests that matched it so far, hit or not. */
+  readonly matched: number;
+  /** Requests it bent so far: `times` once it is spent. */
+  readonly hits: number;
+  /** Takes it out: it bends no further request. */
+  remove(): void;
+}
+
+/** Checks a {@link FaultRule}, and keeps a RegExp's flags from making its test stateful (`g`, `y`). */
+function checkedRule(rule: FaultRule): FaultRule {
+  if (typeof rule !== 'object' || rule === null) throw new SandboxError('injectFault: the fault must be an object');
+  if (!FAULT_KINDS.includes(rule.kind)) throw new SandboxError(`injectFault: unknown fault '${String(rule.kind)}'; use ${FAULT_KINDS.join(', ')}`);
+  if (rule.method !== undefined && (typeof rule.method !== 'string' || !/^[A-Za-z]+$/.test(rule.method)))
+    throw new SandboxError('injectFault: method must be an HTTP method, such as POST');
+  let path = rule.path;
+  if (typeof path === 'string') {
+    if (!path.startsWith('/') || path.includes('?'))
+      throw new SandboxError(`injectFault: path '${path}' must start with / and have no query (e.g. '/deliveries')`);
+  } else if (path instanceof RegExp) {
+    path = new RegExp(path.source, path.flags.replace(/[gy]/g, ''));
+  } else if (path !== undefined) {
+    throw new SandboxError('injectFault: path must be a string or a RegExp');
+  }
+  if (rule.apiKey !== undefined && typeof rule.apiKey !== 'string') throw new SandboxError('injectFault: apiKey must be a string');
+  const nth = rule.nth ?? 1;
+  if (!Number.isSafeInteger(nth) || nth < 1) throw new SandboxError('injectFault: nth must be a whole number, 1 or more');
+  const times = rule.times ?? 1;
+  if (times !== Number.POSITIVE_INFINITY && (!Number.isSafeInteger(times) || times < 1))
+    throw new SandboxError('injectFault: times must be a whole number, 1 or more, or Infinity');
+  for (const key of ['slowMs', 'retryAfterSeconds'] as const) {
+    const value = rule[key];
+    if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0))
+      throw new SandboxError(`injectFault: ${key} must be a number, 0 or more`);
+  }
+  return {
+    ...rule,
+    nth,
+    times,
+    ...(path === undefined ? {} : { path }),
+    ...(rule.method === undefined ? {} : { method: rule.method.toUpperCase() }),
+  };
+}
+
+/** A targeted fault and its counts. */
+class Rule implements InjectedFault {
+  matched = 0;
+  hits = 0;
+  constructor(
+    private readonly rule: FaultRule & { readonly nth: number; readonly times: number },
+    readonly remove: () => void,
+  ) {}
+
+  get kind(): FaultKind {
+    return this.rule.kind;
+  }
+  get method(): string | undefined {
+    return this.rule.method;
+  }
+  get path(): string | RegExp | undefined {
+    return this.rule.path;
+  }
+  get nth(): number {
+    return this.rule.nth;
+  }
+  get times(): number {
+    return this.rule.times;
+  }
+
+  /** Counts `request` when it matches; whether this fault hits it (never one an earlier fault `took`). */
+  hit(request: Request, path: string | undefined, taken: boolean): boolean {
+    const { method, path: wanted, apiKey } = this.rule;
+    if (method !== undefined && request.method.toUpperCase() !== method) return false;
+    if (wanted !== undefined && (path === undefined || (typeof wanted === 'string' ? path !== wanted : !wanted.test(path)))) return false;
+    if (apiKey !== undefined && request.headers.get('authorization')?.trim() !== apiKey) return false;
+    this.matched += 1;
+    const hit = !taken && this.matched >= this.rule.nth && this.hits < this.rule.times;
+    if (hit) this.hits += 1;
+    return hit;
+  }
+
+  get slowMs(): number {
+    return this.rule.slowMs ?? 200;
+  }
+  get retryAfterSeconds(): number {
+    return this.rule.retryAfterSeconds ?? 1;
+  }
+}
+
 /** What `fetch` throws for a network failure: a TypeError, like `fetch` itself. */
 function connectionReset(kind: 'drop-before' | 'drop-after'): TypeError {
   const cause = Object.assign(new Error(`Connection reset by the sandbox (injected fault: ${kind})`), { code: 'ECONNRESET' });
@@ -39,10 +169,14 @@ export function isConnectionReset(err: unknown): err is TypeError {
   return err instanceof TypeError && err.cause instanceof Error && (err.cause as Error & { code?: string }).code === 'ECONNRESET';
 }
 
-/** Draws faults from a seeded PRNG, one draw per API request. */
+/**
+ * Bends API requests: a share of them drawn from a seeded PRNG (`injectFaults`, one draw per
+ * request), and the ones targeted faults name (`injectFault`), which come first.
+ */
 export class FaultInjector {
   private options: Required<FaultOptions> | undefined;
   private random: () => number = () => 1;
+  private rules: Rule[] = [];
 
   configure(options: FaultOptions): void {
     if (typeof options.rate !== 'number' || !(options.rate >= 0 && options.rate <= 1)) throw new SandboxError('injectFaults: rate must be between 0 and 1');
@@ -54,8 +188,24 @@ export class FaultInjector {
     this.random = mulberry32(this.options.seed);
   }
 
+  /** Adds a targeted fault; it is counted and applied after those added before it. */
+  target(rule: FaultRule): InjectedFault {
+    const added: Rule = new Rule(checkedRule(rule) as FaultRule & { nth: number; times: number }, () => {
+      this.rules = this.rules.filter((candidate) => candidate !== added);
+    });
+    this.rules.push(added);
+    return added;
+  }
+
+  /** The targeted faults in place, oldest first. */
+  targeted(): readonly InjectedFault[] {
+    return [...this.rules];
+  }
+
+  /** No more faults, drawn or targeted. */
   clear(): void {
     this.options = undefined;
+    this.rules = [];
   }
 
   draw(): FaultKind | undefined {
@@ -66,20 +216,30 @@ export class FaultInjector {
     return hit ? options.kinds[Math.floor(pick * options.kinds.length)] : undefined;
   }
 
-  /** Answers `request` through `handle`, bent by a fault when one is drawn. */
-  async apply(handle: () => Promise<Response>): Promise<Response> {
-    const kind = this.draw();
+  /**
+   * Answers `request` through `handle`, bent by a fault when one applies: the first targeted fault
+   * that hits it, else one drawn. The draw is made for every request all the same, so targeted
+   * faults never shift which requests a seed hits.
+   */
+  async apply(request: Request, handle: () => Promise<Response>): Promise<Response> {
+    const drawn = this.draw();
+    const path = apiPath(new URL(request.url));
+    let rule: Rule | undefined;
+    for (const candidate of this.rules) if (candidate.hit(request, path, rule !== undefined)) rule = candidate;
     const options = this.options;
-    if (kind === undefined || options === undefined) return handle();
+    const kind = rule?.kind ?? drawn;
+    if (kind === undefined) return handle();
+    const slowMs = rule?.slowMs ?? options?.slowMs ?? 200;
+    const retryAfterSeconds = rule?.retryAfterSeconds ?? options?.retryAfterSeconds ?? 1;
     switch (kind) {
       case 'rate-limit':
-        return errorResponse(429, 'Too many requests', undefined, null, { 'retry-after': String(options.retryAfterSeconds) });
+        return errorResponse(429, 'Too many requests', undefined, null, { 'retry-after': String(retryAfterSeconds) });
       case 'unavailable':
         return errorResponse(503, 'Service unavailable');
       case 'drop-before':
         throw connectionReset(kind);
       case 'slow':
-        await new Promise((resolve) => setTimeout(resolve, options.slowMs));
+        await new Promise((resolve) => setTimeout(resolve, slowMs));
         return handle();
       case 'drop-after':
         await handle();

@@ -7,11 +7,19 @@
  */
 
 export { SandboxError } from './errors.js';
-export { FAULT_KINDS, type FaultKind, type FaultOptions } from './faults.js';
+export { FAULT_KINDS, type FaultKind, type FaultOptions, type FaultRule, type InjectedFault } from './faults.js';
 export { SCENARIOS, type ScenarioName } from './flows.js';
 export { SANDBOX_UPLOAD_HOST } from './order-rules.js';
 export { createSandbox } from './sandbox.js';
-export type { Sandbox, SandboxOptions, SandboxOrder, SandboxStateEvent, SandboxWebhookConfig } from './sandbox-api.js';
+export type {
+  Sandbox,
+  SandboxMerchant,
+  SandboxMerchantOptions,
+  SandboxOptions,
+  SandboxOrder,
+  SandboxStateEvent,
+  SandboxWebhookConfig,
+} from './sandbox-api.js';
 export { SANDBOX_COUNTRY_IDS, SANDBOX_STREET_CODES } from './seed.js';
 export type { ListenOptions, SandboxServer } from './server.js';
 export type { AdvanceOptions } from './state-engine.js';

@@ -2,7 +2,7 @@ import { asciiDigits, isFilled } from '../schemas/predicates.js';
 import { checkPickupLocation } from './addresses.js';
 import { pickupLocationRecord } from './routes-pickup-locations.js';
 import { SANDBOX_COUNTRY_IDS } from './seed.js';
-import type { BusinessRecord, SandboxStore, UserRecord } from './store.js';
+import type { Account, BusinessRecord, SandboxStore, UserRecord } from './store.js';
 import { invalid, isRecord, notFound, ok } from './wire.js';
 
 const COUNTRIES: readonly string[] = Object.values(SANDBOX_COUNTRY_IDS);
@@ -89,8 +89,21 @@ export function confirmEmail(store: SandboxStore, body: unknown): Response {
   throw invalid('The e-mail token is wrong or has expired');
 }
 
+/** A new business of the account, from a checked registration input; orders go to the latest one. */
+export function addBusiness(account: Account, input: Readonly<Record<string, unknown>> & { readonly name: string }): BusinessRecord {
+  const business: BusinessRecord = {
+    _id: account.nextId(),
+    name: input.name,
+    autoCreatePickups: input['autoCreatePickups'] === true,
+    input,
+    pickupLocations: [],
+  };
+  account.businesses.push(business);
+  return business;
+}
+
 /** POST /businesses: basic (salesChannel a string) or marketplace (`autoCreatePickups: true`, salesChannel an array). */
-export function createBusiness(store: SandboxStore, body: unknown): Response {
+export function createBusiness(account: Account, body: unknown): Response {
   if (!isRecord(body)) throw invalid('The body must be a JSON object');
   const name = requireString(body, 'name');
   const marketplace = body['autoCreatePickups'] === true;
@@ -108,21 +121,21 @@ export function createBusiness(store: SandboxStore, body: unknown): Response {
   for (const key of ['website', 'industry', 'monthlyShipmentVolume']) {
     if (body[key] !== undefined && typeof body[key] !== 'string') throw invalid(`${key} must be a string`);
   }
-  const business: BusinessRecord = { _id: store.nextId(), name, autoCreatePickups: marketplace, input: body, pickupLocations: [] };
-  store.businesses.push(business);
+  const business = addBusiness(account, { ...body, name });
   return ok({ ...body, _id: business._id, name, autoCreatePickups: marketplace, pickupLocations: [] }, 201, 'Business created');
 }
 
 const businessView = (business: BusinessRecord) => ({ _id: business._id, name: business.name, pickupLocations: business.pickupLocations });
 
 /** PUT /businesses/<id> `{ pickupAddress: [...] }`: adds locations; the first ever is the default. */
-export function updatePickupLocations(store: SandboxStore, businessId: string, body: unknown): Response {
-  const business = store.businesses.find((b) => b._id === businessId);
+export function updatePickupLocations(account: Account, businessId: string, body: unknown): Response {
+  // Another account's business is not found, as an unknown one: keys never see each other's records.
+  const business = account.businesses.find((b) => b._id === businessId);
   if (business === undefined) throw notFound(`Business ${businessId} Not Found`);
   if (!isRecord(body)) throw invalid('The body must be a JSON object');
   const entries = body['pickupAddress'];
   if (!Array.isArray(entries) || entries.length === 0) throw invalid('pickupAddress must be a non-empty array of pickup locations');
   const checked = entries.map((entry: unknown, i) => checkPickupLocation(entry, `pickupAddress[${i}]`));
-  for (const { district, entry } of checked) business.pickupLocations.push(pickupLocationRecord(store, business, district, entry));
+  for (const { district, entry } of checked) business.pickupLocations.push(pickupLocationRecord(account, business, district, entry));
   return ok(businessView(business), 200, 'Business updated');
 }

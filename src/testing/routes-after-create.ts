@@ -7,7 +7,7 @@ import { isFinalState, isKnownState, STATES } from '../catalogue/states.js';
 import { isFilled } from '../schemas/predicates.js';
 import { checkOrderAddress, findCityByName, findDistrictById } from './addresses.js';
 import { labelsPdf } from './pdf.js';
-import type { OrderRecord, SandboxStore, StateEvent } from './store.js';
+import type { Account, OrderRecord, StateEvent } from './store.js';
 import { codedRefusal, invalid, isRecord, notFound, ok, RuleViolation, wrongType } from './wire.js';
 
 /** Called with every state change the API itself makes (terminate), so its webhook goes out. */
@@ -80,23 +80,23 @@ function orderView(order: OrderRecord): Record<string, unknown> {
 }
 
 /** The order by tracking number or `_id`, as the integrations pass either. */
-function findOrder(store: SandboxStore, id: string): OrderRecord {
-  const order = store.orders.get(id) ?? [...store.orders.values()].find((candidate) => candidate._id === id);
+function findOrder(account: Account, id: string): OrderRecord {
+  const order = account.orders.get(id) ?? [...account.orders.values()].find((candidate) => candidate._id === id);
   if (order === undefined) throw notFound(`Delivery ${id} not found`);
   return order;
 }
 
 /** GET /deliveries/business/{trackingNumber}. */
-export function getDelivery(store: SandboxStore, id: string): Response {
-  return ok(orderView(findOrder(store, id)));
+export function getDelivery(account: Account, id: string): Response {
+  return ok(orderView(findOrder(account, id)));
 }
 
 /**
  * GET /deliveries/{trackingNumber}/tracking, in the shape the merchant API's integrations read
  * (JAVA `DeliveryTrackingData`, RUBY): `CurrentStatus` and `stateHistory`, from the order's real history.
  */
-export function trackDelivery(store: SandboxStore, id: string): Response {
-  const order = findOrder(store, id);
+export function trackDelivery(account: Account, id: string): Response {
+  const order = findOrder(account, id);
   const event = (state: number, time: number) => ({ state: stateValue(state), code: state, timestamp: new Date(time).toISOString() });
   const last = order.history.at(-1);
   return ok({
@@ -132,7 +132,7 @@ function pageNumber(value: unknown, fallback: number, field: string): number {
 }
 
 /** POST /deliveries/search: filters in the body, paging in the body (or the query), newest first. */
-export function searchDeliveries(store: SandboxStore, url: URL, body: unknown): Response {
+export function searchDeliveries(account: Account, url: URL, body: unknown): Response {
   if (!isRecord(body)) throw invalid('The body must be a JSON object');
   const trackingNumbers = listFilter(body['trackingNumbers'], 'trackingNumbers');
   const references = listFilter(body['businessReference'], 'businessReference');
@@ -141,7 +141,7 @@ export function searchDeliveries(store: SandboxStore, url: URL, body: unknown): 
   if (states !== undefined && !(Array.isArray(states) && states.every((code) => typeof code === 'number'))) throw wrongType('stateCodes', 'array');
   const page = pageNumber(body['page'] ?? url.searchParams.get('page'), 1, 'page');
   const limit = Math.min(PAGE_MAX, pageNumber(body['limit'] ?? url.searchParams.get('limit'), PAGE_DEFAULT, 'limit'));
-  const matches = [...store.orders.values()].reverse().filter((order) => {
+  const matches = [...account.orders.values()].reverse().filter((order) => {
     const receiver = order.request['receiver'];
     const phone = isRecord(receiver) ? receiver['phone'] : undefined;
     return (
@@ -171,8 +171,8 @@ function checkedChanges(body: Record<string, unknown>): Record<string, unknown> 
 }
 
 /** PUT /deliveries/business/{id}: allowed in states 10, 11, 20, 21, 22, 24, 30, 41, 47. */
-export function updateDelivery(store: SandboxStore, id: string, body: unknown): Response {
-  const order = findOrder(store, id);
+export function updateDelivery(account: Account, id: string, body: unknown): Response {
+  const order = findOrder(account, id);
   if (!isRecord(body)) throw invalid('The body must be a JSON object');
   if (!EDITABLE_STATES.includes(order.state))
     throw invalid(`Delivery ${order.trackingNumber} cannot be updated in state ${order.state} (${stateValue(order.state)})`);
@@ -185,8 +185,8 @@ export function updateDelivery(store: SandboxStore, id: string, body: unknown): 
 }
 
 /** DELETE /deliveries/business/{id}/terminate: before the order is on its way only; moves it to Terminated (48) and sends its webhook. */
-export async function terminateDelivery(store: SandboxStore, id: string, now: number, announce: Announce | undefined): Promise<Response> {
-  const order = findOrder(store, id);
+export async function terminateDelivery(account: Account, id: string, now: number, announce: Announce | undefined): Promise<Response> {
+  const order = findOrder(account, id);
   if (!TERMINABLE.includes(order.state)) {
     throw new RuleViolation(
       400,
@@ -208,7 +208,7 @@ export async function terminateDelivery(store: SandboxStore, id: string, now: nu
  * Return Pickup, finished) are left out
  * without a word, as the service does; more than 50 are "e-mailed" (no PDF in the answer).
  */
-export function airwayBills(store: SandboxStore, body: unknown): Response {
+export function airwayBills(account: Account, body: unknown): Response {
   if (!isRecord(body)) throw invalid('The body must be a JSON object');
   const wanted = listFilter(body['trackingNumbers'], 'trackingNumbers');
   if (wanted === undefined || wanted.size === 0) throw invalid('trackingNumbers is required');
@@ -216,7 +216,7 @@ export function airwayBills(store: SandboxStore, body: unknown): Response {
   if (size !== 'A4' && size !== 'A6') throw invalid('requestedAwbType must be A4 or A6');
   if (wanted.size > MAX_LABELS) return ok(null, 200, `More than ${MAX_LABELS} airway bills: they will be sent to your e-mail`);
   const printable = [...wanted].filter((tn) => {
-    const order = store.orders.get(tn);
+    const order = account.orders.get(tn);
     return order !== undefined && order.type !== 15 && order.type !== 25 && !isFinalState(order.state);
   });
   if (printable.length === 0) throw invalid('None of the tracking numbers can be printed');

@@ -3,7 +3,7 @@ import { errorCodeMeaning } from '../errors/codes.js';
 import { isFilled } from '../schemas/predicates.js';
 import { startOf } from './flows.js';
 import { type AcceptedOrder, checkOrder } from './order-rules.js';
-import type { BusinessRecord, FulfillmentItem, OrderRecord, SandboxStore } from './store.js';
+import type { Account, BusinessRecord, FulfillmentItem, OrderRecord } from './store.js';
 import { formatPromiseDate } from './webhook-dispatch.js';
 import { codedRefusal, errorResponse, invalid, isRecord, ok, RuleViolation } from './wire.js';
 
@@ -11,13 +11,13 @@ const DAY_MS = 86_400_000;
 /** Promise: three days after creation (the spec shows only the date format). */
 const PROMISE_DAYS = 3;
 
-/** Spec rule 4: orders need a business with a pickup location (1073); they belong to the account's latest business. */
-function businessWithLocation(store: SandboxStore): BusinessRecord {
-  const business = store.currentBusiness();
+/** Spec rule 4: orders need a business with a pickup location (1073); they belong to the key's account's latest business. */
+function businessWithLocation(account: Account): BusinessRecord {
+  const business = account.currentBusiness();
   if (business === undefined) throw codedRefusal(1073, 'create a business and its pickup location first');
   if (business.pickupLocations.length === 0) throw codedRefusal(1073, `business ${business._id} has no pickup location`);
   // As a merchant integration guide quotes it: the code and text of an account whose plan lapsed.
-  if (!store.subscriptionActive) throw new RuleViolation(403, 'Active bundle subscription required', 8_000_002);
+  if (!account.subscriptionActive) throw new RuleViolation(403, 'Active bundle subscription required', 8_000_002);
   return business;
 }
 
@@ -25,25 +25,26 @@ function requireApiVersion(url: URL): void {
   if (url.searchParams.get('apiVersion') !== '1') throw invalid('The query parameter apiVersion=1 is required');
 }
 
-/** The service refuses a second order with the same `uniqueBusinessReference` (one source says so; see docs/assumptions.md). */
-function refuseRepeatedUniqueReference(store: SandboxStore, request: Readonly<Record<string, unknown>>): void {
+/** The service refuses a second order of the merchant with the same `uniqueBusinessReference` (one source says so; see docs/assumptions.md). */
+function refuseRepeatedUniqueReference(account: Account, request: Readonly<Record<string, unknown>>): void {
   const reference = request['uniqueBusinessReference'];
   if (!isFilled(reference)) return;
-  for (const order of store.orders.values()) {
+  for (const order of account.orders.values()) {
     if (order.request['uniqueBusinessReference'] === reference)
       throw invalid(`uniqueBusinessReference '${reference}' is already used by order ${order.trackingNumber}`);
   }
 }
 
-function insert(store: SandboxStore, accepted: AcceptedOrder, business: BusinessRecord, now: number): OrderRecord {
-  refuseRepeatedUniqueReference(store, accepted.request);
+function insert(account: Account, accepted: AcceptedOrder, business: BusinessRecord, now: number): OrderRecord {
+  refuseRepeatedUniqueReference(account, accepted.request);
   const start = startOf(accepted.kind);
   const order: OrderRecord = {
-    _id: store.nextId(),
-    trackingNumber: store.nextTrackingNumber(),
+    _id: account.nextId(),
+    trackingNumber: account.nextTrackingNumber(),
     type: accepted.type,
     kind: accepted.kind,
     businessId: business._id,
+    merchantId: account.id,
     createdAt: now,
     deliveryPromiseDate: formatPromiseDate(now + PROMISE_DAYS * DAY_MS),
     request: accepted.request,
@@ -60,7 +61,7 @@ function insert(store: SandboxStore, accepted: AcceptedOrder, business: Business
     resumeState: undefined,
     history: [{ state: start.state, type: start.type, timeStamp: now, numberOfAttempts: 0 }],
   };
-  store.orders.set(order.trackingNumber, order);
+  account.addOrder(order);
   return order;
 }
 
@@ -76,13 +77,13 @@ function createdView(order: OrderRecord) {
   };
 }
 
-const contextOf = (store: SandboxStore, business: BusinessRecord) => ({ business, findOrder: (tn: string) => store.orders.get(tn) });
+const contextOf = (account: Account, business: BusinessRecord) => ({ business, findOrder: (tn: string) => account.orders.get(tn) });
 
 /** POST /deliveries?apiVersion=1. */
-export function createDelivery(store: SandboxStore, url: URL, body: unknown, now: number): Response {
+export function createDelivery(account: Account, url: URL, body: unknown, now: number): Response {
   requireApiVersion(url);
-  const business = businessWithLocation(store);
-  const order = insert(store, checkOrder(body, contextOf(store, business)), business, now);
+  const business = businessWithLocation(account);
+  const order = insert(account, checkOrder(body, contextOf(account, business)), business, now);
   return ok(createdView(order), 201, 'Delivery created');
 }
 
@@ -93,16 +94,16 @@ export function createDelivery(store: SandboxStore, url: URL, body: unknown, now
  * are created even when others fail; then the answer is the spec's 1061 with that `data`.
  * `deleteFailedDeliveries` is accepted and has no effect: the spec does not say what it does.
  */
-export function createBulk(store: SandboxStore, url: URL, body: unknown, now: number): Response {
+export function createBulk(account: Account, url: URL, body: unknown, now: number): Response {
   requireApiVersion(url);
   if (!isRecord(body) || !Array.isArray(body['deliveries']) || body['deliveries'].length === 0)
     throw invalid('The body must be { deliveries: [ ...orders ] } with at least one order');
-  const business = businessWithLocation(store);
+  const business = businessWithLocation(account);
   const createdDeliveriesIds: string[] = [];
   const failedDeliveries: Array<{ businessReference?: string; errorMessage: string }> = [];
   for (const element of body['deliveries'] as unknown[]) {
     try {
-      createdDeliveriesIds.push(insert(store, checkOrder(element, contextOf(store, business)), business, now)._id);
+      createdDeliveriesIds.push(insert(account, checkOrder(element, contextOf(account, business)), business, now)._id);
     } catch (err) {
       if (!(err instanceof RuleViolation)) throw err;
       const reference = isRecord(element) && isFilled(element['businessReference']) ? element['businessReference'] : undefined;
@@ -135,9 +136,9 @@ function mergeItems(elements: ReadonlyArray<Record<string, unknown>>): Fulfillme
  * POST /fulfillment/deliveries/bulky `Order[]`: one FXF_SEND order per receiver phone, items combined.
  * All or nothing: one invalid element rejects the call, its index leading the message.
  */
-export function createBulky(store: SandboxStore, body: unknown, now: number): Response {
+export function createBulky(account: Account, body: unknown, now: number): Response {
   if (!Array.isArray(body) || body.length === 0) throw invalid('The body must be a non-empty array of fulfillment orders');
-  const business = businessWithLocation(store);
+  const business = businessWithLocation(account);
   const groups = new Map<string, { indexes: number[]; elements: Array<Record<string, unknown>> }>();
   (body as unknown[]).forEach((raw, index) => {
     try {
@@ -147,7 +148,7 @@ export function createBulky(store: SandboxStore, body: unknown, now: number): Re
       const receiver = element['receiver'];
       const phone = isRecord(receiver) ? receiver['phone'] : undefined;
       if (!isFilled(phone)) throw invalid('receiver.phone is required: orders are merged by it');
-      checkOrder(element, contextOf(store, business));
+      checkOrder(element, contextOf(account, business));
       const group = groups.get(phone.trim()) ?? { indexes: [], elements: [] };
       group.indexes.push(index);
       group.elements.push(element);
@@ -160,7 +161,7 @@ export function createBulky(store: SandboxStore, body: unknown, now: number): Re
   const out = [...groups].map(([phone, group]) => {
     const [first = {}] = group.elements;
     const merged = { ...first, fulfillmentInfo: { ...(first['fulfillmentInfo'] as object), items: mergeItems(group.elements) } };
-    const order = insert(store, checkOrder(merged, contextOf(store, business)), business, now);
+    const order = insert(account, checkOrder(merged, contextOf(account, business)), business, now);
     return { _id: order._id, trackingNumber: order.trackingNumber, receiverPhone: phone, mergedFrom: group.indexes };
   });
   return ok(out, 201, 'Fulfillment orders created');

@@ -6,21 +6,16 @@
 import { checkPickupLocation, findCityById } from './addresses.js';
 import { currentBusiness } from './routes-pickups.js';
 import type { SeedDistrict } from './seed.js';
-import type { BusinessRecord, PickupLocationRecord, SandboxStore } from './store.js';
+import type { Account, BusinessRecord, PickupLocationRecord } from './store.js';
 import { invalid, isRecord, notFound, ok } from './wire.js';
 
 const ADDRESS_FIELDS = ['districtId', 'firstLine', 'buildingNumber', 'floor', 'apartment', 'secondLine'];
 
 /** A new location of `business` from a checked entry; the default when it is the business's first. */
-export function pickupLocationRecord(
-  store: SandboxStore,
-  business: BusinessRecord,
-  district: SeedDistrict,
-  entry: Record<string, unknown>,
-): PickupLocationRecord {
+export function pickupLocationRecord(account: Account, business: BusinessRecord, district: SeedDistrict, entry: Record<string, unknown>): PickupLocationRecord {
   const { locationName, contactPerson, ...address } = entry;
   return {
-    _id: store.nextId(),
+    _id: account.nextId(),
     locationName: typeof locationName === 'string' ? locationName : `Location ${business.pickupLocations.length + 1}`,
     isDefault: business.pickupLocations.length === 0,
     address: addressOf(address, district),
@@ -50,31 +45,31 @@ function findLocation(business: BusinessRecord, id: string): PickupLocationRecor
 }
 
 /** GET /pickup-locations: `{ total, list }`. */
-export function listPickupLocations(store: SandboxStore): Response {
-  const business = currentBusiness(store);
+export function listPickupLocations(account: Account): Response {
+  const business = currentBusiness(account);
   const list = business.pickupLocations.map((location) => locationView(business, location));
   return ok({ total: list.length, list });
 }
 
 /** POST /pickup-locations: the spec's pickup location entry, and `contactPerson`. */
-export function createPickupLocation(store: SandboxStore, body: unknown): Response {
-  const business = currentBusiness(store);
+export function createPickupLocation(account: Account, body: unknown): Response {
+  const business = currentBusiness(account);
   const { district, entry } = checkPickupLocation(body);
-  const location = pickupLocationRecord(store, business, district, entry);
+  const location = pickupLocationRecord(account, business, district, entry);
   business.pickupLocations.push(location);
   return ok(locationView(business, location), 201, 'pickup location created successfully.');
 }
 
 /** GET /pickup-locations/{id}. */
-export function getPickupLocation(store: SandboxStore, id: string): Response {
-  const business = currentBusiness(store);
+export function getPickupLocation(account: Account, id: string): Response {
+  const business = currentBusiness(account);
   return ok(locationView(business, findLocation(business, id)));
 }
 
 /** PUT /pickup-locations/{id}: the merged location is checked as a new one; answers `{ isDefault }` as the service does. */
-export function updatePickupLocation(store: SandboxStore, id: string, body: unknown): Response {
+export function updatePickupLocation(account: Account, id: string, body: unknown): Response {
   if (!isRecord(body)) throw invalid('The body must be a JSON object');
-  const business = currentBusiness(store);
+  const business = currentBusiness(account);
   const location = findLocation(business, id);
   const merged = { ...location.address, locationName: location.locationName, contactPerson: location.contactPerson, ...body };
   const { district, entry } = checkPickupLocation(merged);
@@ -86,10 +81,10 @@ export function updatePickupLocation(store: SandboxStore, id: string, body: unkn
 }
 
 /** DELETE /pickup-locations/{id}: refused while an upcoming pickup is linked to it; the next location becomes the default. */
-export function deletePickupLocation(store: SandboxStore, id: string): Response {
-  const business = currentBusiness(store);
+export function deletePickupLocation(account: Account, id: string): Response {
+  const business = currentBusiness(account);
   const location = findLocation(business, id);
-  const linked = [...store.pickups.values()].find((pickup) => pickup.businessLocationId === id && pickup.state === 'Requested');
+  const linked = [...account.pickups.values()].find((pickup) => pickup.businessLocationId === id && pickup.state === 'Requested');
   if (linked !== undefined) throw invalid(`Pickup location ${id} is linked to upcoming pickup ${linked._id} and cannot be deleted`);
   business.pickupLocations.splice(business.pickupLocations.indexOf(location), 1);
   const next = business.pickupLocations[0];
@@ -98,8 +93,8 @@ export function deletePickupLocation(store: SandboxStore, id: string): Response 
 }
 
 /** PUT /pickup-locations/{id}/default: this location becomes the default, the others not. */
-export function setDefaultPickupLocation(store: SandboxStore, id: string): Response {
-  const business = currentBusiness(store);
+export function setDefaultPickupLocation(account: Account, id: string): Response {
+  const business = currentBusiness(account);
   const location = findLocation(business, id);
   for (const entry of business.pickupLocations) entry.isDefault = entry === location;
   return ok({ isDefault: true }, 200, 'pickup location updated successfully.');

@@ -5,7 +5,7 @@
 import { type PickupErrorCode, pickupErrorCodeMeaning } from '../errors/codes.js';
 import { isFilled } from '../schemas/predicates.js';
 import { findCityByName } from './addresses.js';
-import type { BusinessRecord, PickupRecord, SandboxStore } from './store.js';
+import type { Account, BusinessRecord, PickupRecord } from './store.js';
 import { codedRefusal, invalid, isRecord, notFound, ok, RuleViolation } from './wire.js';
 
 const DAY_MS = 86_400_000;
@@ -20,8 +20,8 @@ const pickupRefusal = (code: PickupErrorCode, detail: string): RuleViolation => 
 const dayOf = (time: number): string => new Date(time + CAIRO_OFFSET_MS).toISOString().slice(0, 10);
 const weekdayOf = (day: string): number => new Date(`${day}T00:00:00Z`).getUTCDay();
 
-export function currentBusiness(store: SandboxStore): BusinessRecord {
-  const business = store.currentBusiness();
+export function currentBusiness(account: Account): BusinessRecord {
+  const business = account.currentBusiness();
   if (business === undefined) throw codedRefusal(1073, 'create a business and its pickup location first');
   return business;
 }
@@ -55,7 +55,7 @@ function pickupView(pickup: PickupRecord): Record<string, unknown> {
 }
 
 /** The rules of a pickup's date, slot, location and contact: 1083 past, 1080 Friday, 1078 same location and date. */
-function checkPickup(store: SandboxStore, business: BusinessRecord, fields: Record<string, unknown>, now: number, self: string | undefined): void {
+function checkPickup(account: Account, business: BusinessRecord, fields: Record<string, unknown>, now: number, self: string | undefined): void {
   const { scheduledDate: date, scheduledTimeSlot: slot, businessLocationId: location, contactPerson: contact } = fields;
   if (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`)))
     throw invalid('scheduledDate must be a date written YYYY-MM-DD');
@@ -65,7 +65,7 @@ function checkPickup(store: SandboxStore, business: BusinessRecord, fields: Reco
   if (!isRecord(contact) || !isFilled(contact['name']) || !isFilled(contact['phone'])) throw invalid('contactPerson needs name and phone');
   if (date < dayOf(now)) throw pickupRefusal(1083, date);
   if (weekdayOf(date) === FRIDAY) throw pickupRefusal(1080, date);
-  for (const other of store.pickups.values()) {
+  for (const other of account.pickups.values()) {
     if (
       other._id !== self &&
       other.businessId === business._id &&
@@ -83,13 +83,13 @@ const extraOf = (body: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(body).filter(([key]) => !KNOWN.includes(key) && key !== '_id'));
 
 /** POST /pickups. */
-export function createPickup(store: SandboxStore, body: unknown, now: number): Response {
+export function createPickup(account: Account, body: unknown, now: number): Response {
   if (!isRecord(body)) throw invalid('The body must be a JSON object');
-  const business = currentBusiness(store);
-  checkPickup(store, business, body, now, undefined);
+  const business = currentBusiness(account);
+  checkPickup(account, business, body, now, undefined);
   const pickup: PickupRecord = {
-    _id: store.nextId(),
-    puid: 100_000 + store.pickups.size + 1,
+    _id: account.nextId(),
+    puid: account.nextPuid(),
     businessId: business._id,
     state: 'Requested',
     scheduledDate: body['scheduledDate'] as string,
@@ -99,26 +99,26 @@ export function createPickup(store: SandboxStore, body: unknown, now: number): R
     extra: extraOf(body),
     createdAt: now,
   };
-  store.pickups.set(pickup._id, pickup);
+  account.pickups.set(pickup._id, pickup);
   return ok(pickupView(pickup), 201, 'Pickup created');
 }
 
-function findPickup(store: SandboxStore, id: string): PickupRecord {
-  const business = currentBusiness(store);
-  const pickup = store.pickups.get(id);
+function findPickup(account: Account, id: string): PickupRecord {
+  const business = currentBusiness(account);
+  const pickup = account.pickups.get(id);
   if (pickup === undefined || pickup.businessId !== business._id) throw notFound(`Pickup ${id} not found`);
   return pickup;
 }
 
 /** GET /pickups/{id}. */
-export function getPickup(store: SandboxStore, id: string): Response {
-  return ok(pickupView(findPickup(store, id)));
+export function getPickup(account: Account, id: string): Response {
+  return ok(pickupView(findPickup(account, id)));
 }
 
 /** GET /pickups: the current business's requests, newest first. */
-export function listPickups(store: SandboxStore): Response {
-  const business = currentBusiness(store);
-  const pickups = [...store.pickups.values()]
+export function listPickups(account: Account): Response {
+  const business = currentBusiness(account);
+  const pickups = [...account.pickups.values()]
     .filter((pickup) => pickup.businessId === business._id)
     .reverse()
     .map(pickupView);
@@ -126,9 +126,9 @@ export function listPickups(store: SandboxStore): Response {
 }
 
 /** PUT /pickups/{id}: the merged request is checked as a new one. */
-export function updatePickup(store: SandboxStore, id: string, body: unknown, now: number): Response {
+export function updatePickup(account: Account, id: string, body: unknown, now: number): Response {
   if (!isRecord(body)) throw invalid('The body must be a JSON object');
-  const pickup = findPickup(store, id);
+  const pickup = findPickup(account, id);
   const merged = {
     scheduledDate: pickup.scheduledDate,
     scheduledTimeSlot: pickup.scheduledTimeSlot,
@@ -136,7 +136,7 @@ export function updatePickup(store: SandboxStore, id: string, body: unknown, now
     contactPerson: pickup.contactPerson,
     ...body,
   };
-  checkPickup(store, currentBusiness(store), merged, now, pickup._id);
+  checkPickup(account, currentBusiness(account), merged, now, pickup._id);
   pickup.scheduledDate = merged.scheduledDate as string;
   pickup.scheduledTimeSlot = merged.scheduledTimeSlot as string;
   pickup.businessLocationId = merged.businessLocationId as string;
@@ -146,10 +146,10 @@ export function updatePickup(store: SandboxStore, id: string, body: unknown, now
 }
 
 /** DELETE /pickups/{id}: the request is canceled and no longer listed. */
-export function deletePickup(store: SandboxStore, id: string): Response {
-  const pickup = findPickup(store, id);
+export function deletePickup(account: Account, id: string): Response {
+  const pickup = findPickup(account, id);
   pickup.state = 'Canceled';
-  store.pickups.delete(pickup._id);
+  account.pickups.delete(pickup._id);
   return ok({ _id: pickup._id }, 200, 'Pickup deleted');
 }
 

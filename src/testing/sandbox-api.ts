@@ -1,7 +1,7 @@
 // What a sandbox is, apart from how it is made (sandbox.ts): the control endpoints (control.ts)
 // and the msw handlers read it without importing the sandbox's machinery.
 import type { WebhookOrderType } from '../catalogue/order-types.js';
-import type { FaultOptions } from './faults.js';
+import type { FaultOptions, FaultRule, InjectedFault } from './faults.js';
 import type { ScenarioName } from './flows.js';
 import type { ListenOptions, SandboxServer } from './server.js';
 import type { AdvanceOptions } from './state-engine.js';
@@ -47,6 +47,58 @@ export interface SandboxWebhookConfig {
   readonly headerValue?: string;
 }
 
+/** Options of {@link Sandbox.createMerchant}; every one has a default. */
+export interface SandboxMerchantOptions {
+  /**
+   * The merchant's API key (sent raw in `Authorization`), printable ASCII. Default
+   * `'sandbox-merchant-<n>-key'`, n counting the merchants this sandbox made (1, 2, ...). Two
+   * merchants of a sandbox never share a key.
+   */
+  readonly apiKey?: string;
+  /** Its business's name. Default `'Shop <n>'`. */
+  readonly businessName?: string;
+  /**
+   * Its business's first pickup location, the default every order without `businessLocationId`
+   * leaves from. Default: `{ locationName: 'Warehouse', districtId: 'district-eg-cairo-makram-ebeid',
+   * firstLine: '5 Makram Ebeid Street' }`; what you give replaces those fields (a district of the
+   * seeded lists that allows pickup, a first line of 5 characters or more).
+   */
+  readonly pickupLocation?: {
+    readonly locationName?: string;
+    readonly districtId?: string;
+    readonly firstLine?: string;
+    readonly buildingNumber?: string;
+    readonly floor?: string;
+    readonly apartment?: string;
+    readonly secondLine?: string;
+  };
+  /** Its account webhook (what `merchant.setWebhook` takes), used for its orders without `webhookUrl`. Default none. */
+  readonly webhook?: SandboxWebhookConfig;
+}
+
+/**
+ * A merchant of the sandbox, made ready to take orders by {@link Sandbox.createMerchant}: its own
+ * API key, and under it its own business, pickup locations, orders, pickups, account webhook and
+ * subscription. No key sees another's records: another merchant's order, pickup, pickup location
+ * or business is answered 404, as an unknown one, and left out of every list and search.
+ */
+export interface SandboxMerchant {
+  /** `'merchant-1'`, `'merchant-2'`, ...: names it in `SandboxOrder.merchantId` and in the control endpoints (`/__sandbox/merchants/<id>/...`). */
+  readonly id: string;
+  /** Its API key: give it to the client (`apiKey`, or `client.withOptions({ apiKey })`). */
+  readonly apiKey: string;
+  /** Its business, where its orders go. */
+  readonly businessId: string;
+  /** Its business's first pickup location, the default. */
+  readonly pickupLocationId: string;
+  /** Its orders, oldest first. */
+  orders(): SandboxOrder[];
+  /** Sets (or with `null` clears) its account webhook, as `sandbox.setWebhook` does the default merchant's. */
+  setWebhook(config: SandboxWebhookConfig | null): void;
+  /** Lapses (`false`) or renews its bundle subscription: without one, its creates answer 403 with errorCode 8000002. */
+  setSubscriptionActive(active: boolean): void;
+}
+
 /**
  * One state an order reached, as its webhook reports it.
  *
@@ -66,6 +118,8 @@ export interface SandboxOrder {
   readonly cod: number | undefined;
   readonly businessReference: string | undefined;
   readonly businessId: string;
+  /** The merchant whose key created it: `'default'` for the sandbox's own `apiKey`, else a {@link SandboxMerchant}'s `id`. */
+  readonly merchantId: string;
   readonly createdAt: number;
   readonly numberOfAttempts: number;
   /** Every state from creation on. */
@@ -74,8 +128,14 @@ export interface SandboxOrder {
   readonly request: Readonly<Record<string, unknown>>;
 }
 
-/** The emulated service. Create one per test (or per suite) with {@link createSandbox}. */
+/**
+ * The emulated service. Create one per test (or per suite) with {@link createSandbox}. It starts
+ * with one merchant, the default, whose key is `apiKey` and who has no business yet (create it
+ * through the API, as a new account would); {@link createMerchant} adds merchants, each with a
+ * key, a business and a pickup location of its own.
+ */
 export interface Sandbox {
+  /** The default merchant's API key (the `apiKey` option). The sandbox's own methods (`setWebhook`, `setSubscriptionActive`) are that merchant's. */
   readonly apiKey: string;
   /** The base URL `fetch` and msw's handlers (`sandboxHandlers` of `delivery-sdk/testing/msw`) answer under (ends in `/v2`). */
   readonly baseUrl: string;
@@ -103,7 +163,23 @@ export interface Sandbox {
   lastOtp(phone: string): string | undefined;
   /** The e-mail confirmation token "sent" at registration. */
   lastEmailToken(email: string): string | undefined;
-  /** Every order created, oldest first. */
+  /**
+   * A new merchant, ready to take orders, in one call: its own API key, a business and that
+   * business's first pickup location (its default). Options are checked first: a refused call
+   * (`SandboxError`) makes nothing. Synchronous, so a script or a CLI uses it as a test does.
+   *
+   * @example
+   * ```ts
+   * const sandbox = createSandbox();
+   * const shop = sandbox.createMerchant({ businessName: 'Nile Shop' });
+   * const client = new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: shop.apiKey, fetch: sandbox.fetch });
+   * const other = client.withOptions({ apiKey: sandbox.createMerchant().apiKey }); // a second shop, none of the first's orders
+   * ```
+   */
+  createMerchant(options?: SandboxMerchantOptions): SandboxMerchant;
+  /** The merchants {@link createMerchant} made, in order (the default merchant is not one of them). */
+  merchants(): readonly SandboxMerchant[];
+  /** Every order created, by every merchant, oldest first (`merchantId` says whose). */
   orders(): SandboxOrder[];
   /** One order by tracking number; throws a `SandboxError` when there is none. */
   order(trackingNumber: string): SandboxOrder;
@@ -121,17 +197,38 @@ export interface Sandbox {
    * at a state from which the scenario cannot reach its end.
    */
   play(trackingNumber: string, scenario: ScenarioName): Promise<SandboxStateEvent[]>;
-  /** Sets (or with `null` clears) the account-level webhook; used when an order has no `webhookUrl`. */
+  /** Sets (or with `null` clears) the default merchant's account-level webhook; used when its order has no `webhookUrl`. */
   setWebhook(config: SandboxWebhookConfig | null): void;
   /** Every webhook sent, with its attempts. */
   webhookLog(): readonly WebhookDelivery[];
   /** Resolves once every pending webhook retry has delivered or given up. */
   drainWebhooks(): Promise<void>;
-  /** Makes a share of the following API requests fail; repeatable for a seed. */
+  /**
+   * Makes a share of the following API requests fail, drawn from a seeded PRNG: the same seed hits
+   * the same requests (by their order) with the same kinds. Replaces the share set before.
+   */
   injectFaults(options: FaultOptions): void;
-  /** Lapses (`false`) or renews the account's bundle subscription: without one, creates answer 403 with errorCode 8000002. */
+  /**
+   * Makes the requests it names fail, and no other: by method, path (a string, or a RegExp),
+   * API key, the `nth` matching request, `times` of them (default once). Faults add up, and come
+   * before `injectFaults`' share; the one returned counts its `matched` and `hits` requests and
+   * can be `remove()`d.
+   *
+   * @example
+   * ```ts
+   * // A lost answer: the next create IS made, then its connection is reset. With a
+   * // uniqueBusinessReference the SDK sends it again, and resolves with the order the first made.
+   * const lost = sandbox.injectFault({ kind: 'drop-after', method: 'POST', path: '/deliveries' });
+   * const created = await client.deliveries.create({ ...order, uniqueBusinessReference: 'order-1042' });
+   * lost.hits; // 1: one order, created.trackingNumber its number
+   * ```
+   */
+  injectFault(fault: FaultRule): InjectedFault;
+  /** The faults `injectFault` added (and not removed or cleared), oldest first. */
+  injectedFaults(): readonly InjectedFault[];
+  /** Lapses (`false`) or renews the default merchant's bundle subscription: without one, its creates answer 403 with errorCode 8000002. */
   setSubscriptionActive(active: boolean): void;
-  /** Stops injecting faults: every following request is answered normally. */
+  /** Stops injecting faults, drawn and targeted: every following request is answered normally. */
   clearFaults(): void;
   /** Stops retries and timers and closes every `listen()` server. */
   close(): Promise<void>;

@@ -1,57 +1,15 @@
-import { asciiDigits, isHeaderName } from '../schemas/predicates.js';
+import { asciiDigits } from '../schemas/predicates.js';
 import { answerControl } from './control.js';
-import { SandboxError } from './errors.js';
 import { FaultInjector } from './faults.js';
-import { isLinkLocalHostname, webhookHostSet, webhookTargetRefusal } from './network.js';
+import { checkWebhookConfig, createMerchant, snapshot } from './merchants.js';
+import { webhookHostSet } from './network.js';
 import { route } from './router.js';
-import type { Sandbox, SandboxOptions, SandboxOrder, SandboxWebhookConfig } from './sandbox-api.js';
+import type { Sandbox, SandboxMerchant, SandboxOptions } from './sandbox-api.js';
 import { type SandboxServer, startServer } from './server.js';
 import { StateEngine } from './state-engine.js';
 import { type OrderRecord, SandboxStore, type StateEvent } from './store.js';
 import { WebhookDispatcher, webhookBody } from './webhook-dispatch.js';
 import { CONTROL_PREFIX, preflight } from './wire.js';
-
-function snapshot(order: OrderRecord): SandboxOrder {
-  return {
-    _id: order._id,
-    trackingNumber: order.trackingNumber,
-    type: order.type,
-    webhookType: order.webhookType,
-    state: order.state,
-    cod: order.cod,
-    businessReference: order.businessReference,
-    businessId: order.businessId,
-    createdAt: order.createdAt,
-    numberOfAttempts: order.attempts,
-    history: [...order.history],
-    request: order.request,
-  };
-}
-
-function checkWebhookConfig(config: SandboxWebhookConfig, webhookHosts: ReadonlySet<string> | undefined): void {
-  let url: URL;
-  try {
-    url = new URL(config.url);
-  } catch {
-    throw new SandboxError(`setWebhook: '${config.url}' is not a URL`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SandboxError('setWebhook: the URL must be http(s)');
-  if (isLinkLocalHostname(url.hostname))
-    throw new SandboxError(
-      `setWebhook: ${url.hostname} is a link-local address (169.254.0.0/16, fe80::/10: cloud metadata, the host's neighbours); the sandbox sends no webhooks there`,
-    );
-  const refusal = webhookHosts === undefined ? undefined : webhookTargetRefusal(config.url, webhookHosts);
-  if (refusal !== undefined) throw new SandboxError(`setWebhook: ${refusal}`);
-  if ((config.headerName === undefined) !== (config.headerValue === undefined)) {
-    throw new SandboxError('setWebhook: headerName and headerValue go together, never one alone (spec, Authentication 3)');
-  }
-  if (config.headerName !== undefined && !isHeaderName(config.headerName))
-    throw new SandboxError(`setWebhook: '${config.headerName}' is not a valid header name`);
-  // Refused here, not left to fetch: every delivery would otherwise fail and only show in webhookLog().
-  if (config.headerValue !== undefined && (typeof config.headerValue !== 'string' || config.headerValue.trim() === '' || /[\r\n\0]/.test(config.headerValue))) {
-    throw new SandboxError('setWebhook: headerValue must be a non-empty string without CR, LF or NUL');
-  }
-}
 
 /** 32 random bytes as base64url, from the Web Crypto every runtime the sandbox runs in has. */
 function randomToken(): string {
@@ -102,9 +60,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const webhookHosts = options.webhookFetch === undefined ? webhookHostSet(options.webhookHosts) : undefined;
   const webhooks = new WebhookDispatcher(options.webhookRetry ?? {}, now, options.webhookFetch, webhookHosts);
   const servers = new Set<Pick<SandboxServer, 'close'>>();
+  const defaultMerchant = store.addAccount('default', apiKey);
+  const merchants: SandboxMerchant[] = [];
 
   const announce = async (order: OrderRecord, event: StateEvent): Promise<void> => {
-    const account = store.accountWebhook;
+    const account = store.accountOf(order)?.accountWebhook;
     const target =
       order.webhookUrl !== undefined
         ? { url: order.webhookUrl, headers: order.webhookCustomHeaders ?? {} }
@@ -120,7 +80,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   const handle = async (request: Request): Promise<Response> => {
     if (request.method === 'OPTIONS') return preflight(request);
-    return faults.apply(() => route({ store, apiKey, now, announce }, request));
+    return faults.apply(request, () => route({ store, now, announce }, request));
   };
   const fetchFn = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     try {
@@ -153,6 +113,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     lastOtp: (phone) => store.otps.get(asciiDigits(phone)),
     lastEmailToken: (email) => store.emailTokens.get(email.toLowerCase()),
+    createMerchant: (merchantOptions = {}) => {
+      const merchant = createMerchant(store, merchants.length + 1, merchantOptions, webhookHosts);
+      merchants.push(merchant);
+      return merchant;
+    },
+    merchants: () => [...merchants],
     orders: () => [...store.orders.values()].map(snapshot),
     order: (trackingNumber) => snapshot(engine.order(trackingNumber)),
     nextStates: (trackingNumber) => engine.nextStates(trackingNumber),
@@ -160,14 +126,16 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     play: (trackingNumber, scenario) => engine.play(trackingNumber, scenario),
     setWebhook: (config) => {
       if (config !== null) checkWebhookConfig(config, webhookHosts);
-      store.accountWebhook = config === null ? undefined : { ...config };
+      defaultMerchant.accountWebhook = config === null ? undefined : { ...config };
     },
     webhookLog: () => webhooks.log(),
     drainWebhooks: () => webhooks.drain(),
     injectFaults: (faultOptions) => faults.configure(faultOptions),
+    injectFault: (rule) => faults.target(rule),
+    injectedFaults: () => faults.targeted(),
     clearFaults: () => faults.clear(),
     setSubscriptionActive: (active) => {
-      store.subscriptionActive = active === true;
+      defaultMerchant.subscriptionActive = active === true;
     },
     close: async () => {
       faults.clear();

@@ -64,6 +64,8 @@ export interface OrderRecord {
   readonly type: number | string;
   readonly kind: FlowKind;
   readonly businessId: string;
+  /** The {@link Account} the order belongs to (its `id`). */
+  readonly merchantId: string;
   readonly createdAt: number;
   readonly deliveryPromiseDate: string;
   /** The request body as received (after bulky merging), with later changes (`PUT /deliveries/business/{id}`) applied. */
@@ -101,29 +103,92 @@ export interface PickupRecord {
 }
 
 /** The account-level webhook set in the dashboard (spec, Authentication 3). */
-interface AccountWebhook {
+export interface AccountWebhook {
   readonly url: string;
   readonly headerName?: string;
   readonly headerValue?: string;
 }
 
-/** Everything the sandbox remembers. One API key is one account. */
-export class SandboxStore {
-  readonly users = new Map<string, UserRecord>();
-  readonly otps = new Map<string, string>();
-  readonly emailTokens = new Map<string, string>();
+/**
+ * One merchant: an API key and what the API keeps for it (businesses, their pickup locations,
+ * orders, pickups, the account webhook, the subscription). A request sees only the account of its
+ * key: no route reads another account's records, so keys never see each other's data. Ids and
+ * tracking numbers come from the sandbox's one sequence, so they stay unique across accounts.
+ */
+export class Account {
   readonly businesses: BusinessRecord[] = [];
+  /** This account's orders by tracking number, oldest first. */
   readonly orders = new Map<string, OrderRecord>();
   readonly pickups = new Map<string, PickupRecord>();
   accountWebhook: AccountWebhook | undefined;
   /** Whether the account's bundle subscription is active; without it, creates answer 8000002. */
   subscriptionActive = true;
+
+  constructor(
+    private readonly store: SandboxStore,
+    /** `'default'` for the sandbox's own key, `'merchant-1'`, `'merchant-2'`, ... for those `createMerchant` made. */
+    readonly id: string,
+    readonly apiKey: string,
+  ) {}
+
+  nextId(): string {
+    return this.store.nextId();
+  }
+
+  nextTrackingNumber(): string {
+    return this.store.nextTrackingNumber();
+  }
+
+  /** A pickup's public number, unique in the sandbox. */
+  nextPuid(): number {
+    return this.store.nextPuid();
+  }
+
+  /** Files a new order in this account, and in the sandbox's index by tracking number. */
+  addOrder(order: OrderRecord): void {
+    this.orders.set(order.trackingNumber, order);
+    this.store.orders.set(order.trackingNumber, order);
+  }
+
+  /** The business orders belong to: the one created last. */
+  currentBusiness(): BusinessRecord | undefined {
+    return this.businesses[this.businesses.length - 1];
+  }
+}
+
+/** Everything the sandbox remembers: the public registrations, and one {@link Account} per API key. */
+export class SandboxStore {
+  readonly users = new Map<string, UserRecord>();
+  readonly otps = new Map<string, string>();
+  readonly emailTokens = new Map<string, string>();
+  /** Every order of every account by tracking number, oldest first: the state engine's and the test's view. */
+  readonly orders = new Map<string, OrderRecord>();
+  private readonly accounts = new Map<string, Account>();
   private idCounter = 0;
   private trackingCounter = 0;
+  private puidCounter = 0;
   private readonly random: () => number;
 
   constructor(seed: number) {
     this.random = mulberry32(seed);
+  }
+
+  /** Opens an account for `apiKey` (the caller checked that no account has it). */
+  addAccount(id: string, apiKey: string): Account {
+    const account = new Account(this, id, apiKey);
+    this.accounts.set(apiKey, account);
+    return account;
+  }
+
+  /** The account whose key this is, if any. */
+  accountByKey(apiKey: string): Account | undefined {
+    return this.accounts.get(apiKey);
+  }
+
+  /** The account an order belongs to. */
+  accountOf(order: OrderRecord): Account | undefined {
+    for (const account of this.accounts.values()) if (account.id === order.merchantId) return account;
+    return undefined;
   }
 
   /** A 24-hex id shaped like the service's (Mongo-style); sequential, so runs repeat. */
@@ -137,14 +202,14 @@ export class SandboxStore {
     return String(70_000_000 + this.trackingCounter);
   }
 
+  nextPuid(): number {
+    this.puidCounter += 1;
+    return 100_000 + this.puidCounter;
+  }
+
   /** A six-digit one-time code drawn from the seeded PRNG. */
   nextCode(): string {
     return String(Math.floor(this.random() * 1_000_000)).padStart(6, '0');
-  }
-
-  /** The business orders belong to: the one created last. */
-  currentBusiness(): BusinessRecord | undefined {
-    return this.businesses[this.businesses.length - 1];
   }
 
   userByPhone(phone: string): UserRecord | undefined {

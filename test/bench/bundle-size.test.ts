@@ -2,11 +2,13 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUDGETS, type BundleMeasurement, buildLikeDist, KB, measureBundle } from '../../bench/lib/bundle-size.mjs';
+import { BUDGETS, type BundleMeasurement, buildLikeDist, KB, measureBundle, PAGE_ORDER, type PageFigure } from '../../bench/lib/bundle-size.mjs';
+import { sandboxWithAccount } from '../support/sandbox.js';
 
-// The measurement `npm run bench` takes on dist/, here on src/ built the way tsup ships it (so
-// top-level code that tree-shaking cannot drop counts, as it does for users): esbuild
-// --bundle --minify of what a browser page imports, gzip level 9.
+// The measurement `npm run bench` takes on dist/ (the same function), here on src/ built the way
+// tsup ships it (so top-level code that tree-shaking cannot drop counts, as it does for users):
+// each page built as a browser build splits it, run in a child Node process until its first call
+// has answered (its `fetch` answered in process), gzip level 9. No browser needed.
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 const TMP = fileURLToPath(new URL('../.tmp/', import.meta.url));
 
@@ -19,121 +21,164 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
-/** Inputs that kept code after tree-shaking and match `pattern`. */
-const keptInputs = (bundle: BundleMeasurement, pattern: RegExp): string[] =>
-  Object.entries(bundle.bytesByInput)
+/** Inputs of `figure` that kept code after tree-shaking and match `pattern`. */
+const keptInputs = (figure: PageFigure, pattern: RegExp): string[] =>
+  Object.entries(figure.bytesByInput)
     .filter(([input, bytes]) => bytes > 0 && pattern.test(input))
     .map(([input]) => input);
 
+const KY = /node_modules[\\/]ky[\\/]/;
 const CLASSIC_ZOD = /zod[\\/]v4[\\/](?:classic[\\/]|locales[\\/](?!en\.js))/;
+// zod's class names (`$constructor('ZodMiniObject', ...)`) survive minification.
+const ZOD_MINI = /ZodMini/;
+const kb = (bytes: number | undefined) => `${(bytes ?? Number.NaN) / KB} KB`;
 
-describe('browser bundle of a checkout page (construct the client, call deliveries.create)', () => {
-  let bundle: BundleMeasurement;
+/** What holds of every page: the figures nest, and the page's own output is among what loads at once. */
+function itNests(page: () => BundleMeasurement) {
+  it("measures the page's own output and what it imports: at once within the first call's files, those within every chunk", () => {
+    const { atOnce, firstCall, allChunks } = page();
+    expect(atOnce.files).toContain('stdin.js');
+    expect(firstCall.files).toEqual(expect.arrayContaining(atOnce.files));
+    expect(allChunks.files).toEqual(expect.arrayContaining(firstCall.files));
+  });
+}
+
+describe('a checkout page: construct the client, create one order', () => {
+  let page: BundleMeasurement;
   beforeAll(async () => {
-    bundle = await measureBundle('main', shipped.main);
+    page = await measureBundle('main', shipped.main);
+  });
+  const budget = BUDGETS.pages.main;
+
+  itNests(() => page);
+
+  it('runs to its answer: one create sent', () => {
+    expect(page.requests).toEqual(['POST /v2/deliveries']);
   });
 
-  it(`loads at most ${BUDGETS.main / KB} KB minified and gzipped at once: each call's code comes on its first use`, () => {
-    expect(bundle.gzipBytes).toBeLessThanOrEqual(BUDGETS.main);
-    expect(bundle.lazyGzipBytes).toBeGreaterThan(0);
+  it(`loads at most ${kb(budget.atOnce)} at once, without ky or zod: each call's code comes on its first use`, () => {
+    expect(page.atOnce.gzipBytes).toBeLessThanOrEqual(budget.atOnce ?? 0);
+    expect(keptInputs(page.atOnce, KY)).toEqual([]);
+    expect(page.atOnce.text).not.toMatch(ZOD_MINI);
   });
 
-  it(`can load at most ${BUDGETS.allChunks / KB} KB in all, every call of the client included`, () => {
-    expect(bundle.allChunksGzipBytes).toBeLessThanOrEqual(BUDGETS.allChunks);
+  it(`has loaded at most ${kb(budget.firstCall)} when its create has answered: ky with the first request, no zod for an order the plain check passed`, () => {
+    expect(page.firstCall.gzipBytes).toBeLessThanOrEqual(budget.firstCall ?? 0);
+    expect(page.firstCall.files.length).toBeGreaterThan(page.atOnce.files.length);
+    expect(keptInputs(page.firstCall, KY)).not.toEqual([]);
+    expect(page.firstCall.text).not.toMatch(ZOD_MINI);
+  });
+
+  it(`can load at most ${kb(budget.allChunks)} in all, every call of the client and the schemas included`, () => {
+    expect(page.allChunks.gzipBytes).toBeLessThanOrEqual(budget.allChunks ?? 0);
+    expect(page.allChunks.text).toMatch(ZOD_MINI);
+  });
+
+  it('pulls in neither msw nor the sandbox, in any chunk it can load', () => {
+    expect(page.forbiddenInputs).toEqual([]);
+  });
+});
+
+describe('a page that only looks cities up', () => {
+  let page: BundleMeasurement;
+  beforeAll(async () => {
+    page = await measureBundle('cities', shipped.main);
+  });
+  const budget = BUDGETS.pages.cities;
+
+  itNests(() => page);
+
+  it('runs to its answer: one cities list asked for', () => {
+    expect(page.requests).toEqual(['GET /v2/cities']);
+  });
+
+  it(`loads at most ${kb(budget.atOnce)} at once, ${kb(budget.firstCall)} when the list has answered, ${kb(budget.allChunks)} in all`, () => {
+    expect(page.atOnce.gzipBytes).toBeLessThanOrEqual(budget.atOnce ?? 0);
+    expect(page.firstCall.gzipBytes).toBeLessThanOrEqual(budget.firstCall ?? 0);
+    expect(page.allChunks.gzipBytes).toBeLessThanOrEqual(budget.allChunks ?? 0);
+  });
+
+  it('loads no zod for a list it only reads', () => {
+    expect(page.firstCall.text).not.toMatch(ZOD_MINI);
+  });
+});
+
+describe('the create page over delivery-sdk/functions (DeliveryCore + createDelivery)', () => {
+  let page: BundleMeasurement;
+  beforeAll(async () => {
+    page = await measureBundle('functions', shipped.functions);
+  });
+  const budget = BUDGETS.pages.functions;
+
+  itNests(() => page);
+
+  it(`loads at most ${kb(budget.atOnce)} at once and ${kb(budget.firstCall)} when its create has answered`, () => {
+    expect(page.requests).toEqual(['POST /v2/deliveries']);
+    expect(page.atOnce.gzipBytes).toBeLessThanOrEqual(budget.atOnce ?? 0);
+    expect(page.firstCall.gzipBytes).toBeLessThanOrEqual(budget.firstCall ?? 0);
+  });
+
+  it('loads ky with the first request and zod only on demand: the plain check decides for a valid order', () => {
+    expect(keptInputs(page.atOnce, KY)).toEqual([]);
+    expect(keptInputs(page.firstCall, KY)).not.toEqual([]);
+    expect(page.firstCall.text).not.toMatch(ZOD_MINI);
+    expect(page.allChunks.text).toMatch(ZOD_MINI);
   });
 
   it('pulls in neither msw nor the sandbox', () => {
-    expect(bundle.forbiddenInputs).toEqual([]);
-  });
-
-  it('loads ky, the transport, with the first request, not at once', () => {
-    expect(keptInputs(bundle, /node_modules[\\/]ky[\\/]/)).toEqual([]);
-    expect(Object.keys(bundle.lazyBytesByInput).some((input) => /node_modules[\\/]ky[\\/]/.test(input))).toBe(true);
-  });
-
-  it('loads no zod at once: the validators are delivery-sdk/validation, the schemas come through import()', () => {
-    // zod's class names (`$constructor('ZodMiniObject', ...)`) survive minification.
-    expect(bundle.text).not.toMatch(/ZodMini/);
+    expect(page.forbiddenInputs).toEqual([]);
   });
 });
 
-describe('browser bundle of a page that only looks cities up', () => {
-  let bundle: BundleMeasurement;
+describe('the order the create pages send', () => {
+  it('is one the sandbox takes: the pages run against it as against the service', async () => {
+    const { client } = await sandboxWithAccount();
+    await expect(client.deliveries.create(PAGE_ORDER)).resolves.toMatchObject({
+      trackingNumber: expect.any(String),
+    });
+  });
+});
+
+describe('the validators (delivery-sdk/validation)', () => {
+  let page: BundleMeasurement;
   beforeAll(async () => {
-    bundle = await measureBundle('cities', shipped.main);
+    page = await measureBundle('validation', shipped.validation);
   });
 
-  it(`loads at most ${BUDGETS.cities / KB} KB minified and gzipped at once`, () => {
-    expect(bundle.gzipBytes).toBeLessThanOrEqual(BUDGETS.cities);
+  it('carry zod at once: the control of the checks above, which find none in the client pages', () => {
+    expect(page.atOnce.text).toMatch(ZOD_MINI);
   });
 
-  it(`can load at most ${BUDGETS.allChunks / KB} KB in all`, () => {
-    expect(bundle.allChunksGzipBytes).toBeLessThanOrEqual(BUDGETS.allChunks);
-  });
-});
-
-describe('browser bundle of the validators (delivery-sdk/validation)', () => {
-  it('carries zod: the control of the checks above, which find none at once in the client pages', async () => {
-    const bundle = await measureBundle('validation', shipped.validation);
-    expect(bundle.text).toMatch(/ZodMini/);
-  });
-
-  it("keeps nothing of zod's classic API or its non-English locales", async () => {
-    const bundle = await measureBundle('validation', shipped.validation);
-    expect(keptInputs(bundle, CLASSIC_ZOD)).toEqual([]);
+  it("keep nothing of zod's classic API or its non-English locales", () => {
+    expect(keptInputs(page.allChunks, CLASSIC_ZOD)).toEqual([]);
   });
 });
 
-describe('browser bundle of the same page over delivery-sdk/functions (DeliveryCore + createDelivery)', () => {
-  let bundle: BundleMeasurement;
+describe('a webhook route (parseWebhookEvent + createWebhookHandler)', () => {
+  let page: BundleMeasurement;
   beforeAll(async () => {
-    bundle = await measureBundle('functions', shipped.functions);
+    page = await measureBundle('webhooks', shipped.webhooks);
   });
 
-  it(`loads at most ${BUDGETS.functions / KB} KB minified and gzipped at once`, () => {
-    expect(bundle.gzipBytes).toBeLessThanOrEqual(BUDGETS.functions);
+  it(`stays within ${kb(BUDGETS.pages.webhooks.atOnce)}, in one file`, () => {
+    expect(page.atOnce.gzipBytes).toBeLessThanOrEqual(BUDGETS.pages.webhooks.atOnce ?? 0);
+    expect(page.allChunks.files).toEqual(['stdin.js']);
   });
 
-  it('loads zod only on demand: the plain check decides for a valid order, the schemas come through import()', () => {
-    // zod's class names (`$constructor('ZodMiniObject', ...)`) survive minification: none is loaded at once.
-    expect(bundle.text).not.toMatch(/ZodMini/);
-    expect(bundle.lazyGzipBytes).toBeGreaterThan(0);
-  });
-
-  it('pulls in neither msw nor the sandbox, and loads ky with the first request', () => {
-    expect(bundle.forbiddenInputs).toEqual([]);
-    expect(keptInputs(bundle, /node_modules[\\/]ky[\\/]/)).toEqual([]);
-    expect(Object.keys(bundle.lazyBytesByInput).some((input) => /node_modules[\\/]ky[\\/]/.test(input))).toBe(true);
-  });
-});
-
-describe('browser bundle of a webhook route (parseWebhookEvent + createWebhookHandler)', () => {
-  let bundle: BundleMeasurement;
-  beforeAll(async () => {
-    bundle = await measureBundle('webhooks', shipped.webhooks);
-  });
-
-  it(`stays within ${BUDGETS.webhooks / KB} KB minified and gzipped`, () => {
-    expect(bundle.gzipBytes).toBeLessThanOrEqual(BUDGETS.webhooks);
-  });
-
-  it('carries no ky: a webhook route sends nothing', () => {
-    expect(keptInputs(bundle, /node_modules[\\/]ky[\\/]/)).toEqual([]);
-  });
-
-  it('pulls in neither msw nor the sandbox', () => {
-    expect(bundle.forbiddenInputs).toEqual([]);
+  it('carries no ky (a webhook route sends nothing), no msw, no sandbox', () => {
+    expect(keptInputs(page.allChunks, KY)).toEqual([]);
+    expect(page.forbiddenInputs).toEqual([]);
   });
 
   it("keeps nothing of zod's classic API or its non-English locales", () => {
-    expect(keptInputs(bundle, CLASSIC_ZOD)).toEqual([]);
+    expect(keptInputs(page.allChunks, CLASSIC_ZOD)).toEqual([]);
   });
 });
 
 describe('the msw and sandbox check itself', () => {
   it('flags a bundle that pulls in the sandbox, traced through the source maps of the built files', async () => {
-    const bundle = await measureBundle('sandbox', shipped.testing);
-    expect(bundle.forbiddenInputs.some((input) => /src[\\/]testing[\\/]/.test(input))).toBe(true);
+    const page = await measureBundle('sandbox', shipped.testing);
+    expect(page.forbiddenInputs.some((input) => /src[\\/]testing[\\/]/.test(input))).toBe(true);
   });
 });
 

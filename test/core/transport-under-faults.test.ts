@@ -1,4 +1,5 @@
-// 2,000 mixed calls through the sandbox's HTTP server on 127.0.0.1, with a seeded 10% of the
+// 2,000 mixed calls (`npm run test:full`; 700 in `npm test`, test/support/sizes.ts) through the
+// sandbox's HTTP server on 127.0.0.1, with a seeded 10% of the
 // requests bent by every fault the sandbox can inject. What must hold whatever the faults:
 // every call settles, as a value or a typed DeliveryError; idempotent calls get through unless
 // every attempt they were allowed was hit; no order is created twice; nothing is left running.
@@ -27,8 +28,9 @@ import {
 import { FaultInjector } from '../../src/testing/faults.js';
 import { createSandbox, FAULT_KINDS, type FaultKind, type FaultOptions, type Sandbox, type SandboxServer } from '../../src/testing/index.js';
 import { mulberry32 } from '../../src/testing/random.js';
+import { sized } from '../support/sizes.js';
 
-const CALLS = 2_000;
+const CALLS = sized(700, 2_000);
 const CONCURRENCY = 32;
 const MAX_RETRIES = 2;
 /** Per attempt. A `slow` answer comes well after it; a healthy one, in a few milliseconds. */

@@ -10,6 +10,7 @@ import * as sdk from '../../src/index.js';
 import * as testing from '../../src/testing/index.js';
 import * as validation from '../../src/validation.js';
 import * as webhooks from '../../src/webhooks/index.js';
+import { topLevelNames } from './names.js';
 import { type Example, examplesOf, PAGES, root } from './pages.js';
 
 /** What an example may use without declaring it, and its type. */
@@ -33,6 +34,8 @@ export const GIVEN: Record<string, string> = {
   onRetry: "declare const onRetry: NonNullable<SDK.ClientHooks['onRetry']>;",
   onError: "declare const onError: NonNullable<SDK.ClientHooks['onError']>;",
   sandbox: "declare const sandbox: import('delivery-sdk/testing').Sandbox;",
+  it: "declare const it: typeof import('vitest').it;",
+  expect: "declare const expect: typeof import('vitest').expect;",
   trackingNumber: 'declare const trackingNumber: string;',
   url: 'declare const url: string;',
   onEvent: "declare const onEvent: (event: import('delivery-sdk/webhooks').WebhookEvent) => void;",
@@ -65,20 +68,30 @@ const ENTRIES: [string, Record<string, unknown>][] = [
   ['delivery-sdk/testing', testing],
 ];
 
+/** Whether `code` declares `name` itself, at its top level: a variable (destructured too), a function, a class or an import. */
+const declares = (code: string, name: string): boolean => topLevelNames(code, { types: true }).includes(name);
+
+/**
+ * The import lines of the public names `code` uses without importing them (`DeliveryType`,
+ * `isDeliveryError`, ...), each from the first entry that exports it: a block on a page leaves
+ * them out, as the page's prose names where they come from.
+ */
+export function importsFor(code: string): string[] {
+  const taken = new Set<string>();
+  return ENTRIES.flatMap(([entry, exports]) => {
+    const used = Object.keys(exports).filter((name) => !taken.has(name) && word(name).test(code) && !declares(code, name));
+    for (const name of used) taken.add(name);
+    return used.length > 0 ? [`import { ${used.join(', ')} } from '${entry}';`] : [];
+  });
+}
+
 /**
  * The example as a module: the public names it uses imported (unless it imports them), the given
  * variables declared (`given` adds to or overrides {@link GIVEN}). `wrapped`: its statements in an
  * async function, as a hover snippet is a piece of one (it may `return`, or shadow a given name).
  */
 export function asModule(code: string, { given: extra = {}, wrapped = false }: { given?: Record<string, string>; wrapped?: boolean } = {}): string {
-  const declares = (name: string): boolean => new RegExp(`(?:const|let|function)\\s+${name}\\b|import[^;]*\\b${name}\\b[^;]*from`).test(code);
-  const taken = new Set<string>();
-  const imports = ENTRIES.map(([entry, exports]) => {
-    const used = Object.keys(exports).filter((name) => !taken.has(name) && word(name).test(code) && !declares(name));
-    for (const name of used) taken.add(name);
-    return used.length > 0 ? `import { ${used.join(', ')} } from '${entry}';` : '';
-  });
-  const given = Object.entries({ ...GIVEN, ...extra }).filter(([name]) => word(name).test(code) && !declares(name));
+  const given = Object.entries({ ...GIVEN, ...extra }).filter(([name]) => word(name).test(code) && !declares(code, name));
   const lines = code.split('\n');
   const own = lines.filter((line) => /^import\s/.test(line));
   const statements = lines.filter((line) => !/^import\s/.test(line)).map((line) => line.replace(/^export /, ''));
@@ -86,7 +99,7 @@ export function asModule(code: string, { given: extra = {}, wrapped = false }: {
   return [
     "import type * as SDK from 'delivery-sdk';",
     ...(wrapped ? own : []),
-    ...imports,
+    ...importsFor(code),
     ...given.map(([, declaration]) => declaration),
     'export {};',
     ...body,

@@ -74,11 +74,23 @@ describe('the pages the package ships (README.md, docs/*.md) hold for a reader o
     expect(outside).toEqual([]);
   });
 
+  /** A page's sections, each from its heading (a `#` line outside a code block) to the next. */
+  const sectionsOf = (text: string): string[] => {
+    const sections: string[] = [];
+    let inCode = false;
+    for (const line of text.split('\n')) {
+      if (/^\s*```/.test(line)) inCode = !inCode;
+      if ((!inCode && /^#{1,6} /.test(line)) || sections.length === 0) sections.push(line);
+      else sections[sections.length - 1] += `\n${line}`;
+    }
+    return sections;
+  };
+
   // Commands that exist only in a clone: the package has no scripts/, .ci/, tests or npm scripts of its own for users.
   const REPOSITORY_ONLY = /npx tsx scripts\/|npm run (?:docs|bench|test:runtimes|build|demo|sandbox)\b|\.ci\/run|npm test\b/;
 
   it.each(PAGES)('%s says "in the repository" wherever it names a command that only a clone has', (page) => {
-    const sections = readFileSync(join(root, page), 'utf8').split(/\n(?=#{1,6} )/);
+    const sections = sectionsOf(readFileSync(join(root, page), 'utf8'));
     const unqualified = sections
       .filter((section) => REPOSITORY_ONLY.test(section) && !/repository|clone/.test(section))
       .map((section) => section.split('\n')[0]);

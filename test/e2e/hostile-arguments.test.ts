@@ -11,7 +11,7 @@ import * as webhooks from '../../src/webhooks/index.js';
 import * as webhooksNode from '../../src/webhooks/node.js';
 import { validOrders } from '../support/orders.js';
 
-const { DeliveryClient, DeliveryError } = main;
+const { ConfigurationError, DeliveryClient, DeliveryError } = main;
 const { DeliveryCore } = functions;
 
 const sandbox = createSandbox();
@@ -115,8 +115,21 @@ describe('every exported function, given hostile arguments, fails only with a De
 
   it.each([...functionsOf(webhooks), ...functionsOf(webhooksNode)])('delivery-sdk/webhooks %s', async (_, fn) => expectTypedFailures(fn, fn.length || 1));
 
-  it('the constructors of DeliveryClient and DeliveryCore, given hostile options, throw a DeliveryError', async () => {
-    for (const Class of [DeliveryClient, DeliveryCore]) await expectTypedFailures((value) => new Class(value as never), 1);
+  it('the constructors of DeliveryClient and DeliveryCore, given hostile options, throw a ConfigurationError (a DeliveryError), every one', () => {
+    for (const Class of [DeliveryClient, DeliveryCore]) {
+      for (const [name, value] of HOSTILE) {
+        let failure: unknown;
+        try {
+          new Class(value() as never);
+        } catch (error) {
+          failure = error;
+        }
+        // None of these is a usable options object (none has a baseUrl): each must throw, and only this.
+        expect(failure, `new ${Class.name}(${name}) threw nothing`).toBeDefined();
+        expect(failure, `new ${Class.name}(${name}): ${String(failure)}`).toBeInstanceOf(ConfigurationError);
+        expect(failure).toBeInstanceOf(DeliveryError);
+      }
+    }
   });
 });
 

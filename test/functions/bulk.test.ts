@@ -55,18 +55,28 @@ describe('createBulk: chunks, wire format, results by input index', () => {
   });
 
   it('keeps at most `concurrency` requests in flight, and does use them', async () => {
+    // No clock: the service holds every request until `concurrency` of them are in flight (or the
+    // last chunks are), then answers them all. A client that sent fewer at once would wait for ever
+    // (the test's timeout), one that sent more would show it in `most`.
+    const chunks = 10;
     let inFlight = 0;
+    let started = 0;
     let most = 0;
+    const held: Array<() => void> = [];
     capture(server, 'post', '/deliveries/bulk', async (s) => {
       most = Math.max(most, ++inFlight);
-      await delay(15);
+      started++;
+      const answered = new Promise<void>((resolve) => held.push(resolve));
+      if (inFlight === 3 || started === chunks) for (const release of held.splice(0)) release();
+      await answered;
       inFlight--;
       return createAll(s);
     });
-    const result = await makeClient().deliveries.createBulk(orders(50), { chunkSize: 5, concurrency: 3 });
+    const result = await makeClient().deliveries.createBulk(orders(chunks * 5), { chunkSize: 5, concurrency: 3 });
     expect(most).toBe(3);
+    expect(started).toBe(chunks);
     expect(result.created).toHaveLength(50);
-  });
+  }, 10_000);
 
   it('reads a generator only as chunks are sent when validation is off (bounded memory)', async () => {
     let pulled = 0;

@@ -31,11 +31,12 @@ beforeAll(async () => {
 afterAll(() => project?.remove());
 
 describe('the tarball installed into a fresh project', () => {
-  it('brings only its runtime dependency along (package.json `dependencies`: ky; zod is bundled in): no msw, no Redis client, no dev tooling', () => {
+  it("brings only its runtime dependencies along (package.json `dependencies`: ky, and the CLI's CSV library; zod is bundled in): no msw, no Redis client, no dev tooling", () => {
     const { dependencies = {} } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
     const installed = readdirSync(join(project.dir, 'node_modules')).filter((name) => !name.startsWith('.'));
     expect(installed.sort()).toEqual([PACKAGE_NAME, ...Object.keys(dependencies)].sort());
-    expect(Object.keys(dependencies)).toEqual(['ky']); // zod is bundled into dist/
+    // zod is bundled into dist/; papaparse is the `delivery-sdk` command's alone (test/cli/leaf.test.ts).
+    expect(Object.keys(dependencies)).toEqual(['ky', 'papaparse']);
     expect(probe.missing.sort()).toEqual(['ioredis', 'msw', 'redis']);
   });
 
@@ -124,7 +125,9 @@ describe('the tarball installed into a fresh project', () => {
   it.each(Object.keys(BINARIES))(
     'the %s command starts the sandbox on 127.0.0.1 and answers the API',
     async (command) => {
-      const child = spawn(join(project.dir, 'node_modules/.bin', command), ['--port', '0', '--api-key', 'packaged-key'], {
+      // `delivery-sdk` serves it as its `sandbox` command; `delivery-sdk-sandbox` is that command alone.
+      const args = [...(command === 'delivery-sdk' ? ['sandbox'] : []), '--port', '0', '--api-key', 'packaged-key'];
+      const child = spawn(join(project.dir, 'node_modules/.bin', command), args, {
         cwd: project.dir,
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeliveryClient } from '../../src/client.js';
@@ -25,10 +27,20 @@ describe('in process with msw setupServer', () => {
     expect(((await response.json()) as { data: Array<{ name: string }> }).data.map((z) => z.name)).toContain('Dokki');
   });
 
-  it('leaves other hosts alone', async () => {
-    const handlers = sandboxHandlers(sandbox);
-    expect(handlers.length).toBeGreaterThan(0);
-    expect(handlers.every((h) => String(h.info.path).startsWith(sandbox.baseUrl))).toBe(true);
+  it('leaves other hosts alone: a request to another host, even on the same path, reaches that host', async () => {
+    const other = createServer((request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ answeredBy: 'the other host', path: request.url }));
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = other.address() as AddressInfo;
+      const answer = await fetch(`http://127.0.0.1:${port}/v2/cities`);
+      expect(await answer.json()).toEqual({ answeredBy: 'the other host', path: '/v2/cities' });
+      // The same path under the sandbox's base URL is the sandbox's.
+      expect((await fetch(`${sandbox.baseUrl}/cities`)).status).toBe(200);
+    } finally {
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
   });
 
   it('lets the DeliveryClient meet server-side coded errors, with validation off', async () => {

@@ -30,6 +30,8 @@ import {
 } from '../../src/validation.js';
 import { parseWebhookEvent, type WebhookEvent, WebhookPayloadError } from '../../src/webhooks/index.js';
 import { validOrders } from '../support/orders.js';
+import { propertySeed } from '../support/property-seed.js';
+import { runs } from '../support/sizes.js';
 
 type Path = ReadonlyArray<string | number>;
 type Issue = { path: Path; message: string; errorCode?: number };
@@ -252,7 +254,7 @@ describe('account, business and address validators', () => {
         expect(subject.validate(once)).toEqual(once);
         expect(input).toEqual(before);
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 
@@ -269,7 +271,7 @@ describe('account, business and address validators', () => {
         expect(error.cause).toBeUndefined();
         expectBlames(error, field.path);
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 });
@@ -309,7 +311,7 @@ describe('order validators', () => {
         }
         expect(input).toEqual(before);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -357,7 +359,7 @@ describe('order validators', () => {
         expect(error.cause).toBeUndefined();
         expectBlames(error, field.path);
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
   });
 
@@ -372,7 +374,7 @@ describe('order validators', () => {
           expectBlames(error, ['type']);
         },
       ),
-      { numRuns: 100 },
+      { numRuns: runs(100) },
     );
   });
 
@@ -395,7 +397,7 @@ describe('order validators', () => {
         const unknown = [...part, { sku: 'Z', quantity: 1 }];
         expect(checkReturnItemsSubset(unknown, original).map((issue) => issue.path[3])).toEqual(['sku']);
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 });
@@ -567,7 +569,7 @@ describe('resource methods given arbitrary input', () => {
           if (!method.valid(input) || (refusedBeforeSending && method.looksUpFirst !== true)) expect(sent - before, 'requests sent').toBe(0);
           if (!method.valid(input)) expect(error).toBeDefined();
         }),
-        { numRuns: 120 },
+        { numRuns: runs(120) },
       );
       expectPrototypeUntouched();
     },
@@ -575,6 +577,7 @@ describe('resource methods given arbitrary input', () => {
 
   it('previewBulkyMerge throws nothing but a ValidationError, and sends nothing', () => {
     const before = sent;
+    const { seed, note } = propertySeed();
     fc.assert(
       fc.property(
         fc.oneof(junk, fc.array(fc.oneof(junk, nearly(validOrders.fulfillmentSend()), fc.constant(validOrders.fulfillmentSend())), { maxLength: 4 })),
@@ -586,9 +589,9 @@ describe('resource methods given arbitrary input', () => {
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: runs(300), seed },
     );
-    expect(sent).toBe(before);
+    expect(sent, note).toBe(before);
   });
 });
 
@@ -673,7 +676,7 @@ describe('a 2xx answer of any shape to a create call', () => {
           expect((outcome as { error: Error }).error.message).toMatch(/may exist/);
         }
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 });
@@ -723,7 +726,7 @@ describe('parseWebhookEvent, beyond test/webhooks/parse.test.ts', () => {
         for (const key of Object.keys(extra)) expect(Object.hasOwn(event.raw, key)).toBe(true);
         expectPrototypeUntouched();
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 
@@ -748,7 +751,7 @@ describe('parseWebhookEvent, beyond test/webhooks/parse.test.ts', () => {
           for (const key of inherited) expect((outcome as unknown as Record<string, unknown>)[key]).toBeUndefined();
         }
       }),
-      { numRuns: 100 },
+      { numRuns: runs(100) },
     );
   });
 
@@ -784,7 +787,7 @@ describe('parseWebhookEvent, beyond test/webhooks/parse.test.ts', () => {
         if (flagged.length === 0 && value !== null) expect(typeof (event as unknown as Record<string, unknown>)[field]).toBe('number');
         expect(event.raw[field]).toEqual(value);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -797,7 +800,7 @@ describe('parseWebhookEvent, beyond test/webhooks/parse.test.ts', () => {
           expect(outcome).toMatchObject({ trackingNumber: String(trackingNumber) });
         else expect((outcome as WebhookPayloadError).field).toBe('trackingNumber');
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -816,7 +819,7 @@ describe('parseWebhookEvent, beyond test/webhooks/parse.test.ts', () => {
           } else expect(outcome.raw['nested']).toBe(deep);
         },
       ),
-      { numRuns: 30 },
+      { numRuns: runs(30) },
     );
   });
 
@@ -832,7 +835,7 @@ describe('parseWebhookEvent, beyond test/webhooks/parse.test.ts', () => {
           onlyTyped(bytes.buffer);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });

@@ -1,10 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { wireForm } from '../../src/core/input.js';
-import { CLIENT_RULE_CODES, type ClientRuleCode } from '../../src/index.js';
+import { CLIENT_RULE_CODES, type ClientRuleCode, ValidationError } from '../../src/index.js';
 import { checkOrderOf } from '../../src/schemas/order.js';
 import { sendsAsWritten } from '../../src/schemas/order-fast.js';
 import { breakers, junk, mutated, nearlyValid, type Order, pollutingJson, validOrder, validOrderOf, written } from '../support/order-arbitraries.js';
+import { propertySeed } from '../support/property-seed.js';
+import { runs, subsets } from '../support/sizes.js';
 
 // The plain check (order-fast.ts) and the schemas are two writings of the same rules, both run on
 // an order's wire form (the JSON create sends). These properties hold them together: with every
@@ -13,19 +15,27 @@ import { breakers, junk, mutated, nearlyValid, type Order, pollutingJson, validO
 
 const skipped = fc.subarray([...CLIENT_RULE_CODES]);
 
-/** The wire form of `input`, or undefined when create would refuse it before any check (a BigInt, NaN). */
-function wireOf(input: unknown): ReturnType<typeof wireForm> | undefined {
+/**
+ * The wire form of `input` (`{ json: undefined, value: undefined }` for `undefined`, as create has
+ * no body then); `refused` when create refuses it before either check because JSON cannot carry
+ * it (a BigInt, NaN, a cycle): a ValidationError naming the field, nothing sent.
+ */
+function wireOf(input: unknown): { json: string | undefined; value: unknown } | 'refused' {
   try {
-    return wireForm(input);
-  } catch {
-    return undefined;
+    return wireForm(input) ?? { json: undefined, value: undefined };
+  } catch (error) {
+    expect(error).toBeInstanceOf(ValidationError);
+    return 'refused';
   }
 }
 
-/** What the schemas say, and whether the plain check agrees: it passes exactly what they pass and send unchanged. */
+/**
+ * What the schemas say, and whether the plain check agrees: it passes exactly what they pass and
+ * send unchanged. An input create refuses before both checks is asserted refused, never skipped.
+ */
 function expectAgreement(input: unknown, skip: ClientRuleCode[]): void {
   const wire = wireOf(input);
-  if (wire === undefined) return;
+  if (wire === 'refused') return;
   const fast = sendsAsWritten(wire.value, new Set(skip));
   const schemas = checkOrderOf('order', wire.value, new Set(skip));
   const sentUnchanged = schemas.ok && JSON.stringify(schemas.value) === wire.json;
@@ -37,10 +47,12 @@ describe('the plain order check and the schemas', () => {
     fc.assert(
       fc.property(validOrder, skipped, (order, skip) => {
         const input = written(order);
-        expect(sendsAsWritten(wireOf(input)?.value, new Set(skip))).toBe(true);
+        const wire = wireOf(input);
+        expect(wire).not.toBe('refused');
+        expect(sendsAsWritten(wire === 'refused' ? undefined : wire.value, new Set(skip))).toBe(true);
         expectAgreement(input, skip);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -55,8 +67,8 @@ describe('the plain order check and the schemas', () => {
     );
   });
 
-  it('agree on every one of the 128 skip combinations, for an order broken by each breaker', () => {
-    const combinations = Array.from({ length: 2 ** CLIENT_RULE_CODES.length }, (_, mask) => CLIENT_RULE_CODES.filter((_, bit) => (mask >> bit) & 1));
+  it('agree on every one of the 128 skip combinations (in npm run test:full; their 16 edges in npm test), for an order broken by each breaker', () => {
+    const combinations = subsets(CLIENT_RULE_CODES);
     for (const breaker of breakers) {
       const [order] = fc.sample(validOrderOf(breaker.types), { numRuns: 1, seed: 42 });
       const broken = structuredClone(written(order as Order));
@@ -67,22 +79,24 @@ describe('the plain order check and the schemas', () => {
 
   it('agree on valid orders with values replaced anywhere, with any rules skipped', () => {
     let refused = 0;
+    const { seed, note } = propertySeed();
     fc.assert(
       fc.property(mutated, skipped, (order, skip) => {
         expectAgreement(order, skip);
-        if (!sendsAsWritten(wireOf(order)?.value, new Set(skip))) refused++;
+        const wire = wireOf(order);
+        if (wire === 'refused' || !sendsAsWritten(wire.value, new Set(skip))) refused++;
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000), seed },
     );
-    // The mutations must reach both answers, or the property above proves little.
-    expect(refused).toBeGreaterThan(200);
-    expect(refused).toBeLessThan(1900);
+    // The mutations must reach both answers, or the property above proves little: more than a tenth refused, fewer than 95%.
+    expect(refused, note).toBeGreaterThan(runs(2000) * 0.1);
+    expect(refused, note).toBeLessThan(runs(2000) * 0.95);
   });
 
   it('agree on any other input too', () => {
     fc.assert(
       fc.property(fc.oneof(junk, pollutingJson, nearlyValid), skipped, (input, skip) => expectAgreement(input, skip)),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 
@@ -94,7 +108,7 @@ describe('the plain order check and the schemas', () => {
       fc.property(phone, fc.constantFrom('receiver', 'pickupLocationContact'), (typed, contact) =>
         expectAgreement({ ...order, [contact]: { phone: typed } }, []),
       ),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 

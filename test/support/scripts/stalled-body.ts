@@ -27,12 +27,18 @@ const server = createServer((_req, res) => {
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`;
 
-/** The class of the error `call` rejects with, or "hung" when it has not settled within `ms`. */
-async function outcome(call: Promise<unknown>, ms: number): Promise<string> {
+/**
+ * The class of the error `call` rejects with, or "hung" when it has not settled within `ms` of
+ * `from` (a moment the call must react to; default: now).
+ */
+async function outcome(call: Promise<unknown>, ms: number, from: Promise<void> = Promise.resolve()): Promise<string> {
   let watchdog: ReturnType<typeof setTimeout> | undefined;
-  const hung = new Promise<string>((resolve) => {
-    watchdog = setTimeout(() => resolve('hung'), ms);
-  });
+  const hung = from.then(
+    () =>
+      new Promise<string>((resolve) => {
+        watchdog = setTimeout(() => resolve('hung'), ms);
+      }),
+  );
   const settled = call.then(
     () => 'resolved',
     (error: unknown) => (error instanceof Error ? error.constructor.name : typeof error),
@@ -50,7 +56,8 @@ const client = new DeliveryClient({
   maxRetries: 1,
   retryDelay: { base: 1, max: 1 },
 });
-const deadline = await outcome(client.request({ method: 'GET', path: '/stall' }), 8000);
+// 800 ms of deadline; a call not settled 20 s later is hung (a loaded machine runs late, never that late).
+const deadline = await outcome(client.request({ method: 'GET', path: '/stall' }), 20_000);
 
 // The caller's abort, with clocks that would not fire for a minute.
 const patient = new DeliveryClient({
@@ -71,7 +78,9 @@ const abortWhenStalled = setInterval(() => {
     setTimeout(() => controller.abort(), 100);
   }
 }, 20);
-const aborted = await outcome(call, 8000);
+// The watchdog counts from the abort, not from the call: on a loaded machine the 503 and the
+// retry before the stall may take seconds, and that is not the call hanging after its abort.
+const aborted = await outcome(call, 20_000, new Promise<void>((resolve) => controller.signal.addEventListener('abort', () => resolve(), { once: true })));
 
 process.stdout.write(`${JSON.stringify({ deadline, aborted })}\n`);
 clearInterval(churn);

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../../src/testing/random.js';
 import { createOrderTracker, createWebhookHandler, FULFILLMENT_FLOWS, TrackerStoreError, type TrackResult } from '../../../src/webhooks/index.js';
 import { createRedisTrackerStore } from '../../../src/webhooks/redis.js';
+import { sized } from '../../support/sizes.js';
 import { flowBodies } from '../../support/webhook-bodies.js';
 import { CLIENT_NAMES, type ClientName, connect } from './clients.js';
 import { openInstance, type Report } from './instance.js';
@@ -18,6 +19,10 @@ import type { FromWorker } from './worker.js';
 
 const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
 const INSTANCES = 4;
+/** Orders whose events the instances share: 500 in `npm run test:full`, fewer in `npm test` (test/support/sizes.ts). */
+const ORDERS = sized(100, 500);
+/** Orders of the run in which an instance is killed. */
+const CRASH_ORDERS = sized(60, 200);
 /** Deliveries the service has in flight per instance, as its sender would. */
 const WINDOW = 32;
 
@@ -190,9 +195,9 @@ beforeAll(async () => {
 afterAll(() => server?.dispose());
 
 describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('several instances on one Redis, through %s', (clientName) => {
-  it(`${INSTANCES} instances get 500 orders' events, each delivered 2 or 3 times, shuffled, at once: one truth`, async () => {
+  it(`${INSTANCES} instances get ${ORDERS} orders' events, each delivered 2 or 3 times, shuffled, at once: one truth`, async () => {
     const keyPrefix = `converge:${clientName}:`;
-    const { orders, queues } = scenario(500, 17);
+    const { orders, queues } = scenario(ORDERS, 17);
     const answers: Answer[] = [];
     await Promise.all(queues.map((queue) => serve(clientName, server.port, keyPrefix, queue, answers)));
     expect(answers).toHaveLength(queues.flat().length);
@@ -238,7 +243,7 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('several instances on one
 
   it("an instance SIGKILLed midway loses nothing it acknowledged, and the service's re-sends are handled", async () => {
     const keyPrefix = `crash:${clientName}:`;
-    const { orders, queues } = scenario(200, 1717);
+    const { orders, queues } = scenario(CRASH_ORDERS, 1717);
     const answers: Answer[] = [];
     const victim = queues[0] as Delivery[];
     const killAfter = Math.floor(victim.length / 3);

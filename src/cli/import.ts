@@ -1,0 +1,352 @@
+/**
+ * `delivery-sdk orders import FILE`: the orders of a CSV or JSON Lines file through `streamBulk`,
+ * each record's outcome in the results file, tracking numbers read with `resolveTrackingNumbers`.
+ * The file is read twice, never held: once to check it (a file that cannot be read is a usage
+ * error before anything is sent) and count its records (for the time left), once to send them.
+ */
+import { resolve } from 'node:path';
+import type { BulkChunkOutcome, BulkCreatedDelivery, BulkFailure, DeliveryClient, OrderInput } from '../index.js';
+import { ConnectionError, DeliveryError, RequestAbortedError } from '../index.js';
+import { oneOf, parseOrUsage, wholeNumberOf } from './args.js';
+import { CONNECTION_OPTIONS, connect } from './config.js';
+import { EXIT, type ExitCode, firstOf, isKeyRefusal, isUnreachable, UsageError } from './exit.js';
+import { countRecords, formatOf, readOrders } from './input.js';
+import type { Interrupt } from './interrupt.js';
+import { type Io, note, say } from './output.js';
+import { Progress } from './progress.js';
+import { jsonLines, Ledger, mayExist, type Outcome, type RowResult, type RowSink, resultsFile } from './results.js';
+
+export const IMPORT_HELP = `delivery-sdk orders import FILE: creates the orders of a CSV or JSON Lines file.
+
+Usage: delivery-sdk orders import FILE [--results FILE] [--dry-run] [--json] [--quiet]
+       [--format csv|jsonl] [--chunk-size 100] [--concurrency 4]
+       [--sandbox | --base-url URL] [--api-key-file FILE]
+
+FILE is CSV, a header row naming order fields (type, receiver.phone, dropOffAddress.city, cod,
+businessReference, uniqueBusinessReference, ...), or JSON Lines, one order a line.
+--results FILE   one line per record: ${'row,businessReference,uniqueBusinessReference,status,id,trackingNumber,errorClass,errorCode,message'}
+                 status: created, existed, refused, not sent, or unknown (it may exist: look it up)
+--dry-run        checks every record offline, sends nothing (no key needed)
+--json           JSON Lines on stdout: one object per record, then {"summary": ...}
+--quiet          no progress on stderr
+
+Rows with a uniqueBusinessReference are never created twice: run the same file again after a
+failure and they come out 'existed', with their tracking numbers.
+Exit codes: 0 every row created or existed, 1 some refused or not sent, 2 usage or file error
+(nothing sent), 3 key or subscription refused, 4 unreachable or timed out (see the 'unknown' rows),
+130 interrupted. Ctrl-C stops reading, waits for the requests in flight and writes every outcome;
+a second Ctrl-C writes the rows still in flight as 'unknown' and exits at once. See docs/cli.md.`;
+
+/** Rows listed in the human summary at most; the results file has them all. */
+const LISTED = 20;
+
+interface ImportOptions {
+  readonly file: string;
+  readonly format: 'csv' | 'jsonl';
+  readonly chunkSize: number;
+  readonly concurrency: number;
+}
+
+export async function importCommand(args: readonly string[], io: Io, interrupt: Interrupt): Promise<ExitCode> {
+  const { values, positionals } = parseOrUsage({
+    args: [...args],
+    allowPositionals: true,
+    options: {
+      ...CONNECTION_OPTIONS,
+      results: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      json: { type: 'boolean' },
+      quiet: { type: 'boolean' },
+      format: { type: 'string' },
+      'chunk-size': { type: 'string', default: '100' },
+      concurrency: { type: 'string', default: '4' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help === true) return (say(io, IMPORT_HELP), EXIT.ok);
+  const [file, ...extra] = positionals;
+  if (file === undefined || extra.length > 0)
+    throw new UsageError(file === undefined ? 'name the file to import' : `one file at a time, received ${positionals.length}`);
+  const options: ImportOptions = {
+    file: file as string,
+    format: formatOf(file, values.format === undefined ? undefined : oneOf('--format', values.format, ['csv', 'jsonl'])),
+    chunkSize: wholeNumberOf('--chunk-size', values['chunk-size'], 1),
+    concurrency: wholeNumberOf('--concurrency', values.concurrency, 1),
+  };
+  if (values.results !== undefined && resolve(values.results) === resolve(options.file))
+    throw new UsageError('--results names the file to import: it would be overwritten');
+  const dryRun = values['dry-run'] === true;
+  if (dryRun && (values.sandbox === true || values['base-url'] !== undefined)) throw new UsageError('--dry-run sends nothing: drop --sandbox and --base-url');
+  const connection = dryRun ? undefined : await connect(values);
+  try {
+    const total = await countRecords(options.file, options.format);
+    const problems: RowResult[] = [];
+    const sinks: RowSink[] = [
+      ...(values.results === undefined ? [] : [resultsFile(values.results)]),
+      ...(io.json ? [jsonLines(io.stdout)] : []),
+      { write: (rows) => problems.push(...rows.filter(isProblem).slice(0, LISTED - problems.length)), close() {} },
+    ];
+    const ledger = new Ledger(sinks);
+    const progress = values.quiet === true ? undefined : new Progress({ stream: io.stderr, total });
+    const counts = () => ({
+      read: ledger.read,
+      settled: ledger.settledCount,
+      created: ledger.counts.created + ledger.counts.existed,
+      refused: ledger.counts.refused,
+    });
+    let stopReading = false;
+    interrupt.onFirst(() => {
+      stopReading = true;
+      note(
+        io,
+        `\nInterrupted: reading no more rows; waiting for the rows in flight (${ledger.read - ledger.settledCount}), then writing every outcome. Ctrl-C again to stop at once.`,
+      );
+    });
+    interrupt.onForce(() => {
+      for (const index of ledger.unsettled())
+        ledger.settle(index, { status: 'unknown', message: 'interrupted a second time while in flight: it may exist, look it up before sending it again' });
+      ledger.close();
+      note(io, `Stopped: ${ledger.counts.unknown} rows in flight written as 'unknown'${values.results === undefined ? '' : ` to ${values.results}`}.`);
+    });
+    async function* records(): AsyncGenerator<unknown> {
+      for await (const order of readOrders(options.file, options.format)) {
+        // Also when Ctrl-C came while the file was being checked, before the listener above was there.
+        if (stopReading || interrupt.interrupted) return;
+        ledger.add(order);
+        yield order;
+      }
+    }
+    const progressed = (): void => progress?.update(counts());
+    const stopped =
+      connection === undefined ? await check(records(), ledger, progressed) : await upload(connection.client, records(), ledger, options, progressed);
+    progress?.finish(counts());
+    ledger.close();
+    const code = firstOf([
+      ...(interrupt.interrupted ? [EXIT.interrupted] : []),
+      ...(ledger.keyRefused || isKeyRefusal(stopped) ? [EXIT.keyRefused] : []),
+      ...(ledger.unreachable || isUnreachable(stopped) ? [EXIT.unreachable] : []),
+      ...(ledger.counts.refused + (dryRun ? 0 : ledger.counts['not sent']) > 0 || stopped !== undefined ? [EXIT.failed] : []),
+    ]);
+    summarize(io, {
+      file: options.file,
+      target: connection?.target,
+      ledger,
+      total,
+      problems,
+      stopped,
+      results: values.results,
+      interrupted: interrupt.interrupted,
+      code,
+    });
+    return code;
+  } finally {
+    await connection?.close();
+  }
+}
+
+/** A row the summary lists: not created, and not a valid row of a dry run. */
+const isProblem = (row: RowResult): boolean =>
+  row.status !== 'created' && row.status !== 'existed' && !(row.status === 'not sent' && row.errorClass === undefined);
+
+/** `--dry-run`: each record through the check `create` runs, offline. */
+async function check(records: AsyncIterable<unknown>, ledger: Ledger, progressed: () => void): Promise<undefined> {
+  // The validators carry the schemas: loaded for a dry run only, an upload's own check loads what it needs.
+  const { checkOrder } = await import('../validation.js');
+  let index = 0;
+  for await (const order of records) {
+    const checked = checkOrder(order);
+    ledger.settle(index++, checked.ok ? { status: 'not sent', message: 'valid: the dry run sent nothing' } : { status: 'refused', error: checked.error });
+    if (index % 100 === 0) ledger.flush();
+    progressed();
+  }
+  return undefined;
+}
+
+/**
+ * Sends the records through `streamBulk`, consumed to its end, every chunk's outcome taken from
+ * `onSettled` (which hears of every chunk sent, yielded or not). The tracking numbers of created
+ * orders, and the fate of those that may exist, are read with `resolveTrackingNumbers` while the
+ * next chunks go out, at most twice `concurrency` chunks at a time. Resolves with what stopped the
+ * upload early, if anything did.
+ */
+async function upload(
+  client: DeliveryClient,
+  records: AsyncIterable<unknown>,
+  ledger: Ledger,
+  options: ImportOptions,
+  progressed: () => void,
+): Promise<unknown> {
+  const settling = new Set<Promise<void>>();
+  const onSettled = (chunk: BulkChunkOutcome): void => {
+    const task: Promise<void> = settleChunk(client, chunk, ledger).then(
+      () => void (settling.delete(task), progressed()),
+      () => void settling.delete(task),
+    );
+    settling.add(task);
+  };
+  let stopped: unknown;
+  try {
+    const stream = client.deliveries.streamBulk(records as AsyncIterable<OrderInput>, {
+      chunkSize: options.chunkSize,
+      concurrency: options.concurrency,
+      onSettled,
+    });
+    for await (const _chunk of stream) {
+      progressed();
+      // Reading the next records waits while twice `concurrency` chunks are still being settled (their
+      // tracking numbers read): the reads overlap the uploads, and memory stays flat.
+      while (settling.size >= 2 * options.concurrency) await Promise.race(settling);
+    }
+  } catch (error) {
+    stopped = error;
+  }
+  await Promise.all(settling);
+  // A record with no outcome was read but not sent when the upload stopped: streamBulk reports every chunk it sent.
+  // Should it ever end otherwise (an error of its own), such a record may have gone out: 'unknown'.
+  const documented = stopped === undefined || stopped instanceof DeliveryError;
+  for (const index of ledger.unsettled())
+    ledger.settle(
+      index,
+      documented
+        ? { status: 'not sent', error: stopped, message: stopped === undefined ? undefined : 'the upload stopped before sending it' }
+        : { status: 'unknown', error: stopped, message: 'the upload failed while it was read: look it up before sending it again' },
+      { keyRefused: isKeyRefusal(stopped), unreachable: !documented },
+    );
+  ledger.flush();
+  return stopped;
+}
+
+/** The outcome of a failure known not to have created its order. */
+function failureOutcome(error: DeliveryError): Outcome {
+  // Never reached the service (connection refused, aborted before sending), or the service refused
+  // the key rather than the order: nothing to fix in the row, send it again as it is.
+  const unsent = error instanceof ConnectionError || error instanceof RequestAbortedError || isKeyRefusal(error);
+  return { status: unsent ? 'not sent' : 'refused', error };
+}
+
+const flagsOf = (error: unknown, unknown = false) => ({ keyRefused: isKeyRefusal(error), unreachable: unknown || isUnreachable(error) });
+
+async function settleChunk(client: DeliveryClient, chunk: BulkChunkOutcome, ledger: Ledger): Promise<void> {
+  const toResolve: BulkCreatedDelivery[] = [];
+  const unknown: BulkFailure[] = [];
+  for (const created of chunk.created) {
+    if (created.alreadyExisted === true) ledger.settle(created.index, { status: 'existed', id: created._id, trackingNumber: created.trackingNumber });
+    else if (typeof created.trackingNumber === 'string' && created.trackingNumber !== '')
+      ledger.settle(created.index, { status: 'created', id: created._id, trackingNumber: created.trackingNumber });
+    else toResolve.push(created);
+  }
+  for (const failure of chunk.failed) {
+    if (mayExist(failure.error) || failure.mayExist) unknown.push(failure);
+    else ledger.settle(failure.index, failureOutcome(failure.error), flagsOf(failure.error));
+  }
+  ledger.flush();
+  if (toResolve.length === 0 && unknown.length === 0) return;
+  try {
+    await resolveChunk(client, chunk, toResolve, unknown, ledger);
+  } finally {
+    ledger.flush();
+  }
+}
+
+/** The tracking numbers of a chunk's created orders, and the fate of those that may exist, read by their businessReference. */
+async function resolveChunk(
+  client: DeliveryClient,
+  chunk: BulkChunkOutcome,
+  toResolve: BulkCreatedDelivery[],
+  unknown: BulkFailure[],
+  ledger: Ledger,
+): Promise<void> {
+  // The records by index, as resolveTrackingNumbers reads their businessReference: only this chunk's.
+  const orders: Array<{ businessReference: string | undefined }> = [];
+  for (const { index } of [...toResolve, ...unknown]) orders[index] = { businessReference: ledger.keysAt(index)?.businessReference };
+  try {
+    const resolved = await client.deliveries.resolveTrackingNumbers({ created: toResolve, failed: unknown, createdIds: chunk.createdIds }, { orders });
+    const unresolved = new Map(resolved.unresolved.map((entry) => [entry.index, entry.reason]));
+    const wasUnknown = new Set(unknown.map((failure) => failure.index));
+    for (const created of resolved.created) {
+      const reason = unresolved.get(created.index);
+      ledger.settle(created.index, {
+        status: created.alreadyExisted === true ? 'existed' : 'created',
+        id: created._id,
+        trackingNumber: created.trackingNumber,
+        message:
+          reason !== undefined
+            ? `tracking number not read: ${reason.message}`
+            : wasUnknown.has(created.index)
+              ? 'its request failed, yet the order was created: found by its businessReference'
+              : undefined,
+      });
+    }
+    for (const failure of resolved.failed) {
+      const reason = unresolved.get(failure.index);
+      if (failure.mayExist)
+        ledger.settle(
+          failure.index,
+          {
+            status: 'unknown',
+            error: failure.error,
+            message: `may exist: look it up before sending it again${reason === undefined ? '' : ` (${reason.message})`}`,
+          },
+          flagsOf(failure.error, true),
+        );
+      else
+        ledger.settle(
+          failure.index,
+          { status: 'not sent', error: failure.error, message: 'no order carries its businessReference: safe to send again' },
+          flagsOf(failure.error),
+        );
+    }
+  } catch (error) {
+    for (const created of toResolve)
+      ledger.settle(created.index, { status: 'created', id: created._id, message: `tracking number not read: ${(error as Error).message}` });
+    for (const failure of unknown)
+      ledger.settle(
+        failure.index,
+        { status: 'unknown', error: failure.error, message: 'may exist: look it up before sending it again' },
+        flagsOf(failure.error, true),
+      );
+  }
+}
+
+interface Summary {
+  file: string;
+  target: string | undefined;
+  ledger: Ledger;
+  total: number;
+  problems: readonly RowResult[];
+  stopped: unknown;
+  results: string | undefined;
+  interrupted: boolean;
+  code: ExitCode;
+}
+
+function summarize(io: Io, { file, target, ledger, total, problems, stopped, results, interrupted, code }: Summary): void {
+  const { counts } = ledger;
+  // The reason and, for a stop of the SDK's own ("reading the orders threw"), what caused it.
+  const cause = stopped instanceof Error && stopped.cause instanceof Error ? `: ${stopped.cause.message}` : '';
+  const stop = stopped instanceof Error ? { errorClass: stopped.name, message: `${stopped.message}${cause}` } : undefined;
+  if (io.json) {
+    io.stdout.write(
+      `${JSON.stringify({ summary: { file, rows: total, read: ledger.read, created: counts.created, existed: counts.existed, refused: counts.refused, notSent: counts['not sent'], unknown: counts.unknown, dryRun: target === undefined, interrupted, stopped: stop, results, exitCode: code } })}\n`,
+    );
+    return;
+  }
+  const line = (text = ''): void => say({ ...io, json: false }, text);
+  const read = `${ledger.read.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows read`;
+  if (target === undefined) line(`Checked ${file} (dry run, nothing sent): ${read}: ${counts['not sent']} valid, ${counts.refused} would be refused.`);
+  else
+    line(
+      `Imported ${file} into ${target}: ${read}: ${counts.created} created, ${counts.existed} existed, ${counts.refused} refused, ${counts['not sent']} not sent, ${counts.unknown} unknown.`,
+    );
+  for (const row of problems) {
+    const reference = row.businessReference ?? row.uniqueBusinessReference;
+    const error = row.errorClass === undefined ? '' : `${row.errorClass}${row.errorCode === undefined ? '' : ` ${row.errorCode}`}: `;
+    line(`  row ${row.row}${reference === undefined ? '' : ` (${reference})`}: ${row.status}: ${error}${row.message ?? ''}`);
+  }
+  const unlisted = counts.refused + counts.unknown + (target === undefined ? 0 : counts['not sent']) - problems.length;
+  if (unlisted > 0) line(`  ... and ${unlisted} more${results === undefined ? ' (--results FILE keeps every row)' : `: see ${results}`}`);
+  if (stop !== undefined) line(`Stopped early: ${stop.errorClass}: ${stop.message}`);
+  if (interrupted) line(`Interrupted: ${total - ledger.read} rows after row ${ledger.read} were not read.`);
+  if (counts.unknown > 0) line(`${counts.unknown} rows may exist: look them up (by businessReference) before sending them again.`);
+  if (results !== undefined) line(`Every row's outcome: ${results}`);
+}

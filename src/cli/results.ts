@@ -1,0 +1,171 @@
+/**
+ * The outcome of every record of an import, written in record order as soon as it and every
+ * record before it are settled: to the results file (CSV, the header below), to stdout as JSON
+ * Lines with `--json`, and to the summary. Only the records in flight are held, so memory does not
+ * grow with the file. Writes are synchronous: a second Ctrl-C can write what is left and exit at once.
+ */
+import { closeSync, openSync, writeSync } from 'node:fs';
+import Papa from 'papaparse';
+import { isDeliveryError } from '../index.js';
+import { UsageError } from './exit.js';
+import { errorFields } from './output.js';
+
+/** The results file's header, in this order. */
+export const RESULT_COLUMNS = [
+  'row',
+  'businessReference',
+  'uniqueBusinessReference',
+  'status',
+  'id',
+  'trackingNumber',
+  'errorClass',
+  'errorCode',
+  'message',
+] as const;
+
+/**
+ * - `created`: created by this run; `existed`: its `uniqueBusinessReference` was already held (an
+ *   earlier run created it), with that order's tracking number.
+ * - `refused`: the SDK's check or the service refused it: fix the row.
+ * - `not sent`: no order exists for it: send it again as it is.
+ * - `unknown`: it may have been created: look it up (by its references) before sending it again.
+ */
+export type RowStatus = 'created' | 'existed' | 'refused' | 'not sent' | 'unknown';
+
+export interface RowResult {
+  /** The record's number in the file, from 1. */
+  row: number;
+  businessReference: string | undefined;
+  uniqueBusinessReference: string | undefined;
+  status: RowStatus;
+  id: string | undefined;
+  trackingNumber: string | undefined;
+  errorClass: string | undefined;
+  errorCode: number | undefined;
+  message: string | undefined;
+}
+
+/** What the record said of itself: its references, kept until its outcome is written. */
+export interface RowKeys {
+  businessReference: string | undefined;
+  uniqueBusinessReference: string | undefined;
+}
+
+export type Outcome = Pick<RowResult, 'status'> & Partial<Pick<RowResult, 'id' | 'trackingNumber' | 'message'>> & { error?: unknown };
+
+const textField = (order: unknown, name: string): string | undefined => {
+  const value = typeof order === 'object' && order !== null ? (order as Record<string, unknown>)[name] : undefined;
+  return typeof value === 'string' && value !== '' ? value : undefined;
+};
+
+export const keysOf = (order: unknown): RowKeys => ({
+  businessReference: textField(order, 'businessReference'),
+  uniqueBusinessReference: textField(order, 'uniqueBusinessReference'),
+});
+
+/** Where settled rows go, in record order. */
+export interface RowSink {
+  write(rows: readonly RowResult[]): void;
+  close(): void;
+}
+
+/** The results file: created (or emptied) before anything is sent, so a path that cannot be written is a usage error. */
+export function resultsFile(path: string): RowSink {
+  let fd: number;
+  try {
+    fd = openSync(path, 'w');
+  } catch (error) {
+    throw new UsageError(`--results: cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  writeSync(fd, `${RESULT_COLUMNS.join(',')}\n`);
+  return {
+    write: (rows) =>
+      void writeSync(
+        fd,
+        `${Papa.unparse(rows as unknown as Array<Record<string, unknown>>, { columns: [...RESULT_COLUMNS], header: false, newline: '\n' })}\n`,
+      ),
+    close: () => closeSync(fd),
+  };
+}
+
+/** `--json`: one JSON object a row on stdout, without the fields a row does not have. */
+export function jsonLines(stdout: NodeJS.WritableStream): RowSink {
+  return {
+    write: (rows) => void stdout.write(rows.map((row) => `${JSON.stringify(row)}\n`).join('')),
+    close: () => {},
+  };
+}
+
+/** Every record read, until its outcome is written; the counts of each status. */
+export class Ledger {
+  private readonly pending = new Map<number, RowKeys>();
+  private readonly settled = new Map<number, RowResult>();
+  private next = 0;
+  /** Records read (handed to the upload). */
+  read = 0;
+  readonly counts: Record<RowStatus, number> = { created: 0, existed: 0, refused: 0, 'not sent': 0, unknown: 0 };
+  /** Whether any outcome's error was a refusal of the key or subscription, or a connection failure. */
+  keyRefused = false;
+  unreachable = false;
+
+  constructor(private readonly sinks: readonly RowSink[]) {}
+
+  /** Takes note of the next record; returns its index (its row is index + 1). */
+  add(order: unknown): number {
+    const index = this.read++;
+    this.pending.set(index, keysOf(order));
+    return index;
+  }
+
+  settle(index: number, outcome: Outcome, flags: { keyRefused?: boolean; unreachable?: boolean } = {}): void {
+    const keys = this.pending.get(index);
+    if (keys === undefined) return; // settled already
+    this.pending.delete(index);
+    const error = outcome.error === undefined ? undefined : errorFields(outcome.error);
+    this.settled.set(index, {
+      row: index + 1,
+      ...keys,
+      status: outcome.status,
+      id: outcome.id,
+      trackingNumber: outcome.trackingNumber,
+      errorClass: error?.errorClass,
+      errorCode: error?.errorCode,
+      message: [error?.message, outcome.message].filter((part) => part !== undefined && part !== '').join(': ') || undefined,
+    });
+    this.counts[outcome.status]++;
+    if (flags.keyRefused === true) this.keyRefused = true;
+    if (flags.unreachable === true) this.unreachable = true;
+  }
+
+  /** What record `index` said of itself, while it is not settled. */
+  keysAt(index: number): RowKeys | undefined {
+    return this.pending.get(index);
+  }
+
+  /** The indexes read and not settled yet. */
+  unsettled(): number[] {
+    return [...this.pending.keys()];
+  }
+
+  get settledCount(): number {
+    return this.read - this.pending.size;
+  }
+
+  /** Writes the rows settled, in record order, up to the first one still open: call it after settling a batch. */
+  flush(): void {
+    const batch: RowResult[] = [];
+    for (let row = this.settled.get(this.next); row !== undefined; row = this.settled.get(this.next)) {
+      batch.push(row);
+      this.settled.delete(this.next++);
+    }
+    if (batch.length > 0) for (const sink of this.sinks) sink.write(batch);
+  }
+
+  close(): void {
+    this.flush();
+    for (const sink of this.sinks) sink.close();
+  }
+}
+
+/** The SDK's error said the outcome may be unknown. */
+export const mayExist = (error: unknown): boolean => isDeliveryError(error) && error.mayExist;

@@ -1,0 +1,112 @@
+// What the tests of the `delivery-sdk` command share: the BUILT command run as a user runs it
+// (`npm run build` first, as `npm test` does), files written for it, and a sandbox served over
+// HTTP in this process, with a ready merchant, to point it at.
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Papa from 'papaparse';
+import { readyMerchant } from '../../src/cli/ready-merchant.js';
+import { createSandbox, type Sandbox, type SandboxServer } from '../../src/testing/index.js';
+import { ROOT } from '../support/processes.js';
+
+export const BIN = join(ROOT, 'dist/cli/main.js');
+
+export function requireBuilt(): void {
+  if (!existsSync(BIN)) throw new Error('dist/cli/main.js is missing: run `npm run build` first (npm test does)');
+}
+
+export interface Ran {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment of a run: the user's own DELIVERY_* settings never leak in. */
+function environment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { DELIVERY_BASE_URL: _url, DELIVERY_API_KEY: _key, ...inherited } = process.env;
+  return { ...inherited, NO_COLOR: '1', ...env };
+}
+
+/** A running command: its output so far, a wait for a pattern in it, and its end. */
+export interface Running {
+  readonly child: ChildProcessWithoutNullStreams;
+  waitFor(pattern: RegExp, stream?: 'stdout' | 'stderr'): Promise<RegExpExecArray>;
+  done: Promise<Ran>;
+}
+
+export function start(args: readonly string[], env: NodeJS.ProcessEnv = {}, cwd = ROOT): Running {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: environment(env) });
+  const output = { stdout: '', stderr: '' };
+  const waiters = new Set<() => void>();
+  const done = new Promise<Ran>((resolve) =>
+    child.once('close', (code, signal) => {
+      for (const wake of waiters) wake();
+      resolve({ code, signal, ...output });
+    }),
+  );
+  for (const stream of ['stdout', 'stderr'] as const)
+    child[stream].on('data', (chunk: Buffer) => {
+      output[stream] += chunk.toString('utf8');
+      for (const wake of waiters) wake();
+    });
+  const waitFor = (pattern: RegExp, stream: 'stdout' | 'stderr' = 'stderr'): Promise<RegExpExecArray> =>
+    new Promise((resolve, reject) => {
+      const check = (): void => {
+        const match = pattern.exec(output[stream]);
+        if (match !== null) {
+          waiters.delete(check);
+          resolve(match);
+        } else if (child.exitCode !== null || child.signalCode !== null) {
+          waiters.delete(check);
+          reject(new Error(`exited before ${stream} matched ${pattern}:\n${output.stdout}\n${output.stderr}`));
+        }
+      };
+      waiters.add(check);
+      check();
+    });
+  return { child, waitFor, done };
+}
+
+/** Runs the command to its end. */
+export const run = (args: readonly string[], env: NodeJS.ProcessEnv = {}, cwd = ROOT): Promise<Ran> => start(args, env, cwd).done;
+
+/** A folder for the files of a test file, removed by `remove`. */
+export function workspace(): { dir: string; file(name: string, content: string | Buffer): string; read(name: string): string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'delivery-sdk-cli-'));
+  return {
+    dir,
+    file: (name, content) => {
+      const path = join(dir, name);
+      writeFileSync(path, content);
+      return path;
+    },
+    read: (name) => readFileSync(join(dir, name), 'utf8'),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** A sandbox over HTTP with a ready merchant; `env` points the command at it. */
+export async function servedSandbox(): Promise<{ sandbox: Sandbox; server: SandboxServer; env: NodeJS.ProcessEnv; close(): Promise<void> }> {
+  const sandbox = createSandbox({ apiKey: 'cli-test-key' });
+  await readyMerchant(sandbox);
+  const server = await sandbox.listen({ port: 0 });
+  return {
+    sandbox,
+    server,
+    env: { DELIVERY_BASE_URL: server.baseUrl, DELIVERY_API_KEY: sandbox.apiKey },
+    close: () => sandbox.close(),
+  };
+}
+
+/** The rows of a results file, by column name (read with the CSV library the command writes it with). */
+export const resultRows = (text: string): Array<Record<string, string>> =>
+  Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true }).data;
+
+/** A Deliver order row of a CSV with the header {@link HEADER}: a valid one unless `cod` says otherwise. */
+export const HEADER =
+  'type,businessReference,uniqueBusinessReference,receiver.firstName,receiver.lastName,receiver.phone,dropOffAddress.city,dropOffAddress.districtId,dropOffAddress.firstLine,cod';
+export const row = (reference: string, { cod = '250', unique = `U-${reference}` }: { cod?: string; unique?: string } = {}): string =>
+  `10,${reference},${unique},Mona,Adel,01012345678,Giza,district-eg-giza-dokki,"12 Tahrir Street, 3rd floor",${cod}`;
+export const csv = (...rows: string[]): string => `${[HEADER, ...rows].join('\n')}\n`;

@@ -1,0 +1,120 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DeliveryClient, DeliveryState } from '../../src/index.js';
+import { requireBuilt, run, servedSandbox, workspace } from './cli.js';
+
+// `orders get|track|cancel|wait`, `labels` and `history`: the built command against a sandbox over HTTP.
+let served: Awaited<ReturnType<typeof servedSandbox>>;
+let files: ReturnType<typeof workspace>;
+const tn: Record<'delivered' | 'cancelled' | 'waiting' | 'cashCollection', string> = { delivered: '', cancelled: '', waiting: '', cashCollection: '' };
+const PHONE = '01099887766';
+
+beforeAll(async () => {
+  requireBuilt();
+  served = await servedSandbox();
+  files = workspace();
+  const client = new DeliveryClient({ baseUrl: served.sandbox.baseUrl, apiKey: served.sandbox.apiKey, fetch: served.sandbox.fetch });
+  const address = { city: 'Giza', districtId: 'district-eg-giza-dokki', firstLine: '12 Tahrir Street, 3rd floor' };
+  const receiver = { firstName: 'Mona', lastName: 'Adel', phone: PHONE };
+  for (const name of ['delivered', 'cancelled', 'waiting'] as const)
+    tn[name] = (await client.deliveries.create({ type: 10, dropOffAddress: address, receiver, cod: 250, businessReference: `CMD-${name}` })).trackingNumber;
+  tn.cashCollection = (await client.deliveries.create({ type: 15, pickupAddress: address, receiver, cod: 500, businessReference: 'CMD-cc' })).trackingNumber;
+  await served.sandbox.play(tn.delivered, 'success');
+});
+afterAll(async () => {
+  await served?.close();
+  files?.remove();
+});
+
+describe('delivery-sdk orders get, track, cancel, wait', { timeout: 60_000 }, () => {
+  it('get prints the order; --json writes it as one document', async () => {
+    const human = await run(['orders', 'get', tn.waiting], served.env);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain(`${tn.waiting}: 10 Pickup requested`);
+    expect(human.stdout).toMatch(/businessReference: CMD-waiting/);
+    const json = await run(['orders', 'get', tn.waiting, '--json'], served.env);
+    expect(JSON.parse(json.stdout)).toMatchObject({ trackingNumber: tn.waiting, businessReference: 'CMD-waiting', state: { code: 10 } });
+  });
+
+  it('get of an unknown order exits 1; with --json stdout holds the error as its one document', async () => {
+    const ran = await run(['orders', 'get', '79999999', '--json'], served.env);
+    expect(ran.code).toBe(1);
+    expect(JSON.parse(ran.stdout)).toMatchObject({ error: { errorClass: 'NotFoundError' }, exitCode: 1 });
+    expect(ran.stderr).toContain('NotFoundError');
+  });
+
+  it('track lists the states, oldest first', async () => {
+    const ran = await run(['orders', 'track', tn.delivered], served.env);
+    expect(ran.code).toBe(0);
+    const states = ran.stdout.split('\n').slice(1, -1);
+    expect(states[0]).toMatch(/10 Pickup requested$/);
+    expect(states.at(-1)).toMatch(/45 Delivered$/);
+  });
+
+  it('cancel terminates the order; wait --until delivered then exits 1, as it ended otherwise', async () => {
+    expect((await run(['orders', 'cancel', tn.cancelled], served.env)).code).toBe(0);
+    expect(served.sandbox.order(tn.cancelled).state).toBe(DeliveryState.Terminated);
+    const ran = await run(['orders', 'wait', tn.cancelled, '--until', 'delivered'], served.env);
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).toContain('ended in 48 Terminated without reaching delivered');
+  });
+
+  it('wait exits 0 once the order is delivered, and 4 when --timeout runs out first', async () => {
+    const delivered = await run(['orders', 'wait', tn.delivered, '--until', 'delivered', '--json'], served.env);
+    expect(delivered.code).toBe(0);
+    expect(JSON.parse(delivered.stdout)).toMatchObject({ trackingNumber: tn.delivered, reached: true, state: { code: 45 } });
+    const late = await run(['orders', 'wait', tn.waiting, '--until', '45', '--timeout', '1s', '--poll-interval', '100ms'], served.env);
+    expect(late.code).toBe(4);
+    // Whichever runs out first, the wait's own deadline or the last read's share of it, a TimeoutError.
+    expect(late.stderr).toMatch(/TimeoutError: /);
+    expect(late.stderr).not.toMatch(/reached/);
+  });
+
+  it('refuses a key given as an argument (exit 2), saying where it belongs', async () => {
+    const ran = await run(['orders', 'get', tn.waiting, '--api-key', 'secret-in-argv'], served.env);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('set DELIVERY_API_KEY or pass --api-key-file FILE');
+    expect(ran.stderr).not.toContain('secret-in-argv');
+  });
+});
+
+describe('delivery-sdk labels', { timeout: 60_000 }, () => {
+  it('writes one PDF per 50 printable orders and names those not printable, exiting 1', async () => {
+    const out = join(files.dir, 'labels');
+    const ran = await run(['labels', tn.waiting, tn.cashCollection, '79999999', '--out', out, '--size', 'A6'], served.env);
+    expect(ran.code).toBe(1);
+    expect(readFileSync(join(out, 'labels-001.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(existsSync(join(out, 'labels-002.pdf'))).toBe(false);
+    expect(ran.stdout).toContain(`${join(out, 'labels-001.pdf')}: 1 label`);
+    expect(ran.stdout).toMatch(new RegExp(`Not printable \\(2\\): .*79999999 \\(no such order\\).*${tn.cashCollection} \\(.*Cash Collection`));
+  });
+
+  it('--from-results prints the rows created or existed of an import', async () => {
+    const results = files.file(
+      'results.csv',
+      [
+        'row,businessReference,uniqueBusinessReference,status,id,trackingNumber,errorClass,errorCode,message',
+        `1,CMD-waiting,,created,,${tn.waiting},,,`,
+        `2,CMD-x,,refused,,,CodLimitExceededError,3007,cod: must be at most 30000 EGP`,
+        `3,CMD-delivered-before,,existed,,${tn.cancelled},,,`,
+      ].join('\n'),
+    );
+    const ran = await run(['labels', '--from-results', results, '--out', join(files.dir, 'from-results'), '--json'], served.env);
+    const printed = JSON.parse(ran.stdout);
+    // The terminated order is finished: not printable.
+    expect(printed.files.map((file: { trackingNumbers: string[] }) => file.trackingNumbers)).toEqual([[tn.waiting]]);
+    expect(printed.notPrintable).toEqual([{ trackingNumber: tn.cancelled, reason: expect.stringContaining('finished') }]);
+    expect(ran.code).toBe(1);
+  });
+});
+
+describe('delivery-sdk history', { timeout: 60_000 }, () => {
+  it("prints the customer's record by phone, in any spelling", async () => {
+    const ran = await run(['history', `+2${PHONE}`], served.env);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toContain(`+2${PHONE}: 4 orders: 1 delivered, 0 returned, 2 on their way; delivery rate 100%.`);
+    const json = await run(['history', PHONE, '--json'], served.env);
+    expect(JSON.parse(json.stdout)).toMatchObject({ phone: PHONE, total: 4, delivered: 1, rate: 1 });
+  });
+});

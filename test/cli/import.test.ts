@@ -1,0 +1,301 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { csv, HEADER, type Ran, type Running, requireBuilt, resultRows, row, run, servedSandbox, start, workspace } from './cli.js';
+
+// `delivery-sdk orders import`, the built command against a sandbox over HTTP, with files written
+// here. One sandbox for the file: each test uses references of its own and counts its own orders.
+const RESULTS_HEADER = 'row,businessReference,uniqueBusinessReference,status,id,trackingNumber,errorClass,errorCode,message';
+
+let served: Awaited<ReturnType<typeof servedSandbox>>;
+let files: ReturnType<typeof workspace>;
+beforeAll(async () => {
+  requireBuilt();
+  served = await servedSandbox();
+  files = workspace();
+});
+afterAll(async () => {
+  await served?.close();
+  files?.remove();
+});
+
+const ordersWith = (prefix: string) => served.sandbox.orders().filter((order) => order.businessReference?.startsWith(prefix));
+const jsonLines = (ran: Ran): any[] =>
+  ran.stdout
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+
+describe('delivery-sdk orders import', { timeout: 60_000 }, () => {
+  it('creates each row once from a spreadsheet export (BOM, CRLF, quoted commas and line breaks, Arabic), and a rerun creates nothing twice', async () => {
+    const header = `${HEADER},notes`;
+    const text = [
+      header,
+      `10,A-1,SHOP-A-1,كريم,نبيل,01112345678,الجيزة,district-eg-giza-mohandessin,"5 Gameat El Dowal Street, 2nd floor",1200,"Call first, ""gate 2"""`,
+      `${row('A-2', { cod: '45000' })},`,
+      `${row('A-3')},"Leave it with the doorman
+second line"`,
+    ].join('\r\n');
+    const file = files.file('a.csv', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`${text}\r\n`)]));
+    const results = `${files.dir}/a-results.csv`;
+
+    const first = await run(['orders', 'import', file, '--results', results, '--quiet'], served.env);
+    expect(first.code).toBe(1); // a row refused, the rest created
+    expect(files.read('a-results.csv').split('\n')[0]).toBe(RESULTS_HEADER);
+    const rows = resultRows(files.read('a-results.csv'));
+    expect(rows.map((r) => [r['row'], r['businessReference'], r['status']])).toEqual([
+      ['1', 'A-1', 'created'],
+      ['2', 'A-2', 'refused'],
+      ['3', 'A-3', 'created'],
+    ]);
+    expect(rows[1]).toMatchObject({ errorClass: 'CodLimitExceededError', errorCode: '3007' });
+    expect(rows[1]?.['message']).toContain('cod');
+    const created = ordersWith('A-');
+    expect(created).toHaveLength(2);
+    for (const order of created)
+      expect(rows.find((r) => r['businessReference'] === order.businessReference)).toMatchObject({ trackingNumber: order.trackingNumber, id: order._id });
+    const arabic = created.find((order) => order.businessReference === 'A-1')!;
+    expect(arabic.request['receiver']).toMatchObject({ firstName: 'كريم', lastName: 'نبيل' });
+    expect(arabic.request['notes']).toBe('Call first, "gate 2"');
+    expect(created.find((order) => order.businessReference === 'A-3')!.request['notes']).toBe('Leave it with the doorman\nsecond line');
+    expect(first.stdout).toContain('2 created, 0 existed, 1 refused');
+    expect(first.stdout).toMatch(/row 2 \(A-2\): refused: CodLimitExceededError 3007: .*cod/);
+
+    const again = await run(['orders', 'import', file, '--results', results, '--json', '--quiet'], served.env);
+    expect(again.code).toBe(1);
+    expect(ordersWith('A-')).toHaveLength(2);
+    const lines = jsonLines(again);
+    expect(lines.slice(0, 3).map((line) => [line.row, line.status, line.trackingNumber])).toEqual([
+      [1, 'existed', created.find((order) => order.businessReference === 'A-1')!.trackingNumber],
+      [2, 'refused', undefined],
+      [3, 'existed', created.find((order) => order.businessReference === 'A-3')!.trackingNumber],
+    ]);
+    expect(lines[3].summary).toMatchObject({ rows: 3, created: 0, existed: 2, refused: 1, notSent: 0, unknown: 0, exitCode: 1 });
+    expect(resultRows(files.read('a-results.csv')).map((r) => r['status'])).toEqual(['existed', 'refused', 'existed']);
+  });
+
+  it('reads JSON Lines, one order a line, and exits 0 when every row is created', async () => {
+    const order = (reference: string) => ({
+      type: 10,
+      businessReference: reference,
+      receiver: { firstName: 'Sara', lastName: 'Fathy', phone: '01212345678' },
+      dropOffAddress: { city: 'Cairo', districtId: 'district-eg-cairo-zamalek', firstLine: '7 Brazil Street, Zamalek' },
+      cod: 100,
+    });
+    const file = files.file('b.jsonl', `${JSON.stringify(order('B-1'))}\n\n${JSON.stringify(order('B-2'))}\n`);
+    const ran = await run(['orders', 'import', file, '--results', `${files.dir}/b-results.csv`], served.env);
+    expect(ran.code).toBe(0);
+    expect(resultRows(files.read('b-results.csv')).map((r) => [r['row'], r['status']])).toEqual([
+      ['1', 'created'],
+      ['2', 'created'],
+    ]);
+    expect(ordersWith('B-')).toHaveLength(2);
+    // Not a terminal: a progress line per 10% at most, on stderr.
+    expect(ran.stderr).toMatch(/^import: 100% · 2 of 2 rows read · 2 created · 0 refused/m);
+    expect(ran.stderr.split('\n').filter((line) => line.startsWith('import: ')).length).toBeLessThanOrEqual(10);
+  });
+
+  it('--dry-run checks every row offline, naming row, field and errorCode, sends nothing, and exits 1 when any would be refused', async () => {
+    const file = files.file(
+      'c.csv',
+      csv(row('C-1'), row('C-2', { cod: '45000' }), `10,C-3,,Mona,Adel,0101,Giza,district-eg-giza-dokki,"12 Tahrir Street",abc`),
+    );
+    const ran = await run(['orders', 'import', file, '--dry-run', '--results', `${files.dir}/c-results.csv`, '--quiet']); // no key, no base URL
+    expect(ran.code).toBe(1);
+    expect(ordersWith('C-')).toEqual([]);
+    expect(ran.stdout).toContain('1 valid, 2 would be refused');
+    expect(ran.stdout).toMatch(/row 2 \(C-2\): refused: CodLimitExceededError 3007: cod/);
+    const third = ran.stdout.split('\n').find((line) => line.includes('row 3 (C-3)')) ?? '';
+    expect(third).toMatch(/refused: ValidationError: /);
+    expect(third).toContain("cod: expected a finite number, received 'abc'");
+    expect(third).toContain('receiver.phone: must be a phone number');
+    expect(resultRows(files.read('c-results.csv')).map((r) => r['status'])).toEqual(['not sent', 'refused', 'refused']);
+  });
+
+  it.each([
+    [
+      'a column that is no order field',
+      ['d.csv', 'type,recever.phone\n10,01012345678\n'],
+      {},
+      /'recever\.phone' is not the path of an order field \(receiver\.phone\?\)/,
+    ],
+    ['a row of fewer fields than the header', ['d.csv', `${HEADER}\n10,D-1\n`], {}, /record 1 has 2 fields where the header has 10/],
+    ['a quote never closed', ['d.csv', `${HEADER}\n10,"D-1\n`], {}, /record 1: Quoted field unterminated/],
+    ['a file that is not there', ['', ''], {}, /cannot read .*missing\.csv: ENOENT/],
+    ['no key', ['d.csv', csv(row('D-1'))], { DELIVERY_API_KEY: '' }, /no API key: set DELIVERY_API_KEY or pass --api-key-file/],
+  ])('exits 2, nothing sent, for %s', async (_, [name, content], env, message) => {
+    const file = name === '' ? `${files.dir}/missing.csv` : files.file(name as string, content as string);
+    const ran = await run(['orders', 'import', file, '--results', `${files.dir}/d-results.csv`], { ...served.env, ...env });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(message);
+    expect(ordersWith('D-')).toEqual([]);
+    expect(ran.stdout).toBe('');
+  });
+
+  it('exits 3 when the key is refused, every row not sent, and no output carries the key', async () => {
+    const file = files.file('e.csv', csv(row('E-1'), row('E-2')));
+    const ran = await run(['orders', 'import', file, '--results', `${files.dir}/e-results.csv`, '--json'], {
+      ...served.env,
+      DELIVERY_API_KEY: 'wrong-key-4f7c9a',
+    });
+    expect(ran.code).toBe(3);
+    expect(resultRows(files.read('e-results.csv')).map((r) => [r['status'], r['errorClass']])).toEqual([
+      ['not sent', 'AuthenticationError'],
+      ['not sent', 'AuthenticationError'],
+    ]);
+    expect(`${ran.stdout}${ran.stderr}${files.read('e-results.csv')}`).not.toContain('wrong-key-4f7c9a');
+    expect(ordersWith('E-')).toEqual([]);
+  });
+
+  it('exits 3 when the subscription has lapsed (403, errorCode 8000002)', async () => {
+    served.sandbox.setSubscriptionActive(false);
+    try {
+      const ran = await run(['orders', 'import', files.file('f.csv', csv(row('F-1'))), '--quiet'], served.env);
+      expect(ran.code).toBe(3);
+      expect(ran.stdout).toMatch(/SubscriptionRequiredError 8000002/);
+    } finally {
+      served.sandbox.setSubscriptionActive(true);
+    }
+  });
+
+  it('exits 4 when the service cannot be reached: the rows are not sent', async () => {
+    const closed = createServer();
+    closed.listen(0, '127.0.0.1');
+    await once(closed, 'listening');
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const ran = await run(['orders', 'import', files.file('g.csv', csv(row('G-1'))), '--results', `${files.dir}/g-results.csv`, '--quiet'], {
+      ...served.env,
+      DELIVERY_BASE_URL: `http://127.0.0.1:${port}/v2`,
+    });
+    expect(ran.code).toBe(4);
+    expect(resultRows(files.read('g-results.csv'))[0]).toMatchObject({ status: 'not sent', errorClass: 'ConnectionError' });
+  });
+
+  it('exits 4 when the answers are lost: the orders that may exist are "unknown"; the rerun finds them, creating none twice', async () => {
+    const file = files.file('h.csv', csv(row('H-1'), row('H-2')));
+    served.sandbox.injectFaults({ rate: 1, kinds: ['drop-after'] });
+    let lost: Ran;
+    try {
+      lost = await run(['orders', 'import', file, '--results', `${files.dir}/h-results.csv`, '--quiet'], served.env);
+    } finally {
+      served.sandbox.clearFaults();
+    }
+    expect(lost.code).toBe(4);
+    expect(resultRows(files.read('h-results.csv')).map((r) => r['status'])).toEqual(['unknown', 'unknown']);
+    expect(lost.stdout).toContain('2 rows may exist: look them up');
+    expect(ordersWith('H-')).toHaveLength(2); // the service did create them
+
+    const rerun = await run(['orders', 'import', file, '--results', `${files.dir}/h-results.csv`, '--quiet'], served.env);
+    expect(rerun.code).toBe(0);
+    expect(ordersWith('H-')).toHaveLength(2);
+    expect(resultRows(files.read('h-results.csv')).map((r) => [r['status'], r['trackingNumber']])).toEqual(
+      ordersWith('H-').map((order) => ['existed', order.trackingNumber]),
+    );
+  });
+});
+
+/** A proxy before the sandbox that holds every bulk upload until `release()`, to interrupt an import with requests in flight. */
+async function holdingProxy(target: string): Promise<{ baseUrl: string; held(count: number): Promise<void>; release(): void; close(): Promise<void> }> {
+  const parked: Array<() => void> = [];
+  const waiting = new Set<() => void>();
+  let open = false;
+  const forward = async (request: IncomingMessage, body: Buffer, respond: (status: number, text: string) => void): Promise<void> => {
+    const answer = await fetch(`${target}${request.url?.replace(/^\/v2/, '')}`, {
+      method: request.method ?? 'GET',
+      headers: { authorization: String(request.headers.authorization ?? ''), 'content-type': 'application/json' },
+      ...(body.length > 0 ? { body: body.toString('utf8') } : {}),
+    });
+    respond(answer.status, await answer.text());
+  };
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const go = () =>
+        void forward(request, Buffer.concat(chunks), (status, text) => {
+          if (!response.destroyed) response.writeHead(status, { 'content-type': 'application/json' }).end(text);
+        });
+      if (open || !request.url?.includes('/deliveries/bulk')) return go();
+      parked.push(go);
+      for (const wake of waiting) wake();
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`,
+    held: (count) =>
+      new Promise((resolve) => {
+        const check = (): void => void (parked.length >= count && (waiting.delete(check), resolve()));
+        waiting.add(check);
+        check();
+      }),
+    release: () => {
+      open = true;
+      for (const go of parked.splice(0)) go();
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Resolves once two uploads are held; fails with the command's output should it end first. */
+const inFlight = (proxy: { held(count: number): Promise<void> }, importing: Running): Promise<void> =>
+  Promise.race([
+    proxy.held(2),
+    importing.done.then((ran) => Promise.reject(new Error(`the import ended (${ran.code}) before two uploads were in flight:\n${ran.stdout}${ran.stderr}`))),
+  ]);
+
+describe('delivery-sdk orders import, interrupted', { timeout: 60_000 }, () => {
+  const tenRows = (prefix: string) => csv(...Array.from({ length: 10 }, (_, i) => row(`${prefix}-${i + 1}`)));
+
+  it('Ctrl-C stops reading the file, waits for the requests in flight, writes every outcome, and exits 130', async () => {
+    const proxy = await holdingProxy(served.server.baseUrl);
+    try {
+      const file = files.file('i.csv', tenRows('I'));
+      const importing = start(['orders', 'import', file, '--results', `${files.dir}/i-results.csv`, '--chunk-size', '2', '--concurrency', '2', '--quiet'], {
+        ...served.env,
+        DELIVERY_BASE_URL: proxy.baseUrl,
+      });
+      await inFlight(proxy, importing); // rows 1-4, in two requests
+      importing.child.kill('SIGINT');
+      await importing.waitFor(/Interrupted: reading no more rows/);
+      proxy.release();
+      const ran = await importing.done;
+      expect(ran.code).toBe(130);
+      expect(resultRows(files.read('i-results.csv')).map((r) => [r['row'], r['status']])).toEqual([
+        ['1', 'created'],
+        ['2', 'created'],
+        ['3', 'created'],
+        ['4', 'created'],
+      ]);
+      expect(ordersWith('I-')).toHaveLength(4);
+      expect(ran.stdout).toContain('Interrupted: 6 rows after row 4 were not read.');
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a second Ctrl-C exits at once, the rows in flight written "unknown": the orders they became are not untold', async () => {
+    const proxy = await holdingProxy(served.server.baseUrl);
+    try {
+      const file = files.file('j.csv', tenRows('J'));
+      const importing = start(['orders', 'import', file, '--results', `${files.dir}/j-results.csv`, '--chunk-size', '2', '--concurrency', '2', '--quiet'], {
+        ...served.env,
+        DELIVERY_BASE_URL: proxy.baseUrl,
+      });
+      await inFlight(proxy, importing);
+      importing.child.kill('SIGINT');
+      await importing.waitFor(/Interrupted: reading no more rows/);
+      importing.child.kill('SIGINT');
+      const ran = await importing.done;
+      expect(ran.code).toBe(130);
+      expect(resultRows(files.read('j-results.csv')).map((r) => r['status'])).toEqual(['unknown', 'unknown', 'unknown', 'unknown']);
+      proxy.release(); // the requests reach the service after all
+      await expect.poll(() => ordersWith('J-').length).toBe(4);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
