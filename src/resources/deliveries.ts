@@ -298,14 +298,18 @@ export class DeliveriesResource extends Namespace {
    * of its chunk, is in its chunk's `failed` with `mayExist: false`, and the others are sent.
    * `outcome.progress` (and `onProgress`) has the totals.
    *
-   * Nothing is sent before the iteration starts, and breaking out of the loop stops reading the
-   * input: chunks in flight finish, and leaving the loop waits for them; their outcomes, which the
-   * loop does not yield, go to `onSettled` (called for every chunk sent, yielded or not): no created
-   * order goes unreported. When the upload stops early (an abort, an error every chunk would get
-   * such as `AuthenticationError`, your iterable throwing, `onProgress` throwing), the loop throws
-   * that error after the outcomes of every chunk sent.
+   * Nothing is sent before the iteration starts, nor between two pulls beyond the chunks already
+   * in flight. Each chunk's outcome goes to `onSettled` as soon as it settles, pulled or not, so an
+   * iterator that is dropped mid-loop still reports what its chunks in flight created. Breaking out
+   * of the loop stops reading the input: chunks in flight finish, and leaving the loop waits for
+   * them. Without `onSettled`, when those chunks created orders (or may have), leaving the loop
+   * (`break`, `return`) throws a `BulkCreationError` carrying them: no created order goes
+   * unreported. When the upload stops early (an abort, an error every chunk would get such as
+   * `AuthenticationError`, your iterable throwing, `onProgress` throwing), the loop throws that
+   * error after the outcomes of every chunk sent.
    *
    * @throws `ValidationError` on the first read, for an input that is not a list of orders.
+   * @throws `BulkCreationError` from a `break` (the iterator's `return()`) without `onSettled`, carrying the orders created by chunks the loop never yielded.
    *
    * @example
    * ```ts

@@ -17,6 +17,7 @@ import {
   CodedDeliveryError,
   ConfigurationError,
   DeliveryError,
+  InvalidRequestError,
   NotFoundError,
   PermissionDeniedError,
   RequestAbortedError,
@@ -57,8 +58,11 @@ export interface PostedChunk {
   /** An error every later chunk would get too (a 401, an abort): the upload sends no more. */
   stop?: DeliveryError | undefined;
   /** The service's error answer that carried a bulk outcome (a 1061, or another code with `data`). */
-  serviceError?: ApiError | CodedDeliveryError | undefined;
+  serviceError?: ServiceAnswerError | undefined;
 }
+
+/** An error the service answered with, carrying its body: a status's class, a spec code's, or a refusal of fields (777). */
+export type ServiceAnswerError = ApiError | CodedDeliveryError | InvalidRequestError;
 
 /** Sends the orders of a chunk that passed the check, as they were checked; nothing when it has none. */
 export async function postChunk(
@@ -74,7 +78,7 @@ export async function postChunk(
   let unreported: DeliveryError = new ResponseShapeError(`POST ${BULK_PATH} answered without reporting this order`, context);
   let mayExist = true; // an answer that does not speak of an order leaves it open
   /** What the service said of the orders: a 2xx answer's data, or the `data` of an error answer (a 1061) with that error. */
-  let answer: { data: unknown; status: number; request: RequestSummary; error?: ApiError | CodedDeliveryError } | undefined;
+  let answer: { data: unknown; status: number; request: RequestSummary; error?: ServiceAnswerError } | undefined;
   try {
     const transform = (data: unknown, answered: ResponseContext): unknown => ((context = answered), data);
     // Each order's JSON as it was checked, joined: nothing is serialised twice, nothing read again.
@@ -88,10 +92,11 @@ export async function postChunk(
     // An account refusal refuses the whole chunk, whatever `data` it carries; the upload stops.
     if (stopsUpload(error)) posted.stop = error;
     // A 1061 carries the same answer in its body's `data`: what it created must not be lost.
-    const data = posted.stop === undefined && (error instanceof ApiError || error instanceof CodedDeliveryError) ? asRecord(error.body)['data'] : undefined;
+    const answered = error instanceof ApiError || error instanceof CodedDeliveryError || error instanceof InvalidRequestError;
+    const data = posted.stop === undefined && answered ? asRecord(error.body)['data'] : undefined;
     if (isRecord(data) || Array.isArray(data)) {
       const { status = 400, request = context.request } = error as Partial<ApiError>;
-      answer = { data, status, request, error: error as ApiError | CodedDeliveryError };
+      answer = { data, status, request, error: error as ServiceAnswerError };
     } else {
       mayExist = error.mayExist;
     }
