@@ -204,7 +204,7 @@ describe('a key the service echoes back is scrubbed from everything built out of
     ],
     [
       'a 400 with a validator array naming it',
-      'ApiError',
+      'InvalidRequestError',
       (sent) => ({
         status: 400,
         body: JSON.stringify([{ message: `"apiKey" ${sent[0]} is not allowed`, path: ['apiKey', String(sent[0])], type: 'any.unknown' }]),

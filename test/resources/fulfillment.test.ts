@@ -179,6 +179,12 @@ describe('fulfillment.createBulky: POST /fulfillment/deliveries/bulky', () => {
     const fulfillment = makeClient().fulfillment;
     await expect(fulfillment.createBulky([send()])).rejects.toBeInstanceOf(ResponseShapeError);
     answer = HttpResponse.json(errorBody(undefined, '[0] receiver.phone is required'), { status: 400 });
+    await expect(fulfillment.createBulky([send()])).rejects.toMatchObject({
+      name: 'InvalidRequestError',
+      source: 'server',
+      issues: [{ path: [0, 'receiver', 'phone'] }],
+    });
+    answer = HttpResponse.json(errorBody(undefined, 'Upload refused'), { status: 400 });
     await expect(fulfillment.createBulky([send()])).rejects.toBeInstanceOf(ApiError);
   });
 });
