@@ -26,7 +26,13 @@ const MIN_SECRET_LENGTH = 6;
 /** The secrets of `headers` (every value not on the allow-list) and `known`, longest first so `Bearer <key>` goes before `<key>`. */
 export function secretsOf(headers: Readonly<Record<string, string>>, authHeaderName: string, known: readonly string[] = []): readonly string[] {
   const found = new Set(known);
-  for (const [name, value] of Object.entries(headers)) if (!isShownHeader(name, authHeaderName)) found.add(value);
+  for (const [name, value] of Object.entries(headers)) {
+    if (isShownHeader(name, authHeaderName)) continue;
+    found.add(value);
+    // `Token <key>`, `Bearer <key>`: the credential alone is a secret too, echoed without its scheme.
+    const credential = /^[!#$%&'*+.^_`|~\w-]+ +(\S+)$/.exec(value)?.[1];
+    if (credential !== undefined) found.add(credential);
+  }
   return [...found].filter((secret) => typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
 }
 
@@ -137,13 +143,60 @@ export function scrubParsed(value: unknown, secrets: readonly string[]): unknown
   return value;
 }
 
-/** Answer headers with every secret replaced in their values (they may echo the key). */
+/** What replaces a secret in a header's name: a token, as a name must be. */
+const REDACTED_NAME = 'redacted';
+
+// The forms of each list of secrets as a header name holds them: Fetch lower-cases names.
+const nameFormsCache = new WeakMap<readonly string[], { literals: readonly string[]; escaped: RegExp | undefined }>();
+
+/** A header's name with every secret replaced, in any case and any form `scrubText` knows. */
+export function scrubHeaderName(name: string, secrets: readonly string[]): string {
+  if (secrets.length === 0) return name;
+  let forms = nameFormsCache.get(secrets);
+  if (forms === undefined) {
+    const { literals, escaped } = formsOf(secrets);
+    forms = { literals: [...new Set(literals.map((literal) => literal.toLowerCase()))], escaped: escaped && new RegExp(escaped.source, 'gi') };
+    nameFormsCache.set(secrets, forms);
+  }
+  let out = name.toLowerCase();
+  const given = out;
+  for (const literal of forms.literals) if (out.includes(literal)) out = out.split(literal).join(REDACTED_NAME);
+  if (forms.escaped !== undefined && ESCAPED.test(out)) out = out.replace(forms.escaped, REDACTED_NAME);
+  return out === given ? name : out;
+}
+
+/** Answer headers with every secret replaced, in their values and their names (they may echo the key). */
 export function scrubHeaders(headers: Headers, secrets: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => {
-    out[name] = scrubText(value, secrets);
+    const clean = scrubText(value, secrets);
+    const cleanName = scrubHeaderName(name, secrets);
+    out[cleanName] = cleanName in out ? `${out[cleanName]}, ${clean}` : clean;
   });
   return out;
+}
+
+/**
+ * The answer as `withResponse()` hands it back: itself when no header holds a secret (the common
+ * case costs a few `includes` per header); otherwise a copy whose headers are scrubbed, with the
+ * same status, status text, URL, type and `redirected` (its body was read already, the copy has none).
+ */
+export function scrubResponse(response: Response, secrets: readonly string[]): Response {
+  if (secrets.length === 0) return response;
+  let holds = false;
+  response.headers.forEach((value, name) => {
+    holds ||= scrubText(value, secrets) !== value || scrubHeaderName(name, secrets) !== name;
+  });
+  if (!holds) return response;
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(scrubHeaders(response.headers, secrets))) headers.append(name, value);
+  // A status outside 200-599 (a browser's opaque redirect, 0) cannot be given to the constructor.
+  const status = response.status >= 200 && response.status <= 599 ? response.status : 200;
+  const copy = new Response(null, { status, statusText: response.statusText, headers });
+  for (const key of ['url', 'type', 'redirected', 'status'] as const) {
+    if (copy[key] !== response[key]) Object.defineProperty(copy, key, { value: response[key], enumerable: true });
+  }
+  return copy;
 }
 
 /** Request headers as logs and hooks show them: names kept, values from the allow-list only. */
