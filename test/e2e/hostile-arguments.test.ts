@@ -185,6 +185,33 @@ describe('hostile values inside the arguments (the fuzz leftovers of issue 40) f
   });
 
   it.each([
+    ['a revoked array Proxy', revokedArray],
+    ['an array Proxy whose traps throw', () => new Proxy([], EVERY_TRAP)],
+    ['an array holding a revoked Proxy', () => [revoked()]],
+    ['an array holding a revoked array Proxy', () => [revokedArray()]],
+    ['an array holding a Proxy whose traps throw', () => [new Proxy({}, EVERY_TRAP)]],
+    ['an iterable whose iterator is a revoked Proxy', () => ({ [Symbol.iterator]: () => revoked() })],
+    ['an async iterable whose next() returns a revoked Proxy', () => ({ [Symbol.asyncIterator]: () => ({ next: async () => revoked() }) })],
+    [
+      'an iterator that throws on its second read, its return a revoked Proxy',
+      () => {
+        let reads = 0;
+        const next = (): IteratorResult<unknown> => {
+          if (reads++ > 0) throw new Error('cursor lost');
+          return { value: validOrders.deliver(), done: false };
+        };
+        return { [Symbol.iterator]: () => ({ next, return: revoked() }) };
+      },
+    ],
+  ])('createBulk and streamBulk given %s', async (_, orders) => {
+    expect(await failureOf(() => client.deliveries.createBulk(orders() as never))).toBeInstanceOf(DeliveryError);
+    // A stream may refuse the order on its own (in its chunk's failed) and end: it never throws anything but a DeliveryError.
+    const streamed = await failureOf(() => client.deliveries.streamBulk(orders() as never));
+    if (streamed !== undefined) expect(streamed).toBeInstanceOf(DeliveryError);
+    expect(await failureOf(() => client.deliveries.createBulk([validOrders.deliver()] as never, revoked() as never))).toBeInstanceOf(DeliveryError);
+  });
+
+  it.each([
     ['a revoked Proxy', revoked],
     ['a Proxy whose traps throw', () => new Proxy({}, EVERY_TRAP)],
     ['an event whose fields are revoked Proxies', () => ({ trackingNumber: revoked(), state: 45, timeStamp: 1 })],

@@ -133,6 +133,28 @@ describe('streamBulk against the sandbox', () => {
   });
 });
 
+describe('a streamBulk failure names streamBulk', () => {
+  it('in the error of a throwing onProgress, and of a wrong option', async () => {
+    const { sandbox, client } = await sandboxWithAccount();
+    closers.push(() => sandbox.close());
+    const thrown = await (async () => {
+      for await (const _ of client.deliveries.streamBulk(rows(3), {
+        chunkSize: 1,
+        onProgress: () => {
+          throw new Error('meter broken');
+        },
+      }));
+    })().catch((caught: unknown) => caught);
+    expect((thrown as Error).message).toBe('streamBulk stopped: onProgress threw');
+    const wrong = await (async () => {
+      for await (const _ of client.deliveries.streamBulk(rows(1), { chunkSize: 0 }));
+    })().catch((caught: unknown) => caught);
+    expect((wrong as Error).message).toMatch(/^streamBulk `chunkSize`: expected a whole number/);
+    const bulk = await client.deliveries.createBulk([order(9)], { chunkSize: 0 }).catch((caught: unknown) => caught);
+    expect((bulk as Error).message).toMatch(/^createBulk `chunkSize`/);
+  });
+});
+
 /** A bulk endpoint that holds each request until the test answers it, creating every order it was sent. */
 async function heldService() {
   const held: Array<{ references: string[]; res: ServerResponse }> = [];

@@ -157,7 +157,13 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
   let sentUpTo = 0;
   let exhausted = false;
   const stopped = (): boolean => reason !== undefined || signal?.aborted === true;
-  const chunks = chunksOf(source, chunkSize, validation, prepared);
+  let chunks: ReturnType<typeof chunksOf>;
+  try {
+    chunks = chunksOf(source, chunkSize, validation, prepared);
+  } catch (cause) {
+    // The iterable's own [Symbol.iterator]() threw, or gave what cannot be read (a revoked Proxy): nothing was sent.
+    throw new ValidationError([{ path: ['orders'], message: 'its iterator could not be taken' }], { subject: `${name}: invalid argument`, cause });
+  }
 
   /** Posts a chunk, learns from its answer whether the upload must stop, and counts its outcome into the progress. */
   const runChunk = async (chunk: ReadChunk): Promise<BulkChunkOutcome> => {
@@ -236,7 +242,14 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
     // onSettled (or when it threw for one), the orders they created are not yet reported: the
     // exit throws a BulkCreationError carrying them, which a for-await `break` sees.
     const unyielded = (await Promise.allSettled(running.keys())).flatMap((settled) => (settled.status === 'fulfilled' ? [settled.value] : []));
-    await chunks.return();
+    let closing: DeliveryError | undefined;
+    try {
+      await chunks.return();
+    } catch (cause) {
+      // The input's return() threw (a cursor that failed to close, a revoked Proxy): said, typed, after every outcome.
+      closing = new DeliveryError(`${name}: closing the orders' iterator threw`, { cause });
+      reason ??= closing;
+    }
     if (!finished) {
       const untold = unyielded.filter((outcome) => !told.has(outcome));
       const left = unreported(name, untold, sentUpTo, exhausted, callbackFailure);
@@ -244,6 +257,8 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
       if (left !== undefined) throw left;
       // biome-ignore lint/correctness/noUnsafeFinally: the same; onSettled's failure for a chunk the loop never yielded is said here or nowhere
       if (callbackFailure !== undefined && unyielded.length > 0) throw callbackFailure;
+      // biome-ignore lint/correctness/noUnsafeFinally: the same; the loop will not see `reason` any more
+      if (closing !== undefined) throw closing;
     }
   }
   if (reason === undefined && !exhausted && signal?.aborted) reason = aborted(signal);
