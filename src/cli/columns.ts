@@ -74,6 +74,9 @@ export interface Column {
   readonly name: string;
   readonly path: readonly string[];
   readonly kind: Kind;
+  /** The path without its last name, and that name: split once here rather than for every cell. */
+  readonly parents: readonly string[];
+  readonly leaf: string;
 }
 
 function kindOf(path: readonly string[]): Kind | undefined {
@@ -101,7 +104,7 @@ export function columnsOf(header: readonly string[]): Column[] {
     if (name === '') problems.push('a column has no name');
     else if (seen.has(name)) problems.push(`'${name}' is there twice`);
     else if (kind === undefined) problems.push(`'${name}' is not the path of an order field${suggestion(name)}`);
-    else columns.push({ name, path, kind });
+    else columns.push({ name, path, kind, parents: path.slice(0, -1), leaf: path.at(-1) as string });
     seen.add(name);
   }
   for (const outer of columns) {
@@ -174,12 +177,13 @@ function json(text: string): unknown {
 /** The order a CSV record describes: one field per non-empty cell, at its path. */
 export function orderOf(columns: readonly Column[], cells: readonly string[]): Record<string, unknown> {
   const order: Record<string, unknown> = {};
-  for (const [index, column] of columns.entries()) {
+  for (let index = 0; index < columns.length; index++) {
     const text = (cells[index] ?? '').trim();
     if (text === '') continue;
+    const column = columns[index] as Column;
     let target = order;
-    for (const name of column.path.slice(0, -1)) target = (target[name] ??= {}) as Record<string, unknown>;
-    target[column.path.at(-1) as string] = cellValue(column.kind, text);
+    for (const name of column.parents) target = (target[name] ??= {}) as Record<string, unknown>;
+    target[column.leaf] = cellValue(column.kind, text);
   }
   return order;
 }
