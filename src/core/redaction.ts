@@ -143,43 +143,29 @@ export function scrubParsed(value: unknown, secrets: readonly string[]): unknown
   return value;
 }
 
-/** What replaces a secret in a header's name: a token, as a name must be. */
-const REDACTED_NAME = 'redacted';
+// Each list of secrets in lower case: Fetch lower-cases a header's name.
+const lowered = new WeakMap<readonly string[], readonly string[]>();
 
-// The forms of each list of secrets as a header name holds them: Fetch lower-cases names.
-const nameFormsCache = new WeakMap<readonly string[], { literals: readonly string[]; escaped: RegExp | undefined }>();
-
-/** A header's name with every secret replaced, in any case and any form `scrubText` knows. */
+/** A header's name with every secret replaced by `redacted` (a token, as a name must be), in any case, whole or %-encoded. */
 export function scrubHeaderName(name: string, secrets: readonly string[]): string {
-  if (secrets.length === 0) return name;
-  let forms = nameFormsCache.get(secrets);
-  if (forms === undefined) {
-    const { literals, escaped } = formsOf(secrets);
-    forms = { literals: [...new Set(literals.map((literal) => literal.toLowerCase()))], escaped: escaped && new RegExp(escaped.source, 'gi') };
-    nameFormsCache.set(secrets, forms);
-  }
-  let out = name.toLowerCase();
-  const given = out;
-  for (const literal of forms.literals) if (out.includes(literal)) out = out.split(literal).join(REDACTED_NAME);
-  if (forms.escaped !== undefined && ESCAPED.test(out)) out = out.replace(forms.escaped, REDACTED_NAME);
-  return out === given ? name : out;
+  let lower = lowered.get(secrets);
+  if (lower === undefined) lowered.set(secrets, (lower = secrets.map((secret) => secret.toLowerCase())));
+  return scrubText(name, lower).split(REDACTED).join('redacted');
 }
 
 /** Answer headers with every secret replaced, in their values and their names (they may echo the key). */
 export function scrubHeaders(headers: Headers, secrets: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => {
-    const clean = scrubText(value, secrets);
-    const cleanName = scrubHeaderName(name, secrets);
-    out[cleanName] = cleanName in out ? `${out[cleanName]}, ${clean}` : clean;
+    out[scrubHeaderName(name, secrets)] = scrubText(value, secrets);
   });
   return out;
 }
 
 /**
- * The answer as `withResponse()` hands it back: itself when no header holds a secret (the common
- * case costs a few `includes` per header); otherwise a copy whose headers are scrubbed, with the
- * same status, status text, URL, type and `redirected` (its body was read already, the copy has none).
+ * The answer as `withResponse()` hands it back: itself when no header holds a secret (a few
+ * `includes` per header); otherwise a copy with the same status and URL whose headers are
+ * scrubbed (its body was read already: the copy has none).
  */
 export function scrubResponse(response: Response, secrets: readonly string[]): Response {
   if (secrets.length === 0) return response;
@@ -188,15 +174,10 @@ export function scrubResponse(response: Response, secrets: readonly string[]): R
     holds ||= scrubText(value, secrets) !== value || scrubHeaderName(name, secrets) !== name;
   });
   if (!holds) return response;
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(scrubHeaders(response.headers, secrets))) headers.append(name, value);
-  // A status outside 200-599 (a browser's opaque redirect, 0) cannot be given to the constructor.
-  const status = response.status >= 200 && response.status <= 599 ? response.status : 200;
-  const copy = new Response(null, { status, statusText: response.statusText, headers });
-  for (const key of ['url', 'type', 'redirected', 'status'] as const) {
-    if (copy[key] !== response[key]) Object.defineProperty(copy, key, { value: response[key], enumerable: true });
-  }
-  return copy;
+  const { status, statusText, url } = response;
+  // A browser's opaque redirect (status 0) cannot be given to the constructor.
+  const copy = new Response(null, { status: Math.max(status, 200), statusText, headers: scrubHeaders(response.headers, secrets) });
+  return Object.defineProperties(copy, { url: { value: url }, status: { value: status } });
 }
 
 /** Request headers as logs and hooks show them: names kept, values from the allow-list only. */

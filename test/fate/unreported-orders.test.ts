@@ -98,7 +98,7 @@ describe('streamBulk against the sandbox', () => {
     }
     expect(error).toBeInstanceOf(BulkCreationError);
     const left = error as BulkCreationError;
-    expect(left.message).toMatch(/^streamBulk: the loop was left with 300 created orders not yet reported/);
+    expect(left.message).toMatch(/^streamBulk: the loop was left with 300 created and 0 unknown orders that no onSettled was told of/);
     expect(left.created).toHaveLength(300);
     expect(left.result.createdIds).toHaveLength(300);
     expect(left.stopped?.at).toBe(400);

@@ -440,16 +440,12 @@ function unreported(
     createdIds: outcomes.flatMap((outcome) => outcome.createdIds),
   };
   const unknown = result.failed.filter((failure) => failure.mayExist).length;
-  if (result.created.length === 0 && result.createdIds.length === 0 && unknown === 0) return undefined;
-  const left = new DeliveryError(`${name}: the loop was left before the end of the input`);
+  if (result.created.length + result.createdIds.length + unknown === 0) return undefined;
+  const left = new DeliveryError(`${name}: the loop was left`);
   if (!exhausted) result.stopped = { at: sentUpTo, reason: left };
-  const created = Math.max(result.created.length, result.createdIds.length);
   return new BulkCreationError({
     source: 'client',
-    message:
-      `${name}: the loop was left with ${created} created order${created === 1 ? '' : 's'}` +
-      `${unknown > 0 ? ` and ${unknown} that may exist` : ''} not yet reported (the chunks in flight settled after the last outcome it took; ` +
-      `no onSettled was told of them${cause === undefined ? '' : ': it threw'}): they are in this error's created, failed and result.createdIds`,
+    message: `${name}: the loop was left with ${Math.max(result.created.length, result.createdIds.length)} created and ${unknown} unknown orders that no onSettled was told of: see created, failed, result.createdIds`,
     result,
     cause: cause ?? left,
   });
