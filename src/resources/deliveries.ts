@@ -40,6 +40,7 @@ export class DeliveriesResource extends Namespace {
    * @example
    * ```ts
    * import { writeFile } from 'node:fs/promises';
+   * import type { AirwayBillFilesPartial } from 'delivery-sdk';
    *
    * const todays = [];
    * for await (const order of client.deliveries.list({ stateCodes: [DeliveryState.PickupRequested] })) todays.push(order);

@@ -186,6 +186,7 @@ export interface AirwayBillFilesPartial {
  * @example
  * ```ts
  * import { writeFile } from 'node:fs/promises';
+ * import type { AirwayBillFilesPartial } from 'delivery-sdk';
  *
  * const todays = [];
  * for await (const order of client.deliveries.list({ stateCodes: [DeliveryState.PickupRequested] })) todays.push(order);
