@@ -1,6 +1,7 @@
 import { type DeliveryCore, requireCore } from '../../core/delivery-core.js';
 import { isRecord } from '../../core/guards.js';
 import { snapshotOf } from '../../core/input.js';
+import { onFirstUse } from '../../core/on-first-use.js';
 import { totalDeadline } from '../../core/operation.js';
 import type { RequestOptions } from '../../core/options.js';
 import {
@@ -12,7 +13,6 @@ import {
   ValidationError,
   type ValidationIssue,
 } from '../../errors/index.js';
-import { loadSchemas } from '../../schemas/check.js';
 import type { Address, AddressDetails } from '../../schemas/index.js';
 import { leftOf } from '../run-deadline.js';
 import { CountryId } from './countries.js';
@@ -157,9 +157,16 @@ async function checkQuery(input: ResolveAddressInput): Promise<void> {
   if (issues.length > 0) throw new ValidationError(issues, { subject: 'Invalid address', hint: renamed ? '`purpose` is now `for`' : undefined });
   // The order address rules themselves (firstLine longer than 5 characters, ...), on a stand-in location.
   // The schemas load on first use: a page that never resolves an address does not carry them.
-  const { validateAddress } = await loadSchemas();
+  const { validateAddress } = await schemas.load();
   validateAddress({ ...lines, city, districtId: district });
 }
+
+/**
+ * The schemas, loaded on first need by this call's own loader of `on-demand.js` (the same module
+ * check.ts loads): importing check.ts instead would put the plain order check (order-fast.ts) in
+ * every page that looks cities up.
+ */
+const schemas = onFirstUse(() => import('../../schemas/on-demand.js'));
 
 async function addressFrom(core: DeliveryCore, input: ResolveAddressInput, options?: RequestOptions): Promise<Address> {
   // One deadline for the three lists: `totalTimeout` bounds the whole resolution.

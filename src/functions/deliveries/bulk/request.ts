@@ -74,7 +74,8 @@ export async function postChunk(
   const posted: PostedChunk = { created: [], failed: [], createdIds: [] };
   if (orders.length === 0) return posted;
   let context: ResponseContext = { status: 200, request: { method: 'POST', url: BULK_PATH } };
-  let unreported: DeliveryError = new ResponseShapeError(`POST ${BULK_PATH} answered without reporting this order`, context);
+  /** The error of an order no answer spoke of: the call's own when it failed, else made on first need (rarely: an Error a chunk costs a stack trace). */
+  let unreported: DeliveryError | undefined;
   let mayExist = true; // an answer that does not speak of an order leaves it open
   /** What the service said of the orders: a 2xx answer's data, or the `data` of an error answer (a 1061) with that error. */
   let answer: { data: unknown; status: number; request: RequestSummary; error?: ServiceAnswerError } | undefined;
@@ -84,7 +85,6 @@ export async function postChunk(
     const json = `{"deliveries":${deliveries},"deleteFailedDeliveries":${deleteFailedDeliveries}}`;
     const { data } = await sendBuilt(core, { method: 'POST', path: BULK_PATH, query: { apiVersion: 1 }, json, idempotent: false, transform }, requestOptions);
     answer = { data, ...context };
-    unreported = new ResponseShapeError(`POST ${BULK_PATH} answered ${context.status} without reporting this order`, context);
   } catch (caught) {
     const error = caught instanceof DeliveryError ? caught : new DeliveryError(`POST ${BULK_PATH} failed`, { cause: caught });
     unreported = error;
@@ -110,10 +110,13 @@ export async function postChunk(
     }
   }
   if (read !== undefined) posted.createdIds = read.createdIds;
+  const answered = context;
   indexes.forEach((at, position) => {
     const result = read?.outcomes.get(position);
-    if (result === undefined) posted.failed.push({ index: at, error: unreported, mayExist });
-    else if ('created' in result) posted.created.push({ ...result.created, index: at });
+    if (result === undefined) {
+      unreported ??= new ResponseShapeError(`POST ${BULK_PATH} answered ${answered.status} without reporting this order`, answered);
+      posted.failed.push({ index: at, error: unreported, mayExist });
+    } else if ('created' in result) posted.created.push({ ...result.created, index: at });
     else posted.failed.push({ index: at, error: result.error, mayExist: result.mayExist });
   });
   return posted;
