@@ -158,7 +158,7 @@ async function createDelivery(client: DeliveryClient, input: OrderRequest, hook:
 export function errorAnswer(err: unknown): { status: number; body: { error: string; code?: number; source: string; message: string; fields?: string[] } } {
   if (!isDeliveryError(err)) throw err;
   // One class per errorCode whichever side found it; `source` tells the two apart.
-  const source = err instanceof CodedDeliveryError ? err.source : err instanceof ValidationError ? 'client' : err instanceof ApiError ? 'server' : 'network';
+  const source = err instanceof CodedDeliveryError ? err.source : err instanceof ValidationError ? err.source : err instanceof ApiError ? 'server' : 'network';
   const body = { error: err.name, ...(err.errorCode === undefined ? {} : { code: err.errorCode }), source, message: err.message };
   if (err instanceof CodedDeliveryError || err instanceof ValidationError) {
     if (source === 'client') return { status: 422, body: { ...body, fields: err.issues.map((issue) => issue.path.join('.')) } };

@@ -90,6 +90,7 @@ export {
   NotFoundError,
   OrderStateError,
   PagingError,
+  PartialResultError,
   PermissionDeniedError,
   PickupErrorCode,
   PickupLocationInUseError,
@@ -112,7 +113,7 @@ export {
   ZoneNotFoundError,
 } from './errors/index.js';
 export type { Business, PickupLocation } from './functions/businesses/setup.js';
-export type { AirwayBillFile, AirwayBillOptions, AirwayBillTarget } from './functions/deliveries/airway-bills.js';
+export type { AirwayBillFile, AirwayBillFilesPartial, AirwayBillOptions, AirwayBillTarget } from './functions/deliveries/airway-bills.js';
 export type {
   BulkChunkOutcome,
   BulkCreatedDelivery,

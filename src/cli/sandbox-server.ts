@@ -1,5 +1,5 @@
 // The sandbox server over HTTP: `delivery-sdk sandbox` (with a ready merchant) and `delivery-sdk-sandbox` (empty, as ever).
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSandbox } from '../testing/index.js';
@@ -33,8 +33,9 @@ that is loopback, an IP address, or an --allow-host name. Webhooks go to loopbac
 
 Control endpoints for tests answer this machine only (loopback peer and Host; no CORS), and only
 to a request with the header X-Sandbox-Token: <control token>. The token is new at each start; it
-is printed once and written to --control-token-file (default: a file in the temporary directory,
-named in the output), which only the user who started the sandbox can read:
+is printed once and written to --control-token-file (default: a file in a new directory of the
+temporary directory that only you can enter, named in the output), which only the user who
+started the sandbox can read:
 <origin>/__sandbox/otp?phone=, /__sandbox/orders,
 POST /__sandbox/orders/<trackingNumber>/advance {"to": 20}, POST .../play {"scenario": "success"},
 PUT /__sandbox/webhook, GET /__sandbox/webhooks, POST|DELETE /__sandbox/faults,
@@ -67,10 +68,19 @@ function secret(values: Record<string, unknown>, name: string, variable: string,
   return given;
 }
 
-/** Writes the token to a new file only its owner can read; a file already there (even another user's link) is replaced, never followed. */
-function writeToken(file: string, token: string): void {
-  rmSync(file, { force: true });
+/**
+ * Writes the token to a new file only its owner can read, and returns the file and what to remove
+ * at the end. By default the file is made in a new directory of its own (mkdtemp: a name no one can
+ * guess, mode 0700), so no other user can plant a file or a link at its path to stop the sandbox,
+ * nor read the token; the file is made exclusively (`wx`). A --control-token-file given is replaced
+ * (a file already there, even another user's link, is removed, never followed) and made the same way.
+ */
+function writeToken(given: string | undefined, port: number, token: string): { file: string; remove: string } {
+  const directory = given === undefined ? mkdtempSync(join(tmpdir(), 'delivery-sdk-sandbox-')) : undefined;
+  const file = directory === undefined ? (given as string) : join(directory, `${port}.token`);
+  if (directory === undefined) rmSync(file, { force: true });
   writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
+  return { file, remove: directory ?? file };
 }
 
 /** Starts the server and resolves once it listens; Ctrl-C (or SIGTERM) stops it and ends the process. */
@@ -123,13 +133,12 @@ export async function serveSandbox(args: readonly string[], { command, readyMerc
     ...(values.cors === undefined ? {} : { cors: values.cors }),
     ...(values['allow-host'] === undefined ? {} : { allowedHosts: values['allow-host'] }),
   });
-  const tokenFile = values['control-token-file'] ?? join(tmpdir(), `delivery-sdk-sandbox-${server.port}.token`);
-  writeToken(tokenFile, server.controlToken);
+  const { file: tokenFile, remove: tokenPath } = writeToken(values['control-token-file'], server.port, server.controlToken);
   console.log(`Delivery sandbox listening on ${server.baseUrl} (API key: ${sandbox.apiKey})`);
   if (withMerchant && values.empty !== true) console.log('It holds a ready merchant: a business with a pickup location, so orders can be created at once.');
   console.log(`Control token (header X-Sandbox-Token): ${server.controlToken}, also in ${tokenFile} (readable by you only)`);
   const stop = (): void => {
-    rmSync(tokenFile, { force: true });
+    rmSync(tokenPath, { force: true, recursive: true });
     void sandbox.close().then(() => process.exit(0));
   };
   process.once('SIGINT', stop);

@@ -16,7 +16,7 @@ import type { Endpoint } from './endpoint.js';
 import { errorMappingFor } from './error-mapping-loader.js';
 import { LOG_LEVELS, log } from './logger.js';
 import type { CallOptions, ClientHooks } from './options.js';
-import { redactHeaders, secretsOf } from './redaction.js';
+import { redactHeaders, scrubResponse, secretsOf } from './redaction.js';
 import { mayHaveActed, retryDelay } from './retry.js';
 import type { AttemptTelemetry } from './telemetry.js';
 
@@ -282,7 +282,9 @@ export class Call<T> {
       });
     const data = unwrapEnvelope(decoded.value);
     const { transform } = this.endpoint;
-    return { data: transform === undefined ? (data as T) : transform(data, { status: response.status, request }), response };
+    const result = transform === undefined ? (data as T) : transform(data, { status: response.status, request });
+    // The answer `withResponse()` hands back: its headers may echo the key, in a value or as a name.
+    return { data: result, response: scrubResponse(response, this.#secrets) };
   }
 
   /**

@@ -134,7 +134,38 @@ export function errorFromResponse(
   refusal?: Refusal | undefined,
 ): DeliveryError {
   const error = errorOfStatus(response, decoded, request, secrets);
-  return refusal === undefined ? error : REFUSALS[refusal.rule](error, refusal.subject);
+  const read = refusal === undefined ? error : REFUSALS[refusal.rule](error, refusal.subject);
+  return fieldRefusal(read);
+}
+
+/**
+ * A refusal that names the fields it refused, as the `ValidationError` the SDK throws for its own
+ * check (`InvalidRequestError`, `source: 'server'`): a plain `ApiError` (no class of its status or
+ * code, no code or 777) of a 4xx whose body listed the fields, or whose text names one. Any other
+ * error as it is.
+ */
+function fieldRefusal(error: DeliveryError): DeliveryError {
+  if (error.constructor !== ApiError) return error;
+  const refused = error as ApiError;
+  if (refused.status < 400 || refused.status >= 500 || (refused.errorCode !== undefined && refused.errorCode !== AccountErrorCode.InvalidRequest)) return error;
+  const issues = refused.issues.length > 0 ? refused.issues : issuesOfMessage(refusalText(refused));
+  if (issues.length === 0) return error;
+  const { status, body, headers, request, errorCode } = refused;
+  return new InvalidRequestError(refused.message, { status, body, headers, request, errorCode, issues });
+}
+
+// A refusal whose text starts with the field it refuses, as validators word them: `receiver.phone
+// must be ...`, `"dropOffAddress.city" is required`, `[0] receiver.phone is required`, `cod must be
+// a number`. The field is written as code writes it (lower-case first letter, dots and [n]), so
+// a sentence (`Delivery 7000 cannot ...`, `Invalid token`) is not taken for one.
+const FIELD_REFUSAL = /^\s*(?:\[(\d+)\]\s*)?"?([a-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\[\d+\])*)"?\s+(?:must|is|are|should|needs?|has|have|cannot|can't|may)\b/;
+
+/** The field a refusal's text names, as an issue with its path; none when the text names none. */
+function issuesOfMessage(text: string): ValidationIssue[] {
+  const found = FIELD_REFUSAL.exec(text);
+  if (found === null) return [];
+  const [, index, field = ''] = found;
+  return [{ path: [...(index === undefined ? [] : [Number(index)]), ...pathSegments(field)], message: text.trim() }];
 }
 
 function errorOfStatus(response: Response, decoded: DecodedBody, request: RequestSummary, secrets: readonly string[]): DeliveryError {
@@ -166,6 +197,7 @@ function errorOfStatus(response: Response, decoded: DecodedBody, request: Reques
   if (duplicate !== undefined) return new DuplicateOrderError(message, { ...options, ...duplicate });
   if (account === AccountErrorCode.SubscriptionRequired)
     return new SubscriptionRequiredError(`${message}; renew the business's plan in the dashboard`, options);
+  // 777: the service's validation error, a field refusal even when it names no field.
   if (account === AccountErrorCode.InvalidRequest) return new InvalidRequestError(message, options);
   if (status === 401 || account === AccountErrorCode.InvalidApiKey)
     return new AuthenticationError(`${message}; check the client's \`apiKey\` (or DELIVERY_API_KEY)`, options);
@@ -265,5 +297,8 @@ export function bulkOrderError(
   const whole = context.error?.errorCode;
   const code = typeof own === 'number' ? own : whole === ErrorCode.BulkCreationFailed ? undefined : whole;
   if (isKnownErrorCode(code)) return createCodedError(code, { source: 'server', message, ...options });
+  // A failure whose text names the order's field it refused, as a single create's refusal reads.
+  const issues = code === undefined || code === AccountErrorCode.InvalidRequest ? issuesOfMessage(message) : [];
+  if (issues.length > 0) return new InvalidRequestError(message, { ...options, errorCode: code, issues });
   return new ApiError(message, { ...options, errorCode: code });
 }

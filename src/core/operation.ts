@@ -49,6 +49,8 @@ export interface RepeatedCall {
   readonly sent: unknown;
   /** When the call began, epoch ms. */
   readonly startedAt: number;
+  /** When the call's `totalTimeout` ends it, epoch ms (Infinity for none): no read-back starts after it. */
+  readonly deadlineAt: number;
   /** The call's options with what is left of its `totalTimeout`: the read-back ends with the call. */
   readonly options: RequestOptions;
 }
@@ -203,7 +205,7 @@ function dispatch<T, O extends RequestOptions>(
   const deadlineAt = deadlineOf(internals, options);
   return send(internals, endpoint, options, deadlineAt).catch((error: unknown) => {
     if (!(error instanceof DeliveryError) || !error.mayExist) throw error;
-    return recover(error, { core: call.core, sent: input.value, startedAt, options: { ...call.options, ...within(options, deadlineAt) } });
+    return recover(error, { core: call.core, sent: input.value, startedAt, deadlineAt, options: { ...call.options, ...within(options, deadlineAt) } });
   });
 }
 

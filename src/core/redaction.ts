@@ -26,7 +26,13 @@ const MIN_SECRET_LENGTH = 6;
 /** The secrets of `headers` (every value not on the allow-list) and `known`, longest first so `Bearer <key>` goes before `<key>`. */
 export function secretsOf(headers: Readonly<Record<string, string>>, authHeaderName: string, known: readonly string[] = []): readonly string[] {
   const found = new Set(known);
-  for (const [name, value] of Object.entries(headers)) if (!isShownHeader(name, authHeaderName)) found.add(value);
+  for (const [name, value] of Object.entries(headers)) {
+    if (isShownHeader(name, authHeaderName)) continue;
+    found.add(value);
+    // `Token <key>`, `Bearer <key>`: the credential alone is a secret too, echoed without its scheme.
+    const credential = /^[!#$%&'*+.^_`|~\w-]+ +(\S+)$/.exec(value)?.[1];
+    if (credential !== undefined) found.add(credential);
+  }
   return [...found].filter((secret) => typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
 }
 
@@ -137,13 +143,41 @@ export function scrubParsed(value: unknown, secrets: readonly string[]): unknown
   return value;
 }
 
-/** Answer headers with every secret replaced in their values (they may echo the key). */
+// Each list of secrets in lower case: Fetch lower-cases a header's name.
+const lowered = new WeakMap<readonly string[], readonly string[]>();
+
+/** A header's name with every secret replaced by `redacted` (a token, as a name must be), in any case, whole or %-encoded. */
+export function scrubHeaderName(name: string, secrets: readonly string[]): string {
+  let lower = lowered.get(secrets);
+  if (lower === undefined) lowered.set(secrets, (lower = secrets.map((secret) => secret.toLowerCase())));
+  return scrubText(name, lower).split(REDACTED).join('redacted');
+}
+
+/** Answer headers with every secret replaced, in their values and their names (they may echo the key). */
 export function scrubHeaders(headers: Headers, secrets: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => {
-    out[name] = scrubText(value, secrets);
+    out[scrubHeaderName(name, secrets)] = scrubText(value, secrets);
   });
   return out;
+}
+
+/**
+ * The answer as `withResponse()` hands it back: itself when no header holds a secret (a few
+ * `includes` per header); otherwise a copy with the same status and URL whose headers are
+ * scrubbed (its body was read already: the copy has none).
+ */
+export function scrubResponse(response: Response, secrets: readonly string[]): Response {
+  if (secrets.length === 0) return response;
+  let holds = false;
+  response.headers.forEach((value, name) => {
+    holds ||= scrubText(value, secrets) !== value || scrubHeaderName(name, secrets) !== name;
+  });
+  if (!holds) return response;
+  const { status, statusText, url } = response;
+  // A browser's opaque redirect (status 0) cannot be given to the constructor.
+  const copy = new Response(null, { status: Math.max(status, 200), statusText, headers: scrubHeaders(response.headers, secrets) });
+  return Object.defineProperties(copy, { url: { value: url }, status: { value: status } });
 }
 
 /** Request headers as logs and hooks show them: names kept, values from the allow-list only. */

@@ -171,15 +171,6 @@ export class SubscriptionRequiredError extends ApiError {
 }
 
 /**
- * errorCode 777: the service refused fields of the request, which its answer lists in `data`;
- * `issues` holds them with their paths. The service's own check, where a `ValidationError` is
- * the SDK's: nothing was done.
- */
-export class InvalidRequestError extends ApiError {
-  override name = 'InvalidRequestError';
-}
-
-/**
  * The service refused to delete a pickup location that an upcoming pickup is linked to: cancel or
  * move that pickup (`pickups.update` with another `businessLocationId`) first. Nothing was deleted.
  */
@@ -214,18 +205,57 @@ export class ServerError extends ApiError {
   override name = 'ServerError';
 }
 
-/** Input rejected before sending: nothing was sent. `issues` lists every problem with its path. */
+/**
+ * Input refused: by the SDK before sending (`source: 'client'`, nothing sent), or by the service,
+ * naming the fields it refused (`source: 'server'`: an {@link InvalidRequestError}, nothing done).
+ * `issues` lists every problem with its path, so one `catch` handles both.
+ */
 export class ValidationError extends DeliveryError {
   override name = 'ValidationError';
   /** The problems found, each with the path of its field (the first 100); `message` names the first ten. */
   readonly issues: readonly ValidationIssue[];
   /** How many more problems were found than `issues` lists (0 unless there were more than 100). */
   readonly unlistedIssues: number;
+  /** `'client'`: the SDK refused the input and sent nothing; `'server'`: the service refused it. */
+  readonly source: 'client' | 'server';
 
-  constructor(issues: readonly ValidationIssue[], options: DeliveryErrorOptions & { subject?: string; unlistedIssues?: number } = {}) {
+  constructor(
+    issues: readonly ValidationIssue[],
+    options: DeliveryErrorOptions & { subject?: string; unlistedIssues?: number; source?: 'client' | 'server' | undefined } = {},
+  ) {
     super(describeIssues(options.subject ?? 'Invalid input', issues, options.unlistedIssues), options);
     this.issues = issues;
     this.unlistedIssues = options.unlistedIssues ?? 0;
+    this.source = options.source ?? 'client';
+  }
+}
+
+/**
+ * The service refused fields of the request, and named them: its validator's list
+ * (`[{ message, path, type }]`), errorCode 777 with the fields in `data`, or a refusal whose text
+ * names its field (`receiver.phone must be a phone number`). A `ValidationError` with
+ * `source: 'server'`, `issues` holding the fields with their paths, so the `catch` that handles
+ * the SDK's own check handles the service's too; and the answer as an `ApiError` carries it
+ * (`status`, `body`, `headers`, `request`; `errorCode` 777 when the service sent it). Nothing was done.
+ */
+export class InvalidRequestError extends ValidationError {
+  override name = 'InvalidRequestError';
+  /** HTTP status of the answer. */
+  readonly status: number;
+  /** The parsed error body, or a short excerpt of a non-JSON body. */
+  readonly body: unknown;
+  /** Response headers, lower-cased names. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Method and URL of the request. */
+  readonly request: RequestSummary;
+
+  constructor(message: string, options: ApiErrorOptions) {
+    super(options.issues ?? [], { ...options, source: 'server' });
+    this.message = message;
+    this.status = options.status;
+    this.body = options.body;
+    this.headers = options.headers ?? {};
+    this.request = options.request;
   }
 }
 
@@ -311,6 +341,26 @@ export class PagingError extends DeliveryError {
   constructor(message: string, options: DeliveryErrorOptions & { page: number }) {
     super(message, options);
     this.page = options.page;
+  }
+}
+
+/**
+ * A call made of several requests (`airwayBillFiles`, `customerHistory`) failed part-way: what
+ * the requests before the failure gave is still a result, and `partial` carries it (the files
+ * printed and the orders each covers; the orders counted so far). `cause` is the failure itself,
+ * with its class and `mayExist`; `mayExist` here is the cause's.
+ */
+export class PartialResultError<T = unknown> extends DeliveryError {
+  override name = 'PartialResultError';
+  /** What the call had when it failed, in the shape its result has (with what was not done, where the call says). */
+  declare readonly partial: T;
+  declare readonly cause: DeliveryError;
+
+  constructor(message: string, options: DeliveryErrorOptions & { partial: T; cause: DeliveryError }) {
+    super(`${message}: ${options.cause.message}`, options);
+    // Not enumerable: logging the error (toJSON, util.inspect) must not print PDFs or every order counted.
+    Object.defineProperty(this, 'partial', { value: options.partial, enumerable: false });
+    (this as { mayExist: boolean }).mayExist = options.cause.mayExist;
   }
 }
 

@@ -13,8 +13,6 @@ export class OrderStateError extends ValidationError {
   readonly state: number | undefined;
   /** The states in which the operation is allowed; empty when the SDK does not know them. */
   readonly allowedStates: readonly number[];
-  /** Whether the SDK refused before sending (`'client'`) or the service refused (`'server'`). */
-  readonly source: 'client' | 'server';
 
   constructor(options: {
     trackingNumber: string;
@@ -36,10 +34,10 @@ export class OrderStateError extends ValidationError {
       {
         subject: `Order ${trackingNumber} cannot be changed`,
         cause: options.cause,
+        source: options.source ?? 'client',
       },
     );
     this.state = state;
     this.allowedStates = allowedStates;
-    this.source = options.source ?? 'client';
   }
 }

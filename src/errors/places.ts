@@ -31,8 +31,6 @@ export class AddressNotServedError extends ValidationError {
   readonly availability: 'dropOffAvailability' | 'pickupAvailability';
   /** The city, zone or district that is not served; undefined when the service refused without naming it by id. */
   readonly place: UnservedPlace | undefined;
-  /** Whether `resolveAddress` found it (`'client'`) or the service refused the address (`'server'`). */
-  readonly source: 'client' | 'server';
 
   constructor(
     issues: readonly ValidationIssue[],
@@ -46,6 +44,5 @@ export class AddressNotServedError extends ValidationError {
     super(issues, options);
     this.availability = options.availability;
     this.place = options.place;
-    this.source = options.source ?? 'client';
   }
 }

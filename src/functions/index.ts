@@ -12,7 +12,14 @@ export { EDITABLE_STATES, MAX_AIRWAY_BILLS } from '../catalogue/limits.js';
 export { DeliveryCore } from '../core/delivery-core.js';
 export type { Operation } from '../core/operation.js';
 export { type Business, createBusiness, type PickupLocation, updatePickupLocations } from './businesses/setup.js';
-export { type AirwayBillFile, type AirwayBillOptions, type AirwayBillTarget, getAirwayBillFiles, getAirwayBills } from './deliveries/airway-bills.js';
+export {
+  type AirwayBillFile,
+  type AirwayBillFilesPartial,
+  type AirwayBillOptions,
+  type AirwayBillTarget,
+  getAirwayBillFiles,
+  getAirwayBills,
+} from './deliveries/airway-bills.js';
 export {
   type BulkChunkOutcome,
   type BulkCreatedDelivery,
@@ -41,6 +48,7 @@ export {
   getDelivery,
   listDeliveries,
   type PagedReadOptions,
+  type PagingTally,
   searchDeliveries,
 } from './deliveries/reads.js';
 export type { CreatedDelivery, DeliveryAddressRecord, DeliveryRecord, NamedPlace, ReceiverRecord, TimelineStep } from './deliveries/records.js';

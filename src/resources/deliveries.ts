@@ -28,19 +28,29 @@ export class DeliveriesResource extends Namespace {
    * pdf }] }`. Pass the orders as read (`get`, `list`) and those the service will not print (Cash
    * Collection, Customer Return Pickup, finished orders) are refused before anything is sent, by
    * their index; tracking numbers alone are sent as they are (the service leaves out what it will
-   * not print, silently).
+   * not print, silently). `totalTimeout` bounds the whole call, every request of it.
    *
-   * @throws `ValidationError` listing every order refused, nothing sent; the errors of
-   * `airwayBills` for each request (a read: ask again).
+   * A request that fails (after its retries: a read, so it is retried like any) ends the call with a
+   * `PartialResultError` whose `partial` holds the files already printed and the tracking numbers
+   * not printed (`{ files, notPrinted }`), and whose `cause` is the failure: print `notPrinted` again.
+   *
+   * @throws `ValidationError` listing every order refused, nothing sent; `PartialResultError` when a
+   * request fails, with what was printed before it.
    *
    * @example
    * ```ts
    * import { writeFile } from 'node:fs/promises';
+   * import type { AirwayBillFilesPartial } from 'delivery-sdk';
    *
    * const todays = [];
    * for await (const order of client.deliveries.list({ stateCodes: [DeliveryState.PickupRequested] })) todays.push(order);
-   * const { files } = await client.deliveries.airwayBillFiles(todays, { size: 'A6' });
-   * for (const [i, { pdf }] of files.entries()) await writeFile(`labels-${i + 1}.pdf`, pdf);
+   * try {
+   *   const { files } = await client.deliveries.airwayBillFiles(todays, { size: 'A6' });
+   *   for (const [i, { pdf }] of files.entries()) await writeFile(`labels-${i + 1}.pdf`, pdf);
+   * } catch (err) {
+   *   if (!(err instanceof PartialResultError)) throw err;
+   *   const { files, notPrinted } = err.partial as AirwayBillFilesPartial; // save the files, print notPrinted again
+   * }
    * ```
    */
   airwayBillFiles(orders: readonly AirwayBillTarget[], labelOptions?: AirwayBillOptions, options?: RequestOptions): Promise<{ files: AirwayBillFile[] }> {
@@ -166,10 +176,13 @@ export class DeliveriesResource extends Namespace {
    * the cash-on-delivery risk: `{ total, delivered, returned, pending, rate }`, `rate` being
    * delivered over delivered and returned (undefined for a new customer). The phone is searched in
    * each of its spellings (`01011112222`, `+201011112222`, Arabic digits), as the service stores it
-   * as typed. Bounded by `maxPages` (default 20) and by `totalTimeout`, the whole read.
+   * as typed. Bounded by `maxPages` (default 20) and by `totalTimeout`, the whole read. Each order
+   * is counted once: when the service answers an order again on a later page, `repeated` says how
+   * many were skipped.
    *
    * @throws `ValidationError` for a phone that is not one, before sending.
-   * @throws `PagingError` past `maxPages`.
+   * @throws `PartialResultError` when a page fails after others were read: `partial` is the history
+   * of the orders counted so far, `cause` the failure (a `PagingError` past `maxPages`, a `TimeoutError`).
    *
    * @example
    * ```ts
@@ -221,7 +234,8 @@ export class DeliveriesResource extends Namespace {
    * Every order matching `filter`, page after page: `for await (const order of ...)`. It asks for
    * the next page only as you read on, and stops on a page shorter than the page size (never on
    * `count`, which the service has been seen to send as 0 with a full page). `filter.page` says
-   * where to start.
+   * where to start. Each order is yielded once: one the service answers again on a later page (the
+   * same `_id` or tracking number) is skipped.
    *
    * @throws `PagingError` when the service answers a page with the orders of the page before (it
    * ignored `page`), or past `options.maxPages` (default 1,000): the orders read so far were yielded.
@@ -285,14 +299,18 @@ export class DeliveriesResource extends Namespace {
    * of its chunk, is in its chunk's `failed` with `mayExist: false`, and the others are sent.
    * `outcome.progress` (and `onProgress`) has the totals.
    *
-   * Nothing is sent before the iteration starts, and breaking out of the loop stops reading the
-   * input: chunks in flight finish, and leaving the loop waits for them; their outcomes, which the
-   * loop does not yield, go to `onSettled` (called for every chunk sent, yielded or not): no created
-   * order goes unreported. When the upload stops early (an abort, an error every chunk would get
-   * such as `AuthenticationError`, your iterable throwing, `onProgress` throwing), the loop throws
-   * that error after the outcomes of every chunk sent.
+   * Nothing is sent before the iteration starts, nor between two pulls beyond the chunks already
+   * in flight. Each chunk's outcome goes to `onSettled` as soon as it settles, pulled or not, so an
+   * iterator that is dropped mid-loop still reports what its chunks in flight created. Breaking out
+   * of the loop stops reading the input: chunks in flight finish, and leaving the loop waits for
+   * them. Without `onSettled`, when those chunks created orders (or may have), leaving the loop
+   * (`break`, `return`) throws a `BulkCreationError` carrying them: no created order goes
+   * unreported. When the upload stops early (an abort, an error every chunk would get such as
+   * `AuthenticationError`, your iterable throwing, `onProgress` throwing), the loop throws that
+   * error after the outcomes of every chunk sent.
    *
    * @throws `ValidationError` on the first read, for an input that is not a list of orders.
+   * @throws `BulkCreationError` from a `break` (the iterator's `return()`) without `onSettled`, carrying the orders created by chunks the loop never yielded.
    *
    * @example
    * ```ts
@@ -314,19 +332,24 @@ export class DeliveriesResource extends Namespace {
   /**
    * Cancels an order (`DELETE /deliveries/business/{id}/terminate`). The service allows it only
    * before the order is on its way (the official plugin offers it while the order is "Pickup
-   * requested" or "Created"). Pass the tracking number or `_id`.
+   * requested" or "Created"). Pass the tracking number or `_id`, or the order as read (from `get`
+   * or `list`): then an order already finished (delivered, returned, terminated, lost) is refused
+   * before anything is sent.
    *
    * @throws `AuthenticationError` (401) or `PermissionDeniedError` (403) whose message names the
    * likely cause: a key without full access; `OrderStateError` (`source: 'server'`) when the service
-   * refuses because of the order's state.
+   * refuses because of the order's state, and (`source: 'client'`, nothing sent) for an order read
+   * in a final state.
    *
    * @example
    * ```ts
    * await client.deliveries.terminate('70000012');
+   * const order = await client.deliveries.get('70000013');
+   * await client.deliveries.terminate(order);
    * ```
    */
-  terminate(trackingNumberOrId: string, options?: RequestOptions): APIPromise<DeliveryChangeResult> {
-    return this.call(afterCreate, 'terminateDelivery', trackingNumberOrId, options);
+  terminate(trackingNumberOrOrder: DeliveryTarget, options?: RequestOptions): APIPromise<DeliveryChangeResult> {
+    return this.call(afterCreate, 'terminateDelivery', trackingNumberOrOrder, options);
   }
 
   /**
@@ -373,12 +396,17 @@ export class DeliveriesResource extends Namespace {
   /**
    * Reads the order (`get`) until its state is one `until` accepts (default: a final state,
    * `isFinalState`) and resolves with the order as last read. Between reads it waits `pollInterval`
-   * (10 s), then half as long again each time, up to `maxPollInterval` (5 min). The whole wait is
-   * bounded by `totalTimeout` (the call's, else the client's 2 minutes: pass a longer one to wait
-   * for a delivery) and by `signal`. Meant for scripts and tests; a server reacts to webhooks instead.
+   * (10 s), then half as long again each time, up to `maxPollInterval` (5 min), and never past what
+   * is left of the wait: a `totalTimeout` shorter than the interval still gets a last read before
+   * it ends. The whole wait is bounded by `totalTimeout` (the call's, else the client's 2 minutes:
+   * pass a longer one to wait for a delivery) and by `signal`. A read that fails for now (a 5xx, a
+   * lost connection, a 429) is read again at the next poll, within `totalTimeout`, as any read is
+   * retried. Meant for scripts and tests; a server reacts to webhooks instead.
    *
-   * @throws `TimeoutError` when `totalTimeout` runs out first (its message names the last state read),
-   * `RequestAbortedError` when `signal` aborts, and the errors of `get` (`NotFoundError`).
+   * @throws `TimeoutError` when `totalTimeout` runs out first (its message names the last state read,
+   * its `cause` the last failed read, if any), `RequestAbortedError` when `signal` aborts, a
+   * `DeliveryError` whose `cause` is what `until` threw, and the errors of `get` that another read
+   * would meet too (`NotFoundError`, `AuthenticationError`).
    *
    * @example
    * ```ts

@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import type { CheckResult } from '../core/input.js';
 import { ErrorCode } from '../errors/codes.js';
 import { type OrderAddress, orderAddressSchema, type PickupLocationEntry, pickupLocationShape } from './address.js';
-import { codedRule, filledText, object, optional, phoneText, rule } from './fields.js';
+import { changeShape, codedRule, contactPhone, filledText, object, optional, rule } from './fields.js';
 import { checkWith, rejected } from './issues.js';
 import { lazy } from './lazy.js';
 import {
@@ -22,15 +22,20 @@ import {
   specsSchema,
 } from './order-parts.js';
 import { isPickupDate, PICKUP_TIME_SLOTS, type PickupDate, type PickupTimeSlot } from './pickup-date.js';
-import { isPhoneNumber, isRecord, PHONE_RULE, shown } from './predicates.js';
+import { isRecord, shown } from './predicates.js';
 
-/** What `deliveries.update` may change (the fields the integrations send). `null` means "not given", as for every optional field. */
+/**
+ * What `deliveries.update` may change (the fields the integrations send). A field left out is kept;
+ * `null` clears an optional one (`notes`), and is refused for one the order needs.
+ */
 export interface DeliveryChanges {
   notes?: string | null | undefined;
-  receiver?: Contact | null | undefined;
-  dropOffAddress?: OrderAddress | null | undefined;
-  /** Checked against the limits of the order's type when you pass the order you read; else against ±30000 EGP. */
-  cod?: number | null | undefined;
+  /** Left out to keep it; never null, which would wipe the order's customer. */
+  receiver?: Contact | undefined;
+  /** Left out to keep it; never null, which would wipe the order's address. */
+  dropOffAddress?: OrderAddress | undefined;
+  /** Checked against the limits of the order's type when you pass the order you read; else against ±30000 EGP. Left out to keep it, never null. */
+  cod?: number | undefined;
   goodsInfo?: GoodsInfo | null | undefined;
   specs?: PackageSpecs | null | undefined;
   businessReference?: string | null | undefined;
@@ -39,7 +44,7 @@ export interface DeliveryChanges {
 /** Who the courier meets at a pickup. */
 export interface PickupContact {
   name: string;
-  /** 8 to 15 digits, an optional leading `+`, spaces or dashes between. */
+  /** 8 to 15 digits, an optional leading `+`, spaces or dashes between; sent digits only, an Egyptian number as `01…`. */
   phone: string;
   email?: string | null | undefined;
 }
@@ -49,7 +54,10 @@ export interface PickupLocationInput extends PickupLocationEntry {
   contactPerson?: PickupContact | undefined;
 }
 
-/** Changes to a pickup location (`PUT /pickup-locations/{id}`): any of its fields. */
+/**
+ * Changes to a pickup location (`PUT /pickup-locations/{id}`): any of its fields. One left out is
+ * kept; `districtId`, `firstLine` and `contactPerson`, which a location needs, are never null.
+ */
 export type PickupLocationChanges = Partial<PickupLocationInput>;
 
 /** A pickup request (`POST /pickups`). Fields the SDK does not list (`packageType`, `repeatedData`, ...) are sent as given. */
@@ -97,12 +105,14 @@ function codSchemaFor(typeCode: unknown) {
   );
 }
 
+// `receiver`, `dropOffAddress` and `cod` may be left out, never null: the service would store null
+// over the order's customer, address or amount to collect. The others may be null (cleared).
 const changesSchema = (typeCode: unknown) =>
   object({
     notes: optional(z.string()),
-    receiver: optional(contactSchema()),
-    dropOffAddress: optional(orderAddressSchema()),
-    cod: optional(codSchemaFor(typeCode)),
+    receiver: z.optional(contactSchema()),
+    dropOffAddress: z.optional(orderAddressSchema()),
+    cod: z.optional(codSchemaFor(typeCode)),
     goodsInfo: optional(goodsInfoSchema()),
     specs: optional(specsSchema()),
     businessReference: optional(z.string()),
@@ -121,7 +131,7 @@ export function checkChanges(input: unknown, typeCode: unknown, skip: ReadonlySe
   return checkWith(changesSchema(typeCode), input, CHANGES_SUBJECT, skip) as CheckResult<DeliveryChanges>;
 }
 
-const contactPersonSchema = lazy(() => object({ name: filledText(), phone: phoneText(isPhoneNumber, PHONE_RULE), email: optional(z.string()) }));
+const contactPersonSchema = lazy(() => object({ name: filledText(), phone: contactPhone(), email: optional(z.string()) }));
 const pickupFields = () => ({
   businessLocationId: filledText(),
   scheduledDate: z.string().check(rule(isPickupDate, DATE_RULE)),
@@ -131,28 +141,16 @@ const pickupFields = () => ({
   numberOfParcels: optional(z.number().check(rule((n: number) => Number.isSafeInteger(n) && n >= 1, 'must be a whole number, 1 or more'))),
 });
 const pickupSchema = lazy(() => object(pickupFields()));
-const pickupChangesSchema = lazy(() => {
-  const fields = pickupFields();
-  return object({
-    businessLocationId: z.optional(fields.businessLocationId),
-    scheduledDate: z.optional(fields.scheduledDate),
-    scheduledTimeSlot: z.optional(fields.scheduledTimeSlot),
-    contactPerson: z.optional(fields.contactPerson),
-    notes: fields.notes,
-    numberOfParcels: fields.numberOfParcels,
-  });
-});
+const pickupChangesSchema = lazy(() => object(changeShape(pickupFields())));
 
 /** Internal: A pickup request checked before sending. */
 export function checkPickup(input: unknown, skip: ReadonlySet<number>): CheckResult<PickupInput> {
   return checkWith(pickupSchema(), input, 'Invalid pickup', skip) as CheckResult<PickupInput>;
 }
 
-const pickupLocationSchema = lazy(() => object({ ...pickupLocationShape(), contactPerson: optional(contactPersonSchema()) }));
-const pickupLocationChangesSchema = lazy(() => {
-  const shape: Record<string, z.core.SomeType> = { ...pickupLocationShape(), contactPerson: contactPersonSchema() };
-  return object(Object.fromEntries(Object.entries(shape).map(([name, field]) => [name, optional(field)])));
-});
+// `contactPerson` may be left out of a new location, never null: the courier needs someone to meet.
+const pickupLocationSchema = lazy(() => object({ ...pickupLocationShape(), contactPerson: z.optional(contactPersonSchema()) }));
+const pickupLocationChangesSchema = lazy(() => object(changeShape({ ...pickupLocationShape(), contactPerson: contactPersonSchema() })));
 
 /** Internal: A pickup location to add, checked before sending. */
 export function checkPickupLocation(input: unknown): CheckResult<PickupLocationInput> {

@@ -12,10 +12,8 @@ import { type OrderFamily, orderTypesOf, sendsAsWritten } from './order-fast.js'
 /** The schema modules, as `import('./on-demand.js')` gives them. */
 export type Schemas = typeof import('./on-demand.js');
 
+/** The checks' loader of the schemas (resolve-address.ts has its own, so a lookup page carries no order check). */
 const schemas = onFirstUse(() => import('./on-demand.js'));
-
-/** The one on-demand loader of the schemas: nothing else imports them at run time. */
-export const loadSchemas = (): Promise<Schemas> => schemas.load();
 
 /** A check whose verdict is the schemas': at once once they are loaded, else when they arrive. */
 /* @__NO_SIDE_EFFECTS__ */

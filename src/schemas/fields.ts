@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import type { ErrorCode } from '../errors/codes.js';
-import { asciiDigits, isFilled, isHttpUrl, isRecord } from './predicates.js';
+import { asciiDigits, canonicalPhone, isFilled, isHttpUrl, isPhoneNumber, isRecord, PHONE_RULE } from './predicates.js';
 
 /** Reports one issue from a cross-field rule; `path` is relative to the object the rule is on. */
 type Report = (path: ReadonlyArray<string | number>, message: string, errorCode?: ErrorCode) => void;
@@ -82,6 +82,18 @@ export function optional<T extends z.core.SomeType>(schema: T): z.ZodMiniOptiona
   return z.optional(z.nullable(schema));
 }
 
+/**
+ * The fields of a change to something made with `shape` (a pickup location, a pickup): each may be
+ * left out, and one the create requires may not be `null`, which the service would store over
+ * the value it has (a location's `districtId`, its `firstLine`); the others may, as ever.
+ * @internal
+ */
+export function changeShape(shape: Readonly<Record<string, z.core.SomeType>>): Record<string, z.core.SomeType> {
+  return Object.fromEntries(Object.entries(shape).map(([name, field]) => [name, isOptional(field) ? field : z.optional(field)]));
+}
+
+const isOptional = (field: z.core.SomeType): boolean => (field as z.core.$ZodType)._zod.def.type === 'optional';
+
 /** @internal A string with something in it besides whitespace. */
 export const filledText = (): z.ZodMiniString => z.string().check(rule<string>(isFilled, 'must not be empty'));
 
@@ -93,10 +105,19 @@ export const secretText = (): z.ZodMiniString =>
 
 /**
  * @internal A phone number field: Arabic-Indic and Persian digits (`٠١٠...`) are sent as ASCII
- * ones; `holds` is the rule it must then meet.
+ * ones; `holds` is the rule it must then meet. The account's own phones (registration, the
+ * one-time code) are sent so, as typed otherwise.
  */
 export const phoneText = (holds: (value: string) => boolean, message: string): z.ZodMiniString =>
   z.string().check(z.overwrite(asciiDigits), rule(holds, message));
+
+/**
+ * @internal A customer's or a contact's phone (an order's `receiver`, a pickup's or a location's
+ * `contactPerson`): a phone number ({@link isPhoneNumber}), sent in its one canonical form
+ * ({@link canonicalPhone}: digits only, an Egyptian number as `01…`), so that the service stores
+ * one spelling and a search by phone finds it.
+ */
+export const contactPhone = (): z.ZodMiniString => z.string().check(z.overwrite(asciiDigits), rule(isPhoneNumber, PHONE_RULE), z.overwrite(canonicalPhone));
 
 /** @internal An absolute http(s) URL; with a code, its failure carries it (2151 for image URLs). */
 export function httpUrl(message: string, errorCode?: ErrorCode): z.ZodMiniString {

@@ -2,8 +2,9 @@
  * The order rules of order.ts, order-parts.ts and address.ts as plain reads: a check that
  * allocates nothing, run by the checking step (check.ts) on the wire form of every order before
  * the schemas. It answers one question: is this order valid, and is it sent exactly as it is?
- * When it is, its JSON text is the body. When it is not (a broken rule, a phone typed in
- * Arabic-Indic digits, which the schemas write in ASCII, an own `__proto__` key, which they drop),
+ * When it is, its JSON text is the body. When it is not (a broken rule, a phone not in its one
+ * form, such as `+20 10…` or Arabic-Indic digits, which the schemas write as `010…`, an own
+ * `__proto__` key, which they drop),
  * the schemas run and produce the error, or the value to send.
  *
  * No zod here: a page that only ever sends valid orders never needs it (see check.ts).
@@ -11,7 +12,7 @@
  * that this file and the schemas agree: keep them in step.
  */
 import { ErrorCode } from '../errors/codes.js';
-import { COD_LIMIT, isAsciiPhoneNumber, isFilled, isHeaderName, isHttpUrl, isSafeHeaderValue } from './predicates.js';
+import { COD_LIMIT, isCanonicalPhone, isFilled, isHeaderName, isHttpUrl, isSafeHeaderValue } from './predicates.js';
 
 type Fields = Record<string, unknown>;
 
@@ -53,7 +54,7 @@ function contact(value: unknown): boolean {
     optionalText(value['firstName']) &&
     optionalText(value['lastName']) &&
     optionalText(value['email']) &&
-    (isAbsent(phone) || (typeof phone === 'string' && isAsciiPhoneNumber(phone)))
+    (isAbsent(phone) || (typeof phone === 'string' && isCanonicalPhone(phone)))
   );
 }
 

@@ -1,9 +1,9 @@
 /** The parts of an order body other than its addresses, with their schemas. */
 import * as z from 'zod/mini';
 import { ErrorCode } from '../errors/codes.js';
-import { codedRule, crossField, dropUndefined, httpUrl, object, openObject, optional, phoneText, rule } from './fields.js';
+import { codedRule, contactPhone, crossField, dropUndefined, httpUrl, object, openObject, optional, rule } from './fields.js';
 import { MAX_LISTED_ISSUES, unlistedIssue } from './issues.js';
-import { COD_LIMIT, isFilled, isHeaderName, isPhoneNumber, isRecord, isSafeHeaderValue, PHONE_RULE, shown } from './predicates.js';
+import { COD_LIMIT, isFilled, isHeaderName, isRecord, isSafeHeaderValue, shown } from './predicates.js';
 
 /**
  * `specs.packageType`: the kind of package. The service's own integrations send `Parcel`,
@@ -34,7 +34,10 @@ export interface PackageSpecs {
 export interface Contact {
   firstName?: string | null | undefined;
   lastName?: string | null | undefined;
-  /** 8 to 15 digits, an optional leading `+`, spaces or dashes between: `01012345678`, `+20 10 1234 5678`, `+966501234567`. */
+  /**
+   * 8 to 15 digits, an optional leading `+`, spaces or dashes between: `01012345678`, `+20 10 1234 5678`,
+   * `+966501234567`. Sent in one form, digits only, an Egyptian number as `01…` (`01012345678`, `966501234567`).
+   */
   phone?: string | null | undefined;
   email?: string | null | undefined;
 }
@@ -105,7 +108,7 @@ export function contactSchema() {
   return object({
     firstName: optionalText(),
     lastName: optionalText(),
-    phone: optional(phoneText(isPhoneNumber, PHONE_RULE)),
+    phone: optional(contactPhone()),
     email: optionalText(),
   });
 }

@@ -97,25 +97,80 @@ export const isPhoneNumber = (value: string): boolean => isPhoneLength(phoneDigi
 /** What a value that is no {@link isPhoneNumber} breaks, in every message that says so. */
 export const PHONE_RULE = 'must be a phone number: 8 to 15 digits, optionally a leading + and spaces or dashes between them';
 
-/** A phone number written in ASCII digits only: sent as it is, since the schemas would change no digit of it. */
-export const isAsciiPhoneNumber = (value: string): boolean => isPhoneLength(phoneDigits(value, false));
+/** A phone as people write it, in ASCII digits, separators dropped: `+201012345678`, `0020…`, `0101…`. */
+function compactPhone(value: string): string {
+  const typed = asciiDigits(value.trim());
+  const digits = typed.replace(/[^0-9]/g, '');
+  return typed.startsWith('+') ? `+${digits}` : digits;
+}
+
+// An Egyptian number after its country code 20: a mobile (1 then 9 digits) or a landline.
+const EGYPT_INTERNATIONAL = /^(?:\+|00)20(\d{7,13})$/;
+const EGYPT_MOBILE_WITHOUT_PLUS = /^20(1\d{9})$/;
+const EGYPT_MOBILE_WITHOUT_ZERO = /^1[0125]\d{8}$/;
 
 /**
- * Every spelling the service may have stored a phone in: as typed (trimmed), and for an Egyptian
- * number its national (`01011112222`) and international (`+201011112222`) forms, ASCII digits
- * without separators. The one home for "the same customer's phone", for searches by phone.
+ * A phone in the one form the SDK sends for orders, pickups and pickup locations, and searches by:
+ * ASCII digits only, no separators. An Egyptian number in its national form, `0` then the number,
+ * as the service's own SDKs and the integrations send it (`+20 10 1234 5678`, `0020-10-1234-5678`,
+ * `201012345678`, `1012345678` and `٠١٠١٢٣٤٥٦٧٨` are all `01012345678`; `+20 2 2345 6789` is
+ * `0223456789`); any other number written with an international prefix (`+`, `00`) as its
+ * country code and number (`+966 50 123 4567` is `966501234567`); any other phone as its digits.
+ * A value that is no phone ({@link isPhoneNumber}) is returned as it is. docs/assumptions.md says why.
+ */
+export function canonicalPhone(value: string): string {
+  if (!isPhoneNumber(value)) return value;
+  // Again until nothing changes (`+0020…` is `0020…`, then `20…`, then `0…`): the form is a fixed point.
+  let form = oneStep(value);
+  for (let steps = 0, next = oneStep(form); next !== form && steps < 4; steps++, next = oneStep(form)) form = next;
+  return form;
+}
+
+/** One step of {@link canonicalPhone}, on a phone. */
+function oneStep(value: string): string {
+  const compact = compactPhone(value);
+  const digits = compact.replace('+', '');
+  const egyptian = EGYPT_INTERNATIONAL.exec(compact)?.[1] ?? EGYPT_MOBILE_WITHOUT_PLUS.exec(compact)?.[1];
+  const national = egyptian === undefined ? undefined : `0${egyptian.replace(/^0+/, '')}`;
+  if (national !== undefined && isPhoneLength(national.length)) return national;
+  if (EGYPT_MOBILE_WITHOUT_ZERO.test(compact)) return `0${compact}`;
+  const international = compact.startsWith('+') ? digits : compact.startsWith('00') ? digits.slice(2) : digits;
+  return isPhoneLength(international.length) ? international : digits;
+}
+
+/** A phone already in {@link canonicalPhone}'s form: sent as it is, since the schemas would change nothing of it. */
+export function isCanonicalPhone(value: string): boolean {
+  const length = value.length;
+  if (length < 8 || length > 15) return false;
+  for (let i = 0; i < length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  // A national number (`0` then not `0`): no step of the form changes it. The common case, on every order sent.
+  if (value.charCodeAt(0) === 48 && value.charCodeAt(1) !== 48) return true;
+  return canonicalPhone(value) === value;
+}
+
+/**
+ * Every spelling of a phone to search by: its {@link canonicalPhone} form (how the SDK sends it,
+ * so every order the SDK created for it), as typed (trimmed), and for an Egyptian number its
+ * international forms (`+201011112222`, `201011112222`), for orders created elsewhere. Orders
+ * created elsewhere with other separators (`010 1111 2222`) are not found: docs/orders.md. The
+ * one home for "the same customer's phone", for searches by phone.
  */
 export function phoneSpellings(phone: string): string[] {
   const typed = phone.trim();
-  const digits = asciiDigits(typed).replace(/[\s\-.()]/g, '');
-  const national = /^(?:\+20|0020|20)(1\d{9})$/.exec(digits)?.[1] ?? /^0(1\d{9})$/.exec(digits)?.[1];
-  const spellings = national === undefined ? [typed, digits] : [typed, `0${national}`, `+20${national}`];
+  const canonical = canonicalPhone(typed);
+  const compact = compactPhone(typed);
+  const spellings = [canonical, typed];
+  if (/^01\d{9}$/.test(canonical) || EGYPT_INTERNATIONAL.test(compact)) spellings.push(`+20${canonical.slice(1)}`, `20${canonical.slice(1)}`);
+  else if (/^(?:\+|00)/.test(compact) && isPhoneNumber(typed)) spellings.push(`+${canonical}`);
   return [...new Set(spellings.filter((spelling) => spelling !== ''))];
 }
 
-/** The receiver phone of an element, trimmed, or `undefined` without one. */
+/** The receiver phone of an element, in the form the SDK sends it ({@link canonicalPhone}; trimmed when it is no phone), or `undefined` without one. */
 export function receiverPhoneOf(order: unknown): string | undefined {
   const receiver = isRecord(order) ? order['receiver'] : undefined;
   const phone = isRecord(receiver) ? receiver['phone'] : undefined;
-  return isFilled(phone) ? phone.trim() : undefined;
+  return isFilled(phone) ? canonicalPhone(phone.trim()) : undefined;
 }

@@ -1,7 +1,7 @@
 import { type DeliveryState, isKnownState } from '../catalogue/states.js';
 import { MAX_TIMER } from '../core/deadline.js';
 import type { DeliveryTelemetry, WebhookTelemetry } from '../core/telemetry.js';
-import { ConfigurationError } from '../errors/base.js';
+import { ConfigurationError, DeliveryError } from '../errors/base.js';
 import { compileWebhookAuth, headersMatch, readArgument, type WebhookAuth } from './auth.js';
 import { WebhookPayloadError } from './errors.js';
 import type { WebhookEvent, WebhookEventFor } from './event.js';
@@ -112,6 +112,16 @@ export function createWebhookHandler(options: WebhookHandlerOptions = {}): (requ
 export function webhookRequestHandler(given: WebhookHandlerOptions = {}): (request: Request, parsed?: ParsedBody) => Promise<Response> {
   // Read once, into an object of the SDK's own: a getter cannot answer differently later.
   const options: WebhookHandlerOptions = readArgument('options', () => ({ ...given }));
+  try {
+    return handlerOf(options);
+  } catch (error) {
+    // An option that cannot be read (a revoked Proxy as `auth`, a Proxy whose traps throw as `on`): the caller's mistake, typed.
+    if (error instanceof DeliveryError) throw error;
+    throw new ConfigurationError('createWebhookHandler options: an option could not be read', { cause: error });
+  }
+}
+
+function handlerOf(options: WebhookHandlerOptions): (request: Request, parsed?: ParsedBody) => Promise<Response> {
   // An empty list (every key filtered out, e.g. an unset environment variable) must not mean "accept anyone".
   if (Array.isArray(options.auth) && options.auth.length === 0)
     throw new ConfigurationError('auth: an empty list of keys accepts every webhook; omit auth for that');

@@ -1,6 +1,6 @@
 import { isAfterFinalState, isFinalState } from '../catalogue/states.js';
 import { FAILED_ATTEMPT_TRANSITIONS, FULFILLMENT_TRANSITIONS } from '../catalogue/transitions.js';
-import { ConfigurationError } from '../errors/base.js';
+import { ConfigurationError, DeliveryError } from '../errors/base.js';
 import { readArgument } from './auth.js';
 import { TrackerStoreError, WebhookPayloadError } from './errors.js';
 import type { WebhookEvent } from './event.js';
@@ -178,6 +178,19 @@ function compareEvents(a: WebhookEvent, b: WebhookEvent): number {
   return keyA < keyB ? -1 : keyA > keyB ? 1 : 0;
 }
 
+/**
+ * `read` on an event the caller passed: a Proxy or a getter that throws (a revoked Proxy) is a
+ * `WebhookPayloadError`, as any other event not from `parseWebhookEvent`, never a TypeError.
+ */
+function readingEvent<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (cause) {
+    if (cause instanceof DeliveryError) throw cause;
+    throw new WebhookPayloadError('track: the event could not be read; pass an event from parseWebhookEvent', { cause });
+  }
+}
+
 /** A caller's mistake (an event not from `parseWebhookEvent`) as a typed error, not a TypeError further down. */
 function checkEvent(event: WebhookEvent): void {
   if (typeof event !== 'object' || event === null)
@@ -257,15 +270,14 @@ function memoryTracker(maxOrders: number): OrderTracker {
 
   return {
     track(event) {
-      checkEvent(event);
-      const { trackingNumber } = event;
+      // Every field the tracker reads, read first: an event that cannot be read changes nothing.
+      const { trackingNumber, id } = readingEvent(() => (checkEvent(event), { trackingNumber: event.trackingNumber, id: eventId(event) }));
       let log = orders.get(trackingNumber);
       if (log === undefined) log = { events: [], seen: new Set() };
       else orders.delete(trackingNumber);
       orders.set(trackingNumber, log);
       if (orders.size > maxOrders) orders.delete(orders.keys().next().value as string);
       const previous = log.events.at(-1);
-      const id = eventId(event);
       const stale = previous !== undefined && compareEvents(event, previous) < 0;
       if (log.seen.has(id))
         return toldVerdict(event, { changed: false, duplicate: true, stale, current: previous ?? event, previous, version: log.events.length });
@@ -289,11 +301,10 @@ function memoryTracker(maxOrders: number): OrderTracker {
 function storeTracker(store: OrderTrackerStore): AsyncOrderTracker {
   return {
     async track(event) {
-      checkEvent(event);
-      const { trackingNumber } = event;
-      const timeStamp = timeOf(event);
-      const body = encode(event);
-      const id = eventId(event);
+      const { trackingNumber, timeStamp, body, id } = readingEvent(() => {
+        checkEvent(event);
+        return { trackingNumber: event.trackingNumber, timeStamp: timeOf(event), body: encode(event), id: eventId(event) };
+      });
       // The store keeps `raw` and every instance reads it back: it must say what the event says.
       const reread = parseWebhookEvent(body);
       if (reread.trackingNumber !== trackingNumber || eventId(reread) !== id)

@@ -1,8 +1,8 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const start = (args: string[] = [], env: Record<string, string> = {}): ChildProcessWithoutNullStreams =>
@@ -90,10 +90,32 @@ describe('delivery-sdk-sandbox CLI', { timeout: START_MS + 30_000 }, () => {
       // The token's file holds it, and only its owner may read it.
       expect(readFileSync(tokenFile, 'utf8').trim()).toBe(token);
       expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+      // In a directory of its own that only its owner may enter or write to, not at a path another user can guess.
+      expect(dirname(tokenFile)).not.toBe(tmpdir());
+      expect(dirname(dirname(tokenFile))).toBe(tmpdir());
+      expect(statSync(dirname(tokenFile)).mode & 0o777).toBe(0o700);
     } finally {
       await stop(child);
     }
     expect(existsSync(tokenFile)).toBe(false);
+    expect(existsSync(dirname(tokenFile))).toBe(false);
+  });
+
+  it('starts although another user planted a file and a directory where the token file used to go (issue 40)', async () => {
+    const port = await freePort();
+    const planted = [join(tmpdir(), `delivery-sdk-sandbox-${port}.token`), join(tmpdir(), 'delivery-sdk-sandbox-')];
+    mkdirSync(planted[0] as string, { recursive: true });
+    writeFileSync(join(planted[0] as string, 'blocker'), 'x');
+    writeFileSync(planted[1] as string, 'x');
+    const child = start(['--port', String(port)]);
+    try {
+      const { tokenFile, token } = await started(child);
+      expect(readFileSync(tokenFile, 'utf8').trim()).toBe(token);
+      expect(planted.every((path) => existsSync(path))).toBe(true);
+    } finally {
+      await stop(child);
+      for (const path of planted) rmSync(path, { recursive: true, force: true });
+    }
   });
 
   it('reads the API key and the webhook secret from files or the environment; given as arguments they work, with a warning', async () => {

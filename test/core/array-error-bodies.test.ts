@@ -1,8 +1,9 @@
-// The service's validator answers a 400 with a bare array, `[{ message, path, type }]`: its text
-// goes into err.message and its paths into err.issues, and the sandbox answers the same way when
-// its own validator refuses a field of the wrong type.
+// The service's validator answers a 400 with a bare array, `[{ message, path, type }]`: a refusal
+// of fields, an InvalidRequestError (a ValidationError, source 'server') whose message has the
+// text and whose issues have the paths; the sandbox answers the same way when its own validator
+// refuses a field of the wrong type. A body that names no field stays an ApiError.
 import { describe, expect, it } from 'vitest';
-import { ApiError, DeliveryType } from '../../src/index.js';
+import { ApiError, DeliveryType, InvalidRequestError } from '../../src/index.js';
 import { createSandbox } from '../../src/testing/index.js';
 import { validationArray400 } from '../fixtures/real/answers/validation-array-400.js';
 import { BASE, HttpResponse, http, makeClient, rejection, useMockServer } from '../support/mock-api.js';
@@ -14,13 +15,18 @@ const order = {
 } as const;
 
 const apiErrorOf = (call: Promise<unknown>): Promise<ApiError> => rejection(call, ApiError);
+const refusalOf = async (call: Promise<unknown>): Promise<InvalidRequestError> => {
+  const error = await rejection(call, InvalidRequestError);
+  expect(error.source).toBe('server');
+  return error;
+};
 
 describe('an error body that is the validator array', () => {
   const server = useMockServer();
 
   it('puts every message in err.message and every path, split into segments, in err.issues', async () => {
     server.use(http.post(`${BASE}/deliveries`, () => HttpResponse.json(validationArray400.body, { status: validationArray400.status })));
-    const error = await apiErrorOf(makeClient().deliveries.create(order, { validate: false }));
+    const error = await refusalOf(makeClient().deliveries.create(order, { validate: false }));
     expect(error.status).toBe(400);
     expect(error.body).toEqual(validationArray400.body);
     expect(error.issues).toEqual(validationArray400.issues);
@@ -32,7 +38,7 @@ describe('an error body that is the validator array', () => {
   it('shows the first ten messages and counts the rest', async () => {
     const body = Array.from({ length: 25 }, (_, i) => ({ message: `"items[${i}].sku" is required`, path: ['items', i, 'sku'], type: 'any.required' }));
     server.use(http.post(`${BASE}/deliveries`, () => HttpResponse.json(body, { status: 400 })));
-    const error = await apiErrorOf(makeClient().deliveries.create(order, { validate: false }));
+    const error = await refusalOf(makeClient().deliveries.create(order, { validate: false }));
     expect(error.issues).toHaveLength(25);
     expect(error.issues[24]?.path).toEqual(['items', 24, 'sku']);
     expect(error.message).toContain('"items[9].sku" is required; and 15 more');
@@ -66,7 +72,7 @@ describe('the sandbox', () => {
         [{ businessReference: 42 }, ['businessReference']],
       ];
       for (const [change, path] of cases) {
-        const error = await apiErrorOf(client.deliveries.create({ ...order, ...change } as never, { validate: false }));
+        const error = await refusalOf(client.deliveries.create({ ...order, ...change } as never, { validate: false }));
         expect(error.status).toBe(400);
         expect(Array.isArray(error.body)).toBe(true);
         expect(error.issues.map((issue) => issue.path)).toEqual([path]);

@@ -204,7 +204,7 @@ describe('a key the service echoes back is scrubbed from everything built out of
     ],
     [
       'a 400 with a validator array naming it',
-      'ApiError',
+      'InvalidRequestError',
       (sent) => ({
         status: 400,
         body: JSON.stringify([{ message: `"apiKey" ${sent[0]} is not allowed`, path: ['apiKey', String(sent[0])], type: 'any.unknown' }]),
@@ -291,6 +291,51 @@ describe('a key the service echoes back is scrubbed from everything built out of
       expect(inspect(error, { depth: Number.POSITIVE_INFINITY })).toContain('[redacted]');
     });
   }
+
+  /** Headers that echo the key: as a value (whole, base64, %-encoded), and in a header's name, which Fetch lower-cases. */
+  const ECHOING_HEADERS = (sent: string[]): Record<string, string> => ({
+    'x-echo': String(sent[0]),
+    'x-echo-base64': btoa(KEY),
+    'x-echo-encoded': encodeURIComponent(KEY).replace(/_/g, '%5F'),
+    [`x-key-${KEY}`]: 'present',
+    'x-request-id': 'req-1',
+  });
+  const headersHold = (headers: Iterable<[string, string]>): string[] =>
+    [...headers].flatMap(([name, value]) => [name, value]).filter((text) => text.toLowerCase().includes(KEY.toLowerCase()) || text.includes(btoa(KEY)));
+
+  for (const [configName, clientOptions, callOptions] of CONFIGS) {
+    it(`${configName}: withResponse() hands back an answer whose headers, names included, hold no key`, async () => {
+      answer = (sent) => ({ status: 200, headers: ECHOING_HEADERS(sent), body: JSON.stringify({ success: true, message: 'Success', data: { ok: true } }) });
+      const { client } = observedClient({ baseUrl, cache: false, ...clientOptions });
+      const { data, response } = await client.request<{ ok: boolean }>({ method: 'GET', path: '/echo' }, { ...callOptions }).withResponse();
+      expect(data).toEqual({ ok: true });
+      expect(headersHold(response.headers)).toEqual([]);
+      // Scrubbed, not dropped: the other headers, the status and the URL are the answer's.
+      expect(response.headers.get('x-request-id')).toBe('req-1');
+      expect(response.headers.get('x-echo')).toContain('[redacted]');
+      expect(response.headers.get('x-key-redacted')).toBe('present');
+      expect(response.status).toBe(200);
+      expect(response.url).toBe(`${baseUrl}/echo`);
+    });
+
+    it(`${configName}: an error's headers hold no key in a name either`, async () => {
+      answer = (sent) => ({ status: 503, headers: ECHOING_HEADERS(sent), body: JSON.stringify({ success: false, message: 'down' }) });
+      const { client } = observedClient({ baseUrl, cache: false, maxRetries: 0, ...clientOptions });
+      const error = (await failureOf(() => client.request({ method: 'GET', path: '/echo' }, { ...callOptions }))) as DeliveryError & {
+        headers: Record<string, string>;
+      };
+      expect(headersHold(Object.entries(error.headers))).toEqual([]);
+      expect(error.headers['x-key-redacted']).toBe('present');
+    });
+  }
+
+  it('an answer whose headers hold no key is handed back as it came', async () => {
+    answer = () => ({ status: 200, headers: { 'x-request-id': 'req-2' }, body: JSON.stringify({ success: true, message: 'Success', data: {} }) });
+    const { client } = observedClient({ baseUrl, cache: false });
+    const { response } = await client.request({ method: 'GET', path: '/echo' }).withResponse();
+    expect(response.headers.get('x-request-id')).toBe('req-2');
+    expect(response.bodyUsed).toBe(true);
+  });
 });
 
 describe('header values with CR or LF are refused before anything is sent', () => {

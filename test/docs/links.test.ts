@@ -113,3 +113,10 @@ describe('the pages the package ships (README.md, docs/*.md) hold for a reader o
     expect(example).toContain("redis.on('error'");
   });
 });
+
+describe('README, the first page a merchant reads', () => {
+  // The depth lives in docs/; README stays short enough to read in one sitting (CONTRIBUTING, "Changes").
+  it('is at most 450 lines', () => {
+    expect(readFileSync(join(root, 'README.md'), 'utf8').trimEnd().split('\n').length).toBeLessThanOrEqual(450);
+  });
+});

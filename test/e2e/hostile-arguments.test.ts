@@ -162,3 +162,85 @@ describe('every client method, given hostile arguments, fails only with a Delive
 
   it('request', async () => expectTypedFailures((...args) => client.request(...(args as [never])), 2));
 });
+
+describe('hostile values inside the arguments (the fuzz leftovers of issue 40) fail only with a DeliveryError', () => {
+  const client = new DeliveryClient(options);
+  const revokedArray = (): unknown => {
+    const { proxy, revoke } = Proxy.revocable([], {});
+    revoke();
+    return proxy;
+  };
+  it.each([
+    ['NaN', () => Number.NaN],
+    ['a number', () => 5],
+    ['a revoked Proxy', revoked],
+    ['a revoked array Proxy', revokedArray],
+    ['a Proxy whose traps throw', () => new Proxy([], EVERY_TRAP)],
+    ['an array holding a revoked Proxy', () => [revoked()]],
+  ])('resolveTrackingNumbers given createdIds: %s', async (_, createdIds) => {
+    const failure = await failureOf(() =>
+      client.deliveries.resolveTrackingNumbers({ created: [{ index: 0, businessReference: 'R-1' }], failed: [], createdIds: createdIds() } as never),
+    );
+    expect(failure).toBeInstanceOf(DeliveryError);
+  });
+
+  it.each([
+    ['a revoked array Proxy', revokedArray],
+    ['an array Proxy whose traps throw', () => new Proxy([], EVERY_TRAP)],
+    ['an array holding a revoked Proxy', () => [revoked()]],
+    ['an array holding a revoked array Proxy', () => [revokedArray()]],
+    ['an array holding a Proxy whose traps throw', () => [new Proxy({}, EVERY_TRAP)]],
+    ['an iterable whose iterator is a revoked Proxy', () => ({ [Symbol.iterator]: () => revoked() })],
+    ['an async iterable whose next() returns a revoked Proxy', () => ({ [Symbol.asyncIterator]: () => ({ next: async () => revoked() }) })],
+    [
+      'an iterator that throws on its second read, its return a revoked Proxy',
+      () => {
+        let reads = 0;
+        const next = (): IteratorResult<unknown> => {
+          if (reads++ > 0) throw new Error('cursor lost');
+          return { value: validOrders.deliver(), done: false };
+        };
+        return { [Symbol.iterator]: () => ({ next, return: revoked() }) };
+      },
+    ],
+  ])('createBulk and streamBulk given %s', async (_, orders) => {
+    expect(await failureOf(() => client.deliveries.createBulk(orders() as never))).toBeInstanceOf(DeliveryError);
+    // A stream may refuse the order on its own (in its chunk's failed) and end: it never throws anything but a DeliveryError.
+    const streamed = await failureOf(() => client.deliveries.streamBulk(orders() as never));
+    if (streamed !== undefined) expect(streamed).toBeInstanceOf(DeliveryError);
+    expect(await failureOf(() => client.deliveries.createBulk([validOrders.deliver()] as never, revoked() as never))).toBeInstanceOf(DeliveryError);
+  });
+
+  it.each([
+    ['a revoked Proxy', revoked],
+    ['a Proxy whose traps throw', () => new Proxy({}, EVERY_TRAP)],
+    ['an event whose fields are revoked Proxies', () => ({ trackingNumber: revoked(), state: 45, timeStamp: 1 })],
+    ['an event Proxy whose traps throw', () => new Proxy({ trackingNumber: '70000012', state: 45, timeStamp: 1 }, EVERY_TRAP)],
+  ])('tracker.track given %s, in memory and over a store', async (_, event) => {
+    const stored = new Map<string, string>();
+    const store = {
+      record: async () => ({ duplicate: false, previous: undefined }),
+      current: async (trackingNumber: string) => stored.get(trackingNumber),
+      history: async () => [],
+      forget: async () => false,
+    };
+    for (const tracker of [webhooks.createOrderTracker(), webhooks.createOrderTracker({ store })]) {
+      const failure = await failureOf(() => tracker.track(event() as never));
+      expect(failure).toBeInstanceOf(DeliveryError);
+    }
+  });
+
+  it.each([
+    ['auth', revoked],
+    ['auth', () => new Proxy([], EVERY_TRAP)],
+    ['auth', () => [revoked()]],
+    ['on', revoked],
+    ['on', () => new Proxy({}, EVERY_TRAP)],
+    ['onEvent', revoked],
+    ['maxBodyBytes', revoked],
+    ['bodyTimeoutMs', () => new Proxy({}, EVERY_TRAP)],
+  ])('createWebhookHandler given %s as a hostile value', async (name, value) => {
+    const failure = await failureOf(() => webhooks.createWebhookHandler({ [name]: value() } as never));
+    expect(failure).toBeInstanceOf(DeliveryError);
+  });
+});

@@ -12,6 +12,7 @@ import {
   isDeliveryError,
   OrderStateError,
   SubscriptionRequiredError,
+  ValidationError,
 } from '../../src/index.js';
 import { errorBody, HttpResponse, http, makeClient, rejection, useMockServer } from '../support/mock-api.js';
 import { validOrders } from '../support/orders.js';
@@ -54,7 +55,10 @@ describe('account codes', () => {
       ],
     });
     const error = await rejection(makeClient().deliveries.create(order()), InvalidRequestError);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error).toMatchObject({ source: 'server', status: 400, mayExist: false });
     expect(error.errorCode).toBe(777);
+    expect(isDeliveryError(error, AccountErrorCode.InvalidRequest)).toBe(true);
     expect(error.issues).toEqual([
       { path: ['receiver', 'phone'], message: '"receiver.phone" is not a valid mobile number' },
       { path: ['cod'], message: 'cod must be a number' },
@@ -78,10 +82,13 @@ describe('an address the service does not serve', () => {
     expect(error.mayExist).toBe(false);
   });
 
-  it('leaves other refusals as they are', async () => {
+  it('leaves other refusals as they are: a field refused is an InvalidRequestError, a sentence an ApiError', async () => {
     answerCreate(400, errorBody(undefined, 'receiver.phone is required'));
-    const error = await rejection(makeClient().deliveries.create(order()), ApiError);
+    const error = await rejection(makeClient().deliveries.create(order()), InvalidRequestError);
     expect(error).not.toBeInstanceOf(AddressNotServedError);
+    answerCreate(400, errorBody(undefined, 'Receiver is blocked'));
+    const other = await rejection(makeClient().deliveries.create(order()), ApiError);
+    expect(other).not.toBeInstanceOf(AddressNotServedError);
   });
 });
 
@@ -111,10 +118,11 @@ describe("a change the order's state does not allow", () => {
     expect(error.source).toBe('server');
   });
 
-  it('a refusal that says nothing of the state stays an ApiError', async () => {
+  it('a refusal that says nothing of the state is no OrderStateError: the field it names is refused', async () => {
     server.use(http.put(`${BASE}/deliveries/business/70000012`, () => HttpResponse.json(errorBody(undefined, 'cod must be a number'), { status: 400 })));
-    const error = await rejection(makeClient().deliveries.update('70000012', { notes: 'x' }, { validate: false }), ApiError);
+    const error = await rejection(makeClient().deliveries.update('70000012', { notes: 'x' }, { validate: false }), InvalidRequestError);
     expect(error).not.toBeInstanceOf(OrderStateError);
+    expect(error.issues).toEqual([{ path: ['cod'], message: 'cod must be a number' }]);
   });
 });
 

@@ -52,3 +52,12 @@ describe('types of the calls after creation', () => {
     void client.deliveries.airwayBills(['1'], { size: 'A5' });
   });
 });
+
+describe('an order as read names itself', () => {
+  it('_id is a string, so terminate and update take it, or the record, as they are', () => {
+    expectTypeOf(order._id).toEqualTypeOf<string>();
+    void client.deliveries.terminate(order._id);
+    void client.deliveries.terminate(order);
+    void client.deliveries.update(order, { notes: 'Call first' });
+  });
+});

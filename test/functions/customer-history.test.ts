@@ -1,7 +1,7 @@
 // Cash-on-delivery risk (issue 32): a customer's history by phone, counted from the search by
 // `mobilePhones` in every spelling of the phone, against the sandbox (which stores phones as sent).
 import { describe, expect, it } from 'vitest';
-import { PagingError, ValidationError } from '../../src/index.js';
+import { PagingError, PartialResultError, ValidationError } from '../../src/index.js';
 import { clientOnFetch } from '../support/mock-api.js';
 import { dropOff, sandboxWithAccount } from '../support/sandbox.js';
 
@@ -17,8 +17,8 @@ describe('deliveries.customerHistory', () => {
     await sandbox.play(orders[4]!.trackingNumber, 'unsuccessful');
 
     const history = await client.deliveries.customerHistory('+20 10 1234 5678');
-    expect(history).toEqual({ total: 4, delivered: 2, returned: 1, pending: 1, rate: 2 / 3 });
-    expect(await client.deliveries.customerHistory('01000000000')).toEqual({ total: 0, delivered: 0, returned: 0, pending: 0, rate: undefined });
+    expect(history).toEqual({ total: 4, delivered: 2, returned: 1, pending: 1, rate: 2 / 3, repeated: 0 });
+    expect(await client.deliveries.customerHistory('01000000000')).toEqual({ total: 0, delivered: 0, returned: 0, pending: 0, rate: undefined, repeated: 0 });
   });
 
   it('refuses a phone that is not one, before sending', async () => {
@@ -28,13 +28,16 @@ describe('deliveries.customerHistory', () => {
     expect(sent).toEqual([]);
   });
 
-  it('is bounded: a service that never answers a short page ends in a PagingError', async () => {
+  it('is bounded: a service that never answers a short page ends in a PagingError, the orders counted so far beside it', async () => {
     const { client, sent } = clientOnFetch((_, index) => {
       const page = index + 1;
-      const deliveries = Array.from({ length: 50 }, (_, i) => ({ trackingNumber: String(page * 100 + i), state: { code: 45 } }));
+      const deliveries = Array.from({ length: 50 }, (_, i) => ({ _id: `o-${page * 100 + i}`, trackingNumber: String(page * 100 + i), state: { code: 45 } }));
       return Response.json({ success: true, data: { deliveries, count: 10_000, page, limit: 50 } });
     });
-    await expect(client.deliveries.customerHistory('01012345678', { maxPages: 3 })).rejects.toBeInstanceOf(PagingError);
+    const error = (await client.deliveries.customerHistory('01012345678', { maxPages: 3 }).catch((err: unknown) => err)) as PartialResultError;
+    expect(error).toBeInstanceOf(PartialResultError);
+    expect(error.cause).toBeInstanceOf(PagingError);
+    expect(error.partial).toMatchObject({ total: 150, delivered: 150 });
     expect(sent).toHaveLength(3);
   });
 });

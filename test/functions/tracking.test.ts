@@ -87,7 +87,7 @@ describe('deliveries.track', () => {
 });
 
 describe('deliveries.waitForState', () => {
-  const order = (code: number) => ({ success: true, data: { trackingNumber: '70000012', state: { code, value: String(code) } } });
+  const order = (code: number) => ({ success: true, data: { _id: 'o-70000012', trackingNumber: '70000012', state: { code, value: String(code) } } });
 
   it('reads until the state is final by default, waiting longer each time, and resolves with the order', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });

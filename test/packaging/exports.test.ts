@@ -53,6 +53,7 @@ const PUBLIC_EXPORTS: Readonly<Record<string, readonly string[]>> = {
     'OrderStateError',
     'PICKUP_TIME_SLOTS',
     'PagingError',
+    'PartialResultError',
     'PermissionDeniedError',
     'PickupErrorCode',
     'PickupLocationInUseError',

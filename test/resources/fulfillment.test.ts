@@ -119,7 +119,8 @@ describe('fulfillment.createBulky: POST /fulfillment/deliveries/bulky', () => {
     const orders = [send(), send({ receiver: { phone: '+201099999999' } }), send({ fulfillmentInfo: { items: [{ sku: 'MUG', quantity: 2 }] } })];
     const created = await makeClient().fulfillment.createBulky(orders);
     expect(sent[0]).toMatchObject({ method: 'POST', path: '/fulfillment/deliveries/bulky', search: '' });
-    expect(sent[0]?.json).toStrictEqual(orders);
+    // Each phone in its one form: the service merges by what it receives.
+    expect(sent[0]?.json).toStrictEqual([orders[0], send({ receiver: { phone: '01099999999' } }), orders[2]]);
     expect(created).toEqual([
       { _id: 'o1', trackingNumber: '100', receiverPhone: receiver.phone, mergedFrom: [0, 2] },
       { _id: 'o2', trackingNumber: '101', receiverPhone: '+201099999999', mergedFrom: [1] },
@@ -178,12 +179,18 @@ describe('fulfillment.createBulky: POST /fulfillment/deliveries/bulky', () => {
     const fulfillment = makeClient().fulfillment;
     await expect(fulfillment.createBulky([send()])).rejects.toBeInstanceOf(ResponseShapeError);
     answer = HttpResponse.json(errorBody(undefined, '[0] receiver.phone is required'), { status: 400 });
+    await expect(fulfillment.createBulky([send()])).rejects.toMatchObject({
+      name: 'InvalidRequestError',
+      source: 'server',
+      issues: [{ path: [0, 'receiver', 'phone'] }],
+    });
+    answer = HttpResponse.json(errorBody(undefined, 'Upload refused'), { status: 400 });
     await expect(fulfillment.createBulky([send()])).rejects.toBeInstanceOf(ApiError);
   });
 });
 
 describe('previewBulkyMerge (pure)', () => {
-  it('groups by receiver phone (trimmed), combines items per sku, keeps the first element and names differing fields', () => {
+  it('groups by receiver phone (in the one form the SDK sends), combines items per sku, keeps the first element and names differing fields', () => {
     const orders = [
       send({ cod: 100, businessReference: 'a' }),
       send({ receiver: { phone: '+201099999999' }, fulfillmentInfo: { items: [{ sku: 'CAP', quantity: 1 }] } }),
@@ -202,8 +209,10 @@ describe('previewBulkyMerge (pure)', () => {
     const groups = previewBulkyMerge(orders);
     expect(groups.map((g) => [g.receiverPhone, g.mergedFrom])).toEqual([
       [receiver.phone, [0, 2]],
-      ['+201099999999', [1]],
+      ['01099999999', [1]],
     ]);
+    // One customer however the phone was typed: the service merges what the SDK sends, one form.
+    expect(previewBulkyMerge([send(), send({ receiver: { ...receiver, phone: '+20 10 1234 5678' } })]).map((g) => g.mergedFrom)).toEqual([[0, 1]]);
     expect(groups[0]?.order.fulfillmentInfo.items).toEqual([
       { sku: 'SHIRT-M', quantity: 2, name: 'Shirt' },
       { sku: 'MUG', quantity: 3 },

@@ -83,7 +83,7 @@ export const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve
 /** Addresses and people as a test would copy them from the lookup lists. */
 export const dropOffAddress = { city: 'Giza', districtId: 'district-dokki', firstLine: '12 Tahrir Street, 3rd floor' };
 export const pickupAddress = { city: 'Cairo', districtId: 'district-zamalek', firstLine: '7 Brazil Street, Zamalek' };
-export const receiver = { firstName: 'Mona', lastName: 'Adel', phone: '+201012345678' };
+export const receiver = { firstName: 'Mona', lastName: 'Adel', phone: '01012345678' };
 
 /** The BulkCreationError a bulk upload rejects with (a test fails when it resolves or rejects with anything else). */
 export function bulkFailure(promise: Promise<unknown>): Promise<BulkCreationError> {

@@ -3,9 +3,10 @@ import { MAX_AIRWAY_BILLS } from '../../catalogue/limits.js';
 import { isFinalState } from '../../catalogue/states.js';
 import { type DeliveryCore, requireCore } from '../../core/delivery-core.js';
 import { isRecord, shown } from '../../core/guards.js';
-import { type AnswerContext, asTypedError, endpoint } from '../../core/operation.js';
+import { type AnswerContext, asTypedError, endpoint, totalDeadline } from '../../core/operation.js';
 import type { RequestOptions } from '../../core/options.js';
-import { ResponseShapeError, ValidationError } from '../../errors/index.js';
+import { PartialResultError, ResponseShapeError, ValidationError } from '../../errors/index.js';
+import { leftOf } from '../run-deadline.js';
 import type { DeliveryRecord } from './records.js';
 
 /** Label options of `airwayBills`. */
@@ -17,6 +18,7 @@ export interface AirwayBillOptions {
 }
 
 const PDF_MAGIC = '%PDF-';
+const MASS_AWB = { method: 'POST', url: '/deliveries/mass-awb' } as const;
 
 /** Bytes of base64 text, without `Buffer` (browsers and edge workers have `atob`). */
 function base64Bytes(text: string): Uint8Array | undefined {
@@ -154,29 +156,47 @@ function printableTrackingNumbers(targets: unknown): string[] {
   return numbers;
 }
 
+/** What `airwayBillFiles` had printed when a request failed: {@link PartialResultError}'s `partial`. */
+export interface AirwayBillFilesPartial {
+  /** The PDFs printed before the failure, each with the tracking numbers it was asked for. */
+  files: AirwayBillFile[];
+  /** The tracking numbers of the requests not printed: the one that failed and those after it. */
+  notPrinted: string[];
+}
+
 /**
  * The labels of any number of orders, one PDF per 50 (`POST /deliveries/mass-awb` once per 50, one
  * after another), each with the tracking numbers it was asked for: `{ files: [{ trackingNumbers,
  * pdf }] }`. Pass the orders as read (`get`, `list`) and those the service will not print (Cash
  * Collection, Customer Return Pickup, finished orders) are refused before anything is sent, by
  * their index; tracking numbers alone are sent as they are (the service leaves out what it will
- * not print, silently).
+ * not print, silently). `totalTimeout` bounds the whole call, every request of it.
+ *
+ * A request that fails (after its retries: a read, so it is retried like any) ends the call with a
+ * `PartialResultError` whose `partial` holds the files already printed and the tracking numbers
+ * not printed (`{ files, notPrinted }`), and whose `cause` is the failure: print `notPrinted` again.
  *
  * @operation deliveries.airwayBillFiles
  * @chunk afterCreate
  * @calls deliveries.airwayBills
  *
- * @throws `ValidationError` listing every order refused, nothing sent; the errors of
- * `airwayBills` for each request (a read: ask again).
+ * @throws `ValidationError` listing every order refused, nothing sent; `PartialResultError` when a
+ * request fails, with what was printed before it.
  *
  * @example
  * ```ts
  * import { writeFile } from 'node:fs/promises';
+ * import type { AirwayBillFilesPartial } from 'delivery-sdk';
  *
  * const todays = [];
  * for await (const order of client.deliveries.list({ stateCodes: [DeliveryState.PickupRequested] })) todays.push(order);
- * const { files } = await client.deliveries.airwayBillFiles(todays, { size: 'A6' });
- * for (const [i, { pdf }] of files.entries()) await writeFile(`labels-${i + 1}.pdf`, pdf);
+ * try {
+ *   const { files } = await client.deliveries.airwayBillFiles(todays, { size: 'A6' });
+ *   for (const [i, { pdf }] of files.entries()) await writeFile(`labels-${i + 1}.pdf`, pdf);
+ * } catch (err) {
+ *   if (!(err instanceof PartialResultError)) throw err;
+ *   const { files, notPrinted } = err.partial as AirwayBillFilesPartial; // save the files, print notPrinted again
+ * }
  * ```
  */
 export async function getAirwayBillFiles(
@@ -187,15 +207,24 @@ export async function getAirwayBillFiles(
 ): Promise<{ files: AirwayBillFile[] }> {
   requireCore(core);
   let numbers: string[];
+  let deadlineAt: number;
   try {
     numbers = printableTrackingNumbers(orders);
+    deadlineAt = totalDeadline(core, options);
   } catch (error) {
     throw asTypedError(error);
   }
   const files: AirwayBillFile[] = [];
   for (let start = 0; start < numbers.length; start += MAX_AIRWAY_BILLS) {
     const trackingNumbers = numbers.slice(start, start + MAX_AIRWAY_BILLS);
-    files.push({ trackingNumbers, pdf: await getAirwayBills(core, trackingNumbers, labelOptions, options) });
+    try {
+      const pdf = await getAirwayBills(core, trackingNumbers, labelOptions, leftOf(options, deadlineAt, MASS_AWB));
+      files.push({ trackingNumbers, pdf });
+    } catch (error) {
+      const cause = asTypedError(error);
+      const partial: AirwayBillFilesPartial = { files, notPrinted: numbers.slice(start) };
+      throw new PartialResultError(`airwayBillFiles printed ${files.length} of ${Math.ceil(numbers.length / MAX_AIRWAY_BILLS)} files`, { partial, cause });
+    }
   }
   return { files };
 }

@@ -1,5 +1,6 @@
 /** Changing an order after its creation, and cancelling it. */
 import { EDITABLE_STATES } from '../../catalogue/limits.js';
+import { isFinalState } from '../../catalogue/states.js';
 import { asRecord, idString, isRecord } from '../../core/guards.js';
 import { endpoint } from '../../core/operation.js';
 import { requireId } from '../../core/url.js';
@@ -15,7 +16,7 @@ export interface DeliveryChangeResult {
 }
 
 /** An order to change: its tracking number or `_id`, or the order as read (then its state is checked first). */
-export type DeliveryTarget = string | Pick<DeliveryRecord, 'trackingNumber' | '_id' | 'state' | 'type'>;
+export type DeliveryTarget = string | (Pick<DeliveryRecord, 'trackingNumber' | 'state' | 'type'> & { _id?: string | undefined });
 
 function changeResult(data: unknown): DeliveryChangeResult {
   const record = asRecord(data);
@@ -27,6 +28,11 @@ function changeResult(data: unknown): DeliveryChangeResult {
 function targetId(target: unknown): string {
   if (isRecord(target)) return requireId(idString(target['trackingNumber']) ?? idString(target['_id']), 'trackingNumber');
   return requireId(target, 'trackingNumberOrId');
+}
+
+/** The state code of an order as read, when it was passed in. */
+function stateOf(target: unknown): unknown {
+  return isRecord(target) && isRecord(target['state']) ? target['state']['code'] : undefined;
 }
 
 /**
@@ -58,7 +64,7 @@ export const updateDelivery = endpoint<[trackingNumberOrOrder: DeliveryTarget, c
   request: (trackingNumberOrOrder, changes) => {
     const id = targetId(trackingNumberOrOrder);
     const read = isRecord(trackingNumberOrOrder) ? trackingNumberOrOrder : undefined;
-    const state = read === undefined || !isRecord(read['state']) ? undefined : read['state']['code'];
+    const state = stateOf(trackingNumberOrOrder);
     if (typeof state === 'number' && !EDITABLE_STATES.includes(state)) {
       throw new OrderStateError({ trackingNumber: id, state, allowedStates: EDITABLE_STATES, operation: 'a change' });
     }
@@ -72,24 +78,34 @@ export const updateDelivery = endpoint<[trackingNumberOrOrder: DeliveryTarget, c
 /**
  * Cancels an order (`DELETE /deliveries/business/{id}/terminate`). The service allows it only
  * before the order is on its way (the official plugin offers it while the order is "Pickup
- * requested" or "Created"). Pass the tracking number or `_id`.
+ * requested" or "Created"). Pass the tracking number or `_id`, or the order as read (from `get`
+ * or `list`): then an order already finished (delivered, returned, terminated, lost) is refused
+ * before anything is sent.
  *
  * @chunk afterCreate
  *
  * @throws `AuthenticationError` (401) or `PermissionDeniedError` (403) whose message names the
  * likely cause: a key without full access; `OrderStateError` (`source: 'server'`) when the service
- * refuses because of the order's state.
+ * refuses because of the order's state, and (`source: 'client'`, nothing sent) for an order read
+ * in a final state.
  *
  * @example
  * ```ts
  * await client.deliveries.terminate('70000012');
+ * const order = await client.deliveries.get('70000013');
+ * await client.deliveries.terminate(order);
  * ```
  */
-export const terminateDelivery = endpoint<[trackingNumberOrId: string], DeliveryChangeResult>({
+export const terminateDelivery = endpoint<[trackingNumberOrOrder: DeliveryTarget], DeliveryChangeResult>({
   name: 'deliveries.terminate',
   method: 'DELETE',
   route: '/deliveries/business/{id}/terminate',
-  request: (trackingNumberOrId) => ({ params: { id: targetId(trackingNumberOrId) } }),
+  request: (trackingNumberOrOrder) => {
+    const id = targetId(trackingNumberOrOrder);
+    const state = stateOf(trackingNumberOrOrder);
+    if (typeof state === 'number' && isFinalState(state)) throw new OrderStateError({ trackingNumber: id, state, allowedStates: [], operation: 'terminating' });
+    return { params: { id } };
+  },
   answer: changeResult,
   refusal: 'orderTermination',
 });

@@ -2,9 +2,9 @@
 import { DeliveryState, isFinalState } from '../../catalogue/states.js';
 import { type DeliveryCore, requireCore } from '../../core/delivery-core.js';
 import { totalDeadline } from '../../core/operation.js';
-import { ConfigurationError, ValidationError } from '../../errors/index.js';
+import { ConfigurationError, DeliveryError, PartialResultError, ValidationError } from '../../errors/index.js';
 import { isPhoneNumber, PHONE_RULE } from '../../schemas/predicates.js';
-import { type PagedReadOptions, searchPages } from './reads.js';
+import { type PagedReadOptions, type PagingTally, searchPages } from './reads.js';
 
 /**
  * What a customer did with the orders sent to their phone: the cash-on-delivery risk a checkout
@@ -21,6 +21,11 @@ export interface CustomerHistory {
   pending: number;
   /** `delivered / (delivered + returned)`, from 0 to 1; undefined while the customer has neither. */
   rate: number | undefined;
+  /**
+   * Orders the service answered again on a later page (it repeated pages), each counted once:
+   * 0 when the paging was clean. Not in `total`.
+   */
+  repeated: number;
 }
 
 /** Pages read at most by default: 1,000 orders at 50 a page, more than any one customer's. */
@@ -31,14 +36,17 @@ const DEFAULT_MAX_PAGES = 20;
  * the cash-on-delivery risk: `{ total, delivered, returned, pending, rate }`, `rate` being
  * delivered over delivered and returned (undefined for a new customer). The phone is searched in
  * each of its spellings (`01011112222`, `+201011112222`, Arabic digits), as the service stores it
- * as typed. Bounded by `maxPages` (default 20) and by `totalTimeout`, the whole read.
+ * as typed. Bounded by `maxPages` (default 20) and by `totalTimeout`, the whole read. Each order
+ * is counted once: when the service answers an order again on a later page, `repeated` says how
+ * many were skipped.
  *
  * @operation deliveries.customerHistory
  * @chunk afterCreate
  * @calls deliveries.search
  *
  * @throws `ValidationError` for a phone that is not one, before sending.
- * @throws `PagingError` past `maxPages`.
+ * @throws `PartialResultError` when a page fails after others were read: `partial` is the history
+ * of the orders counted so far, `cause` the failure (a `PagingError` past `maxPages`, a `TimeoutError`).
  *
  * @example
  * ```ts
@@ -53,21 +61,35 @@ export async function customerHistory(core: DeliveryCore, phone: string, options
       subject: 'Invalid customer phone',
     });
   }
-  const history: CustomerHistory = { total: 0, delivered: 0, returned: 0, pending: 0, rate: undefined };
+  const history: CustomerHistory = { total: 0, delivered: 0, returned: 0, pending: 0, rate: undefined, repeated: 0 };
   let read: PagedReadOptions;
   try {
     read = { maxPages: DEFAULT_MAX_PAGES, ...options };
   } catch (cause) {
     throw new ConfigurationError('Request options could not be read.', { cause });
   }
-  for await (const order of searchPages(core, { mobilePhones: [phone] }, read, totalDeadline(core, read))) {
-    const state = order.state?.code;
-    history.total += 1;
-    if (state === DeliveryState.Delivered) history.delivered += 1;
-    else if (state === DeliveryState.ReturnedToBusiness) history.returned += 1;
-    else if (typeof state !== 'number' || !isFinalState(state)) history.pending += 1;
+  const tally: PagingTally = { pages: 0, repeated: 0 };
+  const deadlineAt = totalDeadline(core, read);
+  try {
+    for await (const order of searchPages(core, { mobilePhones: [phone] }, read, deadlineAt, tally)) {
+      const state = order.state?.code;
+      history.total += 1;
+      if (state === DeliveryState.Delivered) history.delivered += 1;
+      else if (state === DeliveryState.ReturnedToBusiness) history.returned += 1;
+      else if (typeof state !== 'number' || !isFinalState(state)) history.pending += 1;
+    }
+  } catch (error) {
+    // The pages read are a result too: a history of the orders counted so far, marked as such.
+    if (!(error instanceof DeliveryError) || tally.pages === 0) throw error;
+    throw new PartialResultError(`customerHistory counted ${history.total} orders on ${tally.pages} pages, then stopped`, {
+      partial: finished(history, tally),
+      cause: error,
+    });
   }
+  return finished(history, tally);
+}
+
+function finished(history: CustomerHistory, tally: PagingTally): CustomerHistory {
   const settled = history.delivered + history.returned;
-  history.rate = settled === 0 ? undefined : history.delivered / settled;
-  return history;
+  return { ...history, rate: settled === 0 ? undefined : history.delivered / settled, repeated: tally.repeated };
 }

@@ -3,8 +3,9 @@ import type { DeliveryCore } from '../../core/delivery-core.js';
 import { snapshotOf } from '../../core/input.js';
 import { type AnswerContext, endpoint, totalDeadline } from '../../core/operation.js';
 import type { RequestOptions } from '../../core/options.js';
-import { ConfigurationError, PagingError, ResponseShapeError, TimeoutError, ValidationError, type ValidationIssue } from '../../errors/index.js';
+import { ConfigurationError, PagingError, ResponseShapeError, ValidationError, type ValidationIssue } from '../../errors/index.js';
 import { isRecord, phoneSpellings, shown } from '../../schemas/predicates.js';
+import { leftOf } from '../run-deadline.js';
 import { type DeliveryRecord, deliveryRecord } from './records.js';
 
 /**
@@ -100,7 +101,7 @@ function deliveryPage(data: unknown, context: AnswerContext): DeliveryPage {
   }
   return {
     ...record,
-    deliveries: list.map(deliveryRecord),
+    deliveries: list.map((order) => deliveryRecord(order, context)),
     count: numberOrUndefined(record['count']),
     page: numberOrUndefined(record['page']),
     limit: numberOrUndefined(record['limit']),
@@ -125,7 +126,7 @@ export const getDelivery = endpoint<[trackingNumber: string], DeliveryRecord>({
   name: 'deliveries.get',
   method: 'GET',
   route: '/deliveries/business/{trackingNumber}',
-  answer: (data) => deliveryRecord(data),
+  answer: deliveryRecord,
 });
 
 /**
@@ -155,7 +156,8 @@ export const searchDeliveries = endpoint<[filter?: DeliverySearchFilter], Delive
  * Every order matching `filter`, page after page: `for await (const order of ...)`. It asks for
  * the next page only as you read on, and stops on a page shorter than the page size (never on
  * `count`, which the service has been seen to send as 0 with a full page). `filter.page` says
- * where to start.
+ * where to start. Each order is yielded once: one the service answers again on a later page (the
+ * same `_id` or tracking number) is skipped.
  *
  * @operation deliveries.list
  * @chunk afterCreate
@@ -175,11 +177,24 @@ export function listDeliveries(core: DeliveryCore, filter?: DeliverySearchFilter
   return searchPages(core, filter, options, Number.POSITIVE_INFINITY);
 }
 
+/** What a paged read met besides the orders it yielded: how many it skipped as already yielded. */
+export interface PagingTally {
+  /** Pages the service answered. */
+  pages: number;
+  /** Orders the service answered again on a later page, each yielded only the first time. */
+  repeated: number;
+}
+
+/** What makes two records of a search one order: its `_id`, or its tracking number. */
+const orderKeys = (order: DeliveryRecord): [string, string] => [`id:${order._id}`, `tn:${order.trackingNumber}`];
+
 /**
  * The pages of a search, every request ending by `deadlineAt` (epoch ms, see
- * {@link totalDeadline}): one deadline for a whole read is what `findByReference` and
- * `resolveTrackingNumbers` promise. A listing the caller drives has none (`Infinity`), since the
- * caller's own pace between pages counts.
+ * {@link totalDeadline}): one deadline for a whole read is what `findByReference`,
+ * `customerHistory` and `resolveTrackingNumbers` promise. A listing the caller drives has none
+ * (`Infinity`), since the caller's own pace between pages counts. Each order is yielded once:
+ * one the service answers again on a later page (same `_id` or tracking number) is skipped, and
+ * counted in `tally.repeated`.
  *
  * @internal
  */
@@ -188,16 +203,19 @@ export async function* searchPages(
   filter: DeliverySearchFilter | undefined,
   options: PagedReadOptions | undefined,
   deadlineAt: number,
+  tally: PagingTally = { pages: 0, repeated: 0 },
 ): AsyncGenerator<DeliveryRecord, void, undefined> {
   const given = readFilter(filter);
   const { maxPages, requestOptions } = readPagedOptions(options);
   const limit = (given['limit'] as number | undefined) ?? DEFAULT_PAGE_SIZE;
   let page = (given['page'] as number | undefined) ?? 1;
   let previous: ReadonlySet<string> | undefined;
+  const yielded = new Set<string>();
   for (let read = 1; ; read++) {
     if (read > maxPages)
       throw new PagingError(`POST /deliveries/search: more than maxPages (${maxPages}) pages; narrow the filter or raise maxPages`, { page });
-    const searched = await searchDeliveries(core, { ...given, page, limit }, remainingOf(requestOptions, deadlineAt));
+    const searched = await searchDeliveries(core, { ...given, page, limit }, leftOf(requestOptions, deadlineAt, SEARCH));
+    tally.pages += 1;
     const numbers = searched.deliveries.map((order) => order.trackingNumber);
     if (previous !== undefined && numbers.length > 0 && numbers.every((number) => previous?.has(number)))
       throw new PagingError(
@@ -206,7 +224,15 @@ export async function* searchPages(
           page,
         },
       );
-    yield* searched.deliveries;
+    for (const order of searched.deliveries) {
+      const keys = orderKeys(order);
+      if (keys.some((key) => yielded.has(key))) {
+        tally.repeated += 1;
+        continue;
+      }
+      for (const key of keys) yielded.add(key);
+      yield order;
+    }
     // The service may cap the page size below what was asked: its own `limit` says what a full page is.
     if (searched.deliveries.length === 0 || searched.deliveries.length < (searched.limit ?? limit)) return;
     previous = new Set(numbers);
@@ -225,14 +251,6 @@ function readPagedOptions(options: PagedReadOptions | undefined): { maxPages: nu
   if (!Number.isSafeInteger(maxPages) || (maxPages as number) < 1)
     throw new ConfigurationError(`maxPages: expected a whole number of at least 1, received ${String(maxPages)}`);
   return { maxPages: maxPages as number, requestOptions };
-}
-
-/** The options of the next request of a read bound by `deadlineAt`: what is left of `totalTimeout`, or a TimeoutError when nothing is. */
-function remainingOf(options: RequestOptions, deadlineAt: number): RequestOptions {
-  if (deadlineAt === Number.POSITIVE_INFINITY) return options;
-  const remaining = deadlineAt - Date.now();
-  if (remaining <= 0) throw new TimeoutError('POST /deliveries/search: the read took longer than totalTimeout', { request: SEARCH });
-  return { ...options, totalTimeout: remaining };
 }
 
 /**

@@ -2,6 +2,7 @@
 import type { DeliveryState } from '../../catalogue/states.js';
 import { asRecord, idString, isRecord } from '../../core/guards.js';
 import type { AnswerContext } from '../../core/operation.js';
+import { ResponseShapeError } from '../../errors/index.js';
 import { createdRecord } from '../answers.js';
 
 /**
@@ -68,12 +69,14 @@ export interface TimelineStep {
 }
 
 /**
- * An order as `deliveries.get`, `search` and `list` read it. Every field but `trackingNumber` may be
- * missing; any field the service adds is kept. Dates are the strings the service sends (`updatedAt`
- * has been seen as `Date#toString()` text, not ISO), never parsed.
+ * An order as `deliveries.get`, `search` and `list` read it. `_id` and `trackingNumber` are always
+ * there (an answer without them is a `ResponseShapeError`); every other field may be missing; any
+ * field the service adds is kept. Dates are the strings the service sends (`updatedAt` has been
+ * seen as `Date#toString()` text, not ISO), never parsed.
  */
 export interface DeliveryRecord {
-  _id?: string | undefined;
+  /** The order's id: what `update` and `terminate` take, as the tracking number is. */
+  _id: string;
   trackingNumber: string;
   /**
    * Read `state.code`, not `state.value`: the text reads "Delivered" for both 45 (Delivered) and
@@ -109,14 +112,22 @@ function codeRecord(value: unknown): Record<string, unknown> | undefined {
 
 /**
  * Reads one order leniently: ids as strings (tracking numbers arrive as JSON numbers too), `state`
- * and `type` as `{ code, value }` objects, every other field as sent.
+ * and `type` as `{ code, value }` objects, every other field as sent. An order without `_id` or
+ * `trackingNumber` is a `ResponseShapeError`: no call could act on it, and a record that looks
+ * whole but is not would be counted or changed as another.
  */
-export function deliveryRecord(data: unknown): DeliveryRecord {
+export function deliveryRecord(data: unknown, context: Pick<AnswerContext, 'status' | 'request'>): DeliveryRecord {
   const record = asRecord(data);
   const out: Record<string, unknown> = { ...record };
+  const missing: string[] = [];
   for (const field of ['_id', 'trackingNumber'] as const) {
     const text = idString(record[field]);
-    if (text !== undefined) out[field] = text;
+    if (text === undefined) missing.push(field);
+    else out[field] = text;
+  }
+  if (missing.length > 0) {
+    const { method, url } = context.request;
+    throw new ResponseShapeError(`${method} ${url} answered ${context.status} with an order without ${missing.join(' and ')}`, context);
   }
   for (const field of ['state', 'type'] as const) {
     const value = codeRecord(record[field]);

@@ -1,7 +1,8 @@
 import type { WithResponse } from '../../core/api-promise.js';
 import { isFilled, isRecord } from '../../core/guards.js';
-import { type RepeatedCall, totalDeadline, within } from '../../core/operation.js';
+import type { RepeatedCall } from '../../core/operation.js';
 import type { DuplicateOrderError } from '../../errors/index.js';
+import { leftOf } from '../run-deadline.js';
 import { findDeliveryByReference, getDelivery } from './reads.js';
 import type { CreatedDelivery, DeliveryRecord } from './records.js';
 
@@ -20,33 +21,31 @@ const CLOCK_SKEW_MS = 10 * 60_000;
  * `refusal` itself (its `mayExist` true) when the order cannot be found, the lookup fails, or the
  * order was created before the call began.
  */
-export async function orderHoldingReference(
-  refusal: DuplicateOrderError,
-  { core, sent, startedAt, options }: RepeatedCall,
-): Promise<WithResponse<CreatedDelivery>> {
+export async function orderHoldingReference(refusal: DuplicateOrderError, call: RepeatedCall): Promise<WithResponse<CreatedDelivery>> {
   // The lookup failing must not hide the order: the caller then gets the refusal, which says `mayExist`.
-  const found = await readBack(refusal, { core, sent, startedAt, options }).catch(() => undefined);
+  const found = await readBack(refusal, call).catch(() => undefined);
   if (found === undefined) throw refusal;
   const { data: order, response } = found;
   const createdAt = typeof order.createdAt === 'string' ? Date.parse(order.createdAt) : Number.NaN;
-  if (order._id === undefined || createdAt < startedAt - CLOCK_SKEW_MS) throw refusal;
+  if (createdAt < call.startedAt - CLOCK_SKEW_MS) throw refusal;
   const { type, ...rest } = order;
   const created = { ...rest, _id: order._id, trackingNumber: order.trackingNumber, ...(type?.code === undefined ? {} : { type: type.code }) };
   return { data: created as CreatedDelivery, response };
 }
 
 /** The order holding the reference, read by the tracking number the refusal names, else found by the order's `businessReference`. */
-async function readBack(refusal: DuplicateOrderError, { core, sent, options }: RepeatedCall): Promise<WithResponse<DeliveryRecord> | undefined> {
-  // `options` carries what is left of the call's totalTimeout: both reads share it.
-  const deadlineAt = totalDeadline(core, options);
+async function readBack(refusal: DuplicateOrderError, { core, sent, options, deadlineAt }: RepeatedCall): Promise<WithResponse<DeliveryRecord> | undefined> {
+  // Both reads end with the call: neither starts once its totalTimeout has passed.
   let trackingNumber = refusal.trackingNumber;
   const reference = isRecord(sent) ? sent['businessReference'] : undefined;
   if (trackingNumber === undefined && isFilled(reference)) {
     const unique = isRecord(sent) ? sent['uniqueBusinessReference'] : undefined;
-    const found = await findDeliveryByReference(core, reference, within(options, deadlineAt));
+    const found = await findDeliveryByReference(core, reference, leftOf(options, deadlineAt, { method: 'POST', url: '/deliveries/search' }));
     // A record that shows its unique reference must show this one.
     if (found !== undefined && (found['uniqueBusinessReference'] === undefined || found['uniqueBusinessReference'] === unique))
       trackingNumber = found.trackingNumber;
   }
-  return trackingNumber === undefined ? undefined : getDelivery(core, trackingNumber, within(options, deadlineAt)).withResponse();
+  if (trackingNumber === undefined) return undefined;
+  const read = leftOf(options, deadlineAt, { method: 'GET', url: `/deliveries/business/${trackingNumber}` });
+  return getDelivery(core, trackingNumber, read).withResponse();
 }

@@ -3,10 +3,10 @@ import { isFinalState } from '../../catalogue/states.js';
 import { AttemptCut, abortedByCaller, sleep } from '../../core/deadline.js';
 import { type DeliveryCore, requireCore } from '../../core/delivery-core.js';
 import { asRecord, idString, isRecord } from '../../core/guards.js';
-import { endpoint, totalDeadline } from '../../core/operation.js';
+import { endpoint, totalDeadline, within } from '../../core/operation.js';
 import type { RequestOptions } from '../../core/options.js';
 import { requireId } from '../../core/url.js';
-import { ConfigurationError, TimeoutError } from '../../errors/index.js';
+import { ApiError, ConfigurationError, ConnectionError, DeliveryError, RequestAbortedError, ResponseShapeError, TimeoutError } from '../../errors/index.js';
 import { getDelivery } from './reads.js';
 import type { DeliveryRecord } from './records.js';
 
@@ -129,18 +129,33 @@ function pollingOf(options: WaitForStateOptions | undefined) {
 }
 
 /**
+ * A failure that another read may not meet: the service or the way to it failed for now (a 5xx,
+ * 408, 429, a lost connection, an attempt that timed out, a garbled answer). A wait reads again
+ * after it, within `totalTimeout`; a refusal in words (404, 401) ends the wait.
+ */
+function isTransient(error: unknown): boolean {
+  if (error instanceof ApiError) return error.status === 408 || error.status === 429 || error.status >= 500;
+  return error instanceof ConnectionError || error instanceof ResponseShapeError;
+}
+
+/**
  * Reads the order (`get`) until its state is one `until` accepts (default: a final state,
  * `isFinalState`) and resolves with the order as last read. Between reads it waits `pollInterval`
- * (10 s), then half as long again each time, up to `maxPollInterval` (5 min). The whole wait is
- * bounded by `totalTimeout` (the call's, else the client's 2 minutes: pass a longer one to wait
- * for a delivery) and by `signal`. Meant for scripts and tests; a server reacts to webhooks instead.
+ * (10 s), then half as long again each time, up to `maxPollInterval` (5 min), and never past what
+ * is left of the wait: a `totalTimeout` shorter than the interval still gets a last read before
+ * it ends. The whole wait is bounded by `totalTimeout` (the call's, else the client's 2 minutes:
+ * pass a longer one to wait for a delivery) and by `signal`. A read that fails for now (a 5xx, a
+ * lost connection, a 429) is read again at the next poll, within `totalTimeout`, as any read is
+ * retried. Meant for scripts and tests; a server reacts to webhooks instead.
  *
  * @operation deliveries.waitForState
  * @chunk afterCreate
  * @calls deliveries.get
  *
- * @throws `TimeoutError` when `totalTimeout` runs out first (its message names the last state read),
- * `RequestAbortedError` when `signal` aborts, and the errors of `get` (`NotFoundError`).
+ * @throws `TimeoutError` when `totalTimeout` runs out first (its message names the last state read,
+ * its `cause` the last failed read, if any), `RequestAbortedError` when `signal` aborts, a
+ * `DeliveryError` whose `cause` is what `until` threw, and the errors of `get` that another read
+ * would meet too (`NotFoundError`, `AuthenticationError`).
  *
  * @example
  * ```ts
@@ -154,18 +169,42 @@ export async function waitForDeliveryState(core: DeliveryCore, trackingNumber: s
   const { until, first, longest, requestOptions } = pollingOf(options);
   const deadlineAt = totalDeadline(core, requestOptions);
   const what = `Waiting for the state of ${id}`;
+  const request = { method: 'GET', url: `${core.baseUrl}/deliveries/business/${id}` };
   let wait = first;
+  let state: number | undefined;
+  let failure: DeliveryError | undefined;
+  const timedOut = (): TimeoutError =>
+    new TimeoutError(
+      `${what} took longer than totalTimeout: the order is ${state === undefined ? 'in a state not read yet' : `still in state ${state}`}${
+        failure === undefined ? '' : ` (the last read failed: ${failure.message})`
+      }.`,
+      { request, ...(failure === undefined ? {} : { cause: failure }) },
+    );
   for (;;) {
-    const left = deadlineAt - Date.now();
-    const order = await getDelivery(core, id, Number.isFinite(left) ? { ...requestOptions, totalTimeout: Math.max(1, left) } : requestOptions);
-    const state = order.state?.code;
-    if (typeof state === 'number' && until(state, order)) return order;
-    const pause = Math.min(wait, longest);
-    if (Date.now() + pause >= deadlineAt) {
-      throw new TimeoutError(`${what} took longer than totalTimeout: the order is still in state ${state ?? 'unknown'}.`, {
-        request: { method: 'GET', url: `${core.baseUrl}/deliveries/business/${id}` },
-      });
+    const readAt = Date.now();
+    try {
+      const order = await getDelivery(core, id, within(requestOptions, deadlineAt));
+      failure = undefined;
+      const code = order.state?.code;
+      if (typeof code === 'number') state = code;
+      let accepted: boolean;
+      try {
+        accepted = typeof code === 'number' && until(code, order) === true;
+      } catch (cause) {
+        throw new DeliveryError(`${what}: until threw`, { cause });
+      }
+      if (accepted) return order;
+    } catch (error) {
+      if (error instanceof RequestAbortedError || !(error instanceof DeliveryError)) throw error;
+      // The deadline cut the read: the wait's own error, naming the last state.
+      if (error instanceof TimeoutError && Date.now() >= deadlineAt) throw timedOut();
+      if (!isTransient(error)) throw error;
+      failure = error;
     }
+    const now = Date.now();
+    // Room for one more read: the wait ends early enough for a read as long as the last one.
+    const pause = Math.min(wait, longest, deadlineAt - now - (now - readAt));
+    if (pause < 0 || now >= deadlineAt) throw timedOut();
     await sleep(pause, requestOptions.signal).catch((cut: unknown) => {
       throw cut instanceof AttemptCut ? abortedByCaller(what, requestOptions.signal) : cut;
     });

@@ -5,7 +5,7 @@ import { isRecord, receiverPhoneOf, shown } from '../../schemas/predicates.js';
 
 /** One order the bulky upload will create: the elements of one customer, merged. */
 export interface BulkyMergeGroup {
-  /** The customer's `receiver.phone` (trimmed): what the service merges by. */
+  /** The customer's `receiver.phone` in the one form the SDK sends it (`01012345678` for `+20 10 1234 5678`): what the service merges by. */
   receiverPhone: string;
   /** Input indexes of the elements merged into this order, in input order. */
   mergedFrom: number[];

@@ -1,6 +1,8 @@
 import { type DeliveryCore, requireCore } from '../../core/delivery-core.js';
 import { isRecord } from '../../core/guards.js';
 import { snapshotOf } from '../../core/input.js';
+import { onFirstUse } from '../../core/on-first-use.js';
+import { totalDeadline } from '../../core/operation.js';
 import type { RequestOptions } from '../../core/options.js';
 import {
   AddressNotServedError,
@@ -11,8 +13,8 @@ import {
   ValidationError,
   type ValidationIssue,
 } from '../../errors/index.js';
-import { loadSchemas } from '../../schemas/check.js';
 import type { Address, AddressDetails } from '../../schemas/index.js';
+import { leftOf } from '../run-deadline.js';
 import { CountryId } from './countries.js';
 import { listCities, listDistricts, listZones } from './lists.js';
 import { closest, matching, type Named } from './name-match.js';
@@ -155,11 +157,20 @@ async function checkQuery(input: ResolveAddressInput): Promise<void> {
   if (issues.length > 0) throw new ValidationError(issues, { subject: 'Invalid address', hint: renamed ? '`purpose` is now `for`' : undefined });
   // The order address rules themselves (firstLine longer than 5 characters, ...), on a stand-in location.
   // The schemas load on first use: a page that never resolves an address does not carry them.
-  const { validateAddress } = await loadSchemas();
+  const { validateAddress } = await schemas.load();
   validateAddress({ ...lines, city, districtId: district });
 }
 
+/**
+ * The schemas, loaded on first need by this call's own loader of `on-demand.js` (the same module
+ * check.ts loads): importing check.ts instead would put the plain order check (order-fast.ts) in
+ * every page that looks cities up.
+ */
+const schemas = onFirstUse(() => import('../../schemas/on-demand.js'));
+
 async function addressFrom(core: DeliveryCore, input: ResolveAddressInput, options?: RequestOptions): Promise<Address> {
+  // One deadline for the three lists: `totalTimeout` bounds the whole resolution.
+  const deadlineAt = totalDeadline(core, options);
   // Read once, as JSON reads it: what is checked is what is resolved and returned.
   const given = snapshotOf(input);
   const query = (isRecord(given) ? given : {}) as unknown as ResolveAddressInput;
@@ -180,7 +191,7 @@ async function addressFrom(core: DeliveryCore, input: ResolveAddressInput, optio
     });
   };
 
-  const cities = await listCities(core, { countryId }, options);
+  const cities = await listCities(core, { countryId }, leftOf(options, deadlineAt, { method: 'GET', url: '/cities' }));
   const country = inCountry(countryId);
   const cityNames = cities.map((item) => ({ item, names: [item.name, item.nameAr, item.otherName, item.alias, item._id, item.code] }));
   const [city] = matching(cityQuery, cityNames);
@@ -191,12 +202,17 @@ async function addressFrom(core: DeliveryCore, input: ResolveAddressInput, optio
   let zone: Zone | undefined;
   // `!=`: null is no zone, as the check above already reads it (rows from a database carry null).
   if (zoneQuery != null) {
-    const zoneNames = (await listZones(core, city._id, options)).map((item) => ({ item, names: [item.name, item.nameAr, item.otherName, item._id] }));
+    const zoneNames = (await listZones(core, city._id, leftOf(options, deadlineAt, { method: 'GET', url: `/cities/${city._id}/zones` }))).map((item) => ({
+      item,
+      names: [item.name, item.nameAr, item.otherName, item._id],
+    }));
     [zone] = matching(zoneQuery, zoneNames);
     if (zone === undefined) throw notFound(3002, 'zone', zoneQuery, where, zoneNames, zonePlace);
     refuse('zone', zone, zonePlace(zone), ` ${where}`);
   }
-  const entries = (await listDistricts(core, city._id, options)).filter((entry) => zone === undefined || entry.zoneId === zone._id);
+  const entries = (await listDistricts(core, city._id, leftOf(options, deadlineAt, { method: 'GET', url: `/cities/${city._id}/districts` }))).filter(
+    (entry) => zone === undefined || entry.zoneId === zone._id,
+  );
   const districtWhere = zone === undefined ? where : `in zone ${label(zonePlace(zone))} of ${city.name}`;
   let found = matching(districtQuery, districtNames(entries));
   if (found.length === 0) found = districtOfZone(districtQuery, entries, where);

@@ -5,7 +5,7 @@
  */
 
 import { abortedByCaller } from '../../../core/deadline.js';
-import { coreInternals, type DeliveryCore } from '../../../core/delivery-core.js';
+import { coreInternals, type DeliveryCore, requireCore } from '../../../core/delivery-core.js';
 import type { Validation } from '../../../core/input.js';
 import { validationFor } from '../../../core/operation.js';
 import type { RequestOptions } from '../../../core/options.js';
@@ -14,7 +14,6 @@ import { type BulkCreatedDelivery, type BulkCreateResult, type BulkFailure, byIn
 import {
   ApiError,
   BulkCreationError,
-  type CodedDeliveryError,
   ConfigurationError,
   DeliveryError,
   type RequestAbortedError,
@@ -24,7 +23,7 @@ import {
 import type { OrderInput } from '../../../schemas/order.js';
 import { shown } from '../../../schemas/predicates.js';
 import { checkArray, chunksOf, type ReadChunk, type Source, sourceOf, type WrittenOrders } from './input.js';
-import { BULK_PATH, postChunk } from './request.js';
+import { BULK_PATH, postChunk, type ServiceAnswerError } from './request.js';
 
 export type { BulkCreatedDelivery, BulkCreateResult, BulkFailure };
 
@@ -58,10 +57,12 @@ export interface BulkCreateOptions extends RequestOptions {
 /** Options of `streamBulk`: those of `createBulk`, and `onSettled`. */
 export interface BulkStreamOptions extends BulkCreateOptions {
   /**
-   * Called with each chunk's outcome as it settles, for every chunk sent: also for the chunks
-   * still in flight when you leave the loop (`break`, `return`, a throw), whose outcomes the loop
-   * never yields. Leaving the loop waits for them, so that no created order goes unreported.
-   * Throwing from it stops the upload.
+   * Called with each chunk's outcome as soon as it settles, for every chunk sent, whether or not
+   * the loop pulls: also for the chunks still in flight when you leave the loop (`break`,
+   * `return`, a throw) or stop pulling altogether (an iterator dropped), whose outcomes the loop
+   * never yields. Nothing new is sent without a pull. Give it whenever the loop may not run to
+   * the end: it is the one place that hears of every created order. Throwing from it stops the
+   * upload.
    */
   onSettled?: ((chunk: BulkChunkOutcome) => void) | undefined;
 }
@@ -85,40 +86,45 @@ export interface BulkChunkOutcome {
   progress: BulkProgress;
 }
 
+/** The operation an upload runs for, as its messages name it. */
+type BulkOperation = 'createBulk' | 'streamBulk';
+
 const aborted = (signal: AbortSignal): RequestAbortedError => abortedByCaller(`POST ${BULK_PATH}`, signal);
 
 /** The options, checked; a `ConfigurationError` names the one that is wrong, whatever its type. */
-function settingsOf(options: BulkCreateOptions | undefined) {
+function settingsOf(name: BulkOperation, options: BulkCreateOptions | undefined) {
   if (options !== undefined && options !== null && typeof options !== 'object')
-    throw new ConfigurationError(`createBulk options: expected an object, received ${shown(options)}.`);
+    throw new ConfigurationError(`${name} options: expected an object, received ${shown(options)}.`);
   let read: BulkCreateOptions;
   try {
     // One read of every option, into an object of the SDK's own: a getter cannot answer twice.
     read = { ...options };
   } catch (cause) {
-    throw new ConfigurationError('createBulk options could not be read.', { cause });
+    throw new ConfigurationError(`${name} options could not be read.`, { cause });
   }
   const { chunkSize = 100, concurrency = 4, onProgress, onSettled, deleteFailedDeliveries = false, ...requestOptions } = read as BulkStreamOptions;
-  for (const [name, value] of [
+  for (const [option, value] of [
     ['chunkSize', chunkSize],
     ['concurrency', concurrency],
   ] as const) {
     if (!Number.isSafeInteger(value) || value < 1)
-      throw new ConfigurationError(`createBulk \`${name}\`: expected a whole number of at least 1, received ${shown(value)}.`);
+      throw new ConfigurationError(`${name} \`${option}\`: expected a whole number of at least 1, received ${shown(value)}.`);
   }
   if (typeof deleteFailedDeliveries !== 'boolean')
-    throw new ConfigurationError(`createBulk \`deleteFailedDeliveries\`: expected true or false, received ${shown(deleteFailedDeliveries)}.`);
-  for (const [name, value] of [
+    throw new ConfigurationError(`${name} \`deleteFailedDeliveries\`: expected true or false, received ${shown(deleteFailedDeliveries)}.`);
+  for (const [option, value] of [
     ['onProgress', onProgress],
     ['onSettled', onSettled],
   ] as const) {
     if (value !== undefined && typeof value !== 'function')
-      throw new ConfigurationError(`createBulk \`${name}\`: expected a function, received ${shown(value)}.`);
+      throw new ConfigurationError(`${name} \`${option}\`: expected a function, received ${shown(value)}.`);
   }
   return { chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions: requestOptions as RequestOptions };
 }
 
 interface Upload {
+  /** The operation, as its messages name it. */
+  readonly name: BulkOperation;
   readonly chunkSize: number;
   readonly concurrency: number;
   readonly onProgress: ((progress: BulkProgress) => void) | undefined;
@@ -136,7 +142,7 @@ interface UploadEnd {
   exhausted: boolean;
   reason: DeliveryError | undefined;
   /** The service's error answers that carried a bulk outcome (a 1061, or another code with `data`), in order. */
-  serviceErrors: Array<ApiError | CodedDeliveryError>;
+  serviceErrors: ServiceAnswerError[];
 }
 
 /**
@@ -146,16 +152,22 @@ interface UploadEnd {
  * each order as checked; otherwise each order is checked as its chunk fills.
  */
 async function* upload(core: DeliveryCore, source: Source, settings: Upload, prepared?: readonly WrittenOrders[]): AsyncGenerator<BulkChunkOutcome, UploadEnd> {
-  const { chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions, validation } = settings;
+  const { name, chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions, validation } = settings;
   const { signal } = requestOptions;
   const observer = settings.traced;
   const progress: BulkProgress = { done: 0, created: 0, failed: 0, total: source.kind === 'array' ? source.orders.length : undefined };
   let reason: DeliveryError | undefined;
-  const serviceErrors: Array<ApiError | CodedDeliveryError> = [];
+  const serviceErrors: ServiceAnswerError[] = [];
   let sentUpTo = 0;
   let exhausted = false;
   const stopped = (): boolean => reason !== undefined || signal?.aborted === true;
-  const chunks = chunksOf(source, chunkSize, validation, prepared);
+  let chunks: ReturnType<typeof chunksOf>;
+  try {
+    chunks = chunksOf(source, chunkSize, validation, prepared);
+  } catch (cause) {
+    // The iterable's own [Symbol.iterator]() threw, or gave what cannot be read (a revoked Proxy): nothing was sent.
+    throw new ValidationError([{ path: ['orders'], message: 'its iterator could not be taken' }], { subject: `${name}: invalid argument`, cause });
+  }
 
   /** Posts a chunk, learns from its answer whether the upload must stop, and counts its outcome into the progress. */
   const runChunk = async (chunk: ReadChunk): Promise<BulkChunkOutcome> => {
@@ -173,22 +185,38 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
     return outcome;
   };
 
+  /**
+   * Each chunk's outcome goes to `onProgress` and `onSettled` as it settles, whether or not the
+   * consumer pulls: a loop that stops pulling (an iterator dropped, a request handler that timed
+   * out) still hears of every order the chunks in flight created. Only the chunks in flight: the
+   * loop below sends nothing new until the next pull.
+   */
+  const told = new WeakSet<BulkChunkOutcome>();
+  let callbackFailure: DeliveryError | undefined;
+  const report = (outcome: BulkChunkOutcome): BulkChunkOutcome => {
+    try {
+      onProgress?.(outcome.progress);
+    } catch (cause) {
+      reason ??= new DeliveryError(`${name} stopped: onProgress threw`, { cause });
+    }
+    if (onSettled === undefined) return outcome;
+    try {
+      onSettled(outcome);
+      told.add(outcome);
+    } catch (cause) {
+      callbackFailure ??= new DeliveryError(`${name} stopped: onSettled threw`, { cause });
+      reason ??= callbackFailure;
+    }
+    return outcome;
+  };
+
   const running = new Map<Promise<BulkChunkOutcome>, Promise<readonly [Promise<BulkChunkOutcome>, BulkChunkOutcome]>>();
   const settle = async function* (): AsyncGenerator<BulkChunkOutcome> {
     const [task, outcome] = await Promise.race(running.values());
     running.delete(task);
-    try {
-      onProgress?.(outcome.progress);
-    } catch (cause) {
-      reason ??= new DeliveryError('createBulk stopped: onProgress threw', { cause });
-    }
-    try {
-      onSettled?.(outcome);
-    } catch (cause) {
-      reason ??= new DeliveryError('streamBulk stopped: onSettled threw', { cause });
-    }
     yield outcome;
   };
+  let finished = false;
   try {
     for (;;) {
       while (running.size >= concurrency) yield* settle();
@@ -198,7 +226,7 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
         chunk = await chunks.next();
       } catch (cause) {
         // The caller's iterable threw after some chunks went out: those orders exist and must be reported.
-        reason ??= new DeliveryError('createBulk stopped: reading the orders threw', { cause });
+        reason ??= new DeliveryError(`${name} stopped: reading the orders threw`, { cause });
         break;
       }
       if (chunk === undefined) {
@@ -207,30 +235,39 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
       }
       if (stopped()) break;
       sentUpTo = chunk.start + chunk.size;
-      const task = runChunk(chunk);
+      const task = runChunk(chunk).then(report);
       running.set(
         task,
         task.then((outcome) => [task, outcome] as const),
       );
     }
     while (running.size > 0) yield* settle();
+    finished = true;
   } finally {
-    // An early `break` by the consumer: chunks in flight finish (never sent twice) and are told
-    // to onSettled, since the loop will not yield them; the input is closed.
-    let thrown: unknown;
-    for (const settled of await Promise.allSettled(running.keys())) {
-      if (settled.status !== 'fulfilled') continue;
-      try {
-        onSettled?.(settled.value);
-      } catch (cause) {
-        thrown ??= new DeliveryError('streamBulk: onSettled threw', { cause });
-      }
+    // Leaving the loop early (`break`, `return`): chunks in flight finish (never sent twice), and
+    // their outcomes, which the loop will not yield, went to onSettled as they settled. Without
+    // onSettled (or when it threw for one), the orders they created are not yet reported: the
+    // exit throws a BulkCreationError carrying them, which a for-await `break` sees.
+    const unyielded = (await Promise.allSettled(running.keys())).flatMap((settled) => (settled.status === 'fulfilled' ? [settled.value] : []));
+    let closing: DeliveryError | undefined;
+    try {
+      await chunks.return();
+    } catch (cause) {
+      // The input's return() threw (a cursor that failed to close, a revoked Proxy): said, typed, after every outcome.
+      closing = new DeliveryError(`${name}: closing the orders' iterator threw`, { cause });
+      reason ??= closing;
     }
-    observer?.end(reason ?? (thrown as DeliveryError | undefined));
-    await chunks.return();
-    // Leaving the loop (a `break`) runs only this block: it is the one place to say onSettled failed.
-    // biome-ignore lint/correctness/noUnsafeFinally: the error replaces a return, never another error (onSettled ran for chunks that settled)
-    if (thrown !== undefined) throw thrown;
+    observer?.end(reason);
+    if (!finished) {
+      const untold = unyielded.filter((outcome) => !told.has(outcome));
+      const left = unreported(name, untold, sentUpTo, exhausted, callbackFailure);
+      // biome-ignore lint/correctness/noUnsafeFinally: thrown only when the consumer left the loop, replacing a return, never another error
+      if (left !== undefined) throw left;
+      // biome-ignore lint/correctness/noUnsafeFinally: the same; onSettled's failure for a chunk the loop never yielded is said here or nowhere
+      if (callbackFailure !== undefined && unyielded.length > 0) throw callbackFailure;
+      // biome-ignore lint/correctness/noUnsafeFinally: the same; the loop will not see `reason` any more
+      if (closing !== undefined) throw closing;
+    }
   }
   if (reason === undefined && !exhausted && signal?.aborted) reason = aborted(signal);
   return { sentUpTo, exhausted, reason, serviceErrors };
@@ -241,15 +278,16 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
  * uses. A `ValidationError` listing every invalid order, and every repeated reference, when any
  * is wrong; else the orders as they will be sent.
  */
-function start(core: DeliveryCore, orders: unknown, options: BulkStreamOptions | undefined, operation: string): { source: Source; settings: Upload } {
+function start(name: BulkOperation, core: DeliveryCore, orders: unknown, options: BulkStreamOptions | undefined): { source: Source; settings: Upload } {
+  requireCore(core);
   const { telemetry, baseUrl } = coreInternals(core).config;
   const source = sourceOf(orders);
   if (source instanceof ValidationError) throw source;
-  const { chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions } = settingsOf(options);
+  const { chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions } = settingsOf(name, options);
   const validation = validationFor(core, requestOptions);
   // The span of the sending, which ends with it (one that fails before it sends a chunk, the check of an array refused, has none).
-  const traced = telemetry?.bulk(operation, baseUrl);
-  return { source, settings: { chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions, validation, traced } };
+  const traced = telemetry?.bulk(`deliveries.${name}`, baseUrl);
+  return { source, settings: { name, chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions, validation, traced } };
 }
 
 /**
@@ -304,7 +342,7 @@ function start(core: DeliveryCore, orders: unknown, options: BulkStreamOptions |
  * ```
  */
 export async function createBulkDeliveries(core: DeliveryCore, orders: BulkInput, options?: BulkCreateOptions): Promise<BulkCreateResult> {
-  const { source, settings } = start(core, orders, options, 'deliveries.createBulk');
+  const { source, settings } = start('createBulk', core, orders, options);
   const { signal } = settings.requestOptions;
   if (signal?.aborted) throw aborted(signal);
   const prepared =
@@ -354,18 +392,22 @@ export async function createBulkDeliveries(core: DeliveryCore, orders: BulkInput
  * of its chunk, is in its chunk's `failed` with `mayExist: false`, and the others are sent.
  * `outcome.progress` (and `onProgress`) has the totals.
  *
- * Nothing is sent before the iteration starts, and breaking out of the loop stops reading the
- * input: chunks in flight finish, and leaving the loop waits for them; their outcomes, which the
- * loop does not yield, go to `onSettled` (called for every chunk sent, yielded or not): no created
- * order goes unreported. When the upload stops early (an abort, an error every chunk would get
- * such as `AuthenticationError`, your iterable throwing, `onProgress` throwing), the loop throws
- * that error after the outcomes of every chunk sent.
+ * Nothing is sent before the iteration starts, nor between two pulls beyond the chunks already
+ * in flight. Each chunk's outcome goes to `onSettled` as soon as it settles, pulled or not, so an
+ * iterator that is dropped mid-loop still reports what its chunks in flight created. Breaking out
+ * of the loop stops reading the input: chunks in flight finish, and leaving the loop waits for
+ * them. Without `onSettled`, when those chunks created orders (or may have), leaving the loop
+ * (`break`, `return`) throws a `BulkCreationError` carrying them: no created order goes
+ * unreported. When the upload stops early (an abort, an error every chunk would get such as
+ * `AuthenticationError`, your iterable throwing, `onProgress` throwing), the loop throws that
+ * error after the outcomes of every chunk sent.
  *
  * @operation deliveries.streamBulk
  * @chunk bulk
  * @calls POST /deliveries/bulk?apiVersion=1
  *
  * @throws `ValidationError` on the first read, for an input that is not a list of orders.
+ * @throws `BulkCreationError` from a `break` (the iterator's `return()`) without `onSettled`, carrying the orders created by chunks the loop never yielded.
  *
  * @example
  * ```ts
@@ -385,11 +427,40 @@ export async function* streamBulkDeliveries(
   orders: BulkInput,
   options?: BulkStreamOptions,
 ): AsyncGenerator<BulkChunkOutcome, void, undefined> {
-  const { source, settings } = start(core, orders, options, 'deliveries.streamBulk');
+  const { source, settings } = start('streamBulk', core, orders, options);
   const { signal } = settings.requestOptions;
   if (signal?.aborted) throw aborted(signal);
   const { reason } = yield* upload(core, source, settings);
   if (reason !== undefined) throw reason;
+}
+
+/**
+ * The error that leaving a `streamBulk` loop early throws when chunks it never yielded created
+ * orders (or may have) that no `onSettled` was told of: a `BulkCreationError` carrying those
+ * orders by input index, their ids, and where the upload stopped. Undefined when there are none.
+ */
+function unreported(
+  name: BulkOperation,
+  outcomes: readonly BulkChunkOutcome[],
+  sentUpTo: number,
+  exhausted: boolean,
+  cause: DeliveryError | undefined,
+): BulkCreationError | undefined {
+  const result: BulkCreateResult = {
+    created: outcomes.flatMap((outcome) => outcome.created).sort(byIndex),
+    failed: outcomes.flatMap((outcome) => outcome.failed).sort(byIndex),
+    createdIds: outcomes.flatMap((outcome) => outcome.createdIds),
+  };
+  const unknown = result.failed.filter((failure) => failure.mayExist).length;
+  if (result.created.length + result.createdIds.length + unknown === 0) return undefined;
+  const left = new DeliveryError(`${name}: the loop was left`);
+  if (!exhausted) result.stopped = { at: sentUpTo, reason: left };
+  return new BulkCreationError({
+    source: 'client',
+    message: `${name}: the loop was left with ${Math.max(result.created.length, result.createdIds.length)} created and ${unknown} unknown orders that no onSettled was told of: see created, failed, result.createdIds`,
+    result,
+    cause: cause ?? left,
+  });
 }
 
 /** Input indexes as runs: `[0-99], [150], [152-160]`, the first few of them. */

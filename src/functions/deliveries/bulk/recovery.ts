@@ -49,23 +49,31 @@ const unsettled = (message: string): DeliveryError => new DeliveryError(message)
 
 const isEntry = (entry: unknown): boolean => isRecord(entry) && Number.isSafeInteger(entry['index']) && (entry['index'] as number) >= 0;
 
+/**
+ * What `createBulk` gave, read once into plain objects of the SDK's own (a Proxy or a getter is not
+ * read again); a `ValidationError` for anything else: a revoked Proxy, `createdIds: NaN`.
+ */
 function resultOf(outcome: unknown): BulkCreateResult {
+  const refuse = (message: string, cause?: unknown): ValidationError =>
+    new ValidationError([{ path: [], message }], { subject: 'Invalid argument', ...(cause === undefined ? {} : { cause }) });
+  let read: BulkCreateResult | undefined;
   try {
     const result = outcome instanceof BulkCreationError ? outcome.result : outcome;
-    if (
-      isRecord(result) &&
-      Array.isArray(result['created']) &&
-      Array.isArray(result['failed']) &&
-      result['created'].every(isEntry) &&
-      result['failed'].every(isEntry)
-    )
-      return result as unknown as BulkCreateResult;
-  } catch {
-    // a Proxy or a getter that throws: not what createBulk gave
+    if (isRecord(result) && Array.isArray(result['created']) && Array.isArray(result['failed'])) {
+      const created = result['created'].map((entry: unknown) => (isEntry(entry) ? { ...(entry as BulkCreatedDelivery) } : undefined));
+      const failed = result['failed'].map((entry: unknown) => (isEntry(entry) ? { ...(entry as BulkFailure) } : undefined));
+      const ids: unknown = result['createdIds'];
+      if (ids !== undefined && !(Array.isArray(ids) && ids.every((id) => typeof id === 'string')))
+        throw refuse(`createdIds: expected the list of ids createBulk gave, received ${shown(ids)}`);
+      if (created.every((entry) => entry !== undefined) && failed.every((entry) => entry !== undefined))
+        read = { ...result, created, failed, createdIds: ids === undefined ? [] : [...(ids as string[])] } as BulkCreateResult;
+    }
+  } catch (cause) {
+    if (cause instanceof ValidationError) throw cause;
+    throw refuse('expected what createBulk resolved, or the BulkCreationError it threw: it could not be read', cause);
   }
-  throw new ValidationError([{ path: [], message: `expected what createBulk resolved, or the BulkCreationError it threw, received ${shown(outcome)}` }], {
-    subject: 'Invalid argument',
-  });
+  if (read === undefined) throw refuse(`expected what createBulk resolved, or the BulkCreationError it threw, received ${shown(outcome)}`);
+  return read;
 }
 
 function referenceOf(index: number, entry: unknown, orders: ResolveTrackingNumbersOptions['orders']): string | undefined {
@@ -165,7 +173,7 @@ export async function resolveBulkTrackingNumbers(
   const searchable = [...uses].filter(([reference, count]) => count === 1 && !reference.includes(',')).map(([reference]) => reference);
   const { found, failed } = await ordersByReference(core, searchable, requestOptions);
 
-  const createdIds = new Set(result.createdIds ?? []);
+  const createdIds = new Set(result.createdIds);
   const created = new Map(result.created.map((entry) => [entry.index, entry]));
   const failures = new Map(result.failed.map((failure) => [failure.index, failure]));
   const unresolved: UnresolvedBulkOrder[] = [];

@@ -18,11 +18,13 @@ import {
   CodedDeliveryError,
   ConfigurationError,
   DeliveryError,
+  InvalidRequestError,
   NotFoundError,
   PermissionDeniedError,
   RequestAbortedError,
   type RequestSummary,
   ResponseShapeError,
+  SubscriptionRequiredError,
 } from '../../../errors/index.js';
 import type { ReadChunk } from './input.js';
 import { type BulkResponse, readBulkResponse } from './response.js';
@@ -31,11 +33,22 @@ type ResponseContext = Pick<AnswerContext, 'status' | 'request'>;
 
 export const BULK_PATH = '/deliveries/bulk';
 
-/** Errors every later chunk would get too: sending on would only repeat them. */
+/**
+ * Errors every later chunk would get too, sending on would only repeat them: the account's
+ * refusals (401 and 1028, 403, a lapsed subscription 8000002 whatever its status), a wrong
+ * `baseUrl` (404), no pickup location (1073), the caller's abort. Whatever the answer carries
+ * besides, the upload stops at the first one.
+ */
 const stopsUpload = (error: DeliveryError): boolean =>
-  [AuthenticationError, PermissionDeniedError, NotFoundError, BusinessLocationRequiredError, ConfigurationError, RequestAbortedError].some(
-    (kind) => error instanceof kind,
-  );
+  [
+    AuthenticationError,
+    PermissionDeniedError,
+    SubscriptionRequiredError,
+    NotFoundError,
+    BusinessLocationRequiredError,
+    ConfigurationError,
+    RequestAbortedError,
+  ].some((kind) => error instanceof kind);
 
 /** What one request made of the orders it sent, and what the upload must learn from it. */
 export interface PostedChunk {
@@ -46,8 +59,11 @@ export interface PostedChunk {
   /** An error every later chunk would get too (a 401, an abort): the upload sends no more. */
   stop?: DeliveryError | undefined;
   /** The service's error answer that carried a bulk outcome (a 1061, or another code with `data`). */
-  serviceError?: ApiError | CodedDeliveryError | undefined;
+  serviceError?: ServiceAnswerError | undefined;
 }
+
+/** An error the service answered with, carrying its body: a status's class, a spec code's, or a refusal of fields (777). */
+export type ServiceAnswerError = ApiError | CodedDeliveryError | InvalidRequestError;
 
 /** Sends the orders of a chunk that passed the check, as they were checked; nothing when it has none. */
 export async function postChunk(
@@ -60,10 +76,11 @@ export async function postChunk(
   const posted: PostedChunk = { created: [], failed: [], createdIds: [] };
   if (orders.length === 0) return posted;
   let context: ResponseContext = { status: 200, request: { method: 'POST', url: BULK_PATH } };
-  let unreported: DeliveryError = new ResponseShapeError(`POST ${BULK_PATH} answered without reporting this order`, context);
+  /** The error of an order no answer spoke of: the call's own when it failed, else made on first need (rarely: an Error a chunk costs a stack trace). */
+  let unreported: DeliveryError | undefined;
   let mayExist = true; // an answer that does not speak of an order leaves it open
   /** What the service said of the orders: a 2xx answer's data, or the `data` of an error answer (a 1061) with that error. */
-  let answer: { data: unknown; status: number; request: RequestSummary; error?: ApiError | CodedDeliveryError } | undefined;
+  let answer: { data: unknown; status: number; request: RequestSummary; error?: ServiceAnswerError } | undefined;
   try {
     const transform = (data: unknown, answered: ResponseContext): unknown => ((context = answered), data);
     // The orders as they were checked, written once when their chunk was read: nothing of the caller's is read again.
@@ -74,18 +91,19 @@ export async function postChunk(
       requestOptions,
     );
     answer = { data, ...context };
-    unreported = new ResponseShapeError(`POST ${BULK_PATH} answered ${context.status} without reporting this order`, context);
   } catch (caught) {
     const error = caught instanceof DeliveryError ? caught : new DeliveryError(`POST ${BULK_PATH} failed`, { cause: caught });
     unreported = error;
+    // An account refusal refuses the whole chunk, whatever `data` it carries; the upload stops.
+    if (stopsUpload(error)) posted.stop = error;
     // A 1061 carries the same answer in its body's `data`: what it created must not be lost.
-    const data = error instanceof ApiError || error instanceof CodedDeliveryError ? asRecord(error.body)['data'] : undefined;
+    const answered = error instanceof ApiError || error instanceof CodedDeliveryError || error instanceof InvalidRequestError;
+    const data = posted.stop === undefined && answered ? asRecord(error.body)['data'] : undefined;
     if (isRecord(data) || Array.isArray(data)) {
       const { status = 400, request = context.request } = error as Partial<ApiError>;
-      answer = { data, status, request, error: error as ApiError | CodedDeliveryError };
+      answer = { data, status, request, error: error as ServiceAnswerError };
     } else {
       mayExist = error.mayExist;
-      if (stopsUpload(error)) posted.stop = error;
     }
   }
   let read: BulkResponse | undefined;
@@ -98,10 +116,13 @@ export async function postChunk(
     }
   }
   if (read !== undefined) posted.createdIds = read.createdIds;
+  const answered = context;
   indexes.forEach((at, position) => {
     const result = read?.outcomes.get(position);
-    if (result === undefined) posted.failed.push({ index: at, error: unreported, mayExist });
-    else if ('created' in result) posted.created.push({ ...result.created, index: at });
+    if (result === undefined) {
+      unreported ??= new ResponseShapeError(`POST ${BULK_PATH} answered ${answered.status} without reporting this order`, answered);
+      posted.failed.push({ index: at, error: unreported, mayExist });
+    } else if ('created' in result) posted.created.push({ ...result.created, index: at });
     else posted.failed.push({ index: at, error: result.error, mayExist: result.mayExist });
   });
   return posted;
