@@ -11,6 +11,7 @@ const entry = {
   'webhooks/redis': 'src/webhooks/redis.ts',
   'testing/index': 'src/testing/index.ts',
   'testing/msw': 'src/testing/msw.ts',
+  'telemetry/index': 'src/telemetry/index.ts',
 };
 
 /**

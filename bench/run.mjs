@@ -17,6 +17,7 @@ import { measureRedisTracker } from './lib/redis-tracker.mjs';
 import { buildRows, markdownTable, readmeQuote, resultsMarkdown } from './lib/report.mjs';
 import { rotate } from './lib/stats.mjs';
 import { ensureKy, KY_VERSION, prepareTargets, ROOT } from './lib/targets.mjs';
+import { measureTelemetry } from './lib/telemetry.mjs';
 
 /** Process runs of every timed figure: enough for a min-to-max range that says how far one run can be trusted. */
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 7);
@@ -235,6 +236,8 @@ if (results.stream.missing !== undefined) notes.push(`Streaming memory is not me
 // A section of its own (bench/lib/redis-tracker.mjs), after the main table.
 const redisTracker = await measureRedisTracker({ log });
 notes.push(...redisTracker.notes);
+const telemetry = await measureTelemetry({ log });
+notes.push(...telemetry.notes);
 const rows = buildRows(results);
 for (const row of rows) if (row[6] !== '' && row[6] !== 'ok') notes.push(`${row[1]}: ${row[6].replaceAll('*', '')} (${row[4]}; budget ${row[5]}).`);
 const durationSeconds = (performance.now() - started) / 1000;
@@ -242,7 +245,7 @@ const date = new Date().toISOString().slice(0, 10);
 const resultsPath = join(ROOT, 'bench', 'RESULTS.md');
 // Notes written by hand between the `kept` markers (a cross-check, say) survive the rewrite.
 const kept = existsSync(resultsPath) ? (readFileSync(resultsPath, 'utf8').match(/<!-- kept:start -->\n([\s\S]*?)<!-- kept:end -->/)?.[1] ?? '') : '';
-writeFileSync(resultsPath, `${resultsMarkdown({ rows, results, notes, date, durationSeconds, load, kept })}\n${redisTracker.markdown}`);
+writeFileSync(resultsPath, `${resultsMarkdown({ rows, results, notes, date, durationSeconds, load, kept })}\n${redisTracker.markdown}\n${telemetry.markdown}`);
 // docs/performance.md quotes the table between markers, rewritten here so that it cannot drift from RESULTS.md.
 const docPath = join(ROOT, 'docs', 'performance.md');
 const doc = existsSync(docPath) ? readFileSync(docPath, 'utf8') : '';
@@ -253,5 +256,6 @@ const quoted = doc.replace(
 if (quoted !== doc) writeFileSync(docPath, quoted);
 console.log(markdownTable(rows));
 console.log(`\n${redisTracker.markdown}`);
+console.log(`\n${telemetry.markdown}`);
 if (notes.length > 0) console.log(`\n${notes.map((note) => `- ${note}`).join('\n')}`);
 log(`done in ${durationSeconds.toFixed(0)} s (load average at the start ${load}); written to bench/RESULTS.md`);

@@ -41,6 +41,17 @@ export { APIPromise, type WithResponse } from './core/api-promise.js';
 export type { HttpMethod, QueryValue } from './core/endpoint.js';
 export type { Logger, LogLevel } from './core/logger.js';
 export type { ClientHooks, DeliveryClientOptions, RequestOptions } from './core/options.js';
+export type {
+  AttemptTelemetry,
+  BulkTelemetry,
+  CallTelemetry,
+  DeliveryTelemetry,
+  TelemetryCallOutcome,
+  TelemetryFailedOrder,
+  TelemetryOperation,
+  WebhookTelemetry,
+  WebhookVerdict,
+} from './core/telemetry.js';
 export {
   type AccountErrorClassByCode,
   AccountErrorCode,

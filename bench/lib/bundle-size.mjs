@@ -37,7 +37,7 @@ export const ENTRIES = {
 };
 
 /** Every entry of tsup.config.ts: they decide together how code is split into shared chunks. */
-const SHIPPED_ENTRIES = [...Object.values(ENTRIES), 'cli/sandbox', 'cli/main'];
+const SHIPPED_ENTRIES = [...Object.values(ENTRIES), 'cli/sandbox', 'cli/main', 'telemetry/index'];
 
 /** Code that must never reach a browser bundle: msw and its bundled helpers, and the sandbox. */
 const FORBIDDEN_SOURCE = /(?:^|[\\/])(?:node_modules[\\/](?:msw|@mswjs|@bundled-es-modules)[\\/]|(?:src|dist)[\\/]testing[\\/])/;

@@ -18,6 +18,7 @@ import { LOG_LEVELS, log } from './logger.js';
 import type { CallOptions, ClientHooks } from './options.js';
 import { redactHeaders, scrubResponse, secretsOf } from './redaction.js';
 import { mayHaveActed, retryDelay } from './retry.js';
+import type { AttemptTelemetry } from './telemetry.js';
 
 type HookEvent<K extends keyof ClientHooks> = Parameters<NonNullable<ClientHooks[K]>>[0];
 
@@ -152,13 +153,18 @@ export class Call<T> {
     const { config, request, options } = this;
     const idempotent = this.endpoint.idempotent ?? (request.method === 'GET' || request.method === 'PUT');
     const maxRetries = options.maxRetries ?? config.maxRetries;
+    const { traced: observer } = this.endpoint;
     for (let attempt = 1; ; attempt++) {
       let failure: DeliveryError;
       let wait: number | undefined;
+      const traced = observer?.attempt(attempt - 1);
       try {
-        return await this.#attempt(attempt);
+        const answered = await this.#attempt(attempt, traced);
+        traced?.end(answered.response.status);
+        return answered;
       } catch (error) {
         failure = this.#failure(error, attempt);
+        traced?.end(undefined, failure);
         this.#mayHaveActed ||= mayHaveActed(failure);
         // A kyHooks afterResponse hook returned ky.retry(): documented to bypass the policy.
         const forced = isForceRetryError(error) && attempt <= maxRetries;
@@ -186,7 +192,8 @@ export class Call<T> {
     }
   }
 
-  async #attempt(attempt: number): Promise<WithResponse<T>> {
+  /** One attempt; with `traced`, its trace context (`traceparent`) goes with it. */
+  async #attempt(attempt: number, traced: AttemptTelemetry | undefined): Promise<WithResponse<T>> {
     const { config, request, options } = this;
     if (config.hooks.onRequest !== undefined || config.logThreshold <= LOG_LEVELS.debug) {
       const headers = redactHeaders(this.#headers, config.authHeaderName);
@@ -194,7 +201,7 @@ export class Call<T> {
       notify(config, 'onRequest', { ...request, attempt, headers });
     }
     const clock = new AttemptClock(options.signal, this.#timeout, this.#deadlineAt - Date.now());
-    const work = this.#exchange(clock, attempt);
+    const work = this.#exchange(clock, attempt, traced?.headers(this.#headers) ?? this.#headers);
     // Left to settle on its own once the clock cuts the attempt; its outcome is no longer awaited.
     work.catch(() => undefined);
     try {
@@ -208,7 +215,7 @@ export class Call<T> {
   }
 
   /** Sends one attempt and reads its answer to the last byte. */
-  async #exchange(clock: AttemptClock, attempt: number): Promise<WithResponse<T>> {
+  async #exchange(clock: AttemptClock, attempt: number, headers: Readonly<Record<string, string>>): Promise<WithResponse<T>> {
     const { config, request } = this;
     const timed = config.hooks.onResponse !== undefined || config.logThreshold <= LOG_LEVELS.debug;
     const started = timed ? Date.now() : 0;
@@ -224,7 +231,7 @@ export class Call<T> {
     const kyOptions: Options = {
       ...requests.options,
       method: request.method,
-      headers: this.#headers,
+      headers,
       fetch: requests.beside
         ? (input) => {
             const built = input as Request;

@@ -4,6 +4,7 @@ import { isHeaderName, isSafeHeaderValue, shown } from './guards.js';
 import { LOG_LEVELS, log } from './logger.js';
 import type { CallOptions, ClientHooks, TransportOptions } from './options.js';
 import { secretsOf } from './redaction.js';
+import type { DeliveryTelemetry } from './telemetry.js';
 
 /** The default `maxResponseBytes`: 10 MB. */
 const DEFAULT_MAX_RESPONSE_BYTES = 10 * 2 ** 20;
@@ -172,5 +173,7 @@ function configFrom(options: TransportOptions) {
     kyHooks: options.kyHooks ?? ({} as Hooks),
     logger: options.logger,
     logThreshold,
+    /** Told of every call (`telemetry`); undefined when off, and then nothing is spent on it. */
+    telemetry: options.telemetry as DeliveryTelemetry | undefined,
   };
 }

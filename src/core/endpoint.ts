@@ -1,6 +1,7 @@
 import type { RequestSummary } from '../errors/index.js';
 import { ValidationError } from '../errors/index.js';
 import { isRecord, shown } from './guards.js';
+import type { CallTelemetry } from './telemetry.js';
 import { pathSegment, urlBelow } from './url.js';
 
 /** The HTTP methods {@link DeliveryClient.request} sends. */
@@ -40,6 +41,8 @@ export interface Endpoint<T> {
   public?: boolean | undefined;
   /** How a refusal of it is read, when the service words it in its own way. */
   refusal?: Refusal | undefined;
+  /** Told of each attempt and retry wait, when the client has `telemetry`. */
+  traced?: CallTelemetry | undefined;
 }
 
 /**

@@ -19,6 +19,7 @@ import { onFirstUse } from './on-first-use.js';
 import type { CallOptions, RequestOptions } from './options.js';
 import { scrubText } from './redaction.js';
 import { resolveValidation } from './skip-rules.js';
+import { type CallTelemetry, observed } from './telemetry.js';
 import { requireId } from './url.js';
 
 /** `namespace.method` of `DeliveryClient`: `'deliveries.get'`. */
@@ -87,6 +88,8 @@ export interface EndpointDeclaration<Args extends unknown[], T, O = RequestOptio
   readonly refusal?: Refusal['rule'] | undefined;
   /** A create refused as a repeat of its own first attempt: the order that attempt made. */
   readonly recover?: ((refusal: DeliveryError, call: RepeatedCall) => Promise<WithResponse<T>>) | undefined;
+  /** Each call that succeeds creates one order: the client's `telemetry` counts it (`delivery.orders.created`, `.failed`). */
+  readonly createsOrder?: boolean | undefined;
 }
 
 /** A standalone function of `delivery-sdk/functions`: the core, the operation's arguments, the call's options. */
@@ -111,8 +114,8 @@ export function endpoint<Args extends unknown[], T, O extends RequestOptions = R
   });
   // Named, so that stack traces say where a call was.
   const operation: Operation<Args, T, O> = (core, ...args) => {
-    let call: PendingCall<O>;
-    let checked: Checked | Promise<Checked>;
+    let observer: CallTelemetry | undefined;
+    let sent: Promise<WithResponse<T>>;
     try {
       const internals = coreInternals(core);
       const options = args[arity] as O | undefined;
@@ -121,21 +124,24 @@ export function endpoint<Args extends unknown[], T, O extends RequestOptions = R
       const params: Record<string, string> = {};
       for (const name of names) params[name] = requireId(parts.params?.[name], name);
       const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] as string));
-      call = { core, internals, options, path: filled, query: { ...query, ...parts.query }, params };
+      const { config } = internals;
+      // Traced from the check on: a create the check refuses (3007) is a call that failed.
+      observer = config.telemetry?.call(declaration, config.baseUrl, params['trackingNumber']);
+      const call: PendingCall<O> = { core, internals, options, path: filled, query: { ...query, ...parts.query }, params, traced: observer };
       const { check } = declaration;
-      checked = checkInput(parts.check ?? (typeof check === 'function' ? check(options) : check), parts.body, validation);
+      const checked = checkInput(parts.check ?? (typeof check === 'function' ? check(options) : check), parts.body, validation);
+      // The schemas load only for input the plain check refused: then the call goes on when they arrive.
+      sent =
+        checked instanceof Promise
+          ? checked.then(
+              (input) => dispatch(declaration, call, input),
+              (error) => Promise.reject(asTypedError(error)),
+            )
+          : dispatch(declaration, call, checked);
     } catch (error) {
-      return new APIPromise(Promise.reject(asTypedError(error)));
+      sent = Promise.reject(asTypedError(error));
     }
-    // The schemas load only for input the plain check refused: then the call goes on when they arrive.
-    if (checked instanceof Promise)
-      return new APIPromise(
-        checked.then(
-          (input) => dispatch(declaration, call, input),
-          (error) => Promise.reject(asTypedError(error)),
-        ),
-      );
-    return new APIPromise(dispatch(declaration, call, checked));
+    return new APIPromise(observer === undefined ? sent : observed(observer, sent));
   };
   return operation;
 }
@@ -149,6 +155,8 @@ interface PendingCall<O> {
   readonly path: string;
   readonly query: Record<string, QueryValue>;
   readonly params: Record<string, string>;
+  /** Told of the call's attempts when the client has `telemetry`. */
+  readonly traced: CallTelemetry | undefined;
 }
 
 /**
@@ -176,6 +184,7 @@ function dispatch<T, O extends RequestOptions>(
       reads: declaration.reads,
       public: declaration.public,
       refusal: refusal === undefined ? undefined : { rule: refusal, subject: params[Object.keys(params)[0] ?? ''] ?? '' },
+      traced: call.traced,
     };
     options = callOptionsOf(underneath(internals.defaults, callOptionsOf(call.options)));
   } catch (error) {

@@ -1,6 +1,7 @@
 import type { Hooks } from 'ky';
 import type { Logger, LogLevel } from './logger.js';
 import type { ValidateSetting } from './skip-rules.js';
+import type { DeliveryTelemetry } from './telemetry.js';
 
 /** Observation points for metrics and tracing. Hooks see no secrets: header values off the allow-list are `[redacted]`. */
 export interface ClientHooks {
@@ -62,7 +63,10 @@ export interface TransportOptions {
   cache?: { ttl?: number | undefined } | false | undefined;
   /** Allow `http://` to a non-loopback host. Only for trusted networks: the key travels in clear. */
   allowInsecureHttp?: boolean | undefined;
-  /** Callbacks for metrics and tracing, called for every attempt of every call. */
+  /**
+   * Callbacks called for every attempt of every call: the lower-level tool. For OpenTelemetry
+   * spans and metrics, `telemetry` does the work.
+   */
   hooks?: ClientHooks | undefined;
   /**
    * ky hooks of your own, e.g. a `beforeRequest` that sets a tracing header. They see the auth
@@ -71,6 +75,11 @@ export interface TransportOptions {
    * once, bypassing the retry policy.
    */
   kyHooks?: Hooks | undefined;
+  /**
+   * Traces and metrics of every call, attempt and bulk chunk: `openTelemetry()` from
+   * `delivery-sdk/opentelemetry` (docs/observability.md). Default: none, and nothing is spent on it.
+   */
+  telemetry?: DeliveryTelemetry | undefined;
   /** Where to log requests, retries and errors (the key is always redacted). */
   logger?: Logger | undefined;
   /** Lowest level logged. Default `'info'` when a logger is given. */

@@ -1,10 +1,12 @@
 import { type DeliveryState, isKnownState } from '../catalogue/states.js';
 import { MAX_TIMER } from '../core/deadline.js';
+import type { DeliveryTelemetry, WebhookTelemetry } from '../core/telemetry.js';
 import { ConfigurationError, DeliveryError } from '../errors/base.js';
 import { compileWebhookAuth, headersMatch, readArgument, type WebhookAuth } from './auth.js';
 import { WebhookPayloadError } from './errors.js';
 import type { WebhookEvent, WebhookEventFor } from './event.js';
 import { parseWebhookEvent } from './parse.js';
+import { awaitVerdict } from './verdicts.js';
 
 /** One callback per state, each receiving that state's event type (`on[47]` gets `exceptionCode`). */
 export type WebhookStateHandlers = {
@@ -41,6 +43,12 @@ export interface WebhookHandlerOptions {
    * logs: the response itself never carries your callback's error.
    */
   readonly onError?: ((error: unknown, request: Request) => void) | undefined;
+  /**
+   * A span and a count per webhook: `openTelemetry()` from `delivery-sdk/opentelemetry`
+   * (docs/observability.md). The span carries the state, the tracking number and, when your
+   * callback tracks the event it got (`tracker.track(event)`), the tracker's verdict.
+   */
+  readonly telemetry?: DeliveryTelemetry | undefined;
 }
 
 /** The default body limit: a state-change webhook is well under 1 KB. */
@@ -127,6 +135,7 @@ function handlerOf(options: WebhookHandlerOptions): (request: Request, parsed?: 
   const allowMissingContentType = options.allowMissingContentType ?? false;
   if (typeof allowMissingContentType !== 'boolean')
     throw new ConfigurationError(`allowMissingContentType: expected true or false, received ${typeof allowMissingContentType}`);
+  const { telemetry } = options;
   const onEvent = callback(options.onEvent, 'onEvent');
   const byState = stateCallbacks(options.on);
   const report = (error: unknown, request: Request): void => {
@@ -137,7 +146,7 @@ function handlerOf(options: WebhookHandlerOptions): (request: Request, parsed?: 
     }
   };
 
-  return async (request, parsed) => {
+  const handle = async (request: Request, parsed: ParsedBody | undefined, traced: WebhookTelemetry | undefined): Promise<Response> => {
     const deadline = bodyTimeoutMs === Number.POSITIVE_INFINITY ? undefined : Date.now() + bodyTimeoutMs;
     if (request.method.toUpperCase() !== 'POST') return answer(405, { error: 'Method not allowed: webhooks arrive as POST' }, { allow: 'POST' });
     if (expected.length > 0) {
@@ -169,18 +178,36 @@ function handlerOf(options: WebhookHandlerOptions): (request: Request, parsed?: 
       }
       event = parseWebhookEvent(body);
     } catch (err) {
+      traced?.error(err);
       report(err, request);
       const field = err instanceof WebhookPayloadError ? err.field : undefined;
       return answer(400, { error: err instanceof Error ? err.message : 'Malformed webhook body', field: field ?? null });
+    }
+    if (traced !== undefined) {
+      traced.event({ state: event.state, trackingNumber: event.trackingNumber, exceptionCode: event.exceptionCode });
+      awaitVerdict(event, traced);
     }
     try {
       await onEvent?.(event, request);
       await byState.get(event.state)?.(event, request);
     } catch (err) {
+      traced?.error(err);
       report(err, request);
       return answer(500, { error: 'The webhook callback failed; deliver again later' });
     }
     return answer(200, { received: true });
+  };
+  if (telemetry === undefined) return (request, parsed) => handle(request, parsed, undefined);
+  return async (request, parsed) => {
+    const traced = telemetry.webhook(request.method, request.headers);
+    let status = 500;
+    try {
+      const response = await handle(request, parsed, traced);
+      status = response.status;
+      return response;
+    } finally {
+      traced.end(status);
+    }
   };
 }
 

@@ -5,6 +5,7 @@ import { readArgument } from './auth.js';
 import { TrackerStoreError, WebhookPayloadError } from './errors.js';
 import type { WebhookEvent } from './event.js';
 import { parseWebhookEvent } from './parse.js';
+import { toldVerdict } from './verdicts.js';
 
 /** What one event did to its order. */
 export interface TrackResult {
@@ -278,7 +279,8 @@ function memoryTracker(maxOrders: number): OrderTracker {
       if (orders.size > maxOrders) orders.delete(orders.keys().next().value as string);
       const previous = log.events.at(-1);
       const stale = previous !== undefined && compareEvents(event, previous) < 0;
-      if (log.seen.has(id)) return { changed: false, duplicate: true, stale, current: previous ?? event, previous, version: log.events.length };
+      if (log.seen.has(id))
+        return toldVerdict(event, { changed: false, duplicate: true, stale, current: previous ?? event, previous, version: log.events.length });
       log.seen.add(id);
       // Binary search: late events of a long history cost O(log n) comparisons each.
       let [low, high] = [0, log.events.length];
@@ -288,7 +290,7 @@ function memoryTracker(maxOrders: number): OrderTracker {
         else high = middle;
       }
       log.events.splice(low, 0, event);
-      return { changed: !stale, duplicate: false, stale, current: log.events.at(-1) ?? event, previous, version: log.events.length };
+      return toldVerdict(event, { changed: !stale, duplicate: false, stale, current: log.events.at(-1) ?? event, previous, version: log.events.length });
     },
     current: (trackingNumber) => orders.get(trackingNumber)?.events.at(-1),
     history: (trackingNumber) => [...(orders.get(trackingNumber)?.events ?? [])],
@@ -315,7 +317,7 @@ function storeTracker(store: OrderTrackerStore): AsyncOrderTracker {
       const stale = previous !== undefined && compareEvents(event, previous) < 0;
       // A duplicate or a stale event leaves the order's latest event where it was.
       const current = previous !== undefined && (duplicate || stale) ? previous : event;
-      return { changed: !duplicate && !stale, duplicate, stale, current, previous, version };
+      return toldVerdict(event, { changed: !duplicate && !stale, duplicate, stale, current, previous, version });
     },
     current: (trackingNumber) =>
       attempt('current', trackingNumber, async () => {

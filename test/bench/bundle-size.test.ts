@@ -77,6 +77,12 @@ describe('a checkout page: construct the client, create one order', () => {
   it('pulls in neither msw nor the sandbox, in any chunk it can load', () => {
     expect(page.forbiddenInputs).toEqual([]);
   });
+
+  it('loads nothing of delivery-sdk/opentelemetry or @opentelemetry/api, in any chunk: telemetry is a leaf entry', () => {
+    expect(keptInputs(page.allChunks, /@opentelemetry|[\\/]telemetry[\\/]index\.js$/)).toEqual([]);
+    // A name only the OpenTelemetry implementation writes.
+    expect(page.allChunks.text).not.toContain('delivery.orders.created');
+  });
 });
 
 describe('a page that only looks cities up', () => {

@@ -24,9 +24,13 @@ function runChild(): Promise<{ deadline: string; aborted: string }> {
 }
 
 describe('a retried call whose body stalls, under garbage collection', () => {
-  it('rejects with TimeoutError at its deadline, and with RequestAbortedError when the caller aborts', async () => {
-    const { deadline, aborted } = await runChild();
-    expect(deadline).toBe('TimeoutError');
-    expect(aborted).toBe('RequestAbortedError');
-  }, CHILD_LIMIT_MS + 10_000);
+  it(
+    'rejects with TimeoutError at its deadline, and with RequestAbortedError when the caller aborts',
+    async () => {
+      const { deadline, aborted } = await runChild();
+      expect(deadline).toBe('TimeoutError');
+      expect(aborted).toBe('RequestAbortedError');
+    },
+    CHILD_LIMIT_MS + 10_000,
+  );
 });

@@ -40,6 +40,7 @@ const ENTRIES = {
   'delivery-sdk/webhooks/redis': () => import('delivery-sdk/webhooks/redis'),
   'delivery-sdk/testing': () => import('delivery-sdk/testing'),
   'delivery-sdk/testing/msw': () => import('delivery-sdk/testing/msw'),
+  'delivery-sdk/opentelemetry': () => import('delivery-sdk/opentelemetry'),
 } as const;
 
 let outDir: string;
@@ -141,6 +142,7 @@ describe('npm run docs (typedoc)', () => {
     ['delivery-sdk/webhooks/node', 'createNodeWebhookHandler'],
     ['delivery-sdk/testing', 'createSandbox'],
     ['delivery-sdk/testing/msw', 'sandboxHandlers'],
+    ['delivery-sdk/opentelemetry', 'openTelemetry'],
   ])('%s: %s %s has a description and an @example', (entry, ...path) => {
     const reflection = member(entry, ...path);
     expect(reflection, `${path.join('.')} is not in the reference`).toBeDefined();

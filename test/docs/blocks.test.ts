@@ -24,6 +24,7 @@ const NOT_RUN: Record<string, [RegExp, number]> = {
   'docs/sandbox.md listen on every interface': [/every interface/, 1],
   'docs/webhooks.md Express': [/express/, 1],
   'docs/webhooks.md Redis': [/Redis/, 1],
+  'docs/observability.md': [/OpenTelemetry's Node SDK/, 2],
   'the command line, README.md and docs/cli.md': [/test\/cli\//, 10],
 };
 

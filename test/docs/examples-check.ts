@@ -7,6 +7,7 @@ import { join, relative } from 'node:path';
 import ts from 'typescript';
 import * as functions from '../../src/functions/index.js';
 import * as sdk from '../../src/index.js';
+import * as telemetry from '../../src/telemetry/index.js';
 import * as testing from '../../src/testing/index.js';
 import * as validation from '../../src/validation.js';
 import * as webhooks from '../../src/webhooks/index.js';
@@ -49,12 +50,22 @@ export const GIVEN: Record<string, string> = {
   ].join('\n'),
 };
 
-/** Packages an example may import that the project does not install: only what the examples use of them. */
+/** Packages an example may import that the project does not install: only what the examples use of them (as their own types declare it). */
 export const AMBIENT = `declare module 'express' {
   interface App { post(path: string, ...handlers: unknown[]): void; use(...handlers: unknown[]): void; listen(port: number): void }
   function express(): App;
   namespace express { function json(): unknown }
   export default express;
+}
+declare module '@opentelemetry/sdk-node' {
+  export const NodeSDK: new (configuration?: {
+    serviceName?: string;
+    traceExporter?: import('@opentelemetry/sdk-trace-base').SpanExporter;
+    metricReaders?: import('@opentelemetry/sdk-metrics').IMetricReader[];
+  }) => { start(): void; shutdown(): Promise<void> };
+}
+declare module '@opentelemetry/exporter-metrics-otlp-http' {
+  export const OTLPMetricExporter: new (config?: { url?: string; headers?: Record<string, string> }) => import('@opentelemetry/sdk-metrics').PushMetricExporter;
 }`;
 
 const word = (name: string): RegExp => new RegExp(`(?<![\\w.$])${name}(?![\\w$])`);
@@ -66,6 +77,7 @@ const ENTRIES: [string, Record<string, unknown>][] = [
   ['delivery-sdk/validation', validation],
   ['delivery-sdk/webhooks', webhooks],
   ['delivery-sdk/testing', testing],
+  ['delivery-sdk/opentelemetry', telemetry],
 ];
 
 /** Whether `code` declares `name` itself, at its top level: a variable (destructured too), a function, a class or an import. */

@@ -23,6 +23,7 @@ const MODULES: Record<string, () => Promise<unknown>> = {
   'delivery-sdk/webhooks/redis': () => import('../../src/webhooks/redis.js'),
   'delivery-sdk/testing': () => import('../../src/testing/index.js'),
   'delivery-sdk/testing/msw': () => import('../../src/testing/msw.js'),
+  'delivery-sdk/opentelemetry': () => import('../../src/telemetry/index.js'),
   'msw/node': () => import('msw/node'),
   msw: () => import('msw'),
   fastify: () => import('fastify'),

@@ -22,7 +22,11 @@ function sdkFrames(stack: string): Array<{ fn: string; file: string }> {
 }
 
 describe('the path of a call', () => {
-  it('client.deliveries.create reaches ky through at most 8 calls in at most 6 files, with one APIPromise', async () => {
+  // With telemetry on, the same path: the call and its attempts are told through calls beside it, not wrappers around it.
+  it.each([
+    ['without telemetry', false],
+    ['with openTelemetry()', true],
+  ])('client.deliveries.create reaches ky through at most 8 calls in at most 6 files, with one APIPromise (%s)', async (_, traced) => {
     const stacks: string[] = [];
     vi.doMock('ky', async (importOriginal) => {
       const real = await importOriginal<typeof import('ky')>();
@@ -38,7 +42,8 @@ describe('the path of a call', () => {
     vi.resetModules();
     const sdk = await import('../../src/index.js');
     const fetch = async (): Promise<Response> => Response.json({ success: true, data: { _id: 'd1', trackingNumber: '70000012' } });
-    const client = new sdk.DeliveryClient({ baseUrl: 'https://api.delivery.test/v2', apiKey: 'sk_test_path', fetch });
+    const telemetry = traced ? (await import('../../src/telemetry/index.js')).openTelemetry() : undefined;
+    const client = new sdk.DeliveryClient({ baseUrl: 'https://api.delivery.test/v2', apiKey: 'sk_test_path', fetch, telemetry });
     const order = validOrders.deliver() as import('../../src/index.js').DeliverOrder;
     await client.deliveries.create(order); // loads the chunk and the sending code
     stacks.length = 0;

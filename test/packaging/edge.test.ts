@@ -35,7 +35,7 @@ const entry = (subpath: string) => {
 beforeAll(() => assertBuilt());
 
 describe('edge runtimes: the built entries bundled for a platform without Node built-ins', () => {
-  it.each(['.', './functions', './webhooks', './webhooks/redis'])('%s imports no node: module and requires no built-in', async (subpath) => {
+  it.each(['.', './functions', './webhooks', './webhooks/redis', './opentelemetry'])('%s imports no node: module and requires no built-in', async (subpath) => {
     expect(await builtinsNeededBy(`export * from ${JSON.stringify(entry(subpath))};`)).toEqual([]);
   });
 

@@ -186,6 +186,7 @@ const PUBLIC_EXPORTS: Readonly<Record<string, readonly string[]>> = {
   'delivery-sdk/webhooks/redis': ['DEFAULT_READY_TIMEOUT_MS', 'DEFAULT_TRACKER_TTL_SECONDS', 'TrackerStoreError', 'createRedisTrackerStore'],
   'delivery-sdk/testing': ['FAULT_KINDS', 'SANDBOX_COUNTRY_IDS', 'SANDBOX_STREET_CODES', 'SANDBOX_UPLOAD_HOST', 'SCENARIOS', 'SandboxError', 'createSandbox'],
   'delivery-sdk/testing/msw': ['sandboxHandlers'],
+  'delivery-sdk/opentelemetry': ['openTelemetry'],
 };
 
 const require = createRequire(import.meta.url);

@@ -53,4 +53,5 @@ export const createDelivery = endpoint<[order: OrderInput], CreatedDelivery>({
   answer: createdDelivery,
   idempotent: hasUniqueReference,
   recover: recoverRepeatedCreate,
+  createsOrder: true,
 });

@@ -78,6 +78,7 @@ export const createFulfillmentOrder = endpoint<[order: FulfillmentSendOrder], Cr
   answer: createdDelivery,
   idempotent: hasUniqueReference,
   recover: recoverRepeatedCreate,
+  createsOrder: true,
 });
 
 /**
@@ -124,6 +125,7 @@ export const createFulfillmentReturn = endpoint<[order: FulfillmentReturnOrder],
   answer: createdDelivery,
   idempotent: hasUniqueReference,
   recover: recoverRepeatedCreate,
+  createsOrder: true,
 });
 
 /**

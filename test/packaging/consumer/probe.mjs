@@ -53,7 +53,7 @@ for (const format of ['esm', 'cjs']) {
   }
 }
 
-for (const optional of ['msw', 'ioredis', 'redis']) {
+for (const optional of ['msw', 'ioredis', 'redis', '@opentelemetry/api']) {
   try {
     require.resolve(optional);
   } catch {

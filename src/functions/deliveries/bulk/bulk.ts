@@ -5,10 +5,11 @@
  */
 
 import { abortedByCaller } from '../../../core/deadline.js';
-import { type DeliveryCore, requireCore } from '../../../core/delivery-core.js';
+import { coreInternals, type DeliveryCore, requireCore } from '../../../core/delivery-core.js';
 import type { Validation } from '../../../core/input.js';
 import { validationFor } from '../../../core/operation.js';
 import type { RequestOptions } from '../../../core/options.js';
+import type { BulkTelemetry } from '../../../core/telemetry.js';
 import { type BulkCreatedDelivery, type BulkCreateResult, type BulkFailure, byIndex } from '../../../errors/bulk-result.js';
 import {
   ApiError,
@@ -131,6 +132,8 @@ interface Upload {
   readonly deleteFailedDeliveries: boolean;
   readonly requestOptions: RequestOptions;
   readonly validation: Validation;
+  /** Told of the upload's chunks, when the client has `telemetry`; the upload ends it. */
+  readonly traced: BulkTelemetry | undefined;
 }
 
 /** How an upload ended: the index of the first order not sent, and why it stopped early (if it did). */
@@ -151,6 +154,7 @@ interface UploadEnd {
 async function* upload(core: DeliveryCore, source: Source, settings: Upload, prepared?: readonly WrittenOrders[]): AsyncGenerator<BulkChunkOutcome, UploadEnd> {
   const { name, chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions, validation } = settings;
   const { signal } = requestOptions;
+  const observer = settings.traced;
   const progress: BulkProgress = { done: 0, created: 0, failed: 0, total: source.kind === 'array' ? source.orders.length : undefined };
   let reason: DeliveryError | undefined;
   const serviceErrors: ServiceAnswerError[] = [];
@@ -168,14 +172,17 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
   /** Posts a chunk, learns from its answer whether the upload must stop, and counts its outcome into the progress. */
   const runChunk = async (chunk: ReadChunk): Promise<BulkChunkOutcome> => {
     const { start, size, refused } = chunk;
-    const { created, failed, createdIds, stop, serviceError } = await postChunk(core, chunk, deleteFailedDeliveries, requestOptions);
+    const traced = observer?.chunk(start, size);
+    const { created, failed, createdIds, stop, serviceError } = await postChunk(core, chunk, deleteFailedDeliveries, requestOptions, traced);
     reason ??= stop;
     if (serviceError !== undefined) serviceErrors.push(serviceError);
     const notCreated = refused.concat(failed).sort(byIndex);
     progress.done += size;
     progress.created += created.length;
     progress.failed += notCreated.length;
-    return { start, size, created, failed: notCreated, createdIds, progress: { ...progress } };
+    const outcome = { start, size, created, failed: notCreated, createdIds, progress: { ...progress } };
+    traced?.end({ orders: outcome });
+    return outcome;
   };
 
   /**
@@ -250,6 +257,7 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
       closing = new DeliveryError(`${name}: closing the orders' iterator threw`, { cause });
       reason ??= closing;
     }
+    observer?.end(reason);
     if (!finished) {
       const untold = unyielded.filter((outcome) => !told.has(outcome));
       const left = unreported(name, untold, sentUpTo, exhausted, callbackFailure);
@@ -272,11 +280,14 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
  */
 function start(name: BulkOperation, core: DeliveryCore, orders: unknown, options: BulkStreamOptions | undefined): { source: Source; settings: Upload } {
   requireCore(core);
+  const { telemetry, baseUrl } = coreInternals(core).config;
   const source = sourceOf(orders);
   if (source instanceof ValidationError) throw source;
   const { chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions } = settingsOf(name, options);
   const validation = validationFor(core, requestOptions);
-  return { source, settings: { name, chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions, validation } };
+  // The span of the sending, which ends with it (one that fails before it sends a chunk, the check of an array refused, has none).
+  const traced = telemetry?.bulk(`deliveries.${name}`, baseUrl);
+  return { source, settings: { name, chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions, validation, traced } };
 }
 
 /**

@@ -9,6 +9,7 @@ import { errorMappingFor } from '../../../core/error-mapping-loader.js';
 import { asRecord, isRecord } from '../../../core/guards.js';
 import { type AnswerContext, sendBuilt } from '../../../core/operation.js';
 import type { RequestOptions } from '../../../core/options.js';
+import type { CallTelemetry } from '../../../core/telemetry.js';
 import type { BulkCreatedDelivery, BulkFailure } from '../../../errors/bulk-result.js';
 import {
   ApiError,
@@ -70,6 +71,7 @@ export async function postChunk(
   { orders, indexes, deliveries }: Pick<ReadChunk, 'orders' | 'indexes' | 'deliveries'>,
   deleteFailedDeliveries: boolean,
   requestOptions: RequestOptions,
+  observer?: CallTelemetry,
 ): Promise<PostedChunk> {
   const posted: PostedChunk = { created: [], failed: [], createdIds: [] };
   if (orders.length === 0) return posted;
@@ -83,7 +85,11 @@ export async function postChunk(
     const transform = (data: unknown, answered: ResponseContext): unknown => ((context = answered), data);
     // The orders as they were checked, written once when their chunk was read: nothing of the caller's is read again.
     const json = `{"deliveries":${deliveries},"deleteFailedDeliveries":${deleteFailedDeliveries}}`;
-    const { data } = await sendBuilt(core, { method: 'POST', path: BULK_PATH, query: { apiVersion: 1 }, json, idempotent: false, transform }, requestOptions);
+    const { data } = await sendBuilt(
+      core,
+      { method: 'POST', path: BULK_PATH, query: { apiVersion: 1 }, json, idempotent: false, transform, traced: observer },
+      requestOptions,
+    );
     answer = { data, ...context };
   } catch (caught) {
     const error = caught instanceof DeliveryError ? caught : new DeliveryError(`POST ${BULK_PATH} failed`, { cause: caught });
