@@ -19,6 +19,8 @@ export declare const BUDGETS: {
   readonly importAlone: { readonly main: number; readonly functions: number };
   readonly heapOverKy: number;
 };
+/** Pages over their budget: the figures the tests hold them to until the budget is decided. */
+export declare const PAGE_CEILINGS: { readonly [page in keyof typeof BUDGETS.pages]?: PageBudget };
 export declare const ENTRIES: {
   readonly main: string;
   readonly functions: string;

@@ -2,7 +2,17 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUDGETS, type BundleMeasurement, buildLikeDist, KB, measureBundle, PAGE_ORDER, type PageFigure } from '../../bench/lib/bundle-size.mjs';
+import {
+  BUDGETS,
+  type BundleMeasurement,
+  buildLikeDist,
+  KB,
+  measureBundle,
+  PAGE_CEILINGS,
+  PAGE_ORDER,
+  type PageBudget,
+  type PageFigure,
+} from '../../bench/lib/bundle-size.mjs';
 import { sandboxWithAccount } from '../support/sandbox.js';
 
 // The measurement `npm run bench` takes on dist/ (the same function), here on src/ built the way
@@ -33,6 +43,12 @@ const CLASSIC_ZOD = /zod[\\/]v4[\\/](?:classic[\\/]|locales[\\/](?!en\.js))/;
 const ZOD_MINI = /ZodMini/;
 const kb = (bytes: number | undefined) => `${(bytes ?? Number.NaN) / KB} KB`;
 
+/**
+ * What a page is held to: its budget, or where it is over it, the ceiling that keeps it from
+ * growing until the budget is decided (bench/lib/budgets.mjs, PAGE_CEILINGS; the bench says OVER).
+ */
+const heldTo = (page: keyof typeof BUDGETS.pages): PageBudget => ({ ...BUDGETS.pages[page], ...PAGE_CEILINGS[page] });
+
 /** What holds of every page: the figures nest, and the page's own output is among what loads at once. */
 function itNests(page: () => BundleMeasurement) {
   it("measures the page's own output and what it imports: at once within the first call's files, those within every chunk", () => {
@@ -48,7 +64,7 @@ describe('a checkout page: construct the client, create one order', () => {
   beforeAll(async () => {
     page = await measureBundle('main', shipped.main);
   });
-  const budget = BUDGETS.pages.main;
+  const budget = heldTo('main');
 
   itNests(() => page);
 
@@ -90,7 +106,7 @@ describe('a page that only looks cities up', () => {
   beforeAll(async () => {
     page = await measureBundle('cities', shipped.main);
   });
-  const budget = BUDGETS.pages.cities;
+  const budget = heldTo('cities');
 
   itNests(() => page);
 
@@ -114,7 +130,7 @@ describe('the create page over delivery-sdk/functions (DeliveryCore + createDeli
   beforeAll(async () => {
     page = await measureBundle('functions', shipped.functions);
   });
-  const budget = BUDGETS.pages.functions;
+  const budget = heldTo('functions');
 
   itNests(() => page);
 
