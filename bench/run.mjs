@@ -14,7 +14,7 @@ import { bytesBySource, measureBundle } from './lib/bundle-size.mjs';
 import { runChild, startServer } from './lib/child.mjs';
 import { measureColdStart, measureFirstCall } from './lib/cold-start.mjs';
 import { measureRedisTracker } from './lib/redis-tracker.mjs';
-import { buildRows, markdownTable, readmeQuote, resultsMarkdown } from './lib/report.mjs';
+import { budgetNote, buildRows, markdownTable, readmeQuote, resultsMarkdown } from './lib/report.mjs';
 import { rotate } from './lib/stats.mjs';
 import { ensureKy, KY_VERSION, prepareTargets, ROOT } from './lib/targets.mjs';
 import { measureTelemetry } from './lib/telemetry.mjs';
@@ -239,7 +239,10 @@ notes.push(...redisTracker.notes);
 const telemetry = await measureTelemetry({ log });
 notes.push(...telemetry.notes);
 const rows = buildRows(results);
-for (const row of rows) if (row[6] !== '' && row[6] !== 'ok') notes.push(`${row[1]}: ${row[6].replaceAll('*', '')} (${row[4]}; budget ${row[5]}).`);
+for (const row of rows) {
+  const note = budgetNote(row);
+  if (note !== undefined) notes.push(note);
+}
 const durationSeconds = (performance.now() - started) / 1000;
 const date = new Date().toISOString().slice(0, 10);
 const resultsPath = join(ROOT, 'bench', 'RESULTS.md');

@@ -318,6 +318,16 @@ export function buildRows(results) {
   return rows;
 }
 
+/**
+ * The note a row gets when it is not ok: its figure against its budget. A size's budget is in KB,
+ * so its note gives the size measured, not the ratio to ky beside it.
+ */
+export function budgetNote(row) {
+  const [, figure, measured, , ratio, budget, verdict] = row;
+  if (verdict === '' || verdict === 'ok') return undefined;
+  return `${figure}: ${verdict.replaceAll('*', '')} (${budget.endsWith('KB') ? measured : ratio}; budget ${budget}).`;
+}
+
 export function markdownTable(rows) {
   const header = ['#', 'Measure', 'Delivery SDK: median (min–max) over runs', 'Anchors, same run: median', 'Ratio: median (min–max)', 'Budget', 'Verdict'];
   return [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');

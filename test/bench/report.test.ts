@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildRows, verdictCell } from '../../bench/lib/report.mjs';
+import { budgetNote, buildRows, type Row, verdictCell } from '../../bench/lib/report.mjs';
 import { verdictOf } from '../../bench/lib/stats.mjs';
 
 // How the bench words a verdict: a budget is judged on the median over process runs; a median that
@@ -38,5 +38,18 @@ describe('the per-call rows of the table', () => {
     const wall = rows.find((row) => row[1] === 'Per call, sequential: wall time, median');
     expect(wall?.[4]).toBe('1.00x (0.99–1.03) plain ky');
     expect(wall?.[6]).toBe('within noise');
+  });
+});
+
+describe('the note under the table for a figure not within its budget', () => {
+  it('gives a page over its size budget in KB, not its ratio to ky', () => {
+    const page: Row = ['3', 'Bundle, a page: every chunk', '51.7 KB, 40 files', 'plain ky 5.2 KB', '9.87x', '≤ 50.0 KB', '**OVER**'];
+    expect(budgetNote(page)).toBe('Bundle, a page: every chunk: OVER (51.7 KB, 40 files; budget ≤ 50.0 KB).');
+  });
+
+  it('gives a timed figure its ratio, and says nothing of a figure within budget', () => {
+    const bulk: Row = ['4', 'Bulk', '20,819 orders/s', 'plain ky', '1.43x (1.30–1.84)', '≤ 1.25x', '**OVER**'];
+    expect(budgetNote(bulk)).toBe('Bulk: OVER (1.43x (1.30–1.84); budget ≤ 1.25x).');
+    expect(budgetNote(['4', 'Bulk', '20,819 orders/s', 'plain ky', '1.10x (1.05–1.20)', '≤ 1.25x', 'ok'])).toBeUndefined();
   });
 });
