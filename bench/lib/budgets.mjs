@@ -44,12 +44,13 @@ export const BUDGETS = {
  * Pages over their budget, and the figure the tests hold each to until the budget is decided:
  * issue 40's fixes of the fate promise (phones in one form, every refusal typed, the key out of
  * header names, every created order reported whatever the loop does) added about 2 KB gzip to
- * what a client page can load, and issue 43's telemetry seam 0.25 KB. The bench still judges the
+ * what a client page can load, issue 43's telemetry seam 0.25 KB, and the guard that keeps a
+ * failing telemetry from failing or resending a create 0.1 KB. The bench still judges the
  * pages by BUDGETS (and says OVER); these ceilings only stop them growing further. A ceiling goes
  * when its page is back within its budget.
  */
 export const PAGE_CEILINGS = {
-  main: { allChunks: 52_100 },
-  cities: { allChunks: 52_000 },
-  functions: { firstCall: 22_450 },
+  main: { allChunks: 52_200 },
+  cities: { allChunks: 52_100 },
+  functions: { firstCall: 22_550 },
 };

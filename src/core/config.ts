@@ -4,7 +4,7 @@ import { isHeaderName, isSafeHeaderValue, shown } from './guards.js';
 import { LOG_LEVELS, log } from './logger.js';
 import type { CallOptions, ClientHooks, TransportOptions } from './options.js';
 import { secretsOf } from './redaction.js';
-import type { DeliveryTelemetry } from './telemetry.js';
+import { type DeliveryTelemetry, guarded } from './telemetry.js';
 
 /** The default `maxResponseBytes`: 10 MB. */
 const DEFAULT_MAX_RESPONSE_BYTES = 10 * 2 ** 20;
@@ -174,6 +174,6 @@ function configFrom(options: TransportOptions) {
     logger: options.logger,
     logThreshold,
     /** Told of every call (`telemetry`); undefined when off, and then nothing is spent on it. */
-    telemetry: options.telemetry as DeliveryTelemetry | undefined,
+    telemetry: options.telemetry === undefined ? undefined : guarded(options.telemetry as DeliveryTelemetry),
   };
 }

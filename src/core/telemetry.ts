@@ -9,7 +9,7 @@
  * numbers and state codes. Never a key, a header value, a body, a full URL or a message (messages
  * can quote an input: a name, a phone, an address).
  */
-import type { DeliveryError } from '../errors/base.js';
+import { ConfigurationError, type DeliveryError } from '../errors/base.js';
 import type { WithResponse } from './api-promise.js';
 
 /**
@@ -85,8 +85,9 @@ export interface WebhookTelemetry {
 /**
  * What the SDK tells a tracing or metrics back end: the `telemetry` option of `DeliveryClient`,
  * `DeliveryCore` and the webhook handlers. `openTelemetry()` from `delivery-sdk/opentelemetry`
- * makes one. The SDK calls these methods on the path of every call and does not catch what they
- * throw: an implementation of your own must never throw.
+ * makes one. A client calls these methods on the path of every call; what one throws is dropped,
+ * so a tracing back end that fails never changes a call's outcome. A webhook
+ * handler does not catch them: a throw fails that one delivery, which the service sends again.
  */
 export interface DeliveryTelemetry {
   /**
@@ -98,6 +99,30 @@ export interface DeliveryTelemetry {
   bulk(operation: string, baseUrl: string): BulkTelemetry;
   /** A webhook request arrives, with its headers (for a trace context its sender propagated). */
   webhook(method: string, headers: Headers): WebhookTelemetry;
+}
+
+/**
+ * `telemetry` made unable to change a call: what one of its methods throws is dropped (the method
+ * then gives `undefined`, which the SDK reads as "nothing to record"), and an object a method
+ * returns (a call's, an attempt's, a chunk's) is guarded the same way. A throw after an order was
+ * created must not fail, or retry, the create that made it.
+ */
+export function guarded<T extends object>(telemetry: T): T {
+  if (typeof telemetry !== 'object' || telemetry === null) throw new ConfigurationError('telemetry: expected an object such as openTelemetry() makes');
+  return new Proxy(telemetry, {
+    get(target, key) {
+      const member: unknown = Reflect.get(target, key);
+      if (typeof member !== 'function') return member;
+      return (...args: unknown[]) => {
+        try {
+          const made: unknown = member.apply(target, args);
+          return typeof made === 'object' && made !== null ? guarded(made) : made;
+        } catch {
+          return undefined;
+        }
+      };
+    },
+  });
 }
 
 /** `sent`, told to `telemetry` as it settles: the call's result, or the error it rejects with. */

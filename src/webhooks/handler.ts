@@ -136,6 +136,8 @@ function handlerOf(options: WebhookHandlerOptions): (request: Request, parsed?: 
   if (typeof allowMissingContentType !== 'boolean')
     throw new ConfigurationError(`allowMissingContentType: expected true or false, received ${typeof allowMissingContentType}`);
   const { telemetry } = options;
+  if (telemetry !== undefined && (typeof telemetry !== 'object' || telemetry === null))
+    throw new ConfigurationError('telemetry: expected an object such as openTelemetry() makes');
   const onEvent = callback(options.onEvent, 'onEvent');
   const byState = stateCallbacks(options.on);
   const report = (error: unknown, request: Request): void => {
