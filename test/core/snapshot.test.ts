@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_DEPTH, snapshotOf, writeJson } from '../../src/core/input.js';
 import { ConfigurationError, ValidationError } from '../../src/index.js';
+import { mulberry32 } from '../../src/testing/random.js';
 import { junk } from '../support/order-arbitraries.js';
 import { FULL } from '../support/sizes.js';
 
@@ -39,18 +40,6 @@ function reference(input: unknown): { ok: true; json: string | undefined } | { o
   } catch {
     return { ok: false };
   }
-}
-
-/** A small seeded generator, so that each fuzzed value is dressed the same way on every read. */
-function randomFrom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 class Row {
@@ -107,7 +96,7 @@ function sameJsonValue(a: unknown, b: unknown): boolean {
 const anything = fc.oneof(
   junk,
   fc.anything({ withTypedArray: true, withBoxedValues: true, withSparseArray: true, withNullPrototype: true, withDate: true, maxDepth: 3 }),
-  fc.tuple(junk, fc.integer()).map(([value, seed]) => dressed(value, randomFrom(seed))),
+  fc.tuple(junk, fc.integer()).map(([value, seed]) => dressed(value, mulberry32(seed))),
 );
 
 describe('the snapshot is what JSON would read, without the text between', () => {
