@@ -176,7 +176,8 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
     const { created, failed, createdIds, stop, serviceError } = await postChunk(core, chunk, deleteFailedDeliveries, requestOptions, traced);
     reason ??= stop;
     if (serviceError !== undefined) serviceErrors.push(serviceError);
-    const notCreated = refused.concat(failed).sort(byIndex);
+    // Each list is in input order already: merged only when both have entries.
+    const notCreated = refused.length === 0 ? failed : failed.length === 0 ? refused : refused.concat(failed).sort(byIndex);
     progress.done += size;
     progress.created += created.length;
     progress.failed += notCreated.length;
@@ -350,17 +351,22 @@ export async function createBulkDeliveries(core: DeliveryCore, orders: BulkInput
   if (signal?.aborted) throw aborted(signal);
 
   const result: BulkCreateResult = { created: [], failed: [], createdIds: [] };
+  const outcomes: BulkChunkOutcome[] = [];
   const chunks = upload(core, source, settings, prepared);
   let next = await chunks.next();
   for (; next.done !== true; next = await chunks.next()) {
-    result.created.push(...next.value.created);
-    result.failed.push(...next.value.failed);
+    outcomes.push(next.value);
     result.createdIds.push(...next.value.createdIds);
+  }
+  // The chunks are ranges of the input, each outcome's lists in input order: in the order of the
+  // chunks, the lists are too, without comparing orders one by one.
+  outcomes.sort((a, b) => a.start - b.start);
+  for (const { created, failed } of outcomes) {
+    result.created.push(...created);
+    result.failed.push(...failed);
   }
   const { sentUpTo, exhausted, reason, serviceErrors } = next.value;
   const total = source.kind === 'array' ? source.orders.length : undefined;
-  result.created.sort(byIndex);
-  result.failed.sort(byIndex);
   if (!exhausted && reason !== undefined && (total === undefined || sentUpTo < total)) result.stopped = { at: sentUpTo, reason };
   const { stopped } = result;
   if (result.failed.length === 0 && stopped === undefined) return result;

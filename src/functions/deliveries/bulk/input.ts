@@ -5,7 +5,7 @@
  * chunks is bulk-request.ts's, scheduling them bulk.ts's.
  */
 
-import { isRecord, shown } from '../../../core/guards.js';
+import { isFilled, isRecord, shown } from '../../../core/guards.js';
 import { type Checked, checkInput, type Validation, writeJson } from '../../../core/input.js';
 import { issuesAt } from '../../../errors/base.js';
 import type { BulkFailure } from '../../../errors/bulk-result.js';
@@ -97,22 +97,25 @@ export function checkOne(order: unknown, validation: Validation): CheckedOne | P
 }
 
 /**
- * What an upload keeps of an order once checked and written: the references its answer is read
- * by. Not the snapshot: 10,000 of those held until the last chunk is answered weigh tens of
- * megabytes, which the garbage collector then walks again and again.
+ * What an upload keeps of an order once checked and written: the `businessReference` its answer
+ * names it by (`undefined` without one). Not the snapshot: 10,000 of those held until the last
+ * chunk is answered weigh tens of megabytes, which the garbage collector then walks again and again.
  */
-const referencesOf = (order: unknown): unknown => (isRecord(order) ? { [REFERENCES[0]]: order[REFERENCES[0]], [REFERENCES[1]]: order[REFERENCES[1]] } : order);
+const referenceOf = (order: unknown): string | undefined => {
+  const reference = isRecord(order) ? order[REFERENCES[0]] : undefined;
+  return isFilled(reference) ? reference : undefined;
+};
 
 /** The orders of a chunk to send, as one request carries them. */
 export interface WrittenOrders {
-  /** Each order's references, in request order (see {@link referencesOf}). */
-  orders: unknown[];
+  /** Each order's `businessReference`, in request order (see {@link referenceOf}). */
+  references: Array<string | undefined>;
   /** The orders' snapshots as checked, written with one `JSON.stringify`: the request's `deliveries`. */
   deliveries: string;
 }
 
 /** `snapshots` written as the JSON array a request sends; what is kept of them, their references. */
-const written = (snapshots: unknown[]): WrittenOrders => ({ deliveries: writeJson(snapshots) as string, orders: snapshots.map(referencesOf) });
+const written = (snapshots: unknown[]): WrittenOrders => ({ deliveries: writeJson(snapshots) as string, references: snapshots.map(referenceOf) });
 
 /**
  * The orders of an array, each checked, written `chunkSize` at a time: the chunks to send, or one
@@ -156,9 +159,14 @@ export interface ReadChunk extends WrittenOrders {
   start: number;
   /** Orders read into it, sent or refused. */
   size: number;
-  /** The input index of each order to send: `indexes[i]` is that of `orders[i]`. */
+  /** The input index of each order to send: `indexes[i]` is that of `references[i]`. */
   indexes: number[];
   refused: BulkFailure[];
+}
+
+/** A chunk being read: its orders' snapshots until it is whole and written. */
+interface Filling extends Pick<ReadChunk, 'size' | 'indexes' | 'refused'> {
+  snapshots: unknown[];
 }
 
 /** The input of an upload, read a chunk at a time. */
@@ -184,20 +192,20 @@ export function chunksOf(source: Source, chunkSize: number, validation: Validati
     source.kind === 'sync' ? source.orders[Symbol.iterator]() : source.kind === 'async' ? source.orders[Symbol.asyncIterator]() : undefined;
 
   /** Places the order at `index` in `chunk`: to send, or refused (invalid, or repeating a reference of the chunk). */
-  const place = (checked: CheckedOne, chunk: ReadChunk, references: ReferenceBook | undefined): undefined => {
+  const place = (checked: CheckedOne, chunk: Filling, references: ReferenceBook | undefined): undefined => {
     const at = index++;
     chunk.size++;
     const repeated = checked.ok ? references?.repeated(checked.order, at) : undefined;
     if (!checked.ok) chunk.refused.push({ index: at, error: checked.error, mayExist: false });
     else if (repeated !== undefined) chunk.refused.push({ index: at, error: new ValidationError([repeated], { subject: 'Invalid order' }), mayExist: false });
     else {
-      chunk.orders.push(checked.order);
+      chunk.snapshots.push(checked.order);
       chunk.indexes.push(at);
     }
     return undefined;
   };
   /** Checks the order `read` gives and places it in `chunk`; a promise only while the schemas load. */
-  const take = (read: () => unknown, chunk: ReadChunk, references: ReferenceBook | undefined): undefined | Promise<void> => {
+  const take = (read: () => unknown, chunk: Filling, references: ReferenceBook | undefined): undefined | Promise<void> => {
     let checked: CheckedOne | Promise<CheckedOne>;
     try {
       checked = checkOne(read(), validation);
@@ -211,14 +219,16 @@ export function chunksOf(source: Source, chunkSize: number, validation: Validati
 
   return {
     async next() {
-      const chunk: ReadChunk = { start: index, size: 0, orders: [], indexes: [], deliveries: '[]', refused: [] };
-      const whole = prepared?.[chunk.start / chunkSize];
+      const start = index;
+      const whole = prepared?.[start / chunkSize];
       if (whole !== undefined) {
         // Checked and written up front: every order of the range goes.
         const end = Math.min(index + chunkSize, source.kind === 'array' ? source.orders.length : index);
-        for (; index < end; index++) chunk.indexes.push(index);
-        return { ...chunk, ...whole, size: chunk.indexes.length };
+        const indexes: number[] = [];
+        for (; index < end; index++) indexes.push(index);
+        return { start, size: indexes.length, indexes, refused: [], ...whole };
       }
+      const chunk: Filling = { size: 0, snapshots: [], indexes: [], refused: [] };
       const references = checkRepeats ? new ReferenceBook() : undefined;
       if (source.kind === 'array') {
         const end = Math.min(index + chunkSize, source.orders.length);
@@ -241,7 +251,8 @@ export function chunksOf(source: Source, chunkSize: number, validation: Validati
         return undefined;
       }
       // The chunk is whole: written once, its snapshots let go.
-      return { ...chunk, ...written(chunk.orders) };
+      const { size, snapshots, indexes, refused: notSent } = chunk;
+      return { start, size, indexes, refused: notSent, ...written(snapshots) };
     },
     async return() {
       if (!exhausted) await iterator?.return?.();

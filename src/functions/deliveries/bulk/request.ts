@@ -68,13 +68,13 @@ export type ServiceAnswerError = ApiError | CodedDeliveryError | InvalidRequestE
 /** Sends the orders of a chunk that passed the check, as they were checked; nothing when it has none. */
 export async function postChunk(
   core: DeliveryCore,
-  { orders, indexes, deliveries }: Pick<ReadChunk, 'orders' | 'indexes' | 'deliveries'>,
+  { references, indexes, deliveries }: Pick<ReadChunk, 'references' | 'indexes' | 'deliveries'>,
   deleteFailedDeliveries: boolean,
   requestOptions: RequestOptions,
   observer?: CallTelemetry,
 ): Promise<PostedChunk> {
   const posted: PostedChunk = { created: [], failed: [], createdIds: [] };
-  if (orders.length === 0) return posted;
+  if (references.length === 0) return posted;
   let context: ResponseContext = { status: 200, request: { method: 'POST', url: BULK_PATH } };
   /** The error of an order no answer spoke of: the call's own when it failed, else made on first need (rarely: an Error a chunk costs a stack trace). */
   let unreported: DeliveryError | undefined;
@@ -111,19 +111,24 @@ export async function postChunk(
     // An answer whose reading code cannot be loaded leaves every order of the chunk open (`mayExist`).
     const mapping = await errorMappingFor(answer.request, answer.status).catch((unreadable: DeliveryError) => void (unreported = unreadable));
     if (mapping !== undefined) {
-      read = readBulkResponse(answer.data, orders, { ...answer, orderError: mapping.bulkOrderError });
+      read = readBulkResponse(answer.data, references, { ...answer, orderError: mapping.bulkOrderError });
       posted.serviceError = answer.error;
     }
   }
   if (read !== undefined) posted.createdIds = read.createdIds;
-  const answered = context;
-  indexes.forEach((at, position) => {
-    const result = read?.outcomes.get(position);
+  const outcomes = read?.outcomes;
+  for (let position = 0; position < indexes.length; position++) {
+    const at = indexes[position] as number;
+    const result = outcomes?.get(position);
     if (result === undefined) {
-      unreported ??= new ResponseShapeError(`POST ${BULK_PATH} answered ${answered.status} without reporting this order`, answered);
+      unreported ??= new ResponseShapeError(`POST ${BULK_PATH} answered ${context.status} without reporting this order`, context);
       posted.failed.push({ index: at, error: unreported, mayExist });
-    } else if ('created' in result) posted.created.push({ ...result.created, index: at });
-    else posted.failed.push({ index: at, error: result.error, mayExist: result.mayExist });
-  });
+    } else if ('created' in result) {
+      // An object of the SDK's own, made for this order by the answer's reader: its input index is set in it, not copied.
+      const created = result.created as Record<string, unknown> & BulkCreatedDelivery;
+      created.index = at;
+      posted.created.push(created);
+    } else posted.failed.push({ index: at, error: result.error, mayExist: result.mayExist });
+  }
   return posted;
 }

@@ -53,19 +53,20 @@ function failureOutcome(entry: Record<string, unknown>, context: BulkResponseCon
 }
 
 /**
- * Reads one answer. `bodies` are the orders as sent, in request order. Positions the answer
- * does not speak of are left out of `outcomes`: the caller treats them as unreported.
+ * Reads one answer. `references` are the `businessReference`s of the orders as sent, in request
+ * order (`undefined` for an order without one). Positions the answer does not speak of are left
+ * out of `outcomes`: the caller treats them as unreported.
  */
-export function readBulkResponse(data: unknown, bodies: readonly unknown[], context: BulkResponseContext): BulkResponse {
+export function readBulkResponse(data: unknown, references: ReadonlyArray<string | undefined>, context: BulkResponseContext): BulkResponse {
   const outcomes = new Map<number, BulkOutcome>();
   const createdIds: string[] = [];
   const list = (field: string): unknown[] | undefined => (isRecord(data) && Array.isArray(data[field]) ? data[field] : undefined);
   const ids = Array.isArray(data) && data.every((id) => typeof id === 'string' || typeof id === 'number') ? data : list('createdDeliveriesIds');
   const failures = list('failedDeliveries');
   if (ids !== undefined || failures !== undefined) {
-    matchByReference(ids ?? [], failures ?? [], bodies, context, outcomes, createdIds);
+    matchByReference(ids ?? [], failures ?? [], references, context, outcomes, createdIds);
   }
-  readPerIndex(Array.isArray(data) && ids === undefined ? data : list('created'), list('failed'), bodies.length, context, outcomes, createdIds);
+  readPerIndex(Array.isArray(data) && ids === undefined ? data : list('created'), list('failed'), references.length, context, outcomes, createdIds);
   return { outcomes, createdIds };
 }
 
@@ -110,7 +111,7 @@ function readPerIndex(
 function matchByReference(
   ids: readonly unknown[],
   failures: readonly unknown[],
-  bodies: readonly unknown[],
+  references: ReadonlyArray<string | undefined>,
   context: BulkResponseContext,
   outcomes: Map<number, BulkOutcome>,
   createdIds: string[],
@@ -119,7 +120,6 @@ function matchByReference(
     const known = idString(id);
     if (known !== undefined) createdIds.push(known);
   }
-  const references = bodies.map((body) => (isRecord(body) ? text(body['businessReference']) : undefined));
   const named = new Map<string, Array<Record<string, unknown>>>();
   const unplaced: Array<Record<string, unknown>> = [];
   for (const entry of failures) {
@@ -141,28 +141,31 @@ function matchByReference(
   }
   const doubts: string[] = [];
   if (unplaced.length > 0) doubts.push(`failures naming no order of the request: ${unplaced.map(reasonOf).join('; ')}`);
-  if (ids.length + failures.length !== bodies.length) doubts.push(`${bodies.length} sent, ${ids.length} created, ${failures.length} failed`);
+  if (ids.length + failures.length !== references.length) doubts.push(`${references.length} sent, ${ids.length} created, ${failures.length} failed`);
   const created: number[] = [];
-  bodies.forEach((_, position) => {
-    if (outcomes.has(position)) return;
-    const why = [unsure.get(position) ?? [], ...doubts].flat();
-    if (why.length === 0) created.push(position);
-    else
-      outcomes.set(position, {
-        error: new ResponseShapeError(
-          `${context.request.method} ${context.request.url} answered ${context.status} unclear about this order: ${why.join('; ')}`,
-          {
-            status: context.status,
-            request: context.request,
-            cause: context.error,
-          },
-        ),
-        mayExist: true,
-      });
-  });
-  const soleId = created.length === 1 && createdIds.length === 1 ? { _id: createdIds[0] } : {};
+  for (let position = 0; position < references.length; position++) {
+    if (outcomes.has(position)) continue;
+    const doubt = unsure.get(position);
+    if (doubt === undefined && doubts.length === 0) {
+      created.push(position);
+      continue;
+    }
+    const why = doubt === undefined ? doubts : [doubt, ...doubts];
+    outcomes.set(position, {
+      error: new ResponseShapeError(`${context.request.method} ${context.request.url} answered ${context.status} unclear about this order: ${why.join('; ')}`, {
+        status: context.status,
+        request: context.request,
+        cause: context.error,
+      }),
+      mayExist: true,
+    });
+  }
+  const soleId = created.length === 1 && createdIds.length === 1 ? createdIds[0] : undefined;
   for (const position of created) {
+    // A new object for each order: the upload sets its input index in it.
+    const entry: Record<string, unknown> = soleId === undefined ? {} : { _id: soleId };
     const reference = references[position];
-    outcomes.set(position, { created: { ...soleId, ...(reference === undefined ? {} : { businessReference: reference }) } });
+    if (reference !== undefined) entry['businessReference'] = reference;
+    outcomes.set(position, { created: entry });
   }
 }
