@@ -23,7 +23,7 @@ import {
 import type { OrderInput } from '../../../schemas/order.js';
 import { shown } from '../../../schemas/predicates.js';
 import { checkArray, chunksOf, type ReadChunk, type Source, sourceOf, type WrittenOrders } from './input.js';
-import { BULK_PATH, postChunk, type ServiceAnswerError } from './request.js';
+import { BULK_PATH, bodyWriter, postChunk, type ServiceAnswerError } from './request.js';
 
 export type { BulkCreatedDelivery, BulkCreateResult, BulkFailure };
 
@@ -163,7 +163,7 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
   const stopped = (): boolean => reason !== undefined || signal?.aborted === true;
   let chunks: ReturnType<typeof chunksOf>;
   try {
-    chunks = chunksOf(source, chunkSize, validation, prepared);
+    chunks = chunksOf(source, chunkSize, validation, bodyWriter(deleteFailedDeliveries), prepared);
   } catch (cause) {
     // The iterable's own [Symbol.iterator]() threw, or gave what cannot be read (a revoked Proxy): nothing was sent.
     throw new ValidationError([{ path: ['orders'], message: 'its iterator could not be taken' }], { subject: `${name}: invalid argument`, cause });
@@ -173,7 +173,7 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
   const runChunk = async (chunk: ReadChunk): Promise<BulkChunkOutcome> => {
     const { start, size, refused } = chunk;
     const traced = observer?.chunk(start, size);
-    const { created, failed, createdIds, stop, serviceError } = await postChunk(core, chunk, deleteFailedDeliveries, requestOptions, traced);
+    const { created, failed, createdIds, stop, serviceError } = await postChunk(core, chunk, requestOptions, traced);
     reason ??= stop;
     if (serviceError !== undefined) serviceErrors.push(serviceError);
     // Each list is in input order already: merged only when both have entries.
@@ -347,7 +347,9 @@ export async function createBulkDeliveries(core: DeliveryCore, orders: BulkInput
   const { signal } = settings.requestOptions;
   if (signal?.aborted) throw aborted(signal);
   const prepared =
-    source.kind === 'array' && settings.validation !== false ? await checkArray(source.orders, settings.validation, settings.chunkSize) : undefined;
+    source.kind === 'array' && settings.validation !== false
+      ? await checkArray(source.orders, settings.validation, settings.chunkSize, bodyWriter(settings.deleteFailedDeliveries))
+      : undefined;
   if (signal?.aborted) throw aborted(signal);
 
   const result: BulkCreateResult = { created: [], failed: [], createdIds: [] };

@@ -6,7 +6,7 @@
  */
 
 import { isFilled, isRecord, shown } from '../../../core/guards.js';
-import { type Checked, checkInput, type Validation, writeJson } from '../../../core/input.js';
+import { type Checked, checkInput, type Validation } from '../../../core/input.js';
 import { issuesAt } from '../../../errors/base.js';
 import type { BulkFailure } from '../../../errors/bulk-result.js';
 import { DeliveryError, ValidationError, type ValidationIssue } from '../../../errors/index.js';
@@ -110,18 +110,21 @@ const referenceOf = (order: unknown): string | undefined => {
 export interface WrittenOrders {
   /** Each order's `businessReference`, in request order (see {@link referenceOf}). */
   references: Array<string | undefined>;
-  /** The orders' snapshots as checked, written with one `JSON.stringify`: the request's `deliveries`. */
-  deliveries: string;
+  /** The request's body, the orders' snapshots as checked in it, written with one `JSON.stringify`. */
+  body: string;
 }
 
-/** `snapshots` written as the JSON array a request sends; what is kept of them, their references. */
-const written = (snapshots: unknown[]): WrittenOrders => ({ deliveries: writeJson(snapshots) as string, references: snapshots.map(referenceOf) });
+/** Writes the body of a request carrying `snapshots` (request.ts's `bodyWriter`): one string, no copy of it made to wrap it. */
+export type WriteBody = (snapshots: unknown[]) => string;
+
+/** `snapshots` written as the body a request sends; what is kept of them, their references. */
+const written = (snapshots: unknown[], write: WriteBody): WrittenOrders => ({ body: write(snapshots), references: snapshots.map(referenceOf) });
 
 /**
  * The orders of an array, each checked, written `chunkSize` at a time: the chunks to send, or one
  * `ValidationError` listing every invalid order and repeated reference.
  */
-export async function checkArray(orders: readonly unknown[], validation: Validation, chunkSize: number): Promise<WrittenOrders[]> {
+export async function checkArray(orders: readonly unknown[], validation: Validation, chunkSize: number, write: WriteBody): Promise<WrittenOrders[]> {
   const chunks: WrittenOrders[] = [];
   let snapshots: unknown[] = [];
   const issues: ValidationIssue[] = [];
@@ -145,7 +148,7 @@ export async function checkArray(orders: readonly unknown[], validation: Validat
     } else if (invalid === 0) snapshots.push(checked.order);
     // A chunk is written as soon as it is whole, while none is invalid: its snapshots go, their JSON stays.
     if (invalid === 0 && (snapshots.length === chunkSize || index === orders.length - 1)) {
-      chunks.push(written(snapshots));
+      chunks.push(written(snapshots, write));
       snapshots = [];
     }
   }
@@ -183,7 +186,7 @@ export interface ChunkReader {
  * chunks as checked and written (an array checked up front). The iterator is taken at once:
  * closing the reader closes it even when no chunk was read.
  */
-export function chunksOf(source: Source, chunkSize: number, validation: Validation, prepared?: readonly WrittenOrders[]): ChunkReader {
+export function chunksOf(source: Source, chunkSize: number, validation: Validation, write: WriteBody, prepared?: readonly WrittenOrders[]): ChunkReader {
   let index = 0;
   let exhausted = false;
   // Repeated references are looked for within each chunk (one request), so that memory stays flat however long the input.
@@ -252,7 +255,7 @@ export function chunksOf(source: Source, chunkSize: number, validation: Validati
       }
       // The chunk is whole: written once, its snapshots let go.
       const { size, snapshots, indexes, refused: notSent } = chunk;
-      return { start, size, indexes, refused: notSent, ...written(snapshots) };
+      return { start, size, indexes, refused: notSent, ...written(snapshots, write) };
     },
     async return() {
       if (!exhausted) await iterator?.return?.();

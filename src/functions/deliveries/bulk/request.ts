@@ -7,6 +7,7 @@
 import type { DeliveryCore } from '../../../core/delivery-core.js';
 import { errorMappingFor } from '../../../core/error-mapping-loader.js';
 import { asRecord, isRecord } from '../../../core/guards.js';
+import { writeJson } from '../../../core/input.js';
 import { type AnswerContext, sendBuilt } from '../../../core/operation.js';
 import type { RequestOptions } from '../../../core/options.js';
 import type { CallTelemetry } from '../../../core/telemetry.js';
@@ -32,6 +33,16 @@ import { type BulkResponse, readBulkResponse } from './response.js';
 type ResponseContext = Pick<AnswerContext, 'status' | 'request'>;
 
 export const BULK_PATH = '/deliveries/bulk';
+
+/**
+ * The writer of a request's body, `{ deliveries, deleteFailedDeliveries }`, for a chunk's
+ * snapshots: one `JSON.stringify` of the whole body (writeJson's), so that no copy of the orders'
+ * JSON is made to wrap it.
+ */
+export const bodyWriter =
+  (deleteFailedDeliveries: boolean) =>
+  (deliveries: unknown[]): string =>
+    writeJson({ deliveries, deleteFailedDeliveries }) as string;
 
 /**
  * Errors every later chunk would get too, sending on would only repeat them: the account's
@@ -68,8 +79,7 @@ export type ServiceAnswerError = ApiError | CodedDeliveryError | InvalidRequestE
 /** Sends the orders of a chunk that passed the check, as they were checked; nothing when it has none. */
 export async function postChunk(
   core: DeliveryCore,
-  { references, indexes, deliveries }: Pick<ReadChunk, 'references' | 'indexes' | 'deliveries'>,
-  deleteFailedDeliveries: boolean,
+  { references, indexes, body }: Pick<ReadChunk, 'references' | 'indexes' | 'body'>,
   requestOptions: RequestOptions,
   observer?: CallTelemetry,
 ): Promise<PostedChunk> {
@@ -84,10 +94,9 @@ export async function postChunk(
   try {
     const transform = (data: unknown, answered: ResponseContext): unknown => ((context = answered), data);
     // The orders as they were checked, written once when their chunk was read: nothing of the caller's is read again.
-    const json = `{"deliveries":${deliveries},"deleteFailedDeliveries":${deleteFailedDeliveries}}`;
     const { data } = await sendBuilt(
       core,
-      { method: 'POST', path: BULK_PATH, query: { apiVersion: 1 }, json, idempotent: false, transform, traced: observer },
+      { method: 'POST', path: BULK_PATH, query: { apiVersion: 1 }, json: body, idempotent: false, transform, traced: observer },
       requestOptions,
     );
     answer = { data, ...context };
