@@ -172,9 +172,7 @@ function readObject(source: Record<string, unknown>, depth: number, above: objec
   try {
     for (let index = 0; index < keys.length; index++) {
       key = keys[index] as string;
-      const field = source[key];
-      // Strings and booleans, most of an order, as they are: no `toJSON` is looked up on a primitive.
-      const value = typeof field === 'string' || typeof field === 'boolean' ? field : read(field, key, depth + 1, above);
+      const value = read(source[key], key, depth + 1, above);
       if (value === undefined) continue;
       // JSON.parse makes `__proto__` an own key; an assignment would set the prototype instead.
       if (key === '__proto__') Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
@@ -195,8 +193,7 @@ function readArray(source: readonly unknown[], depth: number, above: object[]): 
   let index = 0;
   try {
     for (; index < length; index++) {
-      const item = source[index];
-      const value = typeof item === 'string' || typeof item === 'boolean' ? item : read(item, index, depth + 1, above);
+      const value = read(source[index], index, depth + 1, above);
       copy.push(value === undefined ? null : value);
     }
   } catch (error) {

@@ -176,8 +176,8 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
     const { created, failed, createdIds, stop, serviceError } = await postChunk(core, chunk, requestOptions, traced);
     reason ??= stop;
     if (serviceError !== undefined) serviceErrors.push(serviceError);
-    // Each list is in input order already: merged only when both have entries.
-    const notCreated = refused.length === 0 ? failed : failed.length === 0 ? refused : refused.concat(failed).sort(byIndex);
+    // Each list is in input order already: sorted only when merged.
+    const notCreated = refused.length === 0 ? failed : refused.concat(failed).sort(byIndex);
     progress.done += size;
     progress.created += created.length;
     progress.failed += notCreated.length;

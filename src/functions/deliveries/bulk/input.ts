@@ -168,7 +168,7 @@ export interface ReadChunk extends WrittenOrders {
 }
 
 /** A chunk being read: its orders' snapshots until it is whole and written. */
-interface Filling extends Pick<ReadChunk, 'size' | 'indexes' | 'refused'> {
+interface Filling extends Pick<ReadChunk, 'start' | 'size' | 'indexes' | 'refused'> {
   snapshots: unknown[];
 }
 
@@ -222,16 +222,14 @@ export function chunksOf(source: Source, chunkSize: number, validation: Validati
 
   return {
     async next() {
-      const start = index;
-      const whole = prepared?.[start / chunkSize];
+      const chunk: Filling = { start: index, size: 0, snapshots: [], indexes: [], refused: [] };
+      const whole = prepared?.[chunk.start / chunkSize];
       if (whole !== undefined) {
         // Checked and written up front: every order of the range goes.
         const end = Math.min(index + chunkSize, source.kind === 'array' ? source.orders.length : index);
-        const indexes: number[] = [];
-        for (; index < end; index++) indexes.push(index);
-        return { start, size: indexes.length, indexes, refused: [], ...whole };
+        for (; index < end; index++) chunk.indexes.push(index);
+        return { ...chunk, ...whole, size: chunk.indexes.length };
       }
-      const chunk: Filling = { size: 0, snapshots: [], indexes: [], refused: [] };
       const references = checkRepeats ? new ReferenceBook() : undefined;
       if (source.kind === 'array') {
         const end = Math.min(index + chunkSize, source.orders.length);
@@ -254,8 +252,8 @@ export function chunksOf(source: Source, chunkSize: number, validation: Validati
         return undefined;
       }
       // The chunk is whole: written once, its snapshots let go.
-      const { size, snapshots, indexes, refused: notSent } = chunk;
-      return { start, size, indexes, refused: notSent, ...written(snapshots, write) };
+      const { snapshots, ...read } = chunk;
+      return { ...read, ...written(snapshots, write) };
     },
     async return() {
       if (!exhausted) await iterator?.return?.();

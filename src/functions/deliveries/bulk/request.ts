@@ -125,19 +125,17 @@ export async function postChunk(
     }
   }
   if (read !== undefined) posted.createdIds = read.createdIds;
-  const outcomes = read?.outcomes;
-  for (let position = 0; position < indexes.length; position++) {
-    const at = indexes[position] as number;
-    const result = outcomes?.get(position);
+  const answered = context;
+  indexes.forEach((at, position) => {
+    const result = read?.outcomes.get(position);
     if (result === undefined) {
-      unreported ??= new ResponseShapeError(`POST ${BULK_PATH} answered ${context.status} without reporting this order`, context);
+      unreported ??= new ResponseShapeError(`POST ${BULK_PATH} answered ${answered.status} without reporting this order`, answered);
       posted.failed.push({ index: at, error: unreported, mayExist });
     } else if ('created' in result) {
       // An object of the SDK's own, made for this order by the answer's reader: its input index is set in it, not copied.
-      const created = result.created as Record<string, unknown> & BulkCreatedDelivery;
-      created.index = at;
-      posted.created.push(created);
+      (result.created as Partial<BulkCreatedDelivery>).index = at;
+      posted.created.push(result.created as BulkCreatedDelivery);
     } else posted.failed.push({ index: at, error: result.error, mayExist: result.mayExist });
-  }
+  });
   return posted;
 }

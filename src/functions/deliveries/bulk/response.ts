@@ -146,26 +146,25 @@ function matchByReference(
   for (let position = 0; position < references.length; position++) {
     if (outcomes.has(position)) continue;
     const doubt = unsure.get(position);
-    if (doubt === undefined && doubts.length === 0) {
-      created.push(position);
-      continue;
-    }
     const why = doubt === undefined ? doubts : [doubt, ...doubts];
-    outcomes.set(position, {
-      error: new ResponseShapeError(`${context.request.method} ${context.request.url} answered ${context.status} unclear about this order: ${why.join('; ')}`, {
-        status: context.status,
-        request: context.request,
-        cause: context.error,
-      }),
-      mayExist: true,
-    });
+    if (why.length === 0) created.push(position);
+    else
+      outcomes.set(position, {
+        error: new ResponseShapeError(
+          `${context.request.method} ${context.request.url} answered ${context.status} unclear about this order: ${why.join('; ')}`,
+          {
+            status: context.status,
+            request: context.request,
+            cause: context.error,
+          },
+        ),
+        mayExist: true,
+      });
   }
-  const soleId = created.length === 1 && createdIds.length === 1 ? createdIds[0] : undefined;
+  const soleId = created.length === 1 && createdIds.length === 1 ? { _id: createdIds[0] } : {};
   for (const position of created) {
-    // A new object for each order: the upload sets its input index in it.
-    const entry: Record<string, unknown> = soleId === undefined ? {} : { _id: soleId };
     const reference = references[position];
-    if (reference !== undefined) entry['businessReference'] = reference;
-    outcomes.set(position, { created: entry });
+    // A new object for each order: the upload sets its input index in it.
+    outcomes.set(position, { created: reference === undefined ? { ...soleId } : { ...soleId, businessReference: reference } });
   }
 }
