@@ -78,6 +78,26 @@ describe('createBulk: chunks, wire format, results by input index', () => {
     expect(result.created).toHaveLength(50);
   }, 10_000);
 
+  it('lists created and failed orders by input index, however the chunks settle', async () => {
+    // The service holds the three chunks until all are in flight, then answers the last first; the
+    // lists are in input order whichever way the answers come back. The middle order of each fails.
+    const held: Array<() => void> = [];
+    capture(server, 'post', '/deliveries/bulk', async (s) => {
+      const elements = deliveriesOf(s);
+      const answered = new Promise<void>((resolve) => held.push(resolve));
+      if (held.length === 3) for (const release of held.splice(0).reverse()) release();
+      await answered;
+      const data = {
+        created: elements.flatMap((element, i) => (i === 1 ? [] : [createdEntry(element, i)])),
+        failed: [{ index: 1, errorCode: 3007, message: 'COD must be at most 30000 EGP' }],
+      };
+      return HttpResponse.json({ ...errorBody(1061, 'Some deliveries failed, fix them and upload again'), data }, { status: 400 });
+    });
+    const error = await bulkFailure(makeClient().deliveries.createBulk(orders(9), { chunkSize: 3, concurrency: 3 }));
+    expect(error.created.map((c) => [c.index, c.businessReference])).toEqual([0, 2, 3, 5, 6, 8].map((i) => [i, `ref-${i}`]));
+    expect(error.failed.map((f) => f.index)).toEqual([1, 4, 7]);
+  }, 10_000);
+
   it('reads a generator only as chunks are sent when validation is off (bounded memory)', async () => {
     let pulled = 0;
     let answered = 0;
