@@ -18,21 +18,18 @@ const SOURCE_ALIASES = Object.entries(compilerOptions.paths).map(([name, [file]]
   replacement: fileURLToPath(new URL(file, import.meta.url)),
 }));
 
+/**
+ * Test files that mock modules or reset the module registry to load the SDK afresh: each runs in a
+ * process of its own. Every other file shares its worker's modules with the files before it.
+ */
+export const FRESH_MODULES = ['test/bench/lazy-schemas.test.ts', 'test/operations/call-path.test.ts', 'test/resources/on-demand.test.ts'];
+
 // `vitest run --mode full` (npm run test:full): the heavy runs at full size (test/support/sizes.ts).
 export default defineConfig(({ mode }) => ({
   resolve: {
     alias: SOURCE_ALIASES,
   },
   test: {
-    include: ['test/**/*.test.ts'],
-    typecheck: {
-      // The *.test-d.ts files, for `npx vitest run`. `npm test` type-checks them already (its
-      // `npm run typecheck` covers test/, with this tsconfig.json), so its vitest run does not run
-      // tsc over them a second time (about 10 s of CPU).
-      enabled: process.env['npm_lifecycle_event'] !== 'test',
-      include: ['test/**/*.test-d.ts'],
-      tsconfig: './tsconfig.json',
-    },
     // vitest's default on 2 cores is one worker: most long tests wait on child processes, servers
     // and Redis, so a second one keeps both cores busy.
     maxWorkers: 2,
@@ -44,5 +41,29 @@ export default defineConfig(({ mode }) => ({
     reporters: ['default', './test/support/missing-servers.ts', ...(jsonReport ? ['json'] : [])],
     ...(jsonReport ? { outputFile: { json: jsonReport } } : {}),
     env: { DELIVERY_SDK_TEST_SIZE: mode === 'full' ? 'full' : 'quick' },
+    projects: [
+      // A fresh module graph per file (vitest's default) was two fifths of the suite's CPU time:
+      // each of the 130 files loaded the SDK, zod, msw and fast-check again. The SDK keeps no state
+      // in its modules that one file could leave to the next (clients, sandboxes and trackers are
+      // objects a test makes), and a file that patches a global restores it.
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          isolate: false,
+          include: ['test/**/*.test.ts'],
+          exclude: FRESH_MODULES,
+          typecheck: {
+            // The *.test-d.ts files, for `npx vitest run`. `npm test` type-checks them already (its
+            // `npm run typecheck` covers test/, with this tsconfig.json), so its vitest run does not
+            // run tsc over them a second time (about 10 s of CPU).
+            enabled: process.env['npm_lifecycle_event'] !== 'test',
+            include: ['test/**/*.test-d.ts'],
+            tsconfig: './tsconfig.json',
+          },
+        },
+      },
+      { extends: true, test: { name: 'fresh', include: FRESH_MODULES } },
+    ],
   },
 }));
