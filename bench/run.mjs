@@ -3,8 +3,9 @@
  * `@octokit/core`, `openai`), each timed figure over RUNS process runs with its spread, prints one
  * table and writes bench/RESULTS.md and the table of docs/performance.md. `node bench/run.mjs
  * --src` measures a bundle of src/ instead of dist/ (for development, without touching dist/).
- * `--per-call` runs only the per-call benchmark and prints it, writing nothing. The breakdown of
- * the SDK's per-call time over plain ky is bench/profile.mjs.
+ * `--per-call` runs only the per-call benchmark and prints it, writing nothing; `--first-call` the
+ * same for section 5's first answered create (`BENCH_COLD_RUNS` processes of each variant, the
+ * load average beside). The breakdown of the SDK's per-call time over plain ky is bench/profile.mjs.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -14,7 +15,7 @@ import { bytesBySource, measureBundle } from './lib/bundle-size.mjs';
 import { runChild, startServer } from './lib/child.mjs';
 import { measureColdStart, measureFirstCall } from './lib/cold-start.mjs';
 import { measureRedisTracker } from './lib/redis-tracker.mjs';
-import { budgetNote, buildRows, markdownTable, readmeQuote, resultsMarkdown } from './lib/report.mjs';
+import { budgetNote, buildRows, firstCallRows, markdownTable, readmeQuote, resultsMarkdown } from './lib/report.mjs';
 import { rotate } from './lib/stats.mjs';
 import { ensureKy, KY_VERSION, prepareTargets, ROOT } from './lib/targets.mjs';
 import { measureTelemetry } from './lib/telemetry.mjs';
@@ -212,6 +213,17 @@ async function firstCall() {
   } finally {
     await server.stop();
   }
+}
+
+if (process.argv.includes('--first-call')) {
+  const measured = await firstCall();
+  if (measured === undefined) throw new Error(notes.join(' '));
+  console.log(markdownTable(firstCallRows(measured)));
+  const after = loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' / ');
+  console.log(`\n${COLD_RUNS} processes of each variant; load average ${load} at the start, ${after} at the end.`);
+  process.exit(0);
 }
 
 // More sections (a CLI's import, say) go here, each a function returning its results, and a row

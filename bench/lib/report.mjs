@@ -110,6 +110,47 @@ function bulkRows(processes, label, variants, budgeted) {
   return rows;
 }
 
+/**
+ * Section 5's rows of the first answered call (bench/lib/first-call.mjs): wall time from the import,
+ * CPU time, wall time from the process's start; none without the plain-ky anchor. Also what
+ * `node bench/run.mjs --first-call` prints alone.
+ */
+export function firstCallRows(firstCall) {
+  const rows = [];
+  if (firstCall === undefined || firstCall.ky === undefined) return rows;
+  const field = (name, key) => firstCall[name].map((run) => run[key]);
+  const anchors = (key) =>
+    Object.fromEntries(['ky', 'fetch', 'octokit', 'openai'].filter((name) => firstCall[name] !== undefined).map((name) => [name, field(name, key)]));
+  rows.push([
+    '5',
+    'Cold start to the first answered create, main entry: a fresh process imports it, builds a client, awaits one create (loopback); from the import to the answer',
+    ranged(field('sdk', 'firstCallMs'), ms),
+    anchorsCell(anchors('firstCallMs'), ms),
+    `${ranged(ratios(field('sdk', 'firstCallMs'), field('ky', 'firstCallMs')), times)} plain ky`,
+    `≤ ${times(BUDGETS.firstCall)}`,
+    verdictCell(ratios(field('sdk', 'firstCallMs'), field('ky', 'firstCallMs')), BUDGETS.firstCall),
+  ]);
+  rows.push([
+    '5',
+    'The same: client CPU time (user + system) from the import to the answer',
+    ranged(field('sdk', 'firstCallCpuMs'), ms),
+    anchorsCell(anchors('firstCallCpuMs'), ms),
+    `${ranged(ratios(field('sdk', 'firstCallCpuMs'), field('ky', 'firstCallCpuMs')), times)} plain ky`,
+    '',
+    '',
+  ]);
+  rows.push([
+    '5',
+    "The same, wall time from the process's start (Node's own start-up included) to the answer",
+    ranged(field('sdk', 'sinceStartMs'), ms),
+    anchorsCell(anchors('sinceStartMs'), ms),
+    `${ranged(ratios(field('sdk', 'sinceStartMs'), field('ky', 'sinceStartMs')), times)} plain ky`,
+    '',
+    '',
+  ]);
+  return rows;
+}
+
 /** Rows of [#, measure, SDK, anchors, ratio, budget, verdict]. */
 export function buildRows(results) {
   const rows = [];
@@ -243,38 +284,7 @@ export function buildRows(results) {
     ]);
   }
 
-  if (firstCall !== undefined && firstCall.ky !== undefined) {
-    const field = (name, key) => firstCall[name].map((run) => run[key]);
-    const anchors = (key) =>
-      Object.fromEntries(['ky', 'fetch', 'octokit', 'openai'].filter((name) => firstCall[name] !== undefined).map((name) => [name, field(name, key)]));
-    rows.push([
-      '5',
-      'Cold start to the first answered create, main entry: a fresh process imports it, builds a client, awaits one create (loopback); from the import to the answer',
-      ranged(field('sdk', 'firstCallMs'), ms),
-      anchorsCell(anchors('firstCallMs'), ms),
-      `${ranged(ratios(field('sdk', 'firstCallMs'), field('ky', 'firstCallMs')), times)} plain ky`,
-      `≤ ${times(BUDGETS.firstCall)}`,
-      verdictCell(ratios(field('sdk', 'firstCallMs'), field('ky', 'firstCallMs')), BUDGETS.firstCall),
-    ]);
-    rows.push([
-      '5',
-      'The same: client CPU time (user + system) from the import to the answer',
-      ranged(field('sdk', 'firstCallCpuMs'), ms),
-      anchorsCell(anchors('firstCallCpuMs'), ms),
-      `${ranged(ratios(field('sdk', 'firstCallCpuMs'), field('ky', 'firstCallCpuMs')), times)} plain ky`,
-      '',
-      '',
-    ]);
-    rows.push([
-      '5',
-      "The same, wall time from the process's start (Node's own start-up included) to the answer",
-      ranged(field('sdk', 'sinceStartMs'), ms),
-      anchorsCell(anchors('sinceStartMs'), ms),
-      `${ranged(ratios(field('sdk', 'sinceStartMs'), field('ky', 'sinceStartMs')), times)} plain ky`,
-      '',
-      '',
-    ]);
-  }
+  rows.push(...firstCallRows(firstCall));
   const reference = coldStart.ky === undefined ? 'zod/mini' : 'ky';
   const coldAnchors = Object.fromEntries(
     [

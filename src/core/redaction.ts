@@ -73,8 +73,12 @@ const ESCAPED = /%|&#|\\[ux]/;
 interface SecretForms {
   /** Each secret and its whole encodings, longest first. */
   readonly literals: readonly string[];
-  /** Each secret character by character in any escape; tried only on a text with an escape in it. */
-  readonly escaped: RegExp | undefined;
+  /**
+   * Each secret character by character in any escape: built by the first text with an escape in
+   * it (most processes never meet one, and building it was the largest part of a first call's
+   * scrubbing), then kept.
+   */
+  escaped?: RegExp;
 }
 
 // Built once per list of secrets (a client's, or a call's with its own headers), on first use: the
@@ -84,9 +88,7 @@ const formsCache = new WeakMap<readonly string[], SecretForms>();
 function formsOf(secrets: readonly string[]): SecretForms {
   let forms = formsCache.get(secrets);
   if (forms === undefined) {
-    const literals = [...new Set(secrets.flatMap(wholeForms))].filter((form) => form.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
-    const escaped = secrets.length === 0 ? undefined : new RegExp(secrets.map((secret) => Array.from(secret, characterForms).join('')).join('|'), 'g');
-    forms = { literals, escaped };
+    forms = { literals: [...new Set(secrets.flatMap(wholeForms))].filter((form) => form.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length) };
     formsCache.set(secrets, forms);
   }
   return forms;
@@ -98,10 +100,13 @@ function formsOf(secrets: readonly string[]): SecretForms {
  */
 export function scrubText(text: string, secrets: readonly string[]): string {
   if (secrets.length === 0) return text;
-  const { literals, escaped } = formsOf(secrets);
+  const forms = formsOf(secrets);
   let out = text;
-  for (const literal of literals) if (out.includes(literal)) out = out.split(literal).join(REDACTED);
-  if (escaped !== undefined && ESCAPED.test(out)) out = out.replace(escaped, REDACTED);
+  for (const literal of forms.literals) if (out.includes(literal)) out = out.split(literal).join(REDACTED);
+  if (ESCAPED.test(out)) {
+    forms.escaped ??= new RegExp(secrets.map((secret) => Array.from(secret, characterForms).join('')).join('|'), 'g');
+    out = out.replace(forms.escaped, REDACTED);
+  }
   return out;
 }
 
