@@ -4,9 +4,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { validOrders } from '../support/orders.js';
 
-afterEach(() => {
+afterEach(async () => {
+  // The unmock applied now, with no import left running: see test/resources/on-demand.test.ts.
+  await vi.dynamicImportSettled();
   vi.doUnmock('ky');
   vi.resetModules();
+  await import('../../src/index.js');
 });
 
 /** The SDK's frames of a stack, innermost first: `{ fn, file }` for each frame in src/. */

@@ -7,12 +7,17 @@ import { validOrders } from '../support/orders.js';
 
 const order = () => validOrders.deliver() as import('../../src/index.js').DeliverOrder;
 
-afterEach(() => {
+afterEach(async () => {
+  // vitest applies queued mocks and unmocks at the next module it fetches, and two fetches at once
+  // apply one queue twice, out of order: an import a test left running could undo the next test's
+  // mock. So the imports settle, and the unmocks are applied here, before the next test mocks.
+  await vi.dynamicImportSettled();
   vi.doUnmock('../../src/functions/deliveries/create.js');
   vi.doUnmock('../../src/resources/chunks/after-create.js');
   vi.doUnmock('../../src/core/error-mapping.js');
   vi.doUnmock('ky');
   vi.resetModules();
+  await import('../../src/index.js');
 });
 
 /** A fresh copy of the SDK (so a module mocked since is loaded), with a fetch that records what it is asked. */
