@@ -3,43 +3,42 @@
 // sending; the orders never sent are reported as not sent (`stopped`), the orders sent and
 // refused as failed, surely not created. Against the sandbox and an independent node:http service.
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuthenticationError, BulkCreationError, DeliveryClient, DeliveryType, type OrderInput, SubscriptionRequiredError } from '../../src/index.js';
+import { AuthenticationError, BulkCreationError, DeliveryClient, type OrderInput, SubscriptionRequiredError } from '../../src/index.js';
 import { startFakeService } from '../functions/fake-service.js';
-import { dropOff, sandboxWithAccount } from '../support/sandbox.js';
+import { numberedOrder, sandboxWithAccount } from '../support/sandbox.js';
 
-const order = (i: number): OrderInput => ({
-  type: DeliveryType.Deliver,
-  dropOffAddress: dropOff,
-  receiver: { firstName: 'Mona', lastName: 'Adel', phone: '01012345678' },
-  cod: 100,
-  businessReference: `ROW-${i}`,
-});
-const orders = (count: number): OrderInput[] => Array.from({ length: count }, (_, i) => order(i));
+const orders = (count: number): OrderInput[] => Array.from({ length: count }, (_, i) => numberedOrder(i));
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
+/** A sandbox with a ready account, closed after the test, whose client counts the bulk requests it sends. */
+async function countingBulkRequests() {
+  let sent = 0;
+  const { sandbox, client } = await sandboxWithAccount(
+    {},
+    {
+      fetch: (input, init) => {
+        const request = input instanceof Request ? input : new Request(input, init);
+        if (new URL(request.url).pathname.endsWith('/deliveries/bulk')) sent++;
+        return sandbox.fetch(request);
+      },
+    },
+  );
+  closers.push(() => sandbox.close());
+  return { sandbox, client, bulkRequests: () => sent };
+}
+
 describe('a lapsed subscription, in the sandbox', () => {
   it('stops createBulk at the first refusal: one request at concurrency 1, the rest reported not sent', async () => {
-    let bulkRequests = 0;
-    const { sandbox, client } = await sandboxWithAccount(
-      {},
-      {
-        fetch: (input, init) => {
-          const request = input instanceof Request ? input : new Request(input, init);
-          if (new URL(request.url).pathname.endsWith('/deliveries/bulk')) bulkRequests++;
-          return sandbox.fetch(request);
-        },
-      },
-    );
-    closers.push(() => sandbox.close());
+    const { sandbox, client, bulkRequests } = await countingBulkRequests();
     sandbox.setSubscriptionActive(false);
     const error = await client.deliveries.createBulk(orders(2000), { chunkSize: 100, concurrency: 1 }).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(BulkCreationError);
     const { result } = error as BulkCreationError;
-    expect(bulkRequests).toBe(1);
+    expect(bulkRequests()).toBe(1);
     expect(result.stopped?.at).toBe(100);
     expect(result.stopped?.reason).toBeInstanceOf(SubscriptionRequiredError);
     expect(result.failed.map((failure) => failure.index)).toEqual(Array.from({ length: 100 }, (_, i) => i));
@@ -49,23 +48,12 @@ describe('a lapsed subscription, in the sandbox', () => {
   });
 
   it('at concurrency 4, sends no chunk after the first refusal settles: at most the 4 in flight', async () => {
-    let bulkRequests = 0;
-    const { sandbox, client } = await sandboxWithAccount(
-      {},
-      {
-        fetch: (input, init) => {
-          const request = input instanceof Request ? input : new Request(input, init);
-          if (new URL(request.url).pathname.endsWith('/deliveries/bulk')) bulkRequests++;
-          return sandbox.fetch(request);
-        },
-      },
-    );
-    closers.push(() => sandbox.close());
+    const { sandbox, client, bulkRequests } = await countingBulkRequests();
     sandbox.setSubscriptionActive(false);
     const error = (await client.deliveries.createBulk(orders(2000), { chunkSize: 100, concurrency: 4 }).catch((err: unknown) => err)) as BulkCreationError;
-    expect(bulkRequests).toBeLessThanOrEqual(4);
-    expect(error.result.stopped?.at).toBe(bulkRequests * 100);
-    expect(error.result.failed).toHaveLength(bulkRequests * 100);
+    expect(bulkRequests()).toBeLessThanOrEqual(4);
+    expect(error.result.stopped?.at).toBe(bulkRequests() * 100);
+    expect(error.result.failed).toHaveLength(bulkRequests() * 100);
   });
 
   it('ends a streamBulk loop with the refusal, after the outcome of the chunk that got it', async () => {

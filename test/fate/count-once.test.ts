@@ -3,9 +3,9 @@
 // first) has it yielded once by `list` and counted once by `customerHistory`, which says how
 // many it skipped. Against an independent node:http service and the sandbox.
 import { afterEach, describe, expect, it } from 'vitest';
-import { DeliveryClient, DeliveryType, type OrderInput } from '../../src/index.js';
+import { DeliveryClient } from '../../src/index.js';
 import { envelope, startFakeService } from '../functions/fake-service.js';
-import { createOrder, dropOff, sandboxWithAccount } from '../support/sandbox.js';
+import { createOrder, numberedOrder, sandboxWithAccount } from '../support/sandbox.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -53,22 +53,14 @@ describe('a service that answers page 1 again as page 3, from an independent nod
 });
 
 describe('orders arriving while a listing pages, newest first, in the sandbox', () => {
-  const order = (i: number): OrderInput => ({
-    type: DeliveryType.Deliver,
-    dropOffAddress: dropOff,
-    receiver: { firstName: 'Mona', lastName: 'Adel', phone: '01012345678' },
-    cod: 100,
-    businessReference: `ROW-${i}`,
-  });
-
   it('list yields each order once though an order created between two pages pushes the last of page 1 onto page 2', async () => {
     const { sandbox, client } = await sandboxWithAccount();
     closers.push(() => sandbox.close());
-    await client.deliveries.createBulk(Array.from({ length: 120 }, (_, i) => order(i)));
+    await client.deliveries.createBulk(Array.from({ length: 120 }, (_, i) => numberedOrder(i)));
     const listed: string[] = [];
     for await (const found of client.deliveries.list({ limit: 50 })) {
       listed.push(found.trackingNumber);
-      if (listed.length === 50) await createOrder(sandbox, order(999) as unknown as Record<string, unknown>);
+      if (listed.length === 50) await createOrder(sandbox, numberedOrder(999) as unknown as Record<string, unknown>);
     }
     expect(listed).toHaveLength(120);
     expect(new Set(listed).size).toBe(120);
@@ -83,13 +75,13 @@ describe('orders arriving while a listing pages, newest first, in the sandbox', 
           const request = input instanceof Request ? input : new Request(input, init);
           const answer = await sandbox.fetch(request);
           // A new order for the same customer arrives right after the first page was answered.
-          if (new URL(request.url).pathname.endsWith('/deliveries/search') && ++searches === 1) await createOrder(sandbox, order(999) as never);
+          if (new URL(request.url).pathname.endsWith('/deliveries/search') && ++searches === 1) await createOrder(sandbox, numberedOrder(999) as never);
           return answer;
         },
       },
     );
     closers.push(() => sandbox.close());
-    await client.deliveries.createBulk(Array.from({ length: 60 }, (_, i) => order(i)));
+    await client.deliveries.createBulk(Array.from({ length: 60 }, (_, i) => numberedOrder(i)));
     const history = await client.deliveries.customerHistory('01012345678');
     expect(history).toMatchObject({ total: 60, pending: 60, repeated: 1 });
   });

@@ -9,22 +9,15 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BulkChunkOutcome, BulkCreationError, DeliveryClient, type OrderInput } from '../../src/index.js';
 import type { Sandbox } from '../../src/testing/index.js';
-import { dropOff, sandboxWithAccount } from '../support/sandbox.js';
+import { numberedOrder, sandboxWithAccount } from '../support/sandbox.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-const order = (i: number): OrderInput => ({
-  type: 10,
-  dropOffAddress: dropOff,
-  receiver: { firstName: 'Mona', lastName: 'Adel', phone: '01012345678' },
-  cod: 100,
-  businessReference: `ROW-${i}`,
-});
 function* rows(count: number): Generator<OrderInput> {
-  for (let i = 0; i < count; i++) yield order(i);
+  for (let i = 0; i < count; i++) yield numberedOrder(i);
 }
 
 /** Resolves when `count()` reaches `n`, checked each time `changed()` is called. */
@@ -126,7 +119,7 @@ describe('streamBulk against the sandbox', () => {
   it('a break when the chunks in flight created nothing (all refused before sending) is quiet', async () => {
     const { sandbox, client } = await setUp();
     function* invalid(): Generator<OrderInput> {
-      for (let i = 0; i < 4; i++) yield { ...order(i), cod: -1 };
+      for (let i = 0; i < 4; i++) yield { ...numberedOrder(i), cod: -1 };
     }
     for await (const _ of client.deliveries.streamBulk(invalid(), { chunkSize: 1, concurrency: 4 })) break;
     expect(sandbox.orders()).toEqual([]);
@@ -150,7 +143,7 @@ describe('a streamBulk failure names streamBulk', () => {
       for await (const _ of client.deliveries.streamBulk(rows(1), { chunkSize: 0 }));
     })().catch((caught: unknown) => caught);
     expect((wrong as Error).message).toMatch(/^streamBulk `chunkSize`: expected a whole number/);
-    const bulk = await client.deliveries.createBulk([order(9)], { chunkSize: 0 }).catch((caught: unknown) => caught);
+    const bulk = await client.deliveries.createBulk([numberedOrder(9)], { chunkSize: 0 }).catch((caught: unknown) => caught);
     expect((bulk as Error).message).toMatch(/^createBulk `chunkSize`/);
   });
 });

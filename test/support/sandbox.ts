@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach } from 'vitest';
 import { clientFor, type ExampleOptions, setUpMerchant } from '../../examples/support/merchant.js';
-import { DeliveryClient, type DeliveryClientOptions } from '../../src/index.js';
+import { DeliveryClient, type DeliveryClientOptions, DeliveryType, type OrderInput } from '../../src/index.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/testing/index.js';
 
 /** Real seeded ids, as a test would copy them from the lookup lists. */
@@ -14,6 +14,15 @@ export const AL_AYYAT_NO_DROPOFF = 'district-eg-giza-al-ayyat';
 
 export const dropOff = { city: 'Giza', districtId: DOKKI, firstLine: '12 Tahrir Street, 3rd floor' };
 export const pickup = { city: 'Cairo', districtId: MAKRAM_EBEID, firstLine: '5 Makram Ebeid Street' };
+
+/** The `i`-th of a batch of valid Deliver orders for the sandbox, told apart by `businessReference` (`ROW-i`). */
+export const numberedOrder = (i: number): OrderInput => ({
+  type: DeliveryType.Deliver,
+  dropOffAddress: dropOff,
+  receiver: { firstName: 'Mona', lastName: 'Adel', phone: '01012345678' },
+  cod: 100,
+  businessReference: `ROW-${i}`,
+});
 
 export interface JsonAnswer {
   status: number;
