@@ -29,8 +29,8 @@ embedded sandbox holding a ready merchant, to try it offline. --json writes one 
 (JSON Lines for import) to stdout and nothing else; progress and notes go to stderr.
 
 Exit codes (the first that applies): 130 interrupted, 3 key or subscription refused, 4 service
-unreachable or timed out, 2 usage or input-file error (nothing sent), 1 some rows refused or an
-order not found, 0 done. 'delivery-sdk COMMAND --help' for each command; docs/cli.md for the rest.`;
+unreachable, timed out or failing (5xx), 2 usage or input-file error (nothing sent), 1 some rows
+refused, an order not found or not in a state that allows it, 0 done. 'delivery-sdk COMMAND --help' for each command; docs/cli.md for the rest.`;
 
 const HELPS: Readonly<Record<string, string>> = { import: IMPORT_HELP, orders: ORDERS_HELP, labels: LABELS_HELP, history: HISTORY_HELP };
 

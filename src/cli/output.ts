@@ -1,6 +1,6 @@
 // Where a command writes: the human text or the one JSON document on stdout, the rest on stderr.
-import { ConfigurationError, isDeliveryError, RequestAbortedError, ValidationError } from '../index.js';
-import { EXIT, type ExitCode, isKeyRefusal, isUnreachable, UsageError } from './exit.js';
+import { isDeliveryError } from '../index.js';
+import { type ExitCode, exitCodeOf, UsageError } from './exit.js';
 
 export interface Io {
   readonly stdout: NodeJS.WritableStream;
@@ -37,17 +37,6 @@ export function errorFields(error: unknown): ErrorFields {
     return { errorClass: error.name, errorCode: code, message: error.message };
   }
   return { errorClass: 'Error', errorCode: undefined, message: String(error) };
-}
-
-/** The exit code of a command that ended with `error`. */
-export function exitCodeOf(error: unknown): ExitCode {
-  if (error instanceof UsageError) return EXIT.usage;
-  if (error instanceof RequestAbortedError) return EXIT.interrupted;
-  if (isKeyRefusal(error)) return EXIT.keyRefused;
-  if (isUnreachable(error)) return EXIT.unreachable;
-  // Refused before sending: the input was wrong, nothing went out.
-  if (error instanceof ValidationError || error instanceof ConfigurationError) return EXIT.usage;
-  return EXIT.failed;
 }
 
 /** Reports the error a command ended with, and returns its exit code. */

@@ -71,6 +71,27 @@ describe('delivery-sdk orders get, track, cancel, wait', { timeout: 60_000 }, ()
     expect(late.stderr).not.toMatch(/reached/);
   });
 
+  it('exits by cause: 4 when the service fails (5xx) for get, track and history; 1 for a cancel the state does not allow', async () => {
+    const failing = served.sandbox.injectFault({ kind: 'unavailable', times: Number.POSITIVE_INFINITY });
+    try {
+      for (const args of [
+        ['orders', 'get', tn.waiting],
+        ['orders', 'track', tn.waiting],
+        ['history', PHONE],
+      ]) {
+        const ran = await run([...args, '--json'], served.env);
+        expect(ran.code, args.join(' ')).toBe(4);
+        expect(JSON.parse(ran.stdout)).toMatchObject({ error: { errorClass: 'ServerError' }, exitCode: 4 });
+      }
+    } finally {
+      failing.remove();
+    }
+    const delivered = await run(['orders', 'cancel', tn.delivered], served.env);
+    expect(delivered.code).toBe(1);
+    expect(delivered.stderr).toContain('OrderStateError');
+    expect(served.sandbox.order(tn.delivered).state).toBe(DeliveryState.Delivered);
+  });
+
   it('refuses a key given as an argument (exit 2), saying where it belongs', async () => {
     const ran = await run(['orders', 'get', tn.waiting, '--api-key', 'secret-in-argv'], served.env);
     expect(ran.code).toBe(2);
