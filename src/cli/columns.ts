@@ -7,6 +7,7 @@
  * docs/cli.md lists the table; examples/data/orders-import.csv shows it.
  */
 import { UsageError } from './exit.js';
+import { didYouMean } from './suggest.js';
 
 /** How a cell is read. */
 type Kind =
@@ -103,7 +104,7 @@ export function columnsOf(header: readonly string[]): Column[] {
     const kind = name === '' ? undefined : kindOf(path);
     if (name === '') problems.push('a column has no name');
     else if (seen.has(name)) problems.push(`'${name}' is there twice`);
-    else if (kind === undefined) problems.push(`'${name}' is not the path of an order field${suggestion(name)}`);
+    else if (kind === undefined) problems.push(`'${name}' is not the path of an order field${didYouMean(name, paths(ORDER, []), 'short')}`);
     else columns.push({ name, path, kind, parents: path.slice(0, -1), leaf: path.at(-1) as string });
     seen.add(name);
   }
@@ -115,31 +116,8 @@ export function columnsOf(header: readonly string[]): Column[] {
   return columns;
 }
 
-/** `recever.phone` -> ` (receiver.phone?)`: the field whose path differs least, when one is close. */
-function suggestion(name: string): string {
-  const known = paths(ORDER, []);
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const candidate of known) {
-    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
-  }
-  return best === undefined ? '' : ` (${best}?)`;
-}
-
 function paths(node: Group, prefix: readonly string[]): string[] {
   return Object.entries(node.fields).flatMap(([name, child]) => (typeof child === 'string' ? [[...prefix, name].join('.')] : paths(child, [...prefix, name])));
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++)
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
 }
 
 const NUMBER = /^-?\d+(?:\.\d+)?$/;

@@ -51,6 +51,14 @@ export function firstOf(codes: Iterable<ExitCode>): ExitCode {
 /** A wrong command line or input file, found before anything was sent. */
 export class UsageError extends Error {
   override name = 'UsageError';
+
+  /** @param help The command whose `--help` shows the usage, when it is not the one that failed (an unknown command's). */
+  constructor(
+    message: string,
+    readonly help?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** The service refused the key or the account's subscription: every further call would be refused alike. */

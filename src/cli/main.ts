@@ -13,6 +13,7 @@ import { LABELS_HELP, labelsCommand } from './labels.js';
 import { ORDERS_HELP, ordersCommand } from './orders.js';
 import { type Io, reportFailure, say } from './output.js';
 import { serveSandbox } from './sandbox-server.js';
+import { didYouMean } from './suggest.js';
 
 const HELP = `delivery-sdk: the Delivery Service API from the command line.
 
@@ -33,6 +34,8 @@ unreachable, timed out or failing (5xx), 2 usage or input-file error (nothing se
 refused, an order not found or not in a state that allows it, 0 done. 'delivery-sdk COMMAND --help' for each command; docs/cli.md for the rest.`;
 
 const HELPS: Readonly<Record<string, string>> = { import: IMPORT_HELP, orders: ORDERS_HELP, labels: LABELS_HELP, history: HISTORY_HELP };
+const COMMANDS = ['orders', 'labels', 'history', 'sandbox'] as const;
+const ORDER_ACTIONS = ['import', 'get', 'track', 'cancel', 'wait'] as const;
 
 /** Runs the command of `argv`; resolves with its exit code, or with `'serving'` for the sandbox server, which runs until stopped. */
 export async function run(argv: readonly string[], io: Io, interrupt: Interrupt): Promise<ExitCode | 'serving'> {
@@ -55,7 +58,7 @@ export async function run(argv: readonly string[], io: Io, interrupt: Interrupt)
       if (action === 'import') return importCommand(args, io, interrupt);
       if (action === 'get' || action === 'track' || action === 'cancel' || action === 'wait') return ordersCommand(action, args, io, interrupt);
       if (action === undefined || action === '--help' || action === '-h') return (say(io, ORDERS_HELP), action === undefined ? EXIT.usage : EXIT.ok);
-      throw new UsageError(`orders: unknown action '${action}': import, get, track, cancel or wait`);
+      throw new UsageError(`orders: unknown action '${action}'${didYouMean(action, ORDER_ACTIONS)}: ${ORDER_ACTIONS.join(', ')}`, 'delivery-sdk orders');
     }
     case 'labels':
       return labelsCommand(rest, io, interrupt);
@@ -65,7 +68,7 @@ export async function run(argv: readonly string[], io: Io, interrupt: Interrupt)
       await serveSandbox(rest, { command: 'delivery-sdk sandbox', readyMerchant: true });
       return rest.includes('--help') || rest.includes('-h') ? EXIT.ok : 'serving';
     default:
-      throw new UsageError(`unknown command '${command}': orders, labels, history or sandbox`);
+      throw new UsageError(`unknown command '${command}'${didYouMean(command, COMMANDS)}: ${COMMANDS.join(', ')}`, 'delivery-sdk');
   }
 }
 

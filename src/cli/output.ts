@@ -46,7 +46,7 @@ export function reportFailure(io: Io, error: unknown, command: string): ExitCode
   const hint = isDeliveryError(error) && error.hint !== undefined ? ` (${error.hint})` : '';
   const label = error instanceof UsageError ? '' : `${fields.errorClass}${fields.errorCode === undefined ? '' : ` ${fields.errorCode}`}: `;
   note(io, `${command}: ${label}${fields.message}${hint}`);
-  if (error instanceof UsageError) note(io, `Run '${command} --help' for its usage.`);
+  if (error instanceof UsageError) note(io, `Run '${error.help ?? command} --help' for its usage.`);
   if (io.json) printJson(io, { error: { ...fields, ...(isDeliveryError(error) && error.mayExist ? { mayExist: true } : {}) }, exitCode: code });
   return code;
 }

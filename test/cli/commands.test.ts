@@ -92,6 +92,16 @@ describe('delivery-sdk orders get, track, cancel, wait', { timeout: 60_000 }, ()
     expect(served.sandbox.order(tn.delivered).state).toBe(DeliveryState.Delivered);
   });
 
+  it('suggests the command or action meant, and the help of the command that exists', async () => {
+    const command = await run(['ordres', 'get', tn.waiting], served.env);
+    expect(command.code).toBe(2);
+    expect(command.stderr).toContain("unknown command 'ordres' (did you mean 'orders'?)");
+    expect(command.stderr).toContain("Run 'delivery-sdk --help' for its usage.");
+    const action = await run(['orders', 'trak', tn.waiting], served.env);
+    expect(action.stderr).toContain("unknown action 'trak' (did you mean 'track'?)");
+    expect(action.stderr).toContain("Run 'delivery-sdk orders --help' for its usage.");
+  });
+
   it('refuses a key given as an argument (exit 2), saying where it belongs', async () => {
     const ran = await run(['orders', 'get', tn.waiting, '--api-key', 'secret-in-argv'], served.env);
     expect(ran.code).toBe(2);
