@@ -7,7 +7,13 @@ import { requireBuilt, run, servedSandbox, workspace } from './cli.js';
 // `orders get|track|cancel|wait`, `labels` and `history`: the built command against a sandbox over HTTP.
 let served: Awaited<ReturnType<typeof servedSandbox>>;
 let files: ReturnType<typeof workspace>;
-const tn: Record<'delivered' | 'cancelled' | 'waiting' | 'cashCollection', string> = { delivered: '', cancelled: '', waiting: '', cashCollection: '' };
+const tn: Record<'delivered' | 'cancelled' | 'waiting' | 'cashCollection' | 'returning', string> = {
+  delivered: '',
+  cancelled: '',
+  waiting: '',
+  cashCollection: '',
+  returning: '',
+};
 const PHONE = '01099887766';
 
 beforeAll(async () => {
@@ -21,6 +27,22 @@ beforeAll(async () => {
     tn[name] = (await client.deliveries.create({ type: 10, dropOffAddress: address, receiver, cod: 250, businessReference: `CMD-${name}` })).trackingNumber;
   tn.cashCollection = (await client.deliveries.create({ type: 15, pickupAddress: address, receiver, cod: 500, businessReference: 'CMD-cc' })).trackingNumber;
   await served.sandbox.play(tn.delivered, 'success');
+  // A Customer Return Pickup on its way back to the business: state 41, out for return.
+  tn.returning = (
+    await client.deliveries.create({
+      type: 25,
+      pickupAddress: address,
+      receiver: { ...receiver, phone: '01244556677' },
+      cod: -100,
+      businessReference: 'CMD-crp',
+    })
+  ).trackingNumber;
+  while (served.sandbox.order(tn.returning).state !== DeliveryState.OutForDelivery) {
+    const next = served.sandbox.nextStates(tn.returning);
+    await served.sandbox.advance(tn.returning, {
+      to: next.includes(41) ? 41 : (next.find((state) => ![47, 49, 100, 101, 102, 105].includes(state)) as number),
+    });
+  }
 });
 afterAll(async () => {
   await served?.close();
@@ -50,6 +72,16 @@ describe('delivery-sdk orders get, track, cancel, wait', { timeout: 60_000 }, ()
     const states = ran.stdout.split('\n').slice(1, -1);
     expect(states[0]).toMatch(/10 Pickup requested$/);
     expect(states.at(-1)).toMatch(/45 Delivered$/);
+  });
+
+  it("prints a state by the order's type where its meaning differs: 41 is out for delivery for a Deliver, out for return for a return", async () => {
+    const sent = await run(['orders', 'track', tn.delivered], served.env);
+    expect(sent.stdout).toMatch(/ {2}41 Picked up: out for delivery\n/);
+    const returning = await run(['orders', 'get', tn.returning], served.env);
+    expect(returning.stdout).toContain(`${tn.returning}: 41 Picked up: out for return`);
+    const tracked = await run(['orders', 'track', tn.returning], served.env);
+    expect(tracked.stdout.split('\n')[0]).toMatch(/: 41 Picked up: out for return/);
+    expect(tracked.stdout).not.toContain('out for delivery');
   });
 
   it('cancel terminates the order; wait --until delivered then exits 1, as it ended otherwise', async () => {
@@ -90,6 +122,14 @@ describe('delivery-sdk orders get, track, cancel, wait', { timeout: 60_000 }, ()
     expect(delivered.code).toBe(1);
     expect(delivered.stderr).toContain('OrderStateError');
     expect(served.sandbox.order(tn.delivered).state).toBe(DeliveryState.Delivered);
+  });
+
+  it('wait refuses a state the catalogue does not have (exit 2) rather than waiting out its timeout', async () => {
+    const ran = await run(['orders', 'wait', tn.waiting, '--until', '999', '--timeout', '10m'], served.env);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain(
+      "--until: expected delivered, final or a state code of the catalogue (45; the table in docs/webhooks.md), received '999': no such state",
+    );
   });
 
   it('suggests the command or action meant, and the help of the command that exists', async () => {
