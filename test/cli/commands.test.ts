@@ -132,6 +132,17 @@ describe('delivery-sdk orders get, track, cancel, wait', { timeout: 60_000 }, ()
     );
   });
 
+  it('reads the key from the first line of --api-key-file, as docs/cli.md says', async () => {
+    const keyFile = files.file('key.txt', `${served.sandbox.apiKey}\n# rotated 2026-11-02, the old key: wrong-key-0000\n`);
+    const ran = await run(['orders', 'get', tn.waiting, '--api-key-file', keyFile], { DELIVERY_BASE_URL: served.server.baseUrl });
+    expect(ran.code).toBe(0);
+    const empty = await run(['orders', 'get', tn.waiting, '--api-key-file', files.file('empty-key.txt', '\nsecond line\n')], {
+      DELIVERY_BASE_URL: served.server.baseUrl,
+    });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('--api-key-file: the first line of');
+  });
+
   it('suggests the command or action meant, and the help of the command that exists', async () => {
     const command = await run(['ordres', 'get', tn.waiting], served.env);
     expect(command.code).toBe(2);
