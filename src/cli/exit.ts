@@ -33,14 +33,16 @@ export const EXIT = {
   keyRefused: 3,
   /** The service was unreachable, timed out, or failed (5xx, 429): the orders that may exist are in the results. */
   unreachable: 4,
-  /** Interrupted (Ctrl-C, SIGINT or SIGTERM), after writing every outcome known. */
+  /** Interrupted by Ctrl-C (SIGINT), after writing every outcome known: 128 + 2. */
   interrupted: 130,
+  /** Stopped by SIGTERM (a cancelled CI job), or because the process that started it went away, after writing every outcome known: 128 + 15. */
+  terminated: 143,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** The order in which codes win over each other when several apply. */
-export const PRECEDENCE: readonly ExitCode[] = [EXIT.interrupted, EXIT.keyRefused, EXIT.unreachable, EXIT.usage, EXIT.failed, EXIT.ok];
+export const PRECEDENCE: readonly ExitCode[] = [EXIT.terminated, EXIT.interrupted, EXIT.keyRefused, EXIT.unreachable, EXIT.usage, EXIT.failed, EXIT.ok];
 
 /** The code that wins among `codes` (0 when there is none). */
 export function firstOf(codes: Iterable<ExitCode>): ExitCode {

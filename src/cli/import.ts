@@ -11,7 +11,7 @@ import { oneOf, parseOrUsage, wholeNumberOf } from './args.js';
 import { CONNECTION_OPTIONS, connect } from './config.js';
 import { EXIT, type ExitCode, firstOf, isKeyRefusal, isUnreachable, UsageError } from './exit.js';
 import { countRecords, formatOf, readOrders } from './input.js';
-import type { Interrupt } from './interrupt.js';
+import { GRACE_MS, type Interrupt } from './interrupt.js';
 import { type Io, note, say } from './output.js';
 import { Progress } from './progress.js';
 import { jsonLines, Ledger, mayExist, type Outcome, type RowResult, type RowSink, resultsFile } from './results.js';
@@ -34,8 +34,9 @@ Rows with a uniqueBusinessReference are never created twice: run the same file a
 failure and they come out 'existed', with their tracking numbers.
 Exit codes: 0 every row created or existed, 1 some refused or not sent, 2 usage or file error
 (nothing sent), 3 key or subscription refused, 4 unreachable or timed out (see the 'unknown' rows),
-130 interrupted. Ctrl-C stops reading, waits for the requests in flight and writes every outcome;
-a second Ctrl-C writes the rows still in flight as 'unknown' and exits at once. See docs/cli.md.`;
+130 interrupted, 143 stopped (SIGTERM, or the process that started it gone). Ctrl-C or SIGTERM
+stops reading, waits for the requests in flight (7 s at most) and writes every outcome; a second
+Ctrl-C writes the rows still in flight as 'unknown' and exits at once. See docs/cli.md.`;
 
 /** Rows listed in the human summary at most; the results file has them all. */
 const LISTED = 20;
@@ -99,14 +100,25 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
       stopReading = true;
       note(
         io,
-        `\nInterrupted: reading no more rows; waiting for the rows in flight (${ledger.read - ledger.settledCount}), then writing every outcome. Ctrl-C again to stop at once.`,
+        `\n${interrupt.description}: reading no more rows; waiting for the rows in flight (${ledger.read - ledger.settledCount}), at most ${GRACE_MS / 1000}s, then writing every outcome. Ctrl-C again to stop at once.`,
       );
     });
     interrupt.onForce(() => {
+      const left = ledger.unsettled().length;
+      // Created rows awaiting their tracking numbers stay created; the rest may exist.
       for (const index of ledger.unsettled())
-        ledger.settle(index, { status: 'unknown', message: 'interrupted a second time while in flight: it may exist, look it up before sending it again' });
+        ledger.settle(
+          index,
+          ledger.provisionalAt(index) ?? {
+            status: 'unknown',
+            message: 'still in flight when the import was stopped: it may exist, look it up before sending it again',
+          },
+        );
       ledger.close();
-      note(io, `Stopped: ${ledger.counts.unknown} rows in flight written as 'unknown'${values.results === undefined ? '' : ` to ${values.results}`}.`);
+      note(
+        io,
+        `Stopped at once: ${left} rows in flight written${values.results === undefined ? '' : ` to ${values.results}`}, ${ledger.counts.unknown} of them as 'unknown'.`,
+      );
     });
     async function* records(): AsyncGenerator<unknown> {
       for await (const order of readOrders(options.file, options.format)) {
@@ -122,7 +134,7 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
     progress?.finish(counts());
     ledger.close();
     const code = firstOf([
-      ...(interrupt.interrupted ? [EXIT.interrupted] : []),
+      ...(interrupt.exitCode === undefined ? [] : [interrupt.exitCode]),
       ...(ledger.keyRefused || isKeyRefusal(stopped) ? [EXIT.keyRefused] : []),
       ...(ledger.unreachable || isUnreachable(stopped) ? [EXIT.unreachable] : []),
       ...(ledger.counts.refused + (dryRun ? 0 : ledger.counts['not sent']) > 0 || stopped !== undefined ? [EXIT.failed] : []),
@@ -135,7 +147,7 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
       problems,
       stopped,
       results: values.results,
-      interrupted: interrupt.interrupted,
+      interrupted: interrupt.interrupted ? interrupt.description : undefined,
       code,
     });
     return code;
@@ -233,11 +245,16 @@ async function settleChunk(client: DeliveryClient, chunk: BulkChunkOutcome, ledg
     if (created.alreadyExisted === true) ledger.settle(created.index, { status: 'existed', id: created._id, trackingNumber: created.trackingNumber });
     else if (typeof created.trackingNumber === 'string' && created.trackingNumber !== '')
       ledger.settle(created.index, { status: 'created', id: created._id, trackingNumber: created.trackingNumber });
-    else toResolve.push(created);
+    else {
+      toResolve.push(created);
+      ledger.expect(created.index, { status: 'created', id: created._id, message: 'tracking number not read: the import was stopped first' });
+    }
   }
   for (const failure of chunk.failed) {
-    if (mayExist(failure.error) || failure.mayExist) unknown.push(failure);
-    else ledger.settle(failure.index, failureOutcome(failure.error), flagsOf(failure.error));
+    if (mayExist(failure.error) || failure.mayExist) {
+      unknown.push(failure);
+      ledger.expect(failure.index, { status: 'unknown', error: failure.error, message: 'may exist: look it up before sending it again' });
+    } else ledger.settle(failure.index, failureOutcome(failure.error), flagsOf(failure.error));
   }
   ledger.flush();
   if (toResolve.length === 0 && unknown.length === 0) return;
@@ -316,7 +333,8 @@ interface Summary {
   problems: readonly RowResult[];
   stopped: unknown;
   results: string | undefined;
-  interrupted: boolean;
+  /** How the import was stopped, if it was. */
+  interrupted: string | undefined;
   code: ExitCode;
 }
 
@@ -327,7 +345,7 @@ function summarize(io: Io, { file, target, ledger, total, problems, stopped, res
   const stop = stopped instanceof Error ? { errorClass: stopped.name, message: `${stopped.message}${cause}` } : undefined;
   if (io.json) {
     io.stdout.write(
-      `${JSON.stringify({ summary: { file, rows: total, read: ledger.read, created: counts.created, existed: counts.existed, refused: counts.refused, notSent: counts['not sent'], unknown: counts.unknown, dryRun: target === undefined, interrupted, stopped: stop, results, exitCode: code } })}\n`,
+      `${JSON.stringify({ summary: { file, rows: total, read: ledger.read, created: counts.created, existed: counts.existed, refused: counts.refused, notSent: counts['not sent'], unknown: counts.unknown, dryRun: target === undefined, interrupted: interrupted !== undefined, stopped: stop, results, exitCode: code } })}\n`,
     );
     return;
   }
@@ -346,7 +364,7 @@ function summarize(io: Io, { file, target, ledger, total, problems, stopped, res
   const unlisted = counts.refused + counts.unknown + (target === undefined ? 0 : counts['not sent']) - problems.length;
   if (unlisted > 0) line(`  ... and ${unlisted} more${results === undefined ? ' (--results FILE keeps every row)' : `: see ${results}`}`);
   if (stop !== undefined) line(`Stopped early: ${stop.errorClass}: ${stop.message}`);
-  if (interrupted) line(`Interrupted: ${total - ledger.read} rows after row ${ledger.read} were not read.`);
+  if (interrupted !== undefined) line(`${interrupted}: ${total - ledger.read} rows after row ${ledger.read} were not read.`);
   if (counts.unknown > 0) line(`${counts.unknown} rows may exist: look them up (by businessReference) before sending them again.`);
   if (results !== undefined) line(`Every row's outcome: ${results}`);
 }

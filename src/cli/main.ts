@@ -29,9 +29,10 @@ The key comes from DELIVERY_API_KEY or --api-key-file FILE, never from an argume
 embedded sandbox holding a ready merchant, to try it offline. --json writes one JSON document
 (JSON Lines for import) to stdout and nothing else; progress and notes go to stderr.
 
-Exit codes (the first that applies): 130 interrupted, 3 key or subscription refused, 4 service
-unreachable, timed out or failing (5xx), 2 usage or input-file error (nothing sent), 1 some rows
-refused, an order not found or not in a state that allows it, 0 done. 'delivery-sdk COMMAND --help' for each command; docs/cli.md for the rest.`;
+Exit codes (the first that applies): 143 stopped (SIGTERM), 130 interrupted (Ctrl-C), 3 key or
+subscription refused, 4 service unreachable, timed out or failing (5xx), 2 usage or input-file
+error (nothing sent), 1 some rows refused, an order not found or not in a state that allows it,
+0 done. 'delivery-sdk COMMAND --help' for each command; docs/cli.md for the rest.`;
 
 const HELPS: Readonly<Record<string, string>> = { import: IMPORT_HELP, orders: ORDERS_HELP, labels: LABELS_HELP, history: HISTORY_HELP };
 const COMMANDS = ['orders', 'labels', 'history', 'sandbox'] as const;
@@ -86,6 +87,7 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const io: Io = { stdout: process.stdout, stderr: process.stderr, json: argv.includes('--json') };
   const interrupt = new Interrupt();
+  // The sandbox server stops on its own signals.
   if (argv[0] !== 'sandbox') interrupt.install();
   let code: ExitCode | 'serving';
   try {
@@ -93,8 +95,10 @@ async function main(): Promise<void> {
   } catch (error) {
     code = reportFailure(io, error, argv[0] === 'orders' && argv[1] !== undefined ? `delivery-sdk orders ${argv[1]}` : `delivery-sdk ${argv[0] ?? ''}`.trim());
   }
-  // Ctrl-C during a read or a wait ends the command with an abort: 130, whatever its error said.
-  if (code !== 'serving') exitAfterFlush(interrupt.interrupted ? EXIT.interrupted : code);
+  if (code === 'serving') return;
+  interrupt.dispose();
+  // A stop during a read or a wait ends the command with an abort: 130 or 143, whatever its error said.
+  exitAfterFlush(interrupt.exitCode ?? code);
 }
 
 void main();

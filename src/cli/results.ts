@@ -100,6 +100,8 @@ export function jsonLines(stdout: NodeJS.WritableStream): RowSink {
 export class Ledger {
   private readonly pending = new Map<number, RowKeys>();
   private readonly settled = new Map<number, RowResult>();
+  /** What is known of a pending row while more is looked up (a created order's tracking number): its outcome should the import be stopped first. */
+  private readonly provisional = new Map<number, Outcome>();
   private next = 0;
   /** Records read (handed to the upload). */
   read = 0;
@@ -121,6 +123,7 @@ export class Ledger {
     const keys = this.pending.get(index);
     if (keys === undefined) return; // settled already
     this.pending.delete(index);
+    this.provisional.delete(index);
     const error = outcome.error === undefined ? undefined : errorFields(outcome.error);
     this.settled.set(index, {
       row: index + 1,
@@ -135,6 +138,16 @@ export class Ledger {
     this.counts[outcome.status]++;
     if (flags.keyRefused === true) this.keyRefused = true;
     if (flags.unreachable === true) this.unreachable = true;
+  }
+
+  /** Notes what is known of pending row `index` while the rest is looked up: its outcome if the import is stopped before. */
+  expect(index: number, outcome: Outcome): void {
+    if (this.pending.has(index)) this.provisional.set(index, outcome);
+  }
+
+  /** The outcome {@link expect} noted for pending row `index`. */
+  provisionalAt(index: number): Outcome | undefined {
+    return this.provisional.get(index);
   }
 
   /** What record `index` said of itself, while it is not settled. */

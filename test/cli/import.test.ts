@@ -1,8 +1,8 @@
 import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csv, HEADER, type Ran, type Running, requireBuilt, resultRows, row, run, servedSandbox, start, workspace } from './cli.js';
+import { csv, HEADER, holdingProxy, type Ran, type Running, requireBuilt, resultRows, row, run, servedSandbox, start, workspace } from './cli.js';
 
 // `delivery-sdk orders import`, the built command against a sandbox over HTTP, with files written
 // here. One sandbox for the file: each test uses references of its own and counts its own orders.
@@ -196,50 +196,6 @@ second line"`,
   });
 });
 
-/** A proxy before the sandbox that holds every bulk upload until `release()`, to interrupt an import with requests in flight. */
-async function holdingProxy(target: string): Promise<{ baseUrl: string; held(count: number): Promise<void>; release(): void; close(): Promise<void> }> {
-  const parked: Array<() => void> = [];
-  const waiting = new Set<() => void>();
-  let open = false;
-  const forward = async (request: IncomingMessage, body: Buffer, respond: (status: number, text: string) => void): Promise<void> => {
-    const answer = await fetch(`${target}${request.url?.replace(/^\/v2/, '')}`, {
-      method: request.method ?? 'GET',
-      headers: { authorization: String(request.headers.authorization ?? ''), 'content-type': 'application/json' },
-      ...(body.length > 0 ? { body: body.toString('utf8') } : {}),
-    });
-    respond(answer.status, await answer.text());
-  };
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const go = () =>
-        void forward(request, Buffer.concat(chunks), (status, text) => {
-          if (!response.destroyed) response.writeHead(status, { 'content-type': 'application/json' }).end(text);
-        });
-      if (open || !request.url?.includes('/deliveries/bulk')) return go();
-      parked.push(go);
-      for (const wake of waiting) wake();
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`,
-    held: (count) =>
-      new Promise((resolve) => {
-        const check = (): void => void (parked.length >= count && (waiting.delete(check), resolve()));
-        waiting.add(check);
-        check();
-      }),
-    release: () => {
-      open = true;
-      for (const go of parked.splice(0)) go();
-    },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
 /** Resolves once two uploads are held; fails with the command's output should it end first. */
 const inFlight = (proxy: { held(count: number): Promise<void> }, importing: Running): Promise<void> =>
   Promise.race([
@@ -288,12 +244,34 @@ describe('delivery-sdk orders import, interrupted', { timeout: 60_000 }, () => {
       await inFlight(proxy, importing);
       importing.child.kill('SIGINT');
       await importing.waitFor(/Interrupted: reading no more rows/);
+      // A person's second Ctrl-C, not the first one delivered twice (within half a second).
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
       importing.child.kill('SIGINT');
       const ran = await importing.done;
+      expect(ran.stderr).toContain('Stopped at once: 4 rows in flight written to');
       expect(ran.code).toBe(130);
       expect(resultRows(files.read('j-results.csv')).map((r) => r['status'])).toEqual(['unknown', 'unknown', 'unknown', 'unknown']);
       proxy.release(); // the requests reach the service after all
       await expect.poll(() => ordersWith('J-').length).toBe(4);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('SIGTERM whose requests in flight never settle: at most 7 s later they are written "unknown", and it exits 143', async () => {
+    const proxy = await holdingProxy(served.server.baseUrl);
+    try {
+      const file = files.file('k.csv', tenRows('K'));
+      const importing = start(['orders', 'import', file, '--results', `${files.dir}/k-results.csv`, '--chunk-size', '2', '--concurrency', '2', '--quiet'], {
+        ...served.env,
+        DELIVERY_BASE_URL: proxy.baseUrl,
+      });
+      await inFlight(proxy, importing);
+      importing.child.kill('SIGTERM');
+      const ran = await importing.done; // the proxy never answers
+      expect(ran.code).toBe(143);
+      expect(ran.stderr).toContain('Stopped (SIGTERM): reading no more rows');
+      expect(resultRows(files.read('k-results.csv')).map((r) => r['status'])).toEqual(['unknown', 'unknown', 'unknown', 'unknown']);
     } finally {
       await proxy.close();
     }
