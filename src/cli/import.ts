@@ -88,13 +88,8 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
       { write: (rows) => problems.push(...rows.filter(isProblem).slice(0, LISTED - problems.length)), close() {} },
     ];
     const ledger = new Ledger(sinks);
-    const progress = values.quiet === true ? undefined : new Progress({ stream: io.stderr, total });
-    const counts = () => ({
-      read: ledger.read,
-      settled: ledger.settledCount,
-      created: ledger.counts.created + ledger.counts.existed,
-      refused: ledger.counts.refused,
-    });
+    const progress = values.quiet === true ? undefined : new Progress({ stream: io.stderr, total, dryRun });
+    const counts = () => ({ read: ledger.read, settled: ledger.settledCount, ...ledger.counts });
     let stopReading = false;
     interrupt.onFirst(() => {
       stopReading = true;
