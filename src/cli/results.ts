@@ -4,7 +4,8 @@
  * Lines with `--json`, and to the summary. Only the records in flight are held, so memory does not
  * grow with the file. Writes are synchronous: a second Ctrl-C can write what is left and exit at once.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import Papa from 'papaparse';
 import { isDeliveryError } from '../index.js';
 import { UsageError } from './exit.js';
@@ -69,8 +70,21 @@ export interface RowSink {
   close(): void;
 }
 
-/** The results file: created (or emptied) before anything is sent, so a path that cannot be written is a usage error. */
+/** Makes `folder` and its parents when missing; one that cannot be made (a file in the way, no permission) is a usage error naming `flag`. */
+export function madeFolder(folder: string, flag: string): void {
+  try {
+    mkdirSync(folder, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in the way' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? String(error));
+    throw new UsageError(`${flag}: cannot make the folder ${folder}: ${why} (${code ?? 'error'})`);
+  }
+}
+
+/** The results file: created (or emptied) before anything is sent, its folder made if missing, so a path that cannot be written is a usage error. */
 export function resultsFile(path: string): RowSink {
+  madeFolder(dirname(path), '--results');
   let fd: number;
   try {
     fd = openSync(path, 'w');

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeliveryClient, DeliveryState } from '../../src/index.js';
@@ -169,7 +169,7 @@ describe('delivery-sdk labels', { timeout: 60_000 }, () => {
     expect(readFileSync(join(out, 'labels-001.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
     expect(existsSync(join(out, 'labels-002.pdf'))).toBe(false);
     expect(ran.stdout).toContain(`${join(out, 'labels-001.pdf')}: 1 label`);
-    expect(ran.stdout).toMatch(new RegExp(`Not printable \\(2\\): .*79999999 \\(no such order\\).*${tn.cashCollection} \\(.*Cash Collection`));
+    expect(ran.stdout).toMatch(new RegExp(`Not printed \\(2\\): .*79999999 \\(no such order\\).*${tn.cashCollection} \\(.*Cash Collection`));
   });
 
   it('--from-results prints the rows created or existed of an import', async () => {
@@ -188,6 +188,79 @@ describe('delivery-sdk labels', { timeout: 60_000 }, () => {
     expect(printed.files.map((file: { trackingNumbers: string[] }) => file.trackingNumbers)).toEqual([[tn.waiting]]);
     expect(printed.notPrintable).toEqual([{ trackingNumber: tn.cancelled, reason: expect.stringContaining('finished') }]);
     expect(ran.code).toBe(1);
+  });
+});
+
+describe('delivery-sdk labels, its output folder', { timeout: 60_000 }, () => {
+  it('makes a missing --out, never writes over the labels of an earlier run, and with --force replaces them all', async () => {
+    const out = join(files.dir, 'nightly/labels');
+    const first = await run(['labels', tn.waiting, '--out', out], served.env);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('Every order printed: 1 label in 1 file.');
+    // An earlier run's second file, which tonight's single file must not leave beside it.
+    writeFileSync(join(out, 'labels-002.pdf'), '%PDF-1.4 an earlier run');
+    const before = readFileSync(join(out, 'labels-001.pdf'));
+
+    const again = await run(['labels', tn.waiting, '--out', out], served.env);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`--out: ${out} holds the labels of an earlier run (labels-001.pdf, labels-002.pdf): pass --force to replace them`);
+    expect(readFileSync(join(out, 'labels-001.pdf'))).toEqual(before);
+
+    const forced = await run(['labels', tn.waiting, '--out', out, '--force'], served.env);
+    expect(forced.code).toBe(0);
+    expect(readdirSync(out)).toEqual(['labels-001.pdf']);
+  });
+
+  it('refuses an --out it cannot make, before anything is sent (exit 2)', async () => {
+    const inTheWay = files.file('not-a-folder', 'a file');
+    const ran = await run(['labels', tn.waiting, '--out', join(inTheWay, 'labels')], served.env);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain(`--out: cannot make the folder ${join(inTheWay, 'labels')}: a file is in the way`);
+  });
+
+  it('writes what was printed before a failure and names the orders not printed; exit 4 for a failing service', async () => {
+    const client = new DeliveryClient({ baseUrl: served.sandbox.baseUrl, apiKey: served.sandbox.apiKey, fetch: served.sandbox.fetch });
+    const address = { city: 'Giza', districtId: 'district-eg-giza-dokki', firstLine: '12 Tahrir Street, 3rd floor' };
+    const orders = Array.from({ length: 51 }, (_, i) => ({
+      type: 10 as const,
+      dropOffAddress: address,
+      receiver: { firstName: 'Mona', lastName: 'Adel', phone: '01055667788' },
+      cod: 100,
+      businessReference: `PARTIAL-${i + 1}`,
+    }));
+    await client.deliveries.createBulk(orders);
+    const numbers = served.sandbox
+      .orders()
+      .filter((order) => order.businessReference?.startsWith('PARTIAL-'))
+      .map((order) => order.trackingNumber);
+    // The second print (orders 51 on) fails, with every retry.
+    const failing = served.sandbox.injectFault({ kind: 'unavailable', path: '/deliveries/mass-awb', nth: 2, times: Number.POSITIVE_INFINITY });
+    try {
+      const out = join(files.dir, 'partial');
+      const ran = await run(['labels', ...numbers, '--out', out, '--json'], served.env);
+      expect(ran.code).toBe(4);
+      const printed = JSON.parse(ran.stdout);
+      expect(printed.files.map((file: { trackingNumbers: string[] }) => file.trackingNumbers)).toEqual([numbers.slice(0, 50)]);
+      expect(readFileSync(join(out, 'labels-001.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
+      expect(printed.notPrintable).toEqual([{ trackingNumber: numbers[50], reason: expect.stringMatching(/^not printed: .*503/) }]);
+    } finally {
+      failing.remove();
+    }
+  });
+
+  it('--from-results names the rows created without a tracking number instead of skipping them', async () => {
+    const results = files.file(
+      'results-without.csv',
+      [
+        'row,businessReference,uniqueBusinessReference,status,id,trackingNumber,errorClass,errorCode,message',
+        `1,CMD-waiting,,created,,${tn.waiting},,,`,
+        `2,"ORDER-7,comma",,created,5b0000000000000000000099,,,,tracking number not read`,
+      ].join('\n'),
+    );
+    const ran = await run(['labels', '--from-results', results, '--out', join(files.dir, 'without')], served.env);
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).toContain(`${join(files.dir, 'without', 'labels-001.pdf')}: 1 label`);
+    expect(ran.stdout).toMatch(/Not printed \(1\): row 2 \(ORDER-7,comma\) \(created without a tracking number/);
   });
 });
 

@@ -135,6 +135,20 @@ second line"`,
     expect(ran.stdout).toBe('');
   });
 
+  it('makes a missing folder for --results, and refuses one it cannot make before anything is sent', async () => {
+    const made = await run(
+      ['orders', 'import', files.file('m.csv', csv(row('M-1'))), '--results', `${files.dir}/nightly/2026-12-01/results.csv`, '--quiet'],
+      served.env,
+    );
+    expect(made.code).toBe(0);
+    expect(resultRows(files.read('nightly/2026-12-01/results.csv')).map((r) => r['status'])).toEqual(['created']);
+    const inTheWay = files.file('a-file', 'not a folder');
+    const refused = await run(['orders', 'import', files.file('m2.csv', csv(row('M-2'))), '--results', `${inTheWay}/results.csv`], served.env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`--results: cannot make the folder ${inTheWay}: a file is in the way`);
+    expect(ordersWith('M-2')).toEqual([]);
+  });
+
   it('exits 3 when the key is refused, every row not sent, and no output carries the key', async () => {
     const file = files.file('e.csv', csv(row('E-1'), row('E-2')));
     const ran = await run(['orders', 'import', file, '--results', `${files.dir}/e-results.csv`, '--json'], {
