@@ -10,7 +10,7 @@ import { ConnectionError, DeliveryError, RequestAbortedError } from '../index.js
 import { oneOf, parseOrUsage, wholeNumberOf } from './args.js';
 import { CONNECTION_OPTIONS, connect } from './config.js';
 import { EXIT, type ExitCode, firstOf, isKeyRefusal, isUnreachable, UsageError } from './exit.js';
-import { countRecords, formatOf, readOrders } from './input.js';
+import { countRecords, encodingOf, formatOf, readable, readOrders, type Source } from './input.js';
 import { GRACE_MS, type Interrupt } from './interrupt.js';
 import { type Io, note, say } from './output.js';
 import { Progress } from './progress.js';
@@ -19,11 +19,13 @@ import { jsonLines, Ledger, mayExist, type Outcome, type RowResult, type RowSink
 export const IMPORT_HELP = `delivery-sdk orders import FILE: creates the orders of a CSV or JSON Lines file.
 
 Usage: delivery-sdk orders import FILE [--results FILE] [--dry-run] [--json] [--quiet]
-       [--format csv|jsonl] [--chunk-size 100] [--concurrency 4]
+       [--format csv|jsonl] [--encoding windows-1256] [--chunk-size 100] [--concurrency 4]
        [--sandbox | --base-url URL] [--api-key-file FILE]
 
 FILE is CSV, a header row naming order fields (type, receiver.phone, dropOffAddress.city, cod,
-businessReference, uniqueBusinessReference, ...), or JSON Lines, one order a line.
+businessReference, uniqueBusinessReference, ...), or JSON Lines, one order a line; UTF-8 unless
+--encoding names its encoding (windows-1256: Excel's CSV on an Arabic Windows). A pipe is read
+too; - is the standard input (with --format).
 --results FILE   one line per record: ${'row,businessReference,uniqueBusinessReference,status,id,trackingNumber,errorClass,errorCode,message'}
                  status: created, existed, refused, not sent, or unknown (it may exist: look it up)
 --dry-run        checks every record offline, sends nothing (no key needed)
@@ -44,6 +46,7 @@ const LISTED = 20;
 interface ImportOptions {
   readonly file: string;
   readonly format: 'csv' | 'jsonl';
+  readonly encoding: string;
   readonly chunkSize: number;
   readonly concurrency: number;
 }
@@ -59,6 +62,7 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
       json: { type: 'boolean' },
       quiet: { type: 'boolean' },
       format: { type: 'string' },
+      encoding: { type: 'string' },
       'chunk-size': { type: 'string', default: '100' },
       concurrency: { type: 'string', default: '4' },
       help: { type: 'boolean', short: 'h' },
@@ -71,6 +75,7 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
   const options: ImportOptions = {
     file: file as string,
     format: formatOf(file, values.format === undefined ? undefined : oneOf('--format', values.format, ['csv', 'jsonl'])),
+    encoding: encodingOf(values.encoding),
     chunkSize: wholeNumberOf('--chunk-size', values['chunk-size'], 1),
     concurrency: wholeNumberOf('--concurrency', values.concurrency, 1),
   };
@@ -78,9 +83,16 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
     throw new UsageError('--results names the file to import: it would be overwritten');
   const dryRun = values['dry-run'] === true;
   if (dryRun && (values.sandbox === true || values['base-url'] !== undefined)) throw new UsageError('--dry-run sends nothing: drop --sandbox and --base-url');
-  const connection = dryRun ? undefined : await connect(values);
+  // A pipe can be read once: kept aside, it is read twice as a file is.
+  const input = await readable(options.file);
+  const source: Source = { file: input.path, format: options.format, encoding: options.encoding };
+  let connection: Awaited<ReturnType<typeof connect>> | undefined;
   try {
-    const total = await countRecords(options.file, options.format);
+    connection = dryRun ? undefined : await connect(values);
+    const total = await countRecords(source).catch((error: unknown) => {
+      // Named as given, not as the copy of a pipe.
+      throw error instanceof UsageError ? new UsageError(error.message.replaceAll(input.path, options.file)) : error;
+    });
     const problems: RowResult[] = [];
     const sinks: RowSink[] = [
       ...(values.results === undefined ? [] : [resultsFile(values.results)]),
@@ -116,7 +128,7 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
       );
     });
     async function* records(): AsyncGenerator<unknown> {
-      for await (const order of readOrders(options.file, options.format)) {
+      for await (const order of readOrders(source)) {
         // Also when Ctrl-C came while the file was being checked, before the listener above was there.
         if (stopReading || interrupt.interrupted) return;
         ledger.add(order);
@@ -148,6 +160,7 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
     return code;
   } finally {
     await connection?.close();
+    input.remove();
   }
 }
 

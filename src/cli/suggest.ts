@@ -9,6 +9,8 @@ const MAX_EDITS = 2;
  * `given` (any case) when it is within two edits; '' otherwise.
  */
 export function didYouMean(given: string, candidates: readonly string[], form: 'long' | 'short' = 'long'): string {
+  // Far longer than any name: no typo of one, and not worth the comparison.
+  if (given.length > 100) return '';
   let best: string | undefined;
   let bestDistance = MAX_EDITS + 1;
   for (const candidate of candidates) {
