@@ -4,7 +4,8 @@
  * The file is read twice, never held: once to check it (a file that cannot be read is a usage
  * error before anything is sent) and count its records (for the time left), once to send them.
  */
-import { resolve } from 'node:path';
+import { realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { BulkChunkOutcome, BulkCreatedDelivery, BulkFailure, DeliveryClient, OrderInput } from '../index.js';
 import { ConnectionError, DeliveryError, RequestAbortedError } from '../index.js';
 import { oneOf, parseOrUsage, wholeNumberOf } from './args.js';
@@ -79,8 +80,8 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
     chunkSize: wholeNumberOf('--chunk-size', values['chunk-size'], 1),
     concurrency: wholeNumberOf('--concurrency', values.concurrency, 1),
   };
-  if (values.results !== undefined && resolve(values.results) === resolve(options.file))
-    throw new UsageError('--results names the file to import: it would be overwritten');
+  if (values.results !== undefined && sameFile(values.results, options.file))
+    throw new UsageError('--results names the file to import (the same file, by its real path): it would be overwritten');
   const dryRun = values['dry-run'] === true;
   if (dryRun && (values.sandbox === true || values['base-url'] !== undefined)) throw new UsageError('--dry-run sends nothing: drop --sandbox and --base-url');
   // A pipe can be read once: kept aside, it is read twice as a file is.
@@ -161,6 +162,23 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
   } finally {
     await connection?.close();
     input.remove();
+  }
+}
+
+/**
+ * Whether `results` is the file `file` is, whatever the path says: a link to it (symbolic or hard),
+ * or the same file by another way there. A results file not made yet is compared by its folder's real path.
+ */
+function sameFile(results: string, file: string): boolean {
+  try {
+    const [a, b] = [statSync(results), statSync(file)];
+    return a.dev === b.dev && a.ino === b.ino;
+  } catch {
+    try {
+      return join(realpathSync(dirname(results)), basename(results)) === realpathSync(file);
+    } catch {
+      return false;
+    }
   }
 }
 

@@ -70,6 +70,14 @@ export interface RowSink {
   close(): void;
 }
 
+/**
+ * A cell a spreadsheet would run as a formula, as OWASP's CSV injection guidance lists them: one
+ * starting with `=`, `+`, `-`, `@`, a tab or a carriage return. Papa Parse writes such a cell with
+ * a `'` before it, quoted. Papa's own pattern (`escapeFormulae: true`) misses a cell holding a
+ * line break, `=HYPERLINK(...)\n`, so the pattern is this one.
+ */
+const FORMULA = /^[=+\-@\t\r]/;
+
 /** Makes `folder` and its parents when missing; one that cannot be made (a file in the way, no permission) is a usage error naming `flag`. */
 export function madeFolder(folder: string, flag: string): void {
   try {
@@ -96,7 +104,7 @@ export function resultsFile(path: string): RowSink {
     write: (rows) =>
       void writeSync(
         fd,
-        `${Papa.unparse(rows as unknown as Array<Record<string, unknown>>, { columns: [...RESULT_COLUMNS], header: false, newline: '\n' })}\n`,
+        `${Papa.unparse(rows as unknown as Array<Record<string, unknown>>, { columns: [...RESULT_COLUMNS], header: false, newline: '\n', escapeFormulae: FORMULA })}\n`,
       ),
     close: () => closeSync(fd),
   };

@@ -1,9 +1,11 @@
+import { linkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csv, HEADER, requireBuilt, resultRows, row, run, servedSandbox, start, workspace } from './cli.js';
 
-// What `orders import` reads when the file is not the tidy export it expects: another encoding, a
-// record of megabytes, a pipe. The built command against a sandbox over HTTP.
+// What `orders import` reads and what its results file writes, when the file is not the tidy
+// export it expects: another encoding, a record of megabytes, a pipe, cells a spreadsheet would run,
+// a --results that is the input under another name. The built command against a sandbox over HTTP.
 let served: Awaited<ReturnType<typeof servedSandbox>>;
 let files: ReturnType<typeof workspace>;
 beforeAll(async () => {
@@ -87,5 +89,46 @@ describe('delivery-sdk orders import, its input', { timeout: 60_000 }, () => {
     expect(ran.code, ran.stderr).toBe(0);
     expect(resultRows(files.read('piped.csv')).map((r) => r['status'])).toEqual(['created', 'created']);
     expect(ordersWith('P-')).toHaveLength(2);
+  });
+});
+
+describe('delivery-sdk orders import, its results file', { timeout: 60_000 }, () => {
+  it('writes a cell a spreadsheet would run as a formula with a quote before it (OWASP), the order as sent', async () => {
+    const formulas = ['=HYPERLINK("https://evil.example","open")', '+1+cmd|calc', '-2+3', '@SUM(A1:A9)', '=1+1\nsecond line'];
+    const file = files.file(
+      'formulas.jsonl',
+      formulas
+        .map((reference, i) =>
+          JSON.stringify({
+            type: 10,
+            businessReference: reference,
+            uniqueBusinessReference: `F-${i}`,
+            receiver: { firstName: 'Mona', lastName: 'Adel', phone: '01012345678' },
+            dropOffAddress: { city: 'Giza', districtId: 'district-eg-giza-dokki', firstLine: '12 Tahrir Street, 3rd floor' },
+          }),
+        )
+        .join('\n'),
+    );
+    const ran = await run(['orders', 'import', file, '--results', join(files.dir, 'formulas-results.csv'), '--quiet'], served.env);
+    expect(ran.code).toBe(0);
+    const text = files.read('formulas-results.csv');
+    expect(text).toContain(`,"'=HYPERLINK(""https://evil.example"",""open"")",`);
+    expect(resultRows(text).map((r) => r['businessReference'])).toEqual(formulas.map((reference) => `'${reference}`));
+    // What was sent is what the file said: only the results file is escaped.
+    expect(served.sandbox.orders().filter((order) => order.businessReference === formulas[0])).toHaveLength(1);
+  });
+
+  it('refuses a --results that is the input by another path: a symbolic or a hard link', async () => {
+    const input = files.file('input.csv', csv(row('R-1')));
+    symlinkSync(input, join(files.dir, 'results-link.csv'));
+    linkSync(input, join(files.dir, 'results-hard.csv'));
+    for (const results of ['results-link.csv', 'results-hard.csv']) {
+      const ran = await run(['orders', 'import', input, '--results', join(files.dir, results)], served.env);
+      expect(ran.code, results).toBe(2);
+      expect(ran.stderr).toContain('--results names the file to import');
+      expect(files.read('input.csv')).toBe(csv(row('R-1')));
+    }
+    writeFileSync(join(files.dir, 'other.csv'), '');
+    expect(ordersWith('R-')).toEqual([]);
   });
 });
