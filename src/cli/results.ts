@@ -7,7 +7,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Papa from 'papaparse';
-import { isDeliveryError } from '../index.js';
+import { formatPath, isDeliveryError, ValidationError } from '../index.js';
 import { UsageError } from './exit.js';
 import { errorFields } from './output.js';
 
@@ -155,7 +155,10 @@ export class Ledger {
       trackingNumber: outcome.trackingNumber,
       errorClass: error?.errorClass,
       errorCode: error?.errorCode,
-      message: [error?.message, outcome.message].filter((part) => part !== undefined && part !== '').join(': ') || undefined,
+      message:
+        [error === undefined ? undefined : byRow(outcome.error, error.message), outcome.message]
+          .filter((part) => part !== undefined && part !== '')
+          .join(': ') || undefined,
     });
     this.counts[outcome.status]++;
     if (flags.keyRefused === true) this.keyRefused = true;
@@ -200,6 +203,22 @@ export class Ledger {
     this.flush();
     for (const sink of this.sinks) sink.close();
   }
+}
+
+/**
+ * The message of a row's error, its orders named by row as the file counts them: the upload names
+ * an order repeating another's reference by input index (`[3].uniqueBusinessReference: the same
+ * as [0].uniqueBusinessReference ...`), which reads `uniqueBusinessReference: the same as row 1's
+ * uniqueBusinessReference ...` here.
+ */
+function byRow(error: unknown, message: string): string {
+  if (!(error instanceof ValidationError) || !error.issues.some((issue) => typeof issue.path[0] === 'number')) return message;
+  return error.issues
+    .map((issue) => {
+      const path = typeof issue.path[0] === 'number' ? issue.path.slice(1) : issue.path;
+      return `${formatPath(path)}: ${issue.message.replace(/\[(\d+)\]\./g, (_, index: string) => `row ${Number(index) + 1}'s `)}`;
+    })
+    .join('; ');
 }
 
 /** The SDK's error said the outcome may be unknown. */

@@ -149,6 +149,21 @@ second line"`,
     expect(ordersWith('M-2')).toEqual([]);
   });
 
+  it('refuses a row repeating the uniqueBusinessReference of a row in another chunk, never reporting it as that order', async () => {
+    const file = files.file('n.csv', csv(row('N-1', { unique: 'SHOP-N' }), row('N-2'), row('N-3'), row('N-4', { unique: 'SHOP-N' })));
+    for (const run_ of [1, 2]) {
+      const ran = await run(['orders', 'import', file, '--results', `${files.dir}/n-results.csv`, '--chunk-size', '2', '--quiet'], served.env);
+      expect(ran.code, `run ${run_}`).toBe(1);
+      const rows = resultRows(files.read('n-results.csv'));
+      expect(rows.map((r) => r['status'])).toEqual(run_ === 1 ? ['created', 'created', 'created', 'refused'] : ['existed', 'existed', 'existed', 'refused']);
+      expect(rows[3]).toMatchObject({ trackingNumber: '', errorClass: 'ValidationError' });
+      expect(rows[3]?.['message']).toBe(
+        "uniqueBusinessReference: the same as row 1's uniqueBusinessReference ('SHOP-N'): each order of one call needs its own",
+      );
+    }
+    expect(ordersWith('N-').map((order) => order.businessReference)).toEqual(['N-1', 'N-2', 'N-3']);
+  });
+
   it('exits 3 when the key is refused, every row not sent, and no output carries the key', async () => {
     const file = files.file('e.csv', csv(row('E-1'), row('E-2')));
     const ran = await run(['orders', 'import', file, '--results', `${files.dir}/e-results.csv`, '--json'], {

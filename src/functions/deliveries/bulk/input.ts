@@ -51,24 +51,41 @@ const THENABLE = 'is a promise or thenable, not an order: await it before passin
  */
 const REFERENCES = ['businessReference', 'uniqueBusinessReference'] as const;
 
-/** Finds orders that repeat a reference of an earlier order of the same call. */
+/**
+ * Finds orders that repeat a reference of an earlier order of the same call. A repeated
+ * `uniqueBusinessReference` is looked for across the whole call, whichever chunks hold the two
+ * orders: the service would refuse the second as already used and the upload report it `existed`,
+ * as the first order. A `businessReference` matters within one request (its answer names failures
+ * by it): with `perChunk`, only within the chunk being filled, so that a long input is not held
+ * in it.
+ */
 export class ReferenceBook {
   /** The index each reference was first seen at, a map per field of REFERENCES. */
   readonly #seen = REFERENCES.map(() => new Map<string, number>());
+
+  constructor(private readonly businessReferencePerChunk = false) {}
+
+  /** A new chunk begins: its `businessReference`s are compared among themselves (with `perChunk`). */
+  nextChunk(): void {
+    if (this.businessReferencePerChunk) this.#seen[0]?.clear();
+  }
 
   /** The issue for `order` at `index` when it repeats an earlier order's reference; remembers its references otherwise. */
   repeated(order: unknown, index: number): ValidationIssue | undefined {
     // Only orders the check passed get here: their snapshots, read without throwing.
     if (!isRecord(order)) return undefined;
+    const values = REFERENCES.map((field) => order[field]);
     for (let at = 0; at < REFERENCES.length; at++) {
+      const value = values[at];
+      const first = typeof value === 'string' && value !== '' ? this.#seen[at]?.get(value) : undefined;
       const field = REFERENCES[at] as (typeof REFERENCES)[number];
-      const value = order[field];
-      if (typeof value !== 'string' || value === '') continue;
-      const seen = this.#seen[at] as Map<string, number>;
-      const first = seen.get(value);
       if (first !== undefined)
         return { path: [index, field], message: `the same as [${first}].${field} (${shown(value)}): each order of one call needs its own` };
-      seen.set(value, index);
+    }
+    // Remembered only when the order goes: a refused order holds no reference another would repeat.
+    for (let at = 0; at < REFERENCES.length; at++) {
+      const value = values[at];
+      if (typeof value === 'string' && value !== '') this.#seen[at]?.set(value, index);
     }
     return undefined;
   }
@@ -189,8 +206,8 @@ export interface ChunkReader {
 export function chunksOf(source: Source, chunkSize: number, validation: Validation, write: WriteBody, prepared?: readonly WrittenOrders[]): ChunkReader {
   let index = 0;
   let exhausted = false;
-  // Repeated references are looked for within each chunk (one request), so that memory stays flat however long the input.
-  const checkRepeats = validation !== false;
+  // A repeated uniqueBusinessReference is looked for across the upload, a businessReference within each chunk (one request).
+  const references = validation === false ? undefined : new ReferenceBook(true);
   const iterator: Iterator<unknown> | AsyncIterator<unknown> | undefined =
     source.kind === 'sync' ? source.orders[Symbol.iterator]() : source.kind === 'async' ? source.orders[Symbol.asyncIterator]() : undefined;
 
@@ -230,7 +247,7 @@ export function chunksOf(source: Source, chunkSize: number, validation: Validati
         for (; index < end; index++) chunk.indexes.push(index);
         return { ...chunk, ...whole, size: chunk.indexes.length };
       }
-      const references = checkRepeats ? new ReferenceBook() : undefined;
+      references?.nextChunk();
       if (source.kind === 'array') {
         const end = Math.min(index + chunkSize, source.orders.length);
         const { orders } = source;
