@@ -6,7 +6,16 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { BulkChunkOutcome, BulkCreatedDelivery, BulkFailure, DeliveryClient, OrderInput } from '../index.js';
+import type {
+  BulkChunkOutcome,
+  BulkCreatedDelivery,
+  BulkFailure,
+  DeliveryClient,
+  DeliveryRecord,
+  OrderInput,
+  ResolvedBulkResult,
+  UnresolvedBulkOrder,
+} from '../index.js';
 import { ConnectionError, DeliveryError, RequestAbortedError } from '../index.js';
 import { oneOf, parseOrUsage, wholeNumberOf } from './args.js';
 import { CONNECTION_OPTIONS, connect } from './config.js';
@@ -306,7 +315,13 @@ async function resolveChunk(
     const resolved = await client.deliveries.resolveTrackingNumbers({ created: toResolve, failed: unknown, createdIds: chunk.createdIds }, { orders });
     const unresolved = new Map(resolved.unresolved.map((entry) => [entry.index, entry.reason]));
     const wasUnknown = new Set(unknown.map((failure) => failure.index));
+    const byPhone = await foundByPhone(client, chunk, resolved, ledger);
     for (const created of resolved.created) {
+      const order = byPhone.get(created.index);
+      if (order !== undefined) {
+        ledger.settle(created.index, { status: created.alreadyExisted === true ? 'existed' : 'created', id: order._id, trackingNumber: order.trackingNumber });
+        continue;
+      }
       const reason = unresolved.get(created.index);
       ledger.settle(created.index, {
         status: created.alreadyExisted === true ? 'existed' : 'created',
@@ -322,7 +337,15 @@ async function resolveChunk(
     }
     for (const failure of resolved.failed) {
       const reason = unresolved.get(failure.index);
-      if (failure.mayExist)
+      const order = failure.mayExist ? byPhone.get(failure.index) : undefined;
+      if (order !== undefined)
+        ledger.settle(failure.index, {
+          status: 'created',
+          id: order._id,
+          trackingNumber: order.trackingNumber,
+          message: "its request failed, yet the order was created: found by its receiver's phone and businessReference",
+        });
+      else if (failure.mayExist)
         ledger.settle(
           failure.index,
           {
@@ -349,6 +372,50 @@ async function resolveChunk(
         flagsOf(failure.error, true),
       );
   }
+}
+
+/** Orders of one customer read at most, newest first, to find a row's order by its receiver's phone: 5 pages of 50. */
+const PHONE_PAGES = 5;
+
+/**
+ * The orders `resolveTrackingNumbers` could not settle by businessReference (one holding a comma,
+ * which the search reads as a separator; none given), found among the orders of the row's receiver
+ * phone (the search by `mobilePhones`): a created row's order is the one of that customer with its
+ * businessReference (if it has one) among the ids this chunk created that no other row holds; a row
+ * that may exist, the one with its businessReference. Settled only when exactly one order fits.
+ */
+async function foundByPhone(
+  client: DeliveryClient,
+  chunk: BulkChunkOutcome,
+  resolved: ResolvedBulkResult,
+  ledger: Ledger,
+): Promise<Map<number, DeliveryRecord>> {
+  const found = new Map<number, DeliveryRecord>();
+  const open = resolved.unresolved.filter((entry) => entry.created === true || entry.businessReference !== undefined);
+  const phones = new Map<string, UnresolvedBulkOrder[]>();
+  for (const entry of open) {
+    const phone = ledger.keysAt(entry.index)?.phone;
+    if (phone !== undefined) phones.set(phone, [...(phones.get(phone) ?? []), entry]);
+  }
+  if (phones.size === 0) return found;
+  const settled = new Set(resolved.created.filter((entry) => !open.some((other) => other.index === entry.index)).map((entry) => entry._id));
+  const free = new Set(chunk.createdIds.filter((id) => !settled.has(id)));
+  for (const [phone, entries] of phones) {
+    const orders: DeliveryRecord[] = [];
+    try {
+      for await (const order of client.deliveries.list({ mobilePhones: phone }, { maxPages: PHONE_PAGES })) orders.push(order);
+    } catch {
+      // The newest pages read (a customer of more orders, a read that failed) are where this chunk's orders are; none read, none found.
+    }
+    for (const entry of entries) {
+      const fits = orders.filter(
+        (order) =>
+          (entry.businessReference === undefined || order.businessReference === entry.businessReference) && (entry.created !== true || free.has(order._id)),
+      );
+      if (fits.length === 1) found.set(entry.index, fits[0] as DeliveryRecord);
+    }
+  }
+  return found;
 }
 
 interface Summary {

@@ -46,10 +46,12 @@ export interface RowResult {
   message: string | undefined;
 }
 
-/** What the record said of itself: its references, kept until its outcome is written. */
+/** What the record said of itself, kept until its outcome is written: its references, and the phone its order can be found by. */
 export interface RowKeys {
   businessReference: string | undefined;
   uniqueBusinessReference: string | undefined;
+  /** `receiver.phone`: to find the order when its reference cannot be searched. Never written out. */
+  phone: string | undefined;
 }
 
 export type Outcome = Pick<RowResult, 'status'> & Partial<Pick<RowResult, 'id' | 'trackingNumber' | 'message'>> & { error?: unknown };
@@ -62,6 +64,7 @@ const textField = (order: unknown, name: string): string | undefined => {
 export const keysOf = (order: unknown): RowKeys => ({
   businessReference: textField(order, 'businessReference'),
   uniqueBusinessReference: textField(order, 'uniqueBusinessReference'),
+  phone: textField(typeof order === 'object' && order !== null ? (order as Record<string, unknown>)['receiver'] : undefined, 'phone'),
 });
 
 /** Where settled rows go, in record order. */
@@ -149,7 +152,8 @@ export class Ledger {
     const error = outcome.error === undefined ? undefined : errorFields(outcome.error);
     this.settled.set(index, {
       row: index + 1,
-      ...keys,
+      businessReference: keys.businessReference,
+      uniqueBusinessReference: keys.uniqueBusinessReference,
       status: outcome.status,
       id: outcome.id,
       trackingNumber: outcome.trackingNumber,

@@ -164,6 +164,27 @@ second line"`,
     expect(ordersWith('N-').map((order) => order.businessReference)).toEqual(['N-1', 'N-2', 'N-3']);
   });
 
+  it('reads back the id and tracking number of a row whatever its reference holds: a comma, or none at all', async () => {
+    const rowOf = (reference: string, phone: string) =>
+      `10,"${reference.replaceAll('"', '""')}",,Mona,Adel,${phone},Giza,district-eg-giza-dokki,"12 Tahrir Street, 3rd floor",250`;
+    const file = files.file(
+      'o.csv',
+      csv(rowOf('O-1,gift', '01023456701'), rowOf('O-2', '01023456702'), rowOf('', '01023456703'), rowOf('O-4,"a", b', '01023456704')),
+    );
+    const ran = await run(['orders', 'import', file, '--results', `${files.dir}/o-results.csv`, '--quiet'], served.env);
+    expect(ran.code, ran.stderr).toBe(0);
+    const created = served.sandbox
+      .orders()
+      .filter((order) =>
+        ['01023456701', '01023456702', '01023456703', '01023456704'].includes(String((order.request['receiver'] as { phone?: string }).phone)),
+      );
+    expect(created).toHaveLength(4);
+    const rows = resultRows(files.read('o-results.csv'));
+    expect(rows.map((r) => [r['businessReference'], r['status'], r['id'], r['trackingNumber'], r['message']])).toEqual(
+      created.map((order) => [order.businessReference ?? '', 'created', order._id, order.trackingNumber, '']),
+    );
+  });
+
   it('exits 3 when the key is refused, every row not sent, and no output carries the key', async () => {
     const file = files.file('e.csv', csv(row('E-1'), row('E-2')));
     const ran = await run(['orders', 'import', file, '--results', `${files.dir}/e-results.csv`, '--json'], {
