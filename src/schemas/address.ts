@@ -111,6 +111,9 @@ function addressShape() {
   };
 }
 
+/** What a district given by name needs, as the service checks it. */
+const BY_NAME = 'a district by name needs cityId, and city (or zoneId)';
+
 /**
  * The location rules of the spec's address formats. 3009 first: with none of city, zoneId and
  * districtId nothing else can be judged. Then the district: by id, or by name with `cityId`;
@@ -124,12 +127,13 @@ function locationRules(acceptCityAlone: boolean) {
       return;
     }
     if (hasDistrictId) return;
+    // What the service needs of a district by name (its second format): cityId, and city or zoneId besides (3009 otherwise).
     if (isFilled(address['districtName'])) {
-      if (!isFilled(address['cityId'])) report(['cityId'], 'required when districtName is used');
+      if (!isFilled(address['cityId'])) report(['cityId'], `required with districtName: ${BY_NAME}, or give districtId instead`);
       return;
     }
     if (acceptCityAlone && isFilled(address['city'])) return;
-    report(['districtId'], acceptCityAlone ? 'required (or districtName with cityId, or city in marketplace mode)' : 'required (or districtName with cityId)');
+    report(['districtId'], `required, or districtName with cityId and city (or zoneId)${acceptCityAlone ? ', or city alone in marketplace mode' : ''}`);
   });
 }
 
