@@ -23,6 +23,7 @@ import { EXIT, type ExitCode, firstOf, isKeyRefusal, isUnreachable, UsageError }
 import { countRecords, encodingOf, formatOf, readable, readOrders, type Source } from './input.js';
 import { GRACE_MS, type Interrupt } from './interrupt.js';
 import { type Io, note, say } from './output.js';
+import { PlaceError, PlaceResolver } from './places.js';
 import { Progress } from './progress.js';
 import { jsonLines, Ledger, mayExist, type Outcome, type RowResult, type RowSink, resultsFile } from './results.js';
 
@@ -35,7 +36,9 @@ Usage: delivery-sdk orders import FILE [--results FILE] [--dry-run] [--json] [--
 FILE is CSV, a header row naming order fields (type, receiver.phone, dropOffAddress.city, cod,
 businessReference, uniqueBusinessReference, ...), or JSON Lines, one order a line; UTF-8 unless
 --encoding names its encoding (windows-1256: Excel's CSV on an Arabic Windows). A pipe is read
-too; - is the standard input (with --format).
+too; - is the standard input (with --format). Places may be named (dropOffAddress.city Cairo,
+dropOffAddress.districtName Zamalek): they are looked up once each, a near miss refused with the
+likely name.
 --results FILE   one line per record: ${'row,businessReference,uniqueBusinessReference,status,id,trackingNumber,errorClass,errorCode,message'}
                  status: created, existed, refused, not sent, or unknown (it may exist: look it up)
 --dry-run        checks every record offline, sends nothing (no key needed)
@@ -137,12 +140,23 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
         `Stopped at once: ${left} rows in flight written${values.results === undefined ? '' : ` to ${values.results}`}, ${ledger.counts.unknown} of them as 'unknown'.`,
       );
     });
+    const places = new PlaceResolver(connection?.client);
     async function* records(): AsyncGenerator<unknown> {
       for await (const order of readOrders(source)) {
         // Also when Ctrl-C came while the file was being checked, before the listener above was there.
         if (stopReading || interrupt.interrupted) return;
-        ledger.add(order);
-        yield order;
+        const index = ledger.add(order);
+        let sent: unknown;
+        try {
+          sent = await places.resolve(order);
+        } catch (error) {
+          if (!(error instanceof PlaceError)) throw error;
+          // A name the lists do not have: the row's refusal. Lists that could not be read: not sent, send it again later.
+          ledger.settle(index, { status: error.refused ? 'refused' : 'not sent', error: error.error }, flagsOf(error.error));
+          continue;
+        }
+        ledger.send(index);
+        yield sent;
       }
     }
     const progressed = (): void => progress?.update(counts());
@@ -199,11 +213,14 @@ const isProblem = (row: RowResult): boolean =>
 async function check(records: AsyncIterable<unknown>, ledger: Ledger, progressed: () => void): Promise<undefined> {
   // The validators carry the schemas: loaded for a dry run only, an upload's own check loads what it needs.
   const { checkOrder } = await import('../validation.js');
-  let index = 0;
+  let at = 0;
   for await (const order of records) {
-    const checked = checkOrder(order);
-    ledger.settle(index++, checked.ok ? { status: 'not sent', message: 'valid: the dry run sent nothing' } : { status: 'refused', error: checked.error });
-    if (index % 100 === 0) ledger.flush();
+    // Offline, place names cannot be looked up: the rest of the order is checked, the names when it is sent.
+    const named = PlaceResolver.namesPlaces(order);
+    const checked = checkOrder(named ? PlaceResolver.standIn(order) : order);
+    const valid = `valid: the dry run sent nothing${named ? '; its place names are checked against the lookup lists when it is sent' : ''}`;
+    ledger.settle(ledger.rowOf(at++), checked.ok ? { status: 'not sent', message: valid } : { status: 'refused', error: checked.error });
+    if (at % 100 === 0) ledger.flush();
     progressed();
   }
   return undefined;
@@ -225,7 +242,13 @@ async function upload(
 ): Promise<unknown> {
   const settling = new Set<Promise<void>>();
   const onSettled = (chunk: BulkChunkOutcome): void => {
-    const task: Promise<void> = settleChunk(client, chunk, ledger).then(
+    // The upload's indexes are those of the orders handed to it; the ledger's are the file's rows.
+    const inRows: BulkChunkOutcome = {
+      ...chunk,
+      created: chunk.created.map((created) => ({ ...created, index: ledger.rowOf(created.index) })),
+      failed: chunk.failed.map((failure) => ({ ...failure, index: ledger.rowOf(failure.index) })),
+    };
+    const task: Promise<void> = settleChunk(client, inRows, ledger).then(
       () => void (settling.delete(task), progressed()),
       () => void settling.delete(task),
     );

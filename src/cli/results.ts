@@ -137,10 +137,28 @@ export class Ledger {
 
   constructor(private readonly sinks: readonly RowSink[]) {}
 
+  /** The row of each order handed to the upload, by its index there, while it is in flight: rows refused before (a place name not found) are not handed. */
+  private readonly rowOfSent = new Map<number, number>();
+  private sent = 0;
+
   /** Takes note of the next record; returns its index (its row is index + 1). */
   add(order: unknown): number {
     const index = this.read++;
     this.pending.set(index, keysOf(order));
+    return index;
+  }
+
+  /** Row `index` is handed to the upload: returns its index there. */
+  send(index: number): number {
+    const at = this.sent++;
+    this.rowOfSent.set(at, index);
+    return at;
+  }
+
+  /** The row index of the upload's order `at` (each is asked once, when its outcome comes). */
+  rowOf(at: number): number {
+    const index = this.rowOfSent.get(at) ?? at;
+    this.rowOfSent.delete(at);
     return index;
   }
 

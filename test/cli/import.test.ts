@@ -185,6 +185,84 @@ second line"`,
     );
   });
 
+  it('resolves city and district by name, once per place, and refuses a near miss with the likely name', async () => {
+    const header =
+      'type,businessReference,receiver.firstName,receiver.lastName,receiver.phone,dropOffAddress.city,dropOffAddress.districtName,dropOffAddress.firstLine,cod';
+    const named = (reference: string, city: string, district: string) =>
+      `10,${reference},Mona,Adel,01012345678,${city},${district},"7 Brazil Street, Zamalek",250`;
+    const file = files.file(
+      'names.csv',
+      `${[
+        header,
+        named('PN-1', 'Cairo', 'Zamalek'),
+        named('PN-2', 'القاهرة', 'الزمالك'),
+        named('PN-3', 'giza', 'dokki'),
+        named('PN-4', 'Cairo', 'Zamalik'),
+        named('PN-5', 'Alexandra', 'Smouha'),
+        ...Array.from({ length: 20 }, (_, i) => named(`PN-${i + 6}`, 'Cairo', 'Zamalek')),
+      ].join('\n')}\n`,
+    );
+    const proxy = await holdingProxy(served.server.baseUrl);
+    proxy.release();
+    try {
+      const ran = await run(['orders', 'import', file, '--results', `${files.dir}/names-results.csv`, '--quiet'], {
+        ...served.env,
+        DELIVERY_BASE_URL: proxy.baseUrl,
+      });
+      expect(ran.code).toBe(1);
+      const rows = resultRows(files.read('names-results.csv'));
+      expect(rows.slice(0, 5).map((r) => [r['status'], r['errorClass'], r['errorCode'], r['message']])).toEqual([
+        ['created', '', '', ''],
+        ['created', '', '', ''],
+        ['created', '', '', ''],
+        ['refused', 'DistrictNotFoundError', '3003', "dropOffAddress.districtName: no district matches 'Zamalik' in Cairo (القاهرة): did you mean Zamalek?"],
+        ['refused', 'CityNotFoundError', '3001', "dropOffAddress.city: no city matches 'Alexandra' in Egypt: did you mean Alexandria?"],
+      ]);
+      expect(rows.slice(5).every((r) => r['status'] === 'created')).toBe(true);
+      const sent = (reference: string) => ordersWith(reference).find((order) => order.businessReference === reference)?.request['dropOffAddress'];
+      expect(sent('PN-1')).toMatchObject({ city: 'Cairo', districtId: 'district-eg-cairo-zamalek', firstLine: '7 Brazil Street, Zamalek' });
+      expect(sent('PN-2')).toMatchObject({ city: 'Cairo', districtId: 'district-eg-cairo-zamalek' });
+      expect(sent('PN-3')).toMatchObject({ city: 'Giza', districtId: 'district-eg-giza-dokki' });
+      expect(sent('PN-1')).not.toHaveProperty('districtName');
+      // Each list read once for the whole import, however many rows name the place.
+      const lookups = proxy.requests.filter((request) => request.method === 'GET').map((request) => request.url.replace(/\?.*/, ''));
+      expect(lookups.filter((url) => url === '/v2/cities')).toHaveLength(1);
+      expect(lookups.filter((url) => url === '/v2/cities/city-eg-cairo/districts')).toHaveLength(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('takes the district by id, or by name in the service’s second format (cityId, districtName, city): both columns work', async () => {
+    const header =
+      'type,businessReference,receiver.firstName,receiver.lastName,receiver.phone,dropOffAddress.cityId,dropOffAddress.city,dropOffAddress.districtName,dropOffAddress.districtId,dropOffAddress.firstLine';
+    const file = files.file(
+      'second-format.csv',
+      `${header}\n10,SF-1,Mona,Adel,01012345678,city-eg-giza,Giza,Mohandessin,,"5 Gameat El Dowal Street"\n10,SF-2,Mona,Adel,01012345678,,Giza,,district-eg-giza-dokki,"12 Tahrir Street"\n`,
+    );
+    const ran = await run(['orders', 'import', file, '--quiet'], served.env);
+    expect(ran.code).toBe(0);
+    expect(ordersWith('SF-1')[0]?.request['dropOffAddress']).toMatchObject({ city: 'Giza', districtId: 'district-eg-giza-mohandessin' });
+    expect(ordersWith('SF-2')[0]?.request['dropOffAddress']).toMatchObject({ city: 'Giza', districtId: 'district-eg-giza-dokki' });
+  });
+
+  it('a dry run, offline, checks the rest of a row that names its places, and says the names are checked when it is sent', async () => {
+    const header =
+      'type,businessReference,receiver.firstName,receiver.lastName,receiver.phone,dropOffAddress.city,dropOffAddress.districtName,dropOffAddress.firstLine';
+    const ran = await run([
+      'orders',
+      'import',
+      files.file('dry-names.csv', `${header}\n10,DN-1,Mona,Adel,01012345678,Cairo,Zamalek,"7 Brazil Street"\n`),
+      '--dry-run',
+      '--json',
+    ]);
+    expect(ran.code).toBe(0);
+    expect(jsonLines(ran)[0]).toMatchObject({
+      status: 'not sent',
+      message: 'valid: the dry run sent nothing; its place names are checked against the lookup lists when it is sent',
+    });
+  });
+
   it('exits 3 when the key is refused, every row not sent, and no output carries the key', async () => {
     const file = files.file('e.csv', csv(row('E-1'), row('E-2')));
     const ran = await run(['orders', 'import', file, '--results', `${files.dir}/e-results.csv`, '--json'], {
