@@ -22,7 +22,7 @@ import { CONNECTION_OPTIONS, connect } from './config.js';
 import { EXIT, type ExitCode, firstOf, isKeyRefusal, isUnreachable, UsageError } from './exit.js';
 import { countRecords, encodingOf, formatOf, readable, readOrders, type Source } from './input.js';
 import { GRACE_MS, type Interrupt } from './interrupt.js';
-import { type Io, note, say } from './output.js';
+import { type Io, note, plural, say } from './output.js';
 import { PlaceError, PlaceResolver } from './places.js';
 import { Progress } from './progress.js';
 import { jsonLines, Ledger, mayExist, type Outcome, type RowResult, type RowSink, resultsFile } from './results.js';
@@ -137,7 +137,7 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
       ledger.close();
       note(
         io,
-        `Stopped at once: ${left} rows in flight written${values.results === undefined ? '' : ` to ${values.results}`}, ${ledger.counts.unknown} of them as 'unknown'.`,
+        `Stopped at once: ${plural(left, 'row')} in flight written${values.results === undefined ? '' : ` to ${values.results}`}, ${ledger.counts.unknown} of them as 'unknown'.`,
       );
     });
     const places = new PlaceResolver(connection?.client);
@@ -466,7 +466,7 @@ function summarize(io: Io, { file, target, ledger, total, problems, stopped, res
     return;
   }
   const line = (text = ''): void => say({ ...io, json: false }, text);
-  const read = `${ledger.read.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows read`;
+  const read = `${ledger.read.toLocaleString('en-US')} of ${plural(total, 'row')} read`;
   if (target === undefined) line(`Checked ${file} (dry run, nothing sent): ${read}: ${counts['not sent']} valid, ${counts.refused} would be refused.`);
   else
     line(
@@ -480,7 +480,13 @@ function summarize(io: Io, { file, target, ledger, total, problems, stopped, res
   const unlisted = counts.refused + counts.unknown + (target === undefined ? 0 : counts['not sent']) - problems.length;
   if (unlisted > 0) line(`  ... and ${unlisted} more${results === undefined ? ' (--results FILE keeps every row)' : `: see ${results}`}`);
   if (stop !== undefined) line(`Stopped early: ${stop.errorClass}: ${stop.message}`);
-  if (interrupted !== undefined) line(`${interrupted}: ${total - ledger.read} rows after row ${ledger.read} were not read.`);
-  if (counts.unknown > 0) line(`${counts.unknown} rows may exist: look them up (by businessReference) before sending them again.`);
+  const unread = total - ledger.read;
+  if (interrupted !== undefined) line(`${interrupted}: ${plural(unread, 'row')} after row ${ledger.read} ${unread === 1 ? 'was' : 'were'} not read.`);
+  if (counts.unknown > 0)
+    line(
+      counts.unknown === 1
+        ? '1 row may exist: look it up (by businessReference) before sending it again.'
+        : `${plural(counts.unknown, 'row')} may exist: look them up (by businessReference) before sending them again.`,
+    );
   if (results !== undefined) line(`Every row's outcome: ${results}`);
 }

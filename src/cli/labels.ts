@@ -23,7 +23,7 @@ import { oneOf, parseOrUsage } from './args.js';
 import { CONNECTION_OPTIONS, connect } from './config.js';
 import { EXIT, type ExitCode, exitCodeOf, firstOf, UsageError } from './exit.js';
 import type { Interrupt } from './interrupt.js';
-import { type Io, printJson, say } from './output.js';
+import { type Io, plural, printJson, say } from './output.js';
 import { madeFolder } from './results.js';
 
 export const LABELS_HELP = `delivery-sdk labels: the airway bills of orders, one PDF per 50.
@@ -42,8 +42,6 @@ const SEARCH_BATCH = 50;
 
 /** The files of an earlier run: `labels-001.pdf` and on. */
 const LABEL_FILE = /^labels-\d{3,}\.pdf$/;
-
-const plural = (count: number, one: string, many = `${one}s`): string => `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
 
 /** An order not printed, and why: by tracking number, or by its row of the results file when it has none. */
 interface NotPrinted {

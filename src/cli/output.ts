@@ -9,6 +9,9 @@ export interface Io {
   readonly json: boolean;
 }
 
+/** `1 label`, `2 labels`, `1,200 rows`: a count and its noun, singular for one. */
+export const plural = (count: number, one: string, many = `${one}s`): string => `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+
 /** A line of text for people: on stdout, unless stdout is JSON's, then on stderr. */
 export function say(io: Io, line = ''): void {
   (io.json ? io.stderr : io.stdout).write(`${line}\n`);

@@ -7,6 +7,8 @@
  * draw on its own timer.
  */
 
+import { plural } from './output.js';
+
 export interface Counts {
   /** Records handed to the upload. */
   read: number;
@@ -65,7 +67,7 @@ export class Progress {
     const share = total === 0 ? 1 : counts.settled / total;
     return [
       `${Math.floor(share * 100)}%`,
-      `${figure(counts.read)} of ${figure(total)} rows read`,
+      `${figure(counts.read)} of ${plural(total, 'row')} read`,
       ...(this.options.dryRun === true
         ? [`${figure(counts['not sent'])} valid`, `${figure(counts.refused)} would be refused`]
         : (['created', 'existed', 'refused', 'not sent', 'unknown'] as const).map((status) => `${figure(counts[status])} ${status}`)),

@@ -141,6 +141,7 @@ second line"`,
       served.env,
     );
     expect(made.code).toBe(0);
+    expect(made.stdout).toContain(': 1 of 1 row read: 1 created, 0 existed');
     expect(resultRows(files.read('nightly/2026-12-01/results.csv')).map((r) => r['status'])).toEqual(['created']);
     const inTheWay = files.file('a-file', 'not a folder');
     const refused = await run(['orders', 'import', files.file('m2.csv', csv(row('M-2'))), '--results', `${inTheWay}/results.csv`], served.env);
