@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createSandbox } from '../testing/index.js';
 import { parseOrUsage } from './args.js';
 import { UsageError } from './exit.js';
+import { watchParent } from './parent-watch.js';
 import { readyMerchant } from './ready-merchant.js';
 
 const help = (command: string, merchant: boolean): string => `${command}: the Delivery Service API sandbox over HTTP, on this machine only.
@@ -99,7 +100,7 @@ function openTokenFile(given: string | undefined): { file: string; fd: number; r
   }
 }
 
-/** Starts the server and resolves once it listens; Ctrl-C (or SIGTERM) stops it and ends the process. */
+/** Starts the server and resolves once it listens; Ctrl-C, SIGTERM, or the process that started it going away stops it and ends the process. */
 export async function serveSandbox(args: readonly string[], { command, readyMerchant: withMerchant }: ServeOptions): Promise<void> {
   const { values } = parseOrUsage({
     args: [...args],
@@ -161,10 +162,15 @@ export async function serveSandbox(args: readonly string[], { command, readyMerc
   console.log(`Delivery sandbox listening on ${server.baseUrl} (API key: ${sandbox.apiKey})`);
   if (withMerchant && values.empty !== true) console.log('It holds a ready merchant: a business with a pickup location, so orders can be created at once.');
   console.log(`Control token (header X-Sandbox-Token): ${server.controlToken}, also in ${token.file} (readable by you only)`);
+  let stopping = false;
   const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
     token.remove();
     void sandbox.close().then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // Started in the background by a script (`npx delivery-sdk sandbox &`), it stops with the script: a rerun finds its port free.
+  watchParent(stop);
 }

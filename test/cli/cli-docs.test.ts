@@ -1,17 +1,21 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/processes.js';
-import { csv, type HoldingProxy, holdingProxy, requireBuilt, resultRows, row, servedSandbox, workspace } from './cli.js';
+import { csv, type HoldingProxy, holdingProxy, requireBuilt, resultRows, row, run, servedSandbox, workspace } from './cli.js';
 
-// docs/cli.md's "A nightly import in CI": the `run:` steps of its workflow, as written, in a project
+// docs/cli.md's scripts, run as written. "A nightly import in CI": the `run:` steps of its workflow, in a project
 // where `delivery-sdk` is installed, run by bash as GitHub Actions runs a step, against a sandbox;
 // with `npx` as written and with the bin (node_modules/.bin/delivery-sdk) in its place. Then the
 // same import cancelled the ways CI runners and scripts cancel: SIGINT or SIGTERM to the process
 // group, or to the step's process alone (`npx` alone, as `exec` makes it the step's process). What
 // must hold: every row read has its outcome in results.csv, the rows not read are not sent, the
 // exit says which signal, and nothing reaches the service once every process of the step is gone.
+// The sandbox script, twice in a row; the results example, as importing the CSV example writes it;
+// every command of its shell blocks through npx (or the bin), which a local install provides.
 
 const DOC = readFileSync(join(ROOT, 'docs/cli.md'), 'utf8');
 const WORKFLOW = /## A nightly import in CI[\s\S]*?```yaml\n([\s\S]*?)```/.exec(DOC)?.[1] ?? '';
@@ -171,6 +175,77 @@ describe("docs/cli.md's nightly import in CI, cancelled", { timeout: 120_000 }, 
       expect(ordersWith(prefix)).toHaveLength(IN_FLIGHT);
     } finally {
       await proxy.close();
+    }
+  });
+});
+
+/** The blocks of docs/cli.md fenced as `lang`, each without its fences. */
+const blocks = (lang: string): string[] => [...DOC.matchAll(new RegExp(`\`\`\`${lang}\n([\\s\\S]*?)\`\`\``, 'g'))].map((match) => match[1] as string);
+
+/** A port nothing listens on now (the system picks it, the probe lets it go). */
+async function freePort(): Promise<number> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Whether a server can listen on `port` now. */
+async function isFree(port: number): Promise<boolean> {
+  const probe = createServer();
+  return new Promise((resolve) => {
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+describe("docs/cli.md's other scripts", { timeout: 120_000 }, () => {
+  it('its shell commands go through npx (or the bin): a local install puts no delivery-sdk on PATH', () => {
+    const lines = blocks('sh').flatMap((block) => block.split('\n'));
+    const commands = lines.filter((line) => /\bdelivery-sdk /.test(line) && !line.startsWith('#'));
+    expect(commands.length).toBeGreaterThan(10);
+    expect(commands.filter((line) => !/(^|\s)(npx delivery-sdk|node_modules\/\.bin\/delivery-sdk) /.test(line))).toEqual([]);
+  });
+
+  it('the results example is what importing the CSV example writes (3007 only above 30,000)', async () => {
+    const [example] = blocks('csv');
+    const results = blocks('csv').find((block) => block.startsWith('row,'));
+    const file = join(files.dir, 'example.csv');
+    writeFileSync(file, example as string);
+    const ran = await run(['orders', 'import', file, '--sandbox', '--results', join(files.dir, 'example-results.csv'), '--quiet']);
+    expect(ran.code).toBe(1);
+    expect(readFileSync(join(files.dir, 'example-results.csv'), 'utf8')).toBe(results);
+  });
+
+  it('the sandbox script runs twice in a row: it stops its server, so the second finds the port free', async () => {
+    const script = blocks('sh').find((block) => block.includes('delivery-sdk sandbox --port 4010 --control-token-file')) as string;
+    const port = await freePort();
+    writeFileSync(join(project, 'sandbox-script.sh'), script.replaceAll('4010', String(port)));
+    writeFileSync(join(project, 'orders.csv'), csv(row('SCRIPT-1'), row('SCRIPT-2')));
+    for (const time of [1, 2]) {
+      const ran = runStep(`bash sandbox-script.sh`, {});
+      expect(await ran.exited, `run ${time}:\n${ran.output()}`).toEqual({ code: 0, signal: null });
+      await ran.closed;
+      expect(await isFree(port), `run ${time}`).toBe(true);
+      expect(resultRows(readFileSync(join(project, 'results.csv'), 'utf8')).map((r) => r['status'])).toEqual(['created', 'created']);
+    }
+  });
+
+  it('the sandbox script stops at once, importing nothing, when its port is taken', async () => {
+    const script = blocks('sh').find((block) => block.includes('delivery-sdk sandbox --port 4010 --control-token-file')) as string;
+    const stale = createServer().listen(0, '127.0.0.1');
+    await once(stale, 'listening');
+    try {
+      const { port } = stale.address() as { port: number };
+      writeFileSync(join(project, 'sandbox-script.sh'), script.replaceAll('4010', String(port)));
+      writeFileSync(join(project, 'results.csv'), 'untouched');
+      const ran = runStep(`bash sandbox-script.sh`, {});
+      expect((await ran.exited).code).not.toBe(0);
+      expect(ran.output()).toContain('EADDRINUSE');
+      expect(readFileSync(join(project, 'results.csv'), 'utf8')).toBe('untouched');
+    } finally {
+      await new Promise((resolve) => stale.close(resolve));
     }
   });
 });
