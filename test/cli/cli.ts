@@ -9,8 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
+import { afterAll, beforeAll } from 'vitest';
 import { readyMerchant } from '../../src/cli/ready-merchant.js';
-import { createSandbox, type Sandbox, type SandboxServer } from '../../src/testing/index.js';
+import { createSandbox, type Sandbox, type SandboxOrder, type SandboxServer } from '../../src/testing/index.js';
 import { ROOT } from '../support/processes.js';
 
 export const BIN = join(ROOT, 'dist/cli/main.js');
@@ -100,6 +101,37 @@ export async function servedSandbox(): Promise<{ sandbox: Sandbox; server: Sandb
     server,
     env: { DELIVERY_BASE_URL: server.baseUrl, DELIVERY_API_KEY: sandbox.apiKey },
     close: () => sandbox.close(),
+  };
+}
+
+export type Served = Awaited<ReturnType<typeof servedSandbox>>;
+export type Workspace = ReturnType<typeof workspace>;
+
+/**
+ * For a test file: the built command required, a sandbox served over HTTP and a workspace, made
+ * before its tests and ended after them; `ordersWith(prefix)`, the sandbox's orders whose
+ * businessReference starts with `prefix` (each test uses references of its own).
+ */
+export function useServedSandbox(): { readonly served: Served; readonly files: Workspace; ordersWith(prefix: string): SandboxOrder[] } {
+  let served: Served | undefined;
+  let files: Workspace | undefined;
+  beforeAll(async () => {
+    requireBuilt();
+    served = await servedSandbox();
+    files = workspace();
+  });
+  afterAll(async () => {
+    await served?.close();
+    files?.remove();
+  });
+  return {
+    get served() {
+      return served as Served;
+    },
+    get files() {
+      return files as Workspace;
+    },
+    ordersWith: (prefix) => (served as Served).sandbox.orders().filter((order) => order.businessReference?.startsWith(prefix)),
   };
 }
 
