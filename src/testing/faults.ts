@@ -69,6 +69,8 @@ export interface InjectedFault {
   readonly kind: FaultKind;
   readonly method: string | undefined;
   readonly path: string | RegExp | undefined;
+  /** The API key it is aimed at: one merchant's requests. */
+  readonly apiKey: string | undefined;
   readonly nth: number;
   readonly times: number;
   /** Requests that matched it so far, hit or not. */
@@ -131,6 +133,9 @@ class Rule implements InjectedFault {
   }
   get path(): string | RegExp | undefined {
     return this.rule.path;
+  }
+  get apiKey(): string | undefined {
+    return this.rule.apiKey;
   }
   get nth(): number {
     return this.rule.nth;
@@ -219,9 +224,9 @@ export class FaultInjector {
   /**
    * Answers `request` through `handle`, bent by a fault when one applies: the first targeted fault
    * that hits it, else one drawn. The draw is made for every request all the same, so targeted
-   * faults never shift which requests a seed hits.
+   * faults never shift which requests a seed hits. `onFault` is told the kind of a fault that applies.
    */
-  async apply(request: Request, handle: () => Promise<Response>): Promise<Response> {
+  async apply(request: Request, handle: () => Promise<Response>, onFault?: (kind: FaultKind) => void): Promise<Response> {
     const drawn = this.draw();
     const path = apiPath(new URL(request.url));
     let rule: Rule | undefined;
@@ -229,6 +234,7 @@ export class FaultInjector {
     const options = this.options;
     const kind = rule?.kind ?? drawn;
     if (kind === undefined) return handle();
+    onFault?.(kind);
     const slowMs = rule?.slowMs ?? options?.slowMs ?? 200;
     const retryAfterSeconds = rule?.retryAfterSeconds ?? options?.retryAfterSeconds ?? 1;
     switch (kind) {

@@ -1,4 +1,5 @@
 import { asciiDigits } from '../schemas/predicates.js';
+import { ActivityLog } from './activity.js';
 import { answerControl } from './control.js';
 import { FaultInjector } from './faults.js';
 import { checkWebhookConfig, createMerchant, snapshot } from './merchants.js';
@@ -62,8 +63,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const servers = new Set<Pick<SandboxServer, 'close'>>();
   const defaultMerchant = store.addAccount('default', apiKey);
   const merchants: SandboxMerchant[] = [];
+  const activity = new ActivityLog({
+    now,
+    merchantOfKey: (key) => store.accountByKey(key)?.id,
+    secrets: () => [controlToken, ...store.allAccounts().map((account) => account.apiKey)],
+  });
+  webhooks.onChange = () => activity.notify('webhooks');
 
   const announce = async (order: OrderRecord, event: StateEvent): Promise<void> => {
+    activity.notify('orders');
     const account = store.accountOf(order)?.accountWebhook;
     const target =
       order.webhookUrl !== undefined
@@ -80,7 +88,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   const handle = async (request: Request): Promise<Response> => {
     if (request.method === 'OPTIONS') return preflight(request);
-    return faults.apply(request, () => route({ store, now, announce }, request));
+    return activity.record(request, (onFault) => faults.apply(request, () => route({ store, now, announce }, request), onFault));
   };
   const fetchFn = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     try {
@@ -129,11 +137,20 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       defaultMerchant.accountWebhook = config === null ? undefined : { ...config };
     },
     webhookLog: () => webhooks.log(),
+    resendWebhook: (id) => webhooks.resend(id),
+    requestLog: () => activity.list(),
     drainWebhooks: () => webhooks.drain(),
     injectFaults: (faultOptions) => faults.configure(faultOptions),
-    injectFault: (rule) => faults.target(rule),
+    injectFault: (rule) => {
+      const fault = faults.target(rule);
+      activity.notify('faults');
+      return fault;
+    },
     injectedFaults: () => faults.targeted(),
-    clearFaults: () => faults.clear(),
+    clearFaults: () => {
+      faults.clear();
+      activity.notify('faults');
+    },
     setSubscriptionActive: (active) => {
       defaultMerchant.subscriptionActive = active === true;
     },
