@@ -146,7 +146,8 @@ export interface Sandbox {
    */
   readonly fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   /**
-   * Serves the sandbox over HTTP on 127.0.0.1 (Node only); the API under `/v2` answers with CORS.
+   * Serves the sandbox over HTTP on 127.0.0.1 (Node only); the API under `/v2` answers with CORS,
+   * and its dashboard (`dashboardUrl`, a page to open in a browser on this machine) at `/__dashboard/`.
    * Besides it, the server answers control endpoints under `/__sandbox/` (otp, orders, advance,
    * play, webhook, faults) for tests running in another process or language: to this machine
    * only (loopback peer, `Host` and `Origin`; 403 otherwise), without CORS headers, and only to a

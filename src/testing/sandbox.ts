@@ -10,7 +10,7 @@ import { type SandboxServer, startServer } from './server.js';
 import { StateEngine } from './state-engine.js';
 import { type OrderRecord, SandboxStore, type StateEvent } from './store.js';
 import { WebhookDispatcher, webhookBody } from './webhook-dispatch.js';
-import { CONTROL_PREFIX, preflight } from './wire.js';
+import { CONTROL_PREFIX, DASHBOARD_PREFIX, preflight } from './wire.js';
 
 /** 32 random bytes as base64url, from the Web Crypto every runtime the sandbox runs in has. */
 function randomToken(): string {
@@ -54,6 +54,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const now = options.now ?? Date.now;
   const apiKey = options.apiKey ?? 'sandbox-api-key';
   const controlToken = randomToken();
+  // The dashboard's login: a secret of its own, so that its URL opens no control endpoint and carries no merchant's key.
+  const dashboardSecret = randomToken();
   const baseUrl = (options.baseUrl ?? 'https://sandbox.delivery-sdk.test/v2').replace(/\/+$/, '');
   const store = new SandboxStore(options.seed ?? 1);
   const faults = new FaultInjector();
@@ -66,7 +68,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const activity = new ActivityLog({
     now,
     merchantOfKey: (key) => store.accountByKey(key)?.id,
-    secrets: () => [controlToken, ...store.allAccounts().map((account) => account.apiKey)],
+    secrets: () => [controlToken, dashboardSecret, ...store.allAccounts().map((account) => account.apiKey)],
   });
   webhooks.onChange = () => activity.notify('webhooks');
 
@@ -104,13 +106,19 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     controlToken,
     fetch: fetchFn,
     listen: async (listenOptions) => {
-      const server = await startServer(
-        (request, peer) => (new URL(request.url).pathname.startsWith(`${CONTROL_PREFIX}/`) ? answerControl(sandbox, request, peer) : handle(request)),
-        listenOptions,
-      );
+      // Node only, as the server itself: loaded here, so the entry still loads in a browser.
+      const { openDashboard } = await import('./dashboard/serve.js');
+      const dashboard = openDashboard({ sandbox, store, activity, loginSecret: dashboardSecret });
+      const server = await startServer((request, peer) => {
+        const { pathname } = new URL(request.url);
+        if (pathname.startsWith(`${CONTROL_PREFIX}/`)) return answerControl(sandbox, request, peer);
+        if (pathname === DASHBOARD_PREFIX || pathname.startsWith(`${DASHBOARD_PREFIX}/`)) return dashboard.answer(request, peer);
+        return handle(request);
+      }, listenOptions);
       servers.add(server);
       return {
         baseUrl: server.baseUrl,
+        dashboardUrl: dashboard.url(server.baseUrl),
         port: server.port,
         controlToken,
         close: () => {
