@@ -73,7 +73,7 @@ describe('The code blocks of README.md and docs/', () => {
   it('the curl blocks of docs/sandbox.md run against the sandbox CLI as written, answering what they show', async () => {
     const { answers, started, webhooks } = await runHttpReference(HTTP_REFERENCE);
     // What the CLI prints when it starts, as the first block shows it.
-    expect(started.documented).toHaveLength(2);
+    expect(started.documented).toHaveLength(3);
     for (const line of started.documented)
       expect(
         started.printed.split('\n').some((printed) => line.test(printed)),
