@@ -223,6 +223,32 @@ describe('the event stream', () => {
 });
 
 describe('what the dashboard shows', () => {
+  it('finds orders by tracking number, business reference or phone (with or without the country code), narrowed to a merchant', async () => {
+    const cookie = await logIn();
+    const other = sandbox.createMerchant({ businessName: 'Giza Gadgets' });
+    const created = await sandbox.fetch(`${sandbox.baseUrl}/deliveries?apiVersion=1`, {
+      method: 'POST',
+      headers: { authorization: other.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        type: 10,
+        cod: 99,
+        dropOffAddress: dropOff,
+        businessReference: 'Findable-42',
+        receiver: { firstName: 'Omar', lastName: 'Said', phone: '+201155512345' },
+      }),
+    });
+    const { trackingNumber } = ((await created.json()) as { data: { trackingNumber: string } }).data;
+    const found = async (query: Record<string, string>): Promise<string[]> =>
+      (
+        JSON.parse((await send('GET', `/__dashboard/api/orders?${new URLSearchParams(query)}`, { cookie })).body) as {
+          orders: Array<{ trackingNumber: string }>;
+        }
+      ).orders.map((order) => order.trackingNumber);
+    for (const q of [trackingNumber, 'findable-4', '01155512345', '+20 115 551 2345', '5551234']) expect(await found({ q }), q).toEqual([trackingNumber]);
+    expect(await found({ q: 'Findable-42', merchant: shop.id })).toEqual([]);
+    expect(await found({ merchant: other.id })).toEqual([trackingNumber]);
+  });
+
   it("shows no merchant's key, no control token and no webhook header value in any page or data route", async () => {
     const cookie = await logIn();
     const tracking = await createOrder();
