@@ -2,27 +2,12 @@
 // `sandbox.injectFault` does.
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
+import type { faultsView } from '../views.js';
 import { change, Refusal, useData } from './data.js';
 import { type Merchant, merchantName } from './format.js';
 
-interface FaultRow {
-  readonly id: number;
-  readonly kind: string;
-  readonly method: string | null;
-  readonly path: string | null;
-  readonly pathPattern: string | null;
-  readonly merchantId: string | null;
-  readonly nth: number;
-  readonly times: number | null;
-  readonly matched: number;
-  readonly hits: number;
-}
-
-interface FaultsData {
-  readonly merchants: Merchant[];
-  readonly kinds: string[];
-  readonly faults: FaultRow[];
-}
+/** The Faults view as the server sends it (src/testing/dashboard/views.ts). */
+type FaultsData = ReturnType<typeof faultsView>;
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'];
 

@@ -1,11 +1,10 @@
 // How values read: times in the sandbox's clock, money, merchants by name. Every value the page
 // shows goes into the page as text (preact sets text nodes and attributes, never HTML).
 import { html } from 'htm/preact';
+import type { ordersView } from '../views.js';
 
-export interface Merchant {
-  readonly id: string;
-  readonly name: string;
-}
+/** A merchant as the views name it (src/testing/dashboard/views.ts): by id and business name, never by key. */
+export type Merchant = ReturnType<typeof ordersView>['merchants'][number];
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 

@@ -2,28 +2,14 @@
 // sent, its timeline, its webhooks, and a button per state its flow allows next).
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
+import type { ordersView, orderView } from '../views.js';
 import { change, Refusal, useData } from './data.js';
-import { fields, type Merchant, merchantName, money, orderLink, pretty, time } from './format.js';
-import { Deliveries, type Delivery } from './webhooks.js';
+import { fields, merchantName, money, orderLink, pretty, time } from './format.js';
+import { Deliveries } from './webhooks.js';
 
-interface OrderRow {
-  readonly trackingNumber: string;
-  readonly merchantId: string;
-  readonly type: string;
-  readonly state: number;
-  readonly stateLabel: string;
-  readonly cod: number | null;
-  readonly businessReference: string | null;
-  readonly createdAt: number;
-}
-
-interface OrdersData {
-  readonly merchants: Merchant[];
-  readonly total: number;
-  readonly found: number;
-  readonly orders: OrderRow[];
-  readonly byState: Array<{ state: number; name: string; count: number }>;
-}
+/** The Orders view and an order's page as the server sends them (src/testing/dashboard/views.ts). */
+type OrdersData = ReturnType<typeof ordersView>;
+type OrderData = ReturnType<typeof orderView>;
 
 /** Orders by state, as horizontal bars: an SVG with its own title and a text alternative. */
 function StateChart({ byState }: { byState: OrdersData['byState'] }) {
@@ -84,24 +70,6 @@ export function OrdersView({ merchant, version }: { merchant: string; version: n
         ${data.found > data.orders.length && html`<button type="button" onClick=${() => setLimit(limit * 5)}>Show more orders (${data.orders.length} of ${data.found} shown)</button>`}`
     }
   </section>`;
-}
-
-interface OrderData extends OrderRow {
-  readonly merchants: Merchant[];
-  readonly receiver: unknown;
-  readonly addresses: Record<string, unknown>;
-  readonly sent: unknown;
-  readonly history: Array<{
-    state: number;
-    stateLabel: string;
-    timeStamp: number;
-    numberOfAttempts: number;
-    exceptionCode: number | null;
-    exceptionReason: string | null;
-  }>;
-  readonly webhooks: Delivery[];
-  readonly next: Array<{ state: number; name: string; label: string }>;
-  readonly exceptionReasons: Array<{ code: number; reason: string }>;
 }
 
 const ADDRESS_TITLES: Readonly<Record<string, string>> = {

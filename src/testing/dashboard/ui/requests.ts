@@ -1,23 +1,12 @@
 // The Requests view: every API request, the refused ones standing out, each body to open.
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
+import type { requestsView } from '../views.js';
 import { Refusal, read, useData } from './data.js';
-import { type Merchant, merchantName, pretty, time } from './format.js';
+import { merchantName, pretty, time } from './format.js';
 
-interface RequestRow {
-  readonly id: number;
-  readonly at: number;
-  readonly merchantId?: string;
-  readonly method: string;
-  readonly path: string;
-  readonly query: string;
-  readonly status?: number;
-  readonly errorCode?: number;
-  readonly message?: string;
-  readonly fault?: string;
-  readonly durationMs: number;
-  readonly hasBody: boolean;
-}
+/** A row of the Requests view, as the server sends it (src/testing/dashboard/views.ts). */
+type RequestRow = ReturnType<typeof requestsView>['requests'][number];
 
 const isRefused = (request: RequestRow): boolean => request.status === undefined || request.status >= 400;
 
@@ -45,7 +34,7 @@ function status(request: RequestRow) {
 export function RequestsView({ merchant, version }: { merchant: string; version: number }) {
   const [refusedOnly, setRefusedOnly] = useState(false);
   const query = new URLSearchParams({ merchant, refused: refusedOnly ? '1' : '' });
-  const { data, error } = useData<{ merchants: Merchant[]; capacity: number; requests: RequestRow[] }>(`/requests?${query}`, version);
+  const { data, error } = useData<ReturnType<typeof requestsView>>(`/requests?${query}`, version);
   return html`<section aria-labelledby="requests-title">
     <h1 id="requests-title">Requests</h1>
     ${error !== undefined && html`<p role="alert" class="error">${error.message}</p>`}

@@ -1,21 +1,12 @@
 // The Webhooks view: every delivery and its attempts, and a button that sends one again.
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
+import type { webhooksView } from '../views.js';
 import { change, Refusal, useData } from './data.js';
 import { type Merchant, merchantName, orderLink, pretty, time } from './format.js';
 
-export interface Delivery {
-  readonly id: number;
-  readonly resendOf: number | null;
-  readonly trackingNumber: string;
-  readonly merchantId: string | null;
-  readonly state: number;
-  readonly stateLabel: string;
-  readonly url: string;
-  readonly status: 'pending' | 'delivered' | 'failed';
-  readonly attempts: Array<{ at: number; status: number | null; error: string | null }>;
-  readonly body: unknown;
-}
+/** A webhook delivery as the server sends it (src/testing/dashboard/views.ts). */
+export type Delivery = ReturnType<typeof webhooksView>['deliveries'][number];
 
 function Resend({ id }: { id: number }) {
   const [state, setState] = useState<{ busy: boolean; message?: string }>({ busy: false });
@@ -61,10 +52,7 @@ export function Deliveries({ deliveries, merchants, label }: { deliveries: reado
 }
 
 export function WebhooksView({ merchant, version }: { merchant: string; version: number }) {
-  const { data, error } = useData<{ merchants: Merchant[]; capacity: number; deliveries: Delivery[] }>(
-    `/webhooks?${new URLSearchParams({ merchant })}`,
-    version,
-  );
+  const { data, error } = useData<ReturnType<typeof webhooksView>>(`/webhooks?${new URLSearchParams({ merchant })}`, version);
   return html`<section aria-labelledby="webhooks-title">
     <h1 id="webhooks-title">Webhooks</h1>
     ${error !== undefined && html`<p role="alert" class="error">${error.message}</p>`}
