@@ -182,6 +182,8 @@ export class FaultInjector {
   private options: Required<FaultOptions> | undefined;
   private random: () => number = () => 1;
   private rules: Rule[] = [];
+  /** Requests the share has bent since `injectFaults` set it. */
+  private shareHits = 0;
 
   configure(options: FaultOptions): void {
     if (typeof options.rate !== 'number' || !(options.rate >= 0 && options.rate <= 1)) throw new SandboxError('injectFaults: rate must be between 0 and 1');
@@ -191,6 +193,12 @@ export class FaultInjector {
     }
     this.options = { seed: 1, slowMs: 200, retryAfterSeconds: 1, ...options };
     this.random = mulberry32(this.options.seed);
+    this.shareHits = 0;
+  }
+
+  /** The share `injectFaults` set, with the requests it has bent so far; `undefined` without one. */
+  share(): (Required<FaultOptions> & { readonly hits: number }) | undefined {
+    return this.options === undefined ? undefined : { ...this.options, hits: this.shareHits };
   }
 
   /** Adds a targeted fault; it is counted and applied after those added before it. */
@@ -234,6 +242,7 @@ export class FaultInjector {
     const options = this.options;
     const kind = rule?.kind ?? drawn;
     if (kind === undefined) return handle();
+    if (rule === undefined) this.shareHits += 1;
     onFault?.(kind);
     const slowMs = rule?.slowMs ?? options?.slowMs ?? 200;
     const retryAfterSeconds = rule?.retryAfterSeconds ?? options?.retryAfterSeconds ?? 1;

@@ -108,7 +108,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     listen: async (listenOptions) => {
       // Node only, as the server itself: loaded here, so the entry still loads in a browser.
       const { openDashboard } = await import('./dashboard/serve.js');
-      const dashboard = openDashboard({ sandbox, store, activity, loginSecret: dashboardSecret });
+      const dashboard = openDashboard({ sandbox, store, faults, activity, loginSecret: dashboardSecret });
       const server = await startServer((request, peer) => {
         const { pathname } = new URL(request.url);
         if (pathname.startsWith(`${CONTROL_PREFIX}/`)) return answerControl(sandbox, request, peer);
@@ -148,7 +148,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     resendWebhook: (id) => webhooks.resend(id),
     requestLog: () => activity.list(),
     drainWebhooks: () => webhooks.drain(),
-    injectFaults: (faultOptions) => faults.configure(faultOptions),
+    injectFaults: (faultOptions) => {
+      faults.configure(faultOptions);
+      activity.notify('faults');
+    },
     injectFault: (rule) => {
       const fault = faults.target(rule);
       activity.notify('faults');

@@ -218,13 +218,13 @@ describe.skipIf(SKIP_WITHOUT_CHROMIUM)('the dashboard in Chromium', () => {
     await page.getByRole('region', { name: 'Timeline' }).getByText('Route Assigned').waitFor();
     expect(sandbox.order(trackingNumber).state).toBe(20);
     await page.getByRole('region', { name: 'Webhook deliveries' }).getByText('HTTP 200').first().waitFor();
-    expect(
-      sandbox
-        .webhookLog()
-        .filter((delivery) => delivery.trackingNumber === trackingNumber)
-        .map((delivery) => delivery.state),
-    ).toEqual([20]);
+    const [sent] = sandbox.webhookLog().filter((delivery) => delivery.trackingNumber === trackingNumber);
+    expect(sent?.state).toBe(20);
     await next.getByRole('button', { name: 'Picked up from business', exact: true }).waitFor();
+    // The delivery sent again from its Resend button: a new delivery of the same body.
+    await page.getByRole('button', { name: `Resend delivery ${sent?.id}` }).click();
+    await page.getByText(/Sent again as delivery \d+: delivered/).waitFor();
+    expect(sandbox.webhookLog().filter((delivery) => delivery.resendOf === sent?.id)).toMatchObject([{ body: sent?.body, url: sent?.url }]);
   });
 
   it('shows a refused request (3007) in the request log, standing out, its body to open', async () => {

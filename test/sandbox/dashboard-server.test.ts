@@ -223,6 +223,43 @@ describe('the event stream', () => {
 });
 
 describe('what the dashboard shows', () => {
+  it('shows the share of requests injectFaults bends, with its hits, beside the targeted faults', async () => {
+    const cookie = await logIn();
+    const faults = async (): Promise<any> => JSON.parse((await send('GET', '/__dashboard/api/faults', { cookie })).body);
+    expect((await faults()).share).toBeNull();
+    sandbox.injectFaults({ rate: 1, kinds: ['unavailable'], seed: 3 });
+    await createOrder().catch(() => undefined);
+    expect((await faults()).share).toEqual({ rate: 1, kinds: ['unavailable'], seed: 3, hits: 1 });
+    expect((await send('DELETE', '/__dashboard/api/faults', { cookie, origin })).status).toBe(204);
+    expect((await faults()).share).toBeNull();
+  });
+
+  it('narrows every view to one merchant on demand, and shows every merchant by default', async () => {
+    const cookie = await logIn();
+    const other = sandbox.createMerchant({ businessName: 'Alex Books', webhook: { url: 'https://alex.example/hooks' } });
+    await createOrder();
+    const otherCreate = await sandbox.fetch(`${sandbox.baseUrl}/deliveries?apiVersion=1`, {
+      method: 'POST',
+      headers: { authorization: other.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 10, cod: 10, dropOffAddress: dropOff, receiver: { firstName: 'Omar', lastName: 'Said', phone: '+201098765432' } }),
+    });
+    const otherOrder = ((await otherCreate.json()) as { data: { trackingNumber: string } }).data.trackingNumber;
+    await sandbox.advance(otherOrder, { to: 20 });
+    sandbox.injectFault({ kind: 'slow', apiKey: other.apiKey, slowMs: 0, times: Number.POSITIVE_INFINITY });
+    const view = async (path: string, merchant?: string): Promise<any> =>
+      JSON.parse((await send('GET', `/__dashboard/api/${path}${merchant === undefined ? '' : `?merchant=${merchant}`}`, { cookie })).body);
+    const merchantsOf = (rows: Array<{ merchantId?: string | null }>): string[] => [...new Set(rows.map((row) => row.merchantId ?? 'none'))].sort();
+    expect(merchantsOf((await view('orders', other.id)).orders)).toEqual([other.id]);
+    expect(merchantsOf((await view('requests', other.id)).requests)).toEqual([other.id]);
+    expect(merchantsOf((await view('webhooks', other.id)).deliveries)).toEqual([other.id]);
+    expect(merchantsOf((await view('faults', shop.id)).faults)).toEqual([]);
+    expect(merchantsOf((await view('faults', other.id)).faults)).toEqual([other.id]);
+    expect(merchantsOf((await view('orders')).orders)).toEqual(expect.arrayContaining([shop.id, other.id]));
+    expect(merchantsOf((await view('requests')).requests)).toEqual(expect.arrayContaining([shop.id, other.id]));
+    expect(merchantsOf((await view('webhooks')).deliveries)).toEqual(expect.arrayContaining([shop.id, other.id]));
+    sandbox.clearFaults();
+  });
+
   it('finds orders by tracking number, business reference or phone (with or without the country code), narrowed to a merchant', async () => {
     const cookie = await logIn();
     const other = sandbox.createMerchant({ businessName: 'Giza Gadgets' });

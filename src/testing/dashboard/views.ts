@@ -5,15 +5,17 @@ import { ExceptionReason } from '../../catalogue/exceptions.js';
 import { describeState, STATES } from '../../catalogue/states.js';
 import { type ActivityLog, MAX_LOGGED_REQUESTS, maskSecrets, type SandboxRequest } from '../activity.js';
 import { SandboxError } from '../errors.js';
-import { FAULT_KINDS, type FaultKind, type FaultRule, type InjectedFault } from '../faults.js';
+import { FAULT_KINDS, type FaultInjector, type FaultKind, type FaultRule, type InjectedFault } from '../faults.js';
 import type { Sandbox } from '../sandbox-api.js';
 import type { OrderRecord, SandboxStore } from '../store.js';
 import { MAX_LOGGED_DELIVERIES, type WebhookDelivery } from '../webhook-dispatch.js';
 
-/** What the dashboard reads: the sandbox's methods, its store (merchants, orders), its activity log, and its login secret. */
+/** What the dashboard reads: the sandbox's methods, its store (merchants, orders), its faults, its activity log, and its login secret. */
 export interface DashboardSource {
   readonly sandbox: Sandbox;
   readonly store: SandboxStore;
+  /** For the share of requests `injectFaults` bends, which the sandbox's methods do not list. */
+  readonly faults: FaultInjector;
   readonly activity: ActivityLog;
   readonly loginSecret: string;
 }
@@ -197,8 +199,8 @@ export class FaultIds {
   }
 }
 
-/** The Faults view: the targeted faults in place and their counts, narrowed to a merchant. */
-export function faultsView({ sandbox, store }: DashboardSource, query: Query, ids: FaultIds) {
+/** The Faults view: the targeted faults in place and their counts, narrowed to a merchant, and the share `injectFaults` set. */
+export function faultsView({ sandbox, store, faults }: DashboardSource, query: Query, ids: FaultIds) {
   const merchant = merchantFilter(query);
   const accounts = store.allAccounts();
   const rows = sandbox.injectedFaults().map((fault) => ({
@@ -217,6 +219,7 @@ export function faultsView({ sandbox, store }: DashboardSource, query: Query, id
     merchants: merchants(store),
     kinds: FAULT_KINDS,
     faults: rows.filter((row) => merchant === undefined || row.merchantId === null || row.merchantId === merchant),
+    share: ((share) => (share === undefined ? null : { rate: share.rate, kinds: share.kinds, seed: share.seed, hits: share.hits }))(faults.share()),
   };
 }
 

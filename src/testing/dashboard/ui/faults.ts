@@ -80,8 +80,13 @@ export function FaultsView({ merchant, version }: { merchant: string; version: n
         : html`<${FaultForm} kinds=${data.kinds} merchants=${data.merchants} />
         <h2>Faults in place</h2>
         ${
+          data.share !== null &&
+          html`<p class="panel share">A share of every request is faulted (<code>injectFaults</code>): rate ${data.share.rate}, kinds
+            ${data.share.kinds.join(', ')}, seed ${data.share.seed}; ${data.share.hits} requests bent so far.</p>`
+        }
+        ${
           data.faults.length === 0
-            ? html`<p class="muted">No targeted fault in place: every request is answered normally.</p>`
+            ? html`<p class="muted">No targeted fault in place${data.share === null ? ': every request is answered normally' : ''}.</p>`
             : html`<div class="table-wrap"><table>
               <caption class="visually-hidden">Faults in place, oldest first</caption>
               <thead><tr><th scope="col">Fault</th><th scope="col">Kind</th><th scope="col">Method</th><th scope="col">Route</th><th scope="col">Merchant</th><th scope="col">nth</th><th scope="col">times</th><th scope="col">Matched</th><th scope="col">Hits</th><th scope="col">Action</th></tr></thead>
@@ -95,9 +100,9 @@ export function FaultsView({ merchant, version }: { merchant: string; version: n
                   <td><button type="button" aria-label=${`Remove fault ${fault.id}`} onClick=${act('DELETE', `/faults/${fault.id}`)}>Remove</button></td>
                 </tr>`,
               )}</tbody>
-            </table></div>
-            <button type="button" onClick=${act('DELETE', '/faults')}>Clear all faults</button>`
-        }`
+            </table></div>`
+        }
+        ${(data.faults.length > 0 || data.share !== null) && html`<p><button type="button" onClick=${act('DELETE', '/faults')}>Clear all faults</button></p>`}`
     }
   </section>`;
 }
