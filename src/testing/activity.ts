@@ -38,8 +38,9 @@ export interface SandboxRequest {
   readonly durationMs: number;
   /**
    * The body as received, secrets masked (passwords, one-time codes, tokens, header values, API
-   * keys); JSON parsed, other text as text, cut at 16 KiB. Absent without a
-   * body, and until a body still arriving has arrived.
+   * keys): JSON parsed, other text as text, and a body longer than 16 KiB as its text cut there
+   * (after its last whole value) and marked. Absent without a body, and until a body still
+   * arriving has arrived. Masked when first read.
    */
   readonly body?: unknown;
 }
@@ -50,43 +51,37 @@ export type ActivityKind = 'requests' | 'orders' | 'webhooks' | 'faults';
 /** Field names whose values are secrets wherever they appear in a body (`password`, `apiKey`, `headerValue`, ...). */
 const SECRET_FIELD = /pass(word)?|secret|token|otp|api[-_]?key|authorization|cookie|header[-_]?value|^code$/i;
 
+/** A `"name": value` pair of JSON text whose value is a string or a number (groups: name, the colon, the value). */
+const JSON_PAIR = /"((?:[^"\\]|\\.)*)"(\s*:\s*)("(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*)/g;
+/** A `webhookCustomHeaders` map, every value of which is a secret: its opening, and its pairs. */
+const HEADERS_MAP = /("webhookCustomHeaders"\s*:\s*\{)([^{}]*)/gi;
+
 /**
- * `value` with secrets masked: fields named like one, every value of a `webhookCustomHeaders`
- * map, and the `known` secrets (merchants' keys) wherever they occur in a string.
+ * A request body's text with its secrets masked: the values of fields named like one (`password`,
+ * `token`, `otp`, `apiKey`, `headerValue`, ...), every value of a `webhookCustomHeaders` map, and
+ * the `known` secrets (the merchants' keys) wherever they occur. Text, not a parsed value, so that a
+ * body cut short is masked as well as a whole one.
  */
-export function maskSecrets(value: unknown, known: readonly string[], key = ''): unknown {
-  if (typeof value === 'string') {
-    if (SECRET_FIELD.test(key)) return MASKED;
-    return known.reduce((text, secret) => (secret.length >= 6 ? text.split(secret).join(MASKED) : text), value);
-  }
-  if (Array.isArray(value)) return value.map((item) => maskSecrets(item, known, key));
-  if (typeof value === 'object' && value !== null) {
-    const headers = /^webhookCustomHeaders$/i.test(key);
-    return Object.fromEntries(
-      Object.entries(value).map(([name, item]) => [
-        name,
-        headers || (SECRET_FIELD.test(name) && typeof item !== 'object') ? MASKED : maskSecrets(item, known, name),
-      ]),
-    );
-  }
-  return value;
+export function maskSecrets(text: string, known: readonly string[]): string {
+  const maskPair = (pair: string, name: string, colon: string, all = false): string => (all || SECRET_FIELD.test(name) ? `"${name}"${colon}"${MASKED}"` : pair);
+  let masked = text.replace(
+    HEADERS_MAP,
+    (_, open: string, pairs: string) => open + pairs.replace(JSON_PAIR, (pair, name: string, colon: string) => maskPair(pair, name, colon, true)),
+  );
+  masked = masked.replace(JSON_PAIR, (pair, name: string, colon: string) => maskPair(pair, name, colon));
+  for (const secret of known) if (secret.length >= 6) masked = masked.split(secret).join(MASKED);
+  return masked;
 }
 
-function bodyOf(text: string, known: readonly string[]): unknown {
-  if (text === '') return undefined;
+/** A logged body as shown: its masked JSON parsed, or its masked text (marked when it was cut). */
+function shownBody(text: string, cut: boolean, known: readonly string[]): unknown {
+  const masked = maskSecrets(text, known);
+  if (cut) return `${masked}… (cut at ${MAX_LOGGED_BODY_CHARS} characters)`;
   try {
-    return maskSecrets(JSON.parse(text) as unknown, known);
+    return JSON.parse(masked) as unknown;
   } catch {
-    const masked = maskSecrets(text, known) as string;
-    return masked.length > MAX_LOGGED_BODY_CHARS ? `${masked.slice(0, MAX_LOGGED_BODY_CHARS)}… (cut at ${MAX_LOGGED_BODY_CHARS} characters)` : masked;
+    return masked;
   }
-}
-
-/** A parsed body kept whole unless its JSON is too long, then kept as its text cut short. */
-function bounded(body: unknown): unknown {
-  if (typeof body !== 'object' || body === null) return body;
-  const text = JSON.stringify(body);
-  return text.length > MAX_LOGGED_BODY_CHARS ? `${text.slice(0, MAX_LOGGED_BODY_CHARS)}… (cut at ${MAX_LOGGED_BODY_CHARS} characters)` : body;
 }
 
 interface Refusal {
@@ -114,9 +109,17 @@ export interface ActivitySource {
   readonly secrets: () => readonly string[];
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** A logged request as kept: its body as received, cut at {@link MAX_LOGGED_BODY_CHARS}, masked only when shown. */
+interface Entry extends Mutable<Omit<SandboxRequest, 'body'>> {
+  bodyText?: string;
+  cut?: boolean;
+}
+
 /** The sandbox's request log and change signal. */
 export class ActivityLog {
-  private readonly requests = new RingBuffer<SandboxRequest & { body?: unknown }>(MAX_LOGGED_REQUESTS);
+  private readonly requests = new RingBuffer<Entry>(MAX_LOGGED_REQUESTS);
   private readonly listeners = new Set<(kind: ActivityKind) => void>();
   private counter = 0;
 
@@ -132,9 +135,14 @@ export class ActivityLog {
     for (const listener of [...this.listeners]) listener(kind);
   }
 
-  /** The requests kept, oldest first. */
+  /** The requests kept, oldest first; each body is masked when first read, not before. */
   list(): readonly SandboxRequest[] {
-    return this.requests.values();
+    return this.requests.values().map((entry) => {
+      const { bodyText, cut, ...request } = entry;
+      if (bodyText === undefined) return request;
+      let body: unknown;
+      return Object.defineProperty(request, 'body', { enumerable: true, get: () => (body ??= shownBody(bodyText, cut === true, this.source.secrets())) });
+    });
   }
 
   /**
@@ -148,7 +156,7 @@ export class ActivityLog {
     const merchantId = key === undefined ? undefined : this.source.merchantOfKey(key);
     const bodyText = request.body === null ? undefined : request.clone().text();
     let fault: FaultKind | undefined;
-    const entry: { -readonly [K in keyof SandboxRequest]: SandboxRequest[K] } = {
+    const entry: Entry = {
       id: ++this.counter,
       at: this.source.now(),
       ...(merchantId === undefined ? {} : { merchantId }),
@@ -162,11 +170,14 @@ export class ActivityLog {
       if (fault !== undefined) entry.fault = fault;
       this.requests.push(entry);
       this.notify('requests');
+      // Kept as text, cut short: masking (and parsing) waits until someone reads the body.
       void bodyText
         ?.then((text) => {
-          const body = bounded(bodyOf(text, this.source.secrets()));
-          if (body === undefined) return;
-          entry.body = body;
+          if (text === '') return;
+          entry.cut = text.length > MAX_LOGGED_BODY_CHARS;
+          // Cut after the last whole JSON value: a secret cut in half would no longer be recognised.
+          const end = entry.cut ? text.lastIndexOf(',', MAX_LOGGED_BODY_CHARS) : text.length;
+          entry.bodyText = text.slice(0, end > 0 ? end : MAX_LOGGED_BODY_CHARS);
           this.notify('requests');
         })
         .catch(() => undefined);

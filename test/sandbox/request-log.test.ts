@@ -51,9 +51,38 @@ describe('sandbox.requestLog()', () => {
     expect(dropped?.status).toBeUndefined();
   });
 
-  it('masks passwords, one-time codes, tokens, API keys and header values by their field names', () => {
-    const masked = maskSecrets({ password: 'p4ss', profile: { phone: '+20100' }, token: '123456', headerValue: 'v', otp: '1', apiKey: 'k', name: 'Mona' }, []);
-    expect(masked).toEqual({ password: MASKED, profile: { phone: '+20100' }, token: MASKED, headerValue: MASKED, otp: MASKED, apiKey: MASKED, name: 'Mona' });
+  it('masks passwords, one-time codes, tokens, API keys and header values by their field names, in a body cut short too', () => {
+    const body = { password: 'p4ss', profile: { phone: '+20100' }, token: '123456', headerValue: 'v', otp: 1234, apiKey: 'k', name: 'Mona "M"', code: 'c' };
+    const masked = JSON.parse(maskSecrets(JSON.stringify(body), []));
+    expect(masked).toEqual({
+      password: MASKED,
+      profile: { phone: '+20100' },
+      token: MASKED,
+      headerValue: MASKED,
+      otp: MASKED,
+      apiKey: MASKED,
+      name: 'Mona "M"',
+      code: MASKED,
+    });
+    expect(maskSecrets('{"deliveries":[{"cod":1,"password":"p4ss"},{"webhookCustomHeaders":{"X-A":"1","X-B":"2"},"note":"key-abcdef"', ['key-abcdef'])).toBe(
+      `{"deliveries":[{"cod":1,"password":"${MASKED}"},{"webhookCustomHeaders":{"X-A":"${MASKED}","X-B":"${MASKED}"},"note":"${MASKED}"`,
+    );
+  });
+
+  it('keeps a body up to 16 KiB, and shows a longer one cut there, masked as far as it goes', async () => {
+    const deliveries = Array.from({ length: 200 }, (_, i) => ({ ...order, businessReference: `ROW-${i}`, webhookCustomHeaders: { 'X-Key': 'private-value' } }));
+    await sandbox.fetch(`${sandbox.baseUrl}/deliveries/bulk?apiVersion=1`, {
+      method: 'POST',
+      headers: { authorization: shop.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ deleteFailedDeliveries: false, deliveries }),
+    });
+    await bodiesRead();
+    const body = sandbox.requestLog().at(-1)?.body;
+    expect(typeof body).toBe('string');
+    expect(body).toMatch(/^\{"deleteFailedDeliveries":false,"deliveries":\[/);
+    expect(body).toMatch(/… \(cut at 16384 characters\)$/);
+    expect(body).not.toContain('private-value');
+    expect((body as string).length).toBeLessThan(16_384 + 100);
   });
 
   it(`keeps the last ${MAX_LOGGED_REQUESTS}, dropping the oldest first`, async () => {

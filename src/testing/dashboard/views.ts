@@ -122,7 +122,7 @@ export function orderView({ sandbox, store }: DashboardSource, trackingNumber: s
   const order = store.orders.get(trackingNumber);
   if (order === undefined) throw new SandboxError(`No order with tracking number ${trackingNumber} in this sandbox`);
   const secrets = store.allAccounts().map((account) => account.apiKey);
-  const sent = maskSecrets(order.request, secrets) as Record<string, unknown>;
+  const sent = JSON.parse(maskSecrets(JSON.stringify(order.request), secrets)) as Record<string, unknown>;
   const next = sandbox.nextStates(trackingNumber);
   const direction = order.leg === 'forward' ? 'forward' : 'return';
   return {
@@ -152,7 +152,11 @@ export function orderView({ sandbox, store }: DashboardSource, trackingNumber: s
   };
 }
 
-const requestRow = ({ body, ...request }: SandboxRequest) => ({ ...request, hasBody: body !== undefined });
+/** A request without its body (masked only when opened), and whether it has one. */
+function requestRow(request: SandboxRequest) {
+  const { id, at, merchantId, method, path, query, status, errorCode, message, fault, durationMs } = request;
+  return { id, at, merchantId, method, path, query, status, errorCode, message, fault, durationMs, hasBody: Object.hasOwn(request, 'body') };
+}
 
 /** The Requests view: newest first, narrowed to a merchant and, with `refused=1`, to refused requests (status 400 and above, or dropped). */
 export function requestsView({ activity, store }: DashboardSource, query: Query) {
