@@ -144,6 +144,10 @@ describe('another origin gets nothing', () => {
       }
     }
     expect((await send('GET', '/__dashboard/api/orders', { cookie, 'sec-fetch-site': 'same-origin' })).status).toBe(200);
+    // A link followed from there gets a page that says why, and no login.
+    const followed = await send('GET', loginPath(), { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'navigate' });
+    expect([followed.status, followed.headers['content-type'], followed.headers['set-cookie']]).toEqual([403, 'text/html; charset=utf-8', undefined]);
+    expect(followed.body).toContain('typed or pasted into the address bar');
   });
 
   it('answers a loopback Host only (DNS rebinding), and a loopback peer only', async () => {

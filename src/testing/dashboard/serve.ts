@@ -56,6 +56,8 @@ const APP = `<div id="app"></div><script type="module" src="${DASHBOARD_PREFIX}/
 const SIGN_IN = `<main class="signin"><h1>Delivery sandbox</h1><p>This browser is not signed in to the sandbox's dashboard, so it shows no data.</p>
 <p>Open the dashboard URL the sandbox gave (<code>dashboardUrl</code> of <code>listen()</code>, or the line <code>delivery-sdk sandbox</code> printed): it carries the login.</p></main>`;
 
+const NOT_FROM_ELSEWHERE = `<main class="signin"><h1>Delivery sandbox</h1><p>The dashboard opens only from its own pages, or from its URL typed or pasted into the address bar: not from a link on another site or another port of this machine, whose pages must not reach it.</p></main>`;
+
 const ASSET_TYPES: Readonly<Record<AssetName, string>> = { 'app.js': 'text/javascript; charset=utf-8', 'app.css': 'text/css; charset=utf-8' };
 
 const encoder = new TextEncoder();
@@ -197,7 +199,11 @@ export function openDashboard(source: DashboardSource) {
 
   const serve = async (request: Request, peer: Peer): Promise<Response> => {
     const why = refusalOf(request, peer);
-    if (why !== undefined) return refused(403, `Forbidden: ${why}`);
+    if (why !== undefined) {
+      // A link followed from another page: say what to do, in the page itself.
+      if (request.headers.get('sec-fetch-mode') === 'navigate') return page(403, NOT_FROM_ELSEWHERE);
+      return refused(403, `Forbidden: ${why}`);
+    }
     const url = new URL(request.url);
     // One cookie per port: cookies do not tell ports apart, and two sandboxes must not sign each other out.
     const cookie = `delivery_sandbox_dashboard_${url.port}`;
