@@ -81,8 +81,7 @@ export function FaultsView({ merchant, version }: { merchant: string; version: n
         <h2>Faults in place</h2>
         ${
           data.share !== null &&
-          html`<p class="panel share">A share of every request is faulted (<code>injectFaults</code>): rate ${data.share.rate}, kinds
-            ${data.share.kinds.join(', ')}, seed ${data.share.seed}; ${data.share.hits} requests bent so far.</p>`
+          html`<p class="panel share">A share of every request is faulted (<code>injectFaults</code>): ${`rate ${data.share.rate}, kinds ${data.share.kinds.join(', ')}, seed ${data.share.seed}; ${data.share.hits} requests bent so far.`}</p>`
         }
         ${
           data.faults.length === 0

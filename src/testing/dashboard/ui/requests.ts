@@ -43,7 +43,7 @@ export function RequestsView({ merchant, version }: { merchant: string; version:
     ${
       data === undefined
         ? html`<p class="muted">Loading…</p>`
-        : html`<p class="muted">${data.requests.length} requests, newest first (the sandbox keeps the last ${data.capacity}).</p>
+        : html`<p class="muted">${data.requests.length} requests, newest first (the sandbox keeps the last ${data.capacity.toLocaleString('en-US')}).</p>
         <div class="table-wrap"><table>
           <caption class="visually-hidden">API requests, newest first</caption>
           <thead><tr><th scope="col">Time</th><th scope="col">Merchant</th><th scope="col">Method</th><th scope="col">Route</th><th scope="col">Status</th><th scope="col">errorCode</th><th scope="col">Duration</th><th scope="col">Body</th></tr></thead>

@@ -61,7 +61,7 @@ export function WebhooksView({ merchant, version }: { merchant: string; version:
         ? html`<p class="muted">Loading…</p>`
         : data.deliveries.length === 0
           ? html`<p class="muted">No webhook sent yet: orders with a <code>webhookUrl</code>, or a merchant's account webhook, get one at each state change.</p>`
-          : html`<p class="muted">${data.deliveries.length} deliveries, newest first (the sandbox keeps the last ${data.capacity}).</p>
+          : html`<p class="muted">${data.deliveries.length} deliveries, newest first (the sandbox keeps the last ${data.capacity.toLocaleString('en-US')}).</p>
             <${Deliveries} deliveries=${data.deliveries} merchants=${data.merchants} label="Webhook deliveries, newest first" />`
     }
   </section>`;
