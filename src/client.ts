@@ -3,14 +3,14 @@ import { DeliveryCore, optionsWith } from './core/delivery-core.js';
 import type { HttpMethod, QueryValue } from './core/endpoint.js';
 import { onFirstUse } from './core/on-first-use.js';
 import type { DeliveryClientOptions, RequestOptions } from './core/options.js';
-import { BusinessesResource } from './resources/businesses.js';
-import { DeliveriesResource } from './resources/deliveries.js';
-import { FulfillmentResource } from './resources/fulfillment.js';
-import { LookupResource } from './resources/lookup.js';
-import { PickupLocationsResource } from './resources/pickup-locations.js';
-import { PickupsResource } from './resources/pickups.js';
-import { PricingResource } from './resources/pricing.js';
-import { UsersResource } from './resources/users.js';
+import { BusinessesResource } from './namespaces/businesses.js';
+import { DeliveriesResource } from './namespaces/deliveries.js';
+import { FulfillmentResource } from './namespaces/fulfillment.js';
+import { LookupResource } from './namespaces/lookup.js';
+import { PickupLocationsResource } from './namespaces/pickup-locations.js';
+import { PickupsResource } from './namespaces/pickups.js';
+import { PricingResource } from './namespaces/pricing.js';
+import { UsersResource } from './namespaces/users.js';
 
 /** `request`'s code, loaded by its first call. */
 const rawRequest = onFirstUse(() => import('./core/raw-request.js'));

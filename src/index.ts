@@ -146,14 +146,14 @@ export type { PickupLocationRecord } from './functions/pickup-locations/location
 export type { Pickup, PickupDatesQuery, PickupList, PickupListQuery } from './functions/pickups/requests.js';
 export type { Amount, PriceQuote } from './functions/pricing/calculator.js';
 export type { BusinessAdmin, VerificationResult } from './functions/users/registration.js';
-export { BusinessesResource } from './resources/businesses.js';
-export { DeliveriesResource } from './resources/deliveries.js';
-export { FulfillmentResource } from './resources/fulfillment.js';
-export { LookupResource } from './resources/lookup.js';
-export { PickupLocationsResource } from './resources/pickup-locations.js';
-export { PickupsResource } from './resources/pickups.js';
-export { PricingResource } from './resources/pricing.js';
-export { UsersResource } from './resources/users.js';
+export { BusinessesResource } from './namespaces/businesses.js';
+export { DeliveriesResource } from './namespaces/deliveries.js';
+export { FulfillmentResource } from './namespaces/fulfillment.js';
+export { LookupResource } from './namespaces/lookup.js';
+export { PickupLocationsResource } from './namespaces/pickup-locations.js';
+export { PickupsResource } from './namespaces/pickups.js';
+export { PricingResource } from './namespaces/pricing.js';
+export { UsersResource } from './namespaces/users.js';
 export {
   type Address,
   type AddressByDistrictName,

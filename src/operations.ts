@@ -3,7 +3,7 @@
  * code is loaded in. Each operation declares itself beside its code in `functions/<namespace>/`
  * (`endpoint()` or `helper()` of core/operation.ts), naming its namespace, method and chunk;
  * `npm run generate` (scripts/operations.ts) writes from those declarations and this table the
- * namespace classes (src/resources/), the `delivery-sdk/functions` entry, the client's namespace
+ * namespace classes (src/namespaces/), the `delivery-sdk/functions` entry, the client's namespace
  * properties and docs/endpoints.md. Nothing imports this file at run time.
  */
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { validOrders } from '../support/orders.js';
 
 afterEach(async () => {
-  // The unmock applied now, with no import left running: see test/resources/on-demand.test.ts.
+  // The unmock applied now, with no import left running: see test/namespaces/on-demand.test.ts.
   await vi.dynamicImportSettled();
   vi.doUnmock('ky');
   vi.resetModules();

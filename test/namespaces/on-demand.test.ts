@@ -13,7 +13,7 @@ afterEach(async () => {
   // mock. So the imports settle, and the unmocks are applied here, before the next test mocks.
   await vi.dynamicImportSettled();
   vi.doUnmock('../../src/functions/deliveries/create.js');
-  vi.doUnmock('../../src/resources/chunks/after-create.js');
+  vi.doUnmock('../../src/namespaces/chunks/after-create.js');
   vi.doUnmock('../../src/core/error-mapping.js');
   vi.doUnmock('ky');
   vi.resetModules();
@@ -54,7 +54,7 @@ describe("a call whose code cannot be loaded (a page's chunk is gone)", () => {
   });
 
   it('fails an iterating call the same way, at its first step', async () => {
-    vi.doMock('../../src/resources/chunks/after-create.js', chunkMissing);
+    vi.doMock('../../src/namespaces/chunks/after-create.js', chunkMissing);
     const { sdk, sent, client } = await freshClient();
     const iterator = client.deliveries.list({ businessReference: 'order-1042' });
     await expect(iterator.next()).rejects.toBeInstanceOf(sdk.ConnectionError);
