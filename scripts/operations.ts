@@ -9,8 +9,8 @@
  * - docs/endpoints.md: every method of every namespace with its route, or what it calls.
  *
  * The declarations are the `endpoint()` calls and the functions tagged `@operation` exported from
- * src/functions/, each with its `@chunk` (see src/core/operation.ts); the namespaces and chunks are
- * src/operations.ts's. Run
+ * src/functions/, each with its `@chunk` (see src/functions/endpoint.ts); the namespaces and chunks are
+ * src/functions/namespaces.ts's. Run
  * `npm run generate` after changing any of them; test/operations/generated.test.ts fails when a
  * written file differs from what this renders (`--check` says which).
  */
@@ -19,7 +19,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
-import { CHUNKS, type ChunkName, NAMESPACES, type NamespaceName } from '../src/operations.js';
+import { CHUNKS, type ChunkName, NAMESPACES, type NamespaceName } from '../src/functions/namespaces.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = join(ROOT, 'src');
@@ -113,7 +113,7 @@ function tagText(node: ts.Node, name: string): string | undefined {
 /** The tags that declare an operation's chunk and a helper's name and calls: read here, left out of the copies the namespaces show. */
 const DECLARING_TAGS = /\n \* @(?:operation|chunk|calls)\b[^\n]*/g;
 
-/** Every declared operation of src/functions/, in the order of src/operations.ts's namespaces, each namespace's by method name. */
+/** Every declared operation of src/functions/, in the order of src/functions/namespaces.ts's namespaces, each namespace's by method name. */
 export function readOperations(): OperationRow[] {
   const files = sourceFiles(FUNCTIONS);
   const program = ts.createProgram(files, {
@@ -191,7 +191,7 @@ export function readOperations(): OperationRow[] {
       }
       const [namespace, method] = name.split('.') as [NamespaceName, string | undefined];
       if (!(namespace in NAMESPACES) || method === undefined) throw new Error(`${where}: unknown namespace in '${name}'`);
-      if (chunk === undefined || !(chunk in CHUNKS)) throw new Error(`${where}: @chunk names none of src/operations.ts's chunks: '${chunk}'`);
+      if (chunk === undefined || !(chunk in CHUNKS)) throw new Error(`${where}: @chunk names none of src/functions/namespaces.ts's chunks: '${chunk}'`);
       const calls = tagText(statement, 'calls');
       rows.push({
         namespace,
@@ -323,7 +323,7 @@ function renderChunks(rows: readonly OperationRow[]): Map<string, string> {
   });
   files.set(
     join(NAMESPACE_CLASSES, 'chunks.ts'),
-    `${HEADER}import { onFirstUse } from '../core/on-first-use.js';\n\n// Each namespace method loads its chunk on first use (a page ships the code of the calls it makes).\n\n${loaders.join('\n\n')}\n`,
+    `${HEADER}import { onFirstUse } from '../internal/on-first-use.js';\n\n// Each namespace method loads its chunk on first use (a page ships the code of the calls it makes).\n\n${loaders.join('\n\n')}\n`,
   );
   return files;
 }
@@ -331,8 +331,8 @@ function renderChunks(rows: readonly OperationRow[]): Map<string, string> {
 /** What the functions entry exports besides the operations and the types their modules declare. */
 const ENTRY_EXTRAS: ReadonlyArray<readonly [module: string, names: string]> = [
   ['catalogue/limits', 'EDITABLE_STATES, MAX_AIRWAY_BILLS'],
-  ['core/delivery-core', 'DeliveryCore'],
-  ['core/operation', 'type Operation'],
+  ['functions/delivery-core', 'DeliveryCore'],
+  ['functions/endpoint', 'type Operation'],
 ];
 
 /** Exported interfaces and type aliases of a module, by name. */

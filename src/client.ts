@@ -1,8 +1,8 @@
 import { APIPromise } from './core/api-promise.js';
-import { DeliveryCore, optionsWith } from './core/delivery-core.js';
-import type { HttpMethod, QueryValue } from './core/endpoint.js';
-import { onFirstUse } from './core/on-first-use.js';
 import type { DeliveryClientOptions, RequestOptions } from './core/options.js';
+import { DeliveryCore, optionsWith } from './functions/delivery-core.js';
+import { onFirstUse } from './internal/on-first-use.js';
+import type { HttpMethod, QueryValue } from './internal/request.js';
 import { BusinessesResource } from './namespaces/businesses.js';
 import { DeliveriesResource } from './namespaces/deliveries.js';
 import { FulfillmentResource } from './namespaces/fulfillment.js';
@@ -13,7 +13,7 @@ import { PricingResource } from './namespaces/pricing.js';
 import { UsersResource } from './namespaces/users.js';
 
 /** `request`'s code, loaded by its first call. */
-const rawRequest = onFirstUse(() => import('./core/raw-request.js'));
+const rawRequest = onFirstUse(() => import('./functions/raw-request.js'));
 
 /** A call of an endpoint the SDK does not wrap (yet). */
 export interface RawRequest {

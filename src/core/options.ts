@@ -1,6 +1,6 @@
 import type { Hooks } from 'ky';
+import type { ValidateSetting } from '../internal/skip-rules.js';
 import type { Logger, LogLevel } from './logger.js';
-import type { ValidateSetting } from './skip-rules.js';
 import type { DeliveryTelemetry } from './telemetry.js';
 
 /** Observation points for metrics and tracing. Hooks see no secrets: header values off the allow-list are `[redacted]`. */

@@ -13,7 +13,7 @@ import { ConfigurationError, type DeliveryError } from '../errors/base.js';
 import type { WithResponse } from './api-promise.js';
 
 /**
- * What is called: an operation's declaration (core/operation.ts), or as much of one as
+ * What is called: an operation's declaration (functions/endpoint.ts), or as much of one as
  * `client.request` and a bulk upload's chunks have.
  */
 export interface TelemetryOperation {

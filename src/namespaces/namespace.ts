@@ -1,6 +1,6 @@
 import { APIPromise } from '../core/api-promise.js';
-import type { DeliveryCore } from '../core/delivery-core.js';
-import type { OnFirstUse } from '../core/on-first-use.js';
+import type { DeliveryCore } from '../functions/delivery-core.js';
+import type { OnFirstUse } from '../internal/on-first-use.js';
 
 /** An operation of a chunk: its standalone function. */
 // biome-ignore lint/suspicious/noExplicitAny: any operation's arguments
@@ -13,7 +13,7 @@ type ResultOf<F> = F extends (...args: never[]) => infer R ? R : never;
  * What every namespace of the client is: its core, and the one way its methods call their
  * operation, in the chunk that holds it, loaded on first use (a page ships the code of the calls
  * it makes). A chunk that cannot be loaded fails the call with the typed error of
- * core/on-first-use.ts, nothing sent. The core is kept in a private field: `util.inspect`,
+ * internal/on-first-use.ts, nothing sent. The core is kept in a private field: `util.inspect`,
  * `console.log` and `JSON.stringify` of a namespace show nothing that leads to the key. Not
  * exported from any entry.
  * @hidden

@@ -1,7 +1,7 @@
 /** Bodies of the registration and business endpoints. */
 import * as z from 'zod/mini';
-import type { CheckResult } from '../core/input.js';
-import { onWire } from '../core/input.js';
+import type { CheckResult } from '../internal/input.js';
+import { onWire } from '../internal/input.js';
 import { filledText, object, phoneText, rule, secretText } from './fields.js';
 import { checkWith, unwrap } from './issues.js';
 import { lazy } from './lazy.js';

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import type { CheckResult } from '../core/input.js';
-import { onWire } from '../core/input.js';
 import { ErrorCode } from '../errors/codes.js';
+import type { CheckResult } from '../internal/input.js';
+import { onWire } from '../internal/input.js';
 import { crossField, filledText, object, optional, rule } from './fields.js';
 import { checkWith, unwrap } from './issues.js';
 import { lazy } from './lazy.js';

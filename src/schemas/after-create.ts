@@ -3,8 +3,8 @@
  * fee quotes. The rules are the order's own (cod limits, address rules, phone), reused.
  */
 import * as z from 'zod/mini';
-import type { CheckResult } from '../core/input.js';
 import { ErrorCode } from '../errors/codes.js';
+import type { CheckResult } from '../internal/input.js';
 import { type OrderAddress, orderAddressSchema, type PickupLocationEntry, pickupLocationShape } from './address.js';
 import { changeShape, codedRule, contactPhone, filledText, object, optional, rule } from './fields.js';
 import { checkWith, rejected } from './issues.js';

@@ -1,5 +1,5 @@
-import { snapshotOf } from '../core/input.js';
 import { ValidationError, type ValidationIssue } from '../errors/base.js';
+import { snapshotOf } from '../internal/input.js';
 import type { FulfillmentItem } from './order-parts.js';
 import { isRecord } from './predicates.js';
 

@@ -3,10 +3,10 @@
  * validation runs on every request, on input we do not control.
  */
 
-// Shared with the transport, which may not import the schemas: their home is core/guards.ts.
-import { isFilled, isRecord } from '../core/guards.js';
+// Shared with the transport, which may not import the schemas: their home is internal/guards.ts.
+import { isFilled, isRecord } from '../internal/guards.js';
 
-export { isFilled, isHeaderName, isRecord, isSafeHeaderValue, shown } from '../core/guards.js';
+export { isFilled, isHeaderName, isRecord, isSafeHeaderValue, shown } from '../internal/guards.js';
 
 /** The most `cod` may be, collected or refunded: 30000 EGP (3007, 3008). */
 export const COD_LIMIT = 30_000;

@@ -14,7 +14,7 @@ afterEach(async () => {
   await vi.dynamicImportSettled();
   vi.doUnmock('../../src/functions/deliveries/create.js');
   vi.doUnmock('../../src/namespaces/chunks/after-create.js');
-  vi.doUnmock('../../src/core/error-mapping.js');
+  vi.doUnmock('../../src/internal/error-mapping.js');
   vi.doUnmock('ky');
   vi.resetModules();
   await import('../../src/index.js');
@@ -81,7 +81,7 @@ describe("a call whose code cannot be loaded (a page's chunk is gone)", () => {
 
 describe('an error answer whose reading code cannot be loaded', () => {
   it('is a ResponseShapeError naming the status, and a create says it may exist', async () => {
-    vi.doMock('../../src/core/error-mapping.js', chunkMissing);
+    vi.doMock('../../src/internal/error-mapping.js', chunkMissing);
     const { sdk, sent, client } = await freshClient(() => Response.json({ success: false, message: 'Internal error' }, { status: 500 }));
     const error = await client.deliveries.create(order()).then(
       () => undefined,

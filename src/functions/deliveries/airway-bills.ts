@@ -1,11 +1,11 @@
 /** Airway bills (labels): one PDF of up to 50 orders, or as many PDFs as the orders need. */
 import { MAX_AIRWAY_BILLS } from '../../catalogue/limits.js';
 import { isFinalState } from '../../catalogue/states.js';
-import { type DeliveryCore, requireCore } from '../../core/delivery-core.js';
-import { isRecord, shown } from '../../core/guards.js';
-import { type AnswerContext, asTypedError, endpoint, totalDeadline } from '../../core/operation.js';
 import type { RequestOptions } from '../../core/options.js';
 import { PartialResultError, ResponseShapeError, ValidationError } from '../../errors/index.js';
+import { isRecord, shown } from '../../internal/guards.js';
+import { type DeliveryCore, requireCore } from '../delivery-core.js';
+import { type AnswerContext, asTypedError, endpoint, totalDeadline } from '../endpoint.js';
 import { leftOf } from '../run-deadline.js';
 import type { DeliveryRecord } from './records.js';
 

@@ -1,9 +1,9 @@
 /** A customer's record by phone: the cash-on-delivery risk. */
 import { DeliveryState, isFinalState } from '../../catalogue/states.js';
-import { type DeliveryCore, requireCore } from '../../core/delivery-core.js';
-import { totalDeadline } from '../../core/operation.js';
 import { ConfigurationError, DeliveryError, PartialResultError, ValidationError } from '../../errors/index.js';
 import { isPhoneNumber, PHONE_RULE } from '../../schemas/predicates.js';
+import { type DeliveryCore, requireCore } from '../delivery-core.js';
+import { totalDeadline } from '../endpoint.js';
 import { type PagedReadOptions, type PagingTally, searchPages } from './reads.js';
 
 /**

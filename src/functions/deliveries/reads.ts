@@ -1,10 +1,11 @@
 /** Finding orders: one by its tracking number, a page of a search, every page, one by reference. */
-import type { DeliveryCore } from '../../core/delivery-core.js';
-import { snapshotOf } from '../../core/input.js';
-import { type AnswerContext, endpoint, totalDeadline } from '../../core/operation.js';
+
 import type { RequestOptions } from '../../core/options.js';
 import { ConfigurationError, PagingError, ResponseShapeError, ValidationError, type ValidationIssue } from '../../errors/index.js';
+import { snapshotOf } from '../../internal/input.js';
 import { isRecord, phoneSpellings, shown } from '../../schemas/predicates.js';
+import type { DeliveryCore } from '../delivery-core.js';
+import { type AnswerContext, endpoint, totalDeadline } from '../endpoint.js';
 import { leftOf } from '../run-deadline.js';
 import { type DeliveryRecord, deliveryRecord } from './records.js';
 

@@ -1,7 +1,7 @@
 import type { WithResponse } from '../../core/api-promise.js';
-import { isFilled, isRecord } from '../../core/guards.js';
-import type { RepeatedCall } from '../../core/operation.js';
 import type { DuplicateOrderError } from '../../errors/index.js';
+import { isFilled, isRecord } from '../../internal/guards.js';
+import type { RepeatedCall } from '../endpoint.js';
 import { leftOf } from '../run-deadline.js';
 import { findDeliveryByReference, getDelivery } from './reads.js';
 import type { CreatedDelivery, DeliveryRecord } from './records.js';

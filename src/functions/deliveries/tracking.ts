@@ -1,12 +1,12 @@
 /** Where an order is: its tracking for a customer's page, and a wait for a state. */
 import { isFinalState } from '../../catalogue/states.js';
-import { AttemptCut, abortedByCaller, sleep } from '../../core/deadline.js';
-import { type DeliveryCore, requireCore } from '../../core/delivery-core.js';
-import { asRecord, idString, isRecord } from '../../core/guards.js';
-import { endpoint, totalDeadline, within } from '../../core/operation.js';
 import type { RequestOptions } from '../../core/options.js';
-import { requireId } from '../../core/url.js';
 import { ApiError, ConfigurationError, ConnectionError, DeliveryError, RequestAbortedError, ResponseShapeError, TimeoutError } from '../../errors/index.js';
+import { AttemptCut, abortedByCaller, sleep } from '../../internal/deadline.js';
+import { asRecord, idString, isRecord } from '../../internal/guards.js';
+import { requireId } from '../../internal/url.js';
+import { type DeliveryCore, requireCore } from '../delivery-core.js';
+import { endpoint, totalDeadline, within } from '../endpoint.js';
 import { getDelivery } from './reads.js';
 import type { DeliveryRecord } from './records.js';
 

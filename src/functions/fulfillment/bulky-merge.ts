@@ -1,5 +1,5 @@
-import { snapshotOf } from '../../core/input.js';
 import { ValidationError, type ValidationIssue } from '../../errors/index.js';
+import { snapshotOf } from '../../internal/input.js';
 import type { FulfillmentItem, FulfillmentSendOrder } from '../../schemas/index.js';
 import { isRecord, receiverPhoneOf, shown } from '../../schemas/predicates.js';
 

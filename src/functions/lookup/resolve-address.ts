@@ -1,8 +1,3 @@
-import { type DeliveryCore, requireCore } from '../../core/delivery-core.js';
-import { isRecord } from '../../core/guards.js';
-import { snapshotOf } from '../../core/input.js';
-import { onFirstUse } from '../../core/on-first-use.js';
-import { totalDeadline } from '../../core/operation.js';
 import type { RequestOptions } from '../../core/options.js';
 import {
   AddressNotServedError,
@@ -13,7 +8,12 @@ import {
   ValidationError,
   type ValidationIssue,
 } from '../../errors/index.js';
+import { isRecord } from '../../internal/guards.js';
+import { snapshotOf } from '../../internal/input.js';
+import { onFirstUse } from '../../internal/on-first-use.js';
 import type { Address, AddressDetails } from '../../schemas/index.js';
+import { type DeliveryCore, requireCore } from '../delivery-core.js';
+import { totalDeadline } from '../endpoint.js';
 import { leftOf } from '../run-deadline.js';
 import { CountryId } from './countries.js';
 import { listCities, listDistricts, listZones } from './lists.js';

@@ -1,8 +1,8 @@
-import { type DeliveryCore, requireCore } from '../../../core/delivery-core.js';
-import { isFilled, isRecord, shown } from '../../../core/guards.js';
-import { totalDeadline } from '../../../core/operation.js';
 import { type BulkCreatedDelivery, type BulkCreateResult, type BulkFailure, byIndex } from '../../../errors/bulk-result.js';
 import { BulkCreationError, ConfigurationError, DeliveryError, ValidationError } from '../../../errors/index.js';
+import { isFilled, isRecord, shown } from '../../../internal/guards.js';
+import { type DeliveryCore, requireCore } from '../../delivery-core.js';
+import { totalDeadline } from '../../endpoint.js';
 import { type PagedReadOptions, searchPages } from '../reads.js';
 import type { DeliveryRecord } from '../records.js';
 

@@ -1,10 +1,10 @@
 /** `client.request`: loaded by its first call, so a page that never makes one does not carry it. */
-import type { WithResponse } from './api-promise.js';
+import type { WithResponse } from '../core/api-promise.js';
+import type { RequestOptions } from '../core/options.js';
+import { snapshotOf, writeJson } from '../internal/input.js';
+import type { Endpoint, HttpMethod, QueryValue } from '../internal/request.js';
 import { coreInternals, type DeliveryCore } from './delivery-core.js';
-import type { Endpoint, HttpMethod, QueryValue } from './endpoint.js';
-import { snapshotOf, writeJson } from './input.js';
-import { asTypedError, sendBuilt, validationOf } from './operation.js';
-import type { RequestOptions } from './options.js';
+import { asTypedError, sendBuilt, validationOf } from './endpoint.js';
 
 /**
  * `client.request`: an endpoint the SDK does not declare, sent with the client's settings. Its

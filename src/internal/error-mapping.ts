@@ -28,9 +28,9 @@ import {
 } from '../errors/index.js';
 import type { DecodedBody } from './body.js';
 import { duplicateRefusalOf } from './duplicate-refusal.js';
-import type { Refusal } from './endpoint.js';
 import { isRecord } from './guards.js';
 import { scrubHeaders, scrubText } from './redaction.js';
+import type { Refusal } from './request.js';
 import { parseRetryAfter } from './retry.js';
 
 // The one module that turns what the service answered into an error class: a whole answer

@@ -1,5 +1,5 @@
 /**
- * The one checking step every call's input goes through before it is sent (core/operation.ts
+ * The one checking step every call's input goes through before it is sent (functions/endpoint.ts
  * runs it for single calls, the bulk reader for each order):
  *
  * 1. The input is read once into a snapshot the SDK owns ({@link snapshotOf}): plain objects,

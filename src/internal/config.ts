@@ -1,10 +1,10 @@
 import type { Hooks } from 'ky';
+import { LOG_LEVELS, log } from '../core/logger.js';
+import type { CallOptions, ClientHooks, TransportOptions } from '../core/options.js';
+import { type DeliveryTelemetry, guarded } from '../core/telemetry.js';
 import { ConfigurationError } from '../errors/index.js';
 import { isHeaderName, isSafeHeaderValue, shown } from './guards.js';
-import { LOG_LEVELS, log } from './logger.js';
-import type { CallOptions, ClientHooks, TransportOptions } from './options.js';
 import { secretsOf } from './redaction.js';
-import { type DeliveryTelemetry, guarded } from './telemetry.js';
 
 /** The default `maxResponseBytes`: 10 MB. */
 const DEFAULT_MAX_RESPONSE_BYTES = 10 * 2 ** 20;

@@ -6,21 +6,22 @@
  * calls with `@calls`: scripts/operations.ts reads these declarations to write the client's
  * namespaces, the `delivery-sdk/functions` entry and docs/endpoints.md.
  */
+
+import { APIPromise, type WithResponse } from '../core/api-promise.js';
+import type { CallOptions, RequestOptions } from '../core/options.js';
+import { type CallTelemetry, observed } from '../core/telemetry.js';
 import { DeliveryError, type RequestSummary, ValidationError } from '../errors/index.js';
-import type { NamespaceName } from '../operations.js';
-import { APIPromise, type WithResponse } from './api-promise.js';
-import { untilAborted } from './cache.js';
-import { callOptionsOf } from './config.js';
-import { abortedByCaller, MAX_TIMER } from './deadline.js';
+import { untilAborted } from '../internal/cache.js';
+import { callOptionsOf } from '../internal/config.js';
+import { abortedByCaller, MAX_TIMER } from '../internal/deadline.js';
+import { type Checked, checkInput, type InputCheck, type Validation, writeJson } from '../internal/input.js';
+import { onFirstUse } from '../internal/on-first-use.js';
+import { scrubText } from '../internal/redaction.js';
+import { type Endpoint, type HttpMethod, type QueryValue, type Refusal, requestUrl } from '../internal/request.js';
+import { resolveValidation } from '../internal/skip-rules.js';
+import { requireId } from '../internal/url.js';
 import { type CoreInternals, coreInternals, type DeliveryCore, underneath } from './delivery-core.js';
-import { type Endpoint, type HttpMethod, type QueryValue, type Refusal, requestUrl } from './endpoint.js';
-import { type Checked, checkInput, type InputCheck, type Validation, writeJson } from './input.js';
-import { onFirstUse } from './on-first-use.js';
-import type { CallOptions, RequestOptions } from './options.js';
-import { scrubText } from './redaction.js';
-import { resolveValidation } from './skip-rules.js';
-import { type CallTelemetry, observed } from './telemetry.js';
-import { requireId } from './url.js';
+import type { NamespaceName } from './namespaces.js';
 
 /** `namespace.method` of `DeliveryClient`: `'deliveries.get'`. */
 export type OperationName = `${NamespaceName}.${string}`;
@@ -84,7 +85,7 @@ export interface EndpointDeclaration<Args extends unknown[], T, O = RequestOptio
   readonly public?: boolean | undefined;
   /** Kept in the client's lookup cache. */
   readonly cached?: boolean | undefined;
-  /** How the service's refusal is read (core/error-mapping.ts), about the route's first id. */
+  /** How the service's refusal is read (internal/error-mapping.ts), about the route's first id. */
   readonly refusal?: Refusal['rule'] | undefined;
   /** A create refused as a repeat of its own first attempt: the order that attempt made. */
   readonly recover?: ((refusal: DeliveryError, call: RepeatedCall) => Promise<WithResponse<T>>) | undefined;
@@ -210,7 +211,9 @@ function dispatch<T, O extends RequestOptions>(
 }
 
 /** The code that sends: ky and the call machinery, loaded by the first request (a process that never sends pays for neither). */
-const sendingCode = onFirstUse(() => Promise.all([import('./call.js'), import('ky')]).then(([call, ky]) => ({ Call: call.Call, ky: ky.default })));
+const sendingCode = onFirstUse(() =>
+  Promise.all([import('../internal/attempts.js'), import('ky')]).then(([call, ky]) => ({ Call: call.Call, ky: ky.default })),
+);
 
 /**
  * Sends `endpoint` (its input already checked) with the client's settings and `options` (the

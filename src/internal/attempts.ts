@@ -1,4 +1,8 @@
 import { type Hooks, HTTPError, isForceRetryError, isKyError, type KyInstance, type Options } from 'ky';
+import type { WithResponse } from '../core/api-promise.js';
+import { LOG_LEVELS, log } from '../core/logger.js';
+import type { CallOptions, ClientHooks } from '../core/options.js';
+import type { AttemptTelemetry } from '../core/telemetry.js';
 import {
   ConnectionError,
   DeliveryError,
@@ -8,17 +12,13 @@ import {
   ResponseTooLargeError,
   TimeoutError,
 } from '../errors/index.js';
-import type { WithResponse } from './api-promise.js';
 import { decodeBody, discardBody, isErrorEnvelope, readTextWithin, unwrapEnvelope } from './body.js';
 import type { ResolvedConfig } from './config.js';
 import { AttemptClock, AttemptCut, abortedByCaller, sleep } from './deadline.js';
-import type { Endpoint } from './endpoint.js';
 import { errorMappingFor } from './error-mapping-loader.js';
-import { LOG_LEVELS, log } from './logger.js';
-import type { CallOptions, ClientHooks } from './options.js';
 import { redactHeaders, scrubResponse, secretsOf } from './redaction.js';
+import type { Endpoint } from './request.js';
 import { mayHaveActed, retryDelay } from './retry.js';
-import type { AttemptTelemetry } from './telemetry.js';
 
 type HookEvent<K extends keyof ClientHooks> = Parameters<NonNullable<ClientHooks[K]>>[0];
 

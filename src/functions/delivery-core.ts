@@ -1,10 +1,10 @@
+import type { CallOptions, DeliveryClientOptions } from '../core/options.js';
 import { ConfigurationError } from '../errors/index.js';
-import { TtlCache } from './cache.js';
-import { callOptionsOf, type ResolvedConfig, resolveConfig } from './config.js';
-import { shown } from './guards.js';
-import type { Validation } from './input.js';
-import type { CallOptions, DeliveryClientOptions } from './options.js';
-import { NONE, resolveValidation } from './skip-rules.js';
+import { TtlCache } from '../internal/cache.js';
+import { callOptionsOf, type ResolvedConfig, resolveConfig } from '../internal/config.js';
+import { shown } from '../internal/guards.js';
+import type { Validation } from '../internal/input.js';
+import { NONE, resolveValidation } from '../internal/skip-rules.js';
 
 /** What the operations reach inside a {@link DeliveryCore}; not public. */
 export interface CoreInternals {

@@ -1,7 +1,7 @@
+import type { CallTelemetry } from '../core/telemetry.js';
 import type { RequestSummary } from '../errors/index.js';
 import { ValidationError } from '../errors/index.js';
 import { isRecord, shown } from './guards.js';
-import type { CallTelemetry } from './telemetry.js';
 import { pathSegment, urlBelow } from './url.js';
 
 /** The HTTP methods {@link DeliveryClient.request} sends. */
@@ -11,7 +11,7 @@ const HTTP_METHODS: readonly unknown[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE
 export type QueryValue = string | number | boolean | undefined;
 
 /**
- * A refusal the service words in its own way, read as the SDK's class (core/error-mapping.ts):
+ * A refusal the service words in its own way, read as the SDK's class (internal/error-mapping.ts):
  * a change or a termination refused for the order's state, a pickup location an upcoming pickup
  * uses. `subject` is the id the call was about.
  */
@@ -21,7 +21,7 @@ export interface Refusal {
 }
 
 /**
- * One request of the API once its input is checked (core/operation.ts builds it): the transport
+ * One request of the API once its input is checked (functions/endpoint.ts builds it): the transport
  * sends it as it is.
  */
 export interface Endpoint<T> {
@@ -29,7 +29,7 @@ export interface Endpoint<T> {
   /** Path below the base URL, starting with `/`; build it with {@link path} so ids are encoded. */
   path: string;
   query?: Record<string, QueryValue> | undefined;
-  /** The body as the JSON text to send, written once from what was checked (see core/input.ts). */
+  /** The body as the JSON text to send, written once from what was checked (see internal/input.ts). */
   json?: string | undefined;
   /** Turns the unwrapped answer into the method's result; `context` names request and status, for a ResponseShapeError. */
   transform?: ((data: unknown, context: { status: number; request: RequestSummary }) => T) | undefined;
