@@ -1,8 +1,8 @@
 import { APIPromise } from './core/api-promise.js';
+import type { HttpMethod, QueryValue } from './core/http.js';
 import type { DeliveryClientOptions, RequestOptions } from './core/options.js';
 import { DeliveryCore, optionsWith } from './functions/delivery-core.js';
 import { onFirstUse } from './internal/on-first-use.js';
-import type { HttpMethod, QueryValue } from './internal/request.js';
 import { BusinessesResource } from './namespaces/businesses.js';
 import { DeliveriesResource } from './namespaces/deliveries.js';
 import { FulfillmentResource } from './namespaces/fulfillment.js';

@@ -38,6 +38,7 @@ export {
 } from './catalogue/index.js';
 export { DeliveryClient, type RawRequest } from './client.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
+export type { HttpMethod, QueryValue } from './core/http.js';
 export type { Logger, LogLevel } from './core/logger.js';
 export type { ClientHooks, DeliveryClientOptions, RequestOptions } from './core/options.js';
 export type {
@@ -145,7 +146,6 @@ export type { PickupLocationRecord } from './functions/pickup-locations/location
 export type { Pickup, PickupDatesQuery, PickupList, PickupListQuery } from './functions/pickups/requests.js';
 export type { Amount, PriceQuote } from './functions/pricing/calculator.js';
 export type { BusinessAdmin, VerificationResult } from './functions/users/registration.js';
-export type { HttpMethod, QueryValue } from './internal/request.js';
 export { BusinessesResource } from './namespaces/businesses.js';
 export { DeliveriesResource } from './namespaces/deliveries.js';
 export { FulfillmentResource } from './namespaces/fulfillment.js';

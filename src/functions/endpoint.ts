@@ -8,8 +8,9 @@
  */
 
 import { APIPromise, type WithResponse } from '../core/api-promise.js';
+import type { HttpMethod, QueryValue } from '../core/http.js';
 import type { CallOptions, RequestOptions } from '../core/options.js';
-import { type CallTelemetry, observed } from '../core/telemetry.js';
+import type { CallTelemetry } from '../core/telemetry.js';
 import { DeliveryError, type RequestSummary, ValidationError } from '../errors/index.js';
 import { untilAborted } from '../internal/cache.js';
 import { callOptionsOf } from '../internal/config.js';
@@ -17,7 +18,7 @@ import { abortedByCaller, MAX_TIMER } from '../internal/deadline.js';
 import { type Checked, checkInput, type InputCheck, type Validation, writeJson } from '../internal/input.js';
 import { onFirstUse } from '../internal/on-first-use.js';
 import { scrubText } from '../internal/redaction.js';
-import { type Endpoint, type HttpMethod, type QueryValue, type Refusal, requestUrl } from '../internal/request.js';
+import { type Endpoint, type Refusal, requestUrl } from '../internal/request.js';
 import { resolveValidation } from '../internal/skip-rules.js';
 import { requireId } from '../internal/url.js';
 import { type CoreInternals, coreInternals, type DeliveryCore, underneath } from './delivery-core.js';
@@ -284,4 +285,18 @@ export const validationFor = (core: DeliveryCore, options: RequestOptions | null
 /** Input that throws while read (a revoked Proxy, a getter that throws) is still the caller's input: a typed error, not a TypeError. */
 export function asTypedError(error: unknown): DeliveryError {
   return error instanceof DeliveryError ? error : new ValidationError([{ path: [], message: 'could not be read' }], { cause: error });
+}
+
+/** `sent`, told to `telemetry` as it settles: the call's result, or the error it rejects with. */
+export function observed<T>(telemetry: CallTelemetry, sent: Promise<WithResponse<T>>): Promise<WithResponse<T>> {
+  return sent.then(
+    (answer) => {
+      telemetry.end({ result: answer.data });
+      return answer;
+    },
+    (error: DeliveryError) => {
+      telemetry.end({ error });
+      throw error;
+    },
+  );
 }

@@ -1,8 +1,9 @@
 /** `client.request`: loaded by its first call, so a page that never makes one does not carry it. */
 import type { WithResponse } from '../core/api-promise.js';
+import type { HttpMethod, QueryValue } from '../core/http.js';
 import type { RequestOptions } from '../core/options.js';
 import { snapshotOf, writeJson } from '../internal/input.js';
-import type { Endpoint, HttpMethod, QueryValue } from '../internal/request.js';
+import type { Endpoint } from '../internal/request.js';
 import { coreInternals, type DeliveryCore } from './delivery-core.js';
 import { asTypedError, sendBuilt, validationOf } from './endpoint.js';
 

@@ -1,6 +1,5 @@
 import { type Hooks, HTTPError, isForceRetryError, isKyError, type KyInstance, type Options } from 'ky';
 import type { WithResponse } from '../core/api-promise.js';
-import { LOG_LEVELS, log } from '../core/logger.js';
 import type { CallOptions, ClientHooks } from '../core/options.js';
 import type { AttemptTelemetry } from '../core/telemetry.js';
 import {
@@ -16,6 +15,7 @@ import { decodeBody, discardBody, isErrorEnvelope, readTextWithin, unwrapEnvelop
 import type { ResolvedConfig } from './config.js';
 import { AttemptClock, AttemptCut, abortedByCaller, sleep } from './deadline.js';
 import { errorMappingFor } from './error-mapping-loader.js';
+import { LOG_LEVELS, log } from './log.js';
 import { redactHeaders, scrubResponse, secretsOf } from './redaction.js';
 import type { Endpoint } from './request.js';
 import { mayHaveActed, retryDelay } from './retry.js';

@@ -1,9 +1,9 @@
 import type { Hooks } from 'ky';
-import { LOG_LEVELS, log } from '../core/logger.js';
 import type { CallOptions, ClientHooks, TransportOptions } from '../core/options.js';
-import { type DeliveryTelemetry, guarded } from '../core/telemetry.js';
+import type { DeliveryTelemetry } from '../core/telemetry.js';
 import { ConfigurationError } from '../errors/index.js';
 import { isHeaderName, isSafeHeaderValue, shown } from './guards.js';
+import { LOG_LEVELS, log } from './log.js';
 import { secretsOf } from './redaction.js';
 
 /** The default `maxResponseBytes`: 10 MB. */
@@ -176,4 +176,28 @@ function configFrom(options: TransportOptions) {
     /** Told of every call (`telemetry`); undefined when off, and then nothing is spent on it. */
     telemetry: options.telemetry === undefined ? undefined : guarded(options.telemetry as DeliveryTelemetry),
   };
+}
+
+/**
+ * `telemetry` made unable to change a call: what one of its methods throws is dropped (the method
+ * then gives `undefined`, which the SDK reads as "nothing to record"), and an object a method
+ * returns (a call's, an attempt's, a chunk's) is guarded the same way. A throw after an order was
+ * created must not fail, or retry, the create that made it.
+ */
+export function guarded<T extends object>(telemetry: T): T {
+  if (typeof telemetry !== 'object' || telemetry === null) throw new ConfigurationError('telemetry: expected an object such as openTelemetry() makes');
+  return new Proxy(telemetry, {
+    get(target, key) {
+      const member: unknown = Reflect.get(target, key);
+      if (typeof member !== 'function') return member;
+      return (...args: unknown[]) => {
+        try {
+          const made: unknown = member.apply(target, args);
+          return typeof made === 'object' && made !== null ? guarded(made) : made;
+        } catch {
+          return undefined;
+        }
+      };
+    },
+  });
 }

@@ -1,14 +1,11 @@
+import type { HttpMethod, QueryValue } from '../core/http.js';
 import type { CallTelemetry } from '../core/telemetry.js';
 import type { RequestSummary } from '../errors/index.js';
 import { ValidationError } from '../errors/index.js';
 import { isRecord, shown } from './guards.js';
 import { pathSegment, urlBelow } from './url.js';
 
-/** The HTTP methods {@link DeliveryClient.request} sends. */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const HTTP_METHODS: readonly unknown[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-/** A query-string value; `undefined` leaves the parameter out. */
-export type QueryValue = string | number | boolean | undefined;
 
 /**
  * A refusal the service words in its own way, read as the SDK's class (internal/error-mapping.ts):

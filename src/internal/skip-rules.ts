@@ -3,39 +3,11 @@
  * a rule the live service does not enforce everywhere (the official plugin sends
  * `allowToOpenPackage: true` without `deliveryImages`, 2150).
  */
+
+import { CLIENT_RULE_CODES, type ClientRuleCode, type ValidateOptions, type ValidateSetting } from '../core/options.js';
 import { ConfigurationError } from '../errors/base.js';
-import { ErrorCode } from '../errors/codes.js';
 import { shown } from './guards.js';
 import type { Validation } from './input.js';
-
-/** The errorCodes of the rules the SDK checks before sending: the only ones `skip` can name. */
-export const CLIENT_RULE_CODES = [
-  ErrorCode.DeliveryImagesRequired,
-  ErrorCode.InvalidDeliveryImageUrl,
-  ErrorCode.CrpRefundCodOnly,
-  ErrorCode.CodRequired,
-  ErrorCode.CodLimitExceeded,
-  ErrorCode.RefundCodLimitExceeded,
-  ErrorCode.AddressLocationRequired,
-] as const;
-
-/** An errorCode of a rule the SDK checks before sending (2150, 2151, 3005 to 3009). */
-export type ClientRuleCode = (typeof CLIENT_RULE_CODES)[number];
-
-/** How inputs are checked: every rule, or every rule but those in `skip`. */
-export interface ValidateOptions {
-  /**
-   * Client-side rules not to check, by errorCode, e.g. `[ErrorCode.DeliveryImagesRequired]`.
-   * The service still applies its own rules, and its refusal still maps to the coded class.
-   */
-  readonly skip?: readonly ClientRuleCode[] | undefined;
-}
-
-/**
- * The `validate` option of the client and of a call: `true` (the default) checks every rule,
- * `false` none, and `{ skip }` every rule but the ones named.
- */
-export type ValidateSetting = boolean | ValidateOptions;
 
 /** No rule left out. */
 export const NONE: ReadonlySet<number> = new Set();
