@@ -18,7 +18,7 @@ import { abortedByCaller, MAX_TIMER } from '../internal/deadline.js';
 import { type Checked, checkInput, type InputCheck, type Validation, writeJson } from '../internal/input.js';
 import { onFirstUse } from '../internal/on-first-use.js';
 import { scrubText } from '../internal/redaction.js';
-import { type Endpoint, type Refusal, requestUrl } from '../internal/request.js';
+import { type ApiRequest, type Refusal, requestUrl } from '../internal/request.js';
 import { resolveValidation } from '../internal/skip-rules.js';
 import { requireId } from '../internal/url.js';
 import { type CoreInternals, coreInternals, type DeliveryCore, underneath } from './delivery-core.js';
@@ -172,11 +172,11 @@ function dispatch<T, O extends RequestOptions>(
 ): Promise<WithResponse<T>> {
   const { internals, params } = call;
   const { answer, idempotent, asQuery, refusal, recover } = declaration;
-  let endpoint: Endpoint<T>;
+  let request: ApiRequest<T>;
   let options: CallOptions;
   try {
     const query = asQuery === undefined ? call.query : { ...call.query, ...asQuery(input.value as never) };
-    endpoint = {
+    request = {
       method: declaration.method,
       path: call.path,
       query: Object.keys(query).length === 0 ? undefined : query,
@@ -196,16 +196,16 @@ function dispatch<T, O extends RequestOptions>(
   if (cache !== undefined) {
     // The shared request must not die with the signal of whichever caller started it.
     const { signal, ...shared } = options;
-    const key = `${endpoint.path}?${JSON.stringify(Object.entries(endpoint.query ?? {}).filter(([, value]) => value !== undefined))}`;
-    const loaded = cache.get(key, () => send(internals, endpoint, shared));
+    const key = `${request.path}?${JSON.stringify(Object.entries(request.query ?? {}).filter(([, value]) => value !== undefined))}`;
+    const loaded = cache.get(key, () => send(internals, request, shared));
     // A copy per caller: one caller sorting or filtering its array leaves the cached one alone.
     const copy = loaded.then(({ data, response }) => ({ data: (Array.isArray(data) ? data.slice() : data) as T, response }));
-    return untilAborted(copy, signal, `GET ${endpoint.path}`);
+    return untilAborted(copy, signal, `GET ${request.path}`);
   }
-  if (recover === undefined) return send(internals, endpoint, options);
+  if (recover === undefined) return send(internals, request, options);
   const startedAt = Date.now();
   const deadlineAt = deadlineOf(internals, options);
-  return send(internals, endpoint, options, deadlineAt).catch((error: unknown) => {
+  return send(internals, request, options, deadlineAt).catch((error: unknown) => {
     if (!(error instanceof DeliveryError) || !error.mayExist) throw error;
     return recover(error, { core: call.core, sent: input.value, startedAt, deadlineAt, options: { ...call.options, ...within(options, deadlineAt) } });
   });
@@ -213,16 +213,16 @@ function dispatch<T, O extends RequestOptions>(
 
 /** The code that sends: ky and the call machinery, loaded by the first request (a process that never sends pays for neither). */
 const sendingCode = onFirstUse(() =>
-  Promise.all([import('../internal/attempts.js'), import('ky')]).then(([call, ky]) => ({ Call: call.Call, ky: ky.default })),
+  Promise.all([import('../internal/attempts.js'), import('ky')]).then(([attempts, ky]) => ({ Attempts: attempts.Attempts, ky: ky.default })),
 );
 
 /**
- * Sends `endpoint` (its input already checked) with the client's settings and `options` (the
+ * Sends `apiRequest` (its input already checked) with the client's settings and `options` (the
  * client's defaults already under them): resolves with the result, rejects with a DeliveryError only.
  */
 export function send<T>(
   internals: CoreInternals,
-  endpoint: Endpoint<T>,
+  apiRequest: ApiRequest<T>,
   options: CallOptions,
   deadlineAt = deadlineOf(internals, options),
 ): Promise<WithResponse<T>> {
@@ -230,25 +230,25 @@ export function send<T>(
   let url: string;
   let request: RequestSummary;
   try {
-    url = requestUrl(config.baseUrl, endpoint);
-    request = { method: endpoint.method, url: scrubText(url, options.apiKey === undefined ? config.secrets : [options.apiKey, ...config.secrets]) };
+    url = requestUrl(config.baseUrl, apiRequest);
+    request = { method: apiRequest.method, url: scrubText(url, options.apiKey === undefined ? config.secrets : [options.apiKey, ...config.secrets]) };
   } catch (error) {
     return Promise.reject(asTypedError(error));
   }
   if (options.signal?.aborted) return Promise.reject(abortedByCaller(`${request.method} ${request.url}`, options.signal));
   const loaded = sendingCode.ready;
-  if (loaded !== undefined) return new loaded.Call<T>(loaded.ky, config, endpoint, options, request, url, deadlineAt).run();
-  return sendingCode.load().then((code) => new code.Call<T>(code.ky, config, endpoint, options, request, url, deadlineAt).run());
+  if (loaded !== undefined) return new loaded.Attempts<T>(loaded.ky, config, apiRequest, options, request, url, deadlineAt).run();
+  return sendingCode.load().then((code) => new code.Attempts<T>(code.ky, config, apiRequest, options, request, url, deadlineAt).run());
 }
 
 /**
- * Sends an endpoint built by code rather than declared (a bulk chunk, `client.request`): the
- * client's defaults under `options`, the input already in `endpoint.json`.
+ * Sends a request built by code rather than declared (a bulk chunk, `client.request`): the
+ * client's defaults under `options`, the input already in `request.json`.
  */
-export function sendBuilt<T>(core: DeliveryCore, endpoint: Endpoint<T>, options?: CallOptions | null): Promise<WithResponse<T>> {
+export function sendBuilt<T>(core: DeliveryCore, request: ApiRequest<T>, options?: CallOptions | null): Promise<WithResponse<T>> {
   try {
     const internals = coreInternals(core);
-    return send(internals, endpoint, callOptionsOf(underneath(internals.defaults, callOptionsOf(options))));
+    return send(internals, request, callOptionsOf(underneath(internals.defaults, callOptionsOf(options))));
   } catch (error) {
     return Promise.reject(asTypedError(error));
   }

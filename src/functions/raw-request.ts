@@ -3,7 +3,7 @@ import type { WithResponse } from '../core/api-promise.js';
 import type { HttpMethod, QueryValue } from '../core/http.js';
 import type { RequestOptions } from '../core/options.js';
 import { snapshotOf, writeJson } from '../internal/input.js';
-import type { Endpoint } from '../internal/request.js';
+import type { ApiRequest } from '../internal/request.js';
 import { coreInternals, type DeliveryCore } from './delivery-core.js';
 import { asTypedError, sendBuilt, validationOf } from './endpoint.js';
 
@@ -13,14 +13,14 @@ import { asTypedError, sendBuilt, validationOf } from './endpoint.js';
  * outcome is unknown, as for every declared one.
  */
 export function sendRaw<T>(core: DeliveryCore, raw: unknown, options: RequestOptions | undefined): Promise<WithResponse<T>> {
-  let endpoint: Endpoint<T>;
+  let request: ApiRequest<T>;
   try {
     validationOf(coreInternals(core), options);
     // `?? {}`: a JavaScript caller's null becomes a ValidationError naming `method`, not a TypeError.
     const { method, path, query, body } = (raw ?? {}) as { method?: HttpMethod; path?: string; query?: Record<string, QueryValue>; body?: unknown };
-    endpoint = { method: method as HttpMethod, path: path as string, query, json: writeJson(snapshotOf(body)) };
+    request = { method: method as HttpMethod, path: path as string, query, json: writeJson(snapshotOf(body)) };
   } catch (error) {
     return Promise.reject(asTypedError(error));
   }
-  return sendBuilt(core, endpoint, options);
+  return sendBuilt(core, request, options);
 }

@@ -17,7 +17,7 @@ import { AttemptClock, AttemptCut, abortedByCaller, sleep } from './deadline.js'
 import { errorMappingFor } from './error-mapping-loader.js';
 import { LOG_LEVELS, log } from './log.js';
 import { redactHeaders, scrubResponse, secretsOf } from './redaction.js';
-import type { Endpoint } from './request.js';
+import type { ApiRequest } from './request.js';
 import { mayHaveActed, retryDelay } from './retry.js';
 
 type HookEvent<K extends keyof ClientHooks> = Parameters<NonNullable<ClientHooks[K]>>[0];
@@ -76,7 +76,7 @@ function clientRequests(config: ResolvedConfig): ClientRequests {
       // A redirect is refused, never followed: fetch would carry the key and the body to wherever
       // `Location` points, another origin or plain http:// included.
       redirect: 'manual',
-      // The SDK retries and times attempts itself (see Call): ky sends one request per attempt, with no timer of its own.
+      // The SDK retries and times attempts itself (see Attempts): ky sends one request per attempt, with no timer of its own.
       retry: 0,
       timeout: false,
       // An error status is read like any other answer; only a beforeError hook needs ky's HTTPError.
@@ -99,11 +99,11 @@ function mergedHeaders(base: Readonly<Record<string, string>>, own: Readonly<Rec
 }
 
 /**
- * One call across its attempts: each attempt is one ky request (ky never retries) whose answer
+ * One request across its attempts: each attempt is one ky request (ky never retries) whose answer
  * is read after ky returns, within the attempt's clock. Every failure leaves as a DeliveryError:
  * no ky error does, since those hold the request and so the key.
  */
-export class Call<T> {
+export class Attempts<T> {
   readonly #secrets: readonly string[];
   readonly #deadlineAt: number;
   readonly #timeout: number;
@@ -120,7 +120,7 @@ export class Call<T> {
   constructor(
     private readonly ky: KyInstance,
     private readonly config: ResolvedConfig,
-    private readonly endpoint: Endpoint<T>,
+    private readonly apiRequest: ApiRequest<T>,
     private readonly options: CallOptions,
     private readonly request: RequestSummary,
     private readonly url: string,
@@ -128,12 +128,12 @@ export class Call<T> {
     deadlineAt: number,
   ) {
     const requests = (this.#requests = clientRequests(config));
-    const json = (this.#json = endpoint.json);
+    const json = (this.#json = apiRequest.json);
     this.#totalTimeout = options.totalTimeout ?? config.totalTimeout;
     this.#deadlineAt = deadlineAt;
     this.#timeout = options.timeout ?? config.timeout;
     this.#maxResponseBytes = options.maxResponseBytes ?? config.maxResponseBytes;
-    const withoutKey = endpoint.public === true && !config.keyForPublicEndpoints;
+    const withoutKey = apiRequest.public === true && !config.keyForPublicEndpoints;
     const { apiKey, headers } = options;
     const keyHeader =
       apiKey === undefined || withoutKey ? {} : { [config.authHeaderName]: config.authScheme === '' ? apiKey : `${config.authScheme} ${apiKey}` };
@@ -151,9 +151,9 @@ export class Call<T> {
 
   async run(): Promise<WithResponse<T>> {
     const { config, request, options } = this;
-    const idempotent = this.endpoint.idempotent ?? (request.method === 'GET' || request.method === 'PUT');
+    const idempotent = this.apiRequest.idempotent ?? (request.method === 'GET' || request.method === 'PUT');
     const maxRetries = options.maxRetries ?? config.maxRetries;
-    const { traced: observer } = this.endpoint;
+    const { traced: observer } = this.apiRequest;
     for (let attempt = 1; ; attempt++) {
       let failure: DeliveryError;
       let wait: number | undefined;
@@ -274,14 +274,14 @@ export class Call<T> {
     if (text === undefined) throw tooLargeError(request, response.status, this.#maxResponseBytes);
     const decoded = decodeBody(text, this.#secrets);
     if (!response.ok || (decoded.json && isErrorEnvelope(decoded.value)))
-      throw await errorOfAnswer(response, request, (mapping) => mapping.errorFromResponse(response, decoded, request, this.#secrets, this.endpoint.refusal));
+      throw await errorOfAnswer(response, request, (mapping) => mapping.errorFromResponse(response, decoded, request, this.#secrets, this.apiRequest.refusal));
     if (!decoded.json)
       throw new ResponseShapeError(`${request.method} ${request.url} answered ${response.status} with a body that is not JSON`, {
         status: response.status,
         request,
       });
     const data = unwrapEnvelope(decoded.value);
-    const { transform } = this.endpoint;
+    const { transform } = this.apiRequest;
     const result = transform === undefined ? (data as T) : transform(data, { status: response.status, request });
     // The answer `withResponse()` hands back: its headers may echo the key, in a value or as a name.
     return { data: result, response: scrubResponse(response, this.#secrets) };
@@ -292,7 +292,7 @@ export class Call<T> {
    * done it when any of its attempts may have reached the service. A read changes nothing.
    */
   #tellOutcome(failure: DeliveryError): void {
-    const reads = this.endpoint.reads ?? this.request.method === 'GET';
+    const reads = this.apiRequest.reads ?? this.request.method === 'GET';
     if (reads || !this.#mayHaveActed) return;
     (failure as { mayExist: boolean }).mayExist = true;
     failure.message += ' It may have been acted on (mayExist): look it up before sending it again.';

@@ -21,7 +21,7 @@ export interface Refusal {
  * One request of the API once its input is checked (functions/endpoint.ts builds it): the transport
  * sends it as it is.
  */
-export interface Endpoint<T> {
+export interface ApiRequest<T> {
   method: HttpMethod;
   /** Path below the base URL, starting with `/`; build it with {@link path} so ids are encoded. */
   path: string;
@@ -59,9 +59,9 @@ const invalid = (field: string, message: string): ValidationError => new Validat
  * client does not send, a path that is not below `baseUrl` (see {@link urlBelow}) or a query that
  * is not a record of strings, numbers and booleans: what JavaScript callers of `request` can pass.
  */
-export function requestUrl(baseUrl: string, endpoint: Endpoint<unknown>): string {
-  if (!HTTP_METHODS.includes(endpoint.method)) throw invalid('method', `expected one of ${HTTP_METHODS.join(', ')}, received ${shown(endpoint.method)}`);
-  const { query } = endpoint;
+export function requestUrl(baseUrl: string, request: ApiRequest<unknown>): string {
+  if (!HTTP_METHODS.includes(request.method)) throw invalid('method', `expected one of ${HTTP_METHODS.join(', ')}, received ${shown(request.method)}`);
+  const { query } = request;
   if (query !== undefined && query !== null && !isRecord(query)) throw invalid('query', `expected an object of parameters, received ${shown(query)}`);
-  return urlBelow(baseUrl, endpoint.path, query ?? undefined);
+  return urlBelow(baseUrl, request.path, query ?? undefined);
 }
