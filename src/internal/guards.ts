@@ -1,6 +1,7 @@
 /**
- * Plain checks the transport needs on values it did not build (answers, headers). The schemas
- * re-export them, so each has one home.
+ * The guards: plain checks on values the SDK did not build (answers, inputs, headers, options),
+ * and how a message shows such a value. Their one home: the transport, the schemas, the
+ * operations, the webhooks and the sandbox all import them from here.
  */
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

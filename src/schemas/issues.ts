@@ -2,9 +2,9 @@ import type * as z from 'zod/mini';
 import { type DeliveryError, formatPath, issueSummary, ValidationError, type ValidationIssue } from '../errors/base.js';
 import { createCodedError } from '../errors/coded.js';
 import { isKnownErrorCode } from '../errors/codes.js';
+import { isRecord, shown } from '../internal/guards.js';
 import type { CheckResult } from '../internal/input.js';
 import { NONE } from '../internal/skip-rules.js';
-import { isRecord, shown } from './predicates.js';
 
 const EXPECTED: Readonly<Record<string, string>> = {
   string: 'a string',

@@ -2,8 +2,9 @@
 
 import type { RequestOptions } from '../../core/options.js';
 import { ConfigurationError, PagingError, ResponseShapeError, ValidationError, type ValidationIssue } from '../../errors/index.js';
+import { isRecord, shown } from '../../internal/guards.js';
 import { snapshotOf } from '../../internal/input.js';
-import { isRecord, phoneSpellings, shown } from '../../schemas/predicates.js';
+import { phoneSpellings } from '../../schemas/predicates.js';
 import type { DeliveryCore } from '../delivery-core.js';
 import { type AnswerContext, endpoint, totalDeadline } from '../endpoint.js';
 import { leftOf } from '../run-deadline.js';

@@ -17,9 +17,9 @@ import {
   ValidationError,
 } from '../../../errors/index.js';
 import { abortedByCaller } from '../../../internal/deadline.js';
+import { shown } from '../../../internal/guards.js';
 import type { Validation } from '../../../internal/input.js';
 import type { OrderInput } from '../../../schemas/order.js';
-import { shown } from '../../../schemas/predicates.js';
 import { coreInternals, type DeliveryCore, requireCore } from '../../delivery-core.js';
 import { validationFor } from '../../endpoint.js';
 import { checkArray, chunksOf, type ReadChunk, type Source, sourceOf, type WrittenOrders } from './input.js';
