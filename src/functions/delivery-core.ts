@@ -1,24 +1,10 @@
-import type { CallOptions, DeliveryClientOptions } from '../core/options.js';
+import type { DeliveryClientOptions } from '../core/options.js';
 import { ConfigurationError } from '../errors/index.js';
 import { TtlCache } from '../internal/cache.js';
-import { callOptionsOf, type ResolvedConfig, resolveConfig } from '../internal/config.js';
+import { callOptionsOf, resolveConfig } from '../internal/config.js';
+import { type CoreInternals, underneath } from '../internal/core-internals.js';
 import { shown } from '../internal/guards.js';
-import type { Validation } from '../internal/input.js';
 import { NONE, resolveValidation } from '../internal/skip-rules.js';
-
-/** What the operations reach inside a {@link DeliveryCore}; not public. */
-export interface CoreInternals {
-  /** The options the core was made with, for a `withOptions` that needs a transport of its own. */
-  readonly options: DeliveryClientOptions;
-  /** The client's options checked and defaulted: what every request of it carries alike. */
-  readonly config: ResolvedConfig;
-  /** Call options under every call's own (`withOptions({ apiKey })`): one merchant's key over a shared client. */
-  readonly defaults: CallOptions;
-  /** Lookup answers kept for the client's `cache.ttl`; undefined when the cache is off. */
-  readonly lookupCache: TtlCache | undefined;
-  /** The client's `validate`, resolved once: `false`, or the rules to leave out (none by default). */
-  readonly validation: Validation;
-}
 
 let internalsOf: (core: DeliveryCore) => CoreInternals;
 
@@ -160,13 +146,4 @@ export function requireCore(core: unknown): asserts core is DeliveryCore {
     // a revoked Proxy: no prototype to compare, so no core
   }
   if (!isCore) throw new ConfigurationError(`The first argument of a delivery-sdk/functions call: expected a DeliveryCore, received ${shown(core)}.`);
-}
-
-/** `options` over `defaults`: an option left undefined keeps the default; headers merge by name. */
-export function underneath(defaults: CallOptions, options: CallOptions): CallOptions {
-  if (Object.keys(defaults).length === 0) return options;
-  const merged: Record<string, unknown> = { ...defaults };
-  for (const [name, value] of Object.entries(options)) if (value !== undefined) merged[name] = value;
-  if (defaults.headers !== undefined && options.headers !== undefined) merged['headers'] = { ...defaults.headers, ...options.headers };
-  return merged as CallOptions;
 }

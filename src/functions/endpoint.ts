@@ -11,17 +11,17 @@ import { APIPromise, type WithResponse } from '../core/api-promise.js';
 import type { HttpMethod, QueryValue } from '../core/http.js';
 import type { CallOptions, RequestOptions } from '../core/options.js';
 import type { CallTelemetry } from '../core/telemetry.js';
-import { DeliveryError, type RequestSummary, ValidationError } from '../errors/index.js';
-import { untilAborted } from '../internal/cache.js';
+import { DeliveryError, type RequestSummary } from '../errors/index.js';
+import { untilAborted } from '../internal/attempt-clock.js';
 import { callOptionsOf } from '../internal/config.js';
-import { abortedByCaller, MAX_TIMER } from '../internal/deadline.js';
-import { type Checked, checkInput, type InputCheck, type Validation, writeJson } from '../internal/input.js';
-import { onFirstUse } from '../internal/on-first-use.js';
-import { scrubText } from '../internal/redaction.js';
-import { type ApiRequest, type Refusal, requestUrl } from '../internal/request.js';
-import { resolveValidation } from '../internal/skip-rules.js';
+import { type CoreInternals, underneath } from '../internal/core-internals.js';
+import { deadlineOf, within } from '../internal/deadline.js';
+import { asTypedError, type Checked, checkInput, type InputCheck, writeJson } from '../internal/input.js';
+import type { ApiRequest, Refusal } from '../internal/request.js';
+import { send } from '../internal/send.js';
+import { validationOf } from '../internal/skip-rules.js';
 import { requireId } from '../internal/url.js';
-import { type CoreInternals, coreInternals, type DeliveryCore, underneath } from './delivery-core.js';
+import { coreInternals, type DeliveryCore } from './delivery-core.js';
 import type { NamespaceName } from './namespaces.js';
 
 /** `namespace.method` of `DeliveryClient`: `'deliveries.get'`. */
@@ -211,36 +211,6 @@ function dispatch<T, O extends RequestOptions>(
   });
 }
 
-/** The code that sends: ky and the call machinery, loaded by the first request (a process that never sends pays for neither). */
-const sendingCode = onFirstUse(() =>
-  Promise.all([import('../internal/attempts.js'), import('ky')]).then(([attempts, ky]) => ({ Attempts: attempts.Attempts, ky: ky.default })),
-);
-
-/**
- * Sends `apiRequest` (its input already checked) with the client's settings and `options` (the
- * client's defaults already under them): resolves with the result, rejects with a DeliveryError only.
- */
-export function send<T>(
-  internals: CoreInternals,
-  apiRequest: ApiRequest<T>,
-  options: CallOptions,
-  deadlineAt = deadlineOf(internals, options),
-): Promise<WithResponse<T>> {
-  const { config } = internals;
-  let url: string;
-  let request: RequestSummary;
-  try {
-    url = requestUrl(config.baseUrl, apiRequest);
-    request = { method: apiRequest.method, url: scrubText(url, options.apiKey === undefined ? config.secrets : [options.apiKey, ...config.secrets]) };
-  } catch (error) {
-    return Promise.reject(asTypedError(error));
-  }
-  if (options.signal?.aborted) return Promise.reject(abortedByCaller(`${request.method} ${request.url}`, options.signal));
-  const loaded = sendingCode.ready;
-  if (loaded !== undefined) return new loaded.Attempts<T>(loaded.ky, config, apiRequest, options, request, url, deadlineAt).run();
-  return sendingCode.load().then((code) => new code.Attempts<T>(code.ky, config, apiRequest, options, request, url, deadlineAt).run());
-}
-
 /**
  * Sends a request built by code rather than declared (a bulk chunk, `client.request`): the
  * client's defaults under `options`, the input already in `request.json`.
@@ -254,41 +224,8 @@ export function sendBuilt<T>(core: DeliveryCore, request: ApiRequest<T>, options
   }
 }
 
-/** When `totalTimeout` (the call's, else the client's) ends a call or a run of calls starting now, in epoch ms. */
-function deadlineOf(internals: CoreInternals, options: CallOptions): number {
-  const total = options.totalTimeout ?? internals.config.totalTimeout;
-  return total >= MAX_TIMER ? Number.POSITIVE_INFINITY : Date.now() + total;
-}
-
-/**
- * When `totalTimeout` ends a run of calls of `core` starting now: one deadline for a whole paged
- * read or wait, whatever the number of requests.
- */
-export function totalDeadline(core: DeliveryCore, options: RequestOptions | undefined): number {
-  const internals = coreInternals(core);
-  return deadlineOf(internals, underneath(internals.defaults, callOptionsOf(options)));
-}
-
-/** `options` for the next request of a run bound by `deadlineAt`: what is left of `totalTimeout` (at least 1 ms: the request then times out at once). */
-export function within<O extends CallOptions>(options: O, deadlineAt: number): O {
-  return deadlineAt === Number.POSITIVE_INFINITY ? options : { ...options, totalTimeout: Math.max(1, deadlineAt - Date.now()) };
-}
-
-/** How `options` says a call's input is checked: the call's `validate` over the client's. A ConfigurationError for one that names no client-side rule. */
-export function validationOf(internals: CoreInternals, options: RequestOptions | null | undefined): Validation {
-  return resolveValidation(options?.validate, 'Request option `validate`') ?? internals.validation;
-}
-
-/** {@link validationOf} for a helper's own checks (bulk reads each order with it). */
-export const validationFor = (core: DeliveryCore, options: RequestOptions | null | undefined): Validation => validationOf(coreInternals(core), options);
-
-/** Input that throws while read (a revoked Proxy, a getter that throws) is still the caller's input: a typed error, not a TypeError. */
-export function asTypedError(error: unknown): DeliveryError {
-  return error instanceof DeliveryError ? error : new ValidationError([{ path: [], message: 'could not be read' }], { cause: error });
-}
-
 /** `sent`, told to `telemetry` as it settles: the call's result, or the error it rejects with. */
-export function observed<T>(telemetry: CallTelemetry, sent: Promise<WithResponse<T>>): Promise<WithResponse<T>> {
+function observed<T>(telemetry: CallTelemetry, sent: Promise<WithResponse<T>>): Promise<WithResponse<T>> {
   return sent.then(
     (answer) => {
       telemetry.end({ result: answer.data });

@@ -2,10 +2,11 @@
 import type { WithResponse } from '../core/api-promise.js';
 import type { HttpMethod, QueryValue } from '../core/http.js';
 import type { RequestOptions } from '../core/options.js';
-import { snapshotOf, writeJson } from '../internal/input.js';
+import { asTypedError, snapshotOf, writeJson } from '../internal/input.js';
 import type { ApiRequest } from '../internal/request.js';
+import { validationOf } from '../internal/skip-rules.js';
 import { coreInternals, type DeliveryCore } from './delivery-core.js';
-import { asTypedError, sendBuilt, validationOf } from './endpoint.js';
+import { sendBuilt } from './endpoint.js';
 
 /**
  * `client.request`: an endpoint the SDK does not declare, sent with the client's settings. Its

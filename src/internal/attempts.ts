@@ -11,9 +11,9 @@ import {
   ResponseTooLargeError,
   TimeoutError,
 } from '../errors/index.js';
+import { AttemptClock, AttemptCut, abortedByCaller, sleep } from './attempt-clock.js';
 import { decodeBody, discardBody, isErrorEnvelope, readTextWithin, unwrapEnvelope } from './body.js';
 import type { ResolvedConfig } from './config.js';
-import { AttemptClock, AttemptCut, abortedByCaller, sleep } from './deadline.js';
 import { errorMappingFor } from './error-mapping-loader.js';
 import { LOG_LEVELS, log } from './log.js';
 import { redactHeaders, scrubResponse, secretsOf } from './redaction.js';

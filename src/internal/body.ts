@@ -1,4 +1,4 @@
-import type { AttemptClock } from './deadline.js';
+import type { AttemptClock } from './attempt-clock.js';
 import { isRecord } from './guards.js';
 import { scrubParsed, scrubText } from './redaction.js';
 

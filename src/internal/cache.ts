@@ -1,5 +1,3 @@
-import { abortedByCaller } from './deadline.js';
-
 interface Entry {
   /** Epoch ms after which the entry is stale; `Infinity` while its load is in flight. */
   expires: number;
@@ -39,18 +37,4 @@ export class TtlCache {
   clear(): void {
     this.#entries.clear();
   }
-}
-
-/**
- * `promise`, or a `RequestAbortedError` as soon as `signal` aborts. The work behind `promise`
- * goes on (other callers may share it); only this caller stops waiting.
- */
-export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, what: string): Promise<T> {
-  if (signal === undefined) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortedByCaller(what, signal));
-    if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

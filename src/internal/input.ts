@@ -14,7 +14,7 @@
  * schemas' (schemas/check.ts); `validate` is resolved once per call into the rules to leave out,
  * or `false`: then the input is only read into its snapshot.
  */
-import { ConfigurationError, type DeliveryError, ValidationError } from '../errors/index.js';
+import { ConfigurationError, DeliveryError, ValidationError } from '../errors/index.js';
 
 /** What a check found: the value to send, or the error it would throw. */
 export type CheckResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: DeliveryError };
@@ -234,4 +234,9 @@ function primitiveOf(value: object): unknown {
     return read === undefined ? primitive : read(value);
   }
   return value;
+}
+
+/** Input that throws while read (a revoked Proxy, a getter that throws) is still the caller's input: a typed error, not a TypeError. */
+export function asTypedError(error: unknown): DeliveryError {
+  return error instanceof DeliveryError ? error : new ValidationError([{ path: [], message: 'could not be read' }], { cause: error });
 }

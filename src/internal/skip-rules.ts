@@ -4,8 +4,9 @@
  * `allowToOpenPackage: true` without `deliveryImages`, 2150).
  */
 
-import { CLIENT_RULE_CODES, type ClientRuleCode, type ValidateOptions, type ValidateSetting } from '../core/options.js';
+import { CLIENT_RULE_CODES, type ClientRuleCode, type RequestOptions, type ValidateOptions, type ValidateSetting } from '../core/options.js';
 import { ConfigurationError } from '../errors/base.js';
+import type { CoreInternals } from './core-internals.js';
 import { shown } from './guards.js';
 import type { Validation } from './input.js';
 
@@ -49,4 +50,9 @@ export function resolveValidation(setting: ValidateSetting | undefined, where: s
   if (setting === false) return false;
   if (setting === true) return NONE;
   return rulesToSkip(setting, where);
+}
+
+/** How `options` says a call's input is checked: the call's `validate` over the client's. A ConfigurationError for one that names no client-side rule. */
+export function validationOf(internals: CoreInternals, options: RequestOptions | null | undefined): Validation {
+  return resolveValidation(options?.validate, 'Request option `validate`') ?? internals.validation;
 }

@@ -3,10 +3,11 @@ import { MAX_AIRWAY_BILLS } from '../../catalogue/limits.js';
 import { isFinalState } from '../../catalogue/states.js';
 import type { RequestOptions } from '../../core/options.js';
 import { PartialResultError, ResponseShapeError, ValidationError } from '../../errors/index.js';
+import { leftOf, totalDeadline } from '../../internal/deadline.js';
 import { isRecord, shown } from '../../internal/guards.js';
-import { type DeliveryCore, requireCore } from '../delivery-core.js';
-import { type AnswerContext, asTypedError, endpoint, totalDeadline } from '../endpoint.js';
-import { leftOf } from '../run-deadline.js';
+import { asTypedError } from '../../internal/input.js';
+import { coreInternals, type DeliveryCore, requireCore } from '../delivery-core.js';
+import { type AnswerContext, endpoint } from '../endpoint.js';
 import type { DeliveryRecord } from './records.js';
 
 /** Label options of `airwayBills`. */
@@ -210,7 +211,7 @@ export async function getAirwayBillFiles(
   let deadlineAt: number;
   try {
     numbers = printableTrackingNumbers(orders);
-    deadlineAt = totalDeadline(core, options);
+    deadlineAt = totalDeadline(coreInternals(core), options);
   } catch (error) {
     throw asTypedError(error);
   }

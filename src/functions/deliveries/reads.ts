@@ -2,12 +2,12 @@
 
 import type { RequestOptions } from '../../core/options.js';
 import { ConfigurationError, PagingError, ResponseShapeError, ValidationError, type ValidationIssue } from '../../errors/index.js';
+import { leftOf, totalDeadline } from '../../internal/deadline.js';
 import { isRecord, shown } from '../../internal/guards.js';
 import { snapshotOf } from '../../internal/input.js';
 import { phoneSpellings } from '../../schemas/predicates.js';
-import type { DeliveryCore } from '../delivery-core.js';
-import { type AnswerContext, endpoint, totalDeadline } from '../endpoint.js';
-import { leftOf } from '../run-deadline.js';
+import { coreInternals, type DeliveryCore } from '../delivery-core.js';
+import { type AnswerContext, endpoint } from '../endpoint.js';
 import { type DeliveryRecord, deliveryRecord } from './records.js';
 
 /**
@@ -276,7 +276,7 @@ function readPagedOptions(options: PagedReadOptions | undefined): { maxPages: nu
  * ```
  */
 export async function findDeliveryByReference(core: DeliveryCore, businessReference: string, options?: PagedReadOptions): Promise<DeliveryRecord | undefined> {
-  const deadlineAt = totalDeadline(core, options);
+  const deadlineAt = totalDeadline(coreInternals(core), options);
   const reference = requireReference(businessReference);
   let found: DeliveryRecord | undefined;
   for await (const order of searchPages(core, { businessReference: reference }, options, deadlineAt)) {

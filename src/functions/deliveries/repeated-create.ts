@@ -1,8 +1,8 @@
 import type { WithResponse } from '../../core/api-promise.js';
 import type { DuplicateOrderError } from '../../errors/index.js';
+import { leftOf } from '../../internal/deadline.js';
 import { isFilled, isRecord } from '../../internal/guards.js';
 import type { RepeatedCall } from '../endpoint.js';
-import { leftOf } from '../run-deadline.js';
 import { findDeliveryByReference, getDelivery } from './reads.js';
 import type { CreatedDelivery, DeliveryRecord } from './records.js';
 

@@ -2,11 +2,12 @@
 import { isFinalState } from '../../catalogue/states.js';
 import type { RequestOptions } from '../../core/options.js';
 import { ApiError, ConfigurationError, ConnectionError, DeliveryError, RequestAbortedError, ResponseShapeError, TimeoutError } from '../../errors/index.js';
-import { AttemptCut, abortedByCaller, sleep } from '../../internal/deadline.js';
+import { AttemptCut, abortedByCaller, sleep } from '../../internal/attempt-clock.js';
+import { totalDeadline, within } from '../../internal/deadline.js';
 import { asRecord, idString, isRecord } from '../../internal/guards.js';
 import { requireId } from '../../internal/url.js';
-import { type DeliveryCore, requireCore } from '../delivery-core.js';
-import { endpoint, totalDeadline, within } from '../endpoint.js';
+import { coreInternals, type DeliveryCore, requireCore } from '../delivery-core.js';
+import { endpoint } from '../endpoint.js';
 import { getDelivery } from './reads.js';
 import type { DeliveryRecord } from './records.js';
 
@@ -167,7 +168,7 @@ export async function waitForDeliveryState(core: DeliveryCore, trackingNumber: s
   requireCore(core);
   const id = requireId(trackingNumber, 'trackingNumber');
   const { until, first, longest, requestOptions } = pollingOf(options);
-  const deadlineAt = totalDeadline(core, requestOptions);
+  const deadlineAt = totalDeadline(coreInternals(core), requestOptions);
   const what = `Waiting for the state of ${id}`;
   const request = { method: 'GET', url: `${core.baseUrl}/deliveries/business/${id}` };
   let wait = first;

@@ -8,13 +8,12 @@ import {
   ValidationError,
   type ValidationIssue,
 } from '../../errors/index.js';
+import { leftOf, totalDeadline } from '../../internal/deadline.js';
 import { isRecord } from '../../internal/guards.js';
 import { snapshotOf } from '../../internal/input.js';
 import { onFirstUse } from '../../internal/on-first-use.js';
 import type { Address, AddressDetails } from '../../schemas/index.js';
-import { type DeliveryCore, requireCore } from '../delivery-core.js';
-import { totalDeadline } from '../endpoint.js';
-import { leftOf } from '../run-deadline.js';
+import { coreInternals, type DeliveryCore, requireCore } from '../delivery-core.js';
 import { CountryId } from './countries.js';
 import { listCities, listDistricts, listZones } from './lists.js';
 import { closest, matching, type Named } from './name-match.js';
@@ -170,7 +169,7 @@ const schemas = onFirstUse(() => import('../../schemas/on-demand.js'));
 
 async function addressFrom(core: DeliveryCore, input: ResolveAddressInput, options?: RequestOptions): Promise<Address> {
   // One deadline for the three lists: `totalTimeout` bounds the whole resolution.
-  const deadlineAt = totalDeadline(core, options);
+  const deadlineAt = totalDeadline(coreInternals(core), options);
   // Read once, as JSON reads it: what is checked is what is resolved and returned.
   const given = snapshotOf(input);
   const query = (isRecord(given) ? given : {}) as unknown as ResolveAddressInput;

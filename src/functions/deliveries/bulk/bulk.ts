@@ -16,12 +16,12 @@ import {
   ResponseShapeError,
   ValidationError,
 } from '../../../errors/index.js';
-import { abortedByCaller } from '../../../internal/deadline.js';
+import { abortedByCaller } from '../../../internal/attempt-clock.js';
 import { shown } from '../../../internal/guards.js';
 import type { Validation } from '../../../internal/input.js';
+import { validationOf } from '../../../internal/skip-rules.js';
 import type { OrderInput } from '../../../schemas/order.js';
 import { coreInternals, type DeliveryCore, requireCore } from '../../delivery-core.js';
-import { validationFor } from '../../endpoint.js';
 import { checkArray, chunksOf, type ReadChunk, type Source, sourceOf, type WrittenOrders } from './input.js';
 import { BULK_PATH, bodyWriter, postChunk, type ServiceAnswerError } from './request.js';
 
@@ -285,7 +285,7 @@ function start(name: BulkOperation, core: DeliveryCore, orders: unknown, options
   const source = sourceOf(orders);
   if (source instanceof ValidationError) throw source;
   const { chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions } = settingsOf(name, options);
-  const validation = validationFor(core, requestOptions);
+  const validation = validationOf(coreInternals(core), requestOptions);
   // The span of the sending, which ends with it (one that fails before it sends a chunk, the check of an array refused, has none).
   const traced = telemetry?.bulk(`deliveries.${name}`, baseUrl);
   return { source, settings: { name, chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions, validation, traced } };
