@@ -15,7 +15,7 @@ import { DeliveryError, type RequestSummary } from '../errors/index.js';
 import { untilAborted } from '../internal/attempt-clock.js';
 import { callOptionsOf } from '../internal/config.js';
 import { type CoreInternals, underneath } from '../internal/core-internals.js';
-import { deadlineOf, within } from '../internal/deadline.js';
+import { deadlineOf, leftOf } from '../internal/deadline.js';
 import { asTypedError, type Checked, checkInput, type InputCheck, writeJson } from '../internal/input.js';
 import type { ApiRequest, Refusal } from '../internal/request.js';
 import { send } from '../internal/send.js';
@@ -207,7 +207,7 @@ function dispatch<T, O extends RequestOptions>(
   const deadlineAt = deadlineOf(internals, options);
   return send(internals, request, options, deadlineAt).catch((error: unknown) => {
     if (!(error instanceof DeliveryError) || !error.mayExist) throw error;
-    return recover(error, { core: call.core, sent: input.value, startedAt, deadlineAt, options: { ...call.options, ...within(options, deadlineAt) } });
+    return recover(error, { core: call.core, sent: input.value, startedAt, deadlineAt, options: { ...call.options, ...leftOf(options, deadlineAt) } });
   });
 }
 

@@ -14,6 +14,7 @@ import {
 import { AttemptClock, AttemptCut, abortedByCaller, sleep } from './attempt-clock.js';
 import { decodeBody, discardBody, isErrorEnvelope, readTextWithin, unwrapEnvelope } from './body.js';
 import type { ResolvedConfig } from './config.js';
+import { isOutOfTime, outOfTime } from './deadline.js';
 import { errorMappingFor } from './error-mapping-loader.js';
 import { LOG_LEVELS, log } from './log.js';
 import { redactHeaders, scrubResponse, secretsOf } from './redaction.js';
@@ -107,7 +108,6 @@ export class Attempts<T> {
   readonly #secrets: readonly string[];
   readonly #deadlineAt: number;
   readonly #timeout: number;
-  readonly #totalTimeout: number;
   readonly #maxResponseBytes: number;
   /** The headers sent: the client's, the call's own over them, its own key's (`apiKey`), and the body's type. */
   readonly #headers: Readonly<Record<string, string>>;
@@ -129,7 +129,6 @@ export class Attempts<T> {
   ) {
     const requests = (this.#requests = clientRequests(config));
     const json = (this.#json = apiRequest.json);
-    this.#totalTimeout = options.totalTimeout ?? config.totalTimeout;
     this.#deadlineAt = deadlineAt;
     this.#timeout = options.timeout ?? config.timeout;
     this.#maxResponseBytes = options.maxResponseBytes ?? config.maxResponseBytes;
@@ -154,6 +153,8 @@ export class Attempts<T> {
     const idempotent = this.apiRequest.idempotent ?? (request.method === 'GET' || request.method === 'PUT');
     const maxRetries = options.maxRetries ?? config.maxRetries;
     const { traced: observer } = this.apiRequest;
+    // Too little time left for an answer to arrive: nothing is sent (internal/deadline.ts).
+    if (isOutOfTime(this.#deadlineAt)) throw outOfTime(request);
     for (let attempt = 1; ; attempt++) {
       let failure: DeliveryError;
       let wait: number | undefined;
@@ -303,8 +304,7 @@ export class Attempts<T> {
     const { method, url } = this.request;
     if (error instanceof AttemptCut) {
       if (error.cut === 'caller') return this.#aborted();
-      if (error.cut === 'total')
-        return new TimeoutError(`${method} ${url} took longer than totalTimeout (${this.#totalTimeout} ms).`, { request: this.request });
+      if (error.cut === 'total') return outOfTime(this.request);
       return new TimeoutError(`${method} ${url} timed out after ${this.#timeout} ms (attempt ${attempt}).`, { request: this.request });
     }
     if (error instanceof DeliveryError) return error;

@@ -1,7 +1,9 @@
 /**
  * The deadlines of calls, in one home: when `totalTimeout` ends a call or a run of requests (a
- * paged read, a wait, a repeated create's read-back), and what is left of it for the next request.
- * An attempt's own clocks are internal/attempt-clock.ts's.
+ * paged read, a wait, a repeated create's read-back), what is left of it for the next request,
+ * and the one rule when time is up: a request with less than {@link MIN_TIME_LEFT} ms left is
+ * not sent, and its call fails with {@link outOfTime}'s TimeoutError, wherever it was made. An
+ * attempt's own clocks are internal/attempt-clock.ts's.
  */
 import type { CallOptions, RequestOptions } from '../core/options.js';
 import { type RequestSummary, TimeoutError } from '../errors/index.js';
@@ -23,19 +25,27 @@ export function totalDeadline(internals: CoreInternals, options: RequestOptions 
   return deadlineOf(internals, underneath(internals.defaults, callOptionsOf(options)));
 }
 
-/** `options` for the next request of a run bound by `deadlineAt`: what is left of `totalTimeout` (at least 1 ms: the request then times out at once). */
-export function within<O extends CallOptions>(options: O, deadlineAt: number): O {
-  return deadlineAt === Number.POSITIVE_INFINITY ? options : { ...options, totalTimeout: Math.max(1, deadlineAt - Date.now()) };
-}
+/**
+ * The fewest milliseconds of its call's `totalTimeout` a request starts with: with less left, no
+ * answer could arrive in time, so nothing is sent (a create sent then would be left unanswered).
+ */
+export const MIN_TIME_LEFT = 5;
+
+/** Whether a call bound by `deadlineAt` (epoch ms) has less than {@link MIN_TIME_LEFT} ms left: then it sends nothing more. */
+export const isOutOfTime = (deadlineAt: number): boolean => deadlineAt - Date.now() < MIN_TIME_LEFT;
 
 /**
- * The options of the next request of a run bound by `deadlineAt` (epoch ms, `totalDeadline`): what
- * is left of `totalTimeout`. When nothing is left, a `TimeoutError` about `request`, and nothing is
- * sent.
+ * The one error of a call out of time, before or while sending `request`: the same for a call of
+ * one request and for the next request of a run, whose own limit is only what was left.
  */
-export function leftOf<O extends RequestOptions>(options: O | undefined, deadlineAt: number, request: RequestSummary): O {
-  if (deadlineAt === Number.POSITIVE_INFINITY) return options ?? ({} as O);
-  const left = deadlineAt - Date.now();
-  if (left <= 0) throw new TimeoutError(`${request.method} ${request.url}: the call took longer than totalTimeout`, { request });
-  return { ...options, totalTimeout: left } as O;
-}
+export const outOfTime = (request: RequestSummary): TimeoutError =>
+  new TimeoutError(`${request.method} ${request.url} took longer than totalTimeout.`, { request });
+
+/**
+ * The options of the next request of a run bound by `deadlineAt` (epoch ms, {@link totalDeadline}):
+ * what is left of `totalTimeout` (`Infinity` for a run without one). With less than
+ * {@link MIN_TIME_LEFT} ms left, the request is not sent (internal/attempts.ts) and fails with
+ * {@link outOfTime}'s error.
+ */
+export const leftOf = <O extends CallOptions>(options: O | undefined, deadlineAt: number): O =>
+  ({ ...options, totalTimeout: Math.max(0, deadlineAt - Date.now()) }) as O;

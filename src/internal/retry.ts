@@ -9,6 +9,7 @@ import {
   ServerError,
   TimeoutError,
 } from '../errors/index.js';
+import { isOutOfTime } from './deadline.js';
 import { NOT_LOADED } from './on-first-use.js';
 
 /** `Retry-After` in milliseconds, from delta-seconds or an HTTP date; undefined when absent or unreadable. */
@@ -94,7 +95,8 @@ export function retryDelay(failure: DeliveryError, state: RetryState): number | 
   // Otherwise full jitter below min(max, base * 2^n): clients failed by the same outage do not
   // come back in step.
   const wait = asked ?? Math.floor(Math.random() * Math.min(state.retryMax, state.retryBase * 2 ** (state.attempt - 1)));
-  // A wait that outlasts totalTimeout could only end in a TimeoutError: end now, on the real failure.
-  if (Date.now() + wait >= state.deadlineAt) return undefined;
+  // A wait after which less than MIN_TIME_LEFT is left could only end in a TimeoutError, the next
+  // attempt unsent: end now, on the real failure.
+  if (isOutOfTime(state.deadlineAt - wait)) return undefined;
   return wait;
 }

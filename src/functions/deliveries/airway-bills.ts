@@ -19,7 +19,6 @@ export interface AirwayBillOptions {
 }
 
 const PDF_MAGIC = '%PDF-';
-const MASS_AWB = { method: 'POST', url: '/deliveries/mass-awb' } as const;
 
 /** Bytes of base64 text, without `Buffer` (browsers and edge workers have `atob`). */
 function base64Bytes(text: string): Uint8Array | undefined {
@@ -219,7 +218,7 @@ export async function getAirwayBillFiles(
   for (let start = 0; start < numbers.length; start += MAX_AIRWAY_BILLS) {
     const trackingNumbers = numbers.slice(start, start + MAX_AIRWAY_BILLS);
     try {
-      const pdf = await getAirwayBills(core, trackingNumbers, labelOptions, leftOf(options, deadlineAt, MASS_AWB));
+      const pdf = await getAirwayBills(core, trackingNumbers, labelOptions, leftOf(options, deadlineAt));
       files.push({ trackingNumbers, pdf });
     } catch (error) {
       const cause = asTypedError(error);

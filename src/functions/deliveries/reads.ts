@@ -50,7 +50,6 @@ export interface PagedReadOptions extends RequestOptions {
 /** The page size `listDeliveries` asks for when the filter names none. */
 const DEFAULT_PAGE_SIZE = 50;
 const DEFAULT_MAX_PAGES = 1000;
-const SEARCH = { method: 'POST', url: '/deliveries/search' } as const;
 
 const listText = (value: unknown): unknown => (Array.isArray(value) ? value.map(String).join(',') : value);
 
@@ -216,7 +215,7 @@ export async function* searchPages(
   for (let read = 1; ; read++) {
     if (read > maxPages)
       throw new PagingError(`POST /deliveries/search: more than maxPages (${maxPages}) pages; narrow the filter or raise maxPages`, { page });
-    const searched = await searchDeliveries(core, { ...given, page, limit }, leftOf(requestOptions, deadlineAt, SEARCH));
+    const searched = await searchDeliveries(core, { ...given, page, limit }, leftOf(requestOptions, deadlineAt));
     tally.pages += 1;
     const numbers = searched.deliveries.map((order) => order.trackingNumber);
     if (previous !== undefined && numbers.length > 0 && numbers.every((number) => previous?.has(number)))

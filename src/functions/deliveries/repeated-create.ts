@@ -40,12 +40,12 @@ async function readBack(refusal: DuplicateOrderError, { core, sent, options, dea
   const reference = isRecord(sent) ? sent['businessReference'] : undefined;
   if (trackingNumber === undefined && isFilled(reference)) {
     const unique = isRecord(sent) ? sent['uniqueBusinessReference'] : undefined;
-    const found = await findDeliveryByReference(core, reference, leftOf(options, deadlineAt, { method: 'POST', url: '/deliveries/search' }));
+    const found = await findDeliveryByReference(core, reference, leftOf(options, deadlineAt));
     // A record that shows its unique reference must show this one.
     if (found !== undefined && (found['uniqueBusinessReference'] === undefined || found['uniqueBusinessReference'] === unique))
       trackingNumber = found.trackingNumber;
   }
   if (trackingNumber === undefined) return undefined;
-  const read = leftOf(options, deadlineAt, { method: 'GET', url: `/deliveries/business/${trackingNumber}` });
+  const read = leftOf(options, deadlineAt);
   return getDelivery(core, trackingNumber, read).withResponse();
 }

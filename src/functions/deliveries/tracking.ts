@@ -3,7 +3,7 @@ import { isFinalState } from '../../catalogue/states.js';
 import type { RequestOptions } from '../../core/options.js';
 import { ApiError, ConfigurationError, ConnectionError, DeliveryError, RequestAbortedError, ResponseShapeError, TimeoutError } from '../../errors/index.js';
 import { AttemptCut, abortedByCaller, sleep } from '../../internal/attempt-clock.js';
-import { totalDeadline, within } from '../../internal/deadline.js';
+import { isOutOfTime, leftOf, MIN_TIME_LEFT, totalDeadline } from '../../internal/deadline.js';
 import { asRecord, idString, isRecord } from '../../internal/guards.js';
 import { requireId } from '../../internal/url.js';
 import { coreInternals, type DeliveryCore, requireCore } from '../delivery-core.js';
@@ -184,7 +184,7 @@ export async function waitForDeliveryState(core: DeliveryCore, trackingNumber: s
   for (;;) {
     const readAt = Date.now();
     try {
-      const order = await getDelivery(core, id, within(requestOptions, deadlineAt));
+      const order = await getDelivery(core, id, leftOf(requestOptions, deadlineAt));
       failure = undefined;
       const code = order.state?.code;
       if (typeof code === 'number') state = code;
@@ -197,15 +197,17 @@ export async function waitForDeliveryState(core: DeliveryCore, trackingNumber: s
       if (accepted) return order;
     } catch (error) {
       if (error instanceof RequestAbortedError || !(error instanceof DeliveryError)) throw error;
-      // The deadline cut the read: the wait's own error, naming the last state.
-      if (error instanceof TimeoutError && Date.now() >= deadlineAt) throw timedOut();
+      // The deadline cut the read, or left too little to send it: the wait's own error, naming the last state.
+      if (error instanceof TimeoutError && isOutOfTime(deadlineAt)) throw timedOut();
       if (!isTransient(error)) throw error;
       failure = error;
     }
     const now = Date.now();
-    // Room for one more read: the wait ends early enough for a read as long as the last one.
-    const pause = Math.min(wait, longest, deadlineAt - now - (now - readAt));
-    if (pause < 0 || now >= deadlineAt) throw timedOut();
+    // Room for one more read: the wait ends early enough for a read as long as the last one, and
+    // never later than a request may start (MIN_TIME_LEFT before the deadline).
+    const lastChance = deadlineAt - now - Math.max(now - readAt, MIN_TIME_LEFT);
+    if (lastChance <= 0) throw timedOut();
+    const pause = Math.min(wait, longest, lastChance);
     await sleep(pause, requestOptions.signal).catch((cut: unknown) => {
       throw cut instanceof AttemptCut ? abortedByCaller(what, requestOptions.signal) : cut;
     });

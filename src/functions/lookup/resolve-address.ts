@@ -190,7 +190,7 @@ async function addressFrom(core: DeliveryCore, input: ResolveAddressInput, optio
     });
   };
 
-  const cities = await listCities(core, { countryId }, leftOf(options, deadlineAt, { method: 'GET', url: '/cities' }));
+  const cities = await listCities(core, { countryId }, leftOf(options, deadlineAt));
   const country = inCountry(countryId);
   const cityNames = cities.map((item) => ({ item, names: [item.name, item.nameAr, item.otherName, item.alias, item._id, item.code] }));
   const [city] = matching(cityQuery, cityNames);
@@ -201,7 +201,7 @@ async function addressFrom(core: DeliveryCore, input: ResolveAddressInput, optio
   let zone: Zone | undefined;
   // `!=`: null is no zone, as the check above already reads it (rows from a database carry null).
   if (zoneQuery != null) {
-    const zoneNames = (await listZones(core, city._id, leftOf(options, deadlineAt, { method: 'GET', url: `/cities/${city._id}/zones` }))).map((item) => ({
+    const zoneNames = (await listZones(core, city._id, leftOf(options, deadlineAt))).map((item) => ({
       item,
       names: [item.name, item.nameAr, item.otherName, item._id],
     }));
@@ -209,9 +209,7 @@ async function addressFrom(core: DeliveryCore, input: ResolveAddressInput, optio
     if (zone === undefined) throw notFound(3002, 'zone', zoneQuery, where, zoneNames, zonePlace);
     refuse('zone', zone, zonePlace(zone), ` ${where}`);
   }
-  const entries = (await listDistricts(core, city._id, leftOf(options, deadlineAt, { method: 'GET', url: `/cities/${city._id}/districts` }))).filter(
-    (entry) => zone === undefined || entry.zoneId === zone._id,
-  );
+  const entries = (await listDistricts(core, city._id, leftOf(options, deadlineAt))).filter((entry) => zone === undefined || entry.zoneId === zone._id);
   const districtWhere = zone === undefined ? where : `in zone ${label(zonePlace(zone))} of ${city.name}`;
   let found = matching(districtQuery, districtNames(entries));
   if (found.length === 0) found = districtOfZone(districtQuery, entries, where);
