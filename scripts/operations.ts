@@ -224,7 +224,7 @@ export function readOperations(): OperationRow[] {
 
 const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
 const kebab = (name: string): string => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
-const className = (namespace: string): string => `${pascal(namespace)}Resource`;
+const className = (namespace: string): string => `${pascal(namespace)}Namespace`;
 const relativeImport = (from: string, to: string): string => {
   const path = relative(dirname(from), to).replace(/\\/g, '/');
   return `${path.startsWith('.') ? path : `./${path}`}.js`;

@@ -146,14 +146,24 @@ export type { PickupLocationRecord } from './functions/pickup-locations/location
 export type { Pickup, PickupDatesQuery, PickupList, PickupListQuery } from './functions/pickups/requests.js';
 export type { Amount, PriceQuote } from './functions/pricing/calculator.js';
 export type { BusinessAdmin, VerificationResult } from './functions/users/registration.js';
-export { BusinessesResource } from './namespaces/businesses.js';
-export { DeliveriesResource } from './namespaces/deliveries.js';
-export { FulfillmentResource } from './namespaces/fulfillment.js';
-export { LookupResource } from './namespaces/lookup.js';
-export { PickupLocationsResource } from './namespaces/pickup-locations.js';
-export { PickupsResource } from './namespaces/pickups.js';
-export { PricingResource } from './namespaces/pricing.js';
-export { UsersResource } from './namespaces/users.js';
+export { BusinessesNamespace } from './namespaces/businesses.js';
+export { DeliveriesNamespace } from './namespaces/deliveries.js';
+export { FulfillmentNamespace } from './namespaces/fulfillment.js';
+export { LookupNamespace } from './namespaces/lookup.js';
+export { PickupLocationsNamespace } from './namespaces/pickup-locations.js';
+export { PickupsNamespace } from './namespaces/pickups.js';
+export { PricingNamespace } from './namespaces/pricing.js';
+export {
+  BusinessesResource,
+  DeliveriesResource,
+  FulfillmentResource,
+  LookupResource,
+  PickupLocationsResource,
+  PickupsResource,
+  PricingResource,
+  UsersResource,
+} from './namespaces/released-names.js';
+export { UsersNamespace } from './namespaces/users.js';
 export {
   type Address,
   type AddressByDistrictName,

@@ -12,7 +12,7 @@ import { Namespace } from './namespace.js';
  *
  * Methods: `create`, `updatePickupLocations`.
  */
-export class BusinessesResource extends Namespace {
+export class BusinessesNamespace extends Namespace {
   /**
    * Registers a business (`POST /businesses`): the basic flow (`salesChannel` a string), or the
    * marketplace flow with `autoCreatePickups: true` (`salesChannel` an array), where orders

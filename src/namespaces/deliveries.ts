@@ -21,7 +21,7 @@ import { Namespace } from './namespace.js';
  *
  * Methods: `airwayBillFiles`, `airwayBills`, `create`, `createBulk`, `customerHistory`, `findByReference`, `get`, `list`, `resolveTrackingNumbers`, `search`, `streamBulk`, `terminate`, `track`, `update`, `waitForState`.
  */
-export class DeliveriesResource extends Namespace {
+export class DeliveriesNamespace extends Namespace {
   /**
    * The labels of any number of orders, one PDF per 50 (`POST /deliveries/mass-awb` once per 50, one
    * after another), each with the tracking numbers it was asked for: `{ files: [{ trackingNumbers,

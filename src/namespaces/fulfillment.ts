@@ -12,7 +12,7 @@ import { Namespace } from './namespace.js';
  *
  * Methods: `create`, `createBulky`, `createReturn`.
  */
-export class FulfillmentResource extends Namespace {
+export class FulfillmentNamespace extends Namespace {
   /**
    * Creates a fulfillment order (`POST /deliveries?apiVersion=1` with type `FXF_SEND` and
    * `fulfillmentInfo`): the service ships the items from your stock in its warehouses. Not

@@ -13,7 +13,7 @@ import { Namespace } from './namespace.js';
  *
  * Methods: `allDistricts`, `cities`, `clearCache`, `districts`, `resolveAddress`, `zones`.
  */
-export class LookupResource extends Namespace {
+export class LookupNamespace extends Namespace {
   /**
    * Every city with its district entries (`GET /cities/getAllDistricts`), of one country when
    * `countryId` is given: one record per city, as the service answers.

@@ -11,7 +11,7 @@ import { Namespace } from './namespace.js';
  *
  * Methods: `create`, `delete`, `get`, `list`, `setDefault`, `update`.
  */
-export class PickupLocationsResource extends Namespace {
+export class PickupLocationsNamespace extends Namespace {
   /**
    * Adds a pickup location (`POST /pickup-locations`): the spec's pickup location entry
    * (`districtId`, `firstLine` of at least 5 characters, ...) and `contactPerson`. A business's first

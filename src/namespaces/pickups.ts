@@ -12,7 +12,7 @@ import { Namespace } from './namespace.js';
  *
  * Methods: `availableDates`, `create`, `delete`, `get`, `list`, `update`.
  */
-export class PickupsResource extends Namespace {
+export class PickupsNamespace extends Namespace {
   /**
    * The dates a pickup can be booked on (`GET /pickups/available-dates?days=N`), `YYYY-MM-DD`.
    *

@@ -11,7 +11,7 @@ import { Namespace } from './namespace.js';
  *
  * Methods: `calculate`.
  */
-export class PricingResource extends Namespace {
+export class PricingNamespace extends Namespace {
   /**
    * What an order would cost (`GET /pricing/shipment/calculator`). Cities by name, as
    * `lookup.cities` gives them; `type` defaults to `'SEND'`, `size` to `'Normal'`, `cod` to 0.

@@ -11,7 +11,7 @@ import { Namespace } from './namespace.js';
  *
  * Methods: `confirmEmail`, `confirmPhone`, `registerBusinessAdmin`, `verifyPhone`.
  */
-export class UsersResource extends Namespace {
+export class UsersNamespace extends Namespace {
   /**
    * Confirms the e-mail with the token of the verification link the service mailed at
    * registration (`POST /users/mail/confirm`; marketplace flow).

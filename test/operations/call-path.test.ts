@@ -57,7 +57,7 @@ describe('the path of a call', () => {
     expect(stacks).toHaveLength(1);
     const frames = sdkFrames(stacks[0] as string);
     const path = frames.map(({ fn, file }) => `${file} ${fn}`).join('\n');
-    expect(frames.at(-1)?.fn, path).toBe('DeliveriesResource.create');
+    expect(frames.at(-1)?.fn, path).toBe('DeliveriesNamespace.create');
     expect(frames.length, path).toBeLessThanOrEqual(8);
     expect(new Set(frames.map(({ file }) => file)).size, path).toBeLessThanOrEqual(6);
   });
