@@ -1,7 +1,8 @@
 /**
  * The shape of `DeliveryClient`: its namespaces, in the order it shows them, and the chunks their
  * code is loaded in. Each operation declares itself beside its code in `functions/<namespace>/`
- * (`endpoint()` or `helper()` of functions/endpoint.ts), naming its namespace, method and chunk;
+ * (an `endpoint()` call of functions/endpoint.ts, or a helper function tagged `@operation`),
+ * naming its namespace, method and chunk;
  * `npm run generate` (scripts/operations.ts) writes from those declarations and this table the
  * namespace classes (src/namespaces/), the `delivery-sdk/functions` entry, the client's namespace
  * properties and docs/endpoints.md. Nothing imports this file at run time.
