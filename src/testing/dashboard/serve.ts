@@ -8,7 +8,7 @@
 // other is refused when the browser says it comes from another site or another origin of this one
 // (`Sec-Fetch-Site`), and no answer carries a CORS header. A CSP allows no inline script and no
 // frame, and the page writes every field as text.
-import { constantTimeEqual } from '../../core/guards.js';
+import { constantTimeEqual } from '../../internal/guards.js';
 import { SandboxError } from '../errors.js';
 import { isLoopbackAddress, isLoopbackHostHeader } from '../network.js';
 import { DASHBOARD_PREFIX, isRecord, type Peer, RuleViolation, readJson } from '../wire.js';
