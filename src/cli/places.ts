@@ -9,7 +9,6 @@
  * Zamalek?`. Addresses with a `districtId` are sent as they are.
  */
 
-import { editDistance } from '../functions/lookup/name-match.js';
 import {
   AddressNotServedError,
   CityNotFoundError,
@@ -22,6 +21,7 @@ import {
   ValidationError,
   ZoneNotFoundError,
 } from '../index.js';
+import { editDistance } from './suggest.js';
 
 type AddressField = 'dropOffAddress' | 'pickupAddress';
 const FIELDS: readonly AddressField[] = ['dropOffAddress', 'pickupAddress'];

@@ -111,9 +111,6 @@ function addressShape() {
   };
 }
 
-/** What a district given by name needs, as the service checks it. */
-const BY_NAME = 'a district by name needs cityId, and city (or zoneId)';
-
 /**
  * The location rules of the spec's address formats. 3009 first: with none of city, zoneId and
  * districtId nothing else can be judged. Then the district: by id, or by name with `cityId`;
@@ -129,11 +126,11 @@ function locationRules(acceptCityAlone: boolean) {
     if (hasDistrictId) return;
     // What the service needs of a district by name (its second format): cityId, and city or zoneId besides (3009 otherwise).
     if (isFilled(address['districtName'])) {
-      if (!isFilled(address['cityId'])) report(['cityId'], `required with districtName: ${BY_NAME}, or give districtId instead`);
+      if (!isFilled(address['cityId'])) report(['cityId'], 'required with districtName, as is city (or zoneId)');
       return;
     }
     if (acceptCityAlone && isFilled(address['city'])) return;
-    report(['districtId'], `required, or districtName with cityId and city (or zoneId)${acceptCityAlone ? ', or city alone in marketplace mode' : ''}`);
+    report(['districtId'], `required, or districtName with cityId and city (or zoneId)${acceptCityAlone ? ', or city in marketplace mode' : ''}`);
   });
 }
 

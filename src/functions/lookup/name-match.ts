@@ -38,8 +38,8 @@ function looseName(name: string): string {
   return VARIANTS.reduce((text, [variant, folded]) => text.replace(variant, folded), words.join(''));
 }
 
-/** Edit distance (insertions, deletions, substitutions), in one row of memory. @internal The command line's suggestions use it too. */
-export function editDistance(a: string, b: string): number {
+/** Edit distance (insertions, deletions, substitutions), in one row of memory. */
+function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     let diagonal = row[0] ?? 0;

@@ -56,37 +56,32 @@ const REFERENCES = ['businessReference', 'uniqueBusinessReference'] as const;
  * `uniqueBusinessReference` is looked for across the whole call, whichever chunks hold the two
  * orders: the service would refuse the second as already used and the upload report it `existed`,
  * as the first order. A `businessReference` matters within one request (its answer names failures
- * by it): with `perChunk`, only within the chunk being filled, so that a long input is not held
- * in it.
+ * by it): a reader of chunks calls {@link nextChunk} at each, so that a long input is not held.
  */
 export class ReferenceBook {
   /** The index each reference was first seen at, a map per field of REFERENCES. */
   readonly #seen = REFERENCES.map(() => new Map<string, number>());
 
-  constructor(private readonly businessReferencePerChunk = false) {}
-
-  /** A new chunk begins: its `businessReference`s are compared among themselves (with `perChunk`). */
+  /** A new chunk begins: its `businessReference`s are compared among themselves. */
   nextChunk(): void {
-    if (this.businessReferencePerChunk) this.#seen[0]?.clear();
+    this.#seen[0]?.clear();
   }
 
   /** The issue for `order` at `index` when it repeats an earlier order's reference; remembers its references otherwise. */
   repeated(order: unknown, index: number): ValidationIssue | undefined {
     // Only orders the check passed get here: their snapshots, read without throwing.
     if (!isRecord(order)) return undefined;
-    const values = REFERENCES.map((field) => order[field]);
     for (let at = 0; at < REFERENCES.length; at++) {
-      const value = values[at];
-      const first = typeof value === 'string' && value !== '' ? this.#seen[at]?.get(value) : undefined;
       const field = REFERENCES[at] as (typeof REFERENCES)[number];
+      const first = this.#seen[at]?.get(order[field] as string);
       if (first !== undefined)
-        return { path: [index, field], message: `the same as [${first}].${field} (${shown(value)}): each order of one call needs its own` };
+        return { path: [index, field], message: `the same as [${first}].${field} (${shown(order[field])}): each order of one call needs its own` };
     }
-    // Remembered only when the order goes: a refused order holds no reference another would repeat.
-    for (let at = 0; at < REFERENCES.length; at++) {
-      const value = values[at];
+    // Remembered only once the order goes: a refused order holds no reference another would repeat.
+    REFERENCES.forEach((field, at) => {
+      const value = order[field];
       if (typeof value === 'string' && value !== '') this.#seen[at]?.set(value, index);
-    }
+    });
     return undefined;
   }
 }
@@ -207,7 +202,7 @@ export function chunksOf(source: Source, chunkSize: number, validation: Validati
   let index = 0;
   let exhausted = false;
   // A repeated uniqueBusinessReference is looked for across the upload, a businessReference within each chunk (one request).
-  const references = validation === false ? undefined : new ReferenceBook(true);
+  const references = validation === false ? undefined : new ReferenceBook();
   const iterator: Iterator<unknown> | AsyncIterator<unknown> | undefined =
     source.kind === 'sync' ? source.orders[Symbol.iterator]() : source.kind === 'async' ? source.orders[Symbol.asyncIterator]() : undefined;
 
