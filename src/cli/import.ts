@@ -146,9 +146,9 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
         // Also when Ctrl-C came while the file was being checked, before the listener above was there.
         if (stopReading || interrupt.interrupted) return;
         const index = ledger.add(order);
-        let sent: unknown;
+        let sent = order;
         try {
-          sent = await places.resolve(order);
+          if (PlaceResolver.namesPlaces(order)) sent = await places.resolve(order);
         } catch (error) {
           if (!(error instanceof PlaceError)) throw error;
           // A name the lists do not have: the row's refusal. Lists that could not be read: not sent, send it again later.
@@ -242,12 +242,14 @@ async function upload(
 ): Promise<unknown> {
   const settling = new Set<Promise<void>>();
   const onSettled = (chunk: BulkChunkOutcome): void => {
-    // The upload's indexes are those of the orders handed to it; the ledger's are the file's rows.
-    const inRows: BulkChunkOutcome = {
-      ...chunk,
-      created: chunk.created.map((created) => ({ ...created, index: ledger.rowOf(created.index) })),
-      failed: chunk.failed.map((failure) => ({ ...failure, index: ledger.rowOf(failure.index) })),
-    };
+    // The upload's indexes are those of the orders handed to it; the ledger's are the file's rows (the same until a row is left out).
+    const inRows: BulkChunkOutcome = !ledger.shifted
+      ? chunk
+      : {
+          ...chunk,
+          created: chunk.created.map((created) => ({ ...created, index: ledger.rowOf(created.index) })),
+          failed: chunk.failed.map((failure) => ({ ...failure, index: ledger.rowOf(failure.index) })),
+        };
     const task: Promise<void> = settleChunk(client, inRows, ledger).then(
       () => void (settling.delete(task), progressed()),
       () => void settling.delete(task),

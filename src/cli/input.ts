@@ -168,10 +168,14 @@ const notUtf8 = (file: string, line: number): UsageError =>
 const tooLong = (file: string, what: string): UsageError =>
   new UsageError(`${file}: ${what} is longer than ${LIMIT_TEXT}: a quote never closed, or not a file of orders (nothing was sent)`);
 
+/** The characters that change a CSV record's state: a quote, and the line breaks. */
+const SPECIAL = /["\n\r]/g;
+
 /**
  * Measures each CSV record as Papa Parse will split it (a quote opens a field only at its start,
  * `""` inside one is a quote, a line break outside quotes ends the record) and refuses one longer
- * than {@link MAX_RECORD_LENGTH} before Papa Parse holds it whole.
+ * than {@link MAX_RECORD_LENGTH} before Papa Parse holds it whole. It steps from one quote or line
+ * break to the next: the text between them only adds to the record's length.
  */
 function recordGuard(file: string): (text: string) => void {
   let quoted = false;
@@ -182,23 +186,41 @@ function recordGuard(file: string): (text: string) => void {
   let records = 0;
   let line = 1;
   let recordLine = 1;
+  const grow = (by: number): void => {
+    if (length === 0) {
+      records++;
+      recordLine = line;
+    }
+    length += by;
+    if (length > MAX_RECORD_LENGTH) throw tooLong(file, records === 1 ? `the header (line ${recordLine})` : `record ${records - 1} (from line ${recordLine})`);
+  };
   return (text) => {
-    for (let at = 0; at < text.length; at++) {
+    let from = 0;
+    SPECIAL.lastIndex = 0;
+    for (;;) {
+      const match = SPECIAL.exec(text);
+      const at = match === null ? text.length : match.index;
+      if (at > from) {
+        grow(at - from);
+        previous = text.charCodeAt(at - 1);
+        fieldStart = !quoted && previous === 44;
+      }
+      if (match === null) return;
       const char = text.charCodeAt(at);
-      if (!quoted && (char === 10 || char === 13)) {
+      if (!quoted && char !== 34) {
+        // A line break outside quotes ends the record.
         length = 0;
         fieldStart = true;
       } else {
-        if (length === 0) [records, recordLine] = [records + 1, line];
+        grow(1);
         if (quoted) quoted = char !== 34;
         // A quote opens a field only at its start; right after a closing quote it is an escaped one, and the field goes on.
-        else if (char === 34 && (fieldStart || previous === 34)) quoted = true;
-        fieldStart = !quoted && char === 44;
-        if (++length > MAX_RECORD_LENGTH)
-          throw tooLong(file, records === 1 ? `the header (line ${recordLine})` : `record ${records - 1} (from line ${recordLine})`);
+        else quoted = fieldStart || previous === 34;
+        fieldStart = false;
       }
       if (char === 10) line++;
       previous = char;
+      from = at + 1;
     }
   };
 }

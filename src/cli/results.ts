@@ -148,16 +148,22 @@ export class Ledger {
     return index;
   }
 
-  /** Row `index` is handed to the upload: returns its index there. */
+  /** Row `index` is handed to the upload: returns its index there. Only the orders after a row left out are remembered: the others are where they were. */
   send(index: number): number {
     const at = this.sent++;
-    this.rowOfSent.set(at, index);
+    if (at !== index) this.rowOfSent.set(at, index);
     return at;
+  }
+
+  /** Whether an order in flight is not at its row's index (a row before it was left out of the upload). */
+  get shifted(): boolean {
+    return this.rowOfSent.size > 0;
   }
 
   /** The row index of the upload's order `at` (each is asked once, when its outcome comes). */
   rowOf(at: number): number {
-    const index = this.rowOfSent.get(at) ?? at;
+    const index = this.rowOfSent.get(at);
+    if (index === undefined) return at;
     this.rowOfSent.delete(at);
     return index;
   }
