@@ -8,7 +8,8 @@
  *   on first use;
  * - src/functions/index.ts: the `delivery-sdk/functions` entry;
  * - the namespace properties of `DeliveryClient` (src/client.ts, between the markers);
- * - docs/endpoints.md: every method of every namespace with its route, or what it calls.
+ * - docs/endpoints.md: every method of every namespace with its route, or what it calls;
+ * - src/testing/api-routes.ts: every route the SDK sends, which the sandbox must answer.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -219,6 +220,29 @@ ${lines.join('\n')}
 `;
 }
 
+/**
+ * Every route an operation sends, its fixed query left out: an endpoint's, and those a helper
+ * calls. The sandbox's router has a handler for each, which the compiler holds to this list.
+ */
+function renderApiRoutes(rows: readonly OperationDescriptor[]): string {
+  const routes = new Set<string>();
+  for (const row of rows)
+    for (const route of [row.route ?? [], row.calls.filter((called) => called.includes(' /'))].flat()) routes.add(route.replace(/\?.*$/, ''));
+  const lines = [...routes].sort().map((route) => `  '${route}',`);
+  return `${HEADER}
+/**
+ * Every route the SDK sends (\`METHOD /path\`, \`{name}\` where an id goes, no fixed query), from
+ * the declarations of src/functions/: the sandbox's router answers each, and only these.
+ */
+export const API_ROUTES = [
+${lines.join('\n')}
+] as const;
+
+/** A route the SDK sends. */
+export type ApiRoute = (typeof API_ROUTES)[number];
+`;
+}
+
 /** Every file the writers write from `rows`, with its content, unformatted (one Biome run formats them all: format.ts). */
 export function renderFiles(rows: readonly OperationDescriptor[]): Map<string, string> {
   const files = new Map<string, string>();
@@ -239,5 +263,6 @@ export function renderFiles(rows: readonly OperationDescriptor[]): Map<string, s
   });
   files.set(clientFile, client);
   files.set(join(ROOT, 'docs', 'endpoints.md'), renderEndpointsPage(rows));
+  files.set(join(SRC, 'testing', 'api-routes.ts'), renderApiRoutes(rows));
   return files;
 }
