@@ -44,6 +44,15 @@ export class DeclarationError extends Error {
   }
 }
 
+/** How the reader's one program reads the sources (a host of one's own, for sources not on disk, takes the same). */
+export const READ_OPTIONS: ts.CompilerOptions = {
+  strict: true,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  noEmit: true,
+};
+
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const ENDPOINT_SHAPE = 'export const name = endpoint<[args], Result, Options?>({ name, method, route, ... })';
 /** The tags that declare an operation: read here, left out of the copies of its documentation. */
@@ -90,14 +99,8 @@ function summaryOf(doc: string): string {
  * methods of each alphabetically. Throws a {@link DeclarationError} listing every declaration it
  * cannot read: it never leaves one out.
  */
-export function readOperations(places: ReadPlaces, files = declarationFiles(places.functions)): OperationDescriptor[] {
-  const program = ts.createProgram(files, {
-    strict: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    noEmit: true,
-  });
+export function readOperations(places: ReadPlaces, files = declarationFiles(places.functions), host?: ts.CompilerHost): OperationDescriptor[] {
+  const program = ts.createProgram(files, READ_OPTIONS, host);
   const checker = program.getTypeChecker();
   const problems: Problem[] = [];
   const found: Array<Omit<OperationDescriptor, 'reads' | 'idempotent' | 'destructive'> & Partial<OperationDescriptor>> = [];
