@@ -9,10 +9,10 @@ import {
   type OrderInput,
   ValidationError,
 } from '../../src/index.js';
-import { bulkFailure, capture, dropOffAddress, errorBody, HttpResponse, makeClient, ok, type Sent, useMockServer } from '../support/mock-api.js';
+import { bulkFailure, capture, dropOffAddress, errorBody, HttpResponse, makeClient, ok, type Sent, useFakeService } from '../support/fake-service.js';
 import { numberedOrder, sandboxWithAccount } from '../support/sandbox.js';
 
-const server = useMockServer();
+const server = useFakeService();
 
 const order = (i: number): OrderInput => ({ type: DeliveryType.Deliver, dropOffAddress, cod: 100, businessReference: `ref-${i}` });
 const orders = (count: number): OrderInput[] => Array.from({ length: count }, (_, i) => order(i));
