@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { defineConfig } from 'tsup';
@@ -13,7 +14,11 @@ const entry = {
   'testing/index': 'src/testing/index.ts',
   'testing/msw': 'src/testing/msw.ts',
   'telemetry/index': 'src/telemetry/index.ts',
+  'mcp/index': 'src/mcp/index.ts',
 };
+
+/** The version the MCP server tells its clients (src/mcp/server.ts): the package's, written in at build time. */
+const define = { __DELIVERY_SDK_VERSION__: JSON.stringify((JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version) };
 
 /**
  * The commands (`delivery-sdk`, `delivery-sdk-sandbox`): Node only, ESM only (a `bin` is run, never
@@ -68,6 +73,7 @@ export default defineConfig([
     noExternal: ['zod'],
     // Imported only where the dashboard's files were not built (run from the sources): never from dist/.
     external: ['esbuild'],
+    define,
     onSuccess: dashboardAssets,
   },
   {
@@ -88,7 +94,7 @@ export default defineConfig([
     external: ['esbuild'],
     // CommonJS has no `import.meta` (a syntax error there): the one module that reads it, to find the
     // dashboard's files, reads `__dirname` first (src/testing/dashboard/assets.ts).
-    define: { 'import.meta.url': '""' },
+    define: { ...define, 'import.meta.url': '""' },
     onSuccess: portableSourceMaps,
   },
 ]);
