@@ -4,8 +4,10 @@
  * table and writes bench/RESULTS.md and the table of docs/performance.md. `node bench/run.mjs
  * --src` measures a bundle of src/ instead of dist/ (for development, without touching dist/).
  * `--per-call` runs only the per-call benchmark and prints it, writing nothing; `--first-call` the
- * same for section 5's first answered create (`BENCH_COLD_RUNS` processes of each variant, the
- * load average beside). The breakdown of the SDK's per-call time over plain ky is bench/profile.mjs.
+ * same for section 5's first answered create (`BENCH_COLD_RUNS` processes of each variant),
+ * `--bulk` for section 4 (bulk time and streaming memory) and `--redis` for the order tracker on
+ * Redis (on dist/), each with the load average beside. The breakdown of the SDK's per-call time
+ * over plain ky is bench/profile.mjs.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -15,7 +17,7 @@ import { bytesBySource, measureBundle } from './lib/bundle-size.mjs';
 import { runChild, startServer } from './lib/child.mjs';
 import { measureColdStart, measureFirstCall } from './lib/cold-start.mjs';
 import { measureRedisTracker } from './lib/redis-tracker.mjs';
-import { budgetNote, buildRows, firstCallRows, markdownTable, readmeQuote, resultsMarkdown } from './lib/report.mjs';
+import { budgetNote, buildRows, bulkSectionRows, firstCallRows, markdownTable, readmeQuote, resultsMarkdown } from './lib/report.mjs';
 import { rotate } from './lib/stats.mjs';
 import { ensureKy, KY_VERSION, prepareTargets, ROOT } from './lib/targets.mjs';
 import { measureTelemetry } from './lib/telemetry.mjs';
@@ -34,9 +36,11 @@ const COLD_RUNS = Number(process.env['BENCH_COLD_RUNS'] ?? 2 * RUNS + 1);
 const STREAM_COUNT = Number(process.env['BENCH_STREAM'] ?? 100_000);
 
 const started = performance.now();
-const load = loadavg()
-  .map((value) => value.toFixed(2))
-  .join(' / ');
+const loadNow = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' / ');
+const load = loadNow();
 const log = (message) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0)} s] ${message}\n`);
 const notes = [];
 
@@ -219,10 +223,24 @@ if (process.argv.includes('--first-call')) {
   const measured = await firstCall();
   if (measured === undefined) throw new Error(notes.join(' '));
   console.log(markdownTable(firstCallRows(measured)));
-  const after = loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' / ');
-  console.log(`\n${COLD_RUNS} processes of each variant; load average ${load} at the start, ${after} at the end.`);
+  console.log(`\n${COLD_RUNS} processes of each variant; load average ${load} at the start, ${loadNow()} at the end.`);
+  process.exit(0);
+}
+
+if (process.argv.includes('--bulk')) {
+  const bulk = await bulkRuns();
+  const stream = await streamRuns();
+  console.log(markdownTable(bulkSectionRows({ bulk, stream })));
+  if (notes.length > 0) console.log(notes.map((note) => `- ${note}`).join('\n'));
+  console.log(`\n${RUNS} processes of each figure; load average ${load} at the start, ${loadNow()} at the end.`);
+  process.exit(0);
+}
+
+if (process.argv.includes('--redis')) {
+  const { markdown, notes: redisNotes } = await measureRedisTracker({ log });
+  console.log(markdown);
+  if (redisNotes.length > 0) console.log(redisNotes.map((note) => `- ${note}`).join('\n'));
+  console.log(`\nLoad average ${load} at the start, ${loadNow()} at the end.`);
   process.exit(0);
 }
 
