@@ -32,7 +32,7 @@ const client = new DeliveryClient({ baseUrl: 'http://127.0.0.1:9/v2', apiKey: AP
 const kyClient = ky.create({ fetch: instantFetch });
 const url = 'http://127.0.0.1:9/v2/deliveries?apiVersion=1';
 
-/** The SDK's body reader (src/core/body.ts, readTextWithin): a reader, a byte count, one decode at the end. */
+/** The SDK's body reader (src/internal/body.ts, readTextWithin): a reader, a byte count, one decode at the end. */
 const utf8 = new TextDecoder();
 async function readLikeTheSdk(response, maxBytes) {
   const reader = response.body.getReader();
