@@ -97,6 +97,18 @@ export function checkOne(order: unknown, validation: Validation): CheckedOne | P
 }
 
 /**
+ * The order at `key` of `holder` (an array's index, an iterator result's `value`), checked as
+ * {@link checkOne} checks it; refused when reading it throws (a getter), and the others go.
+ */
+function checkAt(holder: object, key: number | 'value', validation: Validation): CheckedOne | Promise<CheckedOne> {
+  try {
+    return checkOne((holder as Record<number | 'value', unknown>)[key], validation);
+  } catch (error) {
+    return refused(error);
+  }
+}
+
+/**
  * What an upload keeps of an order once checked and written: the `businessReference` its answer
  * names it by (`undefined` without one). Not the snapshot: 10,000 of those held until the last
  * chunk is answered weigh tens of megabytes, which the garbage collector then walks again and again.
@@ -131,12 +143,7 @@ export async function checkArray(orders: readonly unknown[], validation: Validat
   const references = new ReferenceBook();
   let invalid = 0;
   for (let index = 0; index < orders.length; index++) {
-    let checked: CheckedOne | Promise<CheckedOne>;
-    try {
-      checked = checkOne(orders[index], validation);
-    } catch (error) {
-      checked = refused(error);
-    }
+    let checked = checkAt(orders, index, validation);
     if (checked instanceof Promise) checked = await checked;
     const repeated = checked.ok ? references.repeated(checked.order, index) : undefined;
     if (!checked.ok) {
@@ -207,15 +214,9 @@ export function chunksOf(source: Source, chunkSize: number, validation: Validati
     }
     return undefined;
   };
-  /** Checks the order `read` gives and places it in `chunk`; a promise only while the schemas load. */
-  const take = (read: () => unknown, chunk: Filling, references: ReferenceBook | undefined): undefined | Promise<void> => {
-    let checked: CheckedOne | Promise<CheckedOne>;
-    try {
-      checked = checkOne(read(), validation);
-    } catch (error) {
-      // An array whose element is a getter that throws: that order is refused, the others go.
-      checked = refused(error);
-    }
+  /** Checks the order at `key` of `holder` and places it in `chunk`; a promise only while the schemas load. */
+  const take = (holder: object, key: number | 'value', chunk: Filling, references: ReferenceBook | undefined): undefined | Promise<void> => {
+    const checked = checkAt(holder, key, validation);
     if (checked instanceof Promise) return checked.then((ready) => place(ready, chunk, references));
     return place(checked, chunk, references);
   };
@@ -235,7 +236,7 @@ export function chunksOf(source: Source, chunkSize: number, validation: Validati
         const end = Math.min(index + chunkSize, source.orders.length);
         const { orders } = source;
         while (index < end) {
-          const loading = take(() => orders[index], chunk, references);
+          const loading = take(orders, index, chunk, references);
           if (loading !== undefined) await loading;
         }
       } else {
@@ -243,7 +244,7 @@ export function chunksOf(source: Source, chunkSize: number, validation: Validati
           // A sync iterator's values are never awaited: a thenable among them is refused, not run.
           const next = source.kind === 'sync' ? (iterator as Iterator<unknown>).next() : await (iterator as AsyncIterator<unknown>).next();
           if (next.done === true) break;
-          const loading = take(() => next.value, chunk, references);
+          const loading = take(next, 'value', chunk, references);
           if (loading !== undefined) await loading;
         }
       }
