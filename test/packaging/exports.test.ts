@@ -140,7 +140,7 @@ const PUBLIC_EXPORTS: Readonly<Record<string, readonly string[]>> = {
     'verifyWebhookHeaders',
   ],
   'delivery-sdk/webhooks/node': ['DEFAULT_WEBHOOK_BODY_TIMEOUT_MS', 'createNodeWebhookHandler'],
-  'delivery-sdk/webhooks/redis': ['DEFAULT_READY_TIMEOUT_MS', 'DEFAULT_TRACKER_TTL_SECONDS', 'TrackerStoreError', 'createRedisTrackerStore'],
+  'delivery-sdk/webhooks/redis': ['DEFAULT_MAX_EVENTS_PER_SCRIPT', 'DEFAULT_READY_TIMEOUT_MS', 'DEFAULT_TRACKER_TTL_SECONDS', 'TrackerStoreError', 'createRedisTrackerStore'],
   'delivery-sdk/testing': ['FAULT_KINDS', 'SANDBOX_COUNTRY_IDS', 'SANDBOX_STREET_CODES', 'SANDBOX_UPLOAD_HOST', 'SCENARIOS', 'SandboxError', 'createSandbox'],
   'delivery-sdk/testing/msw': ['sandboxHandlers'],
   'delivery-sdk/opentelemetry': ['openTelemetry'],
