@@ -78,11 +78,13 @@ export class ReferenceBook {
         return { path: [index, field], message: `the same as [${first}].${field} (${shown(order[field])}): each order of one call needs its own` };
     }
     // Remembered only once the order goes: a refused order holds no reference another would repeat.
-    // As a string of its own: a cell a CSV parser cut out of its text would keep the whole text alive.
-    REFERENCES.forEach((field, at) => {
-      const value = order[field];
-      if (typeof value === 'string' && value !== '') this.#seen[at]?.set(` ${value}`.slice(1), index);
-    });
+    for (let at = 0; at < REFERENCES.length; at++) {
+      const value = order[REFERENCES[at] as (typeof REFERENCES)[number]];
+      if (typeof value !== 'string' || value === '') continue;
+      // A uniqueBusinessReference is kept for the whole upload, as a string of its own: a cell a CSV
+      // parser cut out of its text would keep the whole text alive. A businessReference goes with its chunk.
+      this.#seen[at]?.set(at === 0 ? value : ` ${value}`.slice(1), index);
+    }
     return undefined;
   }
 }
