@@ -77,22 +77,28 @@ export const DEFAULT_MAX_EVENTS_PER_SCRIPT = 100;
 
 /**
  * Events, each atomically, in order: KEYS one order per event; ARGV ttl, then per event its id,
- * timeStamp, sortKey and body. Answers three values per event: 1 if a repeat, 0 if not, -1 if
+ * timeStamp and member (`<sortKey> <body>`). Answers three values per event: 1 if a repeat, 0 if not, -1 if
  * Redis refused it; the previous latest member or '' (the refusal's text for -1); the order's
  * version: how many events it holds. A key that is not a sorted set is refused at its first read,
- * before anything is written to it, and the other events are recorded.
+ * before anything is written to it, and the other events are recorded. An order's first event
+ * (no key yet) takes three commands instead of five.
  */
 const RECORD = `
 local answers = {}
 for i, key in ipairs(KEYS) do
-  local at, latest, duplicate, version = 4 * i - 2, redis.pcall('ZRANGE', key, -1, -1), -1, 0
+  local at, latest, duplicate, version = 3 * i - 1, redis.pcall('ZRANGE', key, -1, -1), -1, 0
   if latest.err then
     latest = latest.err
+  elseif latest[1] == nil then
+    -- A new order: nothing to look up, both members in one command, its version 1.
+    redis.call('ZADD', key, '-inf', '=' .. ARGV[at], ARGV[at + 1], ARGV[at + 2])
+    redis.call('EXPIRE', key, ARGV[1])
+    latest, duplicate, version = '', 0, 1
   else
-    latest = latest[1] or ''
+    latest = latest[1]
     duplicate = redis.call('ZADD', key, 'NX', '-inf', '=' .. ARGV[at]) == 0 and 1 or 0
     if duplicate == 0 then
-      redis.call('ZADD', key, ARGV[at + 1], ARGV[at + 2] .. ' ' .. ARGV[at + 3])
+      redis.call('ZADD', key, ARGV[at + 1], ARGV[at + 2])
     end
     redis.call('EXPIRE', key, ARGV[1])
     version = redis.call('ZCARD', key) / 2
@@ -183,7 +189,7 @@ function recorder(run: ScriptRunner, keyPrefix: string, ttl: string, limit: numb
     const args = [ttl];
     for (const { event } of batch) {
       keys.push(keyPrefix + event.trackingNumber);
-      args.push(event.id, String(event.timeStamp), event.sortKey, event.body);
+      args.push(event.id, String(event.timeStamp), `${event.sortKey} ${event.body}`);
     }
     let reply: unknown;
     try {
