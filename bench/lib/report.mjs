@@ -6,7 +6,7 @@
  * and `openai`. The budgets are bench/lib/budgets.mjs.
  */
 import { cpus, totalmem } from 'node:os';
-import { BUDGETS, KB } from './budgets.mjs';
+import { BUDGETS, FORBIDDEN_SOURCES, KB } from './budgets.mjs';
 import { spread, verdictOf } from './stats.mjs';
 
 const us = (ms) => `${Math.round(ms * 1000).toLocaleString('en-US')} µs`;
@@ -245,7 +245,7 @@ export function buildRows(results) {
   const forbidden = Object.values(bundles).flatMap((bundle) => bundle?.forbiddenInputs ?? []);
   rows.push([
     '3',
-    'msw or `testing` code in any chunk of those pages',
+    `Code of ${FORBIDDEN_SOURCES.map(({ name }) => name).join(', ')} in any chunk of those pages`,
     forbidden.length === 0 ? 'none' : forbidden.join(', '),
     '',
     '',
