@@ -111,10 +111,10 @@ async function validationRuns() {
 async function bundles() {
   const measured = {};
   for (const [kind, path] of [
-    ['main', targets.main],
-    ['cities', targets.main],
-    ['functions', targets.functions],
-    ['webhooks', targets.webhooks],
+    ['main', targets.pages.main],
+    ['cities', targets.pages.main],
+    ['functions', targets.pages.functions],
+    ['webhooks', targets.pages.webhooks],
     ['ky', kyPath],
   ]) {
     if (path === undefined) continue;

@@ -1,0 +1,105 @@
+// The Node build (dist/node/, scripts/node-build.mjs): what `import` gives in Node, Deno and Bun
+// through package.json's `node` condition. The same code as the ESM build in fewer files: a fresh
+// process that creates one order loads three files of the SDK (and ky), where the ESM build loads 34.
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAGE_ORDER } from '../../bench/lib/bundle-size.mjs';
+import { FIRST_CALL } from '../../scripts/node-build.mjs';
+import { assertBuilt, packageEntries, ROOT } from './packed-package.js';
+
+const PAGE_RUN = fileURLToPath(new URL('../../bench/lib/page-run.mjs', import.meta.url));
+const NODE_BUILD = join(ROOT, 'dist/node');
+const main = packageEntries().find((entry) => entry.subpath === '.');
+
+/** The original sources of a file of the Node build, relative to the repository, from its source map. */
+const sourcesOf = (file: string): string[] =>
+  (JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] }).sources.map((source) =>
+    resolve(dirname(file), source).slice(ROOT.length).replaceAll('\\', '/'),
+  );
+
+let dir: string;
+/** The Node build's files a fresh process loaded until its first create had answered, in load order. */
+let loaded: string[];
+let requests: string[];
+
+beforeAll(async () => {
+  assertBuilt();
+  mkdirSync(join(ROOT, 'test/.tmp'), { recursive: true });
+  dir = mkdtempSync(join(ROOT, 'test/.tmp/node-build-'));
+  // A process that imports the main entry's Node build, builds a client and creates one order (answered in process).
+  const script = join(dir, 'first-create.mjs');
+  writeFileSync(
+    script,
+    `import { DeliveryClient } from ${JSON.stringify(join(ROOT, main?.node ?? ''))};
+     const client = new DeliveryClient({ baseUrl: 'https://api.example.com/v2', apiKey: 'key' });
+     export const created = client.deliveries.create(${JSON.stringify(PAGE_ORDER)});`,
+  );
+  const input = JSON.stringify({ entry: script, outdir: NODE_BUILD, call: 'created' });
+  const run = await new Promise<{ loaded: string[]; requests: string[] }>((done, fail) => {
+    execFile(process.execPath, [PAGE_RUN, input], { encoding: 'utf8', timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error) fail(new Error(`the first create did not answer: ${stderr.trim() || error.message}`));
+      else done(JSON.parse(stdout) as { loaded: string[]; requests: string[] });
+    });
+  });
+  ({ loaded, requests } = run);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the Node build, in a fresh process that creates one order', () => {
+  it('is what the main entry gives under the node condition, beside the files of the ESM build', () => {
+    expect(main?.node).toBe(`dist/node/${main?.esm.replace(/^dist\//, '')}`);
+  });
+
+  it('answers the create', () => {
+    expect(requests).toEqual(['POST /v2/deliveries']);
+  });
+
+  it('loads three files of the SDK: the entry, its code with the create’s, and the code that sends (ky beside it)', () => {
+    expect(loaded.map((file) => basename(file).replace(/-[\w-]{8}\.js$/, '-<hash>.js'))).toEqual(['index.js', 'sdk-<hash>.js', 'send-<hash>.js']);
+  });
+
+  it('carries the first create’s own code in the file that loads with the entry, and the transport in the one that loads with the first request', () => {
+    const [, withEntry = '', withRequest = ''] = loaded;
+    expect(sourcesOf(withEntry)).toEqual(expect.arrayContaining([...FIRST_CALL.sdk, 'src/client.ts']));
+    expect(sourcesOf(withRequest)).toEqual(expect.arrayContaining([...FIRST_CALL.send]));
+  });
+
+  it('leaves the schemas (zod), the error mapping and the other operations to their first use, as the ESM build does', () => {
+    const early = loaded.flatMap(sourcesOf);
+    expect(
+      early.filter((source) =>
+        /node_modules\/zod\/|src\/schemas\/(?:order|on-demand)\.ts|src\/core\/error-mapping\.ts|functions\/deliveries\/bulk\//.test(source),
+      ),
+    ).toEqual([]);
+  });
+});
+
+/** A built file and every file it imports statically (`import … from './x.js'`, `import './x.js'`, `export … from`), and the packages they import. */
+function loadedAtOnce(file: string, files = new Set<string>(), packages = new Set<string>()): { files: Set<string>; packages: Set<string> } {
+  if (files.has(file)) return { files, packages };
+  files.add(file);
+  for (const [, specifier = ''] of readFileSync(file, 'utf8').matchAll(/^(?:import|export)\b[^;'"]*?['"]([^'"]+)['"]/gm)) {
+    if (specifier.startsWith('.')) loadedAtOnce(resolve(dirname(file), specifier), files, packages);
+    else packages.add(specifier);
+  }
+  return { files, packages };
+}
+
+describe('each entry of the Node build, imported', () => {
+  it.each(packageEntries().map((entry) => [entry.specifier, entry] as const))(
+    '%s loads neither ky nor the code that sends before its first request',
+    (_, entry) => {
+      const { files, packages } = loadedAtOnce(join(ROOT, entry.node));
+      expect([...packages].filter((name) => name === 'ky')).toEqual([]);
+      expect([...files].filter((file) => /[\\/]send-[\w-]{8}\.js$/.test(file))).toEqual([]);
+    },
+  );
+
+  it('the check itself finds ky in the file that sends', () => {
+    const send = readdirSync(NODE_BUILD).find((file) => /^send-[\w-]{8}\.js$/.test(file)) ?? '';
+    expect([...loadedAtOnce(join(NODE_BUILD, send)).packages]).toContain('ky');
+  });
+});
