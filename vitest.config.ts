@@ -22,7 +22,7 @@ const SOURCE_ALIASES = Object.entries(compilerOptions.paths).map(([name, [file]]
  * Test files that mock modules or reset the module registry to load the SDK afresh: each runs in a
  * process of its own. Every other file shares its worker's modules with the files before it.
  */
-export const FRESH_MODULES = ['test/bench/lazy-schemas.test.ts', 'test/operations/call-path.test.ts', 'test/resources/on-demand.test.ts'];
+export const FRESH_MODULES = ['test/bench/lazy-schemas.test.ts', 'test/operations/call-path.test.ts', 'test/namespaces/on-demand.test.ts'];
 
 // `vitest run --mode full` (npm run test:full): the heavy runs at full size (test/support/sizes.ts).
 export default defineConfig(({ mode }) => ({

@@ -42,11 +42,11 @@ async function internals() {
   const src = (path) => JSON.stringify(join(ROOT, 'src', path));
   await build({
     stdin: {
-      contents: `export { snapshotOf } from ${src('core/input.ts')};
+      contents: `export { snapshotOf } from ${src('internal/input.ts')};
         export { isHttpUrl } from ${src('schemas/predicates.ts')};
-        export { decodeBody, readTextWithin } from ${src('core/body.ts')};
-        export { AttemptClock } from ${src('core/deadline.ts')};
-        export { secretsOf } from ${src('core/redaction.ts')};`,
+        export { decodeBody, readTextWithin } from ${src('internal/body.ts')};
+        export { AttemptClock } from ${src('internal/attempt-clock.ts')};
+        export { secretsOf } from ${src('internal/redaction.ts')};`,
       resolveDir: ROOT,
       loader: 'ts',
     },

@@ -29,7 +29,7 @@ import { rollup } from 'rollup';
  */
 export const FIRST_CALL = {
   sdk: ['src/functions/deliveries/create.ts'],
-  send: ['src/core/call.ts'],
+  send: ['src/internal/attempts.ts'],
 };
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));

@@ -38,7 +38,7 @@ export {
 } from './catalogue/index.js';
 export { DeliveryClient, type RawRequest } from './client.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
-export type { HttpMethod, QueryValue } from './core/endpoint.js';
+export type { HttpMethod, QueryValue } from './core/http.js';
 export type { Logger, LogLevel } from './core/logger.js';
 export type { ClientHooks, DeliveryClientOptions, RequestOptions } from './core/options.js';
 export type {
@@ -146,14 +146,24 @@ export type { PickupLocationRecord } from './functions/pickup-locations/location
 export type { Pickup, PickupDatesQuery, PickupList, PickupListQuery } from './functions/pickups/requests.js';
 export type { Amount, PriceQuote } from './functions/pricing/calculator.js';
 export type { BusinessAdmin, VerificationResult } from './functions/users/registration.js';
-export { BusinessesResource } from './resources/businesses.js';
-export { DeliveriesResource } from './resources/deliveries.js';
-export { FulfillmentResource } from './resources/fulfillment.js';
-export { LookupResource } from './resources/lookup.js';
-export { PickupLocationsResource } from './resources/pickup-locations.js';
-export { PickupsResource } from './resources/pickups.js';
-export { PricingResource } from './resources/pricing.js';
-export { UsersResource } from './resources/users.js';
+export { BusinessesNamespace } from './namespaces/businesses.js';
+export { DeliveriesNamespace } from './namespaces/deliveries.js';
+export { FulfillmentNamespace } from './namespaces/fulfillment.js';
+export { LookupNamespace } from './namespaces/lookup.js';
+export { PickupLocationsNamespace } from './namespaces/pickup-locations.js';
+export { PickupsNamespace } from './namespaces/pickups.js';
+export { PricingNamespace } from './namespaces/pricing.js';
+export {
+  BusinessesResource,
+  DeliveriesResource,
+  FulfillmentResource,
+  LookupResource,
+  PickupLocationsResource,
+  PickupsResource,
+  PricingResource,
+  UsersResource,
+} from './namespaces/released-names.js';
+export { UsersNamespace } from './namespaces/users.js';
 export {
   type Address,
   type AddressByDistrictName,

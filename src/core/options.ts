@@ -1,6 +1,6 @@
 import type { Hooks } from 'ky';
+import { ErrorCode } from '../errors/codes.js';
 import type { Logger, LogLevel } from './logger.js';
-import type { ValidateSetting } from './skip-rules.js';
 import type { DeliveryTelemetry } from './telemetry.js';
 
 /** Observation points for metrics and tracing. Hooks see no secrets: header values off the allow-list are `[redacted]`. */
@@ -125,3 +125,32 @@ export interface RequestOptions extends CallOptions {
    */
   validate?: ValidateSetting | undefined;
 }
+
+/** The errorCodes of the rules the SDK checks before sending: the only ones `skip` can name. */
+export const CLIENT_RULE_CODES = [
+  ErrorCode.DeliveryImagesRequired,
+  ErrorCode.InvalidDeliveryImageUrl,
+  ErrorCode.CrpRefundCodOnly,
+  ErrorCode.CodRequired,
+  ErrorCode.CodLimitExceeded,
+  ErrorCode.RefundCodLimitExceeded,
+  ErrorCode.AddressLocationRequired,
+] as const;
+
+/** An errorCode of a rule the SDK checks before sending (2150, 2151, 3005 to 3009). */
+export type ClientRuleCode = (typeof CLIENT_RULE_CODES)[number];
+
+/** How inputs are checked: every rule, or every rule but those in `skip`. */
+export interface ValidateOptions {
+  /**
+   * Client-side rules not to check, by errorCode, e.g. `[ErrorCode.DeliveryImagesRequired]`.
+   * The service still applies its own rules, and its refusal still maps to the coded class.
+   */
+  readonly skip?: readonly ClientRuleCode[] | undefined;
+}
+
+/**
+ * The `validate` option of the client and of a call: `true` (the default) checks every rule,
+ * `false` none, and `{ skip }` every rule but the ones named.
+ */
+export type ValidateSetting = boolean | ValidateOptions;

@@ -9,11 +9,10 @@
  * numbers and state codes. Never a key, a header value, a body, a full URL or a message (messages
  * can quote an input: a name, a phone, an address).
  */
-import { ConfigurationError, type DeliveryError } from '../errors/base.js';
-import type { WithResponse } from './api-promise.js';
+import type { DeliveryError } from '../errors/base.js';
 
 /**
- * What is called: an operation's declaration (core/operation.ts), or as much of one as
+ * What is called: an operation's declaration (functions/endpoint.ts), or as much of one as
  * `client.request` and a bulk upload's chunks have.
  */
 export interface TelemetryOperation {
@@ -99,42 +98,4 @@ export interface DeliveryTelemetry {
   bulk(operation: string, baseUrl: string): BulkTelemetry;
   /** A webhook request arrives, with its headers (for a trace context its sender propagated). */
   webhook(method: string, headers: Headers): WebhookTelemetry;
-}
-
-/**
- * `telemetry` made unable to change a call: what one of its methods throws is dropped (the method
- * then gives `undefined`, which the SDK reads as "nothing to record"), and an object a method
- * returns (a call's, an attempt's, a chunk's) is guarded the same way. A throw after an order was
- * created must not fail, or retry, the create that made it.
- */
-export function guarded<T extends object>(telemetry: T): T {
-  if (typeof telemetry !== 'object' || telemetry === null) throw new ConfigurationError('telemetry: expected an object such as openTelemetry() makes');
-  return new Proxy(telemetry, {
-    get(target, key) {
-      const member: unknown = Reflect.get(target, key);
-      if (typeof member !== 'function') return member;
-      return (...args: unknown[]) => {
-        try {
-          const made: unknown = member.apply(target, args);
-          return typeof made === 'object' && made !== null ? guarded(made) : made;
-        } catch {
-          return undefined;
-        }
-      };
-    },
-  });
-}
-
-/** `sent`, told to `telemetry` as it settles: the call's result, or the error it rejects with. */
-export function observed<T>(telemetry: CallTelemetry, sent: Promise<WithResponse<T>>): Promise<WithResponse<T>> {
-  return sent.then(
-    (answer) => {
-      telemetry.end({ result: answer.data });
-      return answer;
-    },
-    (error: DeliveryError) => {
-      telemetry.end({ error });
-      throw error;
-    },
-  );
 }

@@ -1,5 +1,5 @@
 // What createBulk reports, kept beside the errors: BulkCreationError carries it, and an error
-// module never imports from resources (imports point down).
+// module never imports from namespaces (imports point down).
 import type { DeliveryError } from './base.js';
 
 /**

@@ -1,8 +1,8 @@
 /** Reading answers into records, leniently: what every namespace's answers share. */
 
-import { asRecord, idString, isRecord } from '../core/guards.js';
-import type { AnswerContext } from '../core/operation.js';
 import { ResponseShapeError } from '../errors/index.js';
+import { asRecord, idString, isRecord } from '../internal/guards.js';
+import type { AnswerContext } from './endpoint.js';
 
 /** Which request and status an answer came from. */
 type Answered = Pick<AnswerContext, 'status' | 'request'>;

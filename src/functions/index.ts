@@ -9,8 +9,6 @@
  */
 
 export { EDITABLE_STATES, MAX_AIRWAY_BILLS } from '../catalogue/limits.js';
-export { DeliveryCore } from '../core/delivery-core.js';
-export type { Operation } from '../core/operation.js';
 export { type Business, createBusiness, type PickupLocation, updatePickupLocations } from './businesses/setup.js';
 export {
   type AirwayBillFile,
@@ -53,6 +51,8 @@ export {
 } from './deliveries/reads.js';
 export type { CreatedDelivery, DeliveryAddressRecord, DeliveryRecord, NamedPlace, ReceiverRecord, TimelineStep } from './deliveries/records.js';
 export { type DeliveryTracking, type TrackingEvent, trackDelivery, type WaitForStateOptions, waitForDeliveryState } from './deliveries/tracking.js';
+export { DeliveryCore } from './delivery-core.js';
+export type { Operation } from './endpoint.js';
 export {
   type BulkyCreatedOrder,
   type CreateReturnOptions,

@@ -1,11 +1,12 @@
 /** Bodies of the registration and business endpoints. */
 import * as z from 'zod/mini';
-import type { CheckResult } from '../core/input.js';
-import { onWire } from '../core/input.js';
+import { isFilled, isRecord } from '../internal/guards.js';
+import type { CheckResult } from '../internal/input.js';
+import { onWire } from '../internal/input.js';
 import { filledText, object, phoneText, rule, secretText } from './fields.js';
 import { checkWith, unwrap } from './issues.js';
 import { lazy } from './lazy.js';
-import { isEmailAddress, isFilled, isRecord } from './predicates.js';
+import { isEmailAddress } from './predicates.js';
 
 /** `POST /users/business/admin`: registers the business admin. */
 export interface RegisterBusinessAdminInput {

@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
-import type { CheckResult } from '../core/input.js';
-import { onWire } from '../core/input.js';
 import { ErrorCode } from '../errors/codes.js';
+import { isFilled, isRecord } from '../internal/guards.js';
+import type { CheckResult } from '../internal/input.js';
+import { onWire } from '../internal/input.js';
 import { crossField, filledText, object, optional, rule } from './fields.js';
 import { checkWith, unwrap } from './issues.js';
 import { lazy } from './lazy.js';
-import { isFilled, isRecord } from './predicates.js';
 
 /**
  * Fields every address format shares besides its location. `null` means "not given", as for

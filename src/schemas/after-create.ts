@@ -3,8 +3,9 @@
  * fee quotes. The rules are the order's own (cod limits, address rules, phone), reused.
  */
 import * as z from 'zod/mini';
-import type { CheckResult } from '../core/input.js';
 import { ErrorCode } from '../errors/codes.js';
+import { isRecord, shown } from '../internal/guards.js';
+import type { CheckResult } from '../internal/input.js';
 import { type OrderAddress, orderAddressSchema, type PickupLocationEntry, pickupLocationShape } from './address.js';
 import { changeShape, codedRule, contactPhone, filledText, object, optional, rule } from './fields.js';
 import { checkWith, rejected } from './issues.js';
@@ -22,7 +23,6 @@ import {
   specsSchema,
 } from './order-parts.js';
 import { isPickupDate, PICKUP_TIME_SLOTS, type PickupDate, type PickupTimeSlot } from './pickup-date.js';
-import { isRecord, shown } from './predicates.js';
 
 /**
  * What `deliveries.update` may change (the fields the integrations send). A field left out is kept;

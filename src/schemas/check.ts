@@ -3,10 +3,10 @@
  * makes. Each has a full verdict from the schemas, which load on first need through one
  * `import('./on-demand.js')` (a chunk of its own in a browser bundle: a page that only sends valid
  * orders never loads zod); orders also have a plain verdict (order-fast.ts) that needs none.
- * core/input.ts runs them.
+ * internal/input.ts runs them.
  */
-import type { CheckResult, InputCheck } from '../core/input.js';
-import { onFirstUse } from '../core/on-first-use.js';
+import type { CheckResult, InputCheck } from '../internal/input.js';
+import { onFirstUse } from '../internal/on-first-use.js';
 import { type OrderFamily, orderTypesOf, sendsAsWritten } from './order-fast.js';
 
 /** The schema modules, as `import('./on-demand.js')` gives them. */

@@ -4,7 +4,8 @@
  */
 import * as z from 'zod/mini';
 import type { ErrorCode } from '../errors/codes.js';
-import { asciiDigits, canonicalPhone, isFilled, isHttpUrl, isPhoneNumber, isRecord, PHONE_RULE } from './predicates.js';
+import { isFilled, isRecord } from '../internal/guards.js';
+import { asciiDigits, canonicalPhone, isHttpUrl, isPhoneNumber, PHONE_RULE } from './predicates.js';
 
 /** Reports one issue from a cross-field rule; `path` is relative to the object the rule is on. */
 type Report = (path: ReadonlyArray<string | number>, message: string, errorCode?: ErrorCode) => void;

@@ -1,7 +1,7 @@
-import { snapshotOf } from '../core/input.js';
 import { ValidationError, type ValidationIssue } from '../errors/base.js';
+import { isRecord } from '../internal/guards.js';
+import { snapshotOf } from '../internal/input.js';
 import type { FulfillmentItem } from './order-parts.js';
-import { isRecord } from './predicates.js';
 
 /** A list of items read once, as JSON; a ValidationError naming `name` for anything but `{ sku, quantity }` lines. */
 function itemsOf(items: unknown, name: string): FulfillmentItem[] {

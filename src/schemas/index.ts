@@ -1,8 +1,8 @@
 // The public face of the order model: plain TypeScript types (the validators are the entry
 // src/validation.ts). The zod schemas stay internal, so no zod type reaches a user's declarations.
 
-export type { CheckResult } from '../core/input.js';
-export { CLIENT_RULE_CODES, type ClientRuleCode, type ValidateOptions, type ValidateSetting } from '../core/skip-rules.js';
+export { CLIENT_RULE_CODES, type ClientRuleCode, type ValidateOptions, type ValidateSetting } from '../core/options.js';
+export type { CheckResult } from '../internal/input.js';
 export type {
   BasicBusinessInput,
   ConfirmEmailInput,

@@ -1,10 +1,10 @@
 import type * as z from 'zod/mini';
-import type { CheckResult } from '../core/input.js';
-import { NONE } from '../core/skip-rules.js';
 import { type DeliveryError, formatPath, issueSummary, ValidationError, type ValidationIssue } from '../errors/base.js';
 import { createCodedError } from '../errors/coded.js';
 import { isKnownErrorCode } from '../errors/codes.js';
-import { isRecord, shown } from './predicates.js';
+import { isRecord, shown } from '../internal/guards.js';
+import type { CheckResult } from '../internal/input.js';
+import { NONE } from '../internal/skip-rules.js';
 
 const EXPECTED: Readonly<Record<string, string>> = {
   string: 'a string',

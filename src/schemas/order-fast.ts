@@ -12,7 +12,8 @@
  * that this file and the schemas agree: keep them in step.
  */
 import { ErrorCode } from '../errors/codes.js';
-import { COD_LIMIT, isCanonicalPhone, isFilled, isHeaderName, isHttpUrl, isSafeHeaderValue } from './predicates.js';
+import { isFilled, isHeaderName, isSafeHeaderValue } from '../internal/guards.js';
+import { COD_LIMIT, isCanonicalPhone, isHttpUrl } from './predicates.js';
 
 type Fields = Record<string, unknown>;
 

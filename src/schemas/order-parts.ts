@@ -1,9 +1,10 @@
 /** The parts of an order body other than its addresses, with their schemas. */
 import * as z from 'zod/mini';
 import { ErrorCode } from '../errors/codes.js';
+import { isFilled, isHeaderName, isRecord, isSafeHeaderValue, shown } from '../internal/guards.js';
 import { codedRule, contactPhone, crossField, dropUndefined, httpUrl, object, openObject, optional, rule } from './fields.js';
 import { MAX_LISTED_ISSUES, unlistedIssue } from './issues.js';
-import { COD_LIMIT, isFilled, isHeaderName, isRecord, isSafeHeaderValue, shown } from './predicates.js';
+import { COD_LIMIT } from './predicates.js';
 
 /**
  * `specs.packageType`: the kind of package. The service's own integrations send `Parcel`,

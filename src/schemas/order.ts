@@ -1,10 +1,11 @@
 import * as z from 'zod/mini';
 import type { DeliveryType, FulfillmentType } from '../catalogue/order-types.js';
-import type { CheckResult } from '../core/input.js';
-import { onWire } from '../core/input.js';
-import { NONE } from '../core/skip-rules.js';
 import { issuesAt, ValidationError, type ValidationIssue } from '../errors/base.js';
 import { ErrorCode } from '../errors/codes.js';
+import { isRecord, shown } from '../internal/guards.js';
+import type { CheckResult } from '../internal/input.js';
+import { onWire } from '../internal/input.js';
+import { NONE } from '../internal/skip-rules.js';
 import { type MarketplacePickupAddress, type OrderAddress, orderAddressSchema, pickupAddressSchema } from './address.js';
 import { crossField, filledText, object, optional } from './fields.js';
 import { checkReturnItemsSubset } from './fulfillment-return.js';
@@ -31,7 +32,7 @@ import {
   webhookHeadersSchema,
   webhookUrlSchema,
 } from './order-parts.js';
-import { isRecord, receiverPhoneOf, shown } from './predicates.js';
+import { receiverPhoneOf } from './predicates.js';
 
 /** The fields every order type may carry. */
 export interface OrderFields {

@@ -1,12 +1,11 @@
 /**
- * Plain checks shared by the schemas. None uses a regular expression that can backtrack:
- * validation runs on every request, on input we do not control.
+ * The formats the schemas check without zod (URLs, e-mail addresses, phones) and the COD limit.
+ * The guards every module shares (`isRecord`, `shown`, ...) are internal/guards.ts's. None uses a
+ * regular expression that can backtrack: validation runs on every request, on input we do not
+ * control.
  */
 
-// Shared with the transport, which may not import the schemas: their home is core/guards.ts.
-import { isFilled, isRecord } from '../core/guards.js';
-
-export { isFilled, isHeaderName, isRecord, isSafeHeaderValue, shown } from '../core/guards.js';
+import { isFilled, isRecord } from '../internal/guards.js';
 
 /** The most `cod` may be, collected or refunded: 30000 EGP (3007, 3008). */
 export const COD_LIMIT = 30_000;

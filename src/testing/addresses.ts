@@ -1,4 +1,4 @@
-import { isFilled } from '../schemas/predicates.js';
+import { isFilled } from '../internal/guards.js';
 import { SANDBOX_STREET_CODES, type SeedCity, type SeedDistrict, type SeedZone, seedData } from './seed.js';
 import { codedRefusal, invalid, isRecord } from './wire.js';
 

@@ -1,4 +1,4 @@
-import { constantTimeEqual } from '../core/guards.js';
+import { constantTimeEqual } from '../internal/guards.js';
 import { SandboxError } from './errors.js';
 import type { FaultOptions, FaultRule, InjectedFault } from './faults.js';
 import type { ScenarioName } from './flows.js';

@@ -1,6 +1,6 @@
 // The merchants of a sandbox: each an API key with its own account (store.ts), made ready in one
 // call by `createMerchant`, and the account webhook each may have.
-import { isHeaderName } from '../schemas/predicates.js';
+import { isHeaderName } from '../internal/guards.js';
 import { checkPickupLocation } from './addresses.js';
 import { SandboxError } from './errors.js';
 import { isLinkLocalHostname, webhookTargetRefusal } from './network.js';

@@ -1,4 +1,5 @@
-import { asciiDigits, isFilled, isHeaderName, shown } from '../schemas/predicates.js';
+import { isFilled, isHeaderName, shown } from '../internal/guards.js';
+import { asciiDigits } from '../schemas/predicates.js';
 import { checkOrderAddress } from './addresses.js';
 import type { BusinessRecord, FlowKind, FulfillmentItem, OrderRecord } from './store.js';
 import { codedRefusal, invalid, isRecord, wrongType } from './wire.js';

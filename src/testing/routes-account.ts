@@ -1,4 +1,5 @@
-import { asciiDigits, isFilled } from '../schemas/predicates.js';
+import { isFilled } from '../internal/guards.js';
+import { asciiDigits } from '../schemas/predicates.js';
 import { checkPickupLocation } from './addresses.js';
 import { pickupLocationRecord } from './routes-pickup-locations.js';
 import { SANDBOX_COUNTRY_IDS } from './seed.js';

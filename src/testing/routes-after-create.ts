@@ -4,7 +4,7 @@
  */
 import { EDITABLE_STATES } from '../catalogue/limits.js';
 import { isFinalState, isKnownState, STATES } from '../catalogue/states.js';
-import { isFilled } from '../schemas/predicates.js';
+import { isFilled } from '../internal/guards.js';
 import { checkOrderAddress, findCityByName, findDistrictById } from './addresses.js';
 import { labelsPdf } from './pdf.js';
 import type { Account, OrderRecord, StateEvent } from './store.js';

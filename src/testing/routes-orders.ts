@@ -1,6 +1,6 @@
 import { isKnownState, STATES } from '../catalogue/states.js';
 import { errorCodeMeaning } from '../errors/codes.js';
-import { isFilled } from '../schemas/predicates.js';
+import { isFilled } from '../internal/guards.js';
 import { startOf } from './flows.js';
 import { type AcceptedOrder, checkOrder } from './order-rules.js';
 import type { Account, BusinessRecord, FulfillmentItem, OrderRecord } from './store.js';

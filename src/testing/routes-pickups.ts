@@ -3,7 +3,7 @@
  * integrations read. Pickups are kept per business.
  */
 import { type PickupErrorCode, pickupErrorCodeMeaning } from '../errors/codes.js';
-import { isFilled } from '../schemas/predicates.js';
+import { isFilled } from '../internal/guards.js';
 import { findCityByName } from './addresses.js';
 import type { Account, BusinessRecord, PickupRecord } from './store.js';
 import { codedRefusal, invalid, isRecord, notFound, ok, RuleViolation } from './wire.js';

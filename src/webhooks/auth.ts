@@ -1,5 +1,5 @@
-import { constantTimeEqual, isHeaderName } from '../core/guards.js';
 import { ConfigurationError } from '../errors/base.js';
+import { constantTimeEqual, isHeaderName } from '../internal/guards.js';
 
 /**
  * The header the service sends with every webhook: the authorization key name and value set in

@@ -1,7 +1,7 @@
 import { type DeliveryState, isKnownState } from '../catalogue/states.js';
-import { MAX_TIMER } from '../core/deadline.js';
 import type { DeliveryTelemetry, WebhookTelemetry } from '../core/telemetry.js';
 import { ConfigurationError, DeliveryError } from '../errors/base.js';
+import { MAX_TIMER } from '../internal/attempt-clock.js';
 import { compileWebhookAuth, headersMatch, readArgument, type WebhookAuth } from './auth.js';
 import { WebhookPayloadError } from './errors.js';
 import type { WebhookEvent, WebhookEventFor } from './event.js';

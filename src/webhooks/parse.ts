@@ -1,7 +1,7 @@
 import { describeException } from '../catalogue/exceptions.js';
 import { WebhookOrderType } from '../catalogue/order-types.js';
 import { isKnownState } from '../catalogue/states.js';
-import { idString, shown } from '../core/guards.js';
+import { idString, shown } from '../internal/guards.js';
 import { WebhookPayloadError } from './errors.js';
 import type { WebhookEvent, WebhookIssue } from './event.js';
 

@@ -5,8 +5,9 @@
  *
  * @module delivery-sdk/webhooks/redis
  */
-import { shown } from '../core/guards.js';
+
 import { ConfigurationError } from '../errors/base.js';
+import { shown } from '../internal/guards.js';
 import type { OrderTrackerStore, StoredEvent } from './tracker.js';
 
 export { TrackerStoreError } from './errors.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shown } from '../../src/core/guards.js';
+import { shown } from '../../src/internal/guards.js';
 
 describe('shown: a received value as a message names it', () => {
   it.each([

@@ -1,8 +1,8 @@
-// Code loaded on first use (core/on-first-use.ts): the sending code, the schemas and each
+// Code loaded on first use (internal/on-first-use.ts): the sending code, the schemas and each
 // namespace's operations are loaded this way, once, and a load that failed is tried again.
 import { describe, expect, it } from 'vitest';
-import { onFirstUse } from '../../src/core/on-first-use.js';
 import { ConnectionError } from '../../src/index.js';
+import { onFirstUse } from '../../src/internal/on-first-use.js';
 
 /** An importer whose loads the test settles by hand, counting how often it was asked. */
 function controlledImporter<M>() {

@@ -1,4 +1,4 @@
-// The input is read once into a snapshot the SDK owns (core/input.ts, snapshotOf), and that
+// The input is read once into a snapshot the SDK owns (internal/input.ts, snapshotOf), and that
 // snapshot is what is checked and what is written. These tests hold it to JSON's own reading:
 // a differential fuzz against `JSON.parse(JSON.stringify(input))` over values of every kind
 // (getters, Proxies, toJSON, wrapper objects, class instances, `__proto__` keys, holes), and what
@@ -6,8 +6,8 @@
 // `npm run test:full`) runs the fuzz at full size: 200,000 values.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_DEPTH, snapshotOf, writeJson } from '../../src/core/input.js';
 import { ConfigurationError, ValidationError } from '../../src/index.js';
+import { MAX_DEPTH, snapshotOf, writeJson } from '../../src/internal/input.js';
 import { mulberry32 } from '../../src/testing/random.js';
 import { junk } from '../support/order-arbitraries.js';
 import { FULL } from '../support/sizes.js';

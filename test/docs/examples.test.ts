@@ -61,8 +61,8 @@ describe('The @examples of the shipped declarations (dist/**/*.d.ts)', () => {
     const files = new Set(DECLARATION_EXAMPLES.map((example) => example.file));
     for (const file of [
       'dist/client.d.ts',
-      'dist/resources/deliveries.d.ts',
-      'dist/resources/lookup.d.ts',
+      'dist/namespaces/deliveries.d.ts',
+      'dist/namespaces/lookup.d.ts',
       'dist/errors/index.d.ts',
       'dist/catalogue/states.d.ts',
       'dist/webhooks/handler.d.ts',

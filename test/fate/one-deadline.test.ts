@@ -1,8 +1,10 @@
 // One deadline for the whole call (issue 40, point 2): `totalTimeout` counts from the start of a
-// call made of several requests, and no request starts once it has passed. The clock is a fake
-// one (Date only), moved by the service as it answers: each answer "takes" the time the test
-// says, so nothing depends on how fast the machine is.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+// call made of several requests, and no request starts once it has passed. One rule when the time
+// is up (issue 49): a request with less than 5 ms of its call's totalTimeout left is not sent, and
+// the call fails with the same TimeoutError whichever way it was made. The clock is a fake one,
+// moved by the service as it answers: each answer "takes" the time the test says, so nothing
+// depends on how fast the machine is.
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   type AirwayBillFilesPartial,
   type CustomerHistory,
@@ -15,6 +17,7 @@ import {
 } from '../../src/index.js';
 import { createSandbox, type Sandbox } from '../../src/testing/index.js';
 import { envelope, startFakeService } from '../functions/fake-service.js';
+import { clientOnFetch } from '../support/mock-api.js';
 import { dropOff, setUpAccount } from '../support/sandbox.js';
 
 /** Moves the fake clock on, as a service taking `ms` to answer would. */
@@ -91,6 +94,52 @@ describe('against an independent node:http service whose answers take 1.5 s each
   });
 });
 
+describe('less than 5 ms of totalTimeout left: nothing is sent, and the same TimeoutError', () => {
+  /** A full page of orders of other references: the search goes on to the next. */
+  const otherOrders = (page: number) =>
+    Response.json({
+      success: true,
+      data: { deliveries: Array.from({ length: 50 }, (_, i) => ({ _id: `id-${page}-${i}`, trackingNumber: `${page}${i}`, businessReference: 'OTHER' })) },
+    });
+  const answered = () => Response.json({ success: true, data: { _id: 'o-1', trackingNumber: '70000012' } });
+  /** The message and request of `error`, a TimeoutError, with the origin of the URL left out. */
+  const told = (error: unknown) => {
+    expect(error).toBeInstanceOf(TimeoutError);
+    const { message, request } = error as TimeoutError;
+    return { message: message.replace(/https?:\/\/[^/]+/, ''), request: { ...request, url: request?.url.replace(/https?:\/\/[^/]+/, '') } };
+  };
+
+  // The read's chunk and the transport arrive by real I/O, which a fake clock does not wait for: loaded before any.
+  beforeAll(async () => {
+    await clientOnFetch(answered).client.deliveries.get('70000012');
+  });
+
+  it('a call given 4 ms sends nothing; given 5 ms, it is sent', async () => {
+    // setTimeout faked too: the attempt's own timer, 5 ms of real time, does not decide.
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    const { client, sent } = clientOnFetch(answered);
+    expect(told(await client.deliveries.get('70000012', { totalTimeout: 4 }).catch((err: unknown) => err))).toEqual({
+      message: 'GET /v2/deliveries/business/70000012 took longer than totalTimeout.',
+      request: { method: 'GET', url: '/v2/deliveries/business/70000012' },
+    });
+    expect(sent).toEqual([]);
+    await expect(client.deliveries.get('70000012', { totalTimeout: 5 })).resolves.toMatchObject({ trackingNumber: '70000012' });
+    expect(sent).toHaveLength(1);
+  });
+
+  it("a run's next request, with 3 ms left, is not sent either, and fails the same way", async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    let page = 0;
+    const { client, sent } = clientOnFetch(() => (takes(2_997), otherOrders(++page)));
+    const error = await client.deliveries.findByReference('R', { totalTimeout: 3_000, maxPages: 10 }).catch((err: unknown) => err);
+    expect(told(error)).toEqual({
+      message: 'POST /v2/deliveries/search took longer than totalTimeout.',
+      request: { method: 'POST', url: '/v2/deliveries/search' },
+    });
+    expect(sent).toHaveLength(1);
+  });
+});
+
 describe("a repeated create's read-back, against the sandbox", () => {
   const order = (extra: Record<string, unknown> = {}): OrderInput =>
     ({
@@ -142,5 +191,13 @@ describe("a repeated create's read-back, against the sandbox", () => {
     expect(error).toMatchObject({ mayExist: true });
     expect(reads()).toBe(0);
     expect(sandbox.orders()).toHaveLength(1);
+  });
+
+  it('nor with less than 5 ms of it left', async () => {
+    const { client, reads } = await setUp({ create: 1_498, read: 500 });
+    const error = await client.deliveries.create(order(), { totalTimeout: 3_000 }).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(DuplicateOrderError);
+    expect(error).toMatchObject({ mayExist: true });
+    expect(reads()).toBe(0);
   });
 });

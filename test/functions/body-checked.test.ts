@@ -3,9 +3,9 @@
 // (phone digits in ASCII) is in what is sent on every path.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { onWire } from '../../src/core/input.js';
 import { createDelivery, DeliveryCore } from '../../src/functions/index.js';
 import { CLIENT_RULE_CODES, CodLimitExceededError, DeliveryClient, DeliveryError, type OrderInput, ValidationError } from '../../src/index.js';
+import { onWire } from '../../src/internal/input.js';
 import { checkOrderOf } from '../../src/schemas/order.js';
 import { validateOrder } from '../../src/validation.js';
 import { breakers, mutated, type Order, validOrder, validOrderOf, written } from '../support/order-arbitraries.js';

@@ -144,10 +144,10 @@ describe('delivery-sdk/functions: every operation as a function over a DeliveryC
     }
   });
 
-  it('imports point down: no file of src/functions imports src/resources or the client', () => {
+  it('imports point down: no file of src/functions imports src/namespaces or the client', () => {
     const files = readdirSync(FUNCTIONS_DIR, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
     expect(files.length).toBeGreaterThan(20);
-    const offenders = files.filter((file) => /from '(?:\.\.\/)+(?:resources\/|client\.js)/.test(readFileSync(`${FUNCTIONS_DIR}${file}`, 'utf8')));
+    const offenders = files.filter((file) => /from '(?:\.\.\/)+(?:namespaces\/|client\.js)/.test(readFileSync(`${FUNCTIONS_DIR}${file}`, 'utf8')));
     expect(offenders).toEqual([]);
   });
 });

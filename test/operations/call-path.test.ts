@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { validOrders } from '../support/orders.js';
 
 afterEach(async () => {
-  // The unmock applied now, with no import left running: see test/resources/on-demand.test.ts.
+  // The unmock applied now, with no import left running: see test/namespaces/on-demand.test.ts.
   await vi.dynamicImportSettled();
   vi.doUnmock('ky');
   vi.resetModules();
@@ -57,7 +57,7 @@ describe('the path of a call', () => {
     expect(stacks).toHaveLength(1);
     const frames = sdkFrames(stacks[0] as string);
     const path = frames.map(({ fn, file }) => `${file} ${fn}`).join('\n');
-    expect(frames.at(-1)?.fn, path).toBe('DeliveriesResource.create');
+    expect(frames.at(-1)?.fn, path).toBe('DeliveriesNamespace.create');
     expect(frames.length, path).toBeLessThanOrEqual(8);
     expect(new Set(frames.map(({ file }) => file)).size, path).toBeLessThanOrEqual(6);
   });

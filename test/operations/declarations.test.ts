@@ -7,7 +7,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { readOperations, renderAll, staleFiles } from '../../scripts/operations.js';
 import * as functions from '../../src/functions/index.js';
-import { NAMESPACES } from '../../src/operations.js';
+import { NAMESPACES } from '../../src/functions/namespaces.js';
 import { createSandbox } from '../../src/testing/index.js';
 
 const operations = readOperations();

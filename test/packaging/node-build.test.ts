@@ -71,7 +71,7 @@ describe('the Node build, in a fresh process that creates one order', () => {
     const early = loaded.flatMap(sourcesOf);
     expect(
       early.filter((source) =>
-        /node_modules\/zod\/|src\/schemas\/(?:order|on-demand)\.ts|src\/core\/error-mapping\.ts|functions\/deliveries\/bulk\//.test(source),
+        /node_modules\/zod\/|src\/schemas\/(?:order|on-demand)\.ts|src\/internal\/error-mapping\.ts|functions\/deliveries\/bulk\//.test(source),
       ),
     ).toEqual([]);
   });

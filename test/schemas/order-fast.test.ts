@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { snapshotOf } from '../../src/core/input.js';
 import { CLIENT_RULE_CODES, type ClientRuleCode, ValidationError } from '../../src/index.js';
+import { snapshotOf } from '../../src/internal/input.js';
 import { checkOrderOf } from '../../src/schemas/order.js';
 import { sendsAsWritten } from '../../src/schemas/order-fast.js';
 import { breakers, junk, mutated, nearlyValid, type Order, pollutingJson, validOrder, validOrderOf, written } from '../support/order-arbitraries.js';

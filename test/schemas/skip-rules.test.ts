@@ -1,8 +1,6 @@
 // One client-side rule off, not all: `validate: { skip: [errorCode] }`, for the client and for one call.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CheckResult } from '../../src/core/input.js';
-import { onWire } from '../../src/core/input.js';
-import { rulesToSkip, type ValidateOptions } from '../../src/core/skip-rules.js';
+import type { ValidateOptions } from '../../src/core/options.js';
 import type { DeliveryError } from '../../src/errors/base.js';
 import {
   CodLimitExceededError,
@@ -13,6 +11,9 @@ import {
   type OrderInput,
   ValidationError,
 } from '../../src/index.js';
+import type { CheckResult } from '../../src/internal/input.js';
+import { onWire } from '../../src/internal/input.js';
+import { rulesToSkip } from '../../src/internal/skip-rules.js';
 import { unwrap } from '../../src/schemas/issues.js';
 import { checkOrderOf } from '../../src/schemas/order.js';
 import { checkOrder, validateOrder } from '../../src/validation.js';

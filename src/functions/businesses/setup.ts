@@ -1,9 +1,9 @@
 /** The business and its pickup locations, as the spec sets them up. */
-import { asRecord, idString, isRecord } from '../../core/guards.js';
-import { type AnswerContext, endpoint } from '../../core/operation.js';
+import { asRecord, idString, isRecord } from '../../internal/guards.js';
 import { schemaCheck } from '../../schemas/check.js';
 import type { CreateBusinessInput, PickupLocationEntry } from '../../schemas/index.js';
 import { createdRecord } from '../answers.js';
+import { type AnswerContext, endpoint } from '../endpoint.js';
 
 /** A pickup location of a business, as the service answers it. */
 export interface PickupLocation {

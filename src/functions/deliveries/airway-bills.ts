@@ -1,12 +1,13 @@
 /** Airway bills (labels): one PDF of up to 50 orders, or as many PDFs as the orders need. */
 import { MAX_AIRWAY_BILLS } from '../../catalogue/limits.js';
 import { isFinalState } from '../../catalogue/states.js';
-import { type DeliveryCore, requireCore } from '../../core/delivery-core.js';
-import { isRecord, shown } from '../../core/guards.js';
-import { type AnswerContext, asTypedError, endpoint, totalDeadline } from '../../core/operation.js';
 import type { RequestOptions } from '../../core/options.js';
 import { PartialResultError, ResponseShapeError, ValidationError } from '../../errors/index.js';
-import { leftOf } from '../run-deadline.js';
+import { leftOf, totalDeadline } from '../../internal/deadline.js';
+import { isRecord, shown } from '../../internal/guards.js';
+import { asTypedError } from '../../internal/input.js';
+import { coreInternals, type DeliveryCore, requireCore } from '../delivery-core.js';
+import { type AnswerContext, endpoint } from '../endpoint.js';
 import type { DeliveryRecord } from './records.js';
 
 /** Label options of `airwayBills`. */
@@ -18,7 +19,6 @@ export interface AirwayBillOptions {
 }
 
 const PDF_MAGIC = '%PDF-';
-const MASS_AWB = { method: 'POST', url: '/deliveries/mass-awb' } as const;
 
 /** Bytes of base64 text, without `Buffer` (browsers and edge workers have `atob`). */
 function base64Bytes(text: string): Uint8Array | undefined {
@@ -210,7 +210,7 @@ export async function getAirwayBillFiles(
   let deadlineAt: number;
   try {
     numbers = printableTrackingNumbers(orders);
-    deadlineAt = totalDeadline(core, options);
+    deadlineAt = totalDeadline(coreInternals(core), options);
   } catch (error) {
     throw asTypedError(error);
   }
@@ -218,7 +218,7 @@ export async function getAirwayBillFiles(
   for (let start = 0; start < numbers.length; start += MAX_AIRWAY_BILLS) {
     const trackingNumbers = numbers.slice(start, start + MAX_AIRWAY_BILLS);
     try {
-      const pdf = await getAirwayBills(core, trackingNumbers, labelOptions, leftOf(options, deadlineAt, MASS_AWB));
+      const pdf = await getAirwayBills(core, trackingNumbers, labelOptions, leftOf(options, deadlineAt));
       files.push({ trackingNumbers, pdf });
     } catch (error) {
       const cause = asTypedError(error);

@@ -1,12 +1,12 @@
 /** Changing an order after its creation, and cancelling it. */
 import { EDITABLE_STATES } from '../../catalogue/limits.js';
 import { isFinalState } from '../../catalogue/states.js';
-import { asRecord, idString, isRecord } from '../../core/guards.js';
-import { endpoint } from '../../core/operation.js';
-import { requireId } from '../../core/url.js';
 import { OrderStateError } from '../../errors/index.js';
+import { asRecord, idString, isRecord } from '../../internal/guards.js';
+import { requireId } from '../../internal/url.js';
 import type { DeliveryChanges } from '../../schemas/after-create.js';
 import { changesCheck } from '../../schemas/check.js';
+import { endpoint } from '../endpoint.js';
 import type { DeliveryRecord } from './records.js';
 
 /** What `update` and `terminate` answer: the order's `_id`, and whatever else the service sends. */

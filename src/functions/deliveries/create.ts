@@ -1,7 +1,8 @@
 /** One order of any type, `POST /deliveries?apiVersion=1`. */
-import { endpoint } from '../../core/operation.js';
+
 import { orderCheck } from '../../schemas/check.js';
 import type { OrderInput } from '../../schemas/order.js';
+import { endpoint } from '../endpoint.js';
 import { hasUniqueReference, recoverRepeatedCreate } from './idempotency.js';
 import { type CreatedDelivery, createdDelivery } from './records.js';
 

@@ -1,9 +1,9 @@
 /** A customer's record by phone: the cash-on-delivery risk. */
 import { DeliveryState, isFinalState } from '../../catalogue/states.js';
-import { type DeliveryCore, requireCore } from '../../core/delivery-core.js';
-import { totalDeadline } from '../../core/operation.js';
 import { ConfigurationError, DeliveryError, PartialResultError, ValidationError } from '../../errors/index.js';
+import { totalDeadline } from '../../internal/deadline.js';
 import { isPhoneNumber, PHONE_RULE } from '../../schemas/predicates.js';
+import { coreInternals, type DeliveryCore, requireCore } from '../delivery-core.js';
 import { type PagedReadOptions, type PagingTally, searchPages } from './reads.js';
 
 /**
@@ -69,7 +69,7 @@ export async function customerHistory(core: DeliveryCore, phone: string, options
     throw new ConfigurationError('Request options could not be read.', { cause });
   }
   const tally: PagingTally = { pages: 0, repeated: 0 };
-  const deadlineAt = totalDeadline(core, read);
+  const deadlineAt = totalDeadline(coreInternals(core), read);
   try {
     for await (const order of searchPages(core, { mobilePhones: [phone] }, read, deadlineAt, tally)) {
       const state = order.state?.code;

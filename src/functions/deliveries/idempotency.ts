@@ -4,10 +4,10 @@
  * one order (`deliveries.create`, `fulfillment.create`, `fulfillment.createReturn`).
  */
 import type { WithResponse } from '../../core/api-promise.js';
-import { isFilled, isRecord } from '../../core/guards.js';
-import { onFirstUse } from '../../core/on-first-use.js';
-import type { RepeatedCall } from '../../core/operation.js';
 import { type DeliveryError, DuplicateOrderError } from '../../errors/index.js';
+import { isFilled, isRecord } from '../../internal/guards.js';
+import { onFirstUse } from '../../internal/on-first-use.js';
+import type { RepeatedCall } from '../endpoint.js';
 import type { CreatedDelivery } from './records.js';
 
 /**

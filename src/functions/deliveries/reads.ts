@@ -1,11 +1,13 @@
 /** Finding orders: one by its tracking number, a page of a search, every page, one by reference. */
-import type { DeliveryCore } from '../../core/delivery-core.js';
-import { snapshotOf } from '../../core/input.js';
-import { type AnswerContext, endpoint, totalDeadline } from '../../core/operation.js';
+
 import type { RequestOptions } from '../../core/options.js';
 import { ConfigurationError, PagingError, ResponseShapeError, ValidationError, type ValidationIssue } from '../../errors/index.js';
-import { isRecord, phoneSpellings, shown } from '../../schemas/predicates.js';
-import { leftOf } from '../run-deadline.js';
+import { leftOf, totalDeadline } from '../../internal/deadline.js';
+import { isRecord, shown } from '../../internal/guards.js';
+import { snapshotOf } from '../../internal/input.js';
+import { phoneSpellings } from '../../schemas/predicates.js';
+import { coreInternals, type DeliveryCore } from '../delivery-core.js';
+import { type AnswerContext, endpoint } from '../endpoint.js';
 import { type DeliveryRecord, deliveryRecord } from './records.js';
 
 /**
@@ -48,7 +50,6 @@ export interface PagedReadOptions extends RequestOptions {
 /** The page size `listDeliveries` asks for when the filter names none. */
 const DEFAULT_PAGE_SIZE = 50;
 const DEFAULT_MAX_PAGES = 1000;
-const SEARCH = { method: 'POST', url: '/deliveries/search' } as const;
 
 const listText = (value: unknown): unknown => (Array.isArray(value) ? value.map(String).join(',') : value);
 
@@ -214,7 +215,7 @@ export async function* searchPages(
   for (let read = 1; ; read++) {
     if (read > maxPages)
       throw new PagingError(`POST /deliveries/search: more than maxPages (${maxPages}) pages; narrow the filter or raise maxPages`, { page });
-    const searched = await searchDeliveries(core, { ...given, page, limit }, leftOf(requestOptions, deadlineAt, SEARCH));
+    const searched = await searchDeliveries(core, { ...given, page, limit }, leftOf(requestOptions, deadlineAt));
     tally.pages += 1;
     const numbers = searched.deliveries.map((order) => order.trackingNumber);
     if (previous !== undefined && numbers.length > 0 && numbers.every((number) => previous?.has(number)))
@@ -274,7 +275,7 @@ function readPagedOptions(options: PagedReadOptions | undefined): { maxPages: nu
  * ```
  */
 export async function findDeliveryByReference(core: DeliveryCore, businessReference: string, options?: PagedReadOptions): Promise<DeliveryRecord | undefined> {
-  const deadlineAt = totalDeadline(core, options);
+  const deadlineAt = totalDeadline(coreInternals(core), options);
   const reference = requireReference(businessReference);
   let found: DeliveryRecord | undefined;
   for await (const order of searchPages(core, { businessReference: reference }, options, deadlineAt)) {

@@ -1,9 +1,9 @@
 /** An order as the service answers it: created, or read back. */
 import type { DeliveryState } from '../../catalogue/states.js';
-import { asRecord, idString, isRecord } from '../../core/guards.js';
-import type { AnswerContext } from '../../core/operation.js';
 import { ResponseShapeError } from '../../errors/index.js';
+import { asRecord, idString, isRecord } from '../../internal/guards.js';
 import { createdRecord } from '../answers.js';
+import type { AnswerContext } from '../endpoint.js';
 
 /**
  * A created order. The spec does not show the answer: `_id` and `trackingNumber` are always

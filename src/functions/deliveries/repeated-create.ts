@@ -1,8 +1,8 @@
 import type { WithResponse } from '../../core/api-promise.js';
-import { isFilled, isRecord } from '../../core/guards.js';
-import type { RepeatedCall } from '../../core/operation.js';
 import type { DuplicateOrderError } from '../../errors/index.js';
-import { leftOf } from '../run-deadline.js';
+import { leftOf } from '../../internal/deadline.js';
+import { isFilled, isRecord } from '../../internal/guards.js';
+import type { RepeatedCall } from '../endpoint.js';
 import { findDeliveryByReference, getDelivery } from './reads.js';
 import type { CreatedDelivery, DeliveryRecord } from './records.js';
 
@@ -40,12 +40,12 @@ async function readBack(refusal: DuplicateOrderError, { core, sent, options, dea
   const reference = isRecord(sent) ? sent['businessReference'] : undefined;
   if (trackingNumber === undefined && isFilled(reference)) {
     const unique = isRecord(sent) ? sent['uniqueBusinessReference'] : undefined;
-    const found = await findDeliveryByReference(core, reference, leftOf(options, deadlineAt, { method: 'POST', url: '/deliveries/search' }));
+    const found = await findDeliveryByReference(core, reference, leftOf(options, deadlineAt));
     // A record that shows its unique reference must show this one.
     if (found !== undefined && (found['uniqueBusinessReference'] === undefined || found['uniqueBusinessReference'] === unique))
       trackingNumber = found.trackingNumber;
   }
   if (trackingNumber === undefined) return undefined;
-  const read = leftOf(options, deadlineAt, { method: 'GET', url: `/deliveries/business/${trackingNumber}` });
+  const read = leftOf(options, deadlineAt);
   return getDelivery(core, trackingNumber, read).withResponse();
 }

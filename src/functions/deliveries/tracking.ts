@@ -1,12 +1,13 @@
 /** Where an order is: its tracking for a customer's page, and a wait for a state. */
 import { isFinalState } from '../../catalogue/states.js';
-import { AttemptCut, abortedByCaller, sleep } from '../../core/deadline.js';
-import { type DeliveryCore, requireCore } from '../../core/delivery-core.js';
-import { asRecord, idString, isRecord } from '../../core/guards.js';
-import { endpoint, totalDeadline, within } from '../../core/operation.js';
 import type { RequestOptions } from '../../core/options.js';
-import { requireId } from '../../core/url.js';
 import { ApiError, ConfigurationError, ConnectionError, DeliveryError, RequestAbortedError, ResponseShapeError, TimeoutError } from '../../errors/index.js';
+import { AttemptCut, abortedByCaller, sleep } from '../../internal/attempt-clock.js';
+import { isOutOfTime, leftOf, MIN_TIME_LEFT, totalDeadline } from '../../internal/deadline.js';
+import { asRecord, idString, isRecord } from '../../internal/guards.js';
+import { requireId } from '../../internal/url.js';
+import { coreInternals, type DeliveryCore, requireCore } from '../delivery-core.js';
+import { endpoint } from '../endpoint.js';
 import { getDelivery } from './reads.js';
 import type { DeliveryRecord } from './records.js';
 
@@ -167,7 +168,7 @@ export async function waitForDeliveryState(core: DeliveryCore, trackingNumber: s
   requireCore(core);
   const id = requireId(trackingNumber, 'trackingNumber');
   const { until, first, longest, requestOptions } = pollingOf(options);
-  const deadlineAt = totalDeadline(core, requestOptions);
+  const deadlineAt = totalDeadline(coreInternals(core), requestOptions);
   const what = `Waiting for the state of ${id}`;
   const request = { method: 'GET', url: `${core.baseUrl}/deliveries/business/${id}` };
   let wait = first;
@@ -183,7 +184,7 @@ export async function waitForDeliveryState(core: DeliveryCore, trackingNumber: s
   for (;;) {
     const readAt = Date.now();
     try {
-      const order = await getDelivery(core, id, within(requestOptions, deadlineAt));
+      const order = await getDelivery(core, id, leftOf(requestOptions, deadlineAt));
       failure = undefined;
       const code = order.state?.code;
       if (typeof code === 'number') state = code;
@@ -196,15 +197,17 @@ export async function waitForDeliveryState(core: DeliveryCore, trackingNumber: s
       if (accepted) return order;
     } catch (error) {
       if (error instanceof RequestAbortedError || !(error instanceof DeliveryError)) throw error;
-      // The deadline cut the read: the wait's own error, naming the last state.
-      if (error instanceof TimeoutError && Date.now() >= deadlineAt) throw timedOut();
+      // The deadline cut the read, or left too little to send it: the wait's own error, naming the last state.
+      if (error instanceof TimeoutError && isOutOfTime(deadlineAt)) throw timedOut();
       if (!isTransient(error)) throw error;
       failure = error;
     }
     const now = Date.now();
-    // Room for one more read: the wait ends early enough for a read as long as the last one.
-    const pause = Math.min(wait, longest, deadlineAt - now - (now - readAt));
-    if (pause < 0 || now >= deadlineAt) throw timedOut();
+    // Room for one more read: the wait ends early enough for a read as long as the last one, and
+    // never later than a request may start (MIN_TIME_LEFT before the deadline).
+    const lastChance = deadlineAt - now - Math.max(now - readAt, MIN_TIME_LEFT);
+    if (lastChance <= 0) throw timedOut();
+    const pause = Math.min(wait, longest, lastChance);
     await sleep(pause, requestOptions.signal).catch((cut: unknown) => {
       throw cut instanceof AttemptCut ? abortedByCaller(what, requestOptions.signal) : cut;
     });

@@ -1,7 +1,8 @@
-import { snapshotOf } from '../../core/input.js';
 import { ValidationError, type ValidationIssue } from '../../errors/index.js';
+import { isRecord, shown } from '../../internal/guards.js';
+import { snapshotOf } from '../../internal/input.js';
 import type { FulfillmentItem, FulfillmentSendOrder } from '../../schemas/index.js';
-import { isRecord, receiverPhoneOf, shown } from '../../schemas/predicates.js';
+import { receiverPhoneOf } from '../../schemas/predicates.js';
 
 /** One order the bulky upload will create: the elements of one customer, merged. */
 export interface BulkyMergeGroup {

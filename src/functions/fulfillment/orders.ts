@@ -1,15 +1,16 @@
 /** Fulfillment orders (FXF_SEND), their customer returns (CUSTOMER_RETURN_PICKUP), and bulky uploads. */
-import { isRecord, shown } from '../../core/guards.js';
-import { snapshotOf } from '../../core/input.js';
-import { type AnswerContext, endpoint } from '../../core/operation.js';
+
 import type { RequestOptions } from '../../core/options.js';
 import { ConfigurationError, ValidationError } from '../../errors/index.js';
+import { isRecord, shown } from '../../internal/guards.js';
+import { snapshotOf } from '../../internal/input.js';
 import { fulfillmentCheck, fulfillmentReturnCheck, fulfillmentReturnCheckOf, schemaCheck } from '../../schemas/check.js';
 import type { FulfillmentReturnOrder, FulfillmentSendOrder } from '../../schemas/order.js';
 import type { FulfillmentItem } from '../../schemas/order-parts.js';
 import { createdRecord, listOf } from '../answers.js';
 import { hasUniqueReference, recoverRepeatedCreate } from '../deliveries/idempotency.js';
 import { type CreatedDelivery, createdDelivery } from '../deliveries/records.js';
+import { type AnswerContext, endpoint } from '../endpoint.js';
 
 /** An order created by `createBulky`: one per customer phone. Fields the service adds are kept. */
 export interface BulkyCreatedOrder {

@@ -1,5 +1,5 @@
 /** The client's lookup cache, cleared without loading anything: this module ships with the client. */
-import { coreInternals, type DeliveryCore } from '../../core/delivery-core.js';
+import { coreInternals, type DeliveryCore } from '../delivery-core.js';
 
 /**
  * Forgets every cached lookup answer of this client. Synchronous, and small enough to ship with

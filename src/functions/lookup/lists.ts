@@ -1,8 +1,8 @@
 /** The public lookup lists (no API key needed), cached per client (its `cache` option). */
-import { isRecord } from '../../core/guards.js';
-import { endpoint } from '../../core/operation.js';
-import { requireId } from '../../core/url.js';
+import { isRecord } from '../../internal/guards.js';
+import { requireId } from '../../internal/url.js';
 import { listOf } from '../answers.js';
+import { endpoint } from '../endpoint.js';
 import type { City, CityDistricts, DistrictEntry, Zone } from './places.js';
 
 /**

@@ -1,8 +1,3 @@
-import { type DeliveryCore, requireCore } from '../../core/delivery-core.js';
-import { isRecord } from '../../core/guards.js';
-import { snapshotOf } from '../../core/input.js';
-import { onFirstUse } from '../../core/on-first-use.js';
-import { totalDeadline } from '../../core/operation.js';
 import type { RequestOptions } from '../../core/options.js';
 import {
   AddressNotServedError,
@@ -13,8 +8,12 @@ import {
   ValidationError,
   type ValidationIssue,
 } from '../../errors/index.js';
+import { leftOf, totalDeadline } from '../../internal/deadline.js';
+import { isRecord } from '../../internal/guards.js';
+import { snapshotOf } from '../../internal/input.js';
+import { onFirstUse } from '../../internal/on-first-use.js';
 import type { Address, AddressDetails } from '../../schemas/index.js';
-import { leftOf } from '../run-deadline.js';
+import { coreInternals, type DeliveryCore, requireCore } from '../delivery-core.js';
 import { CountryId } from './countries.js';
 import { listCities, listDistricts, listZones } from './lists.js';
 import { closest, matching, type Named } from './name-match.js';
@@ -170,7 +169,7 @@ const schemas = onFirstUse(() => import('../../schemas/on-demand.js'));
 
 async function addressFrom(core: DeliveryCore, input: ResolveAddressInput, options?: RequestOptions): Promise<Address> {
   // One deadline for the three lists: `totalTimeout` bounds the whole resolution.
-  const deadlineAt = totalDeadline(core, options);
+  const deadlineAt = totalDeadline(coreInternals(core), options);
   // Read once, as JSON reads it: what is checked is what is resolved and returned.
   const given = snapshotOf(input);
   const query = (isRecord(given) ? given : {}) as unknown as ResolveAddressInput;
@@ -191,7 +190,7 @@ async function addressFrom(core: DeliveryCore, input: ResolveAddressInput, optio
     });
   };
 
-  const cities = await listCities(core, { countryId }, leftOf(options, deadlineAt, { method: 'GET', url: '/cities' }));
+  const cities = await listCities(core, { countryId }, leftOf(options, deadlineAt));
   const country = inCountry(countryId);
   const cityNames = cities.map((item) => ({ item, names: [item.name, item.nameAr, item.otherName, item.alias, item._id, item.code] }));
   const [city] = matching(cityQuery, cityNames);
@@ -202,7 +201,7 @@ async function addressFrom(core: DeliveryCore, input: ResolveAddressInput, optio
   let zone: Zone | undefined;
   // `!=`: null is no zone, as the check above already reads it (rows from a database carry null).
   if (zoneQuery != null) {
-    const zoneNames = (await listZones(core, city._id, leftOf(options, deadlineAt, { method: 'GET', url: `/cities/${city._id}/zones` }))).map((item) => ({
+    const zoneNames = (await listZones(core, city._id, leftOf(options, deadlineAt))).map((item) => ({
       item,
       names: [item.name, item.nameAr, item.otherName, item._id],
     }));
@@ -210,9 +209,7 @@ async function addressFrom(core: DeliveryCore, input: ResolveAddressInput, optio
     if (zone === undefined) throw notFound(3002, 'zone', zoneQuery, where, zoneNames, zonePlace);
     refuse('zone', zone, zonePlace(zone), ` ${where}`);
   }
-  const entries = (await listDistricts(core, city._id, leftOf(options, deadlineAt, { method: 'GET', url: `/cities/${city._id}/districts` }))).filter(
-    (entry) => zone === undefined || entry.zoneId === zone._id,
-  );
+  const entries = (await listDistricts(core, city._id, leftOf(options, deadlineAt))).filter((entry) => zone === undefined || entry.zoneId === zone._id);
   const districtWhere = zone === undefined ? where : `in zone ${label(zonePlace(zone))} of ${city.name}`;
   let found = matching(districtQuery, districtNames(entries));
   if (found.length === 0) found = districtOfZone(districtQuery, entries, where);

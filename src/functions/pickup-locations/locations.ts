@@ -1,9 +1,10 @@
 /** The business's pickup locations (warehouses): the `businessLocationId` of orders and pickups. */
-import { endpoint } from '../../core/operation.js';
+
 import type { PickupLocationChanges, PickupLocationInput } from '../../schemas/after-create.js';
 import { schemaCheck } from '../../schemas/check.js';
 import { createdRecord, listOf, recordOf } from '../answers.js';
 import type { DeliveryAddressRecord } from '../deliveries/records.js';
+import { endpoint } from '../endpoint.js';
 
 /** A pickup location as `GET /pickup-locations` answers it; any field the service adds is kept. */
 export interface PickupLocationRecord {

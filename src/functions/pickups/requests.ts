@@ -1,11 +1,12 @@
 /** Pickup requests: a courier booked to collect parcels from a pickup location. */
-import { asRecord, idString, isRecord, shown } from '../../core/guards.js';
-import { type AnswerContext, endpoint } from '../../core/operation.js';
+
 import { ResponseShapeError, ValidationError } from '../../errors/index.js';
+import { asRecord, idString, isRecord, shown } from '../../internal/guards.js';
 import type { PickupChanges, PickupContact, PickupInput } from '../../schemas/after-create.js';
 import { schemaCheck } from '../../schemas/check.js';
 import type { PickupDate, PickupTimeSlot } from '../../schemas/pickup-date.js';
 import { recordOf } from '../answers.js';
+import { type AnswerContext, endpoint } from '../endpoint.js';
 
 /** A pickup request as the service answers it; any field it adds is kept. */
 export interface Pickup {

@@ -1,8 +1,8 @@
 /** Fee quotes. */
-import { asRecord } from '../../core/guards.js';
-import { endpoint } from '../../core/operation.js';
+import { asRecord } from '../../internal/guards.js';
 import type { PriceQuery } from '../../schemas/after-create.js';
 import { schemaCheck } from '../../schemas/check.js';
+import { endpoint } from '../endpoint.js';
 
 /** An amount as the fee answer nests it. */
 export interface Amount {

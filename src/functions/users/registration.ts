@@ -1,8 +1,8 @@
 /** Registration of the business admin and its confirmations: public endpoints, no API key needed. */
-import { asRecord, idString } from '../../core/guards.js';
-import { endpoint } from '../../core/operation.js';
+import { asRecord, idString } from '../../internal/guards.js';
 import type { ConfirmEmailInput, ConfirmPhoneInput, RegisterBusinessAdminInput, VerifyPhoneInput } from '../../schemas/account.js';
 import { schemaCheck } from '../../schemas/check.js';
+import { endpoint } from '../endpoint.js';
 
 /** The registered business admin. The spec does not show the answer; fields the service adds are kept. */
 export interface BusinessAdmin {

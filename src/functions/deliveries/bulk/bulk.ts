@@ -4,10 +4,6 @@
  * not grow with the number of orders. Each order is checked once.
  */
 
-import { abortedByCaller } from '../../../core/deadline.js';
-import { coreInternals, type DeliveryCore, requireCore } from '../../../core/delivery-core.js';
-import type { Validation } from '../../../core/input.js';
-import { validationFor } from '../../../core/operation.js';
 import type { RequestOptions } from '../../../core/options.js';
 import type { BulkTelemetry } from '../../../core/telemetry.js';
 import { type BulkCreatedDelivery, type BulkCreateResult, type BulkFailure, byIndex } from '../../../errors/bulk-result.js';
@@ -20,8 +16,12 @@ import {
   ResponseShapeError,
   ValidationError,
 } from '../../../errors/index.js';
+import { abortedByCaller } from '../../../internal/attempt-clock.js';
+import { shown } from '../../../internal/guards.js';
+import type { Validation } from '../../../internal/input.js';
+import { validationOf } from '../../../internal/skip-rules.js';
 import type { OrderInput } from '../../../schemas/order.js';
-import { shown } from '../../../schemas/predicates.js';
+import { coreInternals, type DeliveryCore, requireCore } from '../../delivery-core.js';
 import { checkArray, chunksOf, type ReadChunk, type Source, sourceOf, type WrittenOrders } from './input.js';
 import { BULK_PATH, bodyWriter, postChunk, type ServiceAnswerError } from './request.js';
 
@@ -285,7 +285,7 @@ function start(name: BulkOperation, core: DeliveryCore, orders: unknown, options
   const source = sourceOf(orders);
   if (source instanceof ValidationError) throw source;
   const { chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions } = settingsOf(name, options);
-  const validation = validationFor(core, requestOptions);
+  const validation = validationOf(coreInternals(core), requestOptions);
   // The span of the sending, which ends with it (one that fails before it sends a chunk, the check of an array refused, has none).
   const traced = telemetry?.bulk(`deliveries.${name}`, baseUrl);
   return { source, settings: { name, chunkSize, concurrency, onProgress, onSettled, deleteFailedDeliveries, requestOptions, validation, traced } };

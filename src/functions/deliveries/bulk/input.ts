@@ -5,11 +5,11 @@
  * chunks is bulk-request.ts's, scheduling them bulk.ts's.
  */
 
-import { isFilled, isRecord, shown } from '../../../core/guards.js';
-import { type Checked, checkInput, type Validation } from '../../../core/input.js';
 import { issuesAt } from '../../../errors/base.js';
 import type { BulkFailure } from '../../../errors/bulk-result.js';
 import { DeliveryError, ValidationError, type ValidationIssue } from '../../../errors/index.js';
+import { isFilled, isRecord, shown } from '../../../internal/guards.js';
+import { type Checked, checkInput, type Validation } from '../../../internal/input.js';
 import { orderCheck } from '../../../schemas/check.js';
 
 const INVALID_ARGUMENT = 'Invalid argument';

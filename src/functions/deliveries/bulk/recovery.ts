@@ -1,8 +1,8 @@
-import { type DeliveryCore, requireCore } from '../../../core/delivery-core.js';
-import { isFilled, isRecord, shown } from '../../../core/guards.js';
-import { totalDeadline } from '../../../core/operation.js';
 import { type BulkCreatedDelivery, type BulkCreateResult, type BulkFailure, byIndex } from '../../../errors/bulk-result.js';
 import { BulkCreationError, ConfigurationError, DeliveryError, ValidationError } from '../../../errors/index.js';
+import { totalDeadline } from '../../../internal/deadline.js';
+import { isFilled, isRecord, shown } from '../../../internal/guards.js';
+import { coreInternals, type DeliveryCore, requireCore } from '../../delivery-core.js';
 import { type PagedReadOptions, searchPages } from '../reads.js';
 import type { DeliveryRecord } from '../records.js';
 
@@ -94,7 +94,7 @@ async function ordersByReference(
   references: readonly string[],
   options: PagedReadOptions,
 ): Promise<{ found: Map<string, DeliveryRecord[]>; failed: Map<string, DeliveryError> }> {
-  const deadlineAt = totalDeadline(core, options);
+  const deadlineAt = totalDeadline(coreInternals(core), options);
   const found = new Map<string, DeliveryRecord[]>();
   const failed = new Map<string, DeliveryError>();
   for (let at = 0; at < references.length; at += REFERENCES_PER_SEARCH) {

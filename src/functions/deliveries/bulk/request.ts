@@ -4,11 +4,6 @@
  * scheduling them bulk.ts's.
  */
 
-import type { DeliveryCore } from '../../../core/delivery-core.js';
-import { errorMappingFor } from '../../../core/error-mapping-loader.js';
-import { asRecord, isRecord } from '../../../core/guards.js';
-import { writeJson } from '../../../core/input.js';
-import { type AnswerContext, sendBuilt } from '../../../core/operation.js';
 import type { RequestOptions } from '../../../core/options.js';
 import type { CallTelemetry } from '../../../core/telemetry.js';
 import type { BulkCreatedDelivery, BulkFailure } from '../../../errors/bulk-result.js';
@@ -27,6 +22,11 @@ import {
   ResponseShapeError,
   SubscriptionRequiredError,
 } from '../../../errors/index.js';
+import { errorMappingFor } from '../../../internal/error-mapping-loader.js';
+import { asRecord, isRecord } from '../../../internal/guards.js';
+import { writeJson } from '../../../internal/input.js';
+import type { DeliveryCore } from '../../delivery-core.js';
+import { type AnswerContext, sendBuilt } from '../../endpoint.js';
 import type { ReadChunk } from './input.js';
 import { type BulkResponse, readBulkResponse } from './response.js';
 

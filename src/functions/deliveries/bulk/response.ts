@@ -6,11 +6,11 @@
  * failed: [{ index, errorCode, message }] }` is read too.
  */
 
-import { duplicateRefusalOf } from '../../../core/duplicate-refusal.js';
-import type { bulkOrderError } from '../../../core/error-mapping.js';
-import { idString, isFilled, isRecord } from '../../../core/guards.js';
-import type { AnswerContext } from '../../../core/operation.js';
 import { type DeliveryError, ResponseShapeError } from '../../../errors/index.js';
+import { duplicateRefusalOf } from '../../../internal/duplicate-refusal.js';
+import type { bulkOrderError } from '../../../internal/error-mapping.js';
+import { idString, isFilled, isRecord } from '../../../internal/guards.js';
+import type { AnswerContext } from '../../endpoint.js';
 
 type ResponseContext = Pick<AnswerContext, 'status' | 'request'>;
 
