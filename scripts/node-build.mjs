@@ -7,12 +7,13 @@
  * rebuilds and which fetches only what its calls need. A Node process pays a module load for each
  * file instead (resolving, reading, compiling, linking): a create's first answer loaded 34 files
  * of the SDK besides ky's 15 (issue 52). Here rollup rebuilds dist/'s ESM files with the same
- * entries, and puts into one file what the main entry loads and what the first create loads
- * after it (FIRST_CALL). The code is dist/'s, moved and not rewritten: no Node built-in, nothing
- * the other builds lack, so a runtime that takes the `node` condition without being Node (Deno's
- * edge platforms) runs it as it runs the others. ky stays an import of its own, loaded by the
- * first request, as in every build; what the other calls and the schemas need still loads on
- * first use, in chunks rollup makes from the rest.
+ * entries, and puts into one file what the main entry loads and what the first create runs after
+ * it (FIRST_CALL): its own code and the code that sends. The code is dist/'s, moved and not
+ * rewritten: no Node built-in, nothing the other builds lack, so a runtime that takes the `node`
+ * condition without being Node (Deno's edge platforms) runs it as it runs the others. ky stays an
+ * import of its own, loaded by the first request, as in every build (the code that sends takes it
+ * from that load: it imports none of ky's values); what the other calls, the schemas and the error
+ * mapping need still loads on first use, in chunks rollup makes from the rest.
  *
  * Run by `npm run build` after tsup; bench/lib/targets.mjs runs it on its build of src/.
  */
@@ -22,15 +23,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { rollup } from 'rollup';
 
 /**
- * What the first create runs beyond the main entry, by source file (found in dist/ through its
- * source maps; a build fails when one is not there), in the Node build's file it goes into with
- * every file of the ESM build it imports: `sdk` loads with the main entry (the create's own code),
- * `send` with the first request, beside ky (the code that sends, which every call needs).
+ * What the first create runs beyond the main entry, by source file: found in dist/ through its
+ * source maps (a build fails when one is not there), and merged into the main entry's file with
+ * every file of the ESM build it imports.
  */
-export const FIRST_CALL = {
-  sdk: ['src/functions/deliveries/create.ts'],
-  send: ['src/internal/attempts.ts'],
-};
+export const FIRST_CALL = ['src/functions/deliveries/create.ts', 'src/internal/attempts.ts'];
+
+/** The name of the file the main entry's code and FIRST_CALL go into (`sdk-<hash>.js`). */
+const MERGED = 'sdk';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -49,9 +49,9 @@ function sourcesOf(file) {
 export async function buildForNode({ dir, entries, mainEntry = 'index', sourceRoot = ROOT }) {
   const outdir = join(dir, 'node');
   rmSync(outdir, { recursive: true, force: true });
-  let groups;
-  /** Each ESM file of `dir` that goes into a file of FIRST_CALL, by the name of that file. */
-  const groupsOf = (info) => {
+  let merged;
+  /** The ESM files of `dir` that go into the main entry's file of the Node build. */
+  const mergedFiles = (info) => {
     const main = join(dir, `${mainEntry}.js`);
     /** `from` and every file it imports statically; with `lazy`, the targets of its `import()`s too, into `targets`. */
     const closure = (from, { lazy = false, targets = new Set() } = {}) => {
@@ -71,29 +71,22 @@ export async function buildForNode({ dir, entries, mainEntry = 'index', sourceRo
     };
     const lazyTargets = new Set();
     const reached = [...closure([main], { lazy: true, targets: lazyTargets })];
-    // What some entry loads at once: it never waits for the first request (and ky) in a file of its own.
-    const atOnce = closure(entries.map((name) => join(dir, `${name}.js`)));
-    const found = new Map();
-    for (const [name, sources] of Object.entries({ sdk: [], ...FIRST_CALL })) {
-      const holders = sources.map((source) => {
-        const holding = reached.filter((id) => sourcesOf(id).includes(resolve(sourceRoot, source)));
-        if (holding.length === 0) throw new Error(`scripts/node-build.mjs: no file the main entry loads holds ${source} (FIRST_CALL.${name})`);
-        return holding;
-      });
-      for (const id of closure([...(name === 'sdk' ? [main] : []), ...holders.flat()]))
-        if (!found.has(id)) found.set(id, name !== 'sdk' && atOnce.has(id) ? 'sdk' : name);
-    }
-    // An `import()` target left with nothing of its own (a file that only re-exports merged code) goes where its code went.
-    for (const id of lazyTargets) {
-      const into = new Set(
+    const holders = FIRST_CALL.flatMap((source) => {
+      const holding = reached.filter((id) => sourcesOf(id).includes(resolve(sourceRoot, source)));
+      if (holding.length === 0) throw new Error(`scripts/node-build.mjs: no file the main entry loads holds ${source} (FIRST_CALL)`);
+      return holding;
+    });
+    const group = closure([main, ...holders]);
+    // An `import()` target left with nothing of its own (a file that only re-exports merged code) goes too.
+    for (const id of lazyTargets)
+      if (
         info(id)
           .importedIds.filter((imported) => !info(imported).isExternal)
-          .map((imported) => found.get(imported)),
-      );
-      if (!found.has(id) && into.size === 1 && !into.has(undefined)) found.set(id, [...into][0]);
-    }
-    found.delete(main);
-    return found;
+          .every((imported) => group.has(imported))
+      )
+        group.add(id);
+    group.delete(main);
+    return group;
   };
 
   const bundle = await rollup({
@@ -123,8 +116,8 @@ export async function buildForNode({ dir, entries, mainEntry = 'index', sourceRo
       // A chunk is named after the first file in it, whose name carries esbuild's hash already: one hash is enough.
       chunkFileNames: ({ name }) => `${name.replace(/-[A-Z0-9]{8}$/, '')}-[hash].js`,
       manualChunks(id, { getModuleInfo }) {
-        groups ??= groupsOf(getModuleInfo);
-        return groups.get(id);
+        merged ??= mergedFiles(getModuleInfo);
+        return merged.has(id) ? MERGED : undefined;
       },
     });
   } finally {
