@@ -233,25 +233,25 @@ export class Attempts<T> {
     // Called as a function, not as a method of ky's options: a browser's own fetch refuses another `this`.
     const given = config.fetch;
     // ky builds the request and sends it through this fetch, with the attempt's signal (its clock's, the caller's
-    // abort included). With the platform's fetch and no ky hooks, the body goes to fetch beside ky's request rather
-    // than inside it: ky then streams, clones and pipes no body, a third of its cost per call (docs/performance.md).
-    // globalThis.fetch is looked up at each request, so a mock installed after the client is built (msw) still sees it.
-    const kyOptions: Options = {
-      ...requests.options,
-      method: request.method,
-      headers,
-      fetch: requests.beside
-        ? (input) => {
-            const built = input as Request;
-            return globalThis.fetch(built.url, { method: built.method, headers: built.headers, body: json ?? null, signal, redirect: 'manual' });
-          }
-        : (input, init) => (given ?? globalThis.fetch)(input, { ...init, signal }),
-    };
-    if (!requests.beside) {
-      kyOptions.body = json ?? null;
-      // The attempt count, for the user's ky hooks.
-      kyOptions.context = { attempt };
-    }
+    // abort included). With the platform's fetch and no ky hooks, nothing sees ky's Request but this fetch: the
+    // headers and the body go to fetch beside it rather than inside it, so ky copies no headers and streams, clones
+    // and pipes no body, a third of its cost per call (docs/performance.md). globalThis.fetch is looked up at each
+    // request, so a mock installed after the client is built (msw) still sees it.
+    const kyOptions: Options = requests.beside
+      ? {
+          ...requests.options,
+          method: request.method,
+          fetch: () => globalThis.fetch(this.url, { method: request.method, headers, body: json ?? null, signal, redirect: 'manual' }),
+        }
+      : {
+          ...requests.options,
+          method: request.method,
+          headers,
+          body: json ?? null,
+          // The attempt count, for the user's ky hooks.
+          context: { attempt },
+          fetch: (input, init) => (given ?? globalThis.fetch)(input, { ...init, signal }),
+        };
     let response: Response;
     try {
       response = await this.ky.default(this.url, kyOptions);
