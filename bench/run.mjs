@@ -11,7 +11,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { bytesBySource, measureBundle } from './lib/bundle-size.mjs';
 import { runChild, startServer } from './lib/child.mjs';
 import { measureColdStart, measureFirstCall } from './lib/cold-start.mjs';
@@ -198,17 +197,18 @@ async function streamRuns() {
 /** Cold start, import alone: COLD_RUNS timed imports of each module, the modules' order rotating per round (bench/lib/cold-start.mjs). */
 function coldStart() {
   log('cold start: import alone');
+  const { specifiers } = targets;
   const modules = {
-    main: pathToFileURL(targets.main).href,
-    functions: pathToFileURL(targets.functions).href,
-    webhooks: pathToFileURL(targets.webhooks).href,
-    webhooksNode: pathToFileURL(targets.webhooksNode).href,
-    testing: pathToFileURL(targets.testing).href,
+    main: specifiers.main,
+    functions: specifiers.functions,
+    webhooks: specifiers.webhooks,
+    webhooksNode: specifiers.webhooksNode,
+    testing: specifiers.testing,
     'zod/mini': 'zod/mini',
     '@octokit/core': '@octokit/core',
     openai: 'openai',
   };
-  if (kyPath !== undefined) modules.ky = pathToFileURL(kyPath).href;
+  if (kyPath !== undefined) modules.ky = 'ky';
   return measureColdStart(modules, { runs: COLD_RUNS, cwd: ROOT }).runs;
 }
 
@@ -218,7 +218,8 @@ async function firstCall() {
   log('cold start: to the first answered create');
   const server = await startServer('echo-server.mjs');
   try {
-    const variants = { sdk: pathToFileURL(targets.main).href, ky: pathToFileURL(kyPath).href, fetch: undefined, octokit: '@octokit/core', openai: 'openai' };
+    // Each by the name its users import it by, its package's resolution included, as in their process.
+    const variants = { sdk: targets.specifiers.main, ky: 'ky', fetch: undefined, octokit: '@octokit/core', openai: 'openai' };
     return measureFirstCall(variants, { runs: COLD_RUNS, baseUrl: server.info.baseUrl, cwd: ROOT });
   } finally {
     await server.stop();
