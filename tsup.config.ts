@@ -1,6 +1,7 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { defineConfig } from 'tsup';
+import { ASSETS_FOLDER, buildDashboardAssets, UI_ENTRY } from './src/testing/dashboard/assets.js';
 
 const entry = {
   index: 'src/index.ts',
@@ -42,6 +43,16 @@ async function portableSourceMaps(): Promise<void> {
   }
 }
 
+/**
+ * The sandbox dashboard's script and style sheet (preact and htm bundled in), beside the built
+ * modules in dist/dashboard/, where the sandbox server reads them; no entry imports them.
+ */
+async function dashboardAssets(): Promise<void> {
+  const assets = await buildDashboardAssets(join('src', UI_ENTRY));
+  await mkdir(join('dist', ASSETS_FOLDER), { recursive: true });
+  for (const [name, contents] of Object.entries(assets)) await writeFile(join('dist', ASSETS_FOLDER, name), contents);
+}
+
 // No `dts`: tsc writes the declarations, one per source file under its own name (tsconfig.build.json).
 export default defineConfig([
   {
@@ -55,6 +66,9 @@ export default defineConfig([
     // zod is internal (no zod type is public): bundled and tree-shaken, an entry loads a few files
     // instead of zod's ~100 (cold start, docs/performance.md). ky stays a dependency.
     noExternal: ['zod'],
+    // Imported only where the dashboard's files were not built (run from the sources): never from dist/.
+    external: ['esbuild'],
+    onSuccess: dashboardAssets,
   },
   {
     entry,
@@ -71,6 +85,10 @@ export default defineConfig([
     // ky 1.x is ESM-only: bundled into the CommonJS build so that `require('delivery-sdk')` works
     // on every supported Node, including those that cannot `require()` an ES module. zod as above.
     noExternal: ['ky', 'zod'],
+    external: ['esbuild'],
+    // CommonJS has no `import.meta` (a syntax error there): the one module that reads it, to find the
+    // dashboard's files, reads `__dirname` first (src/testing/dashboard/assets.ts).
+    define: { 'import.meta.url': '""' },
     onSuccess: portableSourceMaps,
   },
 ]);

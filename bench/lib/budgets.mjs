@@ -49,6 +49,11 @@ export const BUDGETS = {
  */
 export const FORBIDDEN_SOURCES = [
   { name: 'msw', files: /(?:^|[\\/])node_modules[\\/](?:msw|@mswjs|@bundled-es-modules)[\\/]/ },
+  // Before the sandbox's line: its first match names a file. Its UI library and its built files (dist/dashboard/).
+  {
+    name: 'the sandbox dashboard',
+    files: /(?:^|[\\/])(?:node_modules[\\/](?:preact|htm)[\\/]|(?:src|dist)[\\/]testing[\\/]dashboard[\\/]|dist[\\/]dashboard[\\/])/,
+  },
   { name: 'the sandbox', files: /(?:^|[\\/])(?:src|dist)[\\/]testing[\\/]/ },
   { name: 'the MCP server', files: /(?:^|[\\/])(?:(?:src|dist)[\\/]mcp[\\/]|node_modules[\\/]@modelcontextprotocol[\\/])/ },
 ];

@@ -210,6 +210,10 @@ describe('the check for code no page may carry', () => {
     ['msw', 'node_modules/msw/lib/core/index.mjs'],
     ['msw', 'node_modules/@mswjs/interceptors/lib/browser/index.mjs'],
     ['the sandbox', '../src/testing/server.ts'],
+    ['the sandbox dashboard', 'node_modules/preact/dist/preact.module.js'],
+    ['the sandbox dashboard', 'node_modules/htm/preact/index.module.js'],
+    ['the sandbox dashboard', '../src/testing/dashboard/ui/main.ts'],
+    ['the sandbox dashboard', 'dist/dashboard/app.js'],
     ['the MCP server', '../src/mcp/server.ts'],
     ['the MCP server', 'node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js'],
   ])('names %s for %s', (name, file) => {
