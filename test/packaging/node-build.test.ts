@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_ORDER } from '../../bench/lib/bundle-size.mjs';
 import { FIRST_CALL } from '../../scripts/node-build.mjs';
@@ -96,6 +96,25 @@ describe('each entry of the Node build, imported', () => {
       expect([...loadedAtOnce(file).packages]).toEqual(['ky']);
     } finally {
       rmSync(file, { force: true });
+    }
+  });
+});
+
+describe('the sandbox from the Node build (delivery-sdk/testing)', () => {
+  it("serves its dashboard's script, which the build keeps in dist/dashboard/, one folder above the Node build's files", async () => {
+    const testing = packageEntries().find((entry) => entry.subpath === './testing');
+    const { createSandbox } = (await import(pathToFileURL(join(ROOT, testing?.node ?? '')).href)) as typeof import('../../src/testing/index.js');
+    const sandbox = createSandbox();
+    const { dashboardUrl } = await sandbox.listen({ port: 0 });
+    try {
+      const login = await fetch(dashboardUrl, { redirect: 'manual' });
+      const cookie = login.headers.get('set-cookie')?.split(';')[0] ?? '';
+      const script = await fetch(new URL('app.js', new URL(dashboardUrl)), { headers: { cookie } });
+      expect(script.status).toBe(200);
+      expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+      expect((await script.text()).length).toBeGreaterThan(0);
+    } finally {
+      await sandbox.close();
     }
   });
 });
