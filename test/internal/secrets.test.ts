@@ -1,4 +1,4 @@
-// The API key and the transport rules. test/core/client-config.test.ts already checks a 401 of
+// The API key and the transport rules. test/internal/client-config.test.ts already checks a 401 of
 // client.request(), the basic http:// rule and CR/LF in client, per-call and key headers; this
 // file covers every other way a call can fail, over real HTTP, and what it left out.
 import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';

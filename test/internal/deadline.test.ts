@@ -16,8 +16,7 @@ import {
   TimeoutError,
 } from '../../src/index.js';
 import { createSandbox, type Sandbox } from '../../src/testing/index.js';
-import { envelope, startFakeService } from '../functions/fake-service.js';
-import { clientOnFetch } from '../support/mock-api.js';
+import { clientOnFetch, envelope, startFakeService } from '../support/fake-service.js';
 import { dropOff, setUpAccount } from '../support/sandbox.js';
 
 /** Moves the fake clock on, as a service taking `ms` to answer would. */

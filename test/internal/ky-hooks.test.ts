@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ServerError } from '../../src/index.js';
-import { BASE, HttpResponse, http, KEY, makeClient, useMockServer } from '../support/mock-api.js';
+import { BASE, HttpResponse, http, KEY, makeClient, useFakeService } from '../support/fake-service.js';
 
-const server = useMockServer();
+const server = useFakeService();
 
 describe('ky hooks of the user (kyHooks)', () => {
   it('adds a header from a beforeRequest hook to every attempt, after the SDK reported the attempt', async () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, DeliveryType, InvalidRequestError } from '../../src/index.js';
 import { createSandbox } from '../../src/testing/index.js';
 import { validationArray400 } from '../fixtures/real/answers/validation-array-400.js';
-import { BASE, HttpResponse, http, makeClient, rejection, useMockServer } from '../support/mock-api.js';
+import { BASE, HttpResponse, http, makeClient, rejection, useFakeService } from '../support/fake-service.js';
 
 const order = {
   type: DeliveryType.Deliver,
@@ -22,7 +22,7 @@ const refusalOf = async (call: Promise<unknown>): Promise<InvalidRequestError> =
 };
 
 describe('an error body that is the validator array', () => {
-  const server = useMockServer();
+  const server = useFakeService();
 
   it('puts every message in err.message and every path, split into segments, in err.issues', async () => {
     server.use(http.post(`${BASE}/deliveries`, () => HttpResponse.json(validationArray400.body, { status: validationArray400.status })));

@@ -5,7 +5,7 @@
 // Against the sandbox, and against an independent node:http service that would store the null.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeliveryClient, ValidationError } from '../../src/index.js';
-import { envelope, startFakeService } from '../functions/fake-service.js';
+import { envelope, startFakeService } from '../support/fake-service.js';
 import { DOKKI, dropOff, sandboxWithAccount } from '../support/sandbox.js';
 
 const contactPerson = { name: 'Karim', phone: '01012345678' };

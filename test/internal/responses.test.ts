@@ -11,9 +11,9 @@ import {
   ResponseShapeError,
   ServerError,
 } from '../../src/index.js';
-import { BASE, errorBody, HttpResponse, http, makeClient, useMockServer } from '../support/mock-api.js';
+import { BASE, errorBody, HttpResponse, http, makeClient, useFakeService } from '../support/fake-service.js';
 
-const server = useMockServer();
+const server = useFakeService();
 
 describe('successful answers', () => {
   it('unwraps the { success, message, data } envelope', async () => {

@@ -4,7 +4,7 @@
 // refused as failed, surely not created. Against the sandbox and an independent node:http service.
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuthenticationError, BulkCreationError, DeliveryClient, type OrderInput, SubscriptionRequiredError } from '../../src/index.js';
-import { startFakeService } from '../functions/fake-service.js';
+import { startFakeService } from '../support/fake-service.js';
 import { numberedOrder, sandboxWithAccount } from '../support/sandbox.js';
 
 const orders = (count: number): OrderInput[] => Array.from({ length: count }, (_, i) => numberedOrder(i));

@@ -3,8 +3,7 @@
 // Fake clocks for the waits; an independent node:http service and the sandbox for the faults.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DeliveryClient, DeliveryError, DeliveryState, NotFoundError, ServerError, TimeoutError } from '../../src/index.js';
-import { startFakeService } from '../functions/fake-service.js';
-import { clientOnFetch } from '../support/mock-api.js';
+import { clientOnFetch, startFakeService } from '../support/fake-service.js';
 import { dropOff, sandboxWithAccount } from '../support/sandbox.js';
 
 afterEach(() => vi.useRealTimers());

@@ -4,9 +4,9 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { CityNotFoundError, type Logger } from '../../src/index.js';
-import { BASE, HttpResponse, http, KEY, makeClient, useMockServer } from '../support/mock-api.js';
+import { BASE, HttpResponse, http, KEY, makeClient, useFakeService } from '../support/fake-service.js';
 
-const server = useMockServer();
+const server = useFakeService();
 
 /** `text` with every character written as a JSON \u escape, as a service may echo it. */
 const escaped = (text: string): string => [...text].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');

@@ -4,7 +4,7 @@
 // many it skipped. Against an independent node:http service and the sandbox.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DeliveryClient } from '../../src/index.js';
-import { envelope, startFakeService } from '../functions/fake-service.js';
+import { envelope, startFakeService } from '../support/fake-service.js';
 import { createOrder, numberedOrder, sandboxWithAccount } from '../support/sandbox.js';
 
 const closers: Array<() => Promise<void>> = [];

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DeliveryClient, type DeliveryClientOptions, DeliveryError, ResponseTooLargeError } from '../../src/index.js';
-import { rejection } from '../support/mock-api.js';
+import { rejection } from '../support/fake-service.js';
 
 const KB = 1024;
 const envelope = (data: unknown) => JSON.stringify({ success: true, data });

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Logger, type LogLevel, ServerError } from '../../src/index.js';
-import { BASE, HttpResponse, http, KEY, makeClient, useMockServer } from '../support/mock-api.js';
+import { BASE, HttpResponse, http, KEY, makeClient, useFakeService } from '../support/fake-service.js';
 
-const server = useMockServer();
+const server = useFakeService();
 afterEach(() => vi.restoreAllMocks());
 
 /** A logger that keeps every line with its level. */

@@ -3,7 +3,7 @@
 // nothing is sent (the key goes wherever the URL points).
 import { describe, expect, it } from 'vitest';
 import { DeliveryClient, ValidationError } from '../../src/index.js';
-import { rejection } from '../support/mock-api.js';
+import { rejection } from '../support/fake-service.js';
 
 const BASE = 'https://api.example.com/v2';
 

@@ -4,7 +4,7 @@
 // sandbox (which stores phones as sent) and an independent node:http service.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DeliveryClient, DeliveryType, type OrderInput } from '../../src/index.js';
-import { envelope, startFakeService } from '../functions/fake-service.js';
+import { envelope, startFakeService } from '../support/fake-service.js';
 import { DOKKI, dropOff, sandboxWithAccount } from '../support/sandbox.js';
 
 const closers: Array<() => Promise<void>> = [];

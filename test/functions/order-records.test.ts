@@ -3,7 +3,7 @@
 // independent node:http service whose answer lacks an id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeliveryClient, OrderStateError, ResponseShapeError } from '../../src/index.js';
-import { envelope, startFakeService } from '../functions/fake-service.js';
+import { envelope, startFakeService } from '../support/fake-service.js';
 import { dropOff, sandboxWithAccount } from '../support/sandbox.js';
 
 const receiver = { firstName: 'Mona', lastName: 'Adel', phone: '01012345678' };

@@ -4,7 +4,7 @@
 // Against the sandbox (sent unchecked, `validate: false`) and an independent node:http service.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, BulkCreationError, DeliveryClient, InvalidRequestError, ValidationError } from '../../src/index.js';
-import { startFakeService } from '../functions/fake-service.js';
+import { startFakeService } from '../support/fake-service.js';
 import { dropOff, sandboxWithAccount } from '../support/sandbox.js';
 
 const closers: Array<() => Promise<void>> = [];
