@@ -34,6 +34,14 @@ const MERGED = 'sdk';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
+/** Whether a built file's code is import and export-from statements alone. */
+const onlyReexports = (code) =>
+  (code ?? '')
+    .split('\n')
+    .every(
+      (line) => line.trim() === '' || line.startsWith('//') || /^(?:import\s+['"][^'"]+['"]|(?:export|import)\b[^;]*\bfrom\s+['"][^'"]+['"]);?\s*$/.test(line),
+    );
+
 /** The original sources of a built file, absolute, from its source map (none without one). */
 function sourcesOf(file) {
   const map = `${file}.map`;
@@ -77,9 +85,11 @@ export async function buildForNode({ dir, entries, mainEntry = 'index', sourceRo
       return holding;
     });
     const group = closure([main, ...holders]);
-    // An `import()` target left with nothing of its own (a file that only re-exports merged code) goes too.
+    // An `import()` target with no code of its own (it only re-exports merged code, as esbuild writes
+    // an operation's chunk) goes too: else loading the create would load a file of two lines.
     for (const id of lazyTargets)
       if (
+        onlyReexports(info(id).code) &&
         info(id)
           .importedIds.filter((imported) => !info(imported).isExternal)
           .every((imported) => group.has(imported))
@@ -97,7 +107,8 @@ export async function buildForNode({ dir, entries, mainEntry = 'index', sourceRo
       {
         name: 'built-files-with-their-maps',
         load(id) {
-          const code = readFileSync(id, 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
+          // Every line that names a map goes (tsup's files name theirs twice): rollup writes its own.
+          const code = readFileSync(id, 'utf8').replace(/^\/\/# sourceMappingURL=\S+$/gm, '');
           return { code, map: existsSync(`${id}.map`) ? readFileSync(`${id}.map`, 'utf8') : null };
         },
       },
