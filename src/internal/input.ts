@@ -189,12 +189,13 @@ function readArray(source: readonly unknown[], depth: number, above: object[]): 
   enter(source, depth, above);
   // A Proxy's length may be anything: JSON reads it as a whole number (ToLength).
   const length = Math.trunc(+source.length);
-  const copy: unknown[] = [];
+  // Made at its length: grown by pushes, a copy of 1 had room for 16. Not for a length so large it may be a lie.
+  const copy: unknown[] = length > 0 && length <= 4096 ? new Array(length) : [];
   let index = 0;
   try {
     for (; index < length; index++) {
       const value = read(source[index], index, depth + 1, above);
-      copy.push(value === undefined ? null : value);
+      copy[index] = value === undefined ? null : value;
     }
   } catch (error) {
     throw at(error, index);
