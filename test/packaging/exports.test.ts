@@ -140,7 +140,13 @@ const PUBLIC_EXPORTS: Readonly<Record<string, readonly string[]>> = {
     'verifyWebhookHeaders',
   ],
   'delivery-sdk/webhooks/node': ['DEFAULT_WEBHOOK_BODY_TIMEOUT_MS', 'createNodeWebhookHandler'],
-  'delivery-sdk/webhooks/redis': ['DEFAULT_READY_TIMEOUT_MS', 'DEFAULT_TRACKER_TTL_SECONDS', 'TrackerStoreError', 'createRedisTrackerStore'],
+  'delivery-sdk/webhooks/redis': [
+    'DEFAULT_MAX_EVENTS_PER_SCRIPT',
+    'DEFAULT_READY_TIMEOUT_MS',
+    'DEFAULT_TRACKER_TTL_SECONDS',
+    'TrackerStoreError',
+    'createRedisTrackerStore',
+  ],
   'delivery-sdk/testing': ['FAULT_KINDS', 'SANDBOX_COUNTRY_IDS', 'SANDBOX_STREET_CODES', 'SANDBOX_UPLOAD_HOST', 'SCENARIOS', 'SandboxError', 'createSandbox'],
   'delivery-sdk/testing/msw': ['sandboxHandlers'],
   'delivery-sdk/opentelemetry': ['openTelemetry'],
@@ -162,10 +168,12 @@ describe('the public exports of each entry', () => {
   });
 
   for (const entry of packageEntries()) {
-    it(`${entry.specifier} exports exactly its listed names, in ESM and in CommonJS`, async () => {
+    it(`${entry.specifier} exports exactly its listed names, in ESM, in the Node build and in CommonJS`, async () => {
       const esm = (await import(pathToFileURL(join(ROOT, entry.esm)).href)) as Record<string, unknown>;
+      const node = (await import(pathToFileURL(join(ROOT, entry.node)).href)) as Record<string, unknown>;
       const cjs = require(join(ROOT, entry.cjs)) as Record<string, unknown>;
       expect(Object.keys(esm).sort()).toEqual(PUBLIC_EXPORTS[entry.specifier]);
+      expect(Object.keys(node).sort()).toEqual(PUBLIC_EXPORTS[entry.specifier]);
       expect(Object.keys(cjs).sort()).toEqual(PUBLIC_EXPORTS[entry.specifier]);
     });
   }
