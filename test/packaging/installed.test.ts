@@ -16,7 +16,7 @@ interface ProbeReport {
 }
 
 /** Entries of optional peers (the consumer project has none of them installed), and the peer each needs. */
-const PEER_ENTRIES: Record<string, string> = { './testing/msw': 'msw', './opentelemetry': '@opentelemetry/api' };
+const PEER_ENTRIES: Record<string, string> = { './testing/msw': 'msw', './opentelemetry': '@opentelemetry/api', './mcp': '@modelcontextprotocol/sdk' };
 const entries = packageEntries().filter((entry) => PEER_ENTRIES[entry.subpath] === undefined);
 const peerEntries = packageEntries().filter((entry) => PEER_ENTRIES[entry.subpath] !== undefined);
 let project: ConsumerProject;
@@ -37,7 +37,7 @@ describe('the tarball installed into a fresh project', () => {
     expect(installed.sort()).toEqual([PACKAGE_NAME, ...Object.keys(dependencies)].sort());
     // zod is bundled into dist/; papaparse is the `delivery-sdk` command's alone (test/cli/leaf.test.ts).
     expect(Object.keys(dependencies)).toEqual(['ky', 'papaparse']);
-    expect(probe.missing.sort()).toEqual(['@opentelemetry/api', 'ioredis', 'msw', 'redis']);
+    expect(probe.missing.sort()).toEqual(['@modelcontextprotocol/sdk', '@opentelemetry/api', 'ioredis', 'msw', 'redis']);
   });
 
   it('loads every entry with require() where Node cannot require an ES module: ky (ESM-only) is bundled into the CommonJS build', async () => {
@@ -135,6 +135,13 @@ describe('the tarball installed into a fresh project', () => {
     },
     PACKAGING_TIMEOUT_MS,
   );
+
+  it('the delivery-sdk mcp command, without the MCP SDK installed, says what to install and exits with 2', async () => {
+    const failed = await run(join(project.dir, 'node_modules/.bin/delivery-sdk'), ['mcp', '--sandbox'], { cwd: project.dir }).catch(
+      (error: { exitCode?: number; stderr?: string }) => error,
+    );
+    expect(failed).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('npm install @modelcontextprotocol/sdk') });
+  });
 
   it.each(Object.keys(BINARIES))(
     'the %s command starts the sandbox on 127.0.0.1 and answers the API',
