@@ -4,9 +4,8 @@
 // and base URL placeholders a served sandbox's.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Served, Workspace } from '../cli/cli.js';
-import { BIN, requireBuilt, servedSandbox, workspace } from '../cli/cli.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, useServedSandbox } from '../cli/cli.js';
 import { blocksOf } from '../docs/blocks.js';
 
 interface Configured {
@@ -22,17 +21,7 @@ const servers = blocks.flatMap((block) => {
   return Object.entries(config.mcpServers ?? config.servers ?? {}).map(([name, server]) => ({ line: block.line, name, server, inputs: config.inputs }));
 });
 
-let served: Served;
-let files: Workspace;
-beforeAll(async () => {
-  requireBuilt();
-  served = await servedSandbox();
-  files = workspace();
-});
-afterAll(async () => {
-  await served?.close();
-  files?.remove();
-});
+const cli = useServedSandbox();
 
 describe('the assistants’ configurations of docs/mcp.md', () => {
   it('are three, for Claude Desktop, VS Code and Cursor, each starting delivery-sdk mcp with the MCP SDK beside it', () => {
@@ -54,8 +43,8 @@ describe('the assistants’ configurations of docs/mcp.md', () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [BIN, 'mcp', ...args],
-      env: { DELIVERY_API_KEY: served.sandbox.apiKey, DELIVERY_BASE_URL: served.server.baseUrl },
-      cwd: files.dir,
+      env: { DELIVERY_API_KEY: cli.served.sandbox.apiKey, DELIVERY_BASE_URL: cli.served.server.baseUrl },
+      cwd: cli.files.dir,
       stderr: 'ignore',
     });
     const client = new Client({ name: 'docs', version: '1.0.0' });

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_USAGE, MSW_USAGE, RESOLUTIONS, SANDBOX_USAGE, STRICT_OPTIONS } from './consumer/typed-usage.js';
+import { CLIENT_USAGE, MCP_USAGE, MSW_USAGE, RESOLUTIONS, SANDBOX_USAGE, STRICT_OPTIONS } from './consumer/typed-usage.js';
 import { BINARIES, type ConsumerProject, createConsumerProject, PACKAGE_NAME, PACKAGING_TIMEOUT_MS, packageEntries, ROOT, run } from './packed-package.js';
 
 interface ProbeReport {
@@ -132,6 +132,24 @@ describe('the tarball installed into a fresh project', () => {
       );
       const compilerOptions = { ...RESOLUTIONS['node16']!.compilerOptions, lib: ['ES2022', 'DOM', 'DOM.Iterable'], paths: { msw: [msw] } };
       expect(withoutForeignDiagnostics(await typeErrors('msw-node16', { msw: MSW_USAGE }, ['usage.mts'], compilerOptions))).toBe('');
+    },
+    PACKAGING_TIMEOUT_MS,
+  );
+
+  it(
+    'type-checks a strict server of delivery-sdk/mcp (the MCP SDK present) with moduleResolution node16, ESM and CommonJS, no zod type of ours in the way',
+    async () => {
+      // The repository's MCP SDK, installed for this check alone as a link (its own dependencies, zod among them, resolve
+      // from there); its declarations' own strictness is its business: only this package's declarations and the user's code are judged.
+      const peer = join(project.dir, 'node_modules/@modelcontextprotocol');
+      mkdirSync(peer, { recursive: true });
+      symlinkSync(join(ROOT, 'node_modules/@modelcontextprotocol/sdk'), join(peer, 'sdk'), 'dir');
+      try {
+        const { files, compilerOptions } = RESOLUTIONS['node16']!;
+        expect(withoutForeignDiagnostics(await typeErrors('mcp-node16', { mcp: MCP_USAGE }, files, compilerOptions))).toBe('');
+      } finally {
+        rmSync(peer, { recursive: true, force: true });
+      }
     },
     PACKAGING_TIMEOUT_MS,
   );
