@@ -12,7 +12,7 @@ import { readyMerchant } from '../../src/cli/ready-merchant.js';
 import { DeliveryClient, DeliveryState, DeliveryType } from '../../src/index.js';
 import { TOOLS } from '../../src/mcp/tools.js';
 import { createSandbox, type Sandbox, type SandboxServer } from '../../src/testing/index.js';
-import { BIN, requireBuilt, type Workspace, workspace } from '../cli/cli.js';
+import { BIN, requireBuilt, run, start, type Workspace, workspace } from '../cli/cli.js';
 import { dropOff } from '../support/sandbox.js';
 
 /** A key no answer, log or error may show: any part of it in the output is a leak. */
@@ -90,6 +90,12 @@ afterAll(async () => {
 });
 
 describe('delivery-sdk mcp over stdio', () => {
+  it('tells its name and the package version, and how to use it', () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(reader.client.getServerVersion()).toEqual({ name: 'delivery-sdk', version });
+    expect(reader.client.getInstructions()).toMatch(/nextCursor/);
+  });
+
   it('lists the operations that read, and with --allow-writes every operation, each with its hints', async () => {
     const [reads, all] = await Promise.all([reader.client.listTools(), writer.client.listTools()]);
     expect(reads.tools.map((tool) => tool.name)).toEqual(TOOLS.filter((tool) => tool.reads).map((tool) => tool.name));
@@ -239,5 +245,46 @@ describe('delivery-sdk mcp over stdio', () => {
     expect(everything).toContain('delivery-sdk mcp: serving');
     expect(everything).not.toContain(KEY);
     expect(everything).not.toContain('MCP-KEY-6f1d93c0');
+  });
+});
+
+describe('delivery-sdk mcp, the command', () => {
+  it('is configured as the other commands are: the key never from an argument, nor missing, each a usage error (exit 2)', async () => {
+    const help = await run(['mcp', '--help']);
+    expect(help).toMatchObject({ code: 0, stdout: expect.stringContaining('--allow-writes') });
+    const argument = await run(['mcp', '--api-key', KEY], { DELIVERY_BASE_URL: server.baseUrl });
+    expect(argument.code).toBe(2);
+    expect(argument.stderr).toMatch(/never taken from the command line/);
+    expect(argument.stderr + argument.stdout).not.toContain(KEY);
+    const none = await run(['mcp'], { DELIVERY_BASE_URL: server.baseUrl });
+    expect(none).toMatchObject({ code: 2, stderr: expect.stringMatching(/no API key: set DELIVERY_API_KEY or pass --api-key-file/) });
+  });
+
+  it('takes the key from --api-key-file as well', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp', '--api-key-file', files.file('key.txt', `${KEY}\n`)],
+      env: { DELIVERY_BASE_URL: server.baseUrl },
+      stderr: 'ignore',
+    });
+    const client = new Client({ name: 'delivery-sdk-tests', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const locations = (await client.callTool({ name: 'pickup_locations_list', arguments: {} })) as CallToolResult;
+      expect((locations.structuredContent as { items: unknown[] }).items).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('ends with 0 when the assistant closes its input, and with 143 on SIGTERM', async () => {
+    const closed = start(['mcp', '--sandbox']);
+    await closed.waitFor(/delivery-sdk mcp: serving/);
+    closed.child.stdin.end();
+    expect((await closed.done).code).toBe(0);
+    const stopped = start(['mcp', '--sandbox']);
+    await stopped.waitFor(/delivery-sdk mcp: serving/);
+    stopped.child.kill('SIGTERM');
+    expect((await stopped.done).code).toBe(143);
   });
 });
