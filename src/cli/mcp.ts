@@ -39,6 +39,24 @@ async function loadMcp() {
   }
 }
 
+/**
+ * Writes `bytes` under `dir` as `name`, or `name-2`, `name-3`, ... when a file of that name is there
+ * already (a server started again counts its files from 1): never over another file. Its path.
+ */
+function saveNew(dir: string, name: string, bytes: Uint8Array): string {
+  mkdirSync(dir, { recursive: true });
+  const dot = name.lastIndexOf('.');
+  for (let n = 1; ; n++) {
+    const path = join(dir, n === 1 ? name : `${name.slice(0, dot)}-${n}${name.slice(dot)}`);
+    try {
+      writeFileSync(path, bytes, { flag: 'wx' });
+      return path;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+}
+
 /** Serves until the assistant closes stdin, or a signal stops it; resolves once the server is connected. */
 export async function mcpCommand(args: readonly string[], io: Io): Promise<ExitCode | 'serving'> {
   const { values } = parseOrUsage({
@@ -57,15 +75,7 @@ export async function mcpCommand(args: readonly string[], io: Io): Promise<ExitC
   const out = values.out === undefined ? undefined : resolve(values.out);
   const { createMcpServer, StdioServerTransport } = await loadMcp();
   const connection = await connect(values);
-  const saveFile =
-    out === undefined
-      ? undefined
-      : async (name: string, bytes: Uint8Array): Promise<string> => {
-          mkdirSync(out, { recursive: true });
-          const path = join(out, name);
-          writeFileSync(path, bytes);
-          return path;
-        };
+  const saveFile = out === undefined ? undefined : (name: string, bytes: Uint8Array): Promise<string> => Promise.resolve(saveNew(out, name, bytes));
   const server = createMcpServer({
     client: connection.client,
     allowWrites: values['allow-writes'] === true,

@@ -57,12 +57,21 @@ export class JsonWriter {
  */
 export function errorJson(error: Error, named: (path: readonly (string | number)[]) => readonly (string | number)[] = (path) => path): Record<string, unknown> {
   const own = error instanceof DeliveryError ? error.toJSON() : { name: error.name, message: error.message };
-  const { name, message, headers: _, body: __, cause, issues, ...rest } = own as Record<string, unknown>;
+  const { name, message, headers: _, body: __, cause: ___, issues, ...rest } = own as Record<string, unknown>;
+  const { cause } = error;
   const out: Record<string, unknown> = { error: name, message, ...rest };
   if (Array.isArray(issues) && issues.length > 0) out['issues'] = issues.map((issue: ValidationIssue) => ({ ...issue, path: formatPath(named(issue.path)) }));
   if (error instanceof BulkCreationError) out['result'] = error.result;
   if (error instanceof PartialResultError) out['partial'] = error.partial;
-  if (cause instanceof Error && !(error instanceof BulkCreationError)) out['cause'] = { error: cause.name, message: cause.message };
+  if (cause instanceof Error && !(error instanceof BulkCreationError)) {
+    const { errorCode, mayExist } = cause as Partial<DeliveryError>;
+    out['cause'] = {
+      error: cause.name,
+      message: cause.message,
+      ...(errorCode === undefined ? {} : { errorCode }),
+      ...(mayExist === undefined ? {} : { mayExist }),
+    };
+  }
   return out;
 }
 

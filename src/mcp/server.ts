@@ -9,7 +9,7 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { DeliveryClient } from '../client.js';
-import { ConfigurationError, ValidationError } from '../errors/index.js';
+import { ConfigurationError, DeliveryError, PartialResultError, ValidationError } from '../errors/index.js';
 import { isRecord } from '../internal/guards.js';
 import { byArguments, errorAnswer, JsonWriter, resultAnswer, type ToolAnswer } from './answers.js';
 import { ArgumentsError, checkArguments } from './arguments.js';
@@ -141,7 +141,15 @@ export function createMcpServer(options: McpServerOptions): Server {
         const source = called as AsyncGenerator<unknown>;
         // A read is read on as its pages are asked for; a write is run to its end (never left half done), its outcomes kept for the pages.
         const items: unknown[] = [];
-        if (!tool.reads) for await (const item of source) items.push(item);
+        if (!tool.reads) {
+          try {
+            for await (const item of source) items.push(item);
+          } catch (error) {
+            // What the write yielded before it failed (the orders its chunks created) goes with the error: none is left untold.
+            if (items.length === 0 || !(error instanceof DeliveryError)) throw error;
+            throw new PartialResultError(`${tool.operation} failed after ${items.length} of its outcomes`, { partial: { items }, cause: error });
+          }
+        }
         structured = await lists.first(tool.name, tool.reads ? source : items[Symbol.iterator](), tool.reads ? progress : undefined);
         break;
       }

@@ -150,6 +150,27 @@ describe('createMcpServer, in process', () => {
     await sandbox.close();
   });
 
+  it('reports what a streamed upload created before it stopped, with the error that stopped it', async () => {
+    const { client: sdk } = clientOnFetch((_, index) =>
+      index === 0
+        ? ok({ createdDeliveriesIds: ['6571f0a1c2b3d4e5f6a7b8c1'], failedDeliveries: [] })
+        : Response.json({ success: false, message: 'Invalid API key', errorCode: 1028 }, { status: 401 }),
+    );
+    const client = await connected({ client: sdk, allowWrites: true });
+    const order = (reference: string) => ({
+      type: DeliveryType.Deliver,
+      dropOffAddress: dropOff,
+      receiver: { phone: '01012345678' },
+      businessReference: reference,
+    });
+    const error = errorOf(
+      await call(client, 'deliveries_stream_bulk', { orders: [order('mcp-stream-1'), order('mcp-stream-2')], options: { chunkSize: 1, concurrency: 1 } }),
+    );
+    expect(error).toMatchObject({ error: 'PartialResultError', cause: { error: 'AuthenticationError', errorCode: 1028 } });
+    const { items } = error['partial'] as { items: Array<{ createdIds: string[] }> };
+    expect(items.flatMap((outcome) => outcome.createdIds)).toEqual(['6571f0a1c2b3d4e5f6a7b8c1']);
+  });
+
   it('drops a list kept for its cursor after ten minutes, and says so', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const { client: sdk } = clientOnFetch(() => ok(Array.from({ length: 60 }, (_, index) => ({ _id: `loc-${index}`, locationName: `Store ${index}` }))));

@@ -208,7 +208,11 @@ describe('delivery-sdk mcp over stdio', () => {
         .toString('latin1'),
     ).toBe('%PDF-');
     expect((await writer.client.listResources()).resources.map((resource) => resource.uri)).toContain(file.uri);
-    expect(existsSync(file.path)).toBe(true);
+    // Another server saving into the same folder counts its files from 1 again, and writes beside them, never over them.
+    const again = await connect(['--allow-writes', '--out', files.dir]);
+    const second = (await call(again, 'deliveries_airway_bills', { trackingNumbers: [trackingNumber] })).structuredContent as { path: string };
+    expect(second.path).not.toBe(file.path);
+    expect(existsSync(file.path) && existsSync(second.path)).toBe(true);
   });
 
   it('waits for a state with progress notifications, within its timeout', async () => {
