@@ -219,11 +219,13 @@ export function jsonSchemaOf(checker: ts.TypeChecker, type: ts.Type, options: Sc
     }
     const out: JsonSchema = { type: 'object', properties };
     if (required.length > 0) out['required'] = required;
+    // Other fields are left open, as the SDK leaves them: it sends them as given (a filter's), or reads
+    // what it needs of a record passed back as read (`airwayBillFiles` takes orders from `list`).
     const index = checker.getIndexInfosOfType(current).find((info) => info.keyType.flags & ts.TypeFlags.String);
     if (index !== undefined) {
       const values = convert(index.type).schema;
       if (values !== undefined && Object.keys(values).length > 0) out['additionalProperties'] = values;
-    } else if (options.direction === 'input') out['additionalProperties'] = false;
+    }
     return out;
   }
 

@@ -131,9 +131,10 @@ export function readOperations(places: ReadPlaces, files = declarationFiles(plac
       leaveOut: options ? isCallOption : undefined,
       writtenAs,
     });
-    if (options && schema !== undefined && Object.keys((schema['properties'] as object | undefined) ?? {}).length === 0)
-      return { schema: undefined, checked, callbacks };
-    return { schema, checked, callbacks };
+    if (!options || schema === undefined) return { schema, checked, callbacks };
+    if (Object.keys((schema['properties'] as object | undefined) ?? {}).length === 0) return { schema: undefined, checked, callbacks };
+    // The options are closed: the call options left out (`apiKey`, `headers`, `signal`) are the server's to give, never a caller's.
+    return { schema: { ...schema, additionalProperties: false }, checked, callbacks };
   };
 
   /** What a call resolves with or yields: `APIPromise<T>`, `Promise<T>`, `AsyncGenerator<T>`, or a value at once. */

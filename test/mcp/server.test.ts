@@ -85,7 +85,10 @@ const READ_CALLS: Record<string, Record<string, unknown>> = {
   lookup_districts: { cityId: 'FceDyHXwpSYCCoCqn' },
   lookup_zones: { cityId: 'FceDyHXwpSYCCoCqn' },
   lookup_resolve_address: { input: { city: 'Cairo', district: 'Makram Ebeid', firstLine: '5 Makram Ebeid Street', for: 'dropOffAddress' } },
-  deliveries_airway_bill_files: { orders: ['70000012'] },
+  // An order as another tool read it, every field of it: the SDK takes what it needs, so does the tool.
+  deliveries_airway_bill_files: {
+    orders: [{ ...looseOrder, trackingNumber: '70000012', state: { code: 24, value: 'Received at warehouse' }, type: { code: 10 } }],
+  },
   deliveries_airway_bills: { trackingNumbers: ['70000012'] },
   deliveries_customer_history: { phone: '01012345678' },
   deliveries_find_by_reference: { businessReference: 'order-1' },
@@ -190,11 +193,11 @@ describe('createMcpServer, in process', () => {
     expect(size['issues']).toEqual([expect.objectContaining({ path: 'labelOptions.size', message: "expected one of 'A4', 'A6', received 'A5'" })]);
     const missing = errorOf(await call(client, 'deliveries_track', {}));
     expect(missing['issues']).toEqual([{ path: 'trackingNumber', message: 'required' }]);
-    // The call options every method takes are the server's to give (a signal, headers): a tool takes what its operation adds.
-    const options = errorOf(await call(client, 'deliveries_list', { options: { maxPages: 'ten', signal: 'stop' } }));
+    // The call options every method takes are the server's to give (a key, headers, a signal): a tool takes what its operation adds.
+    const options = errorOf(await call(client, 'deliveries_list', { options: { maxPages: 'ten', apiKey: 'another-merchant' } }));
     expect(options['issues']).toEqual([
       { path: 'options.maxPages', message: "expected a number, received 'ten'" },
-      { path: 'options.signal', message: "is not a field of it, which has 'maxPages', 'totalTimeout'" },
+      { path: 'options.apiKey', message: "is not a field of it, which has 'maxPages', 'totalTimeout'" },
     ]);
     expect(sent).toEqual([]);
   });

@@ -233,19 +233,18 @@ export async function* weighParcels(core: DeliveryCore, ids: readonly string[], 
   });
   const find = (fn: string) => operations.find((operation) => operation.fn === fn) as OperationDescriptor;
 
-  it('gives each parameter as JSON Schema, a closed object refusing other fields, and the call options as nothing to give', () => {
+  it('gives each parameter as JSON Schema, its other fields left open as the SDK leaves them, and the call options as nothing to give', () => {
     const [parcelId, view, options] = find('getParcel').parameters;
     expect(parcelId).toMatchObject({ schema: { type: 'string' }, checked: false });
     expect(view?.schema).toEqual({
       type: 'object',
       properties: { fields: { type: 'array', items: { type: 'string', enum: ['id', 'weight'] } } },
       required: ['fields'],
-      additionalProperties: false,
     });
     expect(options).toMatchObject({ name: 'options', schema: undefined, callbacks: [] });
   });
 
-  it("gives the options' own fields only, with their documentation, and names the callbacks JSON cannot carry", () => {
+  it("gives the options' own fields only, with their documentation, closed to any other, and names the callbacks JSON cannot carry", () => {
     const options = find('weighParcels').parameters.at(-1);
     expect(options?.schema).toEqual({
       title: 'WeighOptions',
