@@ -240,6 +240,8 @@ describe("docs/cli.md's other scripts", { timeout: 120_000 }, () => {
       const { port } = stale.address() as { port: number };
       writeFileSync(join(project, 'sandbox-script.sh'), script.replaceAll('4010', String(port)));
       writeFileSync(join(project, 'results.csv'), 'untouched');
+      // What an earlier run leaves: the script must not take it for this server's word.
+      writeFileSync(join(project, 'sandbox.log'), `delivery-sdk sandbox listening on http://127.0.0.1:${port}/v2\n`);
       const ran = runStep(`bash sandbox-script.sh`, {});
       expect((await ran.exited).code).not.toBe(0);
       expect(ran.output()).toContain('EADDRINUSE');
