@@ -1,6 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { defineConfig } from 'tsup';
+
+/** The package's version, written into the build (src/internal/version.ts): no entry reads package.json when it runs. */
+const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+const define = { __DELIVERY_SDK_VERSION__: JSON.stringify(version) };
 
 const entry = {
   index: 'src/index.ts',
@@ -52,6 +57,7 @@ export default defineConfig([
     target: 'es2022',
     splitting: true,
     treeshake: true,
+    define,
     // zod is internal (no zod type is public): bundled and tree-shaken, an entry loads a few files
     // instead of zod's ~100 (cold start, docs/performance.md). ky stays a dependency.
     noExternal: ['zod'],
@@ -64,6 +70,7 @@ export default defineConfig([
     // Logs and metrics key on `constructor.name`: esbuild renames the classes it rewrites for
     // CommonJS (`_class12`) unless told to keep names. The ESM build keeps them as written.
     keepNames: true,
+    define,
     // Shared chunks, as in the ESM build: without them each CommonJS entry carries its own copy of
     // the error classes and `instanceof DeliveryError` fails across `require('delivery-sdk')` and
     // `require('delivery-sdk/webhooks')`.

@@ -18,6 +18,9 @@ const SOURCE_ALIASES = Object.entries(compilerOptions.paths).map(([name, [file]]
   replacement: fileURLToPath(new URL(file, import.meta.url)),
 }));
 
+/** The package's version, as the build writes it in (tsup.config.ts, src/internal/version.ts). */
+const { version } = JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8')) as { version: string };
+
 /**
  * Test files that mock modules or reset the module registry to load the SDK afresh: each runs in a
  * process of its own. Every other file shares its worker's modules with the files before it.
@@ -29,6 +32,7 @@ export default defineConfig(({ mode }) => ({
   resolve: {
     alias: SOURCE_ALIASES,
   },
+  define: { __DELIVERY_SDK_VERSION__: JSON.stringify(version) },
   test: {
     // vitest's default on 2 cores is one worker: most long tests wait on child processes, servers
     // and Redis, so a second one keeps both cores busy.

@@ -45,12 +45,13 @@ export const BUDGETS = {
  * issue 40's fixes of the fate promise (phones in one form, every refusal typed, the key out of
  * header names, every created order reported whatever the loop does) added about 2 KB gzip to
  * what a client page can load, issue 43's telemetry seam 0.25 KB, and the guard that keeps a
- * failing telemetry from failing or resending a create 0.1 KB. The bench still judges the
+ * failing telemetry from failing or resending a create 0.1 KB, and issue 50's User-Agent (the
+ * runtime recognised, the version written in) 0.25 KB to 0.3 KB. The bench still judges the
  * pages by BUDGETS (and says OVER); these ceilings only stop them growing further. A ceiling goes
  * when its page is back within its budget.
  */
 export const PAGE_CEILINGS = {
-  main: { allChunks: 52_200 },
-  cities: { allChunks: 52_100 },
-  functions: { firstCall: 22_550 },
+  main: { allChunks: 52_450 },
+  cities: { allChunks: 52_350 },
+  functions: { firstCall: 22_850 },
 };

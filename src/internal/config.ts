@@ -5,6 +5,7 @@ import { ConfigurationError } from '../errors/index.js';
 import { isHeaderName, isSafeHeaderValue, shown } from './guards.js';
 import { LOG_LEVELS, log } from './log.js';
 import { secretsOf } from './redaction.js';
+import { userAgent } from './user-agent.js';
 
 /** The default `maxResponseBytes`: 10 MB. */
 const DEFAULT_MAX_RESPONSE_BYTES = 10 * 2 ** 20;
@@ -118,6 +119,12 @@ function configFrom(options: TransportOptions) {
 
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   checkHeaders(headers, 'DeliveryClient `headers`');
+  const product = options.userAgent;
+  if (product !== undefined && (typeof product !== 'string' || !/^\S[ -~]*$/.test(product)))
+    throw new ConfigurationError(`DeliveryClient \`userAgent\`: expected product tokens ("my-shop/1.4"), received ${shown(product)}.`);
+  // The caller's own `user-agent` header, in any case, wins.
+  const agent = Object.keys(headers).some((name) => name.toLowerCase() === 'user-agent') ? undefined : userAgent(product);
+  if (agent !== undefined) headers['user-agent'] = agent;
   if (apiKey !== undefined && apiKey !== '') {
     const value = scheme === '' ? apiKey : `${scheme} ${apiKey}`;
     if (typeof apiKey !== 'string' || !isSafeHeaderValue(value)) {
