@@ -84,9 +84,10 @@ export interface WebhookTelemetry {
 /**
  * What the SDK tells a tracing or metrics back end: the `telemetry` option of `DeliveryClient`,
  * `DeliveryCore` and the webhook handlers. `openTelemetry()` from `delivery-sdk/opentelemetry`
- * makes one. A client calls these methods on the path of every call; what one throws is dropped,
- * so a tracing back end that fails never changes a call's outcome. A webhook
- * handler does not catch them: a throw fails that one delivery, which the service sends again.
+ * makes one. A client calls these methods on the path of every call, a webhook handler on every
+ * request; what one throws, or the promise it returns rejects with, is dropped, so a tracing back
+ * end that fails never changes an outcome (an async method's result is not waited for). The time
+ * they take is not counted against an attempt's `timeout`.
  */
 export interface DeliveryTelemetry {
   /**

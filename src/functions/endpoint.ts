@@ -16,6 +16,7 @@ import { untilAborted } from '../internal/attempt-clock.js';
 import { callOptionsOf } from '../internal/config.js';
 import { type CoreInternals, underneath } from '../internal/core-internals.js';
 import { deadlineOf, leftOf } from '../internal/deadline.js';
+import { isTrackingNumber } from '../internal/guards.js';
 import { asTypedError, type Checked, checkInput, type InputCheck, writeJson } from '../internal/input.js';
 import type { ApiRequest, Refusal } from '../internal/request.js';
 import { send } from '../internal/send.js';
@@ -128,7 +129,9 @@ export function endpoint<Args extends unknown[], T, O extends RequestOptions = R
       const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] as string));
       const { config } = internals;
       // Traced from the check on: a create the check refuses (3007) is a call that failed.
-      observer = config.telemetry?.call(declaration, config.baseUrl, params['trackingNumber']);
+      // Only a value shaped as a tracking number is told: `get(apiKey)` must not put the key in a span.
+      const trackingNumber = params['trackingNumber'];
+      observer = config.telemetry?.call(declaration, config.baseUrl, isTrackingNumber(trackingNumber) ? trackingNumber : undefined);
       const call: PendingCall<O> = { core, internals, options, path: filled, query: { ...query, ...parts.query }, params, traced: observer };
       const { check } = declaration;
       const checked = checkInput(parts.check ?? (typeof check === 'function' ? check(options) : check), parts.body, validation);

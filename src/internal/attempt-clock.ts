@@ -9,14 +9,13 @@
  */
 
 import { RequestAbortedError } from '../errors/base.js';
+import { telemetrySpent } from './telemetry-guard.js';
+import { MAX_TIMER } from './timer.js';
 
 /** The error for a call the caller's `signal` stopped: `what` (`POST /orders`) was aborted by the caller. */
 export function abortedByCaller(what: string, signal: AbortSignal | undefined): RequestAbortedError {
   return new RequestAbortedError(`${what} was aborted by the caller`, { cause: signal?.reason });
 }
-
-/** The longest wait a timer takes (2^31-1 ms, 24.8 days); a longer one is no timer at all. */
-export const MAX_TIMER = 2 ** 31 - 1;
 
 /** What cut an attempt short: the caller's signal, `totalTimeout`, or the attempt's own `timeout`. */
 type Cut = 'caller' | 'total' | 'attempt';
@@ -34,7 +33,9 @@ export class AttemptClock {
   /** The attempt's signal, for fetch: aborted when the attempt is cut, whatever cut it. */
   readonly signal = this.#abort.signal;
   readonly #caller: AbortSignal | undefined;
-  readonly #timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** The process's time in telemetry when the clock last looked (internal/telemetry-guard.ts). */
+  #telemetryAt = telemetrySpent();
   #reject: ((reason: AttemptCut) => void) | undefined;
   #release: (() => void) | undefined;
   #onCallerAbort: (() => void) | undefined;
@@ -43,10 +44,7 @@ export class AttemptClock {
   constructor(caller: AbortSignal | undefined, timeout: number, totalLeft: number) {
     this.#caller = caller;
     const ms = Math.min(timeout, totalLeft);
-    if (ms < MAX_TIMER) {
-      const cut = timeout < totalLeft ? 'attempt' : 'total';
-      this.#timer = setTimeout(() => this.#stop(cut), Math.max(0, ms));
-    }
+    if (ms < MAX_TIMER) this.#arm(timeout < totalLeft ? 'attempt' : 'total', Math.max(0, ms));
     if (caller?.aborted) this.#stop('caller');
     else if (caller !== undefined) {
       this.#onCallerAbort = () => this.#stop('caller');
@@ -74,6 +72,21 @@ export class AttemptClock {
     clearTimeout(this.#timer);
     if (this.#onCallerAbort !== undefined) this.#caller?.removeEventListener('abort', this.#onCallerAbort);
     this.#reject = undefined;
+  }
+
+  /**
+   * Cuts the attempt in `ms`, less the time telemetry took meanwhile: a span processor that held
+   * the process (exporting synchronously, say) delayed the answer's reading, not the service, so
+   * the clock runs on for as long. When the timer fires after such a block, the answer that came
+   * meanwhile is read before the clock looks again.
+   */
+  #arm(cut: Cut, ms: number): void {
+    this.#timer = setTimeout(() => {
+      const held = telemetrySpent() - this.#telemetryAt;
+      this.#telemetryAt += held;
+      if (held >= 1) this.#arm(cut, held);
+      else this.#stop(cut);
+    }, ms);
   }
 
   #stop(cut: Cut): void {

@@ -201,8 +201,10 @@ export class Attempts<T> {
       log(config, 'debug', `${request.method} ${request.url} (attempt ${attempt})`, { headers });
       notify(config, 'onRequest', { ...request, attempt, headers });
     }
+    // The trace context is written before the attempt's clock starts: telemetry's time is not the attempt's.
+    const headers = traced?.headers(this.#headers) ?? this.#headers;
     const clock = new AttemptClock(options.signal, this.#timeout, this.#deadlineAt - Date.now());
-    const work = this.#exchange(clock, attempt, traced?.headers(this.#headers) ?? this.#headers);
+    const work = this.#exchange(clock, attempt, headers);
     // Left to settle on its own once the clock cuts the attempt; its outcome is no longer awaited.
     work.catch(() => undefined);
     try {

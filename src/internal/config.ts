@@ -5,6 +5,7 @@ import { ConfigurationError } from '../errors/index.js';
 import { isHeaderName, isSafeHeaderValue, shown } from './guards.js';
 import { LOG_LEVELS, log } from './log.js';
 import { secretsOf } from './redaction.js';
+import { guarded } from './telemetry-guard.js';
 import { userAgent } from './user-agent.js';
 
 /** The default `maxResponseBytes`: 10 MB. */
@@ -181,30 +182,12 @@ function configFrom(options: TransportOptions) {
     logger: options.logger,
     logThreshold,
     /** Told of every call (`telemetry`); undefined when off, and then nothing is spent on it. */
-    telemetry: options.telemetry === undefined ? undefined : guarded(options.telemetry as DeliveryTelemetry),
+    telemetry: options.telemetry === undefined ? undefined : guarded(telemetryOption(options.telemetry)),
   };
 }
 
-/**
- * `telemetry` made unable to change a call: what one of its methods throws is dropped (the method
- * then gives `undefined`, which the SDK reads as "nothing to record"), and an object a method
- * returns (a call's, an attempt's, a chunk's) is guarded the same way. A throw after an order was
- * created must not fail, or retry, the create that made it.
- */
-export function guarded<T extends object>(telemetry: T): T {
-  if (typeof telemetry !== 'object' || telemetry === null) throw new ConfigurationError('telemetry: expected an object such as openTelemetry() makes');
-  return new Proxy(telemetry, {
-    get(target, key) {
-      const member: unknown = Reflect.get(target, key);
-      if (typeof member !== 'function') return member;
-      return (...args: unknown[]) => {
-        try {
-          const made: unknown = member.apply(target, args);
-          return typeof made === 'object' && made !== null ? guarded(made) : made;
-        } catch {
-          return undefined;
-        }
-      };
-    },
-  });
+/** The `telemetry` option of a client or a webhook handler, checked to be an object. */
+export function telemetryOption(telemetry: unknown): DeliveryTelemetry {
+  if (Object(telemetry) !== telemetry) throw new ConfigurationError('telemetry: expected an object such as openTelemetry() makes');
+  return telemetry as DeliveryTelemetry;
 }

@@ -31,6 +31,7 @@ import type {
   WebhookVerdict,
 } from '../core/telemetry.js';
 import { ConfigurationError, type DeliveryError } from '../errors/base.js';
+import { isTrackingNumber } from '../internal/guards.js';
 
 /** Options of {@link openTelemetry}. */
 export interface OpenTelemetryOptions {
@@ -160,7 +161,7 @@ class Telemetry implements DeliveryTelemetry {
 
   call(operation: TelemetryOperation, baseUrl: string, trackingNumber: string | undefined): CallTelemetry | undefined {
     try {
-      const order = trackingNumber === undefined ? undefined : { 'delivery.tracking_number': trackingNumber };
+      const order = isTrackingNumber(trackingNumber) ? { 'delivery.tracking_number': trackingNumber } : undefined;
       const call = new CallSpan(this, operation, serverOf(baseUrl), operation.name, context.active(), order);
       // No OpenTelemetry SDK registered (no trace to join, no metric recorded, no propagator): the call is left alone.
       if (!call.spanned && call.instruments.duration.constructor === NOOP_HISTOGRAM && (!this.propagate || propagation.fields().length === 0)) return undefined;
@@ -299,7 +300,7 @@ class CallSpan implements CallTelemetry {
     if (this.#status !== undefined) span.setAttribute('http.response.status_code', this.#status);
     // A create learns its order's tracking number from the answer.
     const trackingNumber = (result as { trackingNumber?: unknown } | null | undefined)?.trackingNumber;
-    if (!this.#knowsOrder && typeof trackingNumber === 'string') span.setAttribute('delivery.tracking_number', trackingNumber);
+    if (!this.#knowsOrder && isTrackingNumber(trackingNumber)) span.setAttribute('delivery.tracking_number', trackingNumber);
     const failed = orders === undefined ? (error === undefined ? [] : [{ error, mayExist: error.mayExist }]) : orders.failed;
     if (orders !== undefined)
       span.setAttributes({ 'delivery.bulk.orders': orders.size, 'delivery.bulk.created': orders.created.length, 'delivery.bulk.failed': failed.length });
@@ -481,7 +482,8 @@ class WebhookSpan implements WebhookTelemetry {
 
   event(event: { readonly state: number; readonly trackingNumber: string; readonly exceptionCode?: number | undefined }): void {
     try {
-      const attributes: Attributes = { 'delivery.webhook.state': event.state, 'delivery.tracking_number': event.trackingNumber };
+      const attributes: Attributes = { 'delivery.webhook.state': event.state };
+      if (isTrackingNumber(event.trackingNumber)) attributes['delivery.tracking_number'] = event.trackingNumber;
       if (event.exceptionCode !== undefined) attributes['delivery.webhook.exception_code'] = event.exceptionCode;
       this.#span.setAttributes(attributes);
       // A state code the SDK does not know is left out of the metric: a stranger's codes must not make series without end.

@@ -1,5 +1,5 @@
 import type { WebhookOrderType } from '../catalogue/order-types.js';
-import { MAX_TIMER } from '../internal/attempt-clock.js';
+import { MAX_TIMER } from '../internal/timer.js';
 import { isLinkLocalHostname, webhookTargetRefusal } from './network.js';
 import type { OrderRecord, StateEvent } from './store.js';
 

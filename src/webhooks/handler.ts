@@ -1,7 +1,7 @@
 import { type DeliveryState, isKnownState } from '../catalogue/states.js';
 import type { DeliveryTelemetry, WebhookTelemetry } from '../core/telemetry.js';
 import { ConfigurationError, DeliveryError } from '../errors/base.js';
-import { MAX_TIMER } from '../internal/attempt-clock.js';
+import { MAX_TIMER } from '../internal/timer.js';
 import { compileWebhookAuth, headersMatch, readArgument, type WebhookAuth } from './auth.js';
 import { WebhookPayloadError } from './errors.js';
 import type { WebhookEvent, WebhookEventFor } from './event.js';
@@ -200,17 +200,9 @@ function handlerOf(options: WebhookHandlerOptions): (request: Request, parsed?: 
     return answer(200, { received: true });
   };
   if (telemetry === undefined) return (request, parsed) => handle(request, parsed, undefined);
-  return async (request, parsed) => {
-    const traced = telemetry.webhook(request.method, request.headers);
-    let status = 500;
-    try {
-      const response = await handle(request, parsed, traced);
-      status = response.status;
-      return response;
-    } finally {
-      traced.end(status);
-    }
-  };
+  // The telemetry's code loads with the first request: a page whose handler has none carries none of it.
+  let tracing: Promise<typeof import('./tracing.js')> | undefined;
+  return async (request, parsed) => (await (tracing ??= import('./tracing.js'))).traced(telemetry, handle, request, parsed);
 }
 
 function callback(value: unknown, where: string): AnyEventCallback | undefined {
