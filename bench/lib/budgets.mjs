@@ -47,12 +47,13 @@ export const BUDGETS = {
  * what a client page can load, issue 43's telemetry seam 0.25 KB, and the guard that keeps a
  * failing telemetry from failing or resending a create 0.1 KB, issue 50's User-Agent (the
  * runtime recognised, the version written in) 0.25 KB to 0.3 KB, and issue 50's guard that keeps
- * an async telemetry's rejections and its time out of a call 0.12 KB to 0.15 KB. The bench still judges the
+ * an async telemetry's rejections and its time out of a call 0.12 KB to 0.15 KB (and the attempt's
+ * `url.full` for it 0.03 KB). The bench still judges the
  * pages by BUDGETS (and says OVER); these ceilings only stop them growing further. A ceiling goes
  * when its page is back within its budget.
  */
 export const PAGE_CEILINGS = {
-  main: { allChunks: 52_600 },
-  cities: { allChunks: 52_500 },
-  functions: { firstCall: 23_010 },
+  main: { allChunks: 52_650 },
+  cities: { allChunks: 52_550 },
+  functions: { firstCall: 23_050 },
 };

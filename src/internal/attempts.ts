@@ -17,7 +17,7 @@ import type { ResolvedConfig } from './config.js';
 import { isOutOfTime, outOfTime } from './deadline.js';
 import { errorMappingFor } from './error-mapping-loader.js';
 import { LOG_LEVELS, log } from './log.js';
-import { redactHeaders, scrubResponse, secretsOf } from './redaction.js';
+import { redactHeaders, scrubResponse, scrubText, secretsOf } from './redaction.js';
 import type { ApiRequest } from './request.js';
 import { mayHaveActed, retryDelay } from './retry.js';
 
@@ -153,12 +153,14 @@ export class Attempts<T> {
     const idempotent = this.apiRequest.idempotent ?? (request.method === 'GET' || request.method === 'PUT');
     const maxRetries = options.maxRetries ?? config.maxRetries;
     const { traced: observer } = this.apiRequest;
+    // The URL the telemetry records (`url.full`): the call's own secrets (its headers') scrubbed too.
+    const tracedUrl = observer === undefined ? '' : scrubText(request.url, this.#secrets);
     // Too little time left for an answer to arrive: nothing is sent (internal/deadline.ts).
     if (isOutOfTime(this.#deadlineAt)) throw outOfTime(request);
     for (let attempt = 1; ; attempt++) {
       let failure: DeliveryError;
       let wait: number | undefined;
-      const traced = observer?.attempt(attempt - 1);
+      const traced = observer?.attempt(attempt - 1, tracedUrl);
       try {
         const answered = await this.#attempt(attempt, traced);
         traced?.end(answered.response.status);
