@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { defineConfig } from 'tsup';
+import { ASSETS_FOLDER, buildDashboardAssets, UI_ENTRY } from './src/testing/dashboard/assets.js';
 
 /** The package's version, written into the build (src/internal/version.ts): no entry reads package.json when it runs. */
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
@@ -47,6 +48,16 @@ async function portableSourceMaps(): Promise<void> {
   }
 }
 
+/**
+ * The sandbox dashboard's script and style sheet (preact and htm bundled in), beside the built
+ * modules in dist/dashboard/, where the sandbox server reads them; no entry imports them.
+ */
+async function dashboardAssets(): Promise<void> {
+  const assets = await buildDashboardAssets(join('src', UI_ENTRY));
+  await mkdir(join('dist', ASSETS_FOLDER), { recursive: true });
+  for (const [name, contents] of Object.entries(assets)) await writeFile(join('dist', ASSETS_FOLDER, name), contents);
+}
+
 // No `dts`: tsc writes the declarations, one per source file under its own name (tsconfig.build.json).
 export default defineConfig([
   {
@@ -61,6 +72,9 @@ export default defineConfig([
     // zod is internal (no zod type is public): bundled and tree-shaken, an entry loads a few files
     // instead of zod's ~100 (cold start, docs/performance.md). ky stays a dependency.
     noExternal: ['zod'],
+    // Imported only where the dashboard's files were not built (run from the sources): never from dist/.
+    external: ['esbuild'],
+    onSuccess: dashboardAssets,
   },
   {
     entry,
@@ -70,7 +84,6 @@ export default defineConfig([
     // Logs and metrics key on `constructor.name`: esbuild renames the classes it rewrites for
     // CommonJS (`_class12`) unless told to keep names. The ESM build keeps them as written.
     keepNames: true,
-    define,
     // Shared chunks, as in the ESM build: without them each CommonJS entry carries its own copy of
     // the error classes and `instanceof DeliveryError` fails across `require('delivery-sdk')` and
     // `require('delivery-sdk/webhooks')`.
@@ -78,6 +91,10 @@ export default defineConfig([
     // ky 1.x is ESM-only: bundled into the CommonJS build so that `require('delivery-sdk')` works
     // on every supported Node, including those that cannot `require()` an ES module. zod as above.
     noExternal: ['ky', 'zod'],
+    external: ['esbuild'],
+    // CommonJS has no `import.meta` (a syntax error there): the one module that reads it, to find the
+    // dashboard's files, reads `__dirname` first (src/testing/dashboard/assets.ts).
+    define: { ...define, 'import.meta.url': '""' },
     onSuccess: portableSourceMaps,
   },
 ]);

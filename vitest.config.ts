@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -21,11 +21,20 @@ const SOURCE_ALIASES = Object.entries(compilerOptions.paths).map(([name, [file]]
 /** The package's version, as the build writes it in (tsup.config.ts, src/internal/version.ts). */
 const { version } = JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8')) as { version: string };
 
+/** The calls that change a worker's module registry: a file that makes one cannot share it. */
+export const REGISTRY_CALLS = /\bvi\.(mock|doMock|unmock|doUnmock|resetModules|importActual|importMock)\(/;
+
 /**
- * Test files that mock modules or reset the module registry to load the SDK afresh: each runs in a
- * process of its own. Every other file shares its worker's modules with the files before it.
+ * Test files that mock modules or reset the module registry to load the SDK afresh, found by what
+ * they contain: each runs in a process of its own. Every other file shares its worker's modules
+ * with the files before it, where test/support/shared-modules.ts makes those calls throw: a mock
+ * hidden from this scan (in a helper, say) fails its file instead of leaking into the next.
  */
-export const FRESH_MODULES = ['test/bench/lazy-schemas.test.ts', 'test/operations/call-path.test.ts', 'test/namespaces/on-demand.test.ts'];
+export const FRESH_MODULES = readdirSync(new URL('test/', import.meta.url), { recursive: true, encoding: 'utf8' })
+  .filter((name) => name.endsWith('.test.ts'))
+  .map((name) => `test/${name.split('\\').join('/')}`)
+  .filter((file) => REGISTRY_CALLS.test(readFileSync(new URL(file, import.meta.url), 'utf8')))
+  .sort();
 
 // `vitest run --mode full` (npm run test:full): the heavy runs at full size (test/support/sizes.ts).
 export default defineConfig(({ mode }) => ({
@@ -57,6 +66,7 @@ export default defineConfig(({ mode }) => ({
           isolate: false,
           include: ['test/**/*.test.ts'],
           exclude: FRESH_MODULES,
+          setupFiles: ['./test/support/shared-modules.ts'],
           typecheck: {
             // The *.test-d.ts files, for `npx vitest run`. `npm test` type-checks them already (its
             // `npm run typecheck` covers test/, with this tsconfig.json), so its vitest run does not

@@ -1,5 +1,7 @@
 /** Types of bundle-size.mjs, for test/bench/bundle-size.test.ts. */
 export declare const KB: number;
+/** What must never reach a page: msw, the sandbox and its dashboard (preact, htm, its built files). */
+export declare const FORBIDDEN_SOURCE: RegExp;
 export interface PageBudget {
   /** The page and its static imports. */
   readonly atOnce?: number;

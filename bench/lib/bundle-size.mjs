@@ -39,8 +39,12 @@ export const ENTRIES = {
 /** Every entry of tsup.config.ts: they decide together how code is split into shared chunks. */
 const SHIPPED_ENTRIES = [...Object.values(ENTRIES), 'cli/sandbox', 'cli/main', 'telemetry/index'];
 
-/** Code that must never reach a browser bundle: msw and its bundled helpers, and the sandbox. */
-const FORBIDDEN_SOURCE = /(?:^|[\\/])(?:node_modules[\\/](?:msw|@mswjs|@bundled-es-modules)[\\/]|(?:src|dist)[\\/]testing[\\/])/;
+/**
+ * Code that must never reach a browser bundle: msw and its bundled helpers, and the sandbox, its
+ * dashboard included (its UI library, preact with htm, and its built files, dist/dashboard/).
+ */
+export const FORBIDDEN_SOURCE =
+  /(?:^|[\\/])(?:node_modules[\\/](?:msw|@mswjs|@bundled-es-modules|preact|htm)[\\/]|(?:src|dist)[\\/]testing[\\/]|dist[\\/]dashboard[\\/])/;
 
 /**
  * The order the create pages send: one the SDK's plain check passes (so no schema chunk loads for

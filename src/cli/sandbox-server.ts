@@ -14,7 +14,8 @@ Usage: ${command} [--port 4010] [--host 127.0.0.1] [--seed N] [--api-key-file FI
        [--webhook-url URL [--webhook-header-name NAME --webhook-header-value-file FILE]]
        [--control-token-file FILE]${merchant ? ' [--empty]' : ''}
 
-Prints the base URL (ending in /v2) and the control token once ready; Ctrl-C stops it.${
+Prints the base URL (ending in /v2), the dashboard's URL (open it in a browser on this machine:
+it signs that browser in) and the control token once ready; Ctrl-C stops it.${
   merchant
     ? `
 It holds a ready merchant (a business with a pickup location), so orders can be created at once;
@@ -136,6 +137,7 @@ export async function serveSandbox(args: readonly string[], { command, readyMerc
   const { file: tokenFile, remove: tokenPath } = writeToken(values['control-token-file'], server.port, server.controlToken);
   console.log(`Delivery sandbox listening on ${server.baseUrl} (API key: ${sandbox.apiKey})`);
   if (withMerchant && values.empty !== true) console.log('It holds a ready merchant: a business with a pickup location, so orders can be created at once.');
+  console.log(`Dashboard (open it in a browser on this machine; the link signs it in): ${server.dashboardUrl}`);
   console.log(`Control token (header X-Sandbox-Token): ${server.controlToken}, also in ${tokenFile} (readable by you only)`);
   const stop = (): void => {
     rmSync(tokenPath, { force: true, recursive: true });

@@ -56,6 +56,7 @@ export async function answerControl(sandbox: Sandbox, request: Request, peer: Pe
  * `GET otp?phone=`, `GET email-token?email=`, `GET orders`, `GET orders/<tn>`,
  * `POST orders/<tn>/advance {to, exceptionCode?}`, `POST orders/<tn>/play {scenario}`,
  * `PUT webhook {url, headerName?, headerValue?}`, `DELETE webhook`, `GET webhooks`,
+ * `POST webhooks/<id>/resend`, `GET requests` (the request log),
  * `POST faults {rate, kinds, seed?, slowMs?}` or, for one request,
  * `POST faults {kind, method?, path? | pathPattern?, apiKey?, nth?, times?}`, `GET faults` (the
  * targeted ones and their counts), `DELETE faults`; the merchants:
@@ -65,7 +66,10 @@ export async function answerControl(sandbox: Sandbox, request: Request, peer: Pe
 async function control(sandbox: Sandbox, request: Request): Promise<Response> {
   const url = new URL(request.url);
   const path = url.pathname.slice(url.pathname.indexOf(CONTROL_PREFIX) + CONTROL_PREFIX.length).replace(/\/+$/, '');
-  const key = `${request.method} ${path.replace(/^\/orders\/[^/]+/, '/orders/:tn').replace(/^\/merchants\/[^/]+/, '/merchants/:id')}`;
+  const key = `${request.method} ${path
+    .replace(/^\/orders\/[^/]+/, '/orders/:tn')
+    .replace(/^\/merchants\/[^/]+/, '/merchants/:id')
+    .replace(/^\/webhooks\/\d+\//, '/webhooks/:id/')}`;
   try {
     const trackingNumber = decodePathSegment(/^\/orders\/([^/]+)/.exec(path)?.[1] ?? '');
     const merchant = (): SandboxMerchant => merchantById(sandbox, decodePathSegment(/^\/merchants\/([^/]+)/.exec(path)?.[1] ?? ''));
@@ -95,6 +99,10 @@ async function control(sandbox: Sandbox, request: Request): Promise<Response> {
         return ok(null);
       case 'GET /webhooks':
         return ok(sandbox.webhookLog());
+      case 'POST /webhooks/:id/resend':
+        return ok(await sandbox.resendWebhook(Number(/^\/webhooks\/(\d+)/.exec(path)?.[1])));
+      case 'GET /requests':
+        return ok(sandbox.requestLog());
       case 'POST /faults': {
         const fields = await body(request);
         if (fields['kind'] === undefined) {

@@ -69,6 +69,8 @@ export interface InjectedFault {
   readonly kind: FaultKind;
   readonly method: string | undefined;
   readonly path: string | RegExp | undefined;
+  /** The API key it is aimed at: one merchant's requests. */
+  readonly apiKey: string | undefined;
   readonly nth: number;
   readonly times: number;
   /** Requests that matched it so far, hit or not. */
@@ -132,6 +134,9 @@ class Rule implements InjectedFault {
   get path(): string | RegExp | undefined {
     return this.rule.path;
   }
+  get apiKey(): string | undefined {
+    return this.rule.apiKey;
+  }
   get nth(): number {
     return this.rule.nth;
   }
@@ -177,6 +182,8 @@ export class FaultInjector {
   private options: Required<FaultOptions> | undefined;
   private random: () => number = () => 1;
   private rules: Rule[] = [];
+  /** Requests the share has bent since `injectFaults` set it. */
+  private shareHits = 0;
 
   configure(options: FaultOptions): void {
     if (typeof options.rate !== 'number' || !(options.rate >= 0 && options.rate <= 1)) throw new SandboxError('injectFaults: rate must be between 0 and 1');
@@ -186,6 +193,12 @@ export class FaultInjector {
     }
     this.options = { seed: 1, slowMs: 200, retryAfterSeconds: 1, ...options };
     this.random = mulberry32(this.options.seed);
+    this.shareHits = 0;
+  }
+
+  /** The share `injectFaults` set, with the requests it has bent so far; `undefined` without one. */
+  share(): (Required<FaultOptions> & { readonly hits: number }) | undefined {
+    return this.options === undefined ? undefined : { ...this.options, hits: this.shareHits };
   }
 
   /** Adds a targeted fault; it is counted and applied after those added before it. */
@@ -219,9 +232,9 @@ export class FaultInjector {
   /**
    * Answers `request` through `handle`, bent by a fault when one applies: the first targeted fault
    * that hits it, else one drawn. The draw is made for every request all the same, so targeted
-   * faults never shift which requests a seed hits.
+   * faults never shift which requests a seed hits. `onFault` is told the kind of a fault that applies.
    */
-  async apply(request: Request, handle: () => Promise<Response>): Promise<Response> {
+  async apply(request: Request, handle: () => Promise<Response>, onFault?: (kind: FaultKind) => void): Promise<Response> {
     const drawn = this.draw();
     const path = apiPath(new URL(request.url));
     let rule: Rule | undefined;
@@ -229,6 +242,8 @@ export class FaultInjector {
     const options = this.options;
     const kind = rule?.kind ?? drawn;
     if (kind === undefined) return handle();
+    if (rule === undefined) this.shareHits += 1;
+    onFault?.(kind);
     const slowMs = rule?.slowMs ?? options?.slowMs ?? 200;
     const retryAfterSeconds = rule?.retryAfterSeconds ?? options?.retryAfterSeconds ?? 1;
     switch (kind) {

@@ -6,6 +6,7 @@
  * @module delivery-sdk/testing
  */
 
+export type { SandboxRequest } from './activity.js';
 export { SandboxError } from './errors.js';
 export { FAULT_KINDS, type FaultKind, type FaultOptions, type FaultRule, type InjectedFault } from './faults.js';
 export { SCENARIOS, type ScenarioName } from './flows.js';

@@ -1,3 +1,4 @@
+import { API_ROUTES, type ApiRoute } from './api-routes.js';
 import { confirmEmail, confirmPhone, createBusiness, registerAdmin, updatePickupLocations, verifyPhone } from './routes-account.js';
 import { type Announce, airwayBills, getDelivery, searchDeliveries, terminateDelivery, trackDelivery, updateDelivery } from './routes-after-create.js';
 import { listAllDistricts, listCities, listDistricts, listZones } from './routes-lookup.js';
@@ -24,7 +25,8 @@ interface RouterContext {
 interface Call {
   readonly ctx: RouterContext;
   readonly url: URL;
-  readonly params: readonly string[];
+  /** The route's `{name}`s as the request's path has them, %-escapes still in. */
+  readonly params: Readonly<Record<string, string>>;
   readonly request: Request;
 }
 
@@ -34,13 +36,13 @@ type Answer = Response | Promise<Response>;
  * Lookup and registration are public; everything else needs an API key (wire contract), and is
  * answered from that key's account alone.
  */
-type Route = { readonly method: string; readonly path: RegExp } & (
+type Handler =
   | { readonly needsKey: false; readonly handle: (call: Call) => Answer }
-  | { readonly needsKey: true; readonly handle: (call: Call, account: Account) => Answer }
-);
+  | { readonly needsKey: true; readonly handle: (call: Call, account: Account) => Answer };
 
-function param(call: Call, i: number): string {
-  const segment = call.params[i] ?? '';
+/** The route's `{name}` in the request's path, decoded. */
+function param(call: Call, name: string): string {
+  const segment = call.params[name] ?? '';
   try {
     return decodeURIComponent(segment);
   } catch {
@@ -48,91 +50,69 @@ function param(call: Call, i: number): string {
   }
 }
 
-const ROUTES: readonly Route[] = [
-  { method: 'GET', path: /^\/cities$/, needsKey: false, handle: (c) => listCities(c.url) },
-  { method: 'GET', path: /^\/cities\/getAllDistricts$/, needsKey: false, handle: (c) => listAllDistricts(c.url) },
-  { method: 'GET', path: /^\/cities\/([^/]+)\/districts$/, needsKey: false, handle: (c) => listDistricts(param(c, 0)) },
-  { method: 'GET', path: /^\/cities\/([^/]+)\/zones$/, needsKey: false, handle: (c) => listZones(param(c, 0)) },
-  { method: 'POST', path: /^\/users\/business\/admin$/, needsKey: false, handle: async (c) => registerAdmin(c.ctx.store, await readJson(c.request)) },
-  {
-    method: 'POST',
-    path: /^\/users\/business-admin\/phone\/verify$/,
-    needsKey: false,
-    handle: async (c) => verifyPhone(c.ctx.store, await readJson(c.request)),
-  },
-  {
-    method: 'POST',
-    path: /^\/users\/business-admin\/phone\/confirm$/,
-    needsKey: false,
-    handle: async (c) => confirmPhone(c.ctx.store, await readJson(c.request)),
-  },
-  { method: 'POST', path: /^\/users\/mail\/confirm$/, needsKey: false, handle: async (c) => confirmEmail(c.ctx.store, await readJson(c.request)) },
-  { method: 'POST', path: /^\/businesses$/, needsKey: true, handle: async (c, account) => createBusiness(account, await readJson(c.request)) },
-  {
-    method: 'PUT',
-    path: /^\/businesses\/([^/]+)$/,
+/**
+ * A handler for each route the SDK sends, keyed as the declarations of src/functions/ write it
+ * (api-routes.ts, generated from them): the compiler refuses a route missing here, or one the SDK
+ * does not send, so a route is written by hand once, in its declaration.
+ */
+const HANDLERS: { readonly [R in ApiRoute]: Handler } = {
+  'GET /cities': { needsKey: false, handle: (c) => listCities(c.url) },
+  'GET /cities/getAllDistricts': { needsKey: false, handle: (c) => listAllDistricts(c.url) },
+  'GET /cities/{cityId}/districts': { needsKey: false, handle: (c) => listDistricts(param(c, 'cityId')) },
+  'GET /cities/{cityId}/zones': { needsKey: false, handle: (c) => listZones(param(c, 'cityId')) },
+  'POST /users/business/admin': { needsKey: false, handle: async (c) => registerAdmin(c.ctx.store, await readJson(c.request)) },
+  'POST /users/business-admin/phone/verify': { needsKey: false, handle: async (c) => verifyPhone(c.ctx.store, await readJson(c.request)) },
+  'POST /users/business-admin/phone/confirm': { needsKey: false, handle: async (c) => confirmPhone(c.ctx.store, await readJson(c.request)) },
+  'POST /users/mail/confirm': { needsKey: false, handle: async (c) => confirmEmail(c.ctx.store, await readJson(c.request)) },
+  'POST /businesses': { needsKey: true, handle: async (c, account) => createBusiness(account, await readJson(c.request)) },
+  'PUT /businesses/{businessId}': {
     needsKey: true,
-    handle: async (c, account) => updatePickupLocations(account, param(c, 0), await readJson(c.request)),
+    handle: async (c, account) => updatePickupLocations(account, param(c, 'businessId'), await readJson(c.request)),
   },
-  {
-    method: 'POST',
-    path: /^\/deliveries$/,
-    needsKey: true,
-    handle: async (c, account) => createDelivery(account, c.url, await readJson(c.request), c.ctx.now()),
-  },
-  {
-    method: 'POST',
-    path: /^\/deliveries\/bulk$/,
-    needsKey: true,
-    handle: async (c, account) => createBulk(account, c.url, await readJson(c.request), c.ctx.now()),
-  },
-  {
-    method: 'POST',
-    path: /^\/fulfillment\/deliveries\/bulky$/,
-    needsKey: true,
-    handle: async (c, account) => createBulky(account, await readJson(c.request), c.ctx.now()),
-  },
+  'POST /deliveries': { needsKey: true, handle: async (c, account) => createDelivery(account, c.url, await readJson(c.request), c.ctx.now()) },
+  'POST /deliveries/bulk': { needsKey: true, handle: async (c, account) => createBulk(account, c.url, await readJson(c.request), c.ctx.now()) },
+  'POST /fulfillment/deliveries/bulky': { needsKey: true, handle: async (c, account) => createBulky(account, await readJson(c.request), c.ctx.now()) },
   // After creation (live-service.md)
-  { method: 'GET', path: /^\/deliveries\/business\/([^/]+)$/, needsKey: true, handle: (c, account) => getDelivery(account, param(c, 0)) },
-  { method: 'GET', path: /^\/deliveries\/([^/]+)\/tracking$/, needsKey: true, handle: (c, account) => trackDelivery(account, param(c, 0)) },
-  { method: 'POST', path: /^\/deliveries\/search$/, needsKey: true, handle: async (c, account) => searchDeliveries(account, c.url, await readJson(c.request)) },
-  {
-    method: 'PUT',
-    path: /^\/deliveries\/business\/([^/]+)$/,
+  'GET /deliveries/business/{trackingNumber}': { needsKey: true, handle: (c, account) => getDelivery(account, param(c, 'trackingNumber')) },
+  'GET /deliveries/{trackingNumber}/tracking': { needsKey: true, handle: (c, account) => trackDelivery(account, param(c, 'trackingNumber')) },
+  'POST /deliveries/search': { needsKey: true, handle: async (c, account) => searchDeliveries(account, c.url, await readJson(c.request)) },
+  'PUT /deliveries/business/{id}': { needsKey: true, handle: async (c, account) => updateDelivery(account, param(c, 'id'), await readJson(c.request)) },
+  'DELETE /deliveries/business/{id}/terminate': {
     needsKey: true,
-    handle: async (c, account) => updateDelivery(account, param(c, 0), await readJson(c.request)),
+    handle: (c, account) => terminateDelivery(account, param(c, 'id'), c.ctx.now(), c.ctx.announce),
   },
-  {
-    method: 'DELETE',
-    path: /^\/deliveries\/business\/([^/]+)\/terminate$/,
+  'POST /deliveries/mass-awb': { needsKey: true, handle: async (c, account) => airwayBills(account, await readJson(c.request)) },
+  'GET /pickups/available-dates': { needsKey: true, handle: (c) => availableDates(c.url, c.ctx.now()) },
+  'POST /pickups': { needsKey: true, handle: async (c, account) => createPickup(account, await readJson(c.request), c.ctx.now()) },
+  'GET /pickups': { needsKey: true, handle: (_c, account) => listPickups(account) },
+  'GET /pickups/{pickupId}': { needsKey: true, handle: (c, account) => getPickup(account, param(c, 'pickupId')) },
+  'PUT /pickups/{pickupId}': {
     needsKey: true,
-    handle: (c, account) => terminateDelivery(account, param(c, 0), c.ctx.now(), c.ctx.announce),
+    handle: async (c, account) => updatePickup(account, param(c, 'pickupId'), await readJson(c.request), c.ctx.now()),
   },
-  { method: 'POST', path: /^\/deliveries\/mass-awb$/, needsKey: true, handle: async (c, account) => airwayBills(account, await readJson(c.request)) },
-  { method: 'GET', path: /^\/pickups\/available-dates$/, needsKey: true, handle: (c) => availableDates(c.url, c.ctx.now()) },
-  { method: 'POST', path: /^\/pickups$/, needsKey: true, handle: async (c, account) => createPickup(account, await readJson(c.request), c.ctx.now()) },
-  { method: 'GET', path: /^\/pickups$/, needsKey: true, handle: (_c, account) => listPickups(account) },
-  { method: 'GET', path: /^\/pickups\/([^/]+)$/, needsKey: true, handle: (c, account) => getPickup(account, param(c, 0)) },
-  {
-    method: 'PUT',
-    path: /^\/pickups\/([^/]+)$/,
+  'DELETE /pickups/{pickupId}': { needsKey: true, handle: (c, account) => deletePickup(account, param(c, 'pickupId')) },
+  'GET /pickup-locations': { needsKey: true, handle: (_c, account) => listPickupLocations(account) },
+  'POST /pickup-locations': { needsKey: true, handle: async (c, account) => createPickupLocation(account, await readJson(c.request)) },
+  'GET /pickup-locations/{locationId}': { needsKey: true, handle: (c, account) => getPickupLocation(account, param(c, 'locationId')) },
+  'PUT /pickup-locations/{locationId}': {
     needsKey: true,
-    handle: async (c, account) => updatePickup(account, param(c, 0), await readJson(c.request), c.ctx.now()),
+    handle: async (c, account) => updatePickupLocation(account, param(c, 'locationId'), await readJson(c.request)),
   },
-  { method: 'DELETE', path: /^\/pickups\/([^/]+)$/, needsKey: true, handle: (c, account) => deletePickup(account, param(c, 0)) },
-  { method: 'GET', path: /^\/pickup-locations$/, needsKey: true, handle: (_c, account) => listPickupLocations(account) },
-  { method: 'POST', path: /^\/pickup-locations$/, needsKey: true, handle: async (c, account) => createPickupLocation(account, await readJson(c.request)) },
-  { method: 'GET', path: /^\/pickup-locations\/([^/]+)$/, needsKey: true, handle: (c, account) => getPickupLocation(account, param(c, 0)) },
-  {
-    method: 'PUT',
-    path: /^\/pickup-locations\/([^/]+)$/,
-    needsKey: true,
-    handle: async (c, account) => updatePickupLocation(account, param(c, 0), await readJson(c.request)),
-  },
-  { method: 'DELETE', path: /^\/pickup-locations\/([^/]+)$/, needsKey: true, handle: (c, account) => deletePickupLocation(account, param(c, 0)) },
-  { method: 'PUT', path: /^\/pickup-locations\/([^/]+)\/default$/, needsKey: true, handle: (c, account) => setDefaultPickupLocation(account, param(c, 0)) },
-  { method: 'GET', path: /^\/pricing\/shipment\/calculator$/, needsKey: true, handle: (c) => calculatePrice(c.url) },
-];
+  'DELETE /pickup-locations/{locationId}': { needsKey: true, handle: (c, account) => deletePickupLocation(account, param(c, 'locationId')) },
+  'PUT /pickup-locations/{locationId}/default': { needsKey: true, handle: (c, account) => setDefaultPickupLocation(account, param(c, 'locationId')) },
+  'GET /pricing/shipment/calculator': { needsKey: true, handle: (c) => calculatePrice(c.url) },
+};
+
+/** A route ready to match: its method, its path as a pattern with a group per `{name}`, and those names. */
+type Route = Handler & { readonly method: string; readonly path: RegExp; readonly names: readonly string[] };
+
+/** The routes, those with fewer `{name}`s first: `/pickups/available-dates` is tried before `/pickups/{pickupId}`. */
+const ROUTES: readonly Route[] = API_ROUTES.map((route): Route => {
+  const [method, template] = route.split(' ') as [string, string];
+  const names = [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string);
+  const path = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '([^/]+)')}$`);
+  return { ...HANDLERS[route], method, path, names };
+}).sort((a, b) => a.names.length - b.names.length);
 
 /** The path after the `/v2` segment of the base URL, or undefined when the URL is not under it. */
 export function apiPath(url: URL): string | undefined {
@@ -162,7 +142,7 @@ export async function route(ctx: RouterContext, request: Request): Promise<Respo
   for (const candidate of path === undefined ? [] : ROUTES) {
     const match = candidate.path.exec(path ?? '');
     if (match === null || candidate.method !== request.method) continue;
-    const call: Call = { ctx, url, params: match.slice(1), request };
+    const call: Call = { ctx, url, params: Object.fromEntries(candidate.names.map((name, at) => [name, match[at + 1] as string])), request };
     if (!candidate.needsKey) return answer(() => candidate.handle(call));
     const account = accountOf(request, ctx.store);
     // errorCode 1028, as WOO4 and a merchant integration guide meet it for an invalid key.

@@ -1,6 +1,7 @@
 // What a sandbox is, apart from how it is made (sandbox.ts): the control endpoints (control.ts)
 // and the msw handlers read it without importing the sandbox's machinery.
 import type { WebhookOrderType } from '../catalogue/order-types.js';
+import type { SandboxRequest } from './activity.js';
 import type { FaultOptions, FaultRule, InjectedFault } from './faults.js';
 import type { ScenarioName } from './flows.js';
 import type { ListenOptions, SandboxServer } from './server.js';
@@ -145,7 +146,8 @@ export interface Sandbox {
    */
   readonly fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   /**
-   * Serves the sandbox over HTTP on 127.0.0.1 (Node only); the API under `/v2` answers with CORS.
+   * Serves the sandbox over HTTP on 127.0.0.1 (Node only); the API under `/v2` answers with CORS,
+   * and its dashboard (`dashboardUrl`, a page to open in a browser on this machine) at `/__dashboard/`.
    * Besides it, the server answers control endpoints under `/__sandbox/` (otp, orders, advance,
    * play, webhook, faults) for tests running in another process or language: to this machine
    * only (loopback peer, `Host` and `Origin`; 403 otherwise), without CORS headers, and only to a
@@ -199,8 +201,21 @@ export interface Sandbox {
   play(trackingNumber: string, scenario: ScenarioName): Promise<SandboxStateEvent[]>;
   /** Sets (or with `null` clears) the default merchant's account-level webhook; used when its order has no `webhookUrl`. */
   setWebhook(config: SandboxWebhookConfig | null): void;
-  /** Every webhook sent, with its attempts. */
+  /** Every webhook sent, with its attempts: the last 1,000 deliveries, oldest first. */
   webhookLog(): readonly WebhookDelivery[];
+  /**
+   * Sends a delivery of {@link webhookLog} again, as the dashboard's Resend button does: a new
+   * delivery (its `resendOf` naming the first) to the same URL with the same headers and body,
+   * with attempts and retries of its own. Resolves after its first attempt; a delivery no longer
+   * in the log throws a `SandboxError`.
+   */
+  resendWebhook(id: number): Promise<WebhookDelivery>;
+  /**
+   * Every API request the sandbox answered, oldest first: the last 1,000 (method, path, merchant,
+   * status, errorCode, injected fault, duration, and the body with its secrets masked), in process
+   * and over HTTP alike. Control and dashboard requests are not API requests and are not listed.
+   */
+  requestLog(): readonly SandboxRequest[];
   /** Resolves once every pending webhook retry has delivered or given up. */
   drainWebhooks(): Promise<void>;
   /**

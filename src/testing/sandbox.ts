@@ -1,4 +1,5 @@
 import { asciiDigits } from '../schemas/predicates.js';
+import { ActivityLog } from './activity.js';
 import { answerControl } from './control.js';
 import { FaultInjector } from './faults.js';
 import { checkWebhookConfig, createMerchant, snapshot } from './merchants.js';
@@ -9,7 +10,7 @@ import { type SandboxServer, startServer } from './server.js';
 import { StateEngine } from './state-engine.js';
 import { type OrderRecord, SandboxStore, type StateEvent } from './store.js';
 import { WebhookDispatcher, webhookBody } from './webhook-dispatch.js';
-import { CONTROL_PREFIX, preflight } from './wire.js';
+import { CONTROL_PREFIX, DASHBOARD_PREFIX, preflight } from './wire.js';
 
 /** 32 random bytes as base64url, from the Web Crypto every runtime the sandbox runs in has. */
 function randomToken(): string {
@@ -53,6 +54,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const now = options.now ?? Date.now;
   const apiKey = options.apiKey ?? 'sandbox-api-key';
   const controlToken = randomToken();
+  // The dashboard's login: a secret of its own, so that its URL opens no control endpoint and carries no merchant's key.
+  const dashboardSecret = randomToken();
   const baseUrl = (options.baseUrl ?? 'https://sandbox.delivery-sdk.test/v2').replace(/\/+$/, '');
   const store = new SandboxStore(options.seed ?? 1);
   const faults = new FaultInjector();
@@ -62,8 +65,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const servers = new Set<Pick<SandboxServer, 'close'>>();
   const defaultMerchant = store.addAccount('default', apiKey);
   const merchants: SandboxMerchant[] = [];
+  const activity = new ActivityLog({
+    now,
+    merchantOfKey: (key) => store.accountByKey(key)?.id,
+    secrets: () => [controlToken, dashboardSecret, ...store.allAccounts().map((account) => account.apiKey)],
+  });
+  webhooks.onChange = () => activity.notify('webhooks');
 
   const announce = async (order: OrderRecord, event: StateEvent): Promise<void> => {
+    activity.notify('orders');
     const account = store.accountOf(order)?.accountWebhook;
     const target =
       order.webhookUrl !== undefined
@@ -80,7 +90,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   const handle = async (request: Request): Promise<Response> => {
     if (request.method === 'OPTIONS') return preflight(request);
-    return faults.apply(request, () => route({ store, now, announce }, request));
+    return activity.record(request, (onFault) => faults.apply(request, () => route({ store, now, announce }, request), onFault));
   };
   const fetchFn = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     try {
@@ -96,13 +106,19 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     controlToken,
     fetch: fetchFn,
     listen: async (listenOptions) => {
-      const server = await startServer(
-        (request, peer) => (new URL(request.url).pathname.startsWith(`${CONTROL_PREFIX}/`) ? answerControl(sandbox, request, peer) : handle(request)),
-        listenOptions,
-      );
+      // Node only, as the server itself: loaded here, so the entry still loads in a browser.
+      const { openDashboard } = await import('./dashboard/serve.js');
+      const dashboard = openDashboard({ sandbox, store, faults, activity, loginSecret: dashboardSecret });
+      const server = await startServer((request, peer) => {
+        const { pathname } = new URL(request.url);
+        if (pathname.startsWith(`${CONTROL_PREFIX}/`)) return answerControl(sandbox, request, peer);
+        if (pathname === DASHBOARD_PREFIX || pathname.startsWith(`${DASHBOARD_PREFIX}/`)) return dashboard.answer(request, peer);
+        return handle(request);
+      }, listenOptions);
       servers.add(server);
       return {
         baseUrl: server.baseUrl,
+        dashboardUrl: dashboard.url(server.baseUrl),
         port: server.port,
         controlToken,
         close: () => {
@@ -129,11 +145,23 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       defaultMerchant.accountWebhook = config === null ? undefined : { ...config };
     },
     webhookLog: () => webhooks.log(),
+    resendWebhook: (id) => webhooks.resend(id),
+    requestLog: () => activity.list(),
     drainWebhooks: () => webhooks.drain(),
-    injectFaults: (faultOptions) => faults.configure(faultOptions),
-    injectFault: (rule) => faults.target(rule),
+    injectFaults: (faultOptions) => {
+      faults.configure(faultOptions);
+      activity.notify('faults');
+    },
+    injectFault: (rule) => {
+      const fault = faults.target(rule);
+      activity.notify('faults');
+      return fault;
+    },
     injectedFaults: () => faults.targeted(),
-    clearFaults: () => faults.clear(),
+    clearFaults: () => {
+      faults.clear();
+      activity.notify('faults');
+    },
     setSubscriptionActive: (active) => {
       defaultMerchant.subscriptionActive = active === true;
     },

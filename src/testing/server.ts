@@ -3,7 +3,7 @@ import { MAX_TIMER } from '../internal/timer.js';
 import { SandboxError } from './errors.js';
 import { isConnectionReset } from './faults.js';
 import { isIpAddress, isLoopbackHostHeader, isLoopbackName, isLoopbackOrigin } from './network.js';
-import { CONTROL_PREFIX, errorResponse, type Peer, RuleViolation } from './wire.js';
+import { CONTROL_PREFIX, DASHBOARD_PREFIX, errorResponse, type Peer, RuleViolation } from './wire.js';
 
 /** Where {@link Sandbox.listen} serves the sandbox. */
 export interface ListenOptions {
@@ -45,6 +45,13 @@ type ServedHandler = (request: Request, peer: Peer) => Promise<Response>;
 export interface SandboxServer {
   /** e.g. `http://127.0.0.1:4010/v2`: pass it as the client's `baseUrl`. */
   readonly baseUrl: string;
+  /**
+   * The dashboard, on the same origin (`http://127.0.0.1:4010/__dashboard/?login=…`): open it in a
+   * browser on this machine. The query carries a login secret of its own (neither the control
+   * token nor a merchant's key), which the first visit trades for a cookie only the dashboard
+   * reads; it stays valid while the sandbox runs.
+   */
+  readonly dashboardUrl: string;
   readonly port: number;
   /** What the control endpoints under `/__sandbox/` ask for, in the header `X-Sandbox-Token`. */
   readonly controlToken: string;
@@ -220,9 +227,28 @@ async function answer(handler: ServedHandler, options: ServeOptions, req: Incomi
     return errorResponse(400, `Bad request: ${err instanceof Error ? err.message : String(err)}`);
   }
   const peer = peerOf(req);
-  // The control endpoints make their own, stricter check (a loopback peer as well).
-  if (new URL(request.url).pathname.startsWith(`${CONTROL_PREFIX}/`)) return handler(request, peer);
+  // The control endpoints and the dashboard make their own, stricter checks (a loopback peer as well).
+  const { pathname } = new URL(request.url);
+  if (pathname.startsWith(`${CONTROL_PREFIX}/`) || pathname === DASHBOARD_PREFIX || pathname.startsWith(`${DASHBOARD_PREFIX}/`)) return handler(request, peer);
   return answerApi(handler, request, peer, options.access);
+}
+
+/** Writes an event stream's chunks as they come, until it ends or the client goes away. */
+async function stream(response: Response, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  res.writeHead(response.status, headers);
+  res.flushHeaders();
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  res.once('close', () => void reader.cancel().catch(() => undefined));
+  try {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) res.write(chunk.value);
+  } catch {
+    // The stream was cancelled: the client left.
+  }
+  res.end();
 }
 
 async function serve(handler: ServedHandler, options: ServeOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -231,6 +257,8 @@ async function serve(handler: ServedHandler, options: ServeOptions, req: Incomin
   const headers: Record<string, string> = {};
   try {
     const response = await answer(handler, options, req);
+    // Server-Sent Events (the dashboard's live updates): written as they come, never buffered whole.
+    if (response.body !== null && response.headers.get('content-type')?.startsWith('text/event-stream') === true) return await stream(response, res);
     status = response.status;
     payload = new Uint8Array(await response.arrayBuffer());
     response.headers.forEach((value, name) => {
@@ -258,7 +286,7 @@ async function serve(handler: ServedHandler, options: ServeOptions, req: Incomin
  * Serves `handler` over node:http (imported on call, so the testing entry still loads in a
  * browser). Binding anything but a loopback interface prints a warning.
  */
-export async function startServer(handler: ServedHandler, options: ListenOptions = {}): Promise<Omit<SandboxServer, 'controlToken'>> {
+export async function startServer(handler: ServedHandler, options: ListenOptions = {}): Promise<Omit<SandboxServer, 'controlToken' | 'dashboardUrl'>> {
   const http = await import('node:http');
   const host = options.host ?? '127.0.0.1';
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_SANDBOX_MAX_BODY_BYTES;

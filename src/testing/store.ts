@@ -180,6 +180,11 @@ export class SandboxStore {
     return account;
   }
 
+  /** Every account, the default first, in the order they were opened. */
+  allAccounts(): Account[] {
+    return [...this.accounts.values()];
+  }
+
   /** The account whose key this is, if any. */
   accountByKey(apiKey: string): Account | undefined {
     return this.accounts.get(apiKey);

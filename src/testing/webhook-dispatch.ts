@@ -1,6 +1,8 @@
 import type { WebhookOrderType } from '../catalogue/order-types.js';
 import { MAX_TIMER } from '../internal/timer.js';
+import { SandboxError } from './errors.js';
 import { isLinkLocalHostname, webhookTargetRefusal } from './network.js';
+import { RingBuffer } from './ring-buffer.js';
 import type { OrderRecord, StateEvent } from './store.js';
 
 /** The body the service POSTs on every state change (spec, Events 3). */
@@ -33,9 +35,15 @@ export interface WebhookAttempt {
   readonly error?: string;
 }
 
+/** How many webhook deliveries the sandbox keeps in its log: the last ones, never more. */
+export const MAX_LOGGED_DELIVERIES = 1000;
+
 /** One webhook the sandbox sent (or is still trying to send), with every attempt. */
 export interface WebhookDelivery {
+  /** 1, 2, ...: the delivery's number in this sandbox, never reused. */
   readonly id: number;
+  /** The delivery this one sends again (`resendWebhook`), when it is a resend. */
+  readonly resendOf?: number;
   readonly trackingNumber: string;
   readonly state: number;
   readonly url: string;
@@ -87,6 +95,7 @@ export function webhookBody(order: OrderRecord, event: StateEvent): SandboxWebho
 
 interface MutableDelivery {
   id: number;
+  resendOf?: number;
   trackingNumber: string;
   state: number;
   url: string;
@@ -98,7 +107,10 @@ interface MutableDelivery {
 
 /** Sends webhooks (with the global `fetch` unless given another), retries failures with exponential backoff, and keeps a log. */
 export class WebhookDispatcher {
-  private readonly deliveries: MutableDelivery[] = [];
+  private readonly deliveries = new RingBuffer<MutableDelivery>(MAX_LOGGED_DELIVERIES);
+  private counter = 0;
+  /** Told of every new delivery and every attempt (the dashboard's live updates). */
+  onChange: () => void = () => undefined;
   private readonly pending = new Set<Promise<void>>();
   private readonly wakers = new Set<() => void>();
   private readonly inFlight = new Set<AbortController>();
@@ -121,8 +133,8 @@ export class WebhookDispatcher {
 
   /** Sends one webhook; resolves after the first attempt, retries go on in the background. */
   async send(target: WebhookTarget, body: SandboxWebhookBody): Promise<void> {
-    const delivery: MutableDelivery = {
-      id: this.deliveries.length + 1,
+    await this.deliver({
+      id: ++this.counter,
       trackingNumber: body.trackingNumber,
       state: body.state,
       url: target.url,
@@ -130,17 +142,42 @@ export class WebhookDispatcher {
       body,
       attempts: [],
       status: 'pending',
+    });
+  }
+
+  /**
+   * Sends a logged delivery again, as a new delivery (same URL, headers and body) with attempts
+   * and retries of its own; resolves with it after its first attempt. Throws `SandboxError` for a
+   * delivery the log no longer holds (or never held).
+   */
+  async resend(id: number): Promise<WebhookDelivery> {
+    const original = this.deliveries.values().find((delivery) => delivery.id === id);
+    if (original === undefined) throw new SandboxError(`No webhook delivery ${id} in the log (it keeps the last ${MAX_LOGGED_DELIVERIES})`);
+    const delivery: MutableDelivery = {
+      ...original,
+      id: ++this.counter,
+      resendOf: original.id,
+      headers: { ...original.headers },
+      attempts: [],
+      status: 'pending',
     };
+    await this.deliver(delivery);
+    return copyOf(delivery);
+  }
+
+  private async deliver(delivery: MutableDelivery): Promise<void> {
     this.deliveries.push(delivery);
+    this.onChange();
     // An order's webhookUrl is not checked as setWebhook's is: the service accepts it, the sandbox just never calls it.
-    const refusal = isLinkLocalUrl(target.url)
+    const refusal = isLinkLocalUrl(delivery.url)
       ? 'the sandbox sends no webhooks to a link-local address (169.254.0.0/16, fe80::/10)'
       : this.webhookHosts === undefined
         ? undefined
-        : webhookTargetRefusal(target.url, this.webhookHosts);
+        : webhookTargetRefusal(delivery.url, this.webhookHosts);
     if (refusal !== undefined) {
       delivery.attempts.push({ at: this.now(), error: `not sent: ${refusal}` });
       delivery.status = 'failed';
+      this.onChange();
       return;
     }
     const delivered = await this.attempt(delivery);
@@ -157,6 +194,7 @@ export class WebhookDispatcher {
       if (await this.attempt(delivery)) return;
     }
     delivery.status = 'failed';
+    this.onChange();
   }
 
   private async attempt(delivery: MutableDelivery): Promise<boolean> {
@@ -182,6 +220,7 @@ export class WebhookDispatcher {
       } else if (response.ok) {
         delivery.attempts.push({ at, status: response.status });
         delivery.status = 'delivered';
+        this.onChange();
         return true;
       } else delivery.attempts.push({ at, status: response.status, error: `HTTP ${response.status}` });
     } catch (err) {
@@ -198,6 +237,7 @@ export class WebhookDispatcher {
       this.inFlight.delete(controller);
     }
     if (delivery.attempts.length >= this.maxAttempts || this.closed) delivery.status = 'failed';
+    this.onChange();
     return false;
   }
 
@@ -229,8 +269,9 @@ export class WebhookDispatcher {
     }
   }
 
+  /** The deliveries kept (the last {@link MAX_LOGGED_DELIVERIES}), oldest first. */
   log(): readonly WebhookDelivery[] {
-    return this.deliveries.map((d) => ({ ...d, headers: { ...d.headers }, attempts: [...d.attempts] }));
+    return this.deliveries.values().map(copyOf);
   }
 
   /**
@@ -242,6 +283,10 @@ export class WebhookDispatcher {
     for (const controller of [...this.inFlight]) controller.abort();
     for (const wake of [...this.wakers]) wake();
   }
+}
+
+function copyOf(delivery: MutableDelivery): WebhookDelivery {
+  return { ...delivery, headers: { ...delivery.headers }, attempts: [...delivery.attempts] };
 }
 
 function isLinkLocalUrl(url: string): boolean {

@@ -110,5 +110,8 @@ export interface Peer {
 
 export const CONTROL_PREFIX = '/__sandbox';
 
+/** Path of the dashboard a `listen()` server serves, for a browser on this machine. */
+export const DASHBOARD_PREFIX = '/__dashboard';
+
 /** The header a control request carries the sandbox's {@link Sandbox.controlToken} in. */
 export const CONTROL_TOKEN_HEADER = 'X-Sandbox-Token';

@@ -6,6 +6,7 @@ import {
   BUDGETS,
   type BundleMeasurement,
   buildLikeDist,
+  FORBIDDEN_SOURCE,
   KB,
   measureBundle,
   PAGE_CEILINGS,
@@ -203,6 +204,16 @@ describe('the msw and sandbox check itself', () => {
   it('flags a bundle that pulls in the sandbox, traced through the source maps of the built files', async () => {
     const page = await measureBundle('sandbox', shipped.testing);
     expect(page.forbiddenInputs.some((input) => /src[\\/]testing[\\/]/.test(input))).toBe(true);
+  });
+
+  it("flags the sandbox dashboard's code too: its UI library (preact, htm), its sources and its built files", () => {
+    const dashboard = [
+      'node_modules/preact/dist/preact.module.js',
+      'node_modules/htm/preact/index.module.js',
+      'src/testing/dashboard/ui/main.ts',
+      'dist/dashboard/app.js',
+    ];
+    expect(dashboard.filter((input) => !FORBIDDEN_SOURCE.test(input))).toEqual([]);
   });
 });
 

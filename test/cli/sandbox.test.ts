@@ -73,6 +73,11 @@ describe('delivery-sdk-sandbox CLI', { timeout: START_MS + 30_000 }, () => {
       const { baseUrl, token, output, ...rest } = await started(child);
       tokenFile = rest.tokenFile;
       expect(output).not.toMatch(/visible to every user/);
+      // The dashboard's URL, on the same origin, signs a browser in.
+      const dashboard = new URL(/Dashboard \(open it in a browser on this machine; the link signs it in\): (\S+)/.exec(output)?.[1] ?? '');
+      expect(dashboard.origin).toBe(new URL(baseUrl).origin);
+      const login = await fetch(dashboard, { redirect: 'manual' });
+      expect([login.status, login.headers.get('location'), login.headers.get('set-cookie')]).toEqual([303, '/__dashboard/', expect.stringMatching(/HttpOnly/)]);
       const cities = await fetch(`${baseUrl}/cities`);
       expect(cities.status).toBe(200);
       const business = await fetch(`${baseUrl}/businesses`, {

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { isFinalState } from '../../src/index.js';
 import type { Sandbox } from '../../src/testing/index.js';
+import { SKIP_WITHOUT_CHROMIUM } from '../support/chromium.js';
 import { BLOCKS, type Block, isPrelude, isText, setsUpMsw, where, whyNotRun } from './blocks.js';
 import { GIVEN } from './examples-check.js';
 import { freeNames, topLevelNames } from './names.js';
@@ -63,14 +64,16 @@ describe('The code blocks of README.md and docs/', () => {
     expect(links).toEqual(['README.md -> docs/sandbox.md']);
   });
 
-  it.each(typescript.map((block) => [where(block), block] as const))('the TypeScript block at %s runs as written', async (_, block) => {
+  it.for(typescript.map((block) => [where(block), block] as const))('the TypeScript block at %s runs as written', async ([, block], context) => {
+    // A block that drives a browser needs Chromium: skipped without it outside CI (test/support/chromium.ts).
+    if (SKIP_WITHOUT_CHROMIUM && block.code.includes("from 'playwright-core'")) context.skip();
     await runTs(block, prelude as Block);
   });
 
   it('the curl blocks of docs/sandbox.md run against the sandbox CLI as written, answering what they show', async () => {
     const { answers, started, webhooks } = await runHttpReference(HTTP_REFERENCE);
     // What the CLI prints when it starts, as the first block shows it.
-    expect(started.documented).toHaveLength(2);
+    expect(started.documented).toHaveLength(3);
     for (const line of started.documented)
       expect(
         started.printed.split('\n').some((printed) => line.test(printed)),
@@ -121,6 +124,12 @@ describe('What some blocks do, checked beyond running', () => {
   it('the labels are PDF files', async () => {
     const run = await runTs(block('docs/after-create.md', "writeFile('labels.pdf'"), prelude as Block);
     expect(run.files).toEqual(['labels.pdf']);
+  });
+
+  it.skipIf(SKIP_WITHOUT_CHROMIUM)("docs/sandbox.md's dashboard test in CI: finds the refused create in the request log", async () => {
+    const run = await runTs(block('docs/sandbox.md', "from 'playwright-core'"), prelude as Block);
+    expect(run.tests).toEqual(['lists the refused create in the request log']);
+    expect(run.files).toEqual([]); // no failure, no screenshot
   });
 
   it("docs/sandbox.md's team: one merchant's order is not the other's", async () => {

@@ -46,6 +46,15 @@ describe('links between README and docs/', () => {
   );
 });
 
+describe('the pictures of README and docs/', () => {
+  it('come from the repository (the package ships no image), and each is a tracked file of it', () => {
+    const pictures = PAGES.flatMap((page) => [...readFileSync(join(root, page), 'utf8').matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((match) => match[1] ?? ''));
+    expect(pictures.length).toBeGreaterThan(0);
+    const REPOSITORY = 'https://github.com/delivery-sdk/delivery-sdk/raw/main/';
+    expect(pictures.filter((url) => !url.startsWith(REPOSITORY) || !existsSync(join(root, url.slice(REPOSITORY.length))))).toEqual([]);
+  });
+});
+
 describe('the pages the package ships (README.md, docs/*.md) hold for a reader of node_modules', () => {
   /** What `npm pack` puts in the tarball: package.json's `files`, and what npm always adds. */
   const shipped = (path: string): boolean => {

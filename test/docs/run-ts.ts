@@ -29,6 +29,7 @@ const MODULES: Record<string, () => Promise<unknown>> = {
   fastify: () => import('fastify'),
   'node:fs/promises': () => import('node:fs/promises'),
   'node:http': () => import('node:http'),
+  'playwright-core': () => import('playwright-core'),
 };
 
 /** A block's statements as JavaScript for an async function body: types gone, each `import` an `await` of the module. */

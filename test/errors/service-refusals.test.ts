@@ -14,10 +14,10 @@ import {
   SubscriptionRequiredError,
   ValidationError,
 } from '../../src/index.js';
-import { errorBody, HttpResponse, http, makeClient, rejection, useMockServer } from '../support/mock-api.js';
+import { errorBody, HttpResponse, http, makeClient, rejection, useFakeService } from '../support/fake-service.js';
 import { validOrders } from '../support/orders.js';
 
-const server = useMockServer();
+const server = useFakeService();
 const BASE = 'https://api.delivery.test/v2';
 const order = () => validOrders.deliver() as Parameters<ReturnType<typeof makeClient>['deliveries']['create']>[0];
 

@@ -28,7 +28,7 @@ import {
   ServerError,
   ValidationError,
 } from '../../src/index.js';
-import { envelope, type Received, startFakeService } from './fake-service.js';
+import { envelope, type Received, startFakeService } from '../support/fake-service.js';
 
 const KEY = 'fake-key-123';
 let fake: Awaited<ReturnType<typeof startFakeService>>;

@@ -2,7 +2,7 @@
 // the tracking numbers it holds; orders the service will not print refused before sending.
 import { describe, expect, it } from 'vitest';
 import { type DeliveryRecord, ValidationError } from '../../src/index.js';
-import { clientOnFetch } from '../support/mock-api.js';
+import { clientOnFetch } from '../support/fake-service.js';
 import { dropOff, pickup, sandboxWithAccount } from '../support/sandbox.js';
 
 const receiver = { firstName: 'Mona', lastName: 'Adel', phone: '01012345678' };

@@ -13,9 +13,9 @@ import {
   ResponseShapeError,
 } from '../../src/index.js';
 import { allCreated, idsOnly, partialFailure2xx, partialFailure1061 } from '../fixtures/real/answers/bulk.js';
-import { bulkFailure, capture, dropOffAddress, errorBody, HttpResponse, makeClient, ok, type Sent, useMockServer } from '../support/mock-api.js';
+import { bulkFailure, capture, dropOffAddress, errorBody, HttpResponse, makeClient, ok, type Sent, useFakeService } from '../support/fake-service.js';
 
-const server = useMockServer();
+const server = useFakeService();
 
 const order = (businessReference?: string): OrderInput => ({
   type: DeliveryType.Deliver,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError, type BulkChunkOutcome, ConfigurationError, DeliveryType, type OrderInput, ValidationError } from '../../src/index.js';
-import { bulkFailure, capture, dropOffAddress, errorBody, HttpResponse, makeClient, ok, type Sent, useMockServer } from '../support/mock-api.js';
+import { bulkFailure, capture, dropOffAddress, errorBody, HttpResponse, makeClient, ok, type Sent, useFakeService } from '../support/fake-service.js';
 
-const server = useMockServer();
+const server = useFakeService();
 
 const order = (i: number): OrderInput => ({ type: DeliveryType.Deliver, dropOffAddress, cod: 100, businessReference: `ref-${i}` });
 const orders = (count: number): OrderInput[] => Array.from({ length: count }, (_, i) => order(i));

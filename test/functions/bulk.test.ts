@@ -13,9 +13,9 @@ import {
   ServerError,
   ValidationError,
 } from '../../src/index.js';
-import { bulkFailure, capture, delay, dropOffAddress, errorBody, HttpResponse, makeClient, ok, type Sent, useMockServer } from '../support/mock-api.js';
+import { bulkFailure, capture, delay, dropOffAddress, errorBody, HttpResponse, makeClient, ok, type Sent, useFakeService } from '../support/fake-service.js';
 
-const server = useMockServer();
+const server = useFakeService();
 
 const order = (i: number): OrderInput => ({ type: DeliveryType.Deliver, dropOffAddress, cod: 100, businessReference: `ref-${i}` });
 const orders = (count: number): OrderInput[] => Array.from({ length: count }, (_, i) => order(i));

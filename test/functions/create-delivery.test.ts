@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createDelivery, DeliveryCore } from '../../src/functions/index.js';
 import { ConfigurationError, ValidationError } from '../../src/index.js';
-import { BASE, capture, dropOffAddress, KEY, ok, receiver, useMockServer } from '../support/mock-api.js';
+import { BASE, capture, dropOffAddress, KEY, ok, receiver, useFakeService } from '../support/fake-service.js';
 
-const server = useMockServer();
+const server = useFakeService();
 const created = { _id: 'd1', trackingNumber: '7000001', state: { code: 10, value: 'Pickup requested' } };
 
 describe('delivery-sdk/functions: createDelivery over a DeliveryCore', () => {

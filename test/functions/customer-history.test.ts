@@ -2,7 +2,7 @@
 // `mobilePhones` in every spelling of the phone, against the sandbox (which stores phones as sent).
 import { describe, expect, it } from 'vitest';
 import { PagingError, PartialResultError, ValidationError } from '../../src/index.js';
-import { clientOnFetch } from '../support/mock-api.js';
+import { clientOnFetch } from '../support/fake-service.js';
 import { dropOff, sandboxWithAccount } from '../support/sandbox.js';
 
 describe('deliveries.customerHistory', () => {

@@ -3,9 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as functions from '../../src/functions/index.js';
 import { ConfigurationError } from '../../src/index.js';
-import { BASE, capture, dropOffAddress, KEY, makeClient, ok, receiver, useMockServer } from '../support/mock-api.js';
+import { BASE, capture, dropOffAddress, KEY, makeClient, ok, receiver, useFakeService } from '../support/fake-service.js';
 
-const server = useMockServer();
+const server = useFakeService();
 const core = () => new functions.DeliveryCore({ apiKey: KEY, baseUrl: BASE });
 
 const FUNCTIONS_DIR = fileURLToPath(new URL('../../src/functions/', import.meta.url));

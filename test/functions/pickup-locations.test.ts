@@ -2,7 +2,7 @@
 // deleted, in the sandbox and against the answers live-service.md quotes ("A merchant's month").
 import { describe, expect, it } from 'vitest';
 import { NotFoundError, PickupLocationInUseError, ValidationError } from '../../src/index.js';
-import { clientOnFetch } from '../support/mock-api.js';
+import { clientOnFetch } from '../support/fake-service.js';
 import { DOKKI, sandboxWithAccount } from '../support/sandbox.js';
 
 const gizaWarehouse = {

@@ -2,7 +2,7 @@
 // ("A merchant's month"), and against the sandbox, which answers from an order's real history.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DeliveryState, NotFoundError, RequestAbortedError, TimeoutError } from '../../src/index.js';
-import { BASE, clientOnFetch } from '../support/mock-api.js';
+import { IN_PROCESS as BASE, clientOnFetch } from '../support/fake-service.js';
 import { dropOff, sandboxWithAccount } from '../support/sandbox.js';
 
 afterEach(() => vi.useRealTimers());

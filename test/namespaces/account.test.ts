@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, CountryId, NotFoundError, ResponseShapeError, ServerError, ValidationError } from '../../src/index.js';
-import { capture, errorBody, HttpResponse, KEY, makeClient, ok, useMockServer } from '../support/mock-api.js';
+import { capture, errorBody, HttpResponse, KEY, makeClient, ok, useFakeService } from '../support/fake-service.js';
 
-const server = useMockServer();
+const server = useFakeService();
 
 const registration = {
   email: 'owner@nile.example',

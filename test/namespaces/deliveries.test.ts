@@ -11,9 +11,9 @@ import {
   ServerError,
   ValidationError,
 } from '../../src/index.js';
-import { capture, dropOffAddress, errorBody, HttpResponse, KEY, makeClient, ok, pickupAddress, receiver, useMockServer } from '../support/mock-api.js';
+import { capture, dropOffAddress, errorBody, HttpResponse, KEY, makeClient, ok, pickupAddress, receiver, useFakeService } from '../support/fake-service.js';
 
-const server = useMockServer();
+const server = useFakeService();
 
 /** Answers like the service: the created order, with the type and cod echoed. */
 const created = (sent: { json: unknown }, extra: Record<string, unknown> = {}) => {

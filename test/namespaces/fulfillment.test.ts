@@ -8,9 +8,9 @@ import {
   ResponseShapeError,
   ValidationError,
 } from '../../src/index.js';
-import { capture, dropOffAddress, errorBody, HttpResponse, KEY, makeClient, ok, pickupAddress, receiver, useMockServer } from '../support/mock-api.js';
+import { capture, dropOffAddress, errorBody, HttpResponse, KEY, makeClient, ok, pickupAddress, receiver, useFakeService } from '../support/fake-service.js';
 
-const server = useMockServer();
+const server = useFakeService();
 
 const items = [
   { sku: 'SHIRT-M', quantity: 2, name: 'Shirt' },

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { AddressNotServedError, CityNotFoundError, CountryId, ValidationError } from '../../src/index.js';
 import { allDistrictsByCity, allDistrictsFlat, cairoDistricts, cairoZones, cities } from '../fixtures/real/answers/lookup.js';
-import { capture, HttpResponse, makeClient, useMockServer } from '../support/mock-api.js';
+import { capture, HttpResponse, makeClient, useFakeService } from '../support/fake-service.js';
 
-const server = useMockServer();
+const server = useFakeService();
 
 const answer = (body: object) => () => HttpResponse.json(body as Record<string, unknown>);
 
@@ -52,7 +52,7 @@ describe('lookup reads the records the service sends', () => {
       const second = await client.lookup.allDistricts();
       expect(sent).toHaveLength(1);
       expect(second.map((city) => city.districts.map((d) => d.districtId))).toEqual([['district-makram', 'district-madinaty'], ['district-aswan']]);
-      server.resetHandlers();
+      server.reset();
     }
   });
 });

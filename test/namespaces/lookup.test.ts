@@ -12,9 +12,9 @@ import {
   ValidationError,
   ZoneNotFoundError,
 } from '../../src/index.js';
-import { capture, delay, errorBody, HttpResponse, KEY, makeClient, ok, useMockServer } from '../support/mock-api.js';
+import { capture, delay, errorBody, HttpResponse, KEY, makeClient, ok, useFakeService } from '../support/fake-service.js';
 
-const server = useMockServer();
+const server = useFakeService();
 afterEach(() => vi.useRealTimers());
 
 const cities = [

@@ -1,14 +1,25 @@
 // The runtime names each entry of the built package exports, pinned: adding one makes it public
 // API, removing one breaks callers, so either is a deliberate change to this list (and to the
-// CHANGELOG), never the side effect of exporting a helper from a module an entry re-exports.
+// CHANGELOG), never the side effect of exporting a helper from a module an entry re-exports. The
+// operations and the namespaces are the declarations' (src/functions/): declaring one is that
+// deliberate change, so they are read from there, not listed again.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readOperations } from '../../scripts/operations.js';
+import { NAMESPACES } from '../../src/functions/namespaces.js';
 import { assertBuilt, packageEntries, ROOT } from './packed-package.js';
+
+/** Each namespace's class, and its name as released in 0.1.0 (deprecated): `DeliveriesNamespace`, `DeliveriesResource`. */
+const NAMESPACE_CLASSES = Object.keys(NAMESPACES).flatMap((namespace) => {
+  const pascal = namespace.charAt(0).toUpperCase() + namespace.slice(1);
+  return [`${pascal}Namespace`, `${pascal}Resource`];
+});
 
 const PUBLIC_EXPORTS: Readonly<Record<string, readonly string[]>> = {
   'delivery-sdk': [
+    ...NAMESPACE_CLASSES,
     'APIPromise',
     'AccountErrorCode',
     'AddressLocationRequiredError',
@@ -17,8 +28,6 @@ const PUBLIC_EXPORTS: Readonly<Record<string, readonly string[]>> = {
     'AuthenticationError',
     'BulkCreationError',
     'BusinessLocationRequiredError',
-    'BusinessesNamespace',
-    'BusinessesResource',
     'CLIENT_RULE_CODES',
     'CityNotFoundError',
     'CodLimitExceededError',
@@ -28,8 +37,6 @@ const PUBLIC_EXPORTS: Readonly<Record<string, readonly string[]>> = {
     'ConnectionError',
     'CountryId',
     'CrpRefundCodOnlyError',
-    'DeliveriesNamespace',
-    'DeliveriesResource',
     'DeliveryClient',
     'DeliveryError',
     'DeliveryImagesRequiredError',
@@ -44,13 +51,9 @@ const PUBLIC_EXPORTS: Readonly<Record<string, readonly string[]>> = {
     'FULFILLMENT_FLOWS',
     'FULFILLMENT_TRANSITIONS',
     'ForwardExceptionReason',
-    'FulfillmentNamespace',
-    'FulfillmentResource',
     'FulfillmentType',
     'InvalidDeliveryImageUrlError',
     'InvalidRequestError',
-    'LookupNamespace',
-    'LookupResource',
     'MAX_AIRWAY_BILLS',
     'MixedDeliveryImageSourcesError',
     'NotFoundError',
@@ -61,12 +64,6 @@ const PUBLIC_EXPORTS: Readonly<Record<string, readonly string[]>> = {
     'PermissionDeniedError',
     'PickupErrorCode',
     'PickupLocationInUseError',
-    'PickupLocationsNamespace',
-    'PickupLocationsResource',
-    'PickupsNamespace',
-    'PickupsResource',
-    'PricingNamespace',
-    'PricingResource',
     'RateLimitError',
     'RedirectError',
     'RefundCodLimitExceededError',
@@ -79,8 +76,6 @@ const PUBLIC_EXPORTS: Readonly<Record<string, readonly string[]>> = {
     'StreetCodeNotFoundError',
     'SubscriptionRequiredError',
     'TimeoutError',
-    'UsersNamespace',
-    'UsersResource',
     'ValidationError',
     'WebhookOrderType',
     'WebhookPayloadError',
@@ -101,7 +96,7 @@ const PUBLIC_EXPORTS: Readonly<Record<string, readonly string[]>> = {
     'pickupErrorCodeMeaning',
     'previewBulkyMerge',
     'webhookTypeOf',
-  ],
+  ].sort(),
   'delivery-sdk/validation': [
     'checkOrder',
     'validateAddress',
@@ -116,54 +111,8 @@ const PUBLIC_EXPORTS: Readonly<Record<string, readonly string[]>> = {
     'validateRegisterBusinessAdmin',
     'validateVerifyPhone',
   ],
-  'delivery-sdk/functions': [
-    'DeliveryCore',
-    'EDITABLE_STATES',
-    'MAX_AIRWAY_BILLS',
-    'calculatePrice',
-    'clearLookupCache',
-    'confirmEmail',
-    'confirmPhone',
-    'createBulkDeliveries',
-    'createBulkyFulfillment',
-    'createBusiness',
-    'createDelivery',
-    'createFulfillmentOrder',
-    'createFulfillmentReturn',
-    'createPickup',
-    'createPickupLocation',
-    'customerHistory',
-    'deletePickup',
-    'deletePickupLocation',
-    'findDeliveryByReference',
-    'getAirwayBillFiles',
-    'getAirwayBills',
-    'getDelivery',
-    'getPickup',
-    'getPickupLocation',
-    'listAllDistricts',
-    'listCities',
-    'listDeliveries',
-    'listDistricts',
-    'listPickupDates',
-    'listPickupLocations',
-    'listPickups',
-    'listZones',
-    'registerBusinessAdmin',
-    'resolveAddress',
-    'resolveBulkTrackingNumbers',
-    'searchDeliveries',
-    'setDefaultPickupLocation',
-    'streamBulkDeliveries',
-    'terminateDelivery',
-    'trackDelivery',
-    'updateDelivery',
-    'updatePickup',
-    'updatePickupLocation',
-    'updatePickupLocations',
-    'verifyPhone',
-    'waitForDeliveryState',
-  ],
+  // Every operation declared in src/functions/, and what the entry exports beside them.
+  'delivery-sdk/functions': ['DeliveryCore', 'EDITABLE_STATES', 'MAX_AIRWAY_BILLS', ...readOperations().map((operation) => operation.fn)].sort(),
   'delivery-sdk/webhooks': [
     'ConfigurationError',
     'DEFAULT_MAX_WEBHOOK_BODY_BYTES',

@@ -2,29 +2,17 @@
 // playwright-core loads a page from 127.0.0.1 whose script is the installed package bundled for
 // browsers, creates an order against the sandbox's HTTP server on another origin (CORS), and
 // renders it. The page is read back, checked against the sandbox, and photographed.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { chromium } from 'playwright-core';
 import type * as Sdk from '../../src/index.js';
 import type * as Testing from '../../src/testing/index.js';
 import { type ConsumerProject, PACKAGE_NAME, packageEntries, ROOT } from '../packaging/packed-package.js';
+import { launchBrowser } from '../support/chromium.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-component-update',
-  '--disable-sync',
-];
 export const SCREENSHOT = join(ROOT, 'test/.tmp/runtimes/chromium.png');
 
 export interface BrowserOutcome {
@@ -79,7 +67,6 @@ function pageHtml(config: object): string {
 
 /** Runs the checkout page in Chromium; throws with what the page showed when a check fails. */
 export async function runInChromium(project: ConsumerProject): Promise<BrowserOutcome> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's package (apt-get install -y chromium)`);
   const sdk = await importInstalled<typeof Sdk>(project, '.');
   const { createSandbox } = await importInstalled<typeof Testing>(project, './testing');
 
@@ -99,7 +86,6 @@ export async function runInChromium(project: ConsumerProject): Promise<BrowserOu
   const sandbox = createSandbox({ apiKey: 'browser-smoke-key' });
   const api = await sandbox.listen({ port: 0, host: '127.0.0.1' });
   const pages = createServer();
-  const userDataDir = mkdtempSync(join(tmpdir(), 'delivery-sdk-chromium-'));
   try {
     // The account the page's orders go on (the page itself only does what a checkout does).
     const setup = new sdk.DeliveryClient({ baseUrl: api.baseUrl, apiKey: sandbox.apiKey });
@@ -124,14 +110,10 @@ export async function runInChromium(project: ConsumerProject): Promise<BrowserOu
     const pageOrigin = await listen(pages);
     if (new URL(pageOrigin).origin === new URL(api.baseUrl).origin) throw new Error('the page and the API share an origin: CORS would not be exercised');
 
-    const context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_FLAGS,
-      viewport: { width: 900, height: 620 },
-    });
+    const browser = await launchBrowser();
     try {
-      const page = context.pages()[0] ?? (await context.newPage());
+      const context = await browser.newContext({ viewport: { width: 900, height: 620 } });
+      const page = await context.newPage();
       const problems: string[] = [];
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
       page.on('console', (message) => {
@@ -176,12 +158,11 @@ export async function runInChromium(project: ConsumerProject): Promise<BrowserOu
       const { product } = (await (await context.newCDPSession(page)).send('Browser.getVersion')) as { product: string };
       return { runtime: product.replace(/^\w+\//, 'chromium '), checks: checks.map(([name]) => name) };
     } finally {
-      await context.close();
+      await browser.close();
     }
   } finally {
     pages.close();
     await api.close();
     await sandbox.close();
-    rmSync(userDataDir, { recursive: true, force: true });
   }
 }

@@ -60,6 +60,12 @@ describe('control endpoints of a listen() server (for other processes and langua
     expect(receiver.received[0]?.headers['x-key']).toBe('v');
     const log = await send('GET', `${origin}/__sandbox/webhooks`);
     expect(log.body.data).toHaveLength(7);
+    const resent = await send('POST', `${origin}/__sandbox/webhooks/${log.body.data[6].id}/resend`);
+    expect(resent.body.data).toMatchObject({ id: 8, resendOf: 7, status: 'delivered', body: { state: 45 } });
+    expect(receiver.received.map((r) => r.body.state)).toEqual([20, 21, 24, 30, 24, 41, 45, 45]);
+    expect((await send('POST', `${origin}/__sandbox/webhooks/99/resend`)).status).toBe(400);
+    const requests = await send('GET', `${origin}/__sandbox/requests`);
+    expect(requests.body.data.at(-1)).toMatchObject({ method: 'POST', path: '/deliveries', status: 201, merchantId: 'default' });
     const state = await send('GET', `${origin}/__sandbox/orders/${tn}`);
     expect(state.body.data).toMatchObject({ state: 45, nextStates: [104] });
   });

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigurationError, DeliveryClient, type DeliveryTelemetry, DeliveryType } from '../../src/index.js';
 import { openTelemetry } from '../../src/telemetry/index.js';
 import { createWebhookHandler } from '../../src/webhooks/index.js';
-import { clientOnFetch } from '../support/mock-api.js';
+import { clientOnFetch } from '../support/fake-service.js';
 import { dropOff, sandboxWithAccount } from '../support/sandbox.js';
 import { recordTelemetry } from '../support/telemetry.js';
 

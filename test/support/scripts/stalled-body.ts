@@ -12,17 +12,24 @@ const collect = (globalThis as { gc?: () => void }).gc;
 if (collect === undefined) throw new Error('run with --expose-gc');
 const churn = setInterval(collect, 50);
 
-let requests = 0;
+// Each call has a path of its own, so that a late request of one call cannot shift what another
+// meets: a path's first request fails with 503, every later one stalls mid-body.
+const seen = new Map<string, number>();
 const stalled: ServerResponse[] = [];
-const server = createServer((_req, res) => {
-  // Odd requests fail with 503, even ones stall mid-body: each call is one 503, then one stall.
-  if (++requests % 2 === 1) {
+/** Called with the path of each request that stalls, once its partial body is written. */
+let onStall: (path: string) => void = () => undefined;
+const server = createServer((req, res) => {
+  const path = req.url ?? '';
+  const count = (seen.get(path) ?? 0) + 1;
+  seen.set(path, count);
+  if (count === 1) {
     res.writeHead(503, { 'content-type': 'application/json' }).end('{"success":false,"message":"busy"}');
     return;
   }
   res.writeHead(200, { 'content-type': 'application/json' });
   res.write('{"success":true,"data":{"part":"');
   stalled.push(res);
+  onStall(path);
 });
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`;
@@ -57,7 +64,7 @@ const client = new DeliveryClient({
   retryDelay: { base: 1, max: 1 },
 });
 // 800 ms of deadline; a call not settled 20 s later is hung (a loaded machine runs late, never that late).
-const deadline = await outcome(client.request({ method: 'GET', path: '/stall' }), 20_000);
+const deadline = await outcome(client.request({ method: 'GET', path: '/stall-at-deadline' }), 20_000);
 
 // The caller's abort, with clocks that would not fire for a minute.
 const patient = new DeliveryClient({
@@ -69,22 +76,17 @@ const patient = new DeliveryClient({
   retryDelay: { base: 1, max: 1 },
 });
 const controller = new AbortController();
-const before = requests;
-const call = patient.request({ method: 'GET', path: '/stall' }, { signal: controller.signal });
-// Abort once the second attempt stalls, with collection running meanwhile.
-const abortWhenStalled = setInterval(() => {
-  if (requests >= before + 2) {
-    clearInterval(abortWhenStalled);
-    setTimeout(() => controller.abort(), 100);
-  }
-}, 20);
+// Abort once the retry stalls, with collection running meanwhile: the 503 is handled by then.
+onStall = (path) => {
+  if (path.endsWith('/stall-then-abort')) setTimeout(() => controller.abort(), 100);
+};
+const call = patient.request({ method: 'GET', path: '/stall-then-abort' }, { signal: controller.signal });
 // The watchdog counts from the abort, not from the call: on a loaded machine the 503 and the
 // retry before the stall may take seconds, and that is not the call hanging after its abort.
 const aborted = await outcome(call, 20_000, new Promise<void>((resolve) => controller.signal.addEventListener('abort', () => resolve(), { once: true })));
 
 process.stdout.write(`${JSON.stringify({ deadline, aborted })}\n`);
 clearInterval(churn);
-clearInterval(abortWhenStalled);
 for (const res of stalled) res.destroy();
 server.closeAllConnections();
 server.close();

@@ -76,7 +76,11 @@ export interface PostedChunk {
 /** An error the service answered with, carrying its body: a status's class, a spec code's, or a refusal of fields (777). */
 export type ServiceAnswerError = ApiError | CodedDeliveryError | InvalidRequestError;
 
-/** Sends the orders of a chunk that passed the check, as they were checked; nothing when it has none. */
+/**
+ * Sends the orders of a chunk that passed the check, as they were checked; nothing when it has none.
+ *
+ * @internal
+ */
 export async function postChunk(
   core: DeliveryCore,
   { references, indexes, body }: Pick<ReadChunk, 'references' | 'indexes' | 'body'>,

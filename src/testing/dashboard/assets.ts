@@ -1,0 +1,67 @@
+// The dashboard's script and style sheet: built at build time (tsup.config.ts writes them to
+// dist/dashboard/) and read from disk next to the built module. Run from the sources (tsx, vitest:
+// `npm run sandbox`, `npm run demo`, the tests), where nothing was built, they are built in memory
+// on first use with esbuild, a development dependency, from the same entry and with the same options.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The files the dashboard page loads, by the name it loads them under. */
+export const ASSET_NAMES = ['app.js', 'app.css'] as const;
+export type AssetName = (typeof ASSET_NAMES)[number];
+export type DashboardAssets = Readonly<Record<AssetName, Uint8Array>>;
+
+/** The folder of dist/ the built assets go to, beside the built modules. */
+export const ASSETS_FOLDER = 'dashboard';
+
+/** The user interface's entry, under src/. */
+export const UI_ENTRY = 'testing/dashboard/ui/main.ts';
+
+/**
+ * Builds the page's script and its style sheet from `entry` (bundled, minified, for the browsers
+ * of the last few years), in memory: nothing is fetched at run time, from anywhere.
+ */
+export async function buildDashboardAssets(entry: string): Promise<DashboardAssets> {
+  const { build } = await import('esbuild');
+  const result = await build({
+    entryPoints: { app: entry },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
+    outdir: 'out',
+    write: false,
+    legalComments: 'none',
+    logLevel: 'silent',
+  });
+  const file = (name: AssetName): Uint8Array => {
+    const found = result.outputFiles.find((output) => output.path.endsWith(`/${name}`) || output.path.endsWith(`\\${name}`));
+    if (found === undefined) throw new Error(`the dashboard's build wrote no ${name}`);
+    return found.contents;
+  };
+  return { 'app.js': file('app.js'), 'app.css': file('app.css') };
+}
+
+/**
+ * The folder this module is in: built, dist/; from the sources, src/testing/dashboard/. CommonJS
+ * has `__dirname` and no `import.meta` (tsup.config.ts defines its `url` as empty there); ES modules the reverse.
+ */
+const here = (): string => (typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url)));
+
+let loading: Promise<DashboardAssets> | undefined;
+
+/** The assets, read once: from dist/dashboard/ when built, else built from the sources. */
+export function dashboardAssets(): Promise<DashboardAssets> {
+  loading ??= (async () => {
+    const built = join(here(), ASSETS_FOLDER);
+    if (existsSync(join(built, 'app.js'))) return { 'app.js': readFileSync(join(built, 'app.js')), 'app.css': readFileSync(join(built, 'app.css')) };
+    const entry = join(here(), 'ui', 'main.ts');
+    if (!existsSync(entry)) throw new Error(`the sandbox dashboard's files are missing: neither ${built} nor ${entry} exists`);
+    return buildDashboardAssets(entry);
+  })();
+  loading.catch(() => {
+    loading = undefined;
+  });
+  return loading;
+}
