@@ -12,7 +12,7 @@ import type { HttpMethod, QueryValue } from '../core/http.js';
 import type { CallOptions, RequestOptions } from '../core/options.js';
 import type { CallTelemetry } from '../core/telemetry.js';
 import { DeliveryError, type RequestSummary } from '../errors/index.js';
-import { untilAborted } from '../internal/attempt-clock.js';
+import { abortedByCaller } from '../internal/attempt-clock.js';
 import { callOptionsOf } from '../internal/config.js';
 import { type CoreInternals, underneath } from '../internal/core-internals.js';
 import { deadlineOf, leftOf } from '../internal/deadline.js';
@@ -197,13 +197,16 @@ function dispatch<T, O extends RequestOptions>(
   }
   const cache = declaration.cached === true ? internals.lookupCache : undefined;
   if (cache !== undefined) {
-    // The shared request must not die with the signal of whichever caller started it.
-    const { signal, ...shared } = options;
+    // The shared request must not die with the signal of whichever caller started it: it has the
+    // cache's own, which aborts it once every caller waiting for it has aborted (then nothing more is sent).
+    const { signal } = options;
     const key = `${request.path}?${JSON.stringify(Object.entries(request.query ?? {}).filter(([, value]) => value !== undefined))}`;
-    const loaded = cache.get(key, () => send(internals, request, shared));
+    const loaded = cache.get(key, (shared) => send(internals, request, { ...options, signal: shared }), {
+      signal,
+      aborted: () => abortedByCaller(`GET ${request.path}`, signal),
+    });
     // A copy per caller: one caller sorting or filtering its array leaves the cached one alone.
-    const copy = loaded.then(({ data, response }) => ({ data: (Array.isArray(data) ? data.slice() : data) as T, response }));
-    return untilAborted(copy, signal, `GET ${request.path}`);
+    return loaded.then(({ data, response }) => ({ data: (Array.isArray(data) ? data.slice() : data) as T, response }));
   }
   if (recover === undefined) return send(internals, request, options);
   const startedAt = Date.now();

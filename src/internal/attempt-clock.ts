@@ -100,8 +100,9 @@ export class AttemptClock {
 
 /**
  * Waits `ms` between attempts; rejects with an {@link AttemptCut} when the caller aborts meanwhile.
- * The one wait of the transport: a `Retry-After` of a month with `totalTimeout: Infinity` is waited
- * in steps of {@link MAX_TIMER}, since a longer timer fires at once.
+ * The one wait of the transport and of the polls: a wait longer than {@link MAX_TIMER} (a
+ * `retryDelay.max` or `maxPollInterval` of a month) is waited in steps, since a longer timer fires
+ * at once. Its timer goes with the caller's abort.
  */
 export function sleep(ms: number, caller: AbortSignal | undefined): Promise<void> {
   return new Promise<void>((resolve, reject) => {
@@ -123,19 +124,5 @@ export function sleep(ms: number, caller: AbortSignal | undefined): Promise<void
     if (caller?.aborted) return onAbort();
     wait(ms);
     caller?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/**
- * `promise`, or a `RequestAbortedError` as soon as `signal` aborts. The work behind `promise`
- * goes on (other callers may share it); only this caller stops waiting.
- */
-export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, what: string): Promise<T> {
-  if (signal === undefined) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortedByCaller(what, signal));
-    if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
