@@ -3,19 +3,19 @@
  * `@octokit/core`, `openai`), each timed figure over RUNS process runs with its spread, prints one
  * table and writes bench/RESULTS.md and the table of docs/performance.md. `node bench/run.mjs
  * --src` measures a bundle of src/ instead of dist/ (for development, without touching dist/).
- * `--per-call` runs only the per-call benchmark and prints it, writing nothing; `--first-call` the
- * same for section 5's first answered create (`BENCH_COLD_RUNS` processes of each variant, the
- * load average beside). The breakdown of the SDK's per-call time over plain ky is bench/profile.mjs.
+ * One section alone, printed with the load average at its start and end, nothing written:
+ * `--per-call`; `--pages` (section 3); `--first-call`, the first answered create
+ * (`BENCH_COLD_RUNS` processes of each variant); `--cold`, that and import alone. The breakdown of
+ * the SDK's per-call time over plain ky is bench/profile.mjs.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { bytesBySource, measureBundle } from './lib/bundle-size.mjs';
 import { runChild, startServer } from './lib/child.mjs';
 import { measureColdStart, measureFirstCall } from './lib/cold-start.mjs';
 import { measureRedisTracker } from './lib/redis-tracker.mjs';
-import { budgetNote, buildRows, firstCallRows, markdownTable, readmeQuote, resultsMarkdown } from './lib/report.mjs';
+import { budgetNote, buildRows, firstCallRows, importRows, markdownTable, pageRows, readmeQuote, resultsMarkdown } from './lib/report.mjs';
 import { rotate } from './lib/stats.mjs';
 import { ensureKy, KY_VERSION, prepareTargets, ROOT } from './lib/targets.mjs';
 import { measureTelemetry } from './lib/telemetry.mjs';
@@ -55,17 +55,26 @@ async function perCallRuns(baseUrl) {
   return { ...PER_CALL, runs };
 }
 
+/** Prints `rows` of one section measured alone, its notes and the load average at its start and end, and exits. */
+function printAlone(rows, runs) {
+  console.log(markdownTable(rows));
+  const after = loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' / ');
+  console.log(`\n${runs}; load average ${load} at the start, ${after} at the end.`);
+  if (notes.length > 0) console.log(notes.map((note) => `- ${note}`).join('\n'));
+  process.exit(0);
+}
+
 if (process.argv.includes('--per-call')) {
   const server = await startServer('echo-server.mjs');
+  let perCall;
   try {
-    const perCall = await perCallRuns(server.info.baseUrl);
-    const rows = buildRows({ perCall });
-    console.log(markdownTable(rows));
-    if (notes.length > 0) console.log(notes.map((note) => `- ${note}`).join('\n'));
+    perCall = await perCallRuns(server.info.baseUrl);
   } finally {
     await server.stop();
   }
-  process.exit(0);
+  printAlone(buildRows({ perCall }), `${RUNS} processes`);
 }
 
 async function perCallAndHeap() {
@@ -101,10 +110,10 @@ async function validationRuns() {
 async function bundles() {
   const measured = {};
   for (const [kind, path] of [
-    ['main', targets.main],
-    ['cities', targets.main],
-    ['functions', targets.functions],
-    ['webhooks', targets.webhooks],
+    ['main', targets.pages.main],
+    ['cities', targets.pages.main],
+    ['functions', targets.pages.functions],
+    ['webhooks', targets.pages.webhooks],
     ['ky', kyPath],
   ]) {
     if (path === undefined) continue;
@@ -188,17 +197,18 @@ async function streamRuns() {
 /** Cold start, import alone: COLD_RUNS timed imports of each module, the modules' order rotating per round (bench/lib/cold-start.mjs). */
 function coldStart() {
   log('cold start: import alone');
+  const { specifiers } = targets;
   const modules = {
-    main: pathToFileURL(targets.main).href,
-    functions: pathToFileURL(targets.functions).href,
-    webhooks: pathToFileURL(targets.webhooks).href,
-    webhooksNode: pathToFileURL(targets.webhooksNode).href,
-    testing: pathToFileURL(targets.testing).href,
+    main: specifiers.main,
+    functions: specifiers.functions,
+    webhooks: specifiers.webhooks,
+    webhooksNode: specifiers.webhooksNode,
+    testing: specifiers.testing,
     'zod/mini': 'zod/mini',
     '@octokit/core': '@octokit/core',
     openai: 'openai',
   };
-  if (kyPath !== undefined) modules.ky = pathToFileURL(kyPath).href;
+  if (kyPath !== undefined) modules.ky = 'ky';
   return measureColdStart(modules, { runs: COLD_RUNS, cwd: ROOT }).runs;
 }
 
@@ -208,22 +218,20 @@ async function firstCall() {
   log('cold start: to the first answered create');
   const server = await startServer('echo-server.mjs');
   try {
-    const variants = { sdk: pathToFileURL(targets.main).href, ky: pathToFileURL(kyPath).href, fetch: undefined, octokit: '@octokit/core', openai: 'openai' };
+    // Each by the name its users import it by, its package's resolution included, as in their process.
+    const variants = { sdk: targets.specifiers.main, ky: 'ky', fetch: undefined, octokit: '@octokit/core', openai: 'openai' };
     return measureFirstCall(variants, { runs: COLD_RUNS, baseUrl: server.info.baseUrl, cwd: ROOT });
   } finally {
     await server.stop();
   }
 }
 
-if (process.argv.includes('--first-call')) {
+if (process.argv.includes('--pages')) printAlone(pageRows(await bundles()), 'Each page built and run once');
+if (process.argv.includes('--first-call') || process.argv.includes('--cold')) {
+  const imports = process.argv.includes('--cold') ? importRows(coldStart()) : [];
   const measured = await firstCall();
   if (measured === undefined) throw new Error(notes.join(' '));
-  console.log(markdownTable(firstCallRows(measured)));
-  const after = loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' / ');
-  console.log(`\n${COLD_RUNS} processes of each variant; load average ${load} at the start, ${after} at the end.`);
-  process.exit(0);
+  printAlone([...firstCallRows(measured), ...imports], `${COLD_RUNS} processes of each variant`);
 }
 
 // More sections (a CLI's import, say) go here, each a function returning its results, and a row

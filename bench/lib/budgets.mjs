@@ -17,9 +17,11 @@ export const BUDGETS = {
    * `allChunks` every chunk the page can ever load. A page without an entry has no budget there.
    */
   pages: {
-    main: { atOnce: 16 * KB, firstCall: 25 * KB, allChunks: 50 * KB },
-    cities: { atOnce: 16 * KB, firstCall: 25 * KB, allChunks: 50 * KB },
-    functions: { atOnce: 16 * KB, firstCall: 22 * KB },
+    // Every chunk: 55 KB since issue 52, issue 40's guarantees of the fate promise (about 2 KB) included.
+    main: { atOnce: 16 * KB, firstCall: 25 * KB, allChunks: 55 * KB },
+    cities: { atOnce: 16 * KB, firstCall: 25 * KB, allChunks: 55 * KB },
+    // 23 KB when its create has answered since issue 52.
+    functions: { atOnce: 16 * KB, firstCall: 23 * KB },
     webhooks: { atOnce: 5 * KB },
   },
   /** `deliveries.create`, validation on, wall time per call, sequentially and at concurrency 50. */
@@ -41,19 +43,17 @@ export const BUDGETS = {
 };
 
 /**
- * Pages over their budget, and the figure the tests hold each to until the budget is decided:
- * issue 40's fixes of the fate promise (phones in one form, every refusal typed, the key out of
- * header names, every created order reported whatever the loop does) added about 2 KB gzip to
- * what a client page can load, issue 43's telemetry seam 0.25 KB, and the guard that keeps a
- * failing telemetry from failing or resending a create 0.1 KB, issue 50's User-Agent (the
- * runtime recognised, the version written in) 0.25 KB to 0.3 KB, and issue 50's guard that keeps
- * an async telemetry's rejections and its time out of a call 0.12 KB to 0.15 KB (and the attempt's
- * `url.full` for it 0.03 KB). The bench still judges the
- * pages by BUDGETS (and says OVER); these ceilings only stop them growing further. A ceiling goes
- * when its page is back within its budget.
+ * Code no page of the SDK's entries may carry, in any chunk it can load: what it is, and the files
+ * that are it (a package's, or the SDK's own sources, found in dist's files through their source
+ * maps). One line each: a leaf entry with code of its own adds its line here.
  */
-export const PAGE_CEILINGS = {
-  main: { allChunks: 52_650 },
-  cities: { allChunks: 52_550 },
-  functions: { firstCall: 23_050 },
-};
+export const FORBIDDEN_SOURCES = [
+  { name: 'msw', files: /(?:^|[\\/])node_modules[\\/](?:msw|@mswjs|@bundled-es-modules)[\\/]/ },
+  // Before the sandbox's line: its first match names a file. Its UI library and its built files (dist/dashboard/).
+  {
+    name: 'the sandbox dashboard',
+    files: /(?:^|[\\/])(?:node_modules[\\/](?:preact|htm)[\\/]|(?:src|dist)[\\/]testing[\\/]dashboard[\\/]|dist[\\/]dashboard[\\/])/,
+  },
+  { name: 'the sandbox', files: /(?:^|[\\/])(?:src|dist)[\\/]testing[\\/]/ },
+  { name: 'the MCP server', files: /(?:^|[\\/])(?:(?:src|dist)[\\/]mcp[\\/]|node_modules[\\/]@modelcontextprotocol[\\/])/ },
+];

@@ -1,7 +1,5 @@
 /** Types of bundle-size.mjs, for test/bench/bundle-size.test.ts. */
 export declare const KB: number;
-/** What must never reach a page: msw, the sandbox and its dashboard (preact, htm, its built files). */
-export declare const FORBIDDEN_SOURCE: RegExp;
 export interface PageBudget {
   /** The page and its static imports. */
   readonly atOnce?: number;
@@ -21,8 +19,10 @@ export declare const BUDGETS: {
   readonly importAlone: { readonly main: number; readonly functions: number };
   readonly heapOverKy: number;
 };
-/** Pages over their budget: the figures the tests hold them to until the budget is decided. */
-export declare const PAGE_CEILINGS: { readonly [page in keyof typeof BUDGETS.pages]?: PageBudget };
+/** Code no page may carry: what it is, and the files that are it. */
+export declare const FORBIDDEN_SOURCES: ReadonlyArray<{ readonly name: string; readonly files: RegExp }>;
+/** The name of the forbidden source `file` is of, if any. */
+export declare function forbiddenSourceOf(file: string): string | undefined;
 export declare const ENTRIES: {
   readonly main: string;
   readonly functions: string;
@@ -68,7 +68,7 @@ export interface BundleMeasurement {
   /** What the page's run sent, `METHOD /path` each. */
   requests: string[];
   budget: { atOnce?: number; firstCall?: number; allChunks?: number };
-  /** Inputs of any chunk the page can load that carry msw or sandbox (`testing`) code; must be empty. */
+  /** Inputs of any chunk the page can load that carry code of FORBIDDEN_SOURCES, `name: input` each; must be empty. */
   forbiddenInputs: string[];
 }
 

@@ -22,9 +22,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { BUDGETS, KB, PAGE_CEILINGS } from './budgets.mjs';
+import { BUDGETS, FORBIDDEN_SOURCES, KB } from './budgets.mjs';
 
-export { BUDGETS, KB, PAGE_CEILINGS };
+export { BUDGETS, FORBIDDEN_SOURCES, KB };
 
 /** The entries the benchmarks import, by their file in dist/. */
 export const ENTRIES = {
@@ -39,12 +39,8 @@ export const ENTRIES = {
 /** Every entry of tsup.config.ts: they decide together how code is split into shared chunks. */
 const SHIPPED_ENTRIES = [...Object.values(ENTRIES), 'cli/sandbox', 'cli/main', 'telemetry/index'];
 
-/**
- * Code that must never reach a browser bundle: msw and its bundled helpers, and the sandbox, its
- * dashboard included (its UI library, preact with htm, and its built files, dist/dashboard/).
- */
-export const FORBIDDEN_SOURCE =
-  /(?:^|[\\/])(?:node_modules[\\/](?:msw|@mswjs|@bundled-es-modules|preact|htm)[\\/]|(?:src|dist)[\\/]testing[\\/]|dist[\\/]dashboard[\\/])/;
+/** The name of the forbidden source `file` is of (FORBIDDEN_SOURCES), if any. */
+export const forbiddenSourceOf = (file) => FORBIDDEN_SOURCES.find(({ files }) => files.test(file))?.name;
 
 /**
  * The order the create pages send: one the SDK's plain check passes (so no schema chunk loads for
@@ -103,7 +99,7 @@ const PAGES = {
       import { validateOrder } from ${JSON.stringify(path)};
       export const validate = validateOrder;`,
   },
-  /** The sandbox, which must be flagged: the forbidden-code check's own control. Not run. */
+  /** The sandbox, which must be flagged: the forbidden-code check's own control (FORBIDDEN_SOURCES). Not run. */
   sandbox: {
     run: false,
     source: (path) => `
@@ -198,8 +194,8 @@ function originalSources(file) {
  * Builds the page `kind` against the module at `path`, runs it until its first call has answered,
  * and returns its three figures (`atOnce`, `firstCall`, `allChunks`: files, bytes, gzip bytes,
  * the minified bytes each input kept, the text), its budgets, the requests its run sent, and the
- * inputs of any chunk it can load that carry msw or sandbox code (traced through dist's source
- * maps, so code of `testing` moved into a shared chunk is caught too).
+ * inputs of any chunk it can load that carry code of FORBIDDEN_SOURCES, each as `name: input`
+ * (traced through dist's source maps, so code of `testing` moved into a shared chunk is caught too).
  */
 export async function measureBundle(kind, path) {
   const outdir = mkdtempSync(join(tmpdir(), `delivery-sdk-page-${kind}-`));
@@ -255,9 +251,12 @@ export async function measureBundle(kind, path) {
     const allChunks = figure(every);
     const kept = Object.keys(allChunks.bytesByInput).filter((input) => allChunks.bytesByInput[input] > 0);
     const forbiddenInputs = kept.flatMap((input) => {
-      if (FORBIDDEN_SOURCE.test(input)) return [input];
-      const sources = originalSources(input).filter((source) => FORBIDDEN_SOURCE.test(source));
-      return sources.length === 0 ? [] : [`${input} (from ${sources.join(', ')})`];
+      const own = forbiddenSourceOf(input);
+      if (own !== undefined) return [`${own}: ${input}`];
+      return originalSources(input).flatMap((source) => {
+        const name = forbiddenSourceOf(source);
+        return name === undefined ? [] : [`${name}: ${input} (from ${source})`];
+      });
     });
     return {
       kind,

@@ -1,7 +1,8 @@
 /**
  * Cold start to the first answered call, in this fresh process: import the module, build a
  * client, await one create of the realistic order answered by the loopback server at `baseUrl`.
- * `node bench/lib/first-call.mjs '{"variant":"sdk","module":"file:///.../dist/index.js","baseUrl":"http://127.0.0.1:PORT/v2"}'`
+ * `node bench/lib/first-call.mjs '{"variant":"sdk","module":"delivery-sdk","baseUrl":"http://127.0.0.1:PORT/v2"}'`
+ * (`module`: a package's name, resolved as its users' processes resolve it, or a file URL)
  * prints `{ importMs, firstCallMs, sinceStartMs, firstCallCpuMs }`: the import alone, from before
  * the import to the answer, from the process's start (Node's own start-up included) to the answer,
  * and the process's CPU time (user + system) from before the import to the answer, which moves

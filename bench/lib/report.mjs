@@ -6,7 +6,7 @@
  * and `openai`. The budgets are bench/lib/budgets.mjs.
  */
 import { cpus, totalmem } from 'node:os';
-import { BUDGETS, KB } from './budgets.mjs';
+import { BUDGETS, FORBIDDEN_SOURCES, KB } from './budgets.mjs';
 import { spread, verdictOf } from './stats.mjs';
 
 const us = (ms) => `${Math.round(ms * 1000).toLocaleString('en-US')} µs`;
@@ -139,6 +139,86 @@ export function firstCallRows(firstCall) {
   return rows;
 }
 
+/** Section 3's rows: each page's figures (bench/lib/bundle-size.mjs), then the check for code no page may carry. Also what `--pages` prints alone. */
+export function pageRows(bundles) {
+  const rows = [];
+  const kyPage = bundles.ky;
+  for (const [kind, page] of [
+    ['main', 'a `DeliveryClient` page creating one order'],
+    ['cities', 'a page looking cities up'],
+    ['functions', 'a `delivery-sdk/functions` page creating one order'],
+    ['webhooks', 'a `delivery-sdk/webhooks` route'],
+  ]) {
+    const bundle = bundles[kind];
+    if (bundle === undefined) continue;
+    const figures = [
+      ['atOnce', 'at once (the page and its static imports)'],
+      ['firstCall', 'loaded when its first call has answered'],
+      ['allChunks', 'every chunk it can load'],
+    ];
+    // A page without a call or lazily loaded code loads it all at once: one row says so.
+    const one = bundle.allChunks.files.length === bundle.atOnce.files.length;
+    for (const [figure, label] of one ? [['atOnce', 'all it can load, at once']] : figures) {
+      const measured = bundle[figure];
+      const budget = bundle.budget[figure] ?? (one ? bundle.budget.atOnce : undefined);
+      const files = `${measured.files.length} file${measured.files.length === 1 ? '' : 's'}`;
+      rows.push([
+        '3',
+        `Bundle, ${page}: ${label}, min+gzip -9`,
+        `${kb(measured.gzipBytes)}, ${files}${measured.files.length > 1 ? ` (${kb(measured.eachGzipBytes)} gzipped one by one)` : ''}`,
+        kyPage ? `plain ky ${kb(kyPage.atOnce.gzipBytes)}` : '',
+        kyPage ? times(measured.gzipBytes / kyPage.atOnce.gzipBytes) : '',
+        budget === undefined ? '' : `≤ ${kb(budget)}`,
+        budget === undefined ? '' : measured.gzipBytes <= budget ? VERDICT.ok : VERDICT.over,
+      ]);
+    }
+  }
+  const forbidden = Object.values(bundles).flatMap((bundle) => bundle?.forbiddenInputs ?? []);
+  rows.push([
+    '3',
+    `Code of ${FORBIDDEN_SOURCES.map(({ name }) => name).join(', ')} in any chunk of those pages`,
+    forbidden.length === 0 ? 'none' : forbidden.join(', '),
+    '',
+    '',
+    'none',
+    forbidden.length === 0 ? VERDICT.ok : VERDICT.over,
+  ]);
+  return rows;
+}
+
+/** Section 5's rows of import alone, each entry against ky (bench/lib/cold-start.mjs). Also what `--cold` prints, beside the first answered create. */
+export function importRows(coldStart) {
+  const rows = [];
+  const reference = coldStart.ky === undefined ? 'zod/mini' : 'ky';
+  const coldAnchors = Object.fromEntries(
+    [
+      ['ky', 'ky'],
+      ['octokit', '@octokit/core'],
+      ['openai', 'openai'],
+    ].map(([name, module]) => [name, coldStart[module]]),
+  );
+  for (const [label, name] of [
+    ['main entry', 'main'],
+    ['`delivery-sdk/functions`', 'functions'],
+    ['`delivery-sdk/webhooks`', 'webhooks'],
+    ['`webhooks/node`', 'webhooksNode'],
+    ['`testing`', 'testing'],
+  ]) {
+    if (coldStart[name] === undefined) continue;
+    const budget = BUDGETS.importAlone[name];
+    rows.push([
+      '5',
+      `Cold start, ${label}: one \`await import()\` alone in a fresh process`,
+      ranged(coldStart[name], ms),
+      anchorsCell(coldAnchors, ms),
+      `${ranged(ratios(coldStart[name], coldStart[reference]), times)} ${reference}`,
+      budget === undefined ? '' : `≤ ${times(budget)}`,
+      budget === undefined ? '' : verdictCell(ratios(coldStart[name], coldStart[reference]), budget),
+    ]);
+  }
+  return rows;
+}
+
 /** Rows of [#, measure, SDK, anchors, ratio, budget, verdict]. */
 export function buildRows(results) {
   const rows = [];
@@ -211,47 +291,7 @@ export function buildRows(results) {
     '',
   ]);
 
-  const kyPage = bundles.ky;
-  for (const [kind, page] of [
-    ['main', 'a `DeliveryClient` page creating one order'],
-    ['cities', 'a page looking cities up'],
-    ['functions', 'a `delivery-sdk/functions` page creating one order'],
-    ['webhooks', 'a `delivery-sdk/webhooks` route'],
-  ]) {
-    const bundle = bundles[kind];
-    if (bundle === undefined) continue;
-    const figures = [
-      ['atOnce', 'at once (the page and its static imports)'],
-      ['firstCall', 'loaded when its first call has answered'],
-      ['allChunks', 'every chunk it can load'],
-    ];
-    // A page without a call or lazily loaded code loads it all at once: one row says so.
-    const one = bundle.allChunks.files.length === bundle.atOnce.files.length;
-    for (const [figure, label] of one ? [['atOnce', 'all it can load, at once']] : figures) {
-      const measured = bundle[figure];
-      const budget = bundle.budget[figure] ?? (one ? bundle.budget.atOnce : undefined);
-      const files = `${measured.files.length} file${measured.files.length === 1 ? '' : 's'}`;
-      rows.push([
-        '3',
-        `Bundle, ${page}: ${label}, min+gzip -9`,
-        `${kb(measured.gzipBytes)}, ${files}${measured.files.length > 1 ? ` (${kb(measured.eachGzipBytes)} gzipped one by one)` : ''}`,
-        kyPage ? `plain ky ${kb(kyPage.atOnce.gzipBytes)}` : '',
-        kyPage ? times(measured.gzipBytes / kyPage.atOnce.gzipBytes) : '',
-        budget === undefined ? '' : `≤ ${kb(budget)}`,
-        budget === undefined ? '' : measured.gzipBytes <= budget ? VERDICT.ok : VERDICT.over,
-      ]);
-    }
-  }
-  const forbidden = Object.values(bundles).flatMap((bundle) => bundle?.forbiddenInputs ?? []);
-  rows.push([
-    '3',
-    'msw or `testing` code in any chunk of those pages',
-    forbidden.length === 0 ? 'none' : forbidden.join(', '),
-    '',
-    '',
-    'none',
-    forbidden.length === 0 ? VERDICT.ok : VERDICT.over,
-  ]);
+  rows.push(...pageRows(bundles));
 
   if (bulk.missing !== undefined) {
     rows.push(['4', 'Bulk `createBulk`', 'not measured', '', '', '', 'missing']);
@@ -273,33 +313,7 @@ export function buildRows(results) {
   }
 
   rows.push(...firstCallRows(firstCall));
-  const reference = coldStart.ky === undefined ? 'zod/mini' : 'ky';
-  const coldAnchors = Object.fromEntries(
-    [
-      ['ky', 'ky'],
-      ['octokit', '@octokit/core'],
-      ['openai', 'openai'],
-    ].map(([name, module]) => [name, coldStart[module]]),
-  );
-  for (const [label, name] of [
-    ['main entry', 'main'],
-    ['`delivery-sdk/functions`', 'functions'],
-    ['`delivery-sdk/webhooks`', 'webhooks'],
-    ['`webhooks/node`', 'webhooksNode'],
-    ['`testing`', 'testing'],
-  ]) {
-    if (coldStart[name] === undefined) continue;
-    const budget = BUDGETS.importAlone[name];
-    rows.push([
-      '5',
-      `Cold start, ${label}: one \`await import()\` alone in a fresh process`,
-      ranged(coldStart[name], ms),
-      anchorsCell(coldAnchors, ms),
-      `${ranged(ratios(coldStart[name], coldStart[reference]), times)} ${reference}`,
-      budget === undefined ? '' : `≤ ${times(budget)}`,
-      budget === undefined ? '' : verdictCell(ratios(coldStart[name], coldStart[reference]), budget),
-    ]);
-  }
+  rows.push(...importRows(coldStart));
 
   if (heap.ky !== undefined) {
     const difference = heap.sdk.map((bytes, i) => bytes - heap.ky[i]);

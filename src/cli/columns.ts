@@ -7,6 +7,7 @@
  * docs/cli.md lists the table; examples/data/orders-import.csv shows it.
  */
 import { UsageError } from './exit.js';
+import { didYouMean } from './suggest.js';
 
 /** How a cell is read. */
 type Kind =
@@ -102,44 +103,27 @@ export function columnsOf(header: readonly string[]): Column[] {
     const path = name.split('.');
     const kind = name === '' ? undefined : kindOf(path);
     if (name === '') problems.push('a column has no name');
-    else if (seen.has(name)) problems.push(`'${name}' is there twice`);
-    else if (kind === undefined) problems.push(`'${name}' is not the path of an order field${suggestion(name)}`);
+    else if (seen.has(name)) problems.push(`${shown(name)} is there twice`);
+    else if (kind === undefined) problems.push(`${shown(name)} is not the path of an order field${didYouMean(name, paths(ORDER, []), 'short')}`);
     else columns.push({ name, path, kind, parents: path.slice(0, -1), leaf: path.at(-1) as string });
     seen.add(name);
   }
   for (const outer of columns) {
     const inner = columns.find((column) => column.name.startsWith(`${outer.name}.`));
-    if (inner !== undefined) problems.push(`'${outer.name}' and '${inner.name}' both set ${outer.name}: keep one`);
+    if (inner !== undefined) problems.push(`${shown(outer.name)} and ${shown(inner.name)} both set ${shown(outer.name)}: keep one`);
   }
-  if (problems.length > 0) throw new UsageError(`the header does not name order fields: ${problems.join('; ')} (columns: docs/cli.md)`);
+  if (problems.length > 0)
+    throw new UsageError(
+      `the header does not name order fields: ${problems.slice(0, 10).join('; ')}${problems.length > 10 ? `; and ${problems.length - 10} more` : ''} (columns: docs/cli.md)`,
+    );
   return columns;
 }
 
-/** `recever.phone` -> ` (receiver.phone?)`: the field whose path differs least, when one is close. */
-function suggestion(name: string): string {
-  const known = paths(ORDER, []);
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const candidate of known) {
-    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
-  }
-  return best === undefined ? '' : ` (${best}?)`;
-}
+/** A column's name as a message quotes it: its first 40 characters at most, never a whole cell of a file that is no order file. */
+const shown = (name: string): string => `'${name.length > 40 ? `${name.slice(0, 40)}…` : name}'`;
 
 function paths(node: Group, prefix: readonly string[]): string[] {
   return Object.entries(node.fields).flatMap(([name, child]) => (typeof child === 'string' ? [[...prefix, name].join('.')] : paths(child, [...prefix, name])));
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++)
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
 }
 
 const NUMBER = /^-?\d+(?:\.\d+)?$/;

@@ -1,5 +1,7 @@
 // Which service a command talks to: the key and base URL from the environment or files, never
 // from an argument (the command line is visible to every user of the machine), or `--sandbox`.
+// Every command that calls the service takes these flags; another front end of the same
+// configuration (an MCP server) imports this module as it is.
 import { readFileSync } from 'node:fs';
 import { DeliveryClient } from '../index.js';
 import { createSandbox } from '../testing/index.js';
@@ -64,8 +66,9 @@ function keyOf(flags: ConnectionFlags, env: NodeJS.ProcessEnv): string {
     } catch (error) {
       throw new UsageError(`--api-key-file: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
-    const key = nonEmpty(text);
-    if (key === undefined) throw new UsageError(`--api-key-file: ${file} is empty`);
+    // Its first line, as docs/cli.md says: a file may go on with a comment or another secret, never sent.
+    const key = nonEmpty(text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0]);
+    if (key === undefined) throw new UsageError(`--api-key-file: the first line of ${file} is empty`);
     return key;
   }
   const key = nonEmpty(env['DELIVERY_API_KEY']);

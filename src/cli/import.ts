@@ -4,26 +4,41 @@
  * The file is read twice, never held: once to check it (a file that cannot be read is a usage
  * error before anything is sent) and count its records (for the time left), once to send them.
  */
-import { resolve } from 'node:path';
-import type { BulkChunkOutcome, BulkCreatedDelivery, BulkFailure, DeliveryClient, OrderInput } from '../index.js';
+import { realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type {
+  BulkChunkOutcome,
+  BulkCreatedDelivery,
+  BulkFailure,
+  DeliveryClient,
+  DeliveryRecord,
+  OrderInput,
+  ResolvedBulkResult,
+  UnresolvedBulkOrder,
+} from '../index.js';
 import { ConnectionError, DeliveryError, RequestAbortedError } from '../index.js';
 import { oneOf, parseOrUsage, wholeNumberOf } from './args.js';
 import { CONNECTION_OPTIONS, connect } from './config.js';
 import { EXIT, type ExitCode, firstOf, isKeyRefusal, isUnreachable, UsageError } from './exit.js';
-import { countRecords, formatOf, readOrders } from './input.js';
-import type { Interrupt } from './interrupt.js';
-import { type Io, note, say } from './output.js';
+import { countRecords, encodingOf, formatOf, readable, readOrders, type Source } from './input.js';
+import { GRACE_MS, type Interrupt } from './interrupt.js';
+import { type Io, note, plural, say } from './output.js';
+import { PlaceError, PlaceResolver } from './places.js';
 import { Progress } from './progress.js';
 import { jsonLines, Ledger, mayExist, type Outcome, type RowResult, type RowSink, resultsFile } from './results.js';
 
 export const IMPORT_HELP = `delivery-sdk orders import FILE: creates the orders of a CSV or JSON Lines file.
 
 Usage: delivery-sdk orders import FILE [--results FILE] [--dry-run] [--json] [--quiet]
-       [--format csv|jsonl] [--chunk-size 100] [--concurrency 4]
+       [--format csv|jsonl] [--encoding windows-1256] [--chunk-size 100] [--concurrency 4]
        [--sandbox | --base-url URL] [--api-key-file FILE]
 
 FILE is CSV, a header row naming order fields (type, receiver.phone, dropOffAddress.city, cod,
-businessReference, uniqueBusinessReference, ...), or JSON Lines, one order a line.
+businessReference, uniqueBusinessReference, ...), or JSON Lines, one order a line; UTF-8 unless
+--encoding names its encoding (windows-1256: Excel's CSV on an Arabic Windows). A pipe is read
+too; - is the standard input (with --format). Places may be named (dropOffAddress.city Cairo,
+dropOffAddress.districtName Zamalek): they are looked up once each, a near miss refused with the
+likely name.
 --results FILE   one line per record: ${'row,businessReference,uniqueBusinessReference,status,id,trackingNumber,errorClass,errorCode,message'}
                  status: created, existed, refused, not sent, or unknown (it may exist: look it up)
 --dry-run        checks every record offline, sends nothing (no key needed)
@@ -34,8 +49,9 @@ Rows with a uniqueBusinessReference are never created twice: run the same file a
 failure and they come out 'existed', with their tracking numbers.
 Exit codes: 0 every row created or existed, 1 some refused or not sent, 2 usage or file error
 (nothing sent), 3 key or subscription refused, 4 unreachable or timed out (see the 'unknown' rows),
-130 interrupted. Ctrl-C stops reading, waits for the requests in flight and writes every outcome;
-a second Ctrl-C writes the rows still in flight as 'unknown' and exits at once. See docs/cli.md.`;
+130 interrupted, 143 stopped (SIGTERM, or the process that started it gone). Ctrl-C or SIGTERM
+stops reading, waits for the requests in flight (7 s at most) and writes every outcome; a second
+Ctrl-C writes the rows still in flight as 'unknown' and exits at once. See docs/cli.md.`;
 
 /** Rows listed in the human summary at most; the results file has them all. */
 const LISTED = 20;
@@ -43,6 +59,7 @@ const LISTED = 20;
 interface ImportOptions {
   readonly file: string;
   readonly format: 'csv' | 'jsonl';
+  readonly encoding: string;
   readonly chunkSize: number;
   readonly concurrency: number;
 }
@@ -58,6 +75,7 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
       json: { type: 'boolean' },
       quiet: { type: 'boolean' },
       format: { type: 'string' },
+      encoding: { type: 'string' },
       'chunk-size': { type: 'string', default: '100' },
       concurrency: { type: 'string', default: '4' },
       help: { type: 'boolean', short: 'h' },
@@ -70,16 +88,24 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
   const options: ImportOptions = {
     file: file as string,
     format: formatOf(file, values.format === undefined ? undefined : oneOf('--format', values.format, ['csv', 'jsonl'])),
+    encoding: encodingOf(values.encoding),
     chunkSize: wholeNumberOf('--chunk-size', values['chunk-size'], 1),
     concurrency: wholeNumberOf('--concurrency', values.concurrency, 1),
   };
-  if (values.results !== undefined && resolve(values.results) === resolve(options.file))
-    throw new UsageError('--results names the file to import: it would be overwritten');
+  if (values.results !== undefined && sameFile(values.results, options.file))
+    throw new UsageError('--results names the file to import (the same file, by its real path): it would be overwritten');
   const dryRun = values['dry-run'] === true;
   if (dryRun && (values.sandbox === true || values['base-url'] !== undefined)) throw new UsageError('--dry-run sends nothing: drop --sandbox and --base-url');
-  const connection = dryRun ? undefined : await connect(values);
+  // A pipe can be read once: kept aside, it is read twice as a file is.
+  const input = await readable(options.file);
+  const source: Source = { file: input.path, format: options.format, encoding: options.encoding };
+  let connection: Awaited<ReturnType<typeof connect>> | undefined;
   try {
-    const total = await countRecords(options.file, options.format);
+    connection = dryRun ? undefined : await connect(values);
+    const total = await countRecords(source).catch((error: unknown) => {
+      // Named as given, not as the copy of a pipe.
+      throw error instanceof UsageError ? new UsageError(error.message.replaceAll(input.path, options.file)) : error;
+    });
     const problems: RowResult[] = [];
     const sinks: RowSink[] = [
       ...(values.results === undefined ? [] : [resultsFile(values.results)]),
@@ -87,33 +113,50 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
       { write: (rows) => problems.push(...rows.filter(isProblem).slice(0, LISTED - problems.length)), close() {} },
     ];
     const ledger = new Ledger(sinks);
-    const progress = values.quiet === true ? undefined : new Progress({ stream: io.stderr, total });
-    const counts = () => ({
-      read: ledger.read,
-      settled: ledger.settledCount,
-      created: ledger.counts.created + ledger.counts.existed,
-      refused: ledger.counts.refused,
-    });
+    const progress = values.quiet === true ? undefined : new Progress({ stream: io.stderr, total, dryRun });
+    const counts = () => ({ read: ledger.read, settled: ledger.settledCount, ...ledger.counts });
     let stopReading = false;
     interrupt.onFirst(() => {
       stopReading = true;
       note(
         io,
-        `\nInterrupted: reading no more rows; waiting for the rows in flight (${ledger.read - ledger.settledCount}), then writing every outcome. Ctrl-C again to stop at once.`,
+        `\n${interrupt.description}: reading no more rows; waiting for the rows in flight (${ledger.read - ledger.settledCount}), at most ${GRACE_MS / 1000}s, then writing every outcome. Ctrl-C again to stop at once.`,
       );
     });
     interrupt.onForce(() => {
+      const left = ledger.unsettled().length;
+      // Created rows awaiting their tracking numbers stay created; the rest may exist.
       for (const index of ledger.unsettled())
-        ledger.settle(index, { status: 'unknown', message: 'interrupted a second time while in flight: it may exist, look it up before sending it again' });
+        ledger.settle(
+          index,
+          ledger.provisionalAt(index) ?? {
+            status: 'unknown',
+            message: 'still in flight when the import was stopped: it may exist, look it up before sending it again',
+          },
+        );
       ledger.close();
-      note(io, `Stopped: ${ledger.counts.unknown} rows in flight written as 'unknown'${values.results === undefined ? '' : ` to ${values.results}`}.`);
+      note(
+        io,
+        `Stopped at once: ${plural(left, 'row')} in flight written${values.results === undefined ? '' : ` to ${values.results}`}, ${ledger.counts.unknown} of them as 'unknown'.`,
+      );
     });
+    const places = new PlaceResolver(connection?.client);
     async function* records(): AsyncGenerator<unknown> {
-      for await (const order of readOrders(options.file, options.format)) {
+      for await (const order of readOrders(source)) {
         // Also when Ctrl-C came while the file was being checked, before the listener above was there.
         if (stopReading || interrupt.interrupted) return;
-        ledger.add(order);
-        yield order;
+        const index = ledger.add(order);
+        let sent = order;
+        try {
+          if (PlaceResolver.namesPlaces(order)) sent = await places.resolve(order);
+        } catch (error) {
+          if (!(error instanceof PlaceError)) throw error;
+          // A name the lists do not have: the row's refusal. Lists that could not be read: not sent, send it again later.
+          ledger.settle(index, { status: error.refused ? 'refused' : 'not sent', error: error.error }, flagsOf(error.error));
+          continue;
+        }
+        ledger.send(index);
+        yield sent;
       }
     }
     const progressed = (): void => progress?.update(counts());
@@ -122,7 +165,7 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
     progress?.finish(counts());
     ledger.close();
     const code = firstOf([
-      ...(interrupt.interrupted ? [EXIT.interrupted] : []),
+      ...(interrupt.exitCode === undefined ? [] : [interrupt.exitCode]),
       ...(ledger.keyRefused || isKeyRefusal(stopped) ? [EXIT.keyRefused] : []),
       ...(ledger.unreachable || isUnreachable(stopped) ? [EXIT.unreachable] : []),
       ...(ledger.counts.refused + (dryRun ? 0 : ledger.counts['not sent']) > 0 || stopped !== undefined ? [EXIT.failed] : []),
@@ -135,12 +178,30 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
       problems,
       stopped,
       results: values.results,
-      interrupted: interrupt.interrupted,
+      interrupted: interrupt.interrupted ? interrupt.description : undefined,
       code,
     });
     return code;
   } finally {
     await connection?.close();
+    input.remove();
+  }
+}
+
+/**
+ * Whether `results` is the file `file` is, whatever the path says: a link to it (symbolic or hard),
+ * or the same file by another way there. A results file not made yet is compared by its folder's real path.
+ */
+function sameFile(results: string, file: string): boolean {
+  try {
+    const [a, b] = [statSync(results), statSync(file)];
+    return a.dev === b.dev && a.ino === b.ino;
+  } catch {
+    try {
+      return join(realpathSync(dirname(results)), basename(results)) === realpathSync(file);
+    } catch {
+      return false;
+    }
   }
 }
 
@@ -152,11 +213,14 @@ const isProblem = (row: RowResult): boolean =>
 async function check(records: AsyncIterable<unknown>, ledger: Ledger, progressed: () => void): Promise<undefined> {
   // The validators carry the schemas: loaded for a dry run only, an upload's own check loads what it needs.
   const { checkOrder } = await import('../validation.js');
-  let index = 0;
+  let at = 0;
   for await (const order of records) {
-    const checked = checkOrder(order);
-    ledger.settle(index++, checked.ok ? { status: 'not sent', message: 'valid: the dry run sent nothing' } : { status: 'refused', error: checked.error });
-    if (index % 100 === 0) ledger.flush();
+    // Offline, place names cannot be looked up: the rest of the order is checked, the names when it is sent.
+    const named = PlaceResolver.namesPlaces(order);
+    const checked = checkOrder(named ? PlaceResolver.standIn(order) : order);
+    const valid = `valid: the dry run sent nothing${named ? '; its place names are checked against the lookup lists when it is sent' : ''}`;
+    ledger.settle(ledger.rowOf(at++), checked.ok ? { status: 'not sent', message: valid } : { status: 'refused', error: checked.error });
+    if (at % 100 === 0) ledger.flush();
     progressed();
   }
   return undefined;
@@ -178,7 +242,15 @@ async function upload(
 ): Promise<unknown> {
   const settling = new Set<Promise<void>>();
   const onSettled = (chunk: BulkChunkOutcome): void => {
-    const task: Promise<void> = settleChunk(client, chunk, ledger).then(
+    // The upload's indexes are those of the orders handed to it; the ledger's are the file's rows (the same until a row is left out).
+    const inRows: BulkChunkOutcome = !ledger.shifted
+      ? chunk
+      : {
+          ...chunk,
+          created: chunk.created.map((created) => ({ ...created, index: ledger.rowOf(created.index) })),
+          failed: chunk.failed.map((failure) => ({ ...failure, index: ledger.rowOf(failure.index) })),
+        };
+    const task: Promise<void> = settleChunk(client, inRows, ledger).then(
       () => void (settling.delete(task), progressed()),
       () => void settling.delete(task),
     );
@@ -233,11 +305,16 @@ async function settleChunk(client: DeliveryClient, chunk: BulkChunkOutcome, ledg
     if (created.alreadyExisted === true) ledger.settle(created.index, { status: 'existed', id: created._id, trackingNumber: created.trackingNumber });
     else if (typeof created.trackingNumber === 'string' && created.trackingNumber !== '')
       ledger.settle(created.index, { status: 'created', id: created._id, trackingNumber: created.trackingNumber });
-    else toResolve.push(created);
+    else {
+      toResolve.push(created);
+      ledger.expect(created.index, { status: 'created', id: created._id, message: 'tracking number not read: the import was stopped first' });
+    }
   }
   for (const failure of chunk.failed) {
-    if (mayExist(failure.error) || failure.mayExist) unknown.push(failure);
-    else ledger.settle(failure.index, failureOutcome(failure.error), flagsOf(failure.error));
+    if (mayExist(failure.error) || failure.mayExist) {
+      unknown.push(failure);
+      ledger.expect(failure.index, { status: 'unknown', error: failure.error, message: 'may exist: look it up before sending it again' });
+    } else ledger.settle(failure.index, failureOutcome(failure.error), flagsOf(failure.error));
   }
   ledger.flush();
   if (toResolve.length === 0 && unknown.length === 0) return;
@@ -263,7 +340,13 @@ async function resolveChunk(
     const resolved = await client.deliveries.resolveTrackingNumbers({ created: toResolve, failed: unknown, createdIds: chunk.createdIds }, { orders });
     const unresolved = new Map(resolved.unresolved.map((entry) => [entry.index, entry.reason]));
     const wasUnknown = new Set(unknown.map((failure) => failure.index));
+    const byPhone = await foundByPhone(client, chunk, resolved, ledger);
     for (const created of resolved.created) {
+      const order = byPhone.get(created.index);
+      if (order !== undefined) {
+        ledger.settle(created.index, { status: created.alreadyExisted === true ? 'existed' : 'created', id: order._id, trackingNumber: order.trackingNumber });
+        continue;
+      }
       const reason = unresolved.get(created.index);
       ledger.settle(created.index, {
         status: created.alreadyExisted === true ? 'existed' : 'created',
@@ -279,7 +362,15 @@ async function resolveChunk(
     }
     for (const failure of resolved.failed) {
       const reason = unresolved.get(failure.index);
-      if (failure.mayExist)
+      const order = failure.mayExist ? byPhone.get(failure.index) : undefined;
+      if (order !== undefined)
+        ledger.settle(failure.index, {
+          status: 'created',
+          id: order._id,
+          trackingNumber: order.trackingNumber,
+          message: "its request failed, yet the order was created: found by its receiver's phone and businessReference",
+        });
+      else if (failure.mayExist)
         ledger.settle(
           failure.index,
           {
@@ -308,6 +399,50 @@ async function resolveChunk(
   }
 }
 
+/** Orders of one customer read at most, newest first, to find a row's order by its receiver's phone: 5 pages of 50. */
+const PHONE_PAGES = 5;
+
+/**
+ * The orders `resolveTrackingNumbers` could not settle by businessReference (one holding a comma,
+ * which the search reads as a separator; none given), found among the orders of the row's receiver
+ * phone (the search by `mobilePhones`): a created row's order is the one of that customer with its
+ * businessReference (if it has one) among the ids this chunk created that no other row holds; a row
+ * that may exist, the one with its businessReference. Settled only when exactly one order fits.
+ */
+async function foundByPhone(
+  client: DeliveryClient,
+  chunk: BulkChunkOutcome,
+  resolved: ResolvedBulkResult,
+  ledger: Ledger,
+): Promise<Map<number, DeliveryRecord>> {
+  const found = new Map<number, DeliveryRecord>();
+  const open = resolved.unresolved.filter((entry) => entry.created === true || entry.businessReference !== undefined);
+  const phones = new Map<string, UnresolvedBulkOrder[]>();
+  for (const entry of open) {
+    const phone = ledger.keysAt(entry.index)?.phone;
+    if (phone !== undefined) phones.set(phone, [...(phones.get(phone) ?? []), entry]);
+  }
+  if (phones.size === 0) return found;
+  const settled = new Set(resolved.created.filter((entry) => !open.some((other) => other.index === entry.index)).map((entry) => entry._id));
+  const free = new Set(chunk.createdIds.filter((id) => !settled.has(id)));
+  for (const [phone, entries] of phones) {
+    const orders: DeliveryRecord[] = [];
+    try {
+      for await (const order of client.deliveries.list({ mobilePhones: phone }, { maxPages: PHONE_PAGES })) orders.push(order);
+    } catch {
+      // The newest pages read (a customer of more orders, a read that failed) are where this chunk's orders are; none read, none found.
+    }
+    for (const entry of entries) {
+      const fits = orders.filter(
+        (order) =>
+          (entry.businessReference === undefined || order.businessReference === entry.businessReference) && (entry.created !== true || free.has(order._id)),
+      );
+      if (fits.length === 1) found.set(entry.index, fits[0] as DeliveryRecord);
+    }
+  }
+  return found;
+}
+
 interface Summary {
   file: string;
   target: string | undefined;
@@ -316,7 +451,8 @@ interface Summary {
   problems: readonly RowResult[];
   stopped: unknown;
   results: string | undefined;
-  interrupted: boolean;
+  /** How the import was stopped, if it was. */
+  interrupted: string | undefined;
   code: ExitCode;
 }
 
@@ -327,12 +463,12 @@ function summarize(io: Io, { file, target, ledger, total, problems, stopped, res
   const stop = stopped instanceof Error ? { errorClass: stopped.name, message: `${stopped.message}${cause}` } : undefined;
   if (io.json) {
     io.stdout.write(
-      `${JSON.stringify({ summary: { file, rows: total, read: ledger.read, created: counts.created, existed: counts.existed, refused: counts.refused, notSent: counts['not sent'], unknown: counts.unknown, dryRun: target === undefined, interrupted, stopped: stop, results, exitCode: code } })}\n`,
+      `${JSON.stringify({ summary: { file, rows: total, read: ledger.read, created: counts.created, existed: counts.existed, refused: counts.refused, notSent: counts['not sent'], unknown: counts.unknown, dryRun: target === undefined, interrupted: interrupted !== undefined, stopped: stop, results, exitCode: code } })}\n`,
     );
     return;
   }
   const line = (text = ''): void => say({ ...io, json: false }, text);
-  const read = `${ledger.read.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows read`;
+  const read = `${ledger.read.toLocaleString('en-US')} of ${plural(total, 'row')} read`;
   if (target === undefined) line(`Checked ${file} (dry run, nothing sent): ${read}: ${counts['not sent']} valid, ${counts.refused} would be refused.`);
   else
     line(
@@ -346,7 +482,13 @@ function summarize(io: Io, { file, target, ledger, total, problems, stopped, res
   const unlisted = counts.refused + counts.unknown + (target === undefined ? 0 : counts['not sent']) - problems.length;
   if (unlisted > 0) line(`  ... and ${unlisted} more${results === undefined ? ' (--results FILE keeps every row)' : `: see ${results}`}`);
   if (stop !== undefined) line(`Stopped early: ${stop.errorClass}: ${stop.message}`);
-  if (interrupted) line(`Interrupted: ${total - ledger.read} rows after row ${ledger.read} were not read.`);
-  if (counts.unknown > 0) line(`${counts.unknown} rows may exist: look them up (by businessReference) before sending them again.`);
+  const unread = total - ledger.read;
+  if (interrupted !== undefined) line(`${interrupted}: ${plural(unread, 'row')} after row ${ledger.read} ${unread === 1 ? 'was' : 'were'} not read.`);
+  if (counts.unknown > 0)
+    line(
+      counts.unknown === 1
+        ? '1 row may exist: look it up (by businessReference) before sending it again.'
+        : `${plural(counts.unknown, 'row')} may exist: look them up (by businessReference) before sending them again.`,
+    );
   if (results !== undefined) line(`Every row's outcome: ${results}`);
 }

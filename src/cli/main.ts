@@ -13,6 +13,7 @@ import { LABELS_HELP, labelsCommand } from './labels.js';
 import { ORDERS_HELP, ordersCommand } from './orders.js';
 import { type Io, reportFailure, say } from './output.js';
 import { serveSandbox } from './sandbox-server.js';
+import { didYouMean } from './suggest.js';
 
 const HELP = `delivery-sdk: the Delivery Service API from the command line.
 
@@ -28,11 +29,14 @@ The key comes from DELIVERY_API_KEY or --api-key-file FILE, never from an argume
 embedded sandbox holding a ready merchant, to try it offline. --json writes one JSON document
 (JSON Lines for import) to stdout and nothing else; progress and notes go to stderr.
 
-Exit codes (the first that applies): 130 interrupted, 3 key or subscription refused, 4 service
-unreachable or timed out, 2 usage or input-file error (nothing sent), 1 some rows refused or an
-order not found, 0 done. 'delivery-sdk COMMAND --help' for each command; docs/cli.md for the rest.`;
+Exit codes (the first that applies): 143 stopped (SIGTERM), 130 interrupted (Ctrl-C), 3 key or
+subscription refused, 4 service unreachable, timed out or failing (5xx), 2 usage or input-file
+error (nothing sent), 1 some rows refused, an order not found or not in a state that allows it,
+0 done. 'delivery-sdk COMMAND --help' for each command; docs/cli.md for the rest.`;
 
 const HELPS: Readonly<Record<string, string>> = { import: IMPORT_HELP, orders: ORDERS_HELP, labels: LABELS_HELP, history: HISTORY_HELP };
+const COMMANDS = ['orders', 'labels', 'history', 'sandbox'] as const;
+const ORDER_ACTIONS = ['import', 'get', 'track', 'cancel', 'wait'] as const;
 
 /** Runs the command of `argv`; resolves with its exit code, or with `'serving'` for the sandbox server, which runs until stopped. */
 export async function run(argv: readonly string[], io: Io, interrupt: Interrupt): Promise<ExitCode | 'serving'> {
@@ -55,7 +59,7 @@ export async function run(argv: readonly string[], io: Io, interrupt: Interrupt)
       if (action === 'import') return importCommand(args, io, interrupt);
       if (action === 'get' || action === 'track' || action === 'cancel' || action === 'wait') return ordersCommand(action, args, io, interrupt);
       if (action === undefined || action === '--help' || action === '-h') return (say(io, ORDERS_HELP), action === undefined ? EXIT.usage : EXIT.ok);
-      throw new UsageError(`orders: unknown action '${action}': import, get, track, cancel or wait`);
+      throw new UsageError(`orders: unknown action '${action}'${didYouMean(action, ORDER_ACTIONS)}: ${ORDER_ACTIONS.join(', ')}`, 'delivery-sdk orders');
     }
     case 'labels':
       return labelsCommand(rest, io, interrupt);
@@ -65,7 +69,7 @@ export async function run(argv: readonly string[], io: Io, interrupt: Interrupt)
       await serveSandbox(rest, { command: 'delivery-sdk sandbox', readyMerchant: true });
       return rest.includes('--help') || rest.includes('-h') ? EXIT.ok : 'serving';
     default:
-      throw new UsageError(`unknown command '${command}': orders, labels, history or sandbox`);
+      throw new UsageError(`unknown command '${command}'${didYouMean(command, COMMANDS)}: ${COMMANDS.join(', ')}`, 'delivery-sdk');
   }
 }
 
@@ -83,6 +87,7 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const io: Io = { stdout: process.stdout, stderr: process.stderr, json: argv.includes('--json') };
   const interrupt = new Interrupt();
+  // The sandbox server stops on its own signals.
   if (argv[0] !== 'sandbox') interrupt.install();
   let code: ExitCode | 'serving';
   try {
@@ -90,8 +95,10 @@ async function main(): Promise<void> {
   } catch (error) {
     code = reportFailure(io, error, argv[0] === 'orders' && argv[1] !== undefined ? `delivery-sdk orders ${argv[1]}` : `delivery-sdk ${argv[0] ?? ''}`.trim());
   }
-  // Ctrl-C during a read or a wait ends the command with an abort: 130, whatever its error said.
-  if (code !== 'serving') exitAfterFlush(interrupt.interrupted ? EXIT.interrupted : code);
+  if (code === 'serving') return;
+  interrupt.dispose();
+  // A stop during a read or a wait ends the command with an abort: 130 or 143, whatever its error said.
+  exitAfterFlush(interrupt.exitCode ?? code);
 }
 
 void main();

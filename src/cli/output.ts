@@ -1,6 +1,6 @@
 // Where a command writes: the human text or the one JSON document on stdout, the rest on stderr.
-import { ConfigurationError, isDeliveryError, RequestAbortedError, ValidationError } from '../index.js';
-import { EXIT, type ExitCode, isKeyRefusal, isUnreachable, UsageError } from './exit.js';
+import { isDeliveryError } from '../index.js';
+import { type ExitCode, exitCodeOf, UsageError } from './exit.js';
 
 export interface Io {
   readonly stdout: NodeJS.WritableStream;
@@ -8,6 +8,9 @@ export interface Io {
   /** `--json`: stdout carries only JSON. */
   readonly json: boolean;
 }
+
+/** `1 label`, `2 labels`, `1,200 rows`: a count and its noun, singular for one. */
+export const plural = (count: number, one: string, many = `${one}s`): string => `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
 
 /** A line of text for people: on stdout, unless stdout is JSON's, then on stderr. */
 export function say(io: Io, line = ''): void {
@@ -39,17 +42,6 @@ export function errorFields(error: unknown): ErrorFields {
   return { errorClass: 'Error', errorCode: undefined, message: String(error) };
 }
 
-/** The exit code of a command that ended with `error`. */
-export function exitCodeOf(error: unknown): ExitCode {
-  if (error instanceof UsageError) return EXIT.usage;
-  if (error instanceof RequestAbortedError) return EXIT.interrupted;
-  if (isKeyRefusal(error)) return EXIT.keyRefused;
-  if (isUnreachable(error)) return EXIT.unreachable;
-  // Refused before sending: the input was wrong, nothing went out.
-  if (error instanceof ValidationError || error instanceof ConfigurationError) return EXIT.usage;
-  return EXIT.failed;
-}
-
 /** Reports the error a command ended with, and returns its exit code. */
 export function reportFailure(io: Io, error: unknown, command: string): ExitCode {
   const code = exitCodeOf(error);
@@ -57,7 +49,7 @@ export function reportFailure(io: Io, error: unknown, command: string): ExitCode
   const hint = isDeliveryError(error) && error.hint !== undefined ? ` (${error.hint})` : '';
   const label = error instanceof UsageError ? '' : `${fields.errorClass}${fields.errorCode === undefined ? '' : ` ${fields.errorCode}`}: `;
   note(io, `${command}: ${label}${fields.message}${hint}`);
-  if (error instanceof UsageError) note(io, `Run '${command} --help' for its usage.`);
+  if (error instanceof UsageError) note(io, `Run '${error.help ?? command} --help' for its usage.`);
   if (io.json) printJson(io, { error: { ...fields, ...(isDeliveryError(error) && error.mayExist ? { mayExist: true } : {}) }, exitCode: code });
   return code;
 }

@@ -1,24 +1,33 @@
 /**
  * Progress of an import on stderr. On a terminal, one live line redrawn in place: a bar, rows
- * read, created, refused, the rate and the time left. Elsewhere (CI logs, a file), a line each
+ * read, each outcome counted apart (created, existed, refused, not sent, unknown), the rate and the
+ * time left. Elsewhere (CI logs, a file), a line each
  * time another 10% of the rows is settled, and nothing in between. Written by hand rather than
  * with a progress library: one line of text and `\r`, where a library would add dependencies and
  * draw on its own timer.
  */
+
+import { plural } from './output.js';
 
 export interface Counts {
   /** Records handed to the upload. */
   read: number;
   /** Records whose outcome is known. */
   settled: number;
+  /** Each outcome apart, as the summary and the results file count them. */
   created: number;
+  existed: number;
   refused: number;
+  'not sent': number;
+  unknown: number;
 }
 
 export interface ProgressOptions {
   readonly stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   /** Records in the file, as counted before sending. */
   readonly total: number;
+  /** A dry run: its rows are valid (not sent) or would be refused, nothing else. */
+  readonly dryRun?: boolean;
   readonly now?: () => number;
 }
 
@@ -49,7 +58,7 @@ export class Progress {
     this.live = options.stream.isTTY === true;
   }
 
-  /** The line for `counts`: `45% 4,500 of 10,000 rows read · 4,390 created · 12 refused · 1,230 rows/s · 4s left`. */
+  /** The line for `counts`: `45% · 4,500 of 10,000 rows read · 4,370 created · 20 existed · 12 refused · 0 not sent · 0 unknown · 1,230 rows/s · 4s left`. */
   line(counts: Counts): string {
     const { total } = this.options;
     const seconds = (this.now() - this.started) / 1000;
@@ -58,9 +67,10 @@ export class Progress {
     const share = total === 0 ? 1 : counts.settled / total;
     return [
       `${Math.floor(share * 100)}%`,
-      `${figure(counts.read)} of ${figure(total)} rows read`,
-      `${figure(counts.created)} created`,
-      `${figure(counts.refused)} refused`,
+      `${figure(counts.read)} of ${plural(total, 'row')} read`,
+      ...(this.options.dryRun === true
+        ? [`${figure(counts['not sent'])} valid`, `${figure(counts.refused)} would be refused`]
+        : (['created', 'existed', 'refused', 'not sent', 'unknown'] as const).map((status) => `${figure(counts[status])} ${status}`)),
       `${figure(Math.round(rate))} rows/s`,
       counts.settled >= total ? `${duration(seconds)} in all` : `${duration(left)} left`,
     ].join(' · ');

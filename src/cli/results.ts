@@ -4,9 +4,10 @@
  * Lines with `--json`, and to the summary. Only the records in flight are held, so memory does not
  * grow with the file. Writes are synchronous: a second Ctrl-C can write what is left and exit at once.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import Papa from 'papaparse';
-import { isDeliveryError } from '../index.js';
+import { formatPath, isDeliveryError, ValidationError } from '../index.js';
 import { UsageError } from './exit.js';
 import { errorFields } from './output.js';
 
@@ -45,10 +46,12 @@ export interface RowResult {
   message: string | undefined;
 }
 
-/** What the record said of itself: its references, kept until its outcome is written. */
+/** What the record said of itself, kept until its outcome is written: its references, and the phone its order can be found by. */
 export interface RowKeys {
   businessReference: string | undefined;
   uniqueBusinessReference: string | undefined;
+  /** `receiver.phone`: to find the order when its reference cannot be searched. Never written out. */
+  phone: string | undefined;
 }
 
 export type Outcome = Pick<RowResult, 'status'> & Partial<Pick<RowResult, 'id' | 'trackingNumber' | 'message'>> & { error?: unknown };
@@ -61,6 +64,7 @@ const textField = (order: unknown, name: string): string | undefined => {
 export const keysOf = (order: unknown): RowKeys => ({
   businessReference: textField(order, 'businessReference'),
   uniqueBusinessReference: textField(order, 'uniqueBusinessReference'),
+  phone: textField(typeof order === 'object' && order !== null ? (order as Record<string, unknown>)['receiver'] : undefined, 'phone'),
 });
 
 /** Where settled rows go, in record order. */
@@ -69,8 +73,29 @@ export interface RowSink {
   close(): void;
 }
 
-/** The results file: created (or emptied) before anything is sent, so a path that cannot be written is a usage error. */
+/**
+ * A cell a spreadsheet would run as a formula, as OWASP's CSV injection guidance lists them: one
+ * starting with `=`, `+`, `-`, `@`, a tab or a carriage return. Papa Parse writes such a cell with
+ * a `'` before it, quoted. Papa's own pattern (`escapeFormulae: true`) misses a cell holding a
+ * line break, `=HYPERLINK(...)\n`, so the pattern is this one.
+ */
+const FORMULA = /^[=+\-@\t\r]/;
+
+/** Makes `folder` and its parents when missing; one that cannot be made (a file in the way, no permission) is a usage error naming `flag`. */
+export function madeFolder(folder: string, flag: string): void {
+  try {
+    mkdirSync(folder, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in the way' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? String(error));
+    throw new UsageError(`${flag}: cannot make the folder ${folder}: ${why} (${code ?? 'error'})`);
+  }
+}
+
+/** The results file: created (or emptied) before anything is sent, its folder made if missing, so a path that cannot be written is a usage error. */
 export function resultsFile(path: string): RowSink {
+  madeFolder(dirname(path), '--results');
   let fd: number;
   try {
     fd = openSync(path, 'w');
@@ -82,7 +107,7 @@ export function resultsFile(path: string): RowSink {
     write: (rows) =>
       void writeSync(
         fd,
-        `${Papa.unparse(rows as unknown as Array<Record<string, unknown>>, { columns: [...RESULT_COLUMNS], header: false, newline: '\n' })}\n`,
+        `${Papa.unparse(rows as unknown as Array<Record<string, unknown>>, { columns: [...RESULT_COLUMNS], header: false, newline: '\n', escapeFormulae: FORMULA })}\n`,
       ),
     close: () => closeSync(fd),
   };
@@ -100,6 +125,8 @@ export function jsonLines(stdout: NodeJS.WritableStream): RowSink {
 export class Ledger {
   private readonly pending = new Map<number, RowKeys>();
   private readonly settled = new Map<number, RowResult>();
+  /** What is known of a pending row while more is looked up (a created order's tracking number): its outcome should the import be stopped first. */
+  private readonly provisional = new Map<number, Outcome>();
   private next = 0;
   /** Records read (handed to the upload). */
   read = 0;
@@ -110,6 +137,10 @@ export class Ledger {
 
   constructor(private readonly sinks: readonly RowSink[]) {}
 
+  /** The row of each order handed to the upload, by its index there, while it is in flight: rows refused before (a place name not found) are not handed. */
+  private readonly rowOfSent = new Map<number, number>();
+  private sent = 0;
+
   /** Takes note of the next record; returns its index (its row is index + 1). */
   add(order: unknown): number {
     const index = this.read++;
@@ -117,24 +148,59 @@ export class Ledger {
     return index;
   }
 
+  /** Row `index` is handed to the upload: returns its index there. Only the orders after a row left out are remembered: the others are where they were. */
+  send(index: number): number {
+    const at = this.sent++;
+    if (at !== index) this.rowOfSent.set(at, index);
+    return at;
+  }
+
+  /** Whether an order in flight is not at its row's index (a row before it was left out of the upload). */
+  get shifted(): boolean {
+    return this.rowOfSent.size > 0;
+  }
+
+  /** The row index of the upload's order `at` (each is asked once, when its outcome comes). */
+  rowOf(at: number): number {
+    const index = this.rowOfSent.get(at);
+    if (index === undefined) return at;
+    this.rowOfSent.delete(at);
+    return index;
+  }
+
   settle(index: number, outcome: Outcome, flags: { keyRefused?: boolean; unreachable?: boolean } = {}): void {
     const keys = this.pending.get(index);
     if (keys === undefined) return; // settled already
     this.pending.delete(index);
+    this.provisional.delete(index);
     const error = outcome.error === undefined ? undefined : errorFields(outcome.error);
     this.settled.set(index, {
       row: index + 1,
-      ...keys,
+      businessReference: keys.businessReference,
+      uniqueBusinessReference: keys.uniqueBusinessReference,
       status: outcome.status,
       id: outcome.id,
       trackingNumber: outcome.trackingNumber,
       errorClass: error?.errorClass,
       errorCode: error?.errorCode,
-      message: [error?.message, outcome.message].filter((part) => part !== undefined && part !== '').join(': ') || undefined,
+      message:
+        [error === undefined ? undefined : byRow(outcome.error, error.message), outcome.message]
+          .filter((part) => part !== undefined && part !== '')
+          .join(': ') || undefined,
     });
     this.counts[outcome.status]++;
     if (flags.keyRefused === true) this.keyRefused = true;
     if (flags.unreachable === true) this.unreachable = true;
+  }
+
+  /** Notes what is known of pending row `index` while the rest is looked up: its outcome if the import is stopped before. */
+  expect(index: number, outcome: Outcome): void {
+    if (this.pending.has(index)) this.provisional.set(index, outcome);
+  }
+
+  /** The outcome {@link expect} noted for pending row `index`. */
+  provisionalAt(index: number): Outcome | undefined {
+    return this.provisional.get(index);
   }
 
   /** What record `index` said of itself, while it is not settled. */
@@ -165,6 +231,22 @@ export class Ledger {
     this.flush();
     for (const sink of this.sinks) sink.close();
   }
+}
+
+/**
+ * The message of a row's error, its orders named by row as the file counts them: the upload names
+ * an order repeating another's reference by input index (`[3].uniqueBusinessReference: the same
+ * as [0].uniqueBusinessReference ...`), which reads `uniqueBusinessReference: the same as row 1's
+ * uniqueBusinessReference ...` here.
+ */
+function byRow(error: unknown, message: string): string {
+  if (!(error instanceof ValidationError) || !error.issues.some((issue) => typeof issue.path[0] === 'number')) return message;
+  return error.issues
+    .map((issue) => {
+      const path = typeof issue.path[0] === 'number' ? issue.path.slice(1) : issue.path;
+      return `${formatPath(path)}: ${issue.message.replace(/\[(\d+)\]\./g, (_, index: string) => `row ${Number(index) + 1}'s `)}`;
+    })
+    .join('; ');
 }
 
 /** The SDK's error said the outcome may be unknown. */

@@ -1,10 +1,11 @@
 // The sandbox server over HTTP: `delivery-sdk sandbox` (with a ready merchant) and `delivery-sdk-sandbox` (empty, as ever).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSandbox } from '../testing/index.js';
 import { parseOrUsage } from './args.js';
 import { UsageError } from './exit.js';
+import { watchParent } from './parent-watch.js';
 import { readyMerchant } from './ready-merchant.js';
 
 const help = (command: string, merchant: boolean): string => `${command}: the Delivery Service API sandbox over HTTP, on this machine only.
@@ -70,21 +71,37 @@ function secret(values: Record<string, unknown>, name: string, variable: string,
 }
 
 /**
- * Writes the token to a new file only its owner can read, and returns the file and what to remove
- * at the end. By default the file is made in a new directory of its own (mkdtemp: a name no one can
+ * Opens the file the control token goes in, before the server listens, so that a path that cannot
+ * be written is a usage error (exit 2) before anything is served, never a crash of a running
+ * sandbox. By default the file is made in a new directory of its own (mkdtemp: a name no one can
  * guess, mode 0700), so no other user can plant a file or a link at its path to stop the sandbox,
- * nor read the token; the file is made exclusively (`wx`). A --control-token-file given is replaced
- * (a file already there, even another user's link, is removed, never followed) and made the same way.
+ * nor read the token; the file is made exclusively (`wx`, mode 0600). A --control-token-file given
+ * is replaced (a file already there, even another user's link, is removed, never followed) and made
+ * the same way; one that cannot be (a directory there, another user's file in a shared folder) is
+ * refused, naming why.
  */
-function writeToken(given: string | undefined, port: number, token: string): { file: string; remove: string } {
+function openTokenFile(given: string | undefined): { file: string; fd: number; remove: () => void } {
   const directory = given === undefined ? mkdtempSync(join(tmpdir(), 'delivery-sdk-sandbox-')) : undefined;
-  const file = directory === undefined ? (given as string) : join(directory, `${port}.token`);
-  if (directory === undefined) rmSync(file, { force: true });
-  writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
-  return { file, remove: directory ?? file };
+  const file = directory === undefined ? (given as string) : join(directory, 'control.token');
+  try {
+    if (directory === undefined) rmSync(file, { force: true });
+    const fd = openSync(file, 'wx', 0o600);
+    // Best effort at the end: what is at the path by then (another user's file) must not keep the sandbox from stopping.
+    const remove = (): void => {
+      try {
+        rmSync(directory ?? file, { force: true, recursive: directory !== undefined });
+      } catch {}
+    };
+    return { file, fd, remove };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+    throw new UsageError(
+      `--control-token-file: cannot write the token to ${file} (${code}): name a file in a folder only you can write, or leave the option out for a private one`,
+    );
+  }
 }
 
-/** Starts the server and resolves once it listens; Ctrl-C (or SIGTERM) stops it and ends the process. */
+/** Starts the server and resolves once it listens; Ctrl-C, SIGTERM, or the process that started it going away stops it and ends the process. */
 export async function serveSandbox(args: readonly string[], { command, readyMerchant: withMerchant }: ServeOptions): Promise<void> {
   const { values } = parseOrUsage({
     args: [...args],
@@ -128,21 +145,34 @@ export async function serveSandbox(args: readonly string[], { command, readyMerc
       ...(headerValue === undefined ? {} : { headerValue }),
     });
   }
-  const server = await sandbox.listen({
-    port,
-    host: values.host,
-    ...(values.cors === undefined ? {} : { cors: values.cors }),
-    ...(values['allow-host'] === undefined ? {} : { allowedHosts: values['allow-host'] }),
-  });
-  const { file: tokenFile, remove: tokenPath } = writeToken(values['control-token-file'], server.port, server.controlToken);
+  const token = openTokenFile(values['control-token-file']);
+  const server = await sandbox
+    .listen({
+      port,
+      host: values.host,
+      ...(values.cors === undefined ? {} : { cors: values.cors }),
+      ...(values['allow-host'] === undefined ? {} : { allowedHosts: values['allow-host'] }),
+    })
+    .catch((error: unknown) => {
+      closeSync(token.fd);
+      token.remove();
+      throw error;
+    });
+  writeSync(token.fd, `${server.controlToken}\n`);
+  closeSync(token.fd);
   console.log(`Delivery sandbox listening on ${server.baseUrl} (API key: ${sandbox.apiKey})`);
   if (withMerchant && values.empty !== true) console.log('It holds a ready merchant: a business with a pickup location, so orders can be created at once.');
   console.log(`Dashboard (open it in a browser on this machine; the link signs it in): ${server.dashboardUrl}`);
-  console.log(`Control token (header X-Sandbox-Token): ${server.controlToken}, also in ${tokenFile} (readable by you only)`);
+  console.log(`Control token (header X-Sandbox-Token): ${server.controlToken}, also in ${token.file} (readable by you only)`);
+  let stopping = false;
   const stop = (): void => {
-    rmSync(tokenPath, { force: true, recursive: true });
+    if (stopping) return;
+    stopping = true;
+    token.remove();
     void sandbox.close().then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // Started in the background by a script (`npx delivery-sdk sandbox &`), it stops with the script: a rerun finds its port free.
+  watchParent(stop);
 }

@@ -99,6 +99,20 @@ export interface EndpointDeclaration<Args extends unknown[], T, O = RequestOptio
 export type Operation<Args extends unknown[], T, O = RequestOptions> = (core: DeliveryCore, ...args: [...Args, options?: O]) => APIPromise<T>;
 
 /**
+ * A route's fixed query (`apiVersion=1`), its names and values %-decoded. Read by hand: the first
+ * URLSearchParams of a process costs its cold start a fifth of a millisecond, at the import of the
+ * first endpoint declared.
+ */
+function fixedQueryOf(text: string): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const pair of text.split('&')) {
+    const at = pair.indexOf('=');
+    query[decodeURIComponent(at < 0 ? pair : pair.slice(0, at))] = at < 0 ? '' : decodeURIComponent(pair.slice(at + 1));
+  }
+  return query;
+}
+
+/**
  * Declares an endpoint and returns its standalone function. Everything a call does wrong (the
  * core, an id, the input, the options) rejects the returned promise with a typed error, and
  * nothing is sent.
@@ -109,7 +123,7 @@ export function endpoint<Args extends unknown[], T, O extends RequestOptions = R
 ): Operation<Args, T, O> {
   const [path, fixedQuery] = declaration.route.split('?') as [string, string | undefined];
   const names = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string);
-  const query = fixedQuery === undefined ? undefined : Object.fromEntries(new URLSearchParams(fixedQuery));
+  const query = fixedQuery === undefined ? undefined : fixedQueryOf(fixedQuery);
   const arity = declaration.request?.length ?? names.length + (declaration.check === undefined ? 0 : 1);
   const conventional = (args: unknown[]): RequestParts => ({
     params: Object.fromEntries(names.map((name, at) => [name, args[at]])),

@@ -1,4 +1,4 @@
-import { type Hooks, HTTPError, isForceRetryError, isKyError, type KyInstance, type Options } from 'ky';
+import type { Hooks, Options } from 'ky';
 import type { WithResponse } from '../core/api-promise.js';
 import type { CallOptions, ClientHooks } from '../core/options.js';
 import type { AttemptTelemetry } from '../core/telemetry.js';
@@ -104,6 +104,13 @@ function mergedHeaders(base: Readonly<Record<string, string>>, own: Readonly<Rec
  * is read after ky returns, within the attempt's clock. Every failure leaves as a DeliveryError:
  * no ky error does, since those hold the request and so the key.
  */
+/**
+ * ky, as the first request loads it (internal/send.ts): the instance and the two checks of its
+ * errors. Never a static import of ky's values: whatever imports this module statically (the
+ * Node build merges it into the main entry's file) would load ky before its first request.
+ */
+export type KyModule = typeof import('ky');
+
 export class Attempts<T> {
   readonly #secrets: readonly string[];
   readonly #deadlineAt: number;
@@ -118,7 +125,7 @@ export class Attempts<T> {
   readonly #json: string | undefined;
 
   constructor(
-    private readonly ky: KyInstance,
+    private readonly ky: KyModule,
     private readonly config: ResolvedConfig,
     private readonly apiRequest: ApiRequest<T>,
     private readonly options: CallOptions,
@@ -170,7 +177,7 @@ export class Attempts<T> {
         traced?.end(undefined, failure);
         this.#mayHaveActed ||= mayHaveActed(failure);
         // A kyHooks afterResponse hook returned ky.retry(): documented to bypass the policy.
-        const forced = isForceRetryError(error) && attempt <= maxRetries;
+        const forced = this.ky.isForceRetryError(error) && attempt <= maxRetries;
         wait = options.signal?.aborted
           ? undefined
           : forced
@@ -230,31 +237,31 @@ export class Attempts<T> {
     // Called as a function, not as a method of ky's options: a browser's own fetch refuses another `this`.
     const given = config.fetch;
     // ky builds the request and sends it through this fetch, with the attempt's signal (its clock's, the caller's
-    // abort included). With the platform's fetch and no ky hooks, the body goes to fetch beside ky's request rather
-    // than inside it: ky then streams, clones and pipes no body, a third of its cost per call (docs/performance.md).
-    // globalThis.fetch is looked up at each request, so a mock installed after the client is built (msw) still sees it.
-    const kyOptions: Options = {
-      ...requests.options,
-      method: request.method,
-      headers,
-      fetch: requests.beside
-        ? (input) => {
-            const built = input as Request;
-            return globalThis.fetch(built.url, { method: built.method, headers: built.headers, body: json ?? null, signal, redirect: 'manual' });
-          }
-        : (input, init) => (given ?? globalThis.fetch)(input, { ...init, signal }),
-    };
-    if (!requests.beside) {
-      kyOptions.body = json ?? null;
-      // The attempt count, for the user's ky hooks.
-      kyOptions.context = { attempt };
-    }
+    // abort included). With the platform's fetch and no ky hooks, nothing sees ky's Request but this fetch: the
+    // headers and the body go to fetch beside it rather than inside it, so ky copies no headers and streams, clones
+    // and pipes no body, a third of its cost per call (docs/performance.md). globalThis.fetch is looked up at each
+    // request, so a mock installed after the client is built (msw) still sees it.
+    const kyOptions: Options = requests.beside
+      ? {
+          ...requests.options,
+          method: request.method,
+          fetch: () => globalThis.fetch(this.url, { method: request.method, headers, body: json ?? null, signal, redirect: 'manual' }),
+        }
+      : {
+          ...requests.options,
+          method: request.method,
+          headers,
+          body: json ?? null,
+          // The attempt count, for the user's ky hooks.
+          context: { attempt },
+          fetch: (input, init) => (given ?? globalThis.fetch)(input, { ...init, signal }),
+        };
     let response: Response;
     try {
-      response = await this.ky(this.url, kyOptions);
+      response = await this.ky.default(this.url, kyOptions);
     } catch (error) {
       // With ky hooks, ky raises an error status as an HTTPError whose body is unread: read here like any other.
-      if (!(error instanceof HTTPError)) throw error;
+      if (!(error instanceof this.ky.HTTPError)) throw error;
       response = error.response;
     }
     if (clock.cut !== undefined) {
@@ -267,7 +274,7 @@ export class Attempts<T> {
       if (redirected) discardBody(response);
       else text = await readTextWithin(response, this.#maxResponseBytes, clock);
     } catch (cause) {
-      throw connectionError(request, cause, 'reading the response');
+      throw connectionError(request, cause, 'reading the response', this.ky);
     }
     if (timed) {
       const durationMs = Date.now() - started;
@@ -312,7 +319,7 @@ export class Attempts<T> {
       return new TimeoutError(`${method} ${url} timed out after ${this.#timeout} ms (attempt ${attempt}).`, { request: this.request });
     }
     if (error instanceof DeliveryError) return error;
-    return connectionError(this.request, error, 'sending the request');
+    return connectionError(this.request, error, 'sending the request', this.ky);
   }
 
   #aborted(): RequestAbortedError {
@@ -332,10 +339,10 @@ function tooLargeError(request: RequestSummary, status: number, maxResponseBytes
 }
 
 /** The error for a request that failed while `stage` (sending, reading the answer). */
-function connectionError(request: RequestSummary, cause: unknown, stage: string): ConnectionError {
+function connectionError(request: RequestSummary, cause: unknown, stage: string, ky: KyModule): ConnectionError {
   const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
   // A ky error is no cause to keep: it holds the request, and so the key.
-  return new ConnectionError(`${request.method} ${request.url} failed while ${stage}: ${reason}`, { cause: isKyError(cause) ? undefined : cause, request });
+  return new ConnectionError(`${request.method} ${request.url} failed while ${stage}: ${reason}`, { cause: ky.isKyError(cause) ? undefined : cause, request });
 }
 
 /** The error an answer maps to (error-mapping.ts), or the error saying the answer could not be read. */

@@ -15,9 +15,7 @@ import { scrubText } from './redaction.js';
 import { type ApiRequest, requestUrl } from './request.js';
 
 /** The code that sends: ky and the call machinery, loaded by the first request (a process that never sends pays for neither). */
-const sendingCode = onFirstUse(() =>
-  Promise.all([import('./attempts.js'), import('ky')]).then(([attempts, ky]) => ({ Attempts: attempts.Attempts, ky: ky.default })),
-);
+const sendingCode = onFirstUse(() => Promise.all([import('./attempts.js'), import('ky')]).then(([attempts, ky]) => ({ Attempts: attempts.Attempts, ky })));
 
 /**
  * Sends `apiRequest` (its input already checked) with the client's settings and `options` (the

@@ -129,8 +129,8 @@ export class DeliveriesNamespace extends Namespace {
    *    `uniqueBusinessReference`, one `ValidationError` lists the issues of all of them (paths
    *    start with the input index: `[17].cod`, `[5].businessReference: the same as [2]...`) and
    *    nothing is sent. A generator or async iterable is checked chunk by chunk as it is read:
-   *    an invalid order (or a reference repeated within its chunk) fails on its own, with `mayExist: false`, and
-   *    the others are sent. An order is not copied when it is sent as written: change it only
+   *    an invalid order (or one repeating an earlier order's `uniqueBusinessReference`, or a
+   *    `businessReference` of its chunk) fails on its own, with `mayExist: false`, and the others are sent. An order is not copied when it is sent as written: change it only
    *    after the call settles. A string, or an element with a `then` method, is refused.
    * 2. The orders go in chunks of `chunkSize` (100), `concurrency` (4) requests at a time, the
    *    input read only as chunks are sent. For results that do not grow with the input either,
@@ -295,8 +295,9 @@ export class DeliveriesNamespace extends Namespace {
    * (`{ start, size, created, failed, createdIds, progress }`, not necessarily in input order), so
    * neither the input nor the results are held whole: for a generator reading a CSV file or a
    * database cursor. Each order is checked as its chunk fills (unless `validate: false`); an invalid
-   * one, or one repeating the `businessReference` or `uniqueBusinessReference` of an earlier order
-   * of its chunk, is in its chunk's `failed` with `mayExist: false`, and the others are sent.
+   * one, or one repeating the `uniqueBusinessReference` of an earlier order (whichever chunk holds
+   * it: the service would refuse it as taken) or the `businessReference` of an earlier order of its
+   * chunk, is in its chunk's `failed` with `mayExist: false`, and the others are sent.
    * `outcome.progress` (and `onProgress`) has the totals.
    *
    * Nothing is sent before the iteration starts, nor between two pulls beyond the chunks already

@@ -124,12 +124,13 @@ function locationRules(acceptCityAlone: boolean) {
       return;
     }
     if (hasDistrictId) return;
+    // What the service needs of a district by name (its second format): cityId, and city or zoneId besides (3009 otherwise).
     if (isFilled(address['districtName'])) {
-      if (!isFilled(address['cityId'])) report(['cityId'], 'required when districtName is used');
+      if (!isFilled(address['cityId'])) report(['cityId'], 'required with districtName, as is city (or zoneId)');
       return;
     }
     if (acceptCityAlone && isFilled(address['city'])) return;
-    report(['districtId'], acceptCityAlone ? 'required (or districtName with cityId, or city in marketplace mode)' : 'required (or districtName with cityId)');
+    report(['districtId'], `required, or districtName with cityId and city (or zoneId)${acceptCityAlone ? ', or city in marketplace mode' : ''}`);
   });
 }
 

@@ -86,7 +86,7 @@ export function checkOrderAddress(value: unknown, role: AddressRole, marketplace
     if (district === undefined) throw codedRefusal(3003, `${role}.districtId '${districtId}' is not in the district lists`);
     if (city !== undefined && district.cityId !== city._id) throw codedRefusal(3003, `${role}.districtId '${districtId}' is not a district of ${city.name}`);
   } else if (isFilled(districtName)) {
-    if (!isFilled(cityId)) throw invalid(`${role}.cityId is required when districtName is used`);
+    if (!isFilled(cityId)) throw invalid(`${role}.cityId is required with districtName, as is city (or zoneId)`);
     district = findDistrictByName(cityId, districtName);
     if (district === undefined) throw codedRefusal(3003, `${role}.districtName '${districtName}' is not a district of ${city?.name ?? cityId}`);
   } else if (marketplacePickup) {
@@ -97,7 +97,7 @@ export function checkOrderAddress(value: unknown, role: AddressRole, marketplace
       if (district === undefined) throw codedRefusal(3003, `${role}.district '${loose}' is not a district of ${city.name}`);
     }
   } else {
-    throw invalid(`${role}.districtId is required (or districtName together with cityId)`);
+    throw invalid(`${role}.districtId is required, or districtName with cityId and city (or zoneId)`);
   }
 
   if (district !== undefined && isFilled(zoneId) && district.zoneId !== zoneId) {

@@ -6,12 +6,11 @@ import {
   BUDGETS,
   type BundleMeasurement,
   buildLikeDist,
-  FORBIDDEN_SOURCE,
+  FORBIDDEN_SOURCES,
+  forbiddenSourceOf,
   KB,
   measureBundle,
-  PAGE_CEILINGS,
   PAGE_ORDER,
-  type PageBudget,
   type PageFigure,
 } from '../../bench/lib/bundle-size.mjs';
 import { sandboxWithAccount } from '../support/sandbox.js';
@@ -43,12 +42,7 @@ const CLASSIC_ZOD = /zod[\\/]v4[\\/](?:classic[\\/]|locales[\\/](?!en\.js))/;
 // zod's class names (`$constructor('ZodMiniObject', ...)`) survive minification.
 const ZOD_MINI = /ZodMini/;
 const kb = (bytes: number | undefined) => `${(bytes ?? Number.NaN) / KB} KB`;
-
-/**
- * What a page is held to: its budget, or where it is over it, the ceiling that keeps it from
- * growing until the budget is decided (bench/lib/budgets.mjs, PAGE_CEILINGS; the bench says OVER).
- */
-const heldTo = (page: keyof typeof BUDGETS.pages): PageBudget => ({ ...BUDGETS.pages[page], ...PAGE_CEILINGS[page] });
+const forbidden = FORBIDDEN_SOURCES.map(({ name }) => name).join(', ');
 
 /** What holds of every page: the figures nest, and the page's own output is among what loads at once. */
 function itNests(page: () => BundleMeasurement) {
@@ -65,7 +59,7 @@ describe('a checkout page: construct the client, create one order', () => {
   beforeAll(async () => {
     page = await measureBundle('main', shipped.main);
   });
-  const budget = heldTo('main');
+  const budget = BUDGETS.pages.main;
 
   itNests(() => page);
 
@@ -91,7 +85,7 @@ describe('a checkout page: construct the client, create one order', () => {
     expect(page.allChunks.text).toMatch(ZOD_MINI);
   });
 
-  it('pulls in neither msw nor the sandbox, in any chunk it can load', () => {
+  it(`carries no code of ${forbidden}, in any chunk it can load`, () => {
     expect(page.forbiddenInputs).toEqual([]);
   });
 
@@ -107,7 +101,7 @@ describe('a page that only looks cities up', () => {
   beforeAll(async () => {
     page = await measureBundle('cities', shipped.main);
   });
-  const budget = heldTo('cities');
+  const budget = BUDGETS.pages.cities;
 
   itNests(() => page);
 
@@ -124,6 +118,10 @@ describe('a page that only looks cities up', () => {
   it('loads no zod for a list it only reads', () => {
     expect(page.firstCall.text).not.toMatch(ZOD_MINI);
   });
+
+  it(`carries no code of ${forbidden}, in any chunk it can load`, () => {
+    expect(page.forbiddenInputs).toEqual([]);
+  });
 });
 
 describe('the create page over delivery-sdk/functions (DeliveryCore + createDelivery)', () => {
@@ -131,7 +129,7 @@ describe('the create page over delivery-sdk/functions (DeliveryCore + createDeli
   beforeAll(async () => {
     page = await measureBundle('functions', shipped.functions);
   });
-  const budget = heldTo('functions');
+  const budget = BUDGETS.pages.functions;
 
   itNests(() => page);
 
@@ -148,7 +146,7 @@ describe('the create page over delivery-sdk/functions (DeliveryCore + createDeli
     expect(page.allChunks.text).toMatch(ZOD_MINI);
   });
 
-  it('pulls in neither msw nor the sandbox', () => {
+  it(`carries no code of ${forbidden}, in any chunk it can load`, () => {
     expect(page.forbiddenInputs).toEqual([]);
   });
 });
@@ -175,6 +173,10 @@ describe('the validators (delivery-sdk/validation)', () => {
   it("keep nothing of zod's classic API or its non-English locales", () => {
     expect(keptInputs(page.allChunks, CLASSIC_ZOD)).toEqual([]);
   });
+
+  it(`carry no code of ${forbidden}`, () => {
+    expect(page.forbiddenInputs).toEqual([]);
+  });
 });
 
 describe('a webhook route (parseWebhookEvent + createWebhookHandler)', () => {
@@ -190,7 +192,7 @@ describe('a webhook route (parseWebhookEvent + createWebhookHandler)', () => {
     expect(page.allChunks.files.filter((file) => file !== 'stdin.js')).toEqual([expect.stringMatching(/^tracing-[\w-]+\.js$/)]);
   });
 
-  it('carries no ky (a webhook route sends nothing), no msw, no sandbox', () => {
+  it(`carries no ky (a webhook route sends nothing), no code of ${forbidden}`, () => {
     expect(keptInputs(page.allChunks, KY)).toEqual([]);
     expect(page.forbiddenInputs).toEqual([]);
   });
@@ -200,21 +202,33 @@ describe('a webhook route (parseWebhookEvent + createWebhookHandler)', () => {
   });
 });
 
-describe('the msw and sandbox check itself', () => {
+describe('the check for code no page may carry', () => {
   it('flags a bundle that pulls in the sandbox, traced through the source maps of the built files', async () => {
     const page = await measureBundle('sandbox', shipped.testing);
-    expect(page.forbiddenInputs.some((input) => /src[\\/]testing[\\/]/.test(input))).toBe(true);
+    expect(page.forbiddenInputs.some((input) => /^the sandbox: .*src[\\/]testing[\\/]/.test(input))).toBe(true);
   });
 
-  it("flags the sandbox dashboard's code too: its UI library (preact, htm), its sources and its built files", () => {
-    const dashboard = [
-      'node_modules/preact/dist/preact.module.js',
-      'node_modules/htm/preact/index.module.js',
-      'src/testing/dashboard/ui/main.ts',
-      'dist/dashboard/app.js',
-    ];
-    expect(dashboard.filter((input) => !FORBIDDEN_SOURCE.test(input))).toEqual([]);
+  it.each([
+    ['msw', 'node_modules/msw/lib/core/index.mjs'],
+    ['msw', 'node_modules/@mswjs/interceptors/lib/browser/index.mjs'],
+    ['the sandbox', '../src/testing/server.ts'],
+    ['the sandbox dashboard', 'node_modules/preact/dist/preact.module.js'],
+    ['the sandbox dashboard', 'node_modules/htm/preact/index.module.js'],
+    ['the sandbox dashboard', '../src/testing/dashboard/ui/main.ts'],
+    ['the sandbox dashboard', 'dist/dashboard/app.js'],
+    ['the MCP server', '../src/mcp/server.ts'],
+    ['the MCP server', 'node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js'],
+  ])('names %s for %s', (name, file) => {
+    expect(forbiddenSourceOf(file)).toBe(name);
+    expect(forbiddenSourceOf(file.replaceAll('/', '\\'))).toBe(name);
   });
+
+  it.each(['../src/internal/attempts.ts', 'node_modules/ky/distribution/index.js', 'node_modules/zod/v4/mini/schemas.js', '../src/functions/testing-order.ts'])(
+    'lets the SDK and its dependencies through: %s',
+    (file) => {
+      expect(forbiddenSourceOf(file)).toBeUndefined();
+    },
+  );
 });
 
 function sourceFiles(dir: string): string[] {

@@ -123,6 +123,26 @@ describe('delivery-sdk-sandbox CLI', { timeout: START_MS + 30_000 }, () => {
     }
   });
 
+  it('refuses a --control-token-file it cannot write before it serves anything: a planted directory crashes no running sandbox', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-cli-'));
+    try {
+      const planted = join(dir, 'sandbox.token');
+      mkdirSync(planted);
+      writeFileSync(join(planted, 'blocker'), 'x');
+      const child = start(['--port', '0', '--control-token-file', planted]);
+      let output = '';
+      for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+      const code = await new Promise((resolve) => child.once('exit', resolve));
+      expect(code).toBe(1);
+      expect(output).toContain(`--control-token-file: cannot write the token to ${planted}`);
+      expect(output).not.toContain('listening on');
+      expect(output).not.toMatch(/\n\s+at /);
+      expect(existsSync(join(planted, 'blocker'))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reads the API key and the webhook secret from files or the environment; given as arguments they work, with a warning', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sandbox-cli-'));
     const keyFile = join(dir, 'key');

@@ -39,7 +39,9 @@ describe.skipIf(!hasTmux && process.env['CI'] !== 'true')('delivery-sdk orders i
     const { stdout: screen } = await tmux('capture-pane', '-p', '-t', 'cli');
     const lines = screen.split('\n').filter((line) => line.trim() !== '');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^\[#{20}\] 100% · 200 of 200 rows read · 199 created · 1 refused · [\d,]+ rows\/s · \d+(?:m\d\ds)?s in all$/);
+    expect(lines[0]).toMatch(
+      /^\[#{20}\] 100% · 200 of 200 rows read · 199 created · 0 existed · 1 refused · 0 not sent · 0 unknown · [\d,]+ rows\/s · \d+(?:m\d\ds)?s in all$/,
+    );
     expect(lines[1]).toBe('exit=1');
     expect(resultRows(files.read('terminal-results.csv'))).toHaveLength(200);
     expect(files.read('stdout.txt')).toContain('199 created, 0 existed, 1 refused');

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { AuthenticationError, type BulkChunkOutcome, ConfigurationError, DeliveryType, type OrderInput, ValidationError } from '../../src/index.js';
+import {
+  AuthenticationError,
+  type BulkChunkOutcome,
+  BulkCreationError,
+  ConfigurationError,
+  type DeliveryClient,
+  DeliveryType,
+  type OrderInput,
+  ValidationError,
+} from '../../src/index.js';
 import { bulkFailure, capture, dropOffAddress, errorBody, HttpResponse, makeClient, ok, type Sent, useFakeService } from '../support/fake-service.js';
+import { numberedOrder, sandboxWithAccount } from '../support/sandbox.js';
 
 const server = useFakeService();
 
@@ -133,6 +143,65 @@ describe('createBulk: two orders of one call with the same reference', () => {
       [2, false, [2, 'businessReference']],
     ]);
     expect(referencesSent(sent)).toEqual(['ref-0', 'ref-1']);
+  });
+});
+
+describe('a uniqueBusinessReference repeated in another chunk of the same call', () => {
+  // Against the sandbox, which refuses a taken uniqueBusinessReference as the service does: unless
+  // the SDK refuses the repeat itself, the second order comes back `existed`, as the first one.
+  const withUnique = (i: number, unique: string): OrderInput => ({ ...numberedOrder(i), uniqueBusinessReference: unique });
+  const input = (): OrderInput[] => [withUnique(0, 'SHOP-1'), withUnique(1, 'SHOP-2'), withUnique(2, 'SHOP-3'), withUnique(3, 'SHOP-1')];
+  async function* generated(): AsyncGenerator<OrderInput> {
+    yield* input();
+  }
+
+  it.each([
+    ['streamBulk of a generator', (client: DeliveryClient) => outcomesOf(client.deliveries.streamBulk(generated(), { chunkSize: 2 }))],
+    ['streamBulk of an array', (client: DeliveryClient) => outcomesOf(client.deliveries.streamBulk(input(), { chunkSize: 2 }))],
+    [
+      'createBulk of a generator',
+      async (client: DeliveryClient) => {
+        const error = await client.deliveries.createBulk(generated(), { chunkSize: 2 }).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(BulkCreationError);
+        const { created, failed } = (error as BulkCreationError).result;
+        return [{ created, failed } as BulkChunkOutcome];
+      },
+    ],
+  ])('%s: refused before sending, never reported as the first order', async (_, upload) => {
+    const { sandbox, client } = await sandboxWithAccount();
+    try {
+      const outcomes = await upload(client);
+      const failed = outcomes.flatMap((outcome) => outcome.failed);
+      expect(failed.map((failure) => [failure.index, failure.mayExist, (failure.error as ValidationError).issues])).toEqual([
+        [
+          3,
+          false,
+          [{ path: [3, 'uniqueBusinessReference'], message: "the same as [0].uniqueBusinessReference ('SHOP-1'): each order of one call needs its own" }],
+        ],
+      ]);
+      const created = outcomes.flatMap((outcome) => outcome.created);
+      expect(created.map((entry) => entry.index).sort()).toEqual([0, 1, 2]);
+      expect(created.some((entry) => entry.alreadyExisted === true)).toBe(false);
+      expect(sandbox.orders().map((order) => order.businessReference)).toEqual(['ROW-0', 'ROW-1', 'ROW-2']);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('an order refused for a repeated businessReference leaves its uniqueBusinessReference free for a later one', async () => {
+    const { sandbox, client } = await sandboxWithAccount();
+    try {
+      async function* rows(): AsyncGenerator<OrderInput> {
+        yield withUnique(0, 'SHOP-1');
+        yield { ...withUnique(0, 'SHOP-2') }; // ROW-0 again, in the same chunk: refused
+        yield withUnique(2, 'SHOP-2'); // another chunk: SHOP-2 was never sent
+      }
+      const outcomes = await outcomesOf(client.deliveries.streamBulk(rows(), { chunkSize: 2 }));
+      expect(outcomes.flatMap((outcome) => outcome.failed.map((failure) => failure.index))).toEqual([1]);
+      expect(sandbox.orders().map((order) => order.request['uniqueBusinessReference'])).toEqual(['SHOP-1', 'SHOP-2']);
+    } finally {
+      await sandbox.close();
+    }
   });
 });
 

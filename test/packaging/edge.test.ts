@@ -26,10 +26,10 @@ async function builtinsNeededBy(contents: string): Promise<string[]> {
   return [...new Set(imported)];
 }
 
-const entry = (subpath: string) => {
+const entry = (subpath: string, build: 'esm' | 'node' = 'esm') => {
   const found = packageEntries().find((candidate) => candidate.subpath === subpath);
   if (found === undefined) throw new Error(`package.json exports no ${subpath}`);
-  return join(ROOT, found.esm);
+  return join(ROOT, found[build]);
 };
 
 beforeAll(() => assertBuilt());
@@ -38,6 +38,15 @@ describe('edge runtimes: the built entries bundled for a platform without Node b
   it.each(['.', './functions', './webhooks', './webhooks/redis', './opentelemetry'])('%s imports no node: module and requires no built-in', async (subpath) => {
     expect(await builtinsNeededBy(`export * from ${JSON.stringify(entry(subpath))};`)).toEqual([]);
   });
+
+  // Deno (and so Deno Deploy, Netlify's and Supabase's edge functions) resolves packages with the
+  // `node` condition as well as `deno`: the Node build must run where the others run.
+  it.each(['.', './functions', './webhooks', './webhooks/redis', './opentelemetry'])(
+    '%s, in the Node build (`node` condition), imports no node: module and requires no built-in either',
+    async (subpath) => {
+      expect(await builtinsNeededBy(`export * from ${JSON.stringify(entry(subpath, 'node'))};`)).toEqual([]);
+    },
+  );
 
   it('the check itself sees a node: import, a bare built-in import, a dynamic import and a require of a built-in', async () => {
     const found = await builtinsNeededBy(`import { readFileSync } from 'node:fs';

@@ -162,10 +162,12 @@ describe('the public exports of each entry', () => {
   });
 
   for (const entry of packageEntries()) {
-    it(`${entry.specifier} exports exactly its listed names, in ESM and in CommonJS`, async () => {
+    it(`${entry.specifier} exports exactly its listed names, in ESM, in the Node build and in CommonJS`, async () => {
       const esm = (await import(pathToFileURL(join(ROOT, entry.esm)).href)) as Record<string, unknown>;
+      const node = (await import(pathToFileURL(join(ROOT, entry.node)).href)) as Record<string, unknown>;
       const cjs = require(join(ROOT, entry.cjs)) as Record<string, unknown>;
       expect(Object.keys(esm).sort()).toEqual(PUBLIC_EXPORTS[entry.specifier]);
+      expect(Object.keys(node).sort()).toEqual(PUBLIC_EXPORTS[entry.specifier]);
       expect(Object.keys(cjs).sort()).toEqual(PUBLIC_EXPORTS[entry.specifier]);
     });
   }

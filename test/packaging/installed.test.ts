@@ -59,15 +59,29 @@ describe('the tarball installed into a fresh project', () => {
   });
 
   it.each(entries.map((entry) => [entry.specifier, entry] as const))(
-    '%s loads with import and with require, from the installed dist files, with the same exports',
+    '%s loads with import (the Node build: Node takes the `node` condition) and with require, from the installed dist files, with the same exports',
     (specifier, entry) => {
       const found = probe.entries[specifier];
-      expect(found?.esmFile).toMatch(new RegExp(`/node_modules/${PACKAGE_NAME}/${entry.esm.replace(/\./g, '\\.')}$`));
+      expect(found?.esmFile).toMatch(new RegExp(`/node_modules/${PACKAGE_NAME}/${entry.node.replace(/\./g, '\\.')}$`));
       expect(found?.cjsFile).toMatch(new RegExp(`/node_modules/${PACKAGE_NAME}/${entry.cjs.replace(/\./g, '\\.')}$`));
       expect(found?.esmExports.length).toBeGreaterThan(0);
       expect(found?.cjsExports).toEqual(found?.esmExports);
     },
   );
+
+  it('gives import the ESM build where the runtime claims `browser` as well as `node` (Next.js edge routes, wrangler with nodejs_compat), the Node build where it claims `node` alone', async () => {
+    const resolved = async (conditions: string[]) =>
+      (
+        await run(
+          process.execPath,
+          [...conditions.map((condition) => `--conditions=${condition}`), '--input-type=module', '-e', `console.log(import.meta.resolve('${PACKAGE_NAME}'))`],
+          { cwd: project.dir },
+        )
+      ).stdout.trim();
+    const main = entries.find((entry) => entry.subpath === '.');
+    expect(await resolved(['browser'])).toMatch(new RegExp(`/node_modules/${PACKAGE_NAME}/${main?.esm.replace(/\./g, '\\.')}$`));
+    expect(await resolved([])).toMatch(new RegExp(`/node_modules/${PACKAGE_NAME}/${main?.node.replace(/\./g, '\\.')}$`));
+  });
 
   it('the main entry and delivery-sdk/webhooks (every entry but testing/msw, in fact, webhooks/redis included) load without msw, ioredis or redis installed', () => {
     expect(probe.missing).toContain('msw');

@@ -30,8 +30,10 @@ export const BINARIES: Readonly<Record<string, string>> = manifest.bin ?? {};
 export interface PackageEntry {
   subpath: string;
   specifier: string;
-  /** The ESM build, relative to the package root. */
+  /** The ESM build, relative to the package root: what browsers and their bundlers import. */
   esm: string;
+  /** What `import` gives in Node, Deno and Bun (the `node` condition): the same code in fewer files (scripts/node-build.mjs). */
+  node: string;
   /** The CommonJS build, relative to the package root. */
   cjs: string;
   /** Every file the entry names (builds and declarations), relative to the package root. */
@@ -43,11 +45,22 @@ export function packageEntries(): PackageEntry[] {
   return Object.entries(manifest.exports).flatMap(([subpath, targets]) => {
     if (typeof targets === 'string') return [];
     const esm = targets.import?.['default'];
+    const node = targets.import?.['node'];
     const cjs = targets.require?.['default'];
-    if (esm === undefined || cjs === undefined) throw new Error(`exports["${subpath}"] needs both an import and a require condition`);
+    if (esm === undefined || node === undefined || cjs === undefined)
+      throw new Error(`exports["${subpath}"] needs an import condition with a node file, and a require condition`);
+    // A runtime that claims `browser` as well as `node` is an edge worker's bundler: it gets the ESM build.
+    if (targets.import?.['browser'] !== esm) throw new Error(`exports["${subpath}"].import.browser must be the ESM build (${esm}), before node`);
     const files = [...Object.values(targets.import ?? {}), ...Object.values(targets.require ?? {})].map(stripDotSlash);
     return [
-      { subpath, specifier: subpath === '.' ? PACKAGE_NAME : `${PACKAGE_NAME}/${subpath.slice(2)}`, esm: stripDotSlash(esm), cjs: stripDotSlash(cjs), files },
+      {
+        subpath,
+        specifier: subpath === '.' ? PACKAGE_NAME : `${PACKAGE_NAME}/${subpath.slice(2)}`,
+        esm: stripDotSlash(esm),
+        node: stripDotSlash(node),
+        cjs: stripDotSlash(cjs),
+        files,
+      },
     ];
   });
 }

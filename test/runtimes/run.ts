@@ -40,10 +40,11 @@ function smokeWith(command: string, args: string[]): Runtime['run'] {
     const summary =
       summaryLine === undefined
         ? undefined
-        : (JSON.parse(summaryLine) as { smoke: { runtime: string; passed: number; failed: number; failures: string[] } }).smoke;
+        : (JSON.parse(summaryLine) as { smoke: { runtime: string; build: string; passed: number; failed: number; failures: string[] } }).smoke;
     if (summary === undefined) return { ok: false, detail: `no summary (exit ${code})`, output };
     const ok = code === 0 && summary.failed === 0 && summary.passed > 0;
-    const detail = `${summary.runtime}: ${summary.passed} of ${summary.passed + summary.failed} checks passed${summary.failed > 0 ? `; first failure: ${summary.failures[0]}` : ''}`;
+    const built = summary.build === 'node' ? 'import gives the Node build (dist/node/)' : `import gives the ${summary.build} build`;
+    const detail = `${summary.runtime}: ${summary.passed} of ${summary.passed + summary.failed} checks passed, ${built}${summary.failed > 0 ? `; first failure: ${summary.failures[0]}` : ''}`;
     return ok ? { ok, detail } : { ok, detail, output };
   };
 }

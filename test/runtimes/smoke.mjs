@@ -79,6 +79,18 @@ await check('every entry loads with require() as well, with the same exports as 
   );
 });
 
+/** The build `import` gives this runtime: `node` (dist/node/, package.json's `node` condition) or `esm` (dist/). */
+let build = 'unresolved';
+await check('every entry resolves, under import, to one build, whose entries share their classes', async () => {
+  // `await`: Bun's `import.meta.resolve` has answered with a promise in some versions.
+  const files = await Promise.all(ENTRIES.map(async (specifier) => String(await import.meta.resolve(specifier))));
+  const builds = new Set(files.map((file) => (/\/dist\/node\//.test(file) ? 'node' : 'esm')));
+  assert.equal(builds.size, 1, files.join(', '));
+  build = [...builds][0];
+  assert.equal(sdk.DeliveryError, webhooks.DeliveryError);
+  assert.ok(new webhooks.WebhookPayloadError('x') instanceof sdk.DeliveryError);
+});
+
 await check('the CommonJS build carries ky (ESM-only) inside it: no .cjs file requires it', async () => {
   const require = createRequire(import.meta.url);
   const { readdirSync, readFileSync } = await import('node:fs');
@@ -242,7 +254,7 @@ const failed = results.filter((result) => !result.ok).length;
 const runtime = globalThis.Deno ? `deno ${globalThis.Deno.version.deno}` : globalThis.Bun ? `bun ${globalThis.Bun.version}` : `node ${process.versions.node}`;
 console.log(
   JSON.stringify({
-    smoke: { runtime, passed: results.length - failed, failed, failures: results.filter((result) => !result.ok).map((result) => result.name) },
+    smoke: { runtime, build, passed: results.length - failed, failed, failures: results.filter((result) => !result.ok).map((result) => result.name) },
   }),
 );
 process.exitCode = failed === 0 ? 0 : 1;

@@ -8,11 +8,11 @@ describe('an order address, first format (district by id)', () => {
     expect(validateAddress(cairoAddress())).toEqual(cairoAddress());
   });
 
-  it('needs districtId, or districtName with cityId', () => {
+  it('needs districtId, or districtName with cityId and city (or zoneId), and says so', () => {
     const { districtId: _, ...withoutDistrict } = cairoAddress();
     const error = thrownBy(() => validateAddress(withoutDistrict));
     expect(error).toBeInstanceOf(ValidationError);
-    expect(pathsOf(error)).toEqual(['districtId']);
+    expect(error.issues).toEqual([{ path: ['districtId'], message: 'required, or districtName with cityId and city (or zoneId)' }]);
   });
 
   it('takes districtId alone as the location: the service asks only for one of city, zoneId, districtId', () => {
@@ -32,12 +32,13 @@ describe('an order address, second format (district by name)', () => {
     expect(validateAddress(withZone)).toEqual(withZone);
   });
 
-  it('needs cityId when districtName is used', () => {
+  it('needs cityId when districtName is used, and says that city (or zoneId) is needed too: what the service checks', () => {
     const { cityId: _, ...noCity } = byName();
     const error = thrownBy(() => validateAddress(noCity));
     expect(error).toBeInstanceOf(ValidationError);
-    expect(error.issues).toEqual([{ path: ['cityId'], message: 'required when districtName is used' }]);
-    expect(error.message).toContain('cityId: required when districtName is used');
+    const message = 'required with districtName, as is city (or zoneId)';
+    expect(error.issues).toEqual([{ path: ['cityId'], message }]);
+    expect(error.message).toContain(`cityId: ${message}`);
   });
 
   it('answers 3009 with none of city, zoneId, districtId (cityId and districtName do not count)', () => {

@@ -51,13 +51,22 @@ const here = (): string => (typeof __dirname === 'string' ? __dirname : dirname(
 
 let loading: Promise<DashboardAssets> | undefined;
 
+/**
+ * dist/dashboard/, when built: beside this module in dist/, or one folder up from the Node build's
+ * (dist/node/, where `import` in Node, Deno and Bun finds this module: scripts/node-build.mjs).
+ */
+function builtFolder(): string | undefined {
+  const folders = [join(here(), ASSETS_FOLDER), join(here(), '..', ASSETS_FOLDER)];
+  return folders.find((folder) => existsSync(join(folder, 'app.js')));
+}
+
 /** The assets, read once: from dist/dashboard/ when built, else built from the sources. */
 export function dashboardAssets(): Promise<DashboardAssets> {
   loading ??= (async () => {
-    const built = join(here(), ASSETS_FOLDER);
-    if (existsSync(join(built, 'app.js'))) return { 'app.js': readFileSync(join(built, 'app.js')), 'app.css': readFileSync(join(built, 'app.css')) };
+    const built = builtFolder();
+    if (built !== undefined) return { 'app.js': readFileSync(join(built, 'app.js')), 'app.css': readFileSync(join(built, 'app.css')) };
     const entry = join(here(), 'ui', 'main.ts');
-    if (!existsSync(entry)) throw new Error(`the sandbox dashboard's files are missing: neither ${built} nor ${entry} exists`);
+    if (!existsSync(entry)) throw new Error(`the sandbox dashboard's files are missing: neither ${join(here(), ASSETS_FOLDER)} nor ${entry} exists`);
     return buildDashboardAssets(entry);
   })();
   loading.catch(() => {

@@ -56,10 +56,21 @@ const THENABLE = 'is a promise or thenable, not an order: await it before passin
  */
 const REFERENCES = ['businessReference', 'uniqueBusinessReference'] as const;
 
-/** Finds orders that repeat a reference of an earlier order of the same call. */
+/**
+ * Finds orders that repeat a reference of an earlier order of the same call. A repeated
+ * `uniqueBusinessReference` is looked for across the whole call, whichever chunks hold the two
+ * orders: the service would refuse the second as already used and the upload report it `existed`,
+ * as the first order. A `businessReference` matters within one request (its answer names failures
+ * by it): a reader of chunks calls {@link nextChunk} at each, so that a long input is not held.
+ */
 export class ReferenceBook {
   /** The index each reference was first seen at, a map per field of REFERENCES. */
   readonly #seen = REFERENCES.map(() => new Map<string, number>());
+
+  /** A new chunk begins: its `businessReference`s are compared among themselves. */
+  nextChunk(): void {
+    this.#seen[0]?.clear();
+  }
 
   /** The issue for `order` at `index` when it repeats an earlier order's reference; remembers its references otherwise. */
   repeated(order: unknown, index: number): ValidationIssue | undefined {
@@ -67,14 +78,16 @@ export class ReferenceBook {
     if (!isRecord(order)) return undefined;
     for (let at = 0; at < REFERENCES.length; at++) {
       const field = REFERENCES[at] as (typeof REFERENCES)[number];
-      const value = order[field];
-      if (typeof value !== 'string' || value === '') continue;
-      const seen = this.#seen[at] as Map<string, number>;
-      const first = seen.get(value);
+      const first = this.#seen[at]?.get(order[field] as string);
       if (first !== undefined)
-        return { path: [index, field], message: `the same as [${first}].${field} (${shown(value)}): each order of one call needs its own` };
-      seen.set(value, index);
+        return { path: [index, field], message: `the same as [${first}].${field} (${shown(order[field])}): each order of one call needs its own` };
     }
+    // Remembered only once the order goes: a refused order holds no reference another would repeat.
+    // As a string of its own: a cell a CSV parser cut out of its text would keep the whole text alive.
+    REFERENCES.forEach((field, at) => {
+      const value = order[field];
+      if (typeof value === 'string' && value !== '') this.#seen[at]?.set(` ${value}`.slice(1), index);
+    });
     return undefined;
   }
 }
@@ -194,8 +207,8 @@ export interface ChunkReader {
 export function chunksOf(source: Source, chunkSize: number, validation: Validation, write: WriteBody, prepared?: readonly WrittenOrders[]): ChunkReader {
   let index = 0;
   let exhausted = false;
-  // Repeated references are looked for within each chunk (one request), so that memory stays flat however long the input.
-  const checkRepeats = validation !== false;
+  // A repeated uniqueBusinessReference is looked for across the upload, a businessReference within each chunk (one request).
+  const references = validation === false ? undefined : new ReferenceBook();
   const iterator: Iterator<unknown> | AsyncIterator<unknown> | undefined =
     source.kind === 'sync' ? source.orders[Symbol.iterator]() : source.kind === 'async' ? source.orders[Symbol.asyncIterator]() : undefined;
 
@@ -235,7 +248,7 @@ export function chunksOf(source: Source, chunkSize: number, validation: Validati
         for (; index < end; index++) chunk.indexes.push(index);
         return { ...chunk, ...whole, size: chunk.indexes.length };
       }
-      const references = checkRepeats ? new ReferenceBook() : undefined;
+      references?.nextChunk();
       if (source.kind === 'array') {
         const end = Math.min(index + chunkSize, source.orders.length);
         const { orders } = source;
