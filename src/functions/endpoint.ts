@@ -12,7 +12,6 @@ import type { HttpMethod, QueryValue } from '../core/http.js';
 import type { CallOptions, RequestOptions } from '../core/options.js';
 import type { CallTelemetry } from '../core/telemetry.js';
 import { DeliveryError, type RequestSummary } from '../errors/index.js';
-import { abortedByCaller } from '../internal/attempt-clock.js';
 import { callOptionsOf } from '../internal/config.js';
 import { type CoreInternals, underneath } from '../internal/core-internals.js';
 import { deadlineOf, leftOf } from '../internal/deadline.js';
@@ -215,10 +214,7 @@ function dispatch<T, O extends RequestOptions>(
     // cache's own, which aborts it once every caller waiting for it has aborted (then nothing more is sent).
     const { signal } = options;
     const key = `${request.path}?${JSON.stringify(Object.entries(request.query ?? {}).filter(([, value]) => value !== undefined))}`;
-    const loaded = cache.get(key, (shared) => send(internals, request, { ...options, signal: shared }), {
-      signal,
-      aborted: () => abortedByCaller(`GET ${request.path}`, signal),
-    });
+    const loaded = cache.get(key, (shared) => send(internals, request, { ...options, signal: shared }), signal, `GET ${request.path}`);
     // A copy per caller: one caller sorting or filtering its array leaves the cached one alone.
     return loaded.then(({ data, response }) => ({ data: (Array.isArray(data) ? data.slice() : data) as T, response }));
   }

@@ -63,12 +63,17 @@ function hooksWith(own: Hooks): Hooks {
 /** Each client's settings of every request, by its config (shared by the cores `withOptions` makes). */
 const requestsOf = new WeakMap<ResolvedConfig, ClientRequests>();
 
-function clientRequests(config: ResolvedConfig): ClientRequests {
+function clientRequests(config: ResolvedConfig, agent: string | undefined): ClientRequests {
   const known = requestsOf.get(config);
   if (known !== undefined) return known;
   const { beforeRequest, afterResponse, beforeError } = config.kyHooks;
   const hooked = Boolean(beforeRequest?.length || afterResponse?.length || beforeError?.length);
-  const headers = Object.fromEntries(Object.entries(config.headers).map(([name, value]) => [name.toLowerCase(), value]));
+  // The SDK's User-Agent where one is sent, with the client's `userAgent` after it; a `user-agent` of the client's `headers` wins.
+  const headers = Object.fromEntries(
+    Object.entries(agent === undefined ? config.headers : { 'user-agent': config.userAgent ? `${agent} ${config.userAgent}` : agent, ...config.headers }).map(
+      ([name, value]) => [name.toLowerCase(), value],
+    ),
+  );
   const requests: ClientRequests = {
     headers,
     jsonHeaders: { ...headers, 'content-type': 'application/json' },
@@ -133,8 +138,10 @@ export class Attempts<T> {
     private readonly url: string,
     /** When `totalTimeout` ends the call, epoch ms (Infinity for none). */
     deadlineAt: number,
+    /** The SDK's User-Agent in this process (internal/user-agent.ts); undefined in a page. */
+    agent?: string,
   ) {
-    const requests = (this.#requests = clientRequests(config));
+    const requests = (this.#requests = clientRequests(config, agent));
     const json = (this.#json = apiRequest.json);
     this.#deadlineAt = deadlineAt;
     this.#timeout = options.timeout ?? config.timeout;
@@ -160,14 +167,13 @@ export class Attempts<T> {
     const idempotent = this.apiRequest.idempotent ?? (request.method === 'GET' || request.method === 'PUT');
     const maxRetries = options.maxRetries ?? config.maxRetries;
     const { traced: observer } = this.apiRequest;
-    // The URL the telemetry records (`url.full`): the call's own secrets (its headers') scrubbed too.
-    const tracedUrl = observer === undefined ? '' : scrubText(request.url, this.#secrets);
     // Too little time left for an answer to arrive: nothing is sent (internal/deadline.ts).
     if (isOutOfTime(this.#deadlineAt)) throw outOfTime(request);
     for (let attempt = 1; ; attempt++) {
       let failure: DeliveryError;
       let wait: number | undefined;
-      const traced = observer?.attempt(attempt - 1, tracedUrl);
+      // The URL the telemetry records (`url.full`): the call's own secrets (its headers') scrubbed too.
+      const traced = observer?.attempt(attempt - 1, scrubText(request.url, this.#secrets));
       try {
         const answered = await this.#attempt(attempt, traced);
         traced?.end(answered.response.status);

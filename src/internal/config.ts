@@ -6,7 +6,6 @@ import { isHeaderName, isSafeHeaderValue, shown } from './guards.js';
 import { LOG_LEVELS, log } from './log.js';
 import { secretsOf } from './redaction.js';
 import { guarded } from './telemetry-guard.js';
-import { userAgent } from './user-agent.js';
 
 /** The default `maxResponseBytes`: 10 MB. */
 const DEFAULT_MAX_RESPONSE_BYTES = 10 * 2 ** 20;
@@ -121,11 +120,8 @@ function configFrom(options: TransportOptions) {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   checkHeaders(headers, 'DeliveryClient `headers`');
   const product = options.userAgent;
-  if (product !== undefined && (typeof product !== 'string' || !/^\S[ -~]*$/.test(product)))
-    throw new ConfigurationError(`DeliveryClient \`userAgent\`: expected product tokens ("my-shop/1.4"), received ${shown(product)}.`);
-  // The caller's own `user-agent` header, in any case, wins.
-  const agent = Object.keys(headers).some((name) => name.toLowerCase() === 'user-agent') ? undefined : userAgent(product);
-  if (agent !== undefined) headers['user-agent'] = agent;
+  // Refused as a header value would be: what fetch would refuse, or a CR or LF that could split the request.
+  if (product !== undefined) checkHeaders({ 'user-agent': product }, 'DeliveryClient `userAgent`');
   if (apiKey !== undefined && apiKey !== '') {
     const value = scheme === '' ? apiKey : `${scheme} ${apiKey}`;
     if (typeof apiKey !== 'string' || !isSafeHeaderValue(value)) {
@@ -164,6 +160,8 @@ function configFrom(options: TransportOptions) {
     authHeaderName,
     /** What precedes the key in its header (`auth.scheme`), '' for the raw key. */
     authScheme: scheme,
+    /** Product tokens after the SDK's User-Agent (`userAgent`), where one is sent (internal/user-agent.ts). */
+    userAgent: product,
     /** Whether the key goes to the public lookups too (`auth.sendToPublicEndpoints`). */
     keyForPublicEndpoints: options.auth?.sendToPublicEndpoints === true,
     timeout: nonNegative(options.timeout, 30_000, 'timeout'),

@@ -91,7 +91,7 @@ interface RetryState {
  * (its `retryAfter` says when): a program, or a process that `totalTimeout: Infinity` would keep
  * alive for days, decides itself whether to wait.
  */
-export const MAX_RETRY_AFTER = 60_000;
+const MAX_RETRY_AFTER = 60_000;
 
 /** Milliseconds to wait before the next attempt, or `undefined` when the call ends on `failure`. */
 export function retryDelay(failure: DeliveryError, state: RetryState): number | undefined {
@@ -100,7 +100,7 @@ export function retryDelay(failure: DeliveryError, state: RetryState): number | 
   if (!isRetryable(failure, state.idempotent)) return undefined;
   // The service said when it can take the call again: waiting less would only be refused again.
   const asked = failure instanceof ApiError ? parseRetryAfter(failure.headers['retry-after']) : undefined;
-  if (asked !== undefined && asked > MAX_RETRY_AFTER) return undefined;
+  if ((asked ?? 0) > MAX_RETRY_AFTER) return undefined;
   // Otherwise full jitter below min(max, base * 2^n): clients failed by the same outage do not
   // come back in step.
   const wait = asked ?? Math.floor(Math.random() * Math.min(state.retryMax, state.retryBase * 2 ** (state.attempt - 1)));

@@ -12,27 +12,24 @@
 import { SDK_VERSION } from './version.js';
 
 interface RuntimeGlobals {
-  readonly Deno?: { readonly version?: { readonly deno?: unknown }; readonly build?: { readonly os?: unknown } };
-  readonly process?: { readonly versions?: { readonly node?: unknown; readonly bun?: unknown }; readonly platform?: unknown };
+  readonly process?: { readonly versions?: { readonly node?: unknown; readonly bun?: unknown; readonly deno?: unknown }; readonly platform?: unknown };
   readonly document?: unknown;
 }
 
-/** The SDK's User-Agent with `product` (the CLI's `cli`) after it; undefined where none is sent (see above). */
-export function userAgent(product: string | undefined): string | undefined {
-  const { Deno, process, document } = globalThis as RuntimeGlobals;
+/** The User-Agent a runtime with these globals sends, or undefined where none is sent (see above). */
+export function userAgentOf({ process, document }: RuntimeGlobals): string | undefined {
+  // Deno (2 and later) and Bun name themselves in Node's `process.versions` beside the Node.js version they match.
   const versions = process?.versions;
-  const deno = Deno?.version?.deno;
   // A page (Electron's renderer, whose `process` is Node's, included) is under CORS; a bundler's
   // `process` shim for browsers has no `versions.node`.
+  if (document !== undefined || typeof versions?.node !== 'string') return undefined;
   const runtime =
-    document !== undefined
-      ? undefined
-      : typeof deno === 'string'
-        ? `Deno ${deno}; ${Deno?.build?.os}`
-        : typeof versions?.bun === 'string'
-          ? `Bun ${versions.bun}; ${process?.platform}`
-          : typeof versions?.node === 'string'
-            ? `Node.js ${versions.node}; ${process?.platform}`
-            : undefined;
-  return runtime && `delivery-sdk/${SDK_VERSION} (${runtime})${product === undefined ? '' : ` ${product}`}`;
+    typeof versions.deno === 'string' ? `Deno ${versions.deno}` : typeof versions.bun === 'string' ? `Bun ${versions.bun}` : `Node.js ${versions.node}`;
+  return `delivery-sdk/${SDK_VERSION} (${runtime}; ${process?.platform})`;
 }
+
+/**
+ * The SDK's User-Agent in this process. Loaded with the first request, and only outside a page
+ * (send.ts): a page never carries this code.
+ */
+export const SDK_USER_AGENT = userAgentOf(globalThis as RuntimeGlobals);

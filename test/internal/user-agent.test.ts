@@ -4,23 +4,17 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigurationError, CountryId, DeliveryClient } from '../../src/index.js';
+import { userAgentOf } from '../../src/internal/user-agent.js';
 import { clientOnFetch, ok } from '../support/fake-service.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 const NODE_AGENT = `delivery-sdk/${version} (Node.js ${process.versions.node}; ${process.platform})`;
 
-afterEach(() => vi.unstubAllGlobals());
-
-/** The User-Agent of the one request a client built by `options` sends, and the client. */
-async function agentSent(
-  options: Partial<ConstructorParameters<typeof DeliveryClient>[0]> = {},
-  globals: Record<string, unknown> = {},
-): Promise<string | null> {
-  for (const [name, value] of Object.entries(globals)) vi.stubGlobal(name, value);
+/** The User-Agent of the one request a client built by `options` sends. */
+async function agentSent(options: Partial<ConstructorParameters<typeof DeliveryClient>[0]> = {}): Promise<string | null> {
   const { client, sent } = clientOnFetch(() => ok([]), options);
-  vi.unstubAllGlobals();
   await client.lookup.cities({ countryId: CountryId.Egypt });
   return sent[0]?.headers.get('user-agent') ?? null;
 }
@@ -42,16 +36,17 @@ describe('the User-Agent', () => {
     expect(seen.map((headers) => headers['user-agent'])).toEqual([NODE_AGENT]);
   });
 
-  it('names Deno and Bun by their own versions', async () => {
-    expect(await agentSent({}, { Deno: { version: { deno: '2.1.4' }, build: { os: 'darwin' } } })).toBe(`delivery-sdk/${version} (Deno 2.1.4; darwin)`);
-    const bun = { ...process, versions: { ...process.versions, bun: '1.1.38' }, platform: 'linux' };
-    expect(await agentSent({}, { process: bun })).toBe(`delivery-sdk/${version} (Bun 1.1.38; linux)`);
+  it('names Deno and Bun by their own versions, as each names itself in `process.versions`', () => {
+    const versions = { node: '22.11.0' };
+    expect(userAgentOf({ process: { versions: { ...versions, deno: '2.1.4' }, platform: 'darwin' } })).toBe(`delivery-sdk/${version} (Deno 2.1.4; darwin)`);
+    expect(userAgentOf({ process: { versions: { ...versions, bun: '1.1.38' }, platform: 'linux' } })).toBe(`delivery-sdk/${version} (Bun 1.1.38; linux)`);
+    expect(userAgentOf({ process: { versions, platform: 'win32' } })).toBe(`delivery-sdk/${version} (Node.js 22.11.0; win32)`);
   });
 
-  it('is not sent from a page (a document exists), nor where no runtime is recognised (a bundle shim of `process`)', async () => {
-    expect(await agentSent({}, { document: {} })).toBeNull();
-    expect(await agentSent({ userAgent: 'checkout/1.0' }, { document: {} })).toBeNull();
-    expect(await agentSent({}, { process: { env: {}, versions: {} } })).toBeNull();
+  it('is none in a page (a document exists, Electron’s renderer too), nor where no runtime is recognised (a bundler’s `process` shim)', () => {
+    expect(userAgentOf({ process: { versions: { node: '22.11.0' }, platform: 'linux' }, document: {} })).toBeUndefined();
+    expect(userAgentOf({ process: { versions: {} } })).toBeUndefined();
+    expect(userAgentOf({})).toBeUndefined();
   });
 
   it("carries the product tokens of `userAgent` after it: the command line's `cli`", async () => {
@@ -63,9 +58,11 @@ describe('the User-Agent', () => {
     expect(await agentSent({ headers: { 'User-Agent': 'my-app/1' }, userAgent: 'cli' })).toBe('my-app/1');
   });
 
-  it('refuses a `userAgent` that is not product tokens (a header split, an empty string), naming the option', () => {
-    for (const userAgent of ['', 'cli\r\nx-evil: 1', ' cli', 42])
+  it('refuses a `userAgent` no header could carry (a CR or LF that would split the request, a number), naming the option', async () => {
+    for (const userAgent of ['cli\r\nx-evil: 1', 'a\nb', 42]) {
       expect(() => new DeliveryClient({ baseUrl: 'https://api.example.com/v2', userAgent: userAgent as string })).toThrow(ConfigurationError);
-    expect(() => new DeliveryClient({ baseUrl: 'https://api.example.com/v2', userAgent: 'a\nb' })).toThrow(/userAgent/);
+      expect(() => new DeliveryClient({ baseUrl: 'https://api.example.com/v2', userAgent: userAgent as string })).toThrow(/`userAgent`/);
+    }
+    expect(await agentSent({ userAgent: '' })).toBe(NODE_AGENT);
   });
 });

@@ -114,7 +114,7 @@ await check('the sandbox listens on 127.0.0.1 and answers the public lookup thro
 await check('the client sends delivery-sdk/<version> (<runtime> <version>; <platform>) as its User-Agent', async () => {
   const { version } = createRequire(import.meta.url)('delivery-sdk/package.json');
   const expected = globalThis.Deno
-    ? `Deno ${globalThis.Deno.version.deno}; ${globalThis.Deno.build.os}`
+    ? `Deno ${globalThis.Deno.version.deno}; ${process.platform}`
     : process.versions.bun
       ? `Bun ${process.versions.bun}; ${process.platform}`
       : `Node.js ${process.versions.node}; ${process.platform}`;
