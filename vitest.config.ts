@@ -36,7 +36,15 @@ export const FRESH_MODULES = readdirSync(new URL('test/', import.meta.url), { re
   .filter((file) => REGISTRY_CALLS.test(readFileSync(new URL(file, import.meta.url), 'utf8')))
   .sort();
 
-// `vitest run --mode full` (npm run test:full): the heavy runs at full size (test/support/sizes.ts).
+/**
+ * `vitest run --mode full` (npm run test:full, npm run fuzz:wire): the heavy runs at full size
+ * (test/support/sizes.ts). Read from the command line as well as from `mode`: vitest evaluates this
+ * config again for each project below with the mode `test`, and the projects' `env` would say
+ * `quick` whatever the command asked.
+ */
+const argv = process.argv;
+const fullSize = argv.includes('--mode=full') || argv.some((arg, i) => arg === '--mode' && argv[i + 1] === 'full');
+
 export default defineConfig(({ mode }) => ({
   resolve: {
     alias: SOURCE_ALIASES,
@@ -53,7 +61,7 @@ export default defineConfig(({ mode }) => ({
     // One line at the end when redis-server is missing and the Redis tracker tests were skipped.
     reporters: ['default', './test/support/missing-servers.ts', ...(jsonReport ? ['json'] : [])],
     ...(jsonReport ? { outputFile: { json: jsonReport } } : {}),
-    env: { DELIVERY_SDK_TEST_SIZE: mode === 'full' ? 'full' : 'quick' },
+    env: { DELIVERY_SDK_TEST_SIZE: mode === 'full' || fullSize ? 'full' : 'quick' },
     projects: [
       // A fresh module graph per file (vitest's default) was two fifths of the suite's CPU time:
       // each of the 130 files loaded the SDK, zod, msw and fast-check again. The SDK keeps no state

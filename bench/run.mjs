@@ -4,9 +4,10 @@
  * table and writes bench/RESULTS.md and the table of docs/performance.md. `node bench/run.mjs
  * --src` measures a bundle of src/ instead of dist/ (for development, without touching dist/).
  * One section alone, printed with the load average at its start and end, nothing written:
- * `--per-call`; `--pages` (section 3); `--first-call`, the first answered create
- * (`BENCH_COLD_RUNS` processes of each variant); `--cold`, that and import alone. The breakdown of
- * the SDK's per-call time over plain ky is bench/profile.mjs.
+ * `--per-call`; `--pages` (section 3); `--bulk` (section 4: bulk time and streaming memory);
+ * `--first-call`, the first answered create (`BENCH_COLD_RUNS` processes of each variant); `--cold`,
+ * that and import alone; `--redis`, the order tracker on Redis (on dist/). The breakdown of the
+ * SDK's per-call time over plain ky is bench/profile.mjs.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -14,8 +15,8 @@ import { join } from 'node:path';
 import { bytesBySource, measureBundle } from './lib/bundle-size.mjs';
 import { runChild, startServer } from './lib/child.mjs';
 import { measureColdStart, measureFirstCall } from './lib/cold-start.mjs';
-import { measureRedisTracker } from './lib/redis-tracker.mjs';
-import { budgetNote, buildRows, firstCallRows, importRows, markdownTable, pageRows, readmeQuote, resultsMarkdown } from './lib/report.mjs';
+import { measureRedisTracker, REDIS_TRACKER } from './lib/redis-tracker.mjs';
+import { budgetNote, buildRows, bulkSectionRows, firstCallRows, importRows, markdownTable, pageRows, readmeQuote, resultsMarkdown } from './lib/report.mjs';
 import { rotate } from './lib/stats.mjs';
 import { ensureKy, KY_VERSION, prepareTargets, ROOT } from './lib/targets.mjs';
 import { measureTelemetry } from './lib/telemetry.mjs';
@@ -55,9 +56,9 @@ async function perCallRuns(baseUrl) {
   return { ...PER_CALL, runs };
 }
 
-/** Prints `rows` of one section measured alone, its notes and the load average at its start and end, and exits. */
+/** Prints `rows` (or a section's own markdown) of one section measured alone, its notes and the load average at its start and end, and exits. */
 function printAlone(rows, runs) {
-  console.log(markdownTable(rows));
+  console.log(typeof rows === 'string' ? rows : markdownTable(rows));
   const after = loadavg()
     .map((value) => value.toFixed(2))
     .join(' / ');
@@ -232,6 +233,12 @@ if (process.argv.includes('--first-call') || process.argv.includes('--cold')) {
   const measured = await firstCall();
   if (measured === undefined) throw new Error(notes.join(' '));
   printAlone([...firstCallRows(measured), ...imports], `${COLD_RUNS} processes of each variant`);
+}
+if (process.argv.includes('--bulk')) printAlone(bulkSectionRows({ bulk: await bulkRuns(), stream: await streamRuns() }), `${RUNS} processes of each figure`);
+if (process.argv.includes('--redis')) {
+  const { markdown, notes: redisNotes } = await measureRedisTracker({ log });
+  notes.push(...redisNotes);
+  printAlone(markdown, `${REDIS_TRACKER.runs} processes of each client`);
 }
 
 // More sections (a CLI's import, say) go here, each a function returning its results, and a row

@@ -1,96 +1,77 @@
 /**
- * One process run of the Redis tracker benchmark, for one client (ioredis or node-redis): a plain
- * SET of a webhook body and `tracker.track(event)` on the same connection, each `calls` times
- * sequentially and `calls` times at `concurrency`, interleaved in blocks whose order rotates; and
- * the in-memory tracker on the same events. Every tracked event is new (its own order and time),
- * so each `track` runs the whole script: look up, insert, expire.
+ * One process run of the Redis tracker benchmark, for one client (ioredis or node-redis):
+ * `tracker.track(event)` against a plain `SET key body EX 600` of the same body on the same
+ * connection, in blocks of `concurrency` calls, the variants' order shuffled every round.
+ * Sequentially, each call is timed; at concurrency, each block is `concurrency` calls started at
+ * once and timed until the last has answered. Every tracked event is a new order's (the whole
+ * script runs: look up, insert, expire), and every SET a new key, as an order's first write is.
+ * The in-memory tracker takes the same events for reference.
  */
 import { pathToFileURL } from 'node:url';
-import { runConcurrent } from './callers.mjs';
 import { childMain } from './child.mjs';
-import { median, quantile, rotate } from './stats.mjs';
+import { median, quantile, shuffled } from './stats.mjs';
 
-childMain(async ({ webhooksModule, redisModule, clientName, port, calls, concurrency, block, warmup }) => {
+childMain(async ({ webhooksModule, redisModule, clientName, port, rounds, concurrency, warmup }) => {
   const { createOrderTracker, parseWebhookEvent } = await import(pathToFileURL(webhooksModule).href);
   const { createRedisTrackerStore } = await import(pathToFileURL(redisModule).href);
   const { client, set, close } = await connect(clientName, port);
-  const tracker = createOrderTracker({ store: createRedisTrackerStore({ client, keyPrefix: `bench:${clientName}:`, ttlSeconds: 600 }) });
+  const run = `${clientName}:${process.pid}`;
+  const tracker = createOrderTracker({ store: createRedisTrackerStore({ client, keyPrefix: `bench:${run}:`, ttlSeconds: 600 }) });
   const memory = createOrderTracker();
 
-  // Ten events per order, as a delivery's life has; made before timing.
-  const total = warmup + 4 * calls;
+  // Made before timing, from the JSON text as a webhook route receives it.
+  const total = warmup + 2 * rounds * concurrency;
   const events = Array.from({ length: total }, (_, i) =>
-    parseWebhookEvent({
-      _id: '65b8c0f2a1d4e5f6a7b8c9d0',
-      trackingNumber: 1_000_000_000 + Math.floor(i / 10),
-      state: 24,
-      type: 'FXF_SEND',
-      timeStamp: 1_738_227_600_000 + i,
-      businessReference: 'BENCH',
-      numberOfAttempts: 0,
-    }),
+    parseWebhookEvent(
+      JSON.stringify({
+        _id: '65b8c0f2a1d4e5f6a7b8c9d0',
+        trackingNumber: 1_000_000_000 + i,
+        state: 24,
+        type: 'FXF_SEND',
+        timeStamp: 1_738_227_600_000 + i,
+        businessReference: 'BENCH',
+        numberOfAttempts: 0,
+      }),
+    ),
   );
   const body = JSON.stringify(events[0].raw);
-  let nextEvent = 0;
-  let nextKey = 0;
+  const next = { set: 0, track: 0, memory: 0 };
   const variants = {
-    set: () => set(`bench:${clientName}:set:${nextKey++ % 1000}`, body),
-    track: () => tracker.track(events[nextEvent++]),
+    set: () => set(`bench:${run}:set:${next.set++}`, body),
+    track: () => tracker.track(events[next.track++]),
+    memory: async () => memory.track(events[next.memory++]),
   };
-  let nextMemory = 0;
-  const memoryTrack = async () => memory.track(events[nextMemory++ % total]);
 
-  for (let i = 0; i < warmup; i++) {
-    await variants.set();
-    await variants.track();
-  }
+  for (let i = 0; i < warmup; i++) for (const call of Object.values(variants)) await call();
 
   const names = Object.keys(variants);
-  const sequential = { set: [], track: [] };
-  const concurrent = { set: [], track: [] };
-  const wall = { set: 0, track: 0 };
-  for (let b = 0; b < calls / block; b++) {
-    for (const name of rotate(names, b)) {
-      for (let i = 0; i < block; i++) {
+  const sequential = Object.fromEntries(names.map((name) => [name, []]));
+  const blocks = Object.fromEntries(names.map((name) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const name of shuffled(names)) {
+      for (let i = 0; i < concurrency; i++) {
         const t0 = performance.now();
         await variants[name]();
         sequential[name].push(performance.now() - t0);
       }
     }
-    for (const name of rotate(names, b + 1)) {
+    for (const name of shuffled(names)) {
       const t0 = performance.now();
-      await runConcurrent(variants[name], block, concurrency, concurrent[name]);
-      wall[name] += performance.now() - t0;
+      await Promise.all(Array.from({ length: concurrency }, variants[name]));
+      blocks[name].push(performance.now() - t0);
     }
   }
-
-  // The in-memory tracker, for reference: the same events, the same harness.
-  const memorySequential = [];
-  for (let i = 0; i < calls; i++) {
-    const t0 = performance.now();
-    await memoryTrack();
-    memorySequential.push(performance.now() - t0);
-  }
-  const memoryConcurrent = [];
-  const memoryStart = performance.now();
-  await runConcurrent(memoryTrack, calls, concurrency, memoryConcurrent);
-  const memoryWall = performance.now() - memoryStart;
   await close();
 
-  const summary = (durations) => ({ median: median(durations), p99: quantile(durations, 0.99) });
-  const sum = (durations) => durations.reduce((a, b) => a + b, 0);
+  const perSecond = (durations, calls) => (1000 * calls * durations.length) / durations.reduce((a, b) => a + b, 0);
   return {
     clientName,
-    sequential: {
-      set: { ...summary(sequential.set), perSecond: (1000 * calls) / sum(sequential.set) },
-      track: { ...summary(sequential.track), perSecond: (1000 * calls) / sum(sequential.track) },
-      memory: { ...summary(memorySequential), perSecond: (1000 * calls) / sum(memorySequential) },
-    },
-    concurrent: {
-      set: { ...summary(concurrent.set), perSecond: (1000 * calls) / wall.set },
-      track: { ...summary(concurrent.track), perSecond: (1000 * calls) / wall.track },
-      memory: { ...summary(memoryConcurrent), perSecond: (1000 * calls) / memoryWall },
-    },
+    sequential: Object.fromEntries(
+      names.map((name) => [name, { median: median(sequential[name]), p99: quantile(sequential[name], 0.99), perSecond: perSecond(sequential[name], 1) }]),
+    ),
+    concurrent: Object.fromEntries(
+      names.map((name) => [name, { median: median(blocks[name]), p99: quantile(blocks[name], 0.99), perSecond: perSecond(blocks[name], concurrency) }]),
+    ),
   };
 });
 
@@ -99,10 +80,10 @@ async function connect(clientName, port) {
     const { Redis } = await import('ioredis');
     const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true });
     await client.connect();
-    return { client, set: (key, value) => client.set(key, value), close: async () => client.disconnect() };
+    return { client, set: (key, value) => client.set(key, value, 'EX', 600), close: async () => client.disconnect() };
   }
   const { createClient } = await import('redis');
   const client = createClient({ url: `redis://127.0.0.1:${port}` });
   await client.connect();
-  return { client, set: (key, value) => client.set(key, value), close: async () => client.destroy() };
+  return { client, set: (key, value) => client.set(key, value, { EX: 600 }), close: async () => client.destroy() };
 }

@@ -110,6 +110,30 @@ function bulkRows(processes, label, variants, budgeted) {
   return rows;
 }
 
+/** Section 4's rows: bulk time against the cheap server and the sandbox, and streaming memory. */
+export function bulkSectionRows({ bulk, stream }) {
+  const rows = [];
+  if (bulk.missing !== undefined) {
+    rows.push(['4', 'Bulk `createBulk`', 'not measured', '', '', '', 'missing']);
+  } else {
+    rows.push(...bulkRows(bulk.cheap, 'against a server answering at once', ['createBulk', 'streamBulk'], true));
+    rows.push(...bulkRows(bulk.sandbox, 'against the SDK sandbox (reference)', ['createBulk'], false));
+  }
+  if (stream.missing === undefined) {
+    const growth = (variant) => stream.runs.map((run) => run[variant].peakRss - run[variant].rssBefore);
+    rows.push([
+      '4',
+      `Bulk streamed, ${stream.count.toLocaleString('en-US')} orders from a generator: RSS growth (peak minus start), \`streamBulk\` vs plain ky posting the same chunks`,
+      ranged(growth('sdk'), mb),
+      `plain ky ${mb(medianOf(growth('ky')))}`,
+      `${ranged(ratios(growth('sdk'), growth('ky')), times)} plain ky`,
+      `≤ ${times(BUDGETS.streamRss)}`,
+      verdictCell(ratios(growth('sdk'), growth('ky')), BUDGETS.streamRss),
+    ]);
+  }
+  return rows;
+}
+
 /**
  * Section 5's rows of the first answered call (bench/lib/first-call.mjs): wall time from the import,
  * CPU time, wall time from the process's start; none without the plain-ky anchor. Also what
@@ -293,25 +317,7 @@ export function buildRows(results) {
 
   rows.push(...pageRows(bundles));
 
-  if (bulk.missing !== undefined) {
-    rows.push(['4', 'Bulk `createBulk`', 'not measured', '', '', '', 'missing']);
-  } else {
-    rows.push(...bulkRows(bulk.cheap, 'against a server answering at once', ['createBulk', 'streamBulk'], true));
-    rows.push(...bulkRows(bulk.sandbox, 'against the SDK sandbox (reference)', ['createBulk'], false));
-  }
-  if (stream.missing === undefined) {
-    const growth = (variant) => stream.runs.map((run) => run[variant].peakRss - run[variant].rssBefore);
-    rows.push([
-      '4',
-      `Bulk streamed, ${stream.count.toLocaleString('en-US')} orders from a generator: RSS growth (peak minus start), \`streamBulk\` vs plain ky posting the same chunks`,
-      ranged(growth('sdk'), mb),
-      `plain ky ${mb(medianOf(growth('ky')))}`,
-      `${ranged(ratios(growth('sdk'), growth('ky')), times)} plain ky`,
-      `≤ ${times(BUDGETS.streamRss)}`,
-      verdictCell(ratios(growth('sdk'), growth('ky')), BUDGETS.streamRss),
-    ]);
-  }
-
+  rows.push(...bulkSectionRows({ bulk, stream }));
   rows.push(...firstCallRows(firstCall));
   rows.push(...importRows(coldStart));
 

@@ -167,11 +167,11 @@ function enter(value: object, depth: number, above: object[]): void {
 function readObject(source: Record<string, unknown>, depth: number, above: object[]): Record<string, unknown> {
   enter(source, depth, above);
   const copy: Record<string, unknown> = {};
-  const keys = Object.keys(source);
   let key: string | undefined;
   try {
-    for (let index = 0; index < keys.length; index++) {
-      key = keys[index] as string;
+    // Its own enumerable keys, in JSON's order, as `Object.keys` gives them without an array of them each object.
+    for (key in source) {
+      if (!Object.hasOwn(source, key)) continue;
       const value = read(source[key], key, depth + 1, above);
       if (value === undefined) continue;
       // JSON.parse makes `__proto__` an own key; an assignment would set the prototype instead.
@@ -187,14 +187,15 @@ function readObject(source: Record<string, unknown>, depth: number, above: objec
 
 function readArray(source: readonly unknown[], depth: number, above: object[]): unknown[] {
   enter(source, depth, above);
-  const copy: unknown[] = [];
   // A Proxy's length may be anything: JSON reads it as a whole number (ToLength).
   const length = Math.trunc(+source.length);
+  // Made at its length: grown by pushes, a copy of 1 had room for 16. Not for a length so large it may be a lie.
+  const copy: unknown[] = length > 0 && length <= 4096 ? new Array(length) : [];
   let index = 0;
   try {
     for (; index < length; index++) {
       const value = read(source[index], index, depth + 1, above);
-      copy.push(value === undefined ? null : value);
+      copy[index] = value === undefined ? null : value;
     }
   } catch (error) {
     throw at(error, index);

@@ -18,13 +18,16 @@ const HTTP_SCHEME = /^https?:\/\//i;
 
 /**
  * The usual URL, which the URL parser reads: `http(s)://` (further slashes skipped, as the parser
- * does), any `user@`, a host of letters, digits, `-` and `_` whose last label starts with no digit
- * (else it may be an IPv4 address) and none with `xn--` (punycode, for the parser to check), a
- * port below 10000, then anything without spaces or control characters. One forward pass: each
- * part stops at a character the next must start with. What it does not match goes to the parser.
+ * does), any `user@` (up to the last `@` before the path), a host of letters, digits, `-` and `_`
+ * whose last label starts with no digit (else it may be an IPv4 address) and none with `xn--`
+ * (punycode, for the parser to check), a port below 10000, then anything without spaces or
+ * control characters. One forward pass: each part stops at a character the next must start
+ * with, and the user part, lazy, looks for its `@` as it goes (greedy, it read the host twice
+ * more when there is none: a third of the time of this check, which every image URL of every
+ * order of a bulk upload takes). What it does not match goes to the parser.
  */
 const USUAL_URL =
-  /^https?:\/\/[/\\]*(?:[^/\\?#@\u0000-\u0020\u007f]*@)*(?:(?!xn--)[\w-]+\.)*(?!xn--)[a-z_-][\w-]*\.?(?::\d{0,4})?(?:[/\\?#][^\u0000-\u0020\u007f]*)?$/i;
+  /^https?:\/\/[/\\]*(?:[^/\\?#\u0000-\u0020\u007f]*?@)?(?:(?!xn--)[\w-]+\.)*(?!xn--)[a-z_-][\w-]*\.?(?::\d{0,4})?(?:[/\\?#][^\u0000-\u0020\u007f]*)?$/i;
 
 /**
  * Whether the URL parser reads `value`; for http and https it refuses an empty host, so "it parses"

@@ -137,6 +137,45 @@ function readEvent(body: Body): WebhookEvent {
   return event as unknown as WebhookEvent;
 }
 
+/** What places an event in its order's history: its `trackingNumber` and what tells it from the order's other events. */
+export interface Placement {
+  readonly trackingNumber: string;
+  readonly state: number;
+  readonly type?: string | undefined;
+  readonly timeStamp?: number | undefined;
+  readonly exceptionCode?: number | undefined;
+}
+
+/**
+ * Those fields of the JSON text `body`, read exactly as {@link parseWebhookEvent} reads them, and
+ * nothing else: the order tracker checks with it that a body it stores says what its event says,
+ * at a fraction of a whole parse. A body parseWebhookEvent refuses is refused the same way.
+ */
+export function placementOf(body: string): Placement {
+  let record: unknown;
+  try {
+    record = JSON.parse(body);
+  } catch {
+    return parseWebhookEvent(body);
+  }
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return parseWebhookEvent(body);
+  const read = <T>(field: string, reader: (value: unknown) => T | undefined): T | undefined => {
+    const value = own(record as Body, field);
+    return value === undefined || value === null ? undefined : reader(value);
+  };
+  const trackingNumber = idString(own(record as Body, 'trackingNumber'));
+  const state = wholeNumber(own(record as Body, 'state'));
+  // Without these parseWebhookEvent throws: its error, word for word.
+  if (trackingNumber === undefined || state === undefined || idString(own(record as Body, '_id')) === undefined) return parseWebhookEvent(body);
+  return {
+    trackingNumber,
+    state,
+    type: read('type', text),
+    timeStamp: read('timeStamp', epochMillis),
+    exceptionCode: state === 47 ? read('exceptionCode', wholeNumber) : undefined,
+  };
+}
+
 function own(body: Body, field: string): unknown {
   // Own properties only: an inherited (polluted) `Object.prototype.state` must not count.
   return Object.hasOwn(body, field) ? body[field] : undefined;

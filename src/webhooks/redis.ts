@@ -51,6 +51,15 @@ export interface RedisTrackerStoreOptions {
    * it fails; a client that is ready, or not connecting at all, is used at once. Default 2000.
    */
   readonly readyTimeoutMs?: number | undefined;
+  /**
+   * At most this many events in one script. Events that arrive together, or while the store's last
+   * script is on its way, go in one script (each its own atomic step, in order of arrival), so a
+   * burst costs Redis and the client one call per this many events. Default 100, about a
+   * millisecond of Redis's thread. A cluster client always sends one event per script. Set 1 behind
+   * a proxy that spreads keys over several servers and routes a script by its first key without
+   * refusing the others (twemproxy, Envoy's Redis proxy): one script must reach every key it names.
+   */
+  readonly maxEventsPerScript?: number | undefined;
 }
 
 /** Long enough for a client created at start to connect, short enough for the service's webhook time-out. */
@@ -59,22 +68,44 @@ export const DEFAULT_READY_TIMEOUT_MS = 2_000;
 /** Long enough for every repeat the service sends and for the gaps of an order's return trip. */
 export const DEFAULT_TRACKER_TTL_SECONDS = 30 * 24 * 60 * 60;
 
+/** About a millisecond of Redis's one thread: a burst never holds up the app's other commands for longer. */
+export const DEFAULT_MAX_EVENTS_PER_SCRIPT = 100;
+
 // One sorted set per order. Each event is two members: `<sortKey> <body>` at its timeStamp (Redis
 // orders members of one score by their bytes, so events of the same timeStamp sort by sortKey and
 // the latest event is the last member), and its id at score -inf, marking it as seen.
 
 /**
- * One event, atomically: KEYS order; ARGV id, timeStamp, sortKey, body, ttl. Answers { 1 if a
- * repeat, the previous latest member or '', the order's version: how many events it holds }.
+ * Events, each atomically, in order: KEYS one order per event; ARGV ttl, then per event its id,
+ * timeStamp and member (`<sortKey> <body>`). Answers three values per event: 1 if a repeat, 0 if not, -1 if
+ * Redis refused it; the previous latest member or '' (the refusal's text for -1); the order's
+ * version: how many events it holds. A key that is not a sorted set is refused at its first read,
+ * before anything is written to it, and the other events are recorded. An order's first event
+ * (no key yet) takes three commands instead of five.
  */
 const RECORD = `
-local latest = redis.call('ZRANGE', KEYS[1], -1, -1)[1] or ''
-local duplicate = redis.call('ZADD', KEYS[1], 'NX', '-inf', '=' .. ARGV[1]) == 0
-if not duplicate then
-  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3] .. ' ' .. ARGV[4])
+local answers = {}
+for i, key in ipairs(KEYS) do
+  local at, latest, duplicate, version = 3 * i - 1, redis.pcall('ZRANGE', key, -1, -1), -1, 0
+  if latest.err then
+    latest = latest.err
+  elseif latest[1] == nil then
+    -- A new order: nothing to look up, both members in one command, its version 1.
+    redis.call('ZADD', key, '-inf', '=' .. ARGV[at], ARGV[at + 1], ARGV[at + 2])
+    redis.call('EXPIRE', key, ARGV[1])
+    latest, duplicate, version = '', 0, 1
+  else
+    latest = latest[1]
+    duplicate = redis.call('ZADD', key, 'NX', '-inf', '=' .. ARGV[at]) == 0 and 1 or 0
+    if duplicate == 0 then
+      redis.call('ZADD', key, ARGV[at + 1], ARGV[at + 2])
+    end
+    redis.call('EXPIRE', key, ARGV[1])
+    version = redis.call('ZCARD', key) / 2
+  end
+  answers[3 * i - 2], answers[3 * i - 1], answers[3 * i] = duplicate, latest, version
 end
-redis.call('EXPIRE', KEYS[1], ARGV[5])
-return { duplicate and 1 or 0, latest, redis.call('ZCARD', KEYS[1]) / 2 }
+return answers
 `;
 const CURRENT = `return redis.call('ZRANGE', KEYS[1], -1, -1)[1] or ''`;
 // '(-inf': every body, none of the ids.
@@ -82,10 +113,11 @@ const HISTORY = `return redis.call('ZRANGE', KEYS[1], '(-inf', '+inf', 'BYSCORE'
 const FORGET = `return redis.call('DEL', KEYS[1])`;
 
 /**
- * A tracker store in Redis: pass it to `createOrderTracker({ store })`. Each `track` is one Lua
- * script on the server (look the event up, insert it by `timeStamp`, answer the order's previous
- * latest event), so instances that receive the same order's events at once, in any order, agree
- * on its current state, and each event is reported `changed` to one of them at most.
+ * A tracker store in Redis: pass it to `createOrderTracker({ store })`. Each `track` is one atomic
+ * step of a Lua script on the server (look the event up, insert it by `timeStamp`, answer the
+ * order's previous latest event), so instances that receive the same order's events at once, in
+ * any order, agree on its current state, and each event is reported `changed` to one of them at
+ * most. Events that arrive together share one script and one round trip (`maxEventsPerScript`).
  *
  * One key per order, `<keyPrefix><trackingNumber>`, expiring `ttlSeconds` after the order's
  * last event. A Redis error reaches you as a `TrackerStoreError` (from the tracker).
@@ -94,8 +126,8 @@ const FORGET = `return redis.call('DEL', KEYS[1])`;
  * for it, up to `readyTimeoutMs`; a client that is not connecting fails (or queues) as it is set to.
  *
  * @throws `ConfigurationError` at once, when `client` is neither an ioredis nor a node-redis
- * client, `keyPrefix` is missing, empty or does not end in `':'`, or `ttlSeconds` or
- * `readyTimeoutMs` is not a positive whole number.
+ * client, `keyPrefix` is missing, empty or does not end in `':'`, or `ttlSeconds`,
+ * `readyTimeoutMs` or `maxEventsPerScript` is not a positive whole number.
  *
  * @example
  * ```ts
@@ -110,7 +142,8 @@ const FORGET = `return redis.call('DEL', KEYS[1])`;
  * ```
  */
 export function createRedisTrackerStore(options: RedisTrackerStoreOptions): OrderTrackerStore {
-  const run = scriptRunner(options?.client, positiveWhole(options?.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS, 'readyTimeoutMs', 'milliseconds'));
+  const client = options?.client;
+  const run = scriptRunner(client, positiveWhole(options?.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS, 'readyTimeoutMs', 'milliseconds'));
   const keyPrefix: unknown = options.keyPrefix;
   // Empty, `forget('session:victim')` would delete an app's own key; unseparated, a prefix 'sess' would reach it too.
   if (typeof keyPrefix !== 'string' || keyPrefix.length < 2 || !keyPrefix.endsWith(':')) {
@@ -118,14 +151,11 @@ export function createRedisTrackerStore(options: RedisTrackerStoreOptions): Orde
     throw new ConfigurationError(`keyPrefix: expected the tracker's own namespace, ending in ':' (e.g. 'shop:tracker:'), received ${received}`);
   }
   const ttlSeconds = positiveWhole(options.ttlSeconds ?? DEFAULT_TRACKER_TTL_SECONDS, 'ttlSeconds', 'seconds');
+  const maxEventsPerScript = positiveWhole(options.maxEventsPerScript ?? DEFAULT_MAX_EVENTS_PER_SCRIPT, 'maxEventsPerScript', 'events');
   const key = (trackingNumber: string): string[] => [keyPrefix + trackingNumber];
 
   return {
-    async record(event: StoredEvent) {
-      const reply = await run(RECORD, key(event.trackingNumber), [event.id, String(event.timeStamp), event.sortKey, event.body, String(ttlSeconds)]);
-      if (!Array.isArray(reply) || reply.length !== 3) throw new Error(`unexpected reply to the record script: ${shown(reply)}`);
-      return { duplicate: Number(reply[0]) === 1, previous: body(reply[1]), version: Number(reply[2]) };
-    },
+    record: recorder(run, keyPrefix, String(ttlSeconds), isCluster(client) ? 1 : maxEventsPerScript),
     current: async (trackingNumber) => body(await run(CURRENT, key(trackingNumber), [])),
     async history(trackingNumber) {
       const reply = await run(HISTORY, key(trackingNumber), []);
@@ -134,6 +164,80 @@ export function createRedisTrackerStore(options: RedisTrackerStoreOptions): Orde
     },
     forget: async (trackingNumber) => Number(await run(FORGET, key(trackingNumber), [])) > 0,
   };
+}
+
+type Recorded = Awaited<ReturnType<OrderTrackerStore['record']>>;
+
+interface Waiting {
+  readonly event: StoredEvent;
+  resolve(recorded: Recorded): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * `record` in as few scripts as the client allows, up to `limit` events a script: the events of one
+ * turn of the event loop go together, and those that arrive while this store's scripts are on
+ * their way go together when they answer. An event alone goes at once. Each event stays one
+ * atomic step, in the order it arrived. With `limit` 1 (a cluster, whose keys live on different
+ * nodes) each event goes at once in its own script; so it becomes for a client that turns out to
+ * be behind a proxy refusing keys of different slots in one script (CROSSSLOT).
+ */
+function recorder(run: ScriptRunner, keyPrefix: string, ttl: string, limit: number): OrderTrackerStore['record'] {
+  const waiting: Waiting[] = [];
+  const send = async (batch: readonly Waiting[]): Promise<void> => {
+    const keys: string[] = [];
+    const args = [ttl];
+    for (const { event } of batch) {
+      keys.push(keyPrefix + event.trackingNumber);
+      args.push(event.id, String(event.timeStamp), `${event.sortKey} ${event.body}`);
+    }
+    let reply: unknown;
+    try {
+      reply = await run(RECORD, keys, args);
+      if (!Array.isArray(reply) || reply.length !== 3 * batch.length) throw new Error(`unexpected reply to the record script: ${shown(reply)}`);
+    } catch (err) {
+      // CROSSSLOT: the script ran for none of them.
+      if (batch.length > 1 && err instanceof Error && err.message.startsWith('CROSSSLOT')) {
+        limit = 1;
+        await Promise.all(batch.map((one) => send([one])));
+      } else for (const { reject } of batch) reject(err);
+      return;
+    }
+    batch.forEach(({ resolve, reject }, i) => {
+      const [flag, latest, version] = (reply as unknown[]).slice(3 * i, 3 * i + 3);
+      try {
+        if (Number(flag) === -1) throw new Error(typeof latest === 'string' ? latest : shown(latest));
+        resolve({ duplicate: Number(flag) === 1, previous: body(latest), version: Number(version) });
+      } catch (err) {
+        reject(err);
+      }
+    });
+  };
+  let sending = false;
+  const sendWaiting = (): void => {
+    if (waiting.length === 0) {
+      sending = false;
+      return;
+    }
+    const round: Array<Promise<void>> = [];
+    while (waiting.length > 0) round.push(send(waiting.splice(0, limit)));
+    void Promise.allSettled(round).then(sendWaiting);
+  };
+  return (event) =>
+    new Promise<Recorded>((resolve, reject) => {
+      if (limit === 1) return void send([{ event, resolve, reject }]);
+      waiting.push({ event, resolve, reject });
+      if (sending) return;
+      // The events of this turn of the event loop go with it.
+      sending = true;
+      queueMicrotask(sendWaiting);
+    });
+}
+
+/** An ioredis `Cluster` or a node-redis cluster (`createCluster()`, every version has `getSlotMaster`): each order's key may live on another node. */
+function isCluster(client: unknown): boolean {
+  const candidate = client as { isCluster?: unknown; getSlotMaster?: unknown };
+  return candidate.isCluster === true || typeof candidate.getSlotMaster === 'function';
 }
 
 function positiveWhole(value: unknown, option: string, unit: string): number {

@@ -4,7 +4,7 @@ import { ConfigurationError, DeliveryError } from '../errors/base.js';
 import { readArgument } from './auth.js';
 import { TrackerStoreError, WebhookPayloadError } from './errors.js';
 import type { WebhookEvent } from './event.js';
-import { parseWebhookEvent } from './parse.js';
+import { type Placement, parseWebhookEvent, placementOf } from './parse.js';
 import { toldVerdict } from './verdicts.js';
 
 /** What one event did to its order. */
@@ -125,7 +125,7 @@ const DEFAULT_MAX_TRACKED_ORDERS = 50_000;
 const timeOf = (event: WebhookEvent): number => event.timeStamp ?? -Number.MAX_VALUE;
 
 /** Two deliveries of one event agree on these; two events of an order differ in one of them. */
-function eventId(event: WebhookEvent): string {
+function eventId(event: Placement): string {
   return `${event.state}|${event.type}|${event.timeStamp}|${event.exceptionCode ?? ''}`;
 }
 
@@ -163,10 +163,10 @@ function flowDepth(state: number): number {
  * so that Redis's byte order and JavaScript's string order agree. The one rule of both the
  * in-memory tracker and every store.
  */
-function sortKeyOf(event: WebhookEvent): string {
+function sortKeyOf(event: WebhookEvent, id = eventId(event)): string {
   const rank = isAfterFinalState(event.state) ? 2 : isFinalState(event.state) ? 1 : 0;
   const depth = rank > 0 ? 0 : Math.min(flowDepth(event.state), 99);
-  const identity = eventId(event).replace(/[^\w.|-]/g, (char) => `%${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const identity = id.replace(/[^\w.|-]/g, (char) => `%${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return `${rank}${String(depth).padStart(2, '0')}${String(event.state).padStart(17, '0')}${identity}`;
 }
 
@@ -301,16 +301,17 @@ function memoryTracker(maxOrders: number): OrderTracker {
 function storeTracker(store: OrderTrackerStore): AsyncOrderTracker {
   return {
     async track(event) {
-      const { trackingNumber, timeStamp, body, id } = readingEvent(() => {
+      const { trackingNumber, timeStamp, body, id, sortKey } = readingEvent(() => {
         checkEvent(event);
-        return { trackingNumber: event.trackingNumber, timeStamp: timeOf(event), body: encode(event), id: eventId(event) };
+        const id = eventId(event);
+        return { trackingNumber: event.trackingNumber, timeStamp: timeOf(event), body: encode(event), id, sortKey: sortKeyOf(event, id) };
       });
       // The store keeps `raw` and every instance reads it back: it must say what the event says.
-      const reread = parseWebhookEvent(body);
+      const reread = placementOf(body);
       if (reread.trackingNumber !== trackingNumber || eventId(reread) !== id)
         throw new WebhookPayloadError('track: raw is not the body this event was parsed from', { field: 'raw' });
       const { duplicate, previous, version } = await attempt('track', trackingNumber, async () => {
-        const recorded = await store.record({ trackingNumber, id, timeStamp, sortKey: sortKeyOf(event), body });
+        const recorded = await store.record({ trackingNumber, id, timeStamp, sortKey, body });
         const version = Number.isSafeInteger(recorded.version) ? recorded.version : undefined;
         return { duplicate: recorded.duplicate, previous: recorded.previous === undefined ? undefined : decode(recorded.previous), version };
       });

@@ -152,6 +152,13 @@ describe('the snapshot is what JSON would read, without the text between', () =>
     expect(snapshotOf(order)).toEqual({ type: 10, cod: 99_999 });
   });
 
+  it('reads an array whose length lies (a Proxy) to the length JSON reads: a whole number, 0 for less', () => {
+    for (const length of [-3, 0, 1.7, '2', Number.NaN, 3]) {
+      const input = new Proxy([1, 2, 3], { get: (target, key, receiver) => (key === 'length' ? length : Reflect.get(target, key, receiver)) });
+      expect(JSON.stringify(snapshotOf(input)), String(length)).toBe(JSON.stringify(input));
+    }
+  });
+
   it('copies an own __proto__ key as an own key, as JSON.parse does, never as the prototype', () => {
     const input = JSON.parse('{"type":10,"__proto__":{"polluted":true}}') as unknown;
     const snapshot = snapshotOf(input) as Record<string, unknown>;

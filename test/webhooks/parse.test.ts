@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/errors/index.js';
 import { describeException, parseWebhookEvent, type WebhookEvent, WebhookOrderType, WebhookPayloadError } from '../../src/webhooks/index.js';
+import { type Placement, placementOf } from '../../src/webhooks/parse.js';
 import { propertySeed } from '../support/property-seed.js';
 import { T0, webhookBody } from '../support/webhook-bodies.js';
 
@@ -339,5 +340,43 @@ describe('arbitrary input (fast-check): an event or a WebhookPayloadError, nothi
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("placementOf reads a body's trackingNumber, state, type, timeStamp and exceptionCode as parseWebhookEvent does, and refuses what it refuses", () => {
+    const { seed, note } = propertySeed();
+    const placement = (read: () => Placement) => {
+      try {
+        const { trackingNumber, state, type, timeStamp, exceptionCode } = read();
+        return { trackingNumber, state, type, timeStamp, exceptionCode };
+      } catch (err) {
+        return { refused: err instanceof WebhookPayloadError ? [err.field, err.message] : err };
+      }
+    };
+    // Each field of a valid body replaced, or left out: strings for numbers, ISO dates, null, nested values.
+    const odd = fc.oneof(fc.jsonValue(), fc.constantFrom('47', ' 45 ', '2025-01-30T09:00:00Z', '1738227600000', '', null, 47, -1, 1.5, 2 ** 53));
+    const body = fc.tuple(
+      fc.constantFrom(24, 45, 47),
+      fc.dictionary(fc.constantFrom('_id', 'trackingNumber', 'state', 'type', 'timeStamp', 'exceptionCode'), fc.option(odd)),
+    );
+    let refused = 0;
+    fc.assert(
+      fc.property(body, fc.boolean(), ([state, changes], asText) => {
+        const changed: Record<string, unknown> = { ...webhookBody({ state }) };
+        for (const [field, value] of Object.entries(changes)) {
+          if (value === null) delete changed[field];
+          else changed[field] = value;
+        }
+        const text = asText ? JSON.stringify(changed) : JSON.stringify(changed, null, 2);
+        const expected = placement(() => parseWebhookEvent(text));
+        if ('refused' in expected) refused++;
+        expect(
+          placement(() => placementOf(text)),
+          text,
+        ).toEqual(expected);
+      }),
+      { numRuns: 500, seed },
+    );
+    for (const text of ['', 'not json', '[1]', '"text"', 'null']) expect(placement(() => placementOf(text))).toEqual(placement(() => parseWebhookEvent(text)));
+    expect(refused, note).toBeGreaterThan(20);
   });
 });

@@ -80,3 +80,56 @@ export function startConnecting(name: ClientName, port: number): { readonly clie
   client.connect().catch(() => {});
   return { client, close: () => client.destroy() };
 }
+
+/** What {@link watched} changes of the client it wraps. */
+export interface Watching {
+  /** Shown as a cluster client (ioredis `isCluster`). */
+  readonly cluster?: boolean;
+  /** The error the server's proxy answers a script of these keys with, instead of running it. */
+  readonly refuse?: (keys: readonly string[]) => Error | undefined;
+}
+
+/**
+ * `client` as the store sees it, with every script call's keys written down (in `scripts`, in the
+ * order sent) and `hold()` keeping the next scripts from Redis until `release()`.
+ */
+export function watched(client: IoredisClientLike | NodeRedisClientLike, watching: Watching = {}) {
+  const scripts: string[][] = [];
+  let held: Promise<void> | undefined;
+  let release = (): void => {};
+  const pass = async <T>(keys: string[], send: () => Promise<T>): Promise<T> => {
+    scripts.push(keys);
+    await held;
+    const refusal = watching.refuse?.(keys);
+    if (refusal !== undefined) throw refusal;
+    return send();
+  };
+  let shown: IoredisClientLike | NodeRedisClientLike;
+  if ('evalSha' in client) {
+    const nodeRedis: NodeRedisClientLike = {
+      evalSha: (sha, options) => pass(options.keys, () => client.evalSha(sha, options)),
+      eval: (script, options) => pass(options.keys, () => client.eval(script, options)),
+    };
+    shown = nodeRedis;
+  } else {
+    const ioredis: IoredisClientLike = {
+      evalsha: (sha, count, ...rest) => pass(rest.slice(0, count), () => client.evalsha(sha, count, ...rest)),
+      eval: (script, count, ...rest) => pass(rest.slice(0, count), () => client.eval(script, count, ...rest)),
+    };
+    shown = ioredis;
+  }
+  if (watching.cluster === true) Object.assign(shown, { isCluster: true });
+  return {
+    client: shown,
+    scripts,
+    hold(): void {
+      held = new Promise((resolve) => {
+        release = resolve;
+      });
+    },
+    release(): void {
+      held = undefined;
+      release();
+    },
+  };
+}

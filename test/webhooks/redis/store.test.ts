@@ -17,7 +17,7 @@ import {
 import { createRedisTrackerStore } from '../../../src/webhooks/redis.js';
 import { flowBodies, MINUTE, T0, webhookBody } from '../../support/webhook-bodies.js';
 import { arrivals, TIE_CASES, tieEvents } from '../tie-cases.js';
-import { CLIENT_NAMES, type ConnectedClient, connect, startConnecting } from './clients.js';
+import { CLIENT_NAMES, type ConnectedClient, connect, startConnecting, type Watching, watched } from './clients.js';
 import { command, type RedisServer, SKIP_WITHOUT_REDIS, startRedisServer } from './server.js';
 
 let server: RedisServer;
@@ -171,6 +171,87 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Red
     });
   });
 
+  describe('events that arrive together', () => {
+    /** A tracker on `watched(client)`, the record script already on the server: from here on, one call is one script run. */
+    const watching = async (watching: Watching = {}, options: { maxEventsPerScript?: number } = {}) => {
+      const spy = watched(connected.client, watching);
+      tracker = fresh();
+      const together = createOrderTracker({ store: createRedisTrackerStore({ client: spy.client, keyPrefix, ...options }) });
+      await together.track(parseWebhookEvent(webhookBody({ trackingNumber: 'first' })));
+      spy.scripts.length = 0;
+      return { spy, together };
+    };
+    const orderEvent = (trackingNumber: string, overrides: Record<string, unknown> = {}) => parseWebhookEvent(webhookBody({ trackingNumber, ...overrides }));
+
+    it('go in one script per hundred, each answered as the in-memory tracker answers it in their order of arrival', async () => {
+      const { spy, together } = await watching();
+      const events = [
+        ...Array.from({ length: 146 }, (_, i) => orderEvent(`burst-${i}`)),
+        orderEvent('burst-0', { state: 41, timeStamp: T0 + 20 * MINUTE }),
+        orderEvent('burst-0', { state: 30, timeStamp: T0 + 10 * MINUTE }),
+        orderEvent('burst-1'),
+        orderEvent('burst-0', { state: 41, timeStamp: T0 + 20 * MINUTE }),
+      ];
+      const memory = createOrderTracker();
+      expect(await Promise.all(events.map((event) => together.track(event)))).toEqual(events.map((event) => memory.track(event)));
+      expect(spy.scripts.map((keys) => keys.length)).toEqual([100, 50]);
+      expect(await tracker.history('burst-0')).toEqual(memory.history('burst-0'));
+    });
+
+    it('wait while the store has a script on its way, then go together: one round trip each', async () => {
+      const { spy, together } = await watching();
+      spy.hold();
+      const first = together.track(orderEvent('held'));
+      await new Promise(setImmediate);
+      const later = [together.track(orderEvent('next-1')), together.track(orderEvent('next-2'))];
+      await new Promise(setImmediate);
+      expect(spy.scripts).toEqual([[`${keyPrefix}held`]]);
+      spy.release();
+      expect(await Promise.all([first, ...later])).toMatchObject([{ changed: true }, { changed: true }, { changed: true }]);
+      expect(spy.scripts).toEqual([[`${keyPrefix}held`], [`${keyPrefix}next-1`, `${keyPrefix}next-2`]]);
+    });
+
+    it('a key Redis refuses (WRONGTYPE) fails its own event only: the others of the script are recorded', async () => {
+      const { spy, together } = await watching();
+      expect(await command(server.port, ['SET', `${keyPrefix}taken`, 'not a sorted set'])).toBe('+OK');
+      const [taken, ...others] = await Promise.allSettled(['taken', 'free-1', 'free-2'].map((trackingNumber) => together.track(orderEvent(trackingNumber))));
+      expect(taken).toMatchObject({
+        status: 'rejected',
+        reason: { name: 'TrackerStoreError', operation: 'track', trackingNumber: 'taken', message: expect.stringContaining('WRONGTYPE') },
+      });
+      expect(others).toMatchObject([
+        { status: 'fulfilled', value: { changed: true } },
+        { status: 'fulfilled', value: { changed: true } },
+      ]);
+      expect(spy.scripts).toHaveLength(1);
+      expect((await tracker.current('free-2'))?.trackingNumber).toBe('free-2');
+    });
+
+    it('go at most maxEventsPerScript to a script', async () => {
+      const { spy, together } = await watching({}, { maxEventsPerScript: 2 });
+      const events = ['a', 'b', 'c', 'd', 'e'].map((trackingNumber) => orderEvent(trackingNumber));
+      expect(await Promise.all(events.map((event) => together.track(event)))).toMatchObject(events.map(() => ({ changed: true })));
+      expect(spy.scripts.map((keys) => keys.length)).toEqual([2, 2, 1]);
+    });
+
+    it("through a cluster client, go one per script: an order's key may live on any node", async () => {
+      const { spy, together } = await watching({ cluster: true });
+      await Promise.all(['a', 'b', 'c'].map((trackingNumber) => together.track(orderEvent(trackingNumber))));
+      expect(spy.scripts).toEqual([[`${keyPrefix}a`], [`${keyPrefix}b`], [`${keyPrefix}c`]]);
+    });
+
+    it('behind a proxy that refuses keys of several slots (CROSSSLOT), are all recorded, and go one per script from then on', async () => {
+      const crossSlot = new Error("CROSSSLOT Keys in request don't hash to the same slot");
+      const { spy, together } = await watching({ refuse: (keys) => (keys.length > 1 ? crossSlot : undefined) });
+      const burst = (names: string[]) => Promise.all(names.map((trackingNumber) => together.track(orderEvent(trackingNumber))));
+      expect(await burst(['a', 'b'])).toMatchObject([{ changed: true }, { changed: true }]);
+      expect(await burst(['c', 'd'])).toMatchObject([{ changed: true }, { changed: true }]);
+      const key = (name: string) => `${keyPrefix}${name}`;
+      expect(spy.scripts).toEqual([[key('a'), key('b')], [key('a')], [key('b')], [key('c')], [key('d')]]);
+      expect((await tracker.history('b')).map((event) => event.trackingNumber)).toEqual(['b']);
+    });
+  });
+
   describe('keys and expiry', () => {
     it('keeps an order under one key, <keyPrefix><trackingNumber>, expiring ttlSeconds after its last event; a repeat counts', async () => {
       tracker = fresh({ ttlSeconds: 3600 });
@@ -288,13 +369,15 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Red
       expect(await tracker.history(TN)).toEqual([]);
     });
 
-    it('refuses a client that is neither, and a ttl or a wait that is not a positive whole number', () => {
+    it('refuses a client that is neither, and a ttl, a wait or a script size that is not a positive whole number', () => {
       expect(() => createRedisTrackerStore({ client: {} as never, keyPrefix: 'shop:tracker:' })).toThrow(ConfigurationError);
       expect(() => createRedisTrackerStore(undefined as never)).toThrow(ConfigurationError);
       for (const ttlSeconds of [0, -1, 1.5, Number.NaN])
         expect(() => createRedisTrackerStore({ client: connected.client, keyPrefix: 'shop:', ttlSeconds })).toThrow(/ttlSeconds/);
       for (const readyTimeoutMs of [0, -1, 1.5, Infinity])
         expect(() => createRedisTrackerStore({ client: connected.client, keyPrefix: 'shop:', readyTimeoutMs })).toThrow(/readyTimeoutMs/);
+      for (const maxEventsPerScript of [0, -1, 1.5, Infinity])
+        expect(() => createRedisTrackerStore({ client: connected.client, keyPrefix: 'shop:', maxEventsPerScript })).toThrow(/maxEventsPerScript/);
       expect(() => createOrderTracker({ store: { record: async () => ({ duplicate: false, previous: undefined }) } as never })).toThrow(/store\.current/);
     });
   });

@@ -83,11 +83,13 @@ export class ReferenceBook {
         return { path: [index, field], message: `the same as [${first}].${field} (${shown(order[field])}): each order of one call needs its own` };
     }
     // Remembered only once the order goes: a refused order holds no reference another would repeat.
-    // As a string of its own: a cell a CSV parser cut out of its text would keep the whole text alive.
-    REFERENCES.forEach((field, at) => {
-      const value = order[field];
-      if (typeof value === 'string' && value !== '') this.#seen[at]?.set(` ${value}`.slice(1), index);
-    });
+    for (let at = 0; at < REFERENCES.length; at++) {
+      const value = order[REFERENCES[at] as (typeof REFERENCES)[number]];
+      if (typeof value !== 'string' || value === '') continue;
+      // A uniqueBusinessReference is kept for the whole upload, as a string of its own: a cell a CSV
+      // parser cut out of its text would keep the whole text alive. A businessReference goes with its chunk.
+      this.#seen[at]?.set(at === 0 ? value : ` ${value}`.slice(1), index);
+    }
     return undefined;
   }
 }
@@ -109,6 +111,18 @@ export function checkOne(order: unknown, validation: Validation): CheckedOne | P
     if (isThenable(order)) return refused(new ValidationError([{ path: [], message: THENABLE }], { subject: 'Invalid order' }));
     const checked = checkInput(orderCheck, order, validation);
     return checked instanceof Promise ? checked.then(accepted, refused) : accepted(checked);
+  } catch (error) {
+    return refused(error);
+  }
+}
+
+/**
+ * The order at `key` of `holder` (an array's index, an iterator result's `value`), checked as
+ * {@link checkOne} checks it; refused when reading it throws (a getter), and the others go.
+ */
+function checkAt(holder: object, key: number | 'value', validation: Validation): CheckedOne | Promise<CheckedOne> {
+  try {
+    return checkOne((holder as Record<number | 'value', unknown>)[key], validation);
   } catch (error) {
     return refused(error);
   }
@@ -149,12 +163,7 @@ export async function checkArray(orders: readonly unknown[], validation: Validat
   const references = new ReferenceBook();
   let invalid = 0;
   for (let index = 0; index < orders.length; index++) {
-    let checked: CheckedOne | Promise<CheckedOne>;
-    try {
-      checked = checkOne(orders[index], validation);
-    } catch (error) {
-      checked = refused(error);
-    }
+    let checked = checkAt(orders, index, validation);
     if (checked instanceof Promise) checked = await checked;
     const repeated = checked.ok ? references.repeated(checked.order, index) : undefined;
     if (!checked.ok) {
@@ -225,15 +234,9 @@ export function chunksOf(source: Source, chunkSize: number, validation: Validati
     }
     return undefined;
   };
-  /** Checks the order `read` gives and places it in `chunk`; a promise only while the schemas load. */
-  const take = (read: () => unknown, chunk: Filling, references: ReferenceBook | undefined): undefined | Promise<void> => {
-    let checked: CheckedOne | Promise<CheckedOne>;
-    try {
-      checked = checkOne(read(), validation);
-    } catch (error) {
-      // An array whose element is a getter that throws: that order is refused, the others go.
-      checked = refused(error);
-    }
+  /** Checks the order at `key` of `holder` and places it in `chunk`; a promise only while the schemas load. */
+  const take = (holder: object, key: number | 'value', chunk: Filling, references: ReferenceBook | undefined): undefined | Promise<void> => {
+    const checked = checkAt(holder, key, validation);
     if (checked instanceof Promise) return checked.then((ready) => place(ready, chunk, references));
     return place(checked, chunk, references);
   };
@@ -253,7 +256,7 @@ export function chunksOf(source: Source, chunkSize: number, validation: Validati
         const end = Math.min(index + chunkSize, source.orders.length);
         const { orders } = source;
         while (index < end) {
-          const loading = take(() => orders[index], chunk, references);
+          const loading = take(orders, index, chunk, references);
           if (loading !== undefined) await loading;
         }
       } else {
@@ -261,7 +264,7 @@ export function chunksOf(source: Source, chunkSize: number, validation: Validati
           // A sync iterator's values are never awaited: a thenable among them is refused, not run.
           const next = source.kind === 'sync' ? (iterator as Iterator<unknown>).next() : await (iterator as AsyncIterator<unknown>).next();
           if (next.done === true) break;
-          const loading = take(() => next.value, chunk, references);
+          const loading = take(next, 'value', chunk, references);
           if (loading !== undefined) await loading;
         }
       }

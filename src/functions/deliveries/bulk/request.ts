@@ -131,7 +131,7 @@ export async function postChunk(
   if (read !== undefined) posted.createdIds = read.createdIds;
   const answered = context;
   indexes.forEach((at, position) => {
-    const result = read?.outcomes.get(position);
+    const result = read?.outcomes[position];
     if (result === undefined) {
       unreported ??= new ResponseShapeError(`POST ${BULK_PATH} answered ${answered.status} without reporting this order`, answered);
       posted.failed.push({ index: at, error: unreported, mayExist });

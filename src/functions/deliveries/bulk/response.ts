@@ -32,11 +32,14 @@ export function reasonOf(entry: Record<string, unknown>): string {
 /** What the answer says about the order at one position of the request. */
 type BulkOutcome = { created: Record<string, unknown> } | { error: DeliveryError; mayExist: boolean };
 
-/** The outcome of each position the answer speaks of, and every id it reports created. */
+/** What the answer says of each position of the request (`undefined` for one it does not speak of), and every id it reports created. */
 export interface BulkResponse {
-  outcomes: Map<number, BulkOutcome>;
+  outcomes: Outcomes;
   createdIds: string[];
 }
+
+/** By position in the request: an array of the request's length rather than a Map, one allocation a chunk. */
+type Outcomes = Array<BulkOutcome | undefined>;
 
 const text = (value: unknown): string | undefined => (isFilled(value) ? value : undefined);
 
@@ -54,11 +57,11 @@ function failureOutcome(entry: Record<string, unknown>, context: BulkResponseCon
 
 /**
  * Reads one answer. `references` are the `businessReference`s of the orders as sent, in request
- * order (`undefined` for an order without one). Positions the answer does not speak of are left
- * out of `outcomes`: the caller treats them as unreported.
+ * order (`undefined` for an order without one). Positions the answer does not speak of are
+ * `undefined` in `outcomes`: the caller treats them as unreported.
  */
 export function readBulkResponse(data: unknown, references: ReadonlyArray<string | undefined>, context: BulkResponseContext): BulkResponse {
-  const outcomes = new Map<number, BulkOutcome>();
+  const outcomes: Outcomes = new Array(references.length);
   const createdIds: string[] = [];
   const list = (field: string): unknown[] | undefined => (isRecord(data) && Array.isArray(data[field]) ? data[field] : undefined);
   const ids = Array.isArray(data) && data.every((id) => typeof id === 'string' || typeof id === 'number') ? data : list('createdDeliveriesIds');
@@ -76,12 +79,12 @@ function readPerIndex(
   failed: unknown[] | undefined,
   count: number,
   context: BulkResponseContext,
-  outcomes: Map<number, BulkOutcome>,
+  outcomes: Outcomes,
   createdIds: string[],
 ): void {
   const positionOf = (entry: Record<string, unknown>, fallback: number): number | undefined => {
     const position = typeof entry['index'] === 'number' ? entry['index'] : fallback;
-    return Number.isSafeInteger(position) && position >= 0 && position < count && !outcomes.has(position) ? position : undefined;
+    return Number.isSafeInteger(position) && position >= 0 && position < count && outcomes[position] === undefined ? position : undefined;
   };
   (created ?? []).forEach((entry, fallback) => {
     if (!isRecord(entry)) return;
@@ -91,12 +94,12 @@ function readPerIndex(
     // Without an id the order is unusable: it stays unreported, so failed with mayExist.
     if (position === undefined || _id === undefined || trackingNumber === undefined) return;
     createdIds.push(_id);
-    outcomes.set(position, { created: { ...entry, _id, trackingNumber } });
+    outcomes[position] = { created: { ...entry, _id, trackingNumber } };
   });
   for (const entry of failed ?? []) {
     if (!isRecord(entry) || typeof entry['index'] !== 'number') continue;
     const position = positionOf(entry, -1);
-    if (position !== undefined) outcomes.set(position, failureOutcome(entry, context));
+    if (position !== undefined) outcomes[position] = failureOutcome(entry, context);
   }
 }
 
@@ -113,7 +116,7 @@ function matchByReference(
   failures: readonly unknown[],
   references: ReadonlyArray<string | undefined>,
   context: BulkResponseContext,
-  outcomes: Map<number, BulkOutcome>,
+  outcomes: Outcomes,
   createdIds: string[],
 ): void {
   for (const id of ids) {
@@ -135,7 +138,9 @@ function matchByReference(
       for (const position of positions)
         unsure.set(position, `'${reference}' was sent ${positions.length} times and failed ${entries.length}: ${entries.map(reasonOf).join('; ')}`);
     } else {
-      positions.forEach((position, i) => outcomes.set(position, failureOutcome(entries[i] as Record<string, unknown>, context)));
+      positions.forEach((position, i) => {
+        outcomes[position] = failureOutcome(entries[i] as Record<string, unknown>, context);
+      });
       unplaced.push(...entries.slice(positions.length));
     }
   }
@@ -144,12 +149,12 @@ function matchByReference(
   if (ids.length + failures.length !== references.length) doubts.push(`${references.length} sent, ${ids.length} created, ${failures.length} failed`);
   const created: number[] = [];
   for (let position = 0; position < references.length; position++) {
-    if (outcomes.has(position)) continue;
+    if (outcomes[position] !== undefined) continue;
     const doubt = unsure.get(position);
     const why = doubt === undefined ? doubts : [doubt, ...doubts];
     if (why.length === 0) created.push(position);
     else
-      outcomes.set(position, {
+      outcomes[position] = {
         error: new ResponseShapeError(
           `${context.request.method} ${context.request.url} answered ${context.status} unclear about this order: ${why.join('; ')}`,
           {
@@ -159,12 +164,12 @@ function matchByReference(
           },
         ),
         mayExist: true,
-      });
+      };
   }
   const soleId = created.length === 1 && createdIds.length === 1 ? { _id: createdIds[0] } : {};
   for (const position of created) {
     const reference = references[position];
     // A new object for each order: the upload sets its input index in it.
-    outcomes.set(position, { created: reference === undefined ? { ...soleId } : { ...soleId, businessReference: reference } });
+    outcomes[position] = { created: reference === undefined ? { ...soleId } : { ...soleId, businessReference: reference } };
   }
 }
