@@ -4,7 +4,7 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import { defineConfig } from 'tsup';
 import { ASSETS_FOLDER, buildDashboardAssets, UI_ENTRY } from './src/testing/dashboard/assets.js';
 
-/** The package's version, written into the build (src/internal/version.ts): no entry reads package.json when it runs. */
+/** The package's version, written into the build (src/internal/version.ts; the User-Agent, the telemetry scope, the MCP server's name): no entry reads package.json when it runs. */
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 const define = { __DELIVERY_SDK_VERSION__: JSON.stringify(version) };
 
@@ -18,6 +18,7 @@ const entry = {
   'testing/index': 'src/testing/index.ts',
   'testing/msw': 'src/testing/msw.ts',
   'telemetry/index': 'src/telemetry/index.ts',
+  'mcp/index': 'src/mcp/index.ts',
 };
 
 /**
@@ -68,12 +69,12 @@ export default defineConfig([
     target: 'es2022',
     splitting: true,
     treeshake: true,
-    define,
     // zod is internal (no zod type is public): bundled and tree-shaken, an entry loads a few files
     // instead of zod's ~100 (cold start, docs/performance.md). ky stays a dependency.
     noExternal: ['zod'],
     // Imported only where the dashboard's files were not built (run from the sources): never from dist/.
     external: ['esbuild'],
+    define,
     onSuccess: dashboardAssets,
   },
   {

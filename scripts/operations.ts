@@ -15,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 import type { OperationDescriptor } from './operations/descriptor.js';
 import { formatted } from './operations/format.js';
 import { DeclarationError, readOperations as readDeclarations } from './operations/read.js';
+import { rulesOf } from './operations/rules.js';
 import { ROOT, renderFiles } from './operations/write.js';
 
 export type { OperationDescriptor } from './operations/descriptor.js';
@@ -23,7 +24,7 @@ export { DeclarationError } from './operations/read.js';
 const SRC = join(ROOT, 'src');
 
 /** Every operation declared in src/functions/ (see operations/read.ts). */
-export const readOperations = (): OperationDescriptor[] => readDeclarations({ root: ROOT, src: SRC, functions: join(SRC, 'functions') });
+export const readOperations = (): OperationDescriptor[] => readDeclarations({ root: ROOT, src: SRC, functions: join(SRC, 'functions'), rules: rulesOf });
 
 /** Every file the declarations render, as `npm run lint` expects it. */
 export const renderAll = (operations = readOperations()): Map<string, string> => formatted(ROOT, renderFiles(operations));

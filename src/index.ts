@@ -137,7 +137,7 @@ export type {
   ReceiverRecord,
   TimelineStep,
 } from './functions/deliveries/records.js';
-export type { DeliveryTracking, TrackingEvent, WaitForStateOptions } from './functions/deliveries/tracking.js';
+export type { DeliveryTracking, TrackingEvent, WaitForStateOptions, WaitProgress } from './functions/deliveries/tracking.js';
 export { type BulkyMergeGroup, previewBulkyMerge } from './functions/fulfillment/bulky-merge.js';
 export type { BulkyCreatedOrder, CreateReturnOptions, OriginalFulfillment } from './functions/fulfillment/orders.js';
 export { type Country, CountryId } from './functions/lookup/countries.js';

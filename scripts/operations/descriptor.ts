@@ -4,12 +4,34 @@
  */
 import type { ChunkName, NamespaceName } from '../../src/functions/namespaces.js';
 
+/** A JSON Schema (draft-07), as JSON writes it. */
+export type JsonSchema = { [keyword: string]: unknown };
+
 /** One parameter of an operation after the core, as its declaration writes it. */
 export interface Parameter {
   readonly name: string;
   readonly optional: boolean;
   /** The type as written (`string`, `DeliveryTarget`, `RequestOptions`). */
   readonly type: string;
+  /**
+   * What a JSON caller passes for it (json-schema.ts): undefined when JSON cannot carry it. Of the
+   * call's options, only what the operation's own options add to those every method takes.
+   */
+  readonly schema: JsonSchema | undefined;
+  /** The SDK checks it with its schemas before sending: its `schema` states their rules (rules.ts). */
+  readonly checked: boolean;
+  /** The properties of its type that are functions (the options' `onProgress`): what JSON cannot pass. */
+  readonly callbacks: readonly string[];
+}
+
+/** What a call gives back, in JSON. */
+export interface Result {
+  /** The JSON Schema of the value (of each item, for `many`); undefined for none (`void`). */
+  readonly schema: JsonSchema | undefined;
+  /** Yielded one by one (an async generator): a list to read on. */
+  readonly many: boolean;
+  /** `undefined` is one of its values (`DeliveryRecord | undefined`: none found). */
+  readonly optional: boolean;
 }
 
 /** Where a declaration stands: the file (relative to the repository) and its line, from 1. */
@@ -47,6 +69,8 @@ export interface OperationDescriptor {
   readonly parameters: readonly Parameter[];
   /** Its return type as written: `APIPromise<DeliveryRecord>`, `AsyncGenerator<…>`. */
   readonly returns: string;
+  /** What it resolves with (or yields), in JSON. */
+  readonly result: Result;
   /** The JSDoc written above the declaration, whole, less the tags that declare it (`@operation`, `@chunk`, `@calls`). */
   readonly doc: string;
   /** The first paragraph of `doc`, as plain text. */

@@ -17,7 +17,8 @@ import { readdirSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import ts from 'typescript';
 import { CHUNKS, type ChunkName, NAMESPACES, type NamespaceName } from '../../src/functions/namespaces.js';
-import type { Location, OperationDescriptor, Parameter } from './descriptor.js';
+import type { JsonSchema, Location, OperationDescriptor, Parameter, Result } from './descriptor.js';
+import { jsonSchemaOf } from './json-schema.js';
 
 /** Where the reader looks. */
 export interface ReadPlaces {
@@ -27,6 +28,11 @@ export interface ReadPlaces {
   readonly src: string;
   /** The declarations' folder, src/functions/: its subfolders are the namespaces'. */
   readonly functions: string;
+  /**
+   * The rules of the input types the SDK checks, as JSON Schema, by type name (rules.ts). Given,
+   * an endpoint that checks its input must have it among them: its tool states its rules.
+   */
+  readonly rules?: ((typeName: string) => JsonSchema | undefined) | undefined;
 }
 
 /** Something the reader cannot read, where it stands. */
@@ -105,6 +111,40 @@ export function readOperations(places: ReadPlaces, files = declarationFiles(plac
   const problems: Problem[] = [];
   const found: Array<Omit<OperationDescriptor, 'reads' | 'idempotent' | 'destructive'> & Partial<OperationDescriptor>> = [];
   const moduleOf = (file: string): string => relative(places.src, file).split(sep).join('/').replace(/\.ts$/, '');
+  // The call options every method takes (src/core/options.ts): a tool's options are what an operation adds to them.
+  const isCallOption = (property: ts.Symbol): boolean =>
+    property.declarations?.some((declaration) => declaration.getSourceFile().fileName.split(sep).join('/').endsWith('/src/core/options.ts')) === true;
+
+  /** A parameter's JSON form: the options' own properties, any other parameter whole. */
+  const jsonOf = (name: string, type: ts.Type, written: ts.TypeNode | undefined): Pick<Parameter, 'schema' | 'checked' | 'callbacks'> => {
+    const options = name === 'options';
+    const callbacks = options
+      ? checker
+          .getPropertiesOfType(checker.getNonNullableType(type))
+          .filter((property) => checker.getNonNullableType(checker.getTypeOfSymbol(property)).getCallSignatures().length > 0)
+          .map((property) => property.name)
+      : [];
+    const writtenAs = written !== undefined && ts.isTypeReferenceNode(written) ? written.typeName.getText() : undefined;
+    const { schema, checked } = jsonSchemaOf(checker, type, {
+      direction: 'input',
+      rules: places.rules,
+      leaveOut: options ? isCallOption : undefined,
+      writtenAs,
+    });
+    if (!options || schema === undefined) return { schema, checked, callbacks };
+    if (Object.keys((schema['properties'] as object | undefined) ?? {}).length === 0) return { schema: undefined, checked, callbacks };
+    // The options are closed: the call options left out (`apiKey`, `headers`, `signal`) are the server's to give, never a caller's.
+    return { schema: { ...schema, additionalProperties: false }, checked, callbacks };
+  };
+
+  /** What a call resolves with or yields: `APIPromise<T>`, `Promise<T>`, `AsyncGenerator<T>`, or a value at once. */
+  const resultOf = (type: ts.Type): Result => {
+    const name = type.getSymbol()?.name ?? '';
+    const many = ['AsyncGenerator', 'AsyncIterable', 'AsyncIterableIterator'].includes(name);
+    const inner = many || name === 'Promise' || name === 'APIPromise' ? checker.getTypeArguments(type as ts.TypeReference)[0] : type;
+    const converted = inner === undefined ? undefined : jsonSchemaOf(checker, inner, { direction: 'output' });
+    return { schema: converted?.schema, many, optional: converted?.undefinable ?? true };
+  };
 
   for (const file of files) {
     const source = program.getSourceFile(file);
@@ -210,10 +250,12 @@ export function readOperations(places: ReadPlaces, files = declarationFiles(plac
       const types = new Map<string, string>();
       const parameters: Parameter[] = statement.parameters.slice(1).map((parameter) => {
         if (parameter.type !== undefined) typesOf(parameter.type, types);
+        const name = parameter.name.getText(source);
         return {
-          name: parameter.name.getText(source),
+          name,
           optional: parameter.questionToken !== undefined || parameter.initializer !== undefined,
           type: parameter.type?.getText(source) ?? 'unknown',
+          ...jsonOf(name, checker.getTypeAtLocation(parameter), parameter.type),
         };
       });
       typesOf(statement.type, types);
@@ -231,6 +273,7 @@ export function readOperations(places: ReadPlaces, files = declarationFiles(plac
         calls: calls === undefined || calls === '' ? [] : calls.split(',').map((called) => called.trim()),
         parameters,
         returns,
+        result: resultOf(checker.getTypeFromTypeNode(statement.type)),
         doc,
         summary: summaryOf(doc),
         module: moduleOf(file),
@@ -318,9 +361,29 @@ export function readOperations(places: ReadPlaces, files = declarationFiles(plac
           refuse(element, `${fn}: name each argument: [trackingNumber: string]`);
           return undefined;
         }
-        parameters.push({ name: element.name.text, optional: element.questionToken !== undefined, type: element.type.getText(source) });
+        parameters.push({
+          name: element.name.text,
+          optional: element.questionToken !== undefined,
+          type: element.type.getText(source),
+          ...jsonOf(element.name.text, checker.getTypeFromTypeNode(element.type), element.type),
+        });
       }
-      parameters.push({ name: 'options', optional: true, type: options?.getText(source) ?? 'RequestOptions' });
+      // Without its own options type, an endpoint takes the call options alone: nothing a tool offers.
+      parameters.push({
+        name: 'options',
+        optional: true,
+        type: options?.getText(source) ?? 'RequestOptions',
+        ...(options === undefined ? { schema: undefined, checked: false, callbacks: [] } : jsonOf('options', checker.getTypeFromTypeNode(options), options)),
+      });
+      // The input after the route's ids, when a check is declared: its tool must state the rules the SDK checks.
+      const input = parameters[route.match(/\{\w+\}/g)?.length ?? 0];
+      if (places.rules !== undefined && properties.has('check') && input !== undefined && input.name !== 'options' && !input.checked) {
+        refuse(
+          declared,
+          `${fn}: its input (${input.name}: ${input.type}) is checked, but no type of it has its rules in scripts/operations/rules.ts: list the type there with the schema that checks it`,
+        );
+        return undefined;
+      }
       const types = new Map<string, string>();
       for (const node of [args, result, ...(options === undefined ? [] : [options])]) typesOf(node, types);
       if (options === undefined) types.set('RequestOptions', 'core/options');
@@ -337,6 +400,7 @@ export function readOperations(places: ReadPlaces, files = declarationFiles(plac
         destructive: method === 'DELETE',
         parameters,
         returns: `APIPromise<${result.getText(source)}>`,
+        result: resultOf(checker.getTypeFromTypeNode(result)),
         doc,
         summary: summaryOf(doc),
         module: moduleOf(file),

@@ -10,6 +10,7 @@ import { HISTORY_HELP, historyCommand } from './history.js';
 import { IMPORT_HELP, importCommand } from './import.js';
 import { Interrupt } from './interrupt.js';
 import { LABELS_HELP, labelsCommand } from './labels.js';
+import { MCP_HELP, mcpCommand } from './mcp.js';
 import { ORDERS_HELP, ordersCommand } from './orders.js';
 import { type Io, reportFailure, say } from './output.js';
 import { serveSandbox } from './sandbox-server.js';
@@ -23,6 +24,7 @@ Usage: delivery-sdk orders import FILE [--results FILE] [--dry-run]   creates th
        delivery-sdk labels TRACKING_NUMBER... | --from-results FILE --out DIR [--size A4|A6] [--lang ar|en]
        delivery-sdk history PHONE                                       a customer's delivery record
        delivery-sdk sandbox [--port 4010]                               the sandbox server, with a ready merchant
+       delivery-sdk mcp [--allow-writes] [--out DIR]                    every operation as a tool for an assistant (MCP, stdio)
 
 The key comes from DELIVERY_API_KEY or --api-key-file FILE, never from an argument; the base URL
 (ending in /v2) from DELIVERY_BASE_URL or --base-url URL. --sandbox runs a command against an
@@ -34,8 +36,8 @@ subscription refused, 4 service unreachable, timed out or failing (5xx), 2 usage
 error (nothing sent), 1 some rows refused, an order not found or not in a state that allows it,
 0 done. 'delivery-sdk COMMAND --help' for each command; docs/cli.md for the rest.`;
 
-const HELPS: Readonly<Record<string, string>> = { import: IMPORT_HELP, orders: ORDERS_HELP, labels: LABELS_HELP, history: HISTORY_HELP };
-const COMMANDS = ['orders', 'labels', 'history', 'sandbox'] as const;
+const HELPS: Readonly<Record<string, string>> = { import: IMPORT_HELP, orders: ORDERS_HELP, labels: LABELS_HELP, history: HISTORY_HELP, mcp: MCP_HELP };
+const COMMANDS = ['orders', 'labels', 'history', 'sandbox', 'mcp'] as const;
 const ORDER_ACTIONS = ['import', 'get', 'track', 'cancel', 'wait'] as const;
 
 /** Runs the command of `argv`; resolves with its exit code, or with `'serving'` for the sandbox server, which runs until stopped. */
@@ -68,6 +70,8 @@ export async function run(argv: readonly string[], io: Io, interrupt: Interrupt)
     case 'sandbox':
       await serveSandbox(rest, { command: 'delivery-sdk sandbox', readyMerchant: true });
       return rest.includes('--help') || rest.includes('-h') ? EXIT.ok : 'serving';
+    case 'mcp':
+      return mcpCommand(rest, io);
     default:
       throw new UsageError(`unknown command '${command}'${didYouMean(command, COMMANDS)}: ${COMMANDS.join(', ')}`, 'delivery-sdk');
   }
@@ -87,8 +91,8 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const io: Io = { stdout: process.stdout, stderr: process.stderr, json: argv.includes('--json') };
   const interrupt = new Interrupt();
-  // The sandbox server stops on its own signals.
-  if (argv[0] !== 'sandbox') interrupt.install();
+  // The sandbox server and the MCP server stop on their own signals.
+  if (argv[0] !== 'sandbox' && argv[0] !== 'mcp') interrupt.install();
   let code: ExitCode | 'serving';
   try {
     code = await run(argv, io, interrupt);

@@ -50,7 +50,14 @@ export {
   searchDeliveries,
 } from './deliveries/reads.js';
 export type { CreatedDelivery, DeliveryAddressRecord, DeliveryRecord, NamedPlace, ReceiverRecord, TimelineStep } from './deliveries/records.js';
-export { type DeliveryTracking, type TrackingEvent, trackDelivery, type WaitForStateOptions, waitForDeliveryState } from './deliveries/tracking.js';
+export {
+  type DeliveryTracking,
+  type TrackingEvent,
+  trackDelivery,
+  type WaitForStateOptions,
+  type WaitProgress,
+  waitForDeliveryState,
+} from './deliveries/tracking.js';
 export { DeliveryCore } from './delivery-core.js';
 export type { Operation } from './endpoint.js';
 export {

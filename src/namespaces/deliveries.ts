@@ -395,8 +395,9 @@ export class DeliveriesNamespace extends Namespace {
   }
 
   /**
-   * Reads the order (`get`) until its state is one `until` accepts (default: a final state,
-   * `isFinalState`) and resolves with the order as last read. Between reads it waits `pollInterval`
+   * Reads the order (`get`) until its state is one `until` accepts (a state code, a list of them, a
+   * function of the state; default: a final state, `isFinalState`) and resolves with the order as
+   * last read; `onProgress` hears of each read that does not end it. Between reads it waits `pollInterval`
    * (10 s), then half as long again each time, up to `maxPollInterval` (5 min), and never past what
    * is left of the wait: a `totalTimeout` shorter than the interval still gets a last read before
    * it ends. The whole wait is bounded by `totalTimeout` (the call's, else the client's 2 minutes:
@@ -406,12 +407,12 @@ export class DeliveriesNamespace extends Namespace {
    *
    * @throws `TimeoutError` when `totalTimeout` runs out first (its message names the last state read,
    * its `cause` the last failed read, if any), `RequestAbortedError` when `signal` aborts, a
-   * `DeliveryError` whose `cause` is what `until` threw, and the errors of `get` that another read
-   * would meet too (`NotFoundError`, `AuthenticationError`).
+   * `DeliveryError` whose `cause` is what `until` or `onProgress` threw, and the errors of `get` that
+   * another read would meet too (`NotFoundError`, `AuthenticationError`).
    *
    * @example
    * ```ts
-   * const order = await client.deliveries.waitForState('70000012', { until: (state) => state === DeliveryState.Delivered, totalTimeout: 3_600_000 });
+   * const order = await client.deliveries.waitForState('70000012', { until: DeliveryState.Delivered, totalTimeout: 3_600_000 });
    * console.log(order.state?.code);
    * ```
    */

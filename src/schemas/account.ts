@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { isFilled, isRecord } from '../internal/guards.js';
 import type { CheckResult } from '../internal/input.js';
 import { onWire } from '../internal/input.js';
-import { filledText, object, phoneText, rule, secretText } from './fields.js';
+import { FILLED, filledText, object, phoneText, rule, secretText } from './fields.js';
 import { checkWith, unwrap } from './issues.js';
 import { lazy } from './lazy.js';
 import { isEmailAddress } from './predicates.js';
@@ -66,11 +66,12 @@ export interface MarketplaceBusinessInput {
 export type CreateBusinessInput = BasicBusinessInput | MarketplaceBusinessInput;
 
 const optionalText = () => z.optional(z.string());
-const accountPhone = () => phoneText(isFilled, 'must not be empty');
+const accountPhone = () => phoneText(isFilled, 'must not be empty', FILLED);
 
-const registerBusinessAdminSchema = lazy(() =>
+/** @internal */
+export const registerBusinessAdminSchema = lazy(() =>
   object({
-    email: z.string().check(rule(isEmailAddress, 'is not an e-mail address')),
+    email: z.string().check(rule(isEmailAddress, 'is not an e-mail address', { pattern: '^[^@]+@[^@]+\\.[^@]+$' })),
     password: secretText(),
     profile: object({ firstName: filledText(), lastName: filledText(), phone: accountPhone() }),
     heardAboutUsFrom: optionalText(),
@@ -78,11 +79,15 @@ const registerBusinessAdminSchema = lazy(() =>
   }),
 );
 
-const verifyPhoneSchema = lazy(() => object({ phone: accountPhone() }));
-const confirmPhoneSchema = lazy(() => object({ phone: accountPhone(), token: secretText() }));
-const confirmEmailSchema = lazy(() => object({ token: secretText() }));
+/** @internal */
+export const verifyPhoneSchema = lazy(() => object({ phone: accountPhone() }));
+/** @internal */
+export const confirmPhoneSchema = lazy(() => object({ phone: accountPhone(), token: secretText() }));
+/** @internal */
+export const confirmEmailSchema = lazy(() => object({ token: secretText() }));
 
-const basicBusinessSchema = lazy(() =>
+/** @internal */
+export const basicBusinessSchema = lazy(() =>
   object({
     name: filledText(),
     salesChannel: optionalText(),
@@ -94,7 +99,8 @@ const basicBusinessSchema = lazy(() =>
   }),
 );
 
-const marketplaceBusinessSchema = lazy(() =>
+/** @internal */
+export const marketplaceBusinessSchema = lazy(() =>
   object({
     name: filledText(),
     industry: optionalText(),

@@ -102,7 +102,7 @@ function addressShape() {
     zoneId: optionalText(),
     zone: optionalText(),
     district: optionalText(),
-    firstLine: z.string().check(rule<string>((line) => line.trim().length > 5, 'must be longer than 5 characters')),
+    firstLine: z.string().check(rule<string>((line) => line.trim().length > 5, 'must be longer than 5 characters', { minLength: 6 })),
     secondLine: optionalText(),
     buildingNumber: optionalTextOrNumber(),
     floor: optionalTextOrNumber(),
@@ -131,8 +131,16 @@ function locationRules(acceptCityAlone: boolean) {
     }
     if (acceptCityAlone && isFilled(address['city'])) return;
     report(['districtId'], `required, or districtName with cityId and city (or zoneId)${acceptCityAlone ? ', or city in marketplace mode' : ''}`);
-  });
+  }, locationSchema(acceptCityAlone));
 }
+
+/** {@link locationRules} in JSON Schema, by the fields present (the rules ask them filled too). */
+const locationSchema = (acceptCityAlone: boolean) => ({
+  allOf: [
+    { anyOf: [{ required: ['city'] }, { required: ['zoneId'] }, { required: ['districtId'] }] },
+    { anyOf: [{ required: ['districtId'] }, { required: ['districtName', 'cityId'] }, ...(acceptCityAlone ? [{ required: ['city'] }] : [])] },
+  ],
+});
 
 /** @internal Fields shared by every order address type, as the schemas produce them. */
 export type AddressFields = z.output<ReturnType<typeof orderAddressSchema>>;
@@ -147,7 +155,7 @@ export const pickupAddressSchema = lazy(() => object(addressShape(), locationRul
 export const pickupLocationShape = () => ({
   locationName: optionalText(),
   districtId: filledText(),
-  firstLine: z.string().check(rule<string>((line) => line.trim().length >= 5, 'must be at least 5 characters')),
+  firstLine: z.string().check(rule<string>((line) => line.trim().length >= 5, 'must be at least 5 characters', { minLength: 5 })),
   buildingNumber: optionalTextOrNumber(),
   floor: optionalTextOrNumber(),
   apartment: optionalTextOrNumber(),

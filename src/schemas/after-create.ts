@@ -101,14 +101,17 @@ function codSchemaFor(typeCode: unknown) {
   if (typeCode === 25) return refundCodSchema();
   if (typeCode === 10 || typeCode === 30) return collectedCodSchema();
   return z.number().check(
-    codedRule((cod: number) => cod <= COD_LIMIT, `must be at most ${COD_LIMIT} EGP`, ErrorCode.CodLimitExceeded),
-    codedRule((cod: number) => cod >= -COD_LIMIT, `a refund must be at most ${COD_LIMIT} EGP (cod >= -${COD_LIMIT})`, ErrorCode.RefundCodLimitExceeded),
+    codedRule((cod: number) => cod <= COD_LIMIT, `must be at most ${COD_LIMIT} EGP`, ErrorCode.CodLimitExceeded, { maximum: COD_LIMIT }),
+    codedRule((cod: number) => cod >= -COD_LIMIT, `a refund must be at most ${COD_LIMIT} EGP (cod >= -${COD_LIMIT})`, ErrorCode.RefundCodLimitExceeded, {
+      minimum: -COD_LIMIT,
+    }),
   );
 }
 
 // `receiver`, `dropOffAddress` and `cod` may be left out, never null: the service would store null
 // over the order's customer, address or amount to collect. The others may be null (cleared).
-const changesSchema = (typeCode: unknown) =>
+/** @internal */
+export const changesSchema = (typeCode: unknown) =>
   object({
     notes: optional(z.string()),
     receiver: z.optional(contactSchema()),
@@ -135,14 +138,18 @@ export function checkChanges(input: unknown, typeCode: unknown, skip: ReadonlySe
 const contactPersonSchema = lazy(() => object({ name: filledText(), phone: contactPhone(), email: optional(z.string()) }));
 const pickupFields = () => ({
   businessLocationId: filledText(),
-  scheduledDate: z.string().check(rule(isPickupDate, DATE_RULE)),
+  scheduledDate: z.string().check(rule(isPickupDate, DATE_RULE, { pattern: '^\\d{4}-\\d{2}-\\d{2}$' })),
   scheduledTimeSlot: z.enum(PICKUP_TIME_SLOTS as [PickupTimeSlot, ...PickupTimeSlot[]]),
   contactPerson: contactPersonSchema(),
   notes: optional(z.string()),
-  numberOfParcels: optional(z.number().check(rule((n: number) => Number.isSafeInteger(n) && n >= 1, 'must be a whole number, 1 or more'))),
+  numberOfParcels: optional(
+    z.number().check(rule((n: number) => Number.isSafeInteger(n) && n >= 1, 'must be a whole number, 1 or more', { type: 'integer', minimum: 1 })),
+  ),
 });
-const pickupSchema = lazy(() => object(pickupFields()));
-const pickupChangesSchema = lazy(() => object(changeShape(pickupFields())));
+/** @internal */
+export const pickupSchema = lazy(() => object(pickupFields()));
+/** @internal */
+export const pickupChangesSchema = lazy(() => object(changeShape(pickupFields())));
 
 /** Internal: A pickup request checked before sending. */
 export function checkPickup(input: unknown, skip: ReadonlySet<number>): CheckResult<PickupInput> {
@@ -150,9 +157,11 @@ export function checkPickup(input: unknown, skip: ReadonlySet<number>): CheckRes
 }
 
 // `contactPerson` may be left out of a new location, never null: the courier needs someone to meet.
-const pickupLocationSchema = lazy(() => object({ ...pickupLocationShape(), contactPerson: z.optional(contactPersonSchema()) }));
+/** @internal */
+export const pickupLocationSchema = lazy(() => object({ ...pickupLocationShape(), contactPerson: z.optional(contactPersonSchema()) }));
 // A location keeps its name: a change may rename it, never clear it (a new one may leave it out, and the service names it).
-const pickupLocationChangesSchema = lazy(() =>
+/** @internal */
+export const pickupLocationChangesSchema = lazy(() =>
   object(changeShape({ ...pickupLocationShape(), locationName: z.string(), contactPerson: contactPersonSchema() })),
 );
 
@@ -173,7 +182,8 @@ export function checkPickupChanges(input: unknown, skip: ReadonlySet<number>): C
   return checkWith(pickupChangesSchema(), input, 'Invalid pickup changes', skip) as CheckResult<PickupChanges>;
 }
 
-const priceQuerySchema = lazy(() =>
+/** @internal */
+export const priceQuerySchema = lazy(() =>
   object({
     dropOffCity: filledText(),
     pickupCity: filledText(),

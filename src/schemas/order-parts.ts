@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { ErrorCode } from '../errors/codes.js';
 import { isFilled, isHeaderName, isRecord, isSafeHeaderValue, shown } from '../internal/guards.js';
-import { codedRule, contactPhone, crossField, dropUndefined, httpUrl, object, openObject, optional, rule } from './fields.js';
+import { codedRule, contactPhone, crossField, dropUndefined, FILLED, httpUrl, object, openObject, optional, rule, stating } from './fields.js';
 import { MAX_LISTED_ISSUES, unlistedIssue } from './issues.js';
 import { COD_LIMIT } from './predicates.js';
 
@@ -98,7 +98,7 @@ export function specsSchema() {
     packageDetails: optional(
       object({
         description: optionalText(),
-        itemsCount: optional(z.number().check(rule(isWholeAtLeast(0), 'must be a whole number, 0 or more'))),
+        itemsCount: optional(z.number().check(rule(isWholeAtLeast(0), 'must be a whole number, 0 or more', { type: 'integer', minimum: 0 }))),
       }),
     ),
   });
@@ -126,13 +126,22 @@ export function deliveryImagesSchema() {
 
 /** @internal */
 export function goodsInfoSchema() {
-  return openObject({ amount: optional(z.number().check(rule((value: number) => value >= 0, 'must not be negative'))) });
+  return openObject({ amount: optional(z.number().check(rule((value: number) => value >= 0, 'must not be negative', { minimum: 0 }))) });
 }
 
 /** @internal */
 export function escrowInfoSchema() {
-  return object({ amountToBeCollected: optional(z.number().check(rule((value: number) => value >= 0, 'must not be negative'))) });
+  return object({ amountToBeCollected: optional(z.number().check(rule((value: number) => value >= 0, 'must not be negative', { minimum: 0 }))) });
 }
+
+/** What {@link itemProblems} asks of each item, in JSON Schema. */
+const FULFILLMENT_ITEM = {
+  items: {
+    type: 'object',
+    properties: { sku: { type: 'string', ...FILLED }, quantity: { type: 'integer', minimum: 1 }, name: { type: ['string', 'null'] } },
+    required: ['sku', 'quantity'],
+  },
+};
 
 type ItemProblem = readonly [path: Array<string | number>, message: string];
 const NO_PROBLEMS: readonly ItemProblem[] = [];
@@ -167,21 +176,24 @@ const isPlainAndDefined = (item: Record<string, unknown>): boolean =>
 function fulfillmentItemsSchema() {
   return z.array(z.unknown()).check(
     z.minLength(1),
-    z.check<unknown[]>((payload) => {
-      let listed = 0;
-      let unlisted = 0;
-      payload.value.forEach((item, index) => {
-        for (const [path, message] of itemProblems(item)) {
-          if (listed === MAX_LISTED_ISSUES) {
-            unlisted++;
-            continue;
+    stating(
+      z.check<unknown[]>((payload) => {
+        let listed = 0;
+        let unlisted = 0;
+        payload.value.forEach((item, index) => {
+          for (const [path, message] of itemProblems(item)) {
+            if (listed === MAX_LISTED_ISSUES) {
+              unlisted++;
+              continue;
+            }
+            payload.issues.push({ code: 'custom', message, path: [index, ...path], input: item, continue: true });
+            listed++;
           }
-          payload.issues.push({ code: 'custom', message, path: [index, ...path], input: item, continue: true });
-          listed++;
-        }
-      });
-      if (unlisted > 0) payload.issues.push(unlistedIssue(unlisted, payload.value));
-    }),
+        });
+        if (unlisted > 0) payload.issues.push(unlistedIssue(unlisted, payload.value));
+      }),
+      FULFILLMENT_ITEM,
+    ),
     // Sent as copies without undefined values, as every object the schemas check.
     z.overwrite((items: unknown[]) => items.map((item) => (isRecord(item) && !isPlainAndDefined(item) ? dropUndefined({ ...item }) : item))),
   );
@@ -203,36 +215,41 @@ export function webhookUrlSchema() {
 export function webhookHeadersSchema() {
   return openObject(
     {},
-    crossField((headers, report) => {
-      for (const [name, value] of Object.entries(headers)) {
-        if (!isHeaderName(name)) report([name], 'is not a valid HTTP header name');
-        if (typeof value !== 'string') report([name], value === undefined ? 'required' : 'expected a string (not shown: it may be a credential)');
-        else if (!isSafeHeaderValue(value)) report([name], 'must not contain CR, LF or NUL');
-      }
-    }),
+    crossField(
+      (headers, report) => {
+        for (const [name, value] of Object.entries(headers)) {
+          if (!isHeaderName(name)) report([name], 'is not a valid HTTP header name');
+          if (typeof value !== 'string') report([name], value === undefined ? 'required' : 'expected a string (not shown: it may be a credential)');
+          else if (!isSafeHeaderValue(value)) report([name], 'must not contain CR, LF or NUL');
+        }
+      },
+      { additionalProperties: { type: 'string' } },
+    ),
   );
 }
 
 /** @internal `cod` of orders that collect money (Deliver, Exchange, fulfillment send): 0 to 30000. */
 export function collectedCodSchema() {
   return z.number().check(
-    rule((cod: number) => cod >= 0, 'must not be negative: a refund (negative cod) is only for Customer Return Pickups'),
-    codedRule((cod: number) => cod <= COD_LIMIT, `must be at most ${COD_LIMIT} EGP`, ErrorCode.CodLimitExceeded),
+    rule((cod: number) => cod >= 0, 'must not be negative: a refund (negative cod) is only for Customer Return Pickups', { minimum: 0 }),
+    codedRule((cod: number) => cod <= COD_LIMIT, `must be at most ${COD_LIMIT} EGP`, ErrorCode.CodLimitExceeded, { maximum: COD_LIMIT }),
   );
 }
 
 /** @internal `cod` of a Cash Collection: more than 0 (3006, like a missing one) and at most 30000. */
 export function cashCollectionCodSchema() {
   return z.number().check(
-    codedRule((cod: number) => cod > 0, 'must be more than 0 for Cash Collection orders', ErrorCode.CodRequired),
-    codedRule((cod: number) => cod <= COD_LIMIT, `must be at most ${COD_LIMIT} EGP`, ErrorCode.CodLimitExceeded),
+    codedRule((cod: number) => cod > 0, 'must be more than 0 for Cash Collection orders', ErrorCode.CodRequired, { exclusiveMinimum: 0 }),
+    codedRule((cod: number) => cod <= COD_LIMIT, `must be at most ${COD_LIMIT} EGP`, ErrorCode.CodLimitExceeded, { maximum: COD_LIMIT }),
   );
 }
 
 /** @internal `cod` of a return (CRP, fulfillment return): only a refund, a negative amount of at most 30000. */
 export function refundCodSchema() {
   return z.number().check(
-    codedRule((cod: number) => cod <= 0, 'must be a refund (a negative amount) or 0 on a return', ErrorCode.CrpRefundCodOnly),
-    codedRule((cod: number) => cod >= -COD_LIMIT, `a refund must be at most ${COD_LIMIT} EGP (cod >= -${COD_LIMIT})`, ErrorCode.RefundCodLimitExceeded),
+    codedRule((cod: number) => cod <= 0, 'must be a refund (a negative amount) or 0 on a return', ErrorCode.CrpRefundCodOnly, { maximum: 0 }),
+    codedRule((cod: number) => cod >= -COD_LIMIT, `a refund must be at most ${COD_LIMIT} EGP (cod >= -${COD_LIMIT})`, ErrorCode.RefundCodLimitExceeded, {
+      minimum: -COD_LIMIT,
+    }),
   );
 }

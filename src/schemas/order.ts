@@ -182,14 +182,23 @@ const orderRules = lazy(() =>
       if (prepaid > collectible)
         report(['escrowInfo', 'amountToBeCollected'], `must not be more than cod (${collectible}): it is the prepaid part of cod, not an addition`);
     }
-  }),
+    // The escrow's bound by cod is more than JSON Schema says.
+  }, IMAGES_WHEN_OPENED),
 );
+
+/** 2150 in JSON Schema: `deliveryImages` given when `allowToOpenPackage` is true. */
+const IMAGES_WHEN_OPENED = {
+  anyOf: [{ properties: { allowToOpenPackage: { not: { const: true } } } }, { required: ['deliveryImages'] }],
+};
 
 // The type requires cod; this is for input that did not go through the compiler.
 const cashCollectionRules = lazy(() =>
-  crossField((order, report) => {
-    if (order['cod'] === undefined || order['cod'] === null) report(['cod'], 'required for Cash Collection orders', ErrorCode.CodRequired);
-  }),
+  crossField(
+    (order, report) => {
+      if (order['cod'] === undefined || order['cod'] === null) report(['cod'], 'required for Cash Collection orders', ErrorCode.CodRequired);
+    },
+    { required: ['cod'] },
+  ),
 );
 
 /** @internal */

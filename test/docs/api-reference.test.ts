@@ -41,6 +41,7 @@ const ENTRIES = {
   'delivery-sdk/testing': () => import('delivery-sdk/testing'),
   'delivery-sdk/testing/msw': () => import('delivery-sdk/testing/msw'),
   'delivery-sdk/opentelemetry': () => import('delivery-sdk/opentelemetry'),
+  'delivery-sdk/mcp': () => import('delivery-sdk/mcp'),
 } as const;
 
 let outDir: string;
@@ -143,6 +144,7 @@ describe('npm run docs (typedoc)', () => {
     ['delivery-sdk/testing', 'createSandbox'],
     ['delivery-sdk/testing/msw', 'sandboxHandlers'],
     ['delivery-sdk/opentelemetry', 'openTelemetry'],
+    ['delivery-sdk/mcp', 'createMcpServer'],
   ])('%s: %s %s has a description and an @example', (entry, ...path) => {
     const reflection = member(entry, ...path);
     expect(reflection, `${path.join('.')} is not in the reference`).toBeDefined();

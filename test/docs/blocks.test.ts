@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { isFinalState } from '../../src/index.js';
 import type { Sandbox } from '../../src/testing/index.js';
 import { SKIP_WITHOUT_CHROMIUM } from '../support/chromium.js';
-import { BLOCKS, type Block, isPrelude, isText, setsUpMsw, where, whyNotRun } from './blocks.js';
+import { BLOCKS, type Block, isMcpConfiguration, isPrelude, isText, setsUpMsw, where, whyNotRun } from './blocks.js';
 import { givenNames } from './examples-check.js';
 import { topLevelNames } from './names.js';
 import { PAGES, read } from './pages.js';
@@ -27,6 +27,7 @@ const NOT_RUN: Record<string, [RegExp, number]> = {
   'docs/webhooks.md Redis': [/Redis/, 1],
   'docs/observability.md': [/OpenTelemetry's Node SDK/, 2],
   'the command line, README.md and docs/cli.md': [/test\/cli\//, 10],
+  'the MCP server, docs/mcp.md': [/test\/mcp\//, 1],
 };
 
 describe('The code blocks of README.md and docs/', () => {
@@ -34,7 +35,9 @@ describe('The code blocks of README.md and docs/', () => {
     const unlabeled = BLOCKS.filter((block) => block.lang === '').map(where);
     expect(unlabeled, 'a fence names its language (text for what is not code)').toEqual([]);
     const runs = (block: Block): boolean =>
-      (block.lang === 'ts' && typescript.includes(block)) || (block.lang === 'sh' && HTTP_REFERENCE.some((run) => where(run) === where(block)));
+      (block.lang === 'ts' && typescript.includes(block)) ||
+      (block.lang === 'sh' && HTTP_REFERENCE.some((run) => where(run) === where(block))) ||
+      isMcpConfiguration(block);
     const neither = BLOCKS.filter((block) => !isText(block) && !runs(block) && whyNotRun(block) === undefined).map(where);
     expect(neither, 'blocks that neither run nor say why').toEqual([]);
     const reasons = BLOCKS.flatMap((block) => {

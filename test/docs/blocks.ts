@@ -45,3 +45,6 @@ export const setsUpMsw = (block: Block): boolean => /from 'msw\/node'/.test(bloc
 export const isText = (block: Block): boolean => block.lang === 'text' || block.lang === 'csv';
 
 export const where = (block: Block): string => `${block.page}:${block.line}`;
+
+/** The assistants' configurations of docs/mcp.md (JSON, which holds no comment): test/mcp/configs.test.ts starts the server as each says. */
+export const isMcpConfiguration = (block: Block): boolean => block.page === 'docs/mcp.md' && block.lang === 'json';

@@ -133,7 +133,7 @@ describe('deliveries.waitForState', () => {
   it('refuses options it cannot use, before reading anything', async () => {
     const { client, urls } = clientAnswering([order(10)]);
     await expect(client.deliveries.waitForState('70000012', { pollInterval: -1 })).rejects.toThrow(/pollInterval/);
-    await expect(client.deliveries.waitForState('70000012', { until: 45 as never })).rejects.toThrow(/until/);
+    await expect(client.deliveries.waitForState('70000012', { until: '45' as never })).rejects.toThrow(/until/);
     expect(urls()).toEqual([]);
   });
 });

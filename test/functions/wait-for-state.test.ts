@@ -88,6 +88,46 @@ describe('waitForState against a fake with a fake clock', () => {
     expect(error.cause).toBeInstanceOf(ServerError);
   });
 
+  it('waits for a state code, or any of a list of them, and tells onProgress of each read that does not end it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const states = [10, 24, 41, 46];
+    const { client } = clientOnFetch((_, index) => order(states[Math.min(index, states.length - 1)] as number));
+    const progress: unknown[] = [];
+    const waited = client.deliveries.waitForState('70000012', {
+      until: DeliveryState.ReceivedAtWarehouse,
+      pollInterval: 1_000,
+      maxPollInterval: 1_000,
+      onProgress: (read) => progress.push(read),
+    });
+    expect((await settled(waited)).state?.code).toBe(24);
+    expect(progress).toEqual([{ reads: 1, state: 10 }]);
+    const { client: another } = clientOnFetch((_, index) => order(states[Math.min(index, states.length - 1)] as number));
+    const either = another.deliveries.waitForState('70000012', { until: [DeliveryState.Delivered, DeliveryState.ReturnedToBusiness], pollInterval: 1_000 });
+    expect((await settled(either)).state?.code).toBe(46);
+  });
+
+  it('refuses an until that is neither a state code, a list of them nor a function, sending nothing', async () => {
+    const { client, sent } = clientOnFetch(() => order(10));
+    for (const until of [[], ['45'], '45', 4.5])
+      await expect(client.deliveries.waitForState('70000012', { until: until as never })).rejects.toThrow(/until: expected a state code/);
+    expect(sent).toHaveLength(0);
+  });
+
+  it('an onProgress that throws rejects with a DeliveryError carrying what it threw', async () => {
+    const { client } = clientOnFetch(() => order(10));
+    const thrown = new RangeError('bad progress');
+    const error = await client.deliveries
+      .waitForState('70000012', {
+        until: 45,
+        onProgress: () => {
+          throw thrown;
+        },
+      })
+      .catch((err: unknown) => err);
+    expect((error as DeliveryError).cause).toBe(thrown);
+    expect((error as Error).message).toContain('onProgress threw');
+  });
+
   it('a refusal in words ends the wait at once', async () => {
     const { client, sent } = clientOnFetch(() => Response.json({ success: false, message: 'Not found' }, { status: 404 }));
     await expect(client.deliveries.waitForState('70000012', { pollInterval: 0 })).rejects.toBeInstanceOf(NotFoundError);

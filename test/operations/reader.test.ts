@@ -185,6 +185,116 @@ export const listPlaces = endpoint<[], string[]>({ name: 'lookup.places', method
   });
 });
 
+describe('the reader, on the JSON form of what an operation takes and gives', () => {
+  let operations: OperationDescriptor[];
+  beforeAll(() => {
+    operations = read('json', {
+      'deliveries/parcels.ts': `${IMPORTS}import type { RequestOptions } from 'SDK/core/options.js';
+
+/** A parcel as the service sends it. */
+export interface Parcel {
+  /** Its id. */
+  id: string;
+  /** Grams. */
+  weight?: number | undefined;
+  label: 'small' | 'large' | (string & {});
+  [field: string]: unknown;
+}
+
+/** How a parcel is weighed. */
+export interface WeighOptions extends RequestOptions {
+  /** Grams the scale may be off by. */
+  tolerance?: number | undefined;
+  /** Told of each reading. */
+  onProgress?: ((reading: number) => void) | undefined;
+}
+
+/** One parcel. @chunk afterCreate */
+export const getParcel = endpoint<[parcelId: string, view?: { fields: readonly ('id' | 'weight')[] }], Parcel | undefined>({
+  name: 'deliveries.parcel',
+  method: 'GET',
+  route: '/parcels/{parcelId}',
+});
+
+/**
+ * Weighs parcels, one after another.
+ *
+ * @operation deliveries.weighParcels
+ * @chunk afterCreate
+ * @calls deliveries.parcel
+ */
+export async function* weighParcels(core: DeliveryCore, ids: readonly string[], options?: WeighOptions): AsyncGenerator<Parcel, void, undefined> {
+  void core;
+  void ids;
+  void options;
+}
+`,
+    });
+  });
+  const find = (fn: string) => operations.find((operation) => operation.fn === fn) as OperationDescriptor;
+
+  it('gives each parameter as JSON Schema, its other fields left open as the SDK leaves them, and the call options as nothing to give', () => {
+    const [parcelId, view, options] = find('getParcel').parameters;
+    expect(parcelId).toMatchObject({ schema: { type: 'string' }, checked: false });
+    expect(view?.schema).toEqual({
+      type: 'object',
+      properties: { fields: { type: 'array', items: { type: 'string', enum: ['id', 'weight'] } } },
+      required: ['fields'],
+    });
+    expect(options).toMatchObject({ name: 'options', schema: undefined, callbacks: [] });
+  });
+
+  it("gives the options' own fields only, with their documentation, closed to any other, and names the callbacks JSON cannot carry", () => {
+    const options = find('weighParcels').parameters.at(-1);
+    expect(options?.schema).toEqual({
+      title: 'WeighOptions',
+      type: 'object',
+      properties: { tolerance: { description: 'Grams the scale may be off by.', type: 'number' } },
+      additionalProperties: false,
+    });
+    expect(options?.callbacks).toContain('onProgress');
+  });
+
+  it('gives the result as JSON Schema that refuses nothing the SDK passes on as sent: only required fields typed', () => {
+    expect(find('getParcel').result).toMatchObject({ many: false, optional: true });
+    expect(find('getParcel').result.schema).toEqual({
+      title: 'Parcel',
+      type: 'object',
+      properties: {
+        id: { description: 'Its id.', type: 'string' },
+        weight: { description: 'Grams.' },
+        label: { type: 'string', examples: ['small', 'large'] },
+      },
+      required: ['id', 'label'],
+    });
+    expect(find('weighParcels').result).toMatchObject({ many: true, optional: false, schema: { title: 'Parcel' } });
+  });
+
+  it('refuses, when it has the rules, an endpoint that checks an input whose type has none: its tool would not state them', () => {
+    const files = {
+      'pickups/requests.ts': `${IMPORTS}import { schemaCheck } from 'SDK/schemas/check.js';
+
+/** Books one. @chunk pickups */
+export const bookThing = endpoint<[input: { when: string }], { id: string }>({ name: 'pickups.book', method: 'POST', route: '/book', check: schemaCheck('checkPickup') });
+`,
+    };
+    expect(() => read('unruled', files)).not.toThrow();
+    const functions = join(dir, 'unruled', 'src', 'functions');
+    let problems: readonly Problem[] = [];
+    try {
+      readOperations({ root: join(dir, 'unruled'), src: join(dir, 'unruled', 'src'), functions, rules: () => undefined }, declarationFiles(functions));
+    } catch (error) {
+      problems = (error as DeclarationError).problems;
+    }
+    expect(problems).toEqual([
+      expect.objectContaining({
+        file: 'src/functions/pickups/requests.ts',
+        message: expect.stringMatching(/its input \(input: \{ when: string \}\) is checked, but no type of it has its rules in scripts\/operations\/rules\.ts/),
+      }),
+    ]);
+  });
+});
+
 describe('the reader refuses, naming the file and the line, every declaration it cannot read', () => {
   /** Each malformed shape in a file of its own: [file, text, what the problem says]. */
   const MALFORMED: Array<[file: string, text: string, problem: RegExp]> = [

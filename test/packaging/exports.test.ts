@@ -140,6 +140,7 @@ const PUBLIC_EXPORTS: Readonly<Record<string, readonly string[]>> = {
     'verifyWebhookHeaders',
   ],
   'delivery-sdk/webhooks/node': ['DEFAULT_WEBHOOK_BODY_TIMEOUT_MS', 'createNodeWebhookHandler'],
+  'delivery-sdk/mcp': ['TOOLS', 'createMcpServer'],
   'delivery-sdk/webhooks/redis': [
     'DEFAULT_MAX_EVENTS_PER_SCRIPT',
     'DEFAULT_READY_TIMEOUT_MS',

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_USAGE, MSW_USAGE, RESOLUTIONS, SANDBOX_USAGE, STRICT_OPTIONS } from './consumer/typed-usage.js';
+import { CLIENT_USAGE, MCP_USAGE, MSW_USAGE, RESOLUTIONS, SANDBOX_USAGE, STRICT_OPTIONS } from './consumer/typed-usage.js';
 import { BINARIES, type ConsumerProject, createConsumerProject, PACKAGE_NAME, PACKAGING_TIMEOUT_MS, packageEntries, ROOT, run } from './packed-package.js';
 
 interface ProbeReport {
@@ -16,7 +16,7 @@ interface ProbeReport {
 }
 
 /** Entries of optional peers (the consumer project has none of them installed), and the peer each needs. */
-const PEER_ENTRIES: Record<string, string> = { './testing/msw': 'msw', './opentelemetry': '@opentelemetry/api' };
+const PEER_ENTRIES: Record<string, string> = { './testing/msw': 'msw', './opentelemetry': '@opentelemetry/api', './mcp': '@modelcontextprotocol/sdk' };
 const entries = packageEntries().filter((entry) => PEER_ENTRIES[entry.subpath] === undefined);
 const peerEntries = packageEntries().filter((entry) => PEER_ENTRIES[entry.subpath] !== undefined);
 let project: ConsumerProject;
@@ -37,7 +37,7 @@ describe('the tarball installed into a fresh project', () => {
     expect(installed.sort()).toEqual([PACKAGE_NAME, ...Object.keys(dependencies)].sort());
     // zod is bundled into dist/; papaparse is the `delivery-sdk` command's alone (test/cli/leaf.test.ts).
     expect(Object.keys(dependencies)).toEqual(['ky', 'papaparse']);
-    expect(probe.missing.sort()).toEqual(['@opentelemetry/api', 'ioredis', 'msw', 'redis']);
+    expect(probe.missing.sort()).toEqual(['@modelcontextprotocol/sdk', '@opentelemetry/api', 'ioredis', 'msw', 'redis']);
   });
 
   it('loads every entry with require() where Node cannot require an ES module: ky (ESM-only) is bundled into the CommonJS build', async () => {
@@ -135,6 +135,31 @@ describe('the tarball installed into a fresh project', () => {
     },
     PACKAGING_TIMEOUT_MS,
   );
+
+  it(
+    'type-checks a strict server of delivery-sdk/mcp (the MCP SDK present) with moduleResolution node16, ESM and CommonJS, no zod type of ours in the way',
+    async () => {
+      // The repository's MCP SDK, installed for this check alone as a link (its own dependencies, zod among them, resolve
+      // from there); its declarations' own strictness is its business: only this package's declarations and the user's code are judged.
+      const peer = join(project.dir, 'node_modules/@modelcontextprotocol');
+      mkdirSync(peer, { recursive: true });
+      symlinkSync(join(ROOT, 'node_modules/@modelcontextprotocol/sdk'), join(peer, 'sdk'), 'dir');
+      try {
+        const { files, compilerOptions } = RESOLUTIONS['node16']!;
+        expect(withoutForeignDiagnostics(await typeErrors('mcp-node16', { mcp: MCP_USAGE }, files, compilerOptions))).toBe('');
+      } finally {
+        rmSync(peer, { recursive: true, force: true });
+      }
+    },
+    PACKAGING_TIMEOUT_MS,
+  );
+
+  it('the delivery-sdk mcp command, without the MCP SDK installed, says what to install and exits with 2', async () => {
+    const failed = await run(join(project.dir, 'node_modules/.bin/delivery-sdk'), ['mcp', '--sandbox'], { cwd: project.dir }).catch(
+      (error: { exitCode?: number; stderr?: string }) => error,
+    );
+    expect(failed).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('npm install @modelcontextprotocol/sdk') });
+  });
 
   it.each(Object.keys(BINARIES))(
     'the %s command starts the sandbox on 127.0.0.1 and answers the API',

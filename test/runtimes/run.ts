@@ -7,7 +7,7 @@
 //   --only node22,chromium   run some runtimes (names as printed)
 //   --report FILE            write { passed, failed, runtimes } as JSON (used by .ci/run)
 import { spawn } from 'node:child_process';
-import { copyFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { assertBuilt, type ConsumerProject, createConsumerProject, ROOT } from '../packaging/packed-package.js';
@@ -143,6 +143,9 @@ async function main(): Promise<number> {
   const project = await createConsumerProject();
   try {
     copyFileSync(join(ROOT, 'test/runtimes/smoke.mjs'), join(project.dir, 'smoke.mjs'));
+    // delivery-sdk/mcp's optional peer, this repository's (its own dependencies resolve from there): the registry stays out of the run.
+    mkdirSync(join(project.dir, 'node_modules/@modelcontextprotocol'), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules/@modelcontextprotocol/sdk'), join(project.dir, 'node_modules/@modelcontextprotocol/sdk'), 'dir');
     const outcomes = await pooled(
       selected.map((runtime) => () => measure(runtime, project)),
       2,

@@ -246,6 +246,23 @@ await check('a wrong API key is an AuthenticationError (401) that never carries 
   assert.ok(!JSON.stringify({ ...error, message: error.message, stack: error.stack }).includes('not-the-key-0123456789'));
 });
 
+await check('delivery-sdk/mcp serves the operations as tools of an MCP server (the MCP SDK, its optional peer, beside it)', async () => {
+  const { createMcpServer } = await import('delivery-sdk/mcp');
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createMcpServer({ client }).connect(serverSide);
+  const assistant = new Client({ name: 'smoke', version: '1.0.0' });
+  await assistant.connect(clientSide);
+  const { tools } = await assistant.listTools();
+  assert.ok(tools.some((tool) => tool.name === 'deliveries_track'));
+  assert.ok(!tools.some((tool) => tool.name === 'deliveries_create'), 'read-only by default');
+  const tracked = await assistant.callTool({ name: 'deliveries_track', arguments: { trackingNumber: String(created.Deliver.trackingNumber) } });
+  assert.equal(tracked.isError, undefined);
+  assert.equal(tracked.structuredContent.trackingNumber, String(created.Deliver.trackingNumber));
+  await assistant.close();
+});
+
 await receiver_?.close();
 await server?.close();
 await sandbox.close();

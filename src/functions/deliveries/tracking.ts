@@ -93,27 +93,51 @@ export const trackDelivery = endpoint<[trackingNumber: string], DeliveryTracking
   answer: (data, { params }) => deliveryTracking(data, params['trackingNumber'] as string),
 });
 
+/** Where a wait stands after a read of the order (`onProgress`). */
+export interface WaitProgress {
+  /** Reads of the order that answered so far, this one included. */
+  reads: number;
+  /** The order's state code as last read; undefined while none was read. */
+  state: number | undefined;
+}
+
 /** How {@link waitForDeliveryState} waits. */
 export interface WaitForStateOptions extends RequestOptions {
-  /** The state to wait for; default: a final state (`isFinalState`). Given the order as read too. */
-  until?: ((state: number, order: DeliveryRecord) => boolean) | undefined;
+  /**
+   * The state to wait for: a state code (`DeliveryState.Delivered`, 45), any of a list of them, or
+   * a function of the state code (and of the order as read) that says when the wait is over.
+   * Default: a final state (`isFinalState`).
+   */
+  until?: number | readonly number[] | ((state: number, order: DeliveryRecord) => boolean) | undefined;
+  /** Called after each read that does not end the wait, with the reads so far and the state read. */
+  onProgress?: ((progress: WaitProgress) => void) | undefined;
   /** Milliseconds before the second read; each wait after is half as long again, up to `maxPollInterval`. Default 10,000. */
   pollInterval?: number | undefined;
   /** The longest wait between two reads, in milliseconds. Default 300,000 (5 minutes). */
   maxPollInterval?: number | undefined;
 }
 
+/** `until` as a function of the state: a code, or a list of codes, is the state waited for. */
+function untilOf(until: unknown): (state: number, order: DeliveryRecord) => boolean {
+  if (typeof until === 'function') return until as (state: number, order: DeliveryRecord) => boolean;
+  const codes = typeof until === 'number' ? [until] : Array.isArray(until) ? (until as unknown[]) : undefined;
+  if (codes === undefined || codes.length === 0 || !codes.every((code) => Number.isSafeInteger(code)))
+    throw new ConfigurationError('until: expected a state code, a list of state codes, or a function of the state code');
+  return (state) => codes.includes(state);
+}
+
 function pollingOf(options: WaitForStateOptions | undefined) {
   let until: unknown;
+  let onProgress: unknown;
   let pollInterval: unknown;
   let maxPollInterval: unknown;
   let requestOptions: RequestOptions;
   try {
-    ({ until = isFinalState, pollInterval = 10_000, maxPollInterval = 300_000, ...requestOptions } = options ?? {});
+    ({ until = isFinalState, onProgress, pollInterval = 10_000, maxPollInterval = 300_000, ...requestOptions } = options ?? {});
   } catch (cause) {
     throw new ConfigurationError('waitForState options could not be read.', { cause });
   }
-  if (typeof until !== 'function') throw new ConfigurationError('until: expected a function of the state code');
+  if (onProgress !== undefined && typeof onProgress !== 'function') throw new ConfigurationError('onProgress: expected a function');
   for (const [name, value] of [
     ['pollInterval', pollInterval],
     ['maxPollInterval', maxPollInterval],
@@ -122,7 +146,8 @@ function pollingOf(options: WaitForStateOptions | undefined) {
       throw new ConfigurationError(`${name}: expected a number of milliseconds, 0 or more`);
   }
   return {
-    until: until as (state: number, order: DeliveryRecord) => boolean,
+    until: untilOf(until),
+    onProgress: onProgress as ((progress: WaitProgress) => void) | undefined,
     first: pollInterval as number,
     longest: maxPollInterval as number,
     requestOptions,
@@ -140,8 +165,9 @@ function isTransient(error: unknown): boolean {
 }
 
 /**
- * Reads the order (`get`) until its state is one `until` accepts (default: a final state,
- * `isFinalState`) and resolves with the order as last read. Between reads it waits `pollInterval`
+ * Reads the order (`get`) until its state is one `until` accepts (a state code, a list of them, a
+ * function of the state; default: a final state, `isFinalState`) and resolves with the order as
+ * last read; `onProgress` hears of each read that does not end it. Between reads it waits `pollInterval`
  * (10 s), then half as long again each time, up to `maxPollInterval` (5 min), and never past what
  * is left of the wait: a `totalTimeout` shorter than the interval still gets a last read before
  * it ends. The whole wait is bounded by `totalTimeout` (the call's, else the client's 2 minutes:
@@ -155,23 +181,24 @@ function isTransient(error: unknown): boolean {
  *
  * @throws `TimeoutError` when `totalTimeout` runs out first (its message names the last state read,
  * its `cause` the last failed read, if any), `RequestAbortedError` when `signal` aborts, a
- * `DeliveryError` whose `cause` is what `until` threw, and the errors of `get` that another read
- * would meet too (`NotFoundError`, `AuthenticationError`).
+ * `DeliveryError` whose `cause` is what `until` or `onProgress` threw, and the errors of `get` that
+ * another read would meet too (`NotFoundError`, `AuthenticationError`).
  *
  * @example
  * ```ts
- * const order = await client.deliveries.waitForState('70000012', { until: (state) => state === DeliveryState.Delivered, totalTimeout: 3_600_000 });
+ * const order = await client.deliveries.waitForState('70000012', { until: DeliveryState.Delivered, totalTimeout: 3_600_000 });
  * console.log(order.state?.code);
  * ```
  */
 export async function waitForDeliveryState(core: DeliveryCore, trackingNumber: string, options?: WaitForStateOptions): Promise<DeliveryRecord> {
   requireCore(core);
   const id = requireId(trackingNumber, 'trackingNumber');
-  const { until, first, longest, requestOptions } = pollingOf(options);
+  const { until, onProgress, first, longest, requestOptions } = pollingOf(options);
   const deadlineAt = totalDeadline(coreInternals(core), requestOptions);
   const what = `Waiting for the state of ${id}`;
   const request = { method: 'GET', url: `${core.baseUrl}/deliveries/business/${id}` };
   let wait = first;
+  let reads = 0;
   let state: number | undefined;
   let failure: DeliveryError | undefined;
   const timedOut = (): TimeoutError =>
@@ -185,6 +212,7 @@ export async function waitForDeliveryState(core: DeliveryCore, trackingNumber: s
     const readAt = Date.now();
     try {
       const order = await getDelivery(core, id, leftOf(requestOptions, deadlineAt));
+      reads += 1;
       failure = undefined;
       const code = order.state?.code;
       if (typeof code === 'number') state = code;
@@ -195,6 +223,11 @@ export async function waitForDeliveryState(core: DeliveryCore, trackingNumber: s
         throw new DeliveryError(`${what}: until threw`, { cause });
       }
       if (accepted) return order;
+      try {
+        onProgress?.({ reads, state });
+      } catch (cause) {
+        throw new DeliveryError(`${what}: onProgress threw`, { cause });
+      }
     } catch (error) {
       if (error instanceof RequestAbortedError || !(error instanceof DeliveryError)) throw error;
       // The deadline cut the read, or left too little to send it: the wait's own error, naming the last state.

@@ -54,7 +54,7 @@ for (const format of ['esm', 'cjs']) {
   }
 }
 
-for (const optional of ['msw', 'ioredis', 'redis', '@opentelemetry/api']) {
+for (const optional of ['msw', 'ioredis', 'redis', '@opentelemetry/api', '@modelcontextprotocol/sdk']) {
   try {
     require.resolve(optional);
   } catch {

@@ -96,6 +96,21 @@ export const handlers: HttpHandler[] = sandboxHandlers(createSandbox());
 sandboxHandlers('https://sandbox.delivery-sdk.test/v2');
 `;
 
+/** An assistant's server from `delivery-sdk/mcp`, typed by the MCP SDK's own declarations (its optional peer, present). */
+export const MCP_USAGE = `
+import { DeliveryClient } from 'delivery-sdk';
+import { createMcpServer, type McpServerOptions, TOOLS, type ToolDeclaration } from 'delivery-sdk/mcp';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+
+const client = new DeliveryClient({ baseUrl: 'https://api.example.com/v2', apiKey: 'key' });
+const options: McpServerOptions = { client, allowWrites: false, timeout: 30_000 };
+export const server: Server = createMcpServer(options);
+export const readOnly: ToolDeclaration[] = TOOLS.filter((tool) => tool.annotations.readOnlyHint);
+
+// @ts-expect-error a server serves a client's operations: it needs one
+createMcpServer({ allowWrites: true });
+`;
+
 /** The same usage under each module resolution users configure, as `[file name, tsconfig compilerOptions]`. */
 export const RESOLUTIONS: Record<string, { files: string[]; compilerOptions: Record<string, unknown> }> = {
   // Node ESM and CommonJS in one program: `.mts` resolves the import conditions, `.cts` the require ones.
