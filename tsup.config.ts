@@ -4,6 +4,10 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import { defineConfig } from 'tsup';
 import { ASSETS_FOLDER, buildDashboardAssets, UI_ENTRY } from './src/testing/dashboard/assets.js';
 
+/** The package's version, written into the build (src/internal/version.ts; the User-Agent, the telemetry scope, the MCP server's name): no entry reads package.json when it runs. */
+const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+const define = { __DELIVERY_SDK_VERSION__: JSON.stringify(version) };
+
 const entry = {
   index: 'src/index.ts',
   'functions/index': 'src/functions/index.ts',
@@ -16,9 +20,6 @@ const entry = {
   'telemetry/index': 'src/telemetry/index.ts',
   'mcp/index': 'src/mcp/index.ts',
 };
-
-/** The version the MCP server tells its clients (src/mcp/server.ts): the package's, written in at build time. */
-const define = { __DELIVERY_SDK_VERSION__: JSON.stringify((JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version) };
 
 /**
  * The commands (`delivery-sdk`, `delivery-sdk-sandbox`): Node only, ESM only (a `bin` is run, never

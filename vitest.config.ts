@@ -18,6 +18,9 @@ const SOURCE_ALIASES = Object.entries(compilerOptions.paths).map(([name, [file]]
   replacement: fileURLToPath(new URL(file, import.meta.url)),
 }));
 
+/** The package's version, as the build writes it in (tsup.config.ts, src/internal/version.ts). */
+const { version } = JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8')) as { version: string };
+
 /** The calls that change a worker's module registry: a file that makes one cannot share it. */
 export const REGISTRY_CALLS = /\bvi\.(mock|doMock|unmock|doUnmock|resetModules|importActual|importMock)\(/;
 
@@ -46,6 +49,7 @@ export default defineConfig(({ mode }) => ({
   resolve: {
     alias: SOURCE_ALIASES,
   },
+  define: { __DELIVERY_SDK_VERSION__: JSON.stringify(version) },
   test: {
     // vitest's default on 2 cores is one worker: most long tests wait on child processes, servers
     // and Redis, so a second one keeps both cores busy.

@@ -49,6 +49,7 @@ export type {
   TelemetryCallOutcome,
   TelemetryFailedOrder,
   TelemetryOperation,
+  WebhookTarget,
   WebhookTelemetry,
   WebhookVerdict,
 } from './core/telemetry.js';

@@ -138,6 +138,8 @@ export async function buildLikeDist(srcDir, outdir) {
       },
     ],
     sourcemap: true,
+    // The version tsup.config.ts writes in (src/internal/version.ts).
+    define: { __DELIVERY_SDK_VERSION__: JSON.stringify(JSON.parse(readFileSync(join(srcDir, '../package.json'), 'utf8')).version) },
     logLevel: 'error',
   });
   return Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, join(outdir, `${file}.js`)]));

@@ -1,6 +1,7 @@
 /**
  * One page run (bench/lib/bundle-size.mjs): loads a built page in this fresh process, with a
- * module-load hook recording every file of the build as it loads, and `fetch` answered in process
+ * module-load hook recording every file of the build as it loads, a `document` as a page has one,
+ * and `fetch` answered in process
  * (a created order for a create, Egypt's cities for the cities list, 404 for anything else), then
  * awaits the page's call. Prints `{ loaded, requests }`: the build's files loaded until the call
  * had answered, in load order, and what the page sent. Exits 1 when the call fails: a page that
@@ -24,6 +25,10 @@ const CITIES = JSON.stringify({
   data: { list: [{ _id: 'city-eg-cairo', name: 'Cairo', otherName: 'القاهرة', code: 'EG-01' }] },
 });
 const ANSWERS = { 'POST /v2/deliveries': CREATED_ANSWER, 'GET /v2/cities': CITIES };
+
+// A page runs in a document: code the SDK loads only outside one (its User-Agent, which a page
+// never sends) is not the page's, and a page that loaded it would show here.
+globalThis.document = {};
 
 const requests = [];
 globalThis.fetch = async (input, init) => {

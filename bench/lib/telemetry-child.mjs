@@ -66,7 +66,7 @@ function seamMicros(telemetry) {
   const once = () => {
     const call = telemetry.call(operation, 'https://api.example.com/v2', undefined);
     if (call === undefined) return; // nothing would be recorded: the SDK tells nothing more of the call
-    const attempt = call.attempt(0);
+    const attempt = call.attempt(0, 'https://api.example.com/v2/deliveries?apiVersion=1');
     attempt.headers(headers);
     attempt.end(201);
     call.end({ result });

@@ -8,6 +8,9 @@ import { createSandbox } from '../testing/index.js';
 import { UsageError } from './exit.js';
 import { readyMerchant } from './ready-merchant.js';
 
+/** What the command adds to the SDK's User-Agent: the service tells its requests from a program's. */
+const CLI_PRODUCT = 'cli';
+
 /** The flags every command that calls the service takes. */
 export const CONNECTION_OPTIONS = {
   'api-key-file': { type: 'string' },
@@ -42,14 +45,14 @@ export async function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = p
       throw new UsageError('--sandbox runs against an embedded sandbox: drop --base-url and --api-key-file');
     const sandbox = createSandbox();
     await readyMerchant(sandbox);
-    const client = new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, fetch: sandbox.fetch });
+    const client = new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, fetch: sandbox.fetch, userAgent: CLI_PRODUCT });
     return { client, target: 'the embedded sandbox', close: () => sandbox.close() };
   }
   const apiKey = keyOf(flags, env);
   const baseUrl = flags['base-url'] ?? nonEmpty(env['DELIVERY_BASE_URL']);
   if (baseUrl === undefined)
     throw new UsageError('no base URL: set DELIVERY_BASE_URL or pass --base-url URL (ending in /v2), or try it offline with --sandbox');
-  return { client: new DeliveryClient({ apiKey, baseUrl }), target: baseUrl, close: async () => {} };
+  return { client: new DeliveryClient({ apiKey, baseUrl, userAgent: CLI_PRODUCT }), target: baseUrl, close: async () => {} };
 }
 
 const nonEmpty = (text: string | undefined): string | undefined => (text === undefined || text.trim() === '' ? undefined : text.trim());

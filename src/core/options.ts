@@ -51,6 +51,14 @@ export interface TransportOptions {
    */
   headers?: Record<string, string> | undefined;
   /**
+   * Product tokens added after the SDK's own `User-Agent`, naming the app or platform built on it:
+   * `'shop-sync/2.3'` sends `delivery-sdk/0.1.0 (Node.js 22.11.0; linux) shop-sync/2.3`. The SDK
+   * sends a User-Agent from Node.js, Deno and Bun only, never from a browser, where it would force
+   * a CORS preflight, nor from an edge worker (docs/runtimes.md); a `user-agent` in `headers`
+   * replaces it.
+   */
+  userAgent?: string | undefined;
+  /**
    * Largest answer read, in bytes; past it the call fails with `ResponseTooLargeError` without
    * reading the rest. Default 10 MB (10 * 2^20), about ten times a country's district list (estimated).
    */

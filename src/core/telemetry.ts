@@ -5,9 +5,9 @@
  * option the SDK calls none of it and allocates nothing for it.
  *
  * What crosses the seam is chosen to be safe to record: operation names, routes with `{name}` in
- * place of ids, the server's host and port, statuses, error classes and codes, counts, tracking
- * numbers and state codes. Never a key, a header value, a body, a full URL or a message (messages
- * can quote an input: a name, a phone, an address).
+ * place of ids, URLs and paths with the key and every secret scrubbed, the server's host and port,
+ * statuses, error classes and codes, counts, tracking numbers and state codes. Never a key, a
+ * header value, a body or a message (messages can quote an input: a name, a phone, an address).
  */
 import type { DeliveryError } from '../errors/base.js';
 
@@ -52,8 +52,12 @@ export interface AttemptTelemetry {
 
 /** One call as it happens. */
 export interface CallTelemetry {
-  /** An attempt starts; `resendCount` is 0 for the first, 1 for the first retry (the wait since the last attempt ended was the retry's delay). */
-  attempt(resendCount: number): AttemptTelemetry;
+  /**
+   * An attempt starts; `resendCount` is 0 for the first, 1 for the first retry (the wait since the
+   * last attempt ended was the retry's delay). `url` is the request's absolute URL with the key
+   * and every secret header value scrubbed wherever it appears (`[redacted]`), the path included.
+   */
+  attempt(resendCount: number, url: string): AttemptTelemetry;
   /** The call ended. Called once. */
   end(outcome: TelemetryCallOutcome): void;
 }
@@ -68,6 +72,16 @@ export interface BulkTelemetry {
 
 /** What the order tracker made of an event: a new state (`changed`), the same event again (`repeat`), or an event older than the order's latest (`older`). */
 export type WebhookVerdict = 'changed' | 'repeat' | 'older';
+
+/** Where a webhook request arrived. */
+export interface WebhookTarget {
+  /** The scheme of its URL, as the server saw it: `https`, `http`. */
+  readonly scheme: string;
+  /** Its path, the values of the handler's `auth` scrubbed wherever they appear (`[redacted]`). */
+  readonly path: string;
+  /** The route the server mounted the handler on, when the handler was told (its `route` option). */
+  readonly route?: string | undefined;
+}
 
 /** One webhook request as the handler handles it. */
 export interface WebhookTelemetry {
@@ -84,9 +98,10 @@ export interface WebhookTelemetry {
 /**
  * What the SDK tells a tracing or metrics back end: the `telemetry` option of `DeliveryClient`,
  * `DeliveryCore` and the webhook handlers. `openTelemetry()` from `delivery-sdk/opentelemetry`
- * makes one. A client calls these methods on the path of every call; what one throws is dropped,
- * so a tracing back end that fails never changes a call's outcome. A webhook
- * handler does not catch them: a throw fails that one delivery, which the service sends again.
+ * makes one. A client calls these methods on the path of every call, a webhook handler on every
+ * request; what one throws, or the promise it returns rejects with, is dropped, so a tracing back
+ * end that fails never changes an outcome (an async method's result is not waited for). The time
+ * they take is not counted against an attempt's `timeout`.
  */
 export interface DeliveryTelemetry {
   /**
@@ -96,6 +111,6 @@ export interface DeliveryTelemetry {
   call(operation: TelemetryOperation, baseUrl: string, trackingNumber: string | undefined): CallTelemetry | undefined;
   /** A bulk upload (`deliveries.createBulk`, `deliveries.streamBulk`) to `baseUrl` starts sending; each chunk is a `POST /deliveries/bulk?apiVersion=1`. */
   bulk(operation: string, baseUrl: string): BulkTelemetry;
-  /** A webhook request arrives, with its headers (for a trace context its sender propagated). */
-  webhook(method: string, headers: Headers): WebhookTelemetry;
+  /** A webhook request arrives: its method as sent, its headers (for a trace context its sender propagated) and where it arrived. */
+  webhook(method: string, headers: Headers, target: WebhookTarget): WebhookTelemetry;
 }

@@ -12,10 +12,10 @@ import type { HttpMethod, QueryValue } from '../core/http.js';
 import type { CallOptions, RequestOptions } from '../core/options.js';
 import type { CallTelemetry } from '../core/telemetry.js';
 import { DeliveryError, type RequestSummary } from '../errors/index.js';
-import { untilAborted } from '../internal/attempt-clock.js';
 import { callOptionsOf } from '../internal/config.js';
 import { type CoreInternals, underneath } from '../internal/core-internals.js';
 import { deadlineOf, leftOf } from '../internal/deadline.js';
+import { isTrackingNumber } from '../internal/guards.js';
 import { asTypedError, type Checked, checkInput, type InputCheck, writeJson } from '../internal/input.js';
 import type { ApiRequest, Refusal } from '../internal/request.js';
 import { send } from '../internal/send.js';
@@ -142,7 +142,9 @@ export function endpoint<Args extends unknown[], T, O extends RequestOptions = R
       const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] as string));
       const { config } = internals;
       // Traced from the check on: a create the check refuses (3007) is a call that failed.
-      observer = config.telemetry?.call(declaration, config.baseUrl, params['trackingNumber']);
+      // Only a value shaped as a tracking number is told: `get(apiKey)` must not put the key in a span.
+      const trackingNumber = params['trackingNumber'];
+      observer = config.telemetry?.call(declaration, config.baseUrl, isTrackingNumber(trackingNumber) ? trackingNumber : undefined);
       const call: PendingCall<O> = { core, internals, options, path: filled, query: { ...query, ...parts.query }, params, traced: observer };
       const { check } = declaration;
       const checked = checkInput(parts.check ?? (typeof check === 'function' ? check(options) : check), parts.body, validation);
@@ -208,13 +210,13 @@ function dispatch<T, O extends RequestOptions>(
   }
   const cache = declaration.cached === true ? internals.lookupCache : undefined;
   if (cache !== undefined) {
-    // The shared request must not die with the signal of whichever caller started it.
-    const { signal, ...shared } = options;
+    // The shared request must not die with the signal of whichever caller started it: it has the
+    // cache's own, which aborts it once every caller waiting for it has aborted (then nothing more is sent).
+    const { signal } = options;
     const key = `${request.path}?${JSON.stringify(Object.entries(request.query ?? {}).filter(([, value]) => value !== undefined))}`;
-    const loaded = cache.get(key, () => send(internals, request, shared));
+    const loaded = cache.get(key, (shared) => send(internals, request, { ...options, signal: shared }), signal, `GET ${request.path}`);
     // A copy per caller: one caller sorting or filtering its array leaves the cached one alone.
-    const copy = loaded.then(({ data, response }) => ({ data: (Array.isArray(data) ? data.slice() : data) as T, response }));
-    return untilAborted(copy, signal, `GET ${request.path}`);
+    return loaded.then(({ data, response }) => ({ data: (Array.isArray(data) ? data.slice() : data) as T, response }));
   }
   if (recover === undefined) return send(internals, request, options);
   const startedAt = Date.now();

@@ -9,14 +9,13 @@
  */
 
 import { RequestAbortedError } from '../errors/base.js';
+import { telemetrySpent } from './telemetry-guard.js';
+import { MAX_TIMER } from './timer.js';
 
 /** The error for a call the caller's `signal` stopped: `what` (`POST /orders`) was aborted by the caller. */
 export function abortedByCaller(what: string, signal: AbortSignal | undefined): RequestAbortedError {
   return new RequestAbortedError(`${what} was aborted by the caller`, { cause: signal?.reason });
 }
-
-/** The longest wait a timer takes (2^31-1 ms, 24.8 days); a longer one is no timer at all. */
-export const MAX_TIMER = 2 ** 31 - 1;
 
 /** What cut an attempt short: the caller's signal, `totalTimeout`, or the attempt's own `timeout`. */
 type Cut = 'caller' | 'total' | 'attempt';
@@ -34,7 +33,9 @@ export class AttemptClock {
   /** The attempt's signal, for fetch: aborted when the attempt is cut, whatever cut it. */
   readonly signal = this.#abort.signal;
   readonly #caller: AbortSignal | undefined;
-  readonly #timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** The process's time in telemetry when the clock last looked (internal/telemetry-guard.ts). */
+  #telemetryAt = telemetrySpent();
   #reject: ((reason: AttemptCut) => void) | undefined;
   #release: (() => void) | undefined;
   #onCallerAbort: (() => void) | undefined;
@@ -43,10 +44,7 @@ export class AttemptClock {
   constructor(caller: AbortSignal | undefined, timeout: number, totalLeft: number) {
     this.#caller = caller;
     const ms = Math.min(timeout, totalLeft);
-    if (ms < MAX_TIMER) {
-      const cut = timeout < totalLeft ? 'attempt' : 'total';
-      this.#timer = setTimeout(() => this.#stop(cut), Math.max(0, ms));
-    }
+    if (ms < MAX_TIMER) this.#arm(timeout < totalLeft ? 'attempt' : 'total', Math.max(0, ms));
     if (caller?.aborted) this.#stop('caller');
     else if (caller !== undefined) {
       this.#onCallerAbort = () => this.#stop('caller');
@@ -76,6 +74,21 @@ export class AttemptClock {
     this.#reject = undefined;
   }
 
+  /**
+   * Cuts the attempt in `ms`, less the time telemetry took meanwhile: a span processor that held
+   * the process (exporting synchronously, say) delayed the answer's reading, not the service, so
+   * the clock runs on for as long. When the timer fires after such a block, the answer that came
+   * meanwhile is read before the clock looks again.
+   */
+  #arm(cut: Cut, ms: number): void {
+    this.#timer = setTimeout(() => {
+      const held = telemetrySpent() - this.#telemetryAt;
+      this.#telemetryAt += held;
+      if (held >= 1) this.#arm(cut, held);
+      else this.#stop(cut);
+    }, ms);
+  }
+
   #stop(cut: Cut): void {
     if (this.cut !== undefined) return;
     this.cut = cut;
@@ -87,8 +100,9 @@ export class AttemptClock {
 
 /**
  * Waits `ms` between attempts; rejects with an {@link AttemptCut} when the caller aborts meanwhile.
- * The one wait of the transport: a `Retry-After` of a month with `totalTimeout: Infinity` is waited
- * in steps of {@link MAX_TIMER}, since a longer timer fires at once.
+ * The one wait of the transport and of the polls: a wait longer than {@link MAX_TIMER} (a
+ * `retryDelay.max` or `maxPollInterval` of a month) is waited in steps, since a longer timer fires
+ * at once. Its timer goes with the caller's abort.
  */
 export function sleep(ms: number, caller: AbortSignal | undefined): Promise<void> {
   return new Promise<void>((resolve, reject) => {
@@ -110,19 +124,5 @@ export function sleep(ms: number, caller: AbortSignal | undefined): Promise<void
     if (caller?.aborted) return onAbort();
     wait(ms);
     caller?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/**
- * `promise`, or a `RequestAbortedError` as soon as `signal` aborts. The work behind `promise`
- * goes on (other callers may share it); only this caller stops waiting.
- */
-export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, what: string): Promise<T> {
-  if (signal === undefined) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortedByCaller(what, signal));
-    if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }

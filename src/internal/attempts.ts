@@ -17,7 +17,7 @@ import type { ResolvedConfig } from './config.js';
 import { isOutOfTime, outOfTime } from './deadline.js';
 import { errorMappingFor } from './error-mapping-loader.js';
 import { LOG_LEVELS, log } from './log.js';
-import { redactHeaders, scrubResponse, secretsOf } from './redaction.js';
+import { redactHeaders, scrubResponse, scrubText, secretsOf } from './redaction.js';
 import type { ApiRequest } from './request.js';
 import { mayHaveActed, retryDelay } from './retry.js';
 
@@ -63,12 +63,17 @@ function hooksWith(own: Hooks): Hooks {
 /** Each client's settings of every request, by its config (shared by the cores `withOptions` makes). */
 const requestsOf = new WeakMap<ResolvedConfig, ClientRequests>();
 
-function clientRequests(config: ResolvedConfig): ClientRequests {
+function clientRequests(config: ResolvedConfig, agent: string | undefined): ClientRequests {
   const known = requestsOf.get(config);
   if (known !== undefined) return known;
   const { beforeRequest, afterResponse, beforeError } = config.kyHooks;
   const hooked = Boolean(beforeRequest?.length || afterResponse?.length || beforeError?.length);
-  const headers = Object.fromEntries(Object.entries(config.headers).map(([name, value]) => [name.toLowerCase(), value]));
+  // The SDK's User-Agent where one is sent, with the client's `userAgent` after it; a `user-agent` of the client's `headers` wins.
+  const headers = Object.fromEntries(
+    Object.entries(agent === undefined ? config.headers : { 'user-agent': config.userAgent ? `${agent} ${config.userAgent}` : agent, ...config.headers }).map(
+      ([name, value]) => [name.toLowerCase(), value],
+    ),
+  );
   const requests: ClientRequests = {
     headers,
     jsonHeaders: { ...headers, 'content-type': 'application/json' },
@@ -133,8 +138,10 @@ export class Attempts<T> {
     private readonly url: string,
     /** When `totalTimeout` ends the call, epoch ms (Infinity for none). */
     deadlineAt: number,
+    /** The SDK's User-Agent in this process (internal/user-agent.ts); undefined in a page. */
+    agent?: string,
   ) {
-    const requests = (this.#requests = clientRequests(config));
+    const requests = (this.#requests = clientRequests(config, agent));
     const json = (this.#json = apiRequest.json);
     this.#deadlineAt = deadlineAt;
     this.#timeout = options.timeout ?? config.timeout;
@@ -165,7 +172,8 @@ export class Attempts<T> {
     for (let attempt = 1; ; attempt++) {
       let failure: DeliveryError;
       let wait: number | undefined;
-      const traced = observer?.attempt(attempt - 1);
+      // The URL the telemetry records (`url.full`): the call's own secrets (its headers') scrubbed too.
+      const traced = observer?.attempt(attempt - 1, scrubText(request.url, this.#secrets));
       try {
         const answered = await this.#attempt(attempt, traced);
         traced?.end(answered.response.status);
@@ -208,8 +216,10 @@ export class Attempts<T> {
       log(config, 'debug', `${request.method} ${request.url} (attempt ${attempt})`, { headers });
       notify(config, 'onRequest', { ...request, attempt, headers });
     }
+    // The trace context is written before the attempt's clock starts: telemetry's time is not the attempt's.
+    const headers = traced?.headers(this.#headers) ?? this.#headers;
     const clock = new AttemptClock(options.signal, this.#timeout, this.#deadlineAt - Date.now());
-    const work = this.#exchange(clock, attempt, traced?.headers(this.#headers) ?? this.#headers);
+    const work = this.#exchange(clock, attempt, headers);
     // Left to settle on its own once the clock cuts the attempt; its outcome is no longer awaited.
     work.catch(() => undefined);
     try {

@@ -5,6 +5,7 @@ import { ConfigurationError } from '../errors/index.js';
 import { isHeaderName, isSafeHeaderValue, shown } from './guards.js';
 import { LOG_LEVELS, log } from './log.js';
 import { secretsOf } from './redaction.js';
+import { guarded } from './telemetry-guard.js';
 
 /** The default `maxResponseBytes`: 10 MB. */
 const DEFAULT_MAX_RESPONSE_BYTES = 10 * 2 ** 20;
@@ -118,6 +119,9 @@ function configFrom(options: TransportOptions) {
 
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   checkHeaders(headers, 'DeliveryClient `headers`');
+  const product = options.userAgent;
+  // Refused as a header value would be: what fetch would refuse, or a CR or LF that could split the request.
+  if (product !== undefined) checkHeaders({ 'user-agent': product }, 'DeliveryClient `userAgent`');
   if (apiKey !== undefined && apiKey !== '') {
     const value = scheme === '' ? apiKey : `${scheme} ${apiKey}`;
     if (typeof apiKey !== 'string' || !isSafeHeaderValue(value)) {
@@ -156,6 +160,8 @@ function configFrom(options: TransportOptions) {
     authHeaderName,
     /** What precedes the key in its header (`auth.scheme`), '' for the raw key. */
     authScheme: scheme,
+    /** Product tokens after the SDK's User-Agent (`userAgent`), where one is sent (internal/user-agent.ts). */
+    userAgent: product,
     /** Whether the key goes to the public lookups too (`auth.sendToPublicEndpoints`). */
     keyForPublicEndpoints: options.auth?.sendToPublicEndpoints === true,
     timeout: nonNegative(options.timeout, 30_000, 'timeout'),
@@ -174,30 +180,12 @@ function configFrom(options: TransportOptions) {
     logger: options.logger,
     logThreshold,
     /** Told of every call (`telemetry`); undefined when off, and then nothing is spent on it. */
-    telemetry: options.telemetry === undefined ? undefined : guarded(options.telemetry as DeliveryTelemetry),
+    telemetry: options.telemetry === undefined ? undefined : guarded(telemetryOption(options.telemetry)),
   };
 }
 
-/**
- * `telemetry` made unable to change a call: what one of its methods throws is dropped (the method
- * then gives `undefined`, which the SDK reads as "nothing to record"), and an object a method
- * returns (a call's, an attempt's, a chunk's) is guarded the same way. A throw after an order was
- * created must not fail, or retry, the create that made it.
- */
-export function guarded<T extends object>(telemetry: T): T {
-  if (typeof telemetry !== 'object' || telemetry === null) throw new ConfigurationError('telemetry: expected an object such as openTelemetry() makes');
-  return new Proxy(telemetry, {
-    get(target, key) {
-      const member: unknown = Reflect.get(target, key);
-      if (typeof member !== 'function') return member;
-      return (...args: unknown[]) => {
-        try {
-          const made: unknown = member.apply(target, args);
-          return typeof made === 'object' && made !== null ? guarded(made) : made;
-        } catch {
-          return undefined;
-        }
-      };
-    },
-  });
+/** The `telemetry` option of a client or a webhook handler, checked to be an object. */
+export function telemetryOption(telemetry: unknown): DeliveryTelemetry {
+  if (Object(telemetry) !== telemetry) throw new ConfigurationError('telemetry: expected an object such as openTelemetry() makes');
+  return telemetry as DeliveryTelemetry;
 }

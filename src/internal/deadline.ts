@@ -7,9 +7,9 @@
  */
 import type { CallOptions, RequestOptions } from '../core/options.js';
 import { type RequestSummary, TimeoutError } from '../errors/index.js';
-import { MAX_TIMER } from './attempt-clock.js';
 import { callOptionsOf } from './config.js';
 import { type CoreInternals, underneath } from './core-internals.js';
+import { MAX_TIMER } from './timer.js';
 
 /** When `totalTimeout` (the call's, else the client's) ends a call or a run of calls starting now, in epoch ms. */
 export function deadlineOf(internals: CoreInternals, options: CallOptions): number {

@@ -71,3 +71,10 @@ export function constantTimeEqual(actual: Uint8Array, expected: Uint8Array): boo
   for (let i = 0; i < length; i++) difference |= (actual[i] ?? 0) ^ (expected[i] ?? 0);
   return difference === 0;
 }
+
+/**
+ * Whether `value` has a tracking number's shape: 4 to 15 digits, as every answer, webhook and
+ * integration seen carries them. What telemetry records as `delivery.tracking_number`, and
+ * nothing else: not a key a caller passed in its place (`get(apiKey)`), nor a sender's text.
+ */
+export const isTrackingNumber = (value: unknown): value is string => typeof value === 'string' && /^\d{4,15}$/.test(value);

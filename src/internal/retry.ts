@@ -85,6 +85,14 @@ interface RetryState {
   deadlineAt: number;
 }
 
+/**
+ * The longest wait the SDK takes because the service asked for it (`Retry-After`): 60 s, as
+ * Stripe's and OpenAI's SDKs cap it. A longer one ends the call on the error that asked for it
+ * (its `retryAfter` says when): a program, or a process that `totalTimeout: Infinity` would keep
+ * alive for days, decides itself whether to wait.
+ */
+const MAX_RETRY_AFTER = 60_000;
+
 /** Milliseconds to wait before the next attempt, or `undefined` when the call ends on `failure`. */
 export function retryDelay(failure: DeliveryError, state: RetryState): number | undefined {
   // The caller allowed this many attempts after the first, and no more.
@@ -92,6 +100,7 @@ export function retryDelay(failure: DeliveryError, state: RetryState): number | 
   if (!isRetryable(failure, state.idempotent)) return undefined;
   // The service said when it can take the call again: waiting less would only be refused again.
   const asked = failure instanceof ApiError ? parseRetryAfter(failure.headers['retry-after']) : undefined;
+  if ((asked ?? 0) > MAX_RETRY_AFTER) return undefined;
   // Otherwise full jitter below min(max, base * 2^n): clients failed by the same outage do not
   // come back in step.
   const wait = asked ?? Math.floor(Math.random() * Math.min(state.retryMax, state.retryBase * 2 ** (state.attempt - 1)));

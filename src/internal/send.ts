@@ -14,8 +14,16 @@ import { onFirstUse } from './on-first-use.js';
 import { scrubText } from './redaction.js';
 import { type ApiRequest, requestUrl } from './request.js';
 
-/** The code that sends: ky and the call machinery, loaded by the first request (a process that never sends pays for neither). */
-const sendingCode = onFirstUse(() => Promise.all([import('./attempts.js'), import('ky')]).then(([attempts, ky]) => ({ Attempts: attempts.Attempts, ky })));
+/**
+ * The code that sends: ky and the call machinery, loaded by the first request (a process that
+ * never sends pays for neither), and outside a page the SDK's User-Agent (a page never loads it:
+ * setting the header there would force a CORS preflight).
+ */
+const sendingCode = onFirstUse(() =>
+  Promise.all([import('./attempts.js'), import('ky'), typeof document === 'undefined' ? import('./user-agent.js') : undefined]).then(
+    ([attempts, ky, agent]) => ({ Attempts: attempts.Attempts, ky, agent: agent?.SDK_USER_AGENT }),
+  ),
+);
 
 /**
  * Sends `apiRequest` (its input already checked) with the client's settings and `options` (the
@@ -38,6 +46,6 @@ export function send<T>(
   }
   if (options.signal?.aborted) return Promise.reject(abortedByCaller(`${request.method} ${request.url}`, options.signal));
   const loaded = sendingCode.ready;
-  if (loaded !== undefined) return new loaded.Attempts<T>(loaded.ky, config, apiRequest, options, request, url, deadlineAt).run();
-  return sendingCode.load().then((code) => new code.Attempts<T>(code.ky, config, apiRequest, options, request, url, deadlineAt).run());
+  if (loaded !== undefined) return new loaded.Attempts<T>(loaded.ky, config, apiRequest, options, request, url, deadlineAt, loaded.agent).run();
+  return sendingCode.load().then((code) => new code.Attempts<T>(code.ky, config, apiRequest, options, request, url, deadlineAt, code.agent).run());
 }

@@ -11,15 +11,13 @@ import {
 import type { DeliveryClient } from '../client.js';
 import { ConfigurationError, DeliveryError, PartialResultError, ValidationError } from '../errors/index.js';
 import { isRecord } from '../internal/guards.js';
+import { SDK_VERSION } from '../internal/version.js';
 import { byArguments, errorAnswer, JsonWriter, resultAnswer, type ToolAnswer } from './answers.js';
 import { ArgumentsError, checkArguments } from './arguments.js';
 import { FileShelf } from './files.js';
 import { ListShelf } from './pages.js';
 import type { ToolDeclaration } from './tool.js';
 import { TOOLS } from './tools.js';
-
-/** Replaced by the package's version when it is built (tsup.config.ts). */
-declare const __DELIVERY_SDK_VERSION__: string | undefined;
 
 /** How {@link createMcpServer} serves the client. */
 export interface McpServerOptions {
@@ -80,7 +78,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   const lists = new ListShelf();
 
   const server = new Server(
-    { name: 'delivery-sdk', version: version ?? (typeof __DELIVERY_SDK_VERSION__ === 'string' ? __DELIVERY_SDK_VERSION__ : 'development') },
+    { name: 'delivery-sdk', version: version ?? SDK_VERSION },
     { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({

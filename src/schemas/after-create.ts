@@ -56,9 +56,10 @@ export interface PickupLocationInput extends PickupLocationEntry {
 
 /**
  * Changes to a pickup location (`PUT /pickup-locations/{id}`): any of its fields. One left out is
- * kept; `districtId`, `firstLine` and `contactPerson`, which a location needs, are never null.
+ * kept; `locationName` (how lists and the dashboard name it), `districtId`, `firstLine` and
+ * `contactPerson`, which a location needs, are never null: the service would store the null.
  */
-export type PickupLocationChanges = Partial<PickupLocationInput>;
+export type PickupLocationChanges = Omit<Partial<PickupLocationInput>, 'locationName'> & { locationName?: string | undefined };
 
 /** A pickup request (`POST /pickups`). Fields the SDK does not list (`packageType`, `repeatedData`, ...) are sent as given. */
 export interface PickupInput {
@@ -158,8 +159,11 @@ export function checkPickup(input: unknown, skip: ReadonlySet<number>): CheckRes
 // `contactPerson` may be left out of a new location, never null: the courier needs someone to meet.
 /** @internal */
 export const pickupLocationSchema = lazy(() => object({ ...pickupLocationShape(), contactPerson: z.optional(contactPersonSchema()) }));
+// A location keeps its name: a change may rename it, never clear it (a new one may leave it out, and the service names it).
 /** @internal */
-export const pickupLocationChangesSchema = lazy(() => object(changeShape({ ...pickupLocationShape(), contactPerson: contactPersonSchema() })));
+export const pickupLocationChangesSchema = lazy(() =>
+  object(changeShape({ ...pickupLocationShape(), locationName: z.string(), contactPerson: contactPersonSchema() })),
+);
 
 /** Internal: A pickup location to add, checked before sending. */
 export function checkPickupLocation(input: unknown): CheckResult<PickupLocationInput> {

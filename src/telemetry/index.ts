@@ -13,6 +13,7 @@ export type {
   TelemetryCallOutcome,
   TelemetryFailedOrder,
   TelemetryOperation,
+  WebhookTarget,
   WebhookTelemetry,
   WebhookVerdict,
 } from '../core/telemetry.js';

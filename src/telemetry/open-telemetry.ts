@@ -27,10 +27,13 @@ import type {
   TelemetryCallOutcome,
   TelemetryFailedOrder,
   TelemetryOperation,
+  WebhookTarget,
   WebhookTelemetry,
   WebhookVerdict,
 } from '../core/telemetry.js';
 import { ConfigurationError, type DeliveryError } from '../errors/base.js';
+import { isTrackingNumber } from '../internal/guards.js';
+import { SDK_VERSION } from '../internal/version.js';
 
 /** Options of {@link openTelemetry}. */
 export interface OpenTelemetryOptions {
@@ -49,8 +52,15 @@ export interface OpenTelemetryOptions {
 /** The request of each chunk of a bulk upload (functions/deliveries/bulk/request.ts). */
 const BULK_ROUTE = '/deliveries/bulk?apiVersion=1';
 
-/** The instrumentation scope of every span and metric. */
+/** The instrumentation scope of every span and metric, with the SDK's version. */
 const SCOPE = 'delivery-sdk';
+
+/**
+ * The HTTP methods the conventions know; any other is recorded as `_OTHER`, with the method as
+ * sent in `http.request.method_original`. A webhook arrives as POST and the handler answers 405 to
+ * anything else, so no list of methods of one's own is taken.
+ */
+const KNOWN_METHODS: ReadonlySet<string> = new Set(['CONNECT', 'DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT', 'QUERY', 'TRACE']);
 
 /** The HTTP semantic conventions' buckets for request durations, in seconds. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
@@ -71,7 +81,7 @@ function instrumentsOn(provider: MeterProvider | undefined): () => Instruments {
   return () => {
     const on = provider ?? metrics.getMeterProvider();
     if (made?.on === on) return made.instruments;
-    const meter = on.getMeter(SCOPE);
+    const meter = on.getMeter(SCOPE, SDK_VERSION);
     const instruments: Instruments = {
       duration: meter.createHistogram('http.client.request.duration', {
         description: 'Duration of HTTP client requests: each attempt of a call.',
@@ -94,6 +104,16 @@ function instrumentsOn(provider: MeterProvider | undefined): () => Instruments {
 function errorType(error: unknown): string {
   if (error instanceof Error) return error.name || error.constructor.name || 'Error';
   return '_OTHER';
+}
+
+/**
+ * Who refused what failed: `service` when the service answered the refusal (a status, a code of
+ * its own), `client` when the SDK refused it before sending or no answer came (a timeout, a lost
+ * connection, an abort: `delivery.may_exist` then says whether it may have happened).
+ */
+function errorSource(error: unknown): 'client' | 'service' {
+  const { source, status } = error as { source?: unknown; status?: unknown };
+  return source === 'server' || typeof status === 'number' ? 'service' : 'client';
 }
 
 /** The error attributes of a failed call: its class, the spec's code, and whether it may have happened all the same. */
@@ -160,7 +180,7 @@ class Telemetry implements DeliveryTelemetry {
 
   call(operation: TelemetryOperation, baseUrl: string, trackingNumber: string | undefined): CallTelemetry | undefined {
     try {
-      const order = trackingNumber === undefined ? undefined : { 'delivery.tracking_number': trackingNumber };
+      const order = isTrackingNumber(trackingNumber) ? { 'delivery.tracking_number': trackingNumber } : undefined;
       const call = new CallSpan(this, operation, serverOf(baseUrl), operation.name, context.active(), order);
       // No OpenTelemetry SDK registered (no trace to join, no metric recorded, no propagator): the call is left alone.
       if (!call.spanned && call.instruments.duration.constructor === NOOP_HISTOGRAM && (!this.propagate || propagation.fields().length === 0)) return undefined;
@@ -182,9 +202,9 @@ class Telemetry implements DeliveryTelemetry {
     }
   }
 
-  webhook(method: string, headers: Headers): WebhookTelemetry {
+  webhook(method: string, headers: Headers, target: WebhookTarget): WebhookTelemetry {
     try {
-      return new WebhookSpan(this, method, headers);
+      return new WebhookSpan(this, method, headers, target);
     } catch (error) {
       fault('a webhook span', error);
       return UNTRACED_WEBHOOK;
@@ -197,7 +217,9 @@ const bulkOperations = new Map<string, TelemetryOperation>();
 
 /** What every call of an operation to a server shares, made once: its request's attributes and its attempts' name. */
 interface Shape {
-  /** `delivery.operation`, `http.request.method`, `server.address`, `server.port` and `url.template`: of the call, each attempt and each duration. */
+  /** `delivery.operation`, `server.address` and `server.port`: of the call (an INTERNAL span, which carries no `http.*`). */
+  readonly call: Attributes;
+  /** The call's with `http.request.method` and `url.template`: of each attempt and each duration. */
   readonly request: Attributes;
   /** The HTTP client conventions' name of an attempt: `{method} {url.template}`, or the method alone. */
   readonly attemptName: string;
@@ -213,10 +235,12 @@ function shapeOf(operation: TelemetryOperation, server: Server): Shape {
   let shape = byServer.get(server);
   if (shape === undefined) {
     const { name, method, route } = operation;
-    const request: Attributes = { 'delivery.operation': name, 'http.request.method': method, 'server.address': server.address, 'server.port': server.port };
-    const template = route === undefined ? undefined : `${server.basePath}${route}`;
+    const call: Attributes = { 'delivery.operation': name, 'server.address': server.address, 'server.port': server.port };
+    const request: Attributes = { ...call, 'http.request.method': method };
+    // A path, as the conventions have it: the fixed query (`?apiVersion=1`) is in `url.full`.
+    const template = route === undefined ? undefined : `${server.basePath}${route.split('?')[0]}`;
     if (template !== undefined) request['url.template'] = template;
-    byServer.set(server, (shape = { request, attemptName: template === undefined ? method : `${method} ${template}`, answered: new Map() }));
+    byServer.set(server, (shape = { call, request, attemptName: template === undefined ? method : `${method} ${template}`, answered: new Map() }));
   }
   return shape;
 }
@@ -229,7 +253,6 @@ class CallSpan implements CallTelemetry {
   readonly spanned: boolean;
   readonly shape: Shape;
   #instruments: Instruments | undefined;
-  #status: number | undefined;
   /** When the last attempt ended (`performance.now()`, 0 before one did), and its error. */
   #lastEnd = 0;
   #lastError: DeliveryError | undefined;
@@ -247,13 +270,13 @@ class CallSpan implements CallTelemetry {
   ) {
     this.shape = shapeOf(operation, server);
     this.#knowsOrder = more?.['delivery.tracking_number'] !== undefined;
-    this.span = telemetry.span(name, SpanKind.INTERNAL, more === undefined ? this.shape.request : { ...this.shape.request, ...more }, parent);
+    this.span = telemetry.span(name, SpanKind.INTERNAL, more === undefined ? this.shape.call : { ...this.shape.call, ...more }, parent);
     // No tracer provider registered: the span is a blank one, and its attempts would be too.
     this.spanned = isSpanContextValid(this.span.spanContext());
     this.context = this.spanned ? trace.setSpan(parent, this.span) : parent;
   }
 
-  attempt(resendCount: number): AttemptTelemetry {
+  attempt(resendCount: number, url: string): AttemptTelemetry {
     try {
       // The wait before a retry: an event where it began, saying how long it lasted and what it followed.
       if (resendCount > 0 && this.#lastEnd > 0) {
@@ -262,16 +285,15 @@ class CallSpan implements CallTelemetry {
         // A performance.now() time: the clock the SDK times spans with.
         this.span.addEvent('delivery.retry', attributes, this.#lastEnd);
       }
-      return new AttemptSpan(this, resendCount);
+      return new AttemptSpan(this, resendCount, url);
     } catch (error) {
       fault('an attempt span', error);
       return UNTRACED_ATTEMPT;
     }
   }
 
-  /** An attempt ended: its status is the call's last, and a retry waits from now. */
-  answered(status: number | undefined, error: DeliveryError | undefined): void {
-    this.#status = status;
+  /** An attempt ended: a retry waits from now. */
+  answered(error: DeliveryError | undefined): void {
     this.#lastEnd = performance.now();
     this.#lastError = error;
   }
@@ -296,10 +318,9 @@ class CallSpan implements CallTelemetry {
 
   #record({ result, orders, error = orders?.failed[0]?.error }: TelemetryCallOutcome): void {
     const { span, operation } = this;
-    if (this.#status !== undefined) span.setAttribute('http.response.status_code', this.#status);
     // A create learns its order's tracking number from the answer.
     const trackingNumber = (result as { trackingNumber?: unknown } | null | undefined)?.trackingNumber;
-    if (!this.#knowsOrder && typeof trackingNumber === 'string') span.setAttribute('delivery.tracking_number', trackingNumber);
+    if (!this.#knowsOrder && isTrackingNumber(trackingNumber)) span.setAttribute('delivery.tracking_number', trackingNumber);
     const failed = orders === undefined ? (error === undefined ? [] : [{ error, mayExist: error.mayExist }]) : orders.failed;
     if (orders !== undefined)
       span.setAttributes({ 'delivery.bulk.orders': orders.size, 'delivery.bulk.created': orders.created.length, 'delivery.bulk.failed': failed.length });
@@ -313,33 +334,40 @@ class CallSpan implements CallTelemetry {
   }
 }
 
-/** `delivery.orders.created` and `delivery.orders.failed` of an operation; the failed ones by error class and `mayExist`. */
+/** `delivery.orders.created` and `delivery.orders.failed` of an operation; the failed ones by error class, who refused them and `mayExist`. */
 function countOrders(instruments: Instruments, operation: string, created: number, failed: readonly TelemetryFailedOrder[]): void {
   if (created > 0) instruments.created.add(created, { 'delivery.operation': operation });
   if (failed.length === 0) return;
   const byKind = new Map<string, { count: number; attributes: Attributes }>();
   for (const { error, mayExist } of failed) {
     const type = errorType(error);
-    const key = `${type}|${mayExist}`;
+    const source = errorSource(error);
+    const key = `${type}|${source}|${mayExist}`;
     const kind = byKind.get(key);
     if (kind !== undefined) kind.count++;
-    else byKind.set(key, { count: 1, attributes: { 'delivery.operation': operation, 'error.type': type, 'delivery.may_exist': mayExist } });
+    else
+      byKind.set(key, {
+        count: 1,
+        attributes: { 'delivery.operation': operation, 'error.type': type, 'error.source': source, 'delivery.may_exist': mayExist },
+      });
   }
   for (const { count, attributes } of byKind.values()) instruments.failed.add(count, attributes);
 }
 
-/** One attempt: a CLIENT span (`POST /v2/deliveries?apiVersion=1`), the trace context it sends, and its duration in `http.client.request.duration`. */
+/** One attempt: a CLIENT span (`POST /v2/deliveries`), the trace context it sends, and its duration in `http.client.request.duration`. */
 class AttemptSpan implements AttemptTelemetry {
   readonly #call: CallSpan;
   /** None when the call has no trace to join (no tracer provider registered). */
   readonly #span: Span | undefined;
   readonly #started = performance.now();
 
-  constructor(call: CallSpan, resendCount: number) {
+  constructor(call: CallSpan, resendCount: number, url: string) {
     this.#call = call;
     if (!call.spanned) return;
     const { request, attemptName } = call.shape;
-    const attributes = resendCount > 0 ? { ...request, 'http.request.resend_count': resendCount } : request;
+    // The URL as sent, with the key and every secret the SDK knows scrubbed wherever they appear (the seam's promise).
+    const attributes: Attributes = { ...request, 'url.full': url };
+    if (resendCount > 0) attributes['http.request.resend_count'] = resendCount;
     this.#span = call.telemetry.span(attemptName, SpanKind.CLIENT, attributes, call.context);
   }
 
@@ -364,7 +392,7 @@ class AttemptSpan implements AttemptTelemetry {
       const seconds = (performance.now() - this.#started) / 1000;
       const call = this.#call;
       const status = answered ?? (error as { status?: number } | undefined)?.status;
-      call.answered(status, error);
+      call.answered(error);
       const { duration } = call.instruments;
       // Neither a span nor a histogram records anything: no OpenTelemetry SDK is registered.
       if (span === undefined && duration.constructor === NOOP_HISTOGRAM) return;
@@ -423,7 +451,7 @@ class BulkSpan implements BulkTelemetry {
       const more = { 'delivery.bulk.start': start, 'delivery.bulk.orders': size };
       const chunk = new CallSpan(this.#telemetry, operation, this.#server, `${operation.name} chunk`, this.#context, more);
       return {
-        attempt: (resendCount) => chunk.attempt(resendCount),
+        attempt: (resendCount, url) => chunk.attempt(resendCount, url),
         end: (outcome) => {
           const { orders } = outcome;
           if (orders !== undefined) {
@@ -471,17 +499,25 @@ class WebhookSpan implements WebhookTelemetry {
   readonly #counted: Attributes = {};
   #ended = false;
 
-  constructor(telemetry: Telemetry, method: string, headers: Headers) {
+  constructor(telemetry: Telemetry, method: string, headers: Headers, { scheme, path, route }: WebhookTarget) {
     this.#telemetry = telemetry;
     const active = context.active();
     // Under the server's own span when it has one (an HTTP instrumentation), else under the context the sender propagated.
     const parent = trace.getSpan(active) === undefined ? propagation.extract(active, headers, headersGetter) : active;
-    this.#span = telemetry.span('webhooks.receive', SpanKind.SERVER, { 'http.request.method': method }, parent);
+    const known = KNOWN_METHODS.has(method);
+    const attributes: Attributes = { 'http.request.method': known ? method : '_OTHER', 'url.scheme': scheme, 'url.path': path };
+    // The method as sent, when the conventions' list does not know it: cut short, it is anyone's to choose.
+    if (!known) attributes['http.request.method_original'] = method.slice(0, 32);
+    if (route !== undefined) attributes['http.route'] = route;
+    // `{method} {http.route}`, as the HTTP server conventions name a span; the path is no route.
+    const name = `${known ? method : 'HTTP'}${route === undefined ? '' : ` ${route}`}`;
+    this.#span = telemetry.span(name, SpanKind.SERVER, attributes, parent);
   }
 
   event(event: { readonly state: number; readonly trackingNumber: string; readonly exceptionCode?: number | undefined }): void {
     try {
-      const attributes: Attributes = { 'delivery.webhook.state': event.state, 'delivery.tracking_number': event.trackingNumber };
+      const attributes: Attributes = { 'delivery.webhook.state': event.state };
+      if (isTrackingNumber(event.trackingNumber)) attributes['delivery.tracking_number'] = event.trackingNumber;
       if (event.exceptionCode !== undefined) attributes['delivery.webhook.exception_code'] = event.exceptionCode;
       this.#span.setAttributes(attributes);
       // A state code the SDK does not know is left out of the metric: a stranger's codes must not make series without end.
@@ -535,18 +571,22 @@ const UNTRACED_WEBHOOK: WebhookTelemetry = { event: () => undefined, verdict: ()
  * `DeliveryCore`, `createWebhookHandler` and `createNodeWebhookHandler`:
  *
  * - a span per call (INTERNAL, named for the operation: `deliveries.create`), with a CLIENT span
- *   per attempt under it (`POST /v2/deliveries?apiVersion=1`, `http.request.resend_count` on the
- *   retries, a `delivery.retry` event for each wait between them);
+ *   per attempt under it, as OpenTelemetry's HTTP client conventions have it (`POST
+ *   /v2/deliveries`, `url.full`, `url.template`, `http.request.resend_count` on the retries, a
+ *   `delivery.retry` event for each wait between them); the call span carries no `http.*`;
  * - a span per bulk upload with a child per chunk (its orders, created and failed);
- * - a SERVER span per webhook (state code, tracking number, the tracker's verdict);
+ * - a SERVER span per webhook (`url.scheme`, `url.path`, `http.route` when the handler has
+ *   `route`; state code, tracking number, the tracker's verdict);
  * - `traceparent` on every attempt (see `propagate`);
  * - the metrics `http.client.request.duration`, `delivery.orders.created`,
- *   `delivery.orders.failed` and `delivery.webhooks.received`.
+ *   `delivery.orders.failed` (by `error.source`: who refused) and `delivery.webhooks.received`;
+ * - all under the instrumentation scope `delivery-sdk`, with the SDK's version.
  *
- * No attribute, event or metric carries the key, a header value, a body, a message or a full URL:
- * routes with `{name}` in place of ids (`url.template`), the host, statuses, error classes and
- * codes, tracking numbers and state codes. Spans and metrics are made by the OpenTelemetry SDK
- * the application registers; with none, next to nothing is spent. See docs/observability.md.
+ * No attribute, event or metric carries the key, a secret header value, a body or a message: the
+ * key and every secret are scrubbed from `url.full` and `url.path` wherever they appear, and
+ * metrics carry routes with `{name}` in place of ids (`url.template`), never a URL. Spans and
+ * metrics are made by the OpenTelemetry SDK the application registers; with none, next to nothing
+ * is spent. See docs/observability.md, which tables every attribute.
  *
  * @throws `ConfigurationError` when an option is of the wrong type.
  *
@@ -576,6 +616,6 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): DeliveryTelem
     throw new ConfigurationError('openTelemetry `meterProvider`: expected a MeterProvider (with getMeter).');
   if (typeof propagate !== 'boolean') throw new ConfigurationError(`openTelemetry \`propagate\`: expected true or false, received ${typeof propagate}.`);
   // The global provider is a proxy: spans reach the SDK registered after this call too.
-  const tracer = (tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE);
+  const tracer = (tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE, SDK_VERSION);
   return new Telemetry(tracer, instrumentsOn(meterProvider), propagate);
 }

@@ -4,6 +4,7 @@ import { isHeaderName } from '../internal/guards.js';
 import { checkPickupLocation } from './addresses.js';
 import { SandboxError } from './errors.js';
 import { isLinkLocalHostname, webhookTargetRefusal } from './network.js';
+import { randomToken } from './random.js';
 import { addBusiness } from './routes-account.js';
 import { pickupLocationRecord } from './routes-pickup-locations.js';
 import type { SandboxMerchant, SandboxMerchantOptions, SandboxOrder, SandboxWebhookConfig } from './sandbox-api.js';
@@ -98,7 +99,8 @@ export function createMerchant(
   webhookHosts: ReadonlySet<string> | undefined,
 ): SandboxMerchant {
   if (typeof options !== 'object' || options === null) throw new SandboxError('createMerchant: the options must be an object');
-  const apiKey = options.apiKey ?? `sandbox-merchant-${number}-key`;
+  // Random, as the control token is: another user of the machine cannot act as a merchant of a listening sandbox by guessing its key.
+  const apiKey = options.apiKey ?? `sandbox-merchant-${number}-${randomToken()}`;
   checkApiKey(store, apiKey);
   const businessName = options.businessName ?? `Shop ${number}`;
   if (typeof businessName !== 'string' || businessName.trim() === '') throw new SandboxError('createMerchant: businessName must be a non-empty string');

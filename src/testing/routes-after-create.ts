@@ -81,7 +81,7 @@ function orderView(order: OrderRecord): Record<string, unknown> {
 
 /** The order by tracking number or `_id`, as the integrations pass either. */
 function findOrder(account: Account, id: string): OrderRecord {
-  const order = account.orders.get(id) ?? [...account.orders.values()].find((candidate) => candidate._id === id);
+  const order = account.orders.get(id) ?? account.orderById(id);
   if (order === undefined) throw notFound(`Delivery ${id} not found`);
   return order;
 }
@@ -131,6 +131,8 @@ function pageNumber(value: unknown, fallback: number, field: string): number {
   return number;
 }
 
+const newestFirst = (a: OrderRecord, b: OrderRecord): number => Number(b.trackingNumber) - Number(a.trackingNumber);
+
 /** POST /deliveries/search: filters in the body, paging in the body (or the query), newest first. */
 export function searchDeliveries(account: Account, url: URL, body: unknown): Response {
   if (!isRecord(body)) throw invalid('The body must be a JSON object');
@@ -141,7 +143,18 @@ export function searchDeliveries(account: Account, url: URL, body: unknown): Res
   if (states !== undefined && !(Array.isArray(states) && states.every((code) => typeof code === 'number'))) throw wrongType('stateCodes', 'array');
   const page = pageNumber(body['page'] ?? url.searchParams.get('page'), 1, 'page');
   const limit = Math.min(PAGE_MAX, pageNumber(body['limit'] ?? url.searchParams.get('limit'), PAGE_DEFAULT, 'limit'));
-  const matches = [...account.orders.values()].reverse().filter((order) => {
+  // The orders a list filter names, found through the account's indexes; every order without one.
+  const named =
+    trackingNumbers !== undefined
+      ? [...trackingNumbers].flatMap((trackingNumber) => account.orders.get(trackingNumber) ?? [])
+      : references !== undefined
+        ? [...references].flatMap((reference) => account.ordersBy('businessReference', reference))
+        : phones !== undefined
+          ? [...phones].flatMap((phone) => account.ordersBy('phone', phone))
+          : undefined;
+  // Newest first: tracking numbers count up in the order the orders were made.
+  const candidates = named === undefined ? [...account.orders.values()].reverse() : [...new Set(named)].sort(newestFirst);
+  const matches = candidates.filter((order) => {
     const receiver = order.request['receiver'];
     const phone = isRecord(receiver) ? receiver['phone'] : undefined;
     return (
@@ -178,9 +191,11 @@ export function updateDelivery(account: Account, id: string, body: unknown): Res
     throw invalid(`Delivery ${order.trackingNumber} cannot be updated in state ${order.state} (${stateValue(order.state)})`);
   const changes = checkedChanges(body);
   const receiver = changes['receiver'];
-  order.request = { ...order.request, ...changes, ...(isRecord(receiver) ? { receiver: { ...(order.request['receiver'] as object), ...receiver } } : {}) };
+  account.change(order, () => {
+    order.request = { ...order.request, ...changes, ...(isRecord(receiver) ? { receiver: { ...(order.request['receiver'] as object), ...receiver } } : {}) };
+    if (typeof changes['businessReference'] === 'string') order.businessReference = changes['businessReference'];
+  });
   if (typeof changes['cod'] === 'number') order.cod = changes['cod'];
-  if (typeof changes['businessReference'] === 'string') order.businessReference = changes['businessReference'];
   return ok({ _id: order._id }, 200, 'Done successfully.');
 }
 

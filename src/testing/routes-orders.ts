@@ -28,11 +28,9 @@ function requireApiVersion(url: URL): void {
 /** The service refuses a second order of the merchant with the same `uniqueBusinessReference` (one source says so; see docs/assumptions.md). */
 function refuseRepeatedUniqueReference(account: Account, request: Readonly<Record<string, unknown>>): void {
   const reference = request['uniqueBusinessReference'];
-  if (!isFilled(reference)) return;
-  for (const order of account.orders.values()) {
-    if (order.request['uniqueBusinessReference'] === reference)
-      throw invalid(`uniqueBusinessReference '${reference}' is already used by order ${order.trackingNumber}`);
-  }
+  if (!isFilled(reference) || typeof reference !== 'string') return;
+  const holder = account.orderByUniqueReference(reference);
+  if (holder !== undefined) throw invalid(`uniqueBusinessReference '${reference}' is already used by order ${holder.trackingNumber}`);
 }
 
 function insert(account: Account, accepted: AcceptedOrder, business: BusinessRecord, now: number): OrderRecord {

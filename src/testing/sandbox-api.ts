@@ -52,8 +52,9 @@ export interface SandboxWebhookConfig {
 export interface SandboxMerchantOptions {
   /**
    * The merchant's API key (sent raw in `Authorization`), printable ASCII. Default
-   * `'sandbox-merchant-<n>-key'`, n counting the merchants this sandbox made (1, 2, ...). Two
-   * merchants of a sandbox never share a key.
+   * `'sandbox-merchant-<n>-<random>'`, n counting the merchants this sandbox made (1, 2, ...) and
+   * 32 random bytes after it (base64url), which no one can guess: read it from what
+   * `createMerchant` returns. Two merchants of a sandbox never share a key.
    */
   readonly apiKey?: string;
   /** Its business's name. Default `'Shop <n>'`. */

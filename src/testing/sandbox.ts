@@ -4,6 +4,7 @@ import { answerControl } from './control.js';
 import { FaultInjector } from './faults.js';
 import { checkWebhookConfig, createMerchant, snapshot } from './merchants.js';
 import { webhookHostSet } from './network.js';
+import { randomToken } from './random.js';
 import { route } from './router.js';
 import type { Sandbox, SandboxMerchant, SandboxOptions } from './sandbox-api.js';
 import { type SandboxServer, startServer } from './server.js';
@@ -11,15 +12,6 @@ import { StateEngine } from './state-engine.js';
 import { type OrderRecord, SandboxStore, type StateEvent } from './store.js';
 import { WebhookDispatcher, webhookBody } from './webhook-dispatch.js';
 import { CONTROL_PREFIX, DASHBOARD_PREFIX, preflight } from './wire.js';
-
-/** 32 random bytes as base64url, from the Web Crypto every runtime the sandbox runs in has. */
-function randomToken(): string {
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
-}
 
 /**
  * Creates an in-memory emulation of the Delivery Service API: lookup data, accounts, orders with

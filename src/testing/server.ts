@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MAX_TIMER } from '../internal/attempt-clock.js';
+import { MAX_TIMER } from '../internal/timer.js';
 import { SandboxError } from './errors.js';
 import { isConnectionReset } from './faults.js';
 import { isIpAddress, isLoopbackHostHeader, isLoopbackName, isLoopbackOrigin } from './network.js';

@@ -144,10 +144,63 @@ export class Account {
     return this.store.nextPuid();
   }
 
+  /**
+   * The orders by `_id`, by `uniqueBusinessReference`, by `businessReference` and by the receiver's
+   * phone: what every create checks and every search of an import asks, answered without reading
+   * every order (a 200,000-row import took 752 s, against 3.2 s for 20,000).
+   */
+  readonly #byId = new Map<string, OrderRecord>();
+  readonly #byUniqueReference = new Map<string, OrderRecord>();
+  readonly #byReference = new Map<string, OrderRecord[]>();
+  readonly #byPhone = new Map<string, OrderRecord[]>();
+
   /** Files a new order in this account, and in the sandbox's index by tracking number. */
   addOrder(order: OrderRecord): void {
     this.orders.set(order.trackingNumber, order);
     this.store.orders.set(order.trackingNumber, order);
+    this.#byId.set(order._id, order);
+    const unique = order.request['uniqueBusinessReference'];
+    if (typeof unique === 'string') this.#byUniqueReference.set(unique, order);
+    this.#index(order, 1);
+  }
+
+  /** The order with this `_id`. */
+  orderById(id: string): OrderRecord | undefined {
+    return this.#byId.get(id);
+  }
+
+  /** The order created with this `uniqueBusinessReference` (the field cannot be changed). */
+  orderByUniqueReference(reference: string): OrderRecord | undefined {
+    return this.#byUniqueReference.get(reference);
+  }
+
+  /** The orders with this `businessReference`, or whose receiver has this phone, oldest first. */
+  ordersBy(field: 'businessReference' | 'phone', value: string): readonly OrderRecord[] {
+    return (field === 'phone' ? this.#byPhone : this.#byReference).get(value) ?? [];
+  }
+
+  /** Changes `order` by `change` (its request, its reference), its index entries following. */
+  change(order: OrderRecord, change: () => void): void {
+    this.#index(order, -1);
+    change();
+    this.#index(order, 1);
+  }
+
+  /** Adds `order` to (`1`) or takes it out of (`-1`) the indexes by reference and phone. */
+  #index(order: OrderRecord, direction: 1 | -1): void {
+    const receiver = order.request['receiver'];
+    const phone = typeof receiver === 'object' && receiver !== null ? (receiver as Record<string, unknown>)['phone'] : undefined;
+    for (const [index, key] of [
+      [this.#byReference, order.businessReference],
+      [this.#byPhone, phone],
+    ] as const) {
+      if (typeof key !== 'string') continue;
+      const orders = index.get(key) ?? [];
+      if (direction === 1) orders.push(order);
+      else orders.splice(orders.indexOf(order), 1);
+      if (orders.length === 0) index.delete(key);
+      else index.set(key, orders);
+    }
   }
 
   /** The business orders belong to: the one created last. */

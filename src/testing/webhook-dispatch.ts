@@ -1,5 +1,5 @@
 import type { WebhookOrderType } from '../catalogue/order-types.js';
-import { MAX_TIMER } from '../internal/attempt-clock.js';
+import { MAX_TIMER } from '../internal/timer.js';
 import { SandboxError } from './errors.js';
 import { isLinkLocalHostname, webhookTargetRefusal } from './network.js';
 import { RingBuffer } from './ring-buffer.js';

@@ -1,7 +1,7 @@
 import { type DeliveryState, isKnownState } from '../catalogue/states.js';
 import type { DeliveryTelemetry, WebhookTelemetry } from '../core/telemetry.js';
 import { ConfigurationError, DeliveryError } from '../errors/base.js';
-import { MAX_TIMER } from '../internal/attempt-clock.js';
+import { MAX_TIMER } from '../internal/timer.js';
 import { compileWebhookAuth, headersMatch, readArgument, type WebhookAuth } from './auth.js';
 import { WebhookPayloadError } from './errors.js';
 import type { WebhookEvent, WebhookEventFor } from './event.js';
@@ -49,6 +49,12 @@ export interface WebhookHandlerOptions {
    * callback tracks the event it got (`tracker.track(event)`), the tracker's verdict.
    */
   readonly telemetry?: DeliveryTelemetry | undefined;
+  /**
+   * The route your server mounts the handler on (`/webhooks/delivery`, `/webhooks/:shop`), which
+   * `telemetry` records as `http.route`. The handler cannot learn it from a request, and the
+   * path is no route (an id in it would make a series per value), so without it none is recorded.
+   */
+  readonly route?: string | undefined;
 }
 
 /** The default body limit: a state-change webhook is well under 1 KB. */
@@ -135,10 +141,9 @@ function handlerOf(options: WebhookHandlerOptions): (request: Request, parsed?: 
   const allowMissingContentType = options.allowMissingContentType ?? false;
   if (typeof allowMissingContentType !== 'boolean')
     throw new ConfigurationError(`allowMissingContentType: expected true or false, received ${typeof allowMissingContentType}`);
-  const { telemetry } = options;
-  if (telemetry !== undefined && (typeof telemetry !== 'object' || telemetry === null))
-    throw new ConfigurationError('telemetry: expected an object such as openTelemetry() makes');
-  const onEvent = callback(options.onEvent, 'onEvent');
+  const telemetry = optional<DeliveryTelemetry>(options.telemetry, 'telemetry', 'object');
+  optional(options.route, 'route', 'string');
+  const onEvent = optional<AnyEventCallback>(options.onEvent, 'onEvent');
   const byState = stateCallbacks(options.on);
   const report = (error: unknown, request: Request): void => {
     try {
@@ -200,23 +205,16 @@ function handlerOf(options: WebhookHandlerOptions): (request: Request, parsed?: 
     return answer(200, { received: true });
   };
   if (telemetry === undefined) return (request, parsed) => handle(request, parsed, undefined);
-  return async (request, parsed) => {
-    const traced = telemetry.webhook(request.method, request.headers);
-    let status = 500;
-    try {
-      const response = await handle(request, parsed, traced);
-      status = response.status;
-      return response;
-    } finally {
-      traced.end(status);
-    }
-  };
+  // The telemetry's code loads with the first request: a page whose handler has none carries none of it.
+  let tracing: Promise<typeof import('./tracing.js')> | undefined;
+  return async (request, parsed) => (await (tracing ??= import('./tracing.js'))).traced(telemetry, options, handle, request, parsed);
 }
 
-function callback(value: unknown, where: string): AnyEventCallback | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'function') throw new ConfigurationError(`${where}: expected a function, received ${typeof value}`);
-  return value as AnyEventCallback;
+/** An option of `type` (a callback by default), or undefined when left out; a ConfigurationError naming it otherwise. */
+function optional<T>(value: unknown, where: string, type: 'function' | 'string' | 'object' = 'function'): T | undefined {
+  if (value !== undefined && (typeof value !== type || value === null))
+    throw new ConfigurationError(`${where}: expected ${type === 'object' ? 'an' : 'a'} ${type}, received ${value === null ? 'null' : typeof value}`);
+  return value as T | undefined;
 }
 
 function stateCallbacks(on: WebhookStateHandlers | undefined): ReadonlyMap<number, AnyEventCallback> {
@@ -225,7 +223,7 @@ function stateCallbacks(on: WebhookStateHandlers | undefined): ReadonlyMap<numbe
   for (const key of Object.keys(on)) {
     const state = Number(key);
     if (!isKnownState(state)) throw new ConfigurationError(`on[${JSON.stringify(key)}]: unknown state code; handle it in onEvent`);
-    const fn = callback((on as Readonly<Record<string, unknown>>)[key], `on[${key}]`);
+    const fn = optional<AnyEventCallback>((on as Readonly<Record<string, unknown>>)[key], `on[${key}]`);
     if (fn !== undefined) byState.set(state, fn);
   }
   return byState;

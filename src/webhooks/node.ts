@@ -180,8 +180,13 @@ function toFetchRequest(req: NodeWebhookRequest, body: NodeBody): Request {
     if (value === undefined || (body.init === null && name === 'transfer-encoding')) continue;
     for (const part of Array.isArray(value) ? value : [value]) headers.append(name, part);
   }
-  // Only the path matters to the handler; the Host header is the client's to forge.
-  const path = req.url?.startsWith('/') ? req.url : '/';
+  // The host is not the handler's concern (the Host header is the client's to forge); the scheme and
+  // the path are what its telemetry records (`url.scheme`, `url.path`): the path as the app got it,
+  // before Express's mounting stripped its prefix.
+  const { originalUrl } = req as { originalUrl?: unknown };
+  const target = typeof originalUrl === 'string' ? originalUrl : req.url;
+  const path = target?.startsWith('/') ? target : '/';
+  const origin = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true ? 'https://localhost' : 'http://localhost';
   const init: RequestInit & { duplex?: 'half' } = { method, headers };
   if (method !== 'GET' && method !== 'HEAD' && body.init !== null) {
     init.body = body.init;
@@ -189,7 +194,7 @@ function toFetchRequest(req: NodeWebhookRequest, body: NodeBody): Request {
   } else {
     body.discard();
   }
-  return new Request(new URL(path, 'http://localhost'), init);
+  return new Request(new URL(path, origin), init);
 }
 
 function writeResponse(response: Response, res: ServerResponse, body: NodeBody): void {

@@ -1,7 +1,9 @@
 // Type-checking the TypeScript examples users copy (README.md, docs/*.md, the `@example`s of the
-// shipped declarations) against the sources, with the project's strict options. Variables an
-// example takes as given (`client`, `receiver`, `orders`, ...) are declared with the SDK's own types.
-// All of them are checked in one program (exampleDiagnostics), by examples.test.ts.
+// shipped declarations) against the sources, with the project's strict options, all in one program
+// (exampleDiagnostics), by examples.test.ts. A block of a page is a module of its own, as it would be
+// pasted: it imports every name of a package it uses (a missing import fails), and takes as given
+// only the variables the examples' prelude makes (`client`, `receiver`, `orders`, ...), typed as the
+// prelude makes them. A hover snippet is a piece of a program: the names it uses are supplied.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
@@ -11,10 +13,11 @@ import * as telemetry from '../../src/telemetry/index.js';
 import * as testing from '../../src/testing/index.js';
 import * as validation from '../../src/validation.js';
 import * as webhooks from '../../src/webhooks/index.js';
-import { topLevelNames } from './names.js';
+import { isPrelude, setsUpMsw } from './blocks.js';
+import { freeNames, topLevelNames } from './names.js';
 import { type Example, examplesOf, PAGES, root } from './pages.js';
 
-/** What an example may use without declaring it, and its type. */
+/** What a hover snippet may use without declaring it, and its type. */
 export const GIVEN: Record<string, string> = {
   client: 'declare const client: SDK.DeliveryClient;',
   districtId: 'declare const districtId: string;',
@@ -222,8 +225,37 @@ export const BUILT = existsSync(join(DIST, 'index.d.ts'));
 
 /** Every ```ts block of README.md and docs/. */
 export const PAGE_EXAMPLES: Example[] = PAGES.flatMap((page) => examplesOf(page));
+
+/** The examples' prelude (docs/sandbox.md), which makes what the other blocks take as given. */
+export const PRELUDE: Example | undefined = PAGE_EXAMPLES.find((example) => isPrelude({ ...example, lang: 'ts' }));
+
+/** The names the prelude makes (its imports are its own, never a block's). */
+export const PRELUDE_NAMES: readonly string[] = PRELUDE === undefined ? [] : topLevelNames(PRELUDE.code, { imports: false });
+
+/** The prelude's names `code` uses without declaring them: what it takes as given (none for a block that sets msw up itself). */
+export function givenNames(code: string): string[] {
+  if (setsUpMsw({ page: '', line: 0, lang: 'ts', code })) return [];
+  const own = new Set(topLevelNames(code, { types: true }));
+  return freeNames(code).filter((name) => PRELUDE_NAMES.includes(name) && !own.has(name));
+}
+
+/**
+ * A block of a page as the module it would be pasted into: its own imports, the prelude's names it
+ * takes imported from the prelude's module, nothing else. The prelude exports what it makes.
+ */
+function pageModule(example: Example): string {
+  if (example === PRELUDE) return `${example.code}\nexport { ${PRELUDE_NAMES.join(', ')} };`;
+  const given = PRELUDE === undefined ? [] : givenNames(example.code);
+  const from = `./${moduleOf(PRELUDE ?? example)
+    .split('/')
+    .at(-1)
+    ?.replace(/\.ts$/, '.js')}`;
+  return [...(given.length === 0 ? [] : [`import { ${given.join(', ')} } from '${from}';`]), 'export {};', example.code].join('\n');
+}
 /** A known-wrong example, so a checker that reports nothing would be caught. */
 export const BROKEN: Example = { page: 'broken', line: 0, code: "const zones = await client.lookup.zones({ cityId: 'x' });\nzones[0].name;" };
+/** A known-wrong block of a page: a name of the package used without its import, as pasted it does not compile. */
+export const UNIMPORTED: Example = { page: 'unimported', line: 0, code: 'const type = DeliveryType.Deliver;\nconsole.log(type, client.baseUrl);' };
 /** Every `@example` of the built declarations (dist/**\/*.d.ts). */
 export const DECLARATION_EXAMPLES: DeclarationExample[] = BUILT ? declarationFiles(DIST).flatMap((file) => examplesIn(file, readFileSync(file, 'utf8'))) : [];
 
@@ -235,7 +267,7 @@ export const moduleOf = (example: Example | DeclarationExample): string =>
 export function exampleDiagnostics(): Map<string, string[]> {
   return typeCheck(
     new Map([
-      ...[...PAGE_EXAMPLES, BROKEN].map((example) => [moduleOf(example), asModule(example.code)] as const),
+      ...[...PAGE_EXAMPLES, BROKEN, UNIMPORTED].map((example) => [moduleOf(example), pageModule(example)] as const),
       ...DECLARATION_EXAMPLES.map((example) => [moduleOf(example), asModule(example.code, { given: HOVER_GIVEN, wrapped: true })] as const),
       [`${root}test/docs/ambient.d.ts`, AMBIENT],
     ]),

@@ -5,7 +5,7 @@
 // build. The declarations are read from dist/ as packed: run `npm run build` first (`npm test` does).
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BROKEN, BUILT, DECLARATION_EXAMPLES, exampleDiagnostics, examplesIn, moduleOf, PAGE_EXAMPLES } from './examples-check.js';
+import { BROKEN, BUILT, DECLARATION_EXAMPLES, exampleDiagnostics, examplesIn, moduleOf, PAGE_EXAMPLES, UNIMPORTED } from './examples-check.js';
 import { examplesOf } from './pages.js';
 
 let diagnostics: Map<string, string[]>;
@@ -39,6 +39,10 @@ describe('The examples of README.md and docs/', () => {
     const found = diagnostics.get(moduleOf(BROKEN)) ?? [];
     expect(found.join('\n')).toMatch(/not assignable to parameter of type 'string'/);
     expect(found.join('\n')).toMatch(/possibly 'undefined'/);
+  });
+
+  it('are each a module of its own, as pasted: a name of the package used without its import is reported; the prelude’s variables are not', () => {
+    expect(diagnostics.get(moduleOf(UNIMPORTED))).toEqual([expect.stringMatching(/^Cannot find name 'DeliveryType'/)]);
   });
 
   it.each(PAGE_EXAMPLES.map((example) => [`${example.page}:${example.line}`, example]))('the block at %s compiles against the SDK as it is', (_, example) => {

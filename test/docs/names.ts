@@ -3,9 +3,10 @@ import ts from 'typescript';
 
 /**
  * The names a block declares at its top level, imports included: those with a value (no `declare`d
- * name, no type-only import), or with `types` every name it declares or imports.
+ * name, no type-only import), or with `types` every name it declares or imports; with `imports:
+ * false`, only the names it makes itself (a prelude's, which a block may take, never its imports).
  */
-export function topLevelNames(code: string, { types = false }: { types?: boolean } = {}): string[] {
+export function topLevelNames(code: string, { types = false, imports = true }: { types?: boolean; imports?: boolean } = {}): string[] {
   const file = ts.createSourceFile('block.ts', code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
   const ambient = (node: ts.Node): boolean => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.DeclareKeyword);
   const declaredNames = (statement: ts.VariableStatement | ts.FunctionDeclaration): string[] =>
@@ -21,7 +22,7 @@ export function topLevelNames(code: string, { types = false }: { types?: boolean
     if (types && (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement))) return [statement.name.text];
     if (ts.isVariableStatement(statement)) return statement.declarationList.declarations.flatMap((declaration) => bound(declaration.name));
     if ((ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement)) && statement.name !== undefined) return [statement.name.text];
-    if (ts.isImportDeclaration(statement) && statement.importClause !== undefined && (types || !statement.importClause.isTypeOnly)) {
+    if (imports && ts.isImportDeclaration(statement) && statement.importClause !== undefined && (types || !statement.importClause.isTypeOnly)) {
       const clause = statement.importClause;
       const bindings = clause.namedBindings;
       return [

@@ -1,6 +1,7 @@
 // Runs a TypeScript block of the docs as written, after the examples' prelude: types stripped
-// (TypeScript's transpiler), the public names it uses without importing them imported (as the
-// type-check does, examples-check.ts), `import`s served from the sources, in a folder of its own
+// (TypeScript's transpiler), `import`s served from the sources, the block in a function of its own
+// that sees only the variables the prelude makes (never the prelude's imports: a block that uses a
+// name without importing it fails, as it would pasted), in a folder of its own
 // (a block may write labels.pdf), with console output kept aside. A block written as a test file
 // (`it`, `beforeEach`, ... from vitest) has its tests run, hooks included, one after another. What
 // the block and the prelude leave open (a sandbox, an msw server, a Fastify app) is closed after it.
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import * as vitest from 'vitest';
 import { type Block, setsUpMsw, where } from './blocks.js';
-import { importsFor } from './examples-check.js';
+import { givenNames } from './examples-check.js';
 import { topLevelNames } from './names.js';
 
 /** What a block may import, from the sources (as vitest.config.ts's aliases do) or this repository's node_modules. */
@@ -37,7 +38,10 @@ const MODULES: Record<string, () => Promise<unknown>> = {
 
 /** A block's statements as JavaScript for an async function body: types gone, each `import` an `await` of the module. */
 function javascriptOf(code: string): string {
-  const source = [...importsFor(code), ...code.split('\n').map((line) => line.replace(/^export (?!\{)/, ''))].join('\n');
+  const source = code
+    .split('\n')
+    .map((line) => line.replace(/^export (?!\{)/, ''))
+    .join('\n');
   const { outputText } = ts.transpileModule(source, {
     compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, verbatimModuleSyntax: true },
   });
@@ -150,11 +154,11 @@ const CONSOLE = ['log', 'info', 'warn', 'error', 'debug'] as const;
 export async function runTs(block: Block, prelude: Block): Promise<TsRun> {
   const withPrelude = !setsUpMsw(block) && block !== prelude;
   const blockNames = topLevelNames(block.code);
-  const preludeNames = withPrelude ? topLevelNames(prelude.code) : [];
-  const body = [
-    withPrelude ? `${javascriptOf(prelude.code)}\n__prelude({ ${preludeNames.join(', ')} });` : '',
-    `{\n${javascriptOf(block.code)}\n__block({ ${blockNames.join(', ')} });\n}`,
-  ].join('\n');
+  // The prelude's own variables, never its imports: what the block takes as given is passed to it by name.
+  const preludeNames = withPrelude ? topLevelNames(prelude.code, { imports: false }) : [];
+  const given = withPrelude ? givenNames(block.code) : [];
+  const preludeBody = `${javascriptOf(prelude.code)}\n__prelude({ ${preludeNames.join(', ')} });`;
+  const blockBody = `${javascriptOf(block.code)}\n__block({ ${blockNames.join(', ')} });`;
   const file = testFile();
   const imports = (name: string): Promise<unknown> =>
     name === 'vitest'
@@ -172,14 +176,16 @@ export async function runTs(block: Block, prelude: Block): Promise<TsRun> {
   try {
     process.chdir(folder);
     try {
-      await new AsyncFunction('__import', '__prelude', '__block', body)(
+      if (withPrelude)
+        await new AsyncFunction('__import', '__prelude', preludeBody)(imports, (made: Record<string, unknown>) => {
+          preludeValues = made;
+        });
+      await new AsyncFunction('__import', '__block', ...given, blockBody)(
         imports,
-        (given: Record<string, unknown>) => {
-          preludeValues = given;
-        },
         (own: Record<string, unknown>) => {
           values = own;
         },
+        ...given.map((name) => preludeValues[name]),
       );
       const tests = await file.run();
       return { printed, files: readdirSync(folder).sort(), tests, values, given: preludeValues };

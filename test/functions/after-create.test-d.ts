@@ -44,6 +44,12 @@ describe('types of the calls after creation', () => {
     void client.pickups.create({ ...pickup, scheduledDate: 'next Monday' });
   });
 
+  it('a change to a pickup location may rename it, never clear its name', () => {
+    void client.pickupLocations.update('loc', { locationName: 'Dokki warehouse', secondLine: null });
+    // @ts-expect-error the service would store the null over the location's name
+    void client.pickupLocations.update('loc', { locationName: null });
+  });
+
   it('airwayBills resolves bytes; list is an async iterable of typed orders; findByReference may find nothing', () => {
     expectTypeOf(client.deliveries.airwayBills(['1'])).resolves.toEqualTypeOf<Uint8Array>();
     expectTypeOf(client.deliveries.list()).toExtend<AsyncIterable<DeliveryRecord>>();

@@ -188,6 +188,31 @@ describe('createBulk: validation before anything is sent', () => {
     await makeClient().deliveries.createBulk([{ ...order(0), cod: 45_000 }], { validate: false });
     expect(deliveriesOf(sent[0] as Sent)[0]?.cod).toBe(45_000);
   });
+  it('refuses an array Proxy whose length throws with a ValidationError naming `orders`, in createBulk and streamBulk, and sends nothing', async () => {
+    const sent = capture(server, 'post', '/deliveries/bulk', createAll);
+    const unreadable = (): OrderInput[] =>
+      new Proxy(orders(2), {
+        get: (target, key) => {
+          if (key === 'length') throw new Error('the length getter failed');
+          return Reflect.get(target, key);
+        },
+      });
+    const client = makeClient();
+    for (const attempt of [
+      async (): Promise<unknown> => client.deliveries.createBulk(unreadable()),
+      async (): Promise<unknown> => {
+        for await (const settled of client.deliveries.streamBulk(unreadable())) return settled;
+        return undefined;
+      },
+    ]) {
+      const error = await Promise.resolve()
+        .then(attempt)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([['orders']]);
+    }
+    expect(sent).toHaveLength(0);
+  });
 });
 
 describe('createBulk: failures, never sending an order twice', () => {

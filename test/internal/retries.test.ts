@@ -90,17 +90,31 @@ describe('retries', () => {
       }
     });
 
-    it('waits a Retry-After beyond 24.8 days (the longest timer) in full when totalTimeout is Infinity', async () => {
+    it('waits a Retry-After of 60 s in full, however long totalTimeout is', async () => {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
       try {
-        const thirtyDays = 30 * 24 * 3600;
-        const { requests, client } = rateLimited(String(thirtyDays), { totalTimeout: Number.POSITIVE_INFINITY });
+        const { requests, client } = rateLimited('60', { totalTimeout: Number.POSITIVE_INFINITY });
         const result = client.request({ method: 'GET', path: '/r' });
-        await advance(thirtyDays * 1000 - 1);
+        await advance(59_999);
         expect(requests.count).toBe(1);
         await advance(1);
         await expect(result).resolves.toBe(2);
         expect(requests.count).toBe(2);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it('ends the call at once on a longer Retry-After (25 days), with totalTimeout Infinity: no timer is left to keep the process alive', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        const twentyFiveDays = 25 * 24 * 3600;
+        const { requests, client } = rateLimited(String(twentyFiveDays), { totalTimeout: Number.POSITIVE_INFINITY });
+        const error = await client.request({ method: 'GET', path: '/r' }).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(RateLimitError);
+        expect((error as RateLimitError).retryAfter).toBe(twentyFiveDays * 1000);
+        expect(vi.getTimerCount()).toBe(0);
+        expect(requests.count).toBe(1);
       } finally {
         vi.useRealTimers();
       }

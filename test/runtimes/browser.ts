@@ -57,6 +57,9 @@ function pageHtml(config: object): string {
   <dt>Detected by</dt><dd id="refused-source">-</dd>
   <dt>Message</dt><dd id="refused-message">-</dd>
 </dl></section>
+<section><h2>Headers</h2><dl>
+  <dt>User-Agent set by the SDK</dt><dd id="user-agent">-</dd>
+</dl></section>
 <p id="failure"></p>
 <script type="module" src="/page.js"></script>
 </body></html>`;
@@ -131,6 +134,7 @@ export async function runInChromium(project: ConsumerProject): Promise<BrowserOu
         refusedClass: await text('#refused-class'),
         refusedCode: await text('#refused-code'),
         refusedSource: await text('#refused-source'),
+        userAgent: await text('#user-agent'),
       };
       const stored = sandbox.orders().find((order) => String(order.trackingNumber) === shown.trackingNumber);
       const checks: Array<[string, boolean]> = [
@@ -143,6 +147,7 @@ export async function runInChromium(project: ConsumerProject): Promise<BrowserOu
           shown.refusedClass === 'CodLimitExceededError' && shown.refusedCode === '3007' && shown.refusedSource === 'client',
         ],
         ['the refused order never reached the server', sandbox.orders().length === 1],
+        ['the client set no User-Agent of its own: in a page it would force a CORS preflight', shown.userAgent === 'none'],
         ['no page error, no console error', problems.length === 0],
       ];
       const failed = checks.filter(([, ok]) => !ok).map(([name]) => name);

@@ -17,7 +17,11 @@ const order = {
 };
 
 try {
-  const client = new DeliveryClient({ baseUrl: config.baseUrl, apiKey: config.apiKey, timeout: 10_000 });
+  // The headers the client sends, as its hook sees them: Chromium would drop a User-Agent the SDK set,
+  // so only the SDK's own view can tell that it set none (the header would force a CORS preflight).
+  const agents = new Set();
+  const hooks = { onRequest: ({ headers }) => void agents.add(headers['user-agent'] ?? 'none') };
+  const client = new DeliveryClient({ baseUrl: config.baseUrl, apiKey: config.apiKey, timeout: 10_000, hooks });
   const created = await client.deliveries.create(order);
   field('tracking-number', created.trackingNumber);
   field('order-type', created.type ?? order.type);
@@ -32,6 +36,7 @@ try {
   field('refused-code', isDeliveryError(refused) ? refused.errorCode : '-');
   field('refused-source', refused.source ?? '-');
   field('refused-message', refused.message);
+  field('user-agent', [...agents].join(', '));
   document.body.dataset.status = 'done';
 } catch (error) {
   field('failure', error instanceof Error ? `${error.name}: ${error.message}` : String(error));

@@ -111,6 +111,28 @@ await check('the sandbox listens on 127.0.0.1 and answers the public lookup thro
   assert.ok(JSON.stringify(cities).includes('Cairo'));
 });
 
+await check('the client sends delivery-sdk/<version> (<runtime> <version>; <platform>) as its User-Agent', async () => {
+  const { version } = createRequire(import.meta.url)('delivery-sdk/package.json');
+  const expected = globalThis.Deno
+    ? `Deno ${globalThis.Deno.version.deno}; ${process.platform}`
+    : process.versions.bun
+      ? `Bun ${process.versions.bun}; ${process.platform}`
+      : `Node.js ${process.versions.node}; ${process.platform}`;
+  const agents = [];
+  const recorder = createServer((request, response) => {
+    agents.push(request.headers['user-agent']);
+    response.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true,"data":[]}');
+  });
+  await new Promise((resolve) => recorder.listen(0, '127.0.0.1', resolve));
+  try {
+    const recorded = new DeliveryClient({ baseUrl: `http://127.0.0.1:${recorder.address().port}/v2`, apiKey: 'smoke-key' });
+    await recorded.lookup.cities({ countryId: sdk.CountryId.Egypt });
+  } finally {
+    await new Promise((resolve) => recorder.close(resolve));
+  }
+  assert.deepEqual(agents, [`delivery-sdk/${version} (${expected})`]);
+});
+
 await check('a business with a pickup location is set up through client.businesses', async () => {
   const business = await client.businesses.create({
     name: 'Nile Shop',

@@ -72,6 +72,27 @@ describe('sandbox: after creation, through the client', () => {
     expect((await client.deliveries.search({ stateCodes: [DeliveryState.Delivered] })).deliveries).toEqual([]);
   });
 
+  it('search by reference, phone and tracking number finds an order under what it holds now: an update moves it, newest first', async () => {
+    const { client } = await setUp();
+    const first = await client.deliveries.create(order('shared-ref'));
+    const second = await client.deliveries.create(order('shared-ref', { receiver: { firstName: 'Hoda', phone: '01099998888' } }));
+    const byReference = async (reference: string) => (await client.deliveries.search({ businessReference: reference })).deliveries.map((d) => d.trackingNumber);
+    const byPhone = async (phone: string) => (await client.deliveries.search({ mobilePhones: phone })).deliveries.map((d) => d.trackingNumber);
+    expect(await byReference('shared-ref')).toEqual([second.trackingNumber, first.trackingNumber]);
+
+    await client.deliveries.update(first.trackingNumber, { businessReference: 'renamed-ref', receiver: { firstName: 'Mona', phone: '01155554444' } });
+    expect(await byReference('shared-ref')).toEqual([second.trackingNumber]);
+    expect(await byReference('renamed-ref')).toEqual([first.trackingNumber]);
+    expect(await byPhone('01012345678')).toEqual([]);
+    expect(await byPhone('01155554444')).toEqual([first.trackingNumber]);
+    expect(await byPhone('01099998888')).toEqual([second.trackingNumber]);
+    // Filters together narrow one another, whichever the sandbox looks up first.
+    const both = await client.deliveries.search({ trackingNumbers: [first.trackingNumber, second.trackingNumber], businessReference: 'renamed-ref' });
+    expect(both.deliveries.map((d) => d.trackingNumber)).toEqual([first.trackingNumber]);
+    // An order found by its `_id`, as WOO4 passes it.
+    expect((await client.deliveries.get((await client.deliveries.get(second.trackingNumber))._id)).trackingNumber).toBe(second.trackingNumber);
+  });
+
   it('findByReference finds the order, or undefined', async () => {
     const { client } = await setUp();
     const created = await client.deliveries.create(order('order-1042'));

@@ -38,7 +38,8 @@ describe('createMerchant', () => {
     const shop = sandbox.createMerchant();
     expect(shop).toMatchObject({
       id: 'merchant-1',
-      apiKey: 'sandbox-merchant-1-key',
+      // 32 random bytes after the merchant's number: another user of the machine cannot guess it.
+      apiKey: expect.stringMatching(/^sandbox-merchant-1-[\w-]{43}$/),
       businessId: '5b0000000000000000000001',
       pickupLocationId: '5b0000000000000000000002',
     });
@@ -52,6 +53,14 @@ describe('createMerchant', () => {
     expect(sandbox.orders().map((order) => order.merchantId)).toEqual(['merchant-1']);
   });
 
+  it("gives every merchant a key of its own that no one can guess: the first merchants of two sandboxes' keys differ", () => {
+    const other = createSandbox();
+    const keys = [sandbox.createMerchant().apiKey, sandbox.createMerchant().apiKey, other.createMerchant().apiKey];
+    expect(new Set(keys).size).toBe(3);
+    for (const key of keys) expect(key).not.toMatch(/^sandbox-merchant-\d+-key$/);
+    void other.close();
+  });
+
   it('takes its key, business name, pickup location and webhook from the options, and numbers the merchants', async () => {
     const receiver = await startReceiver();
     try {
@@ -63,7 +72,7 @@ describe('createMerchant', () => {
         webhook: { url: receiver.url, headerName: 'X-Shop', headerValue: 'b' },
       });
       expect(shop.id).toBe('merchant-2');
-      expect(sandbox.merchants().map((merchant) => merchant.apiKey)).toEqual(['sandbox-merchant-1-key', 'shop-b-key']);
+      expect(sandbox.merchants().map((merchant) => merchant.apiKey)).toEqual([expect.stringMatching(/^sandbox-merchant-1-/), 'shop-b-key']);
       const client = new DeliveryClient({ baseUrl: sandbox.baseUrl, apiKey: 'shop-b-key', fetch: sandbox.fetch, maxRetries: 0 });
       expect(await client.pickupLocations.get(shop.pickupLocationId)).toMatchObject({ locationName: 'Dokki store', address: { districtId: DOKKI } });
       const { trackingNumber } = await client.deliveries.create(orderOf('b-1'));

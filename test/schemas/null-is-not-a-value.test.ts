@@ -1,5 +1,6 @@
-// Null is not a value for a field the service requires (issue 40, point 5): an update or a new
-// location that names `districtId`, `firstLine`, `contactPerson`, an order's `receiver`,
+// Null is not a value for a field the service requires (issue 40, point 5; issue 50 for a
+// location's name): an update or a new location that names `locationName` (in a change),
+// `districtId`, `firstLine`, `contactPerson`, an order's `receiver`,
 // `dropOffAddress` or `cod` as null (or as a `new Date(NaN)`, which JSON writes as null) is refused
 // before sending, by the one checking step; the warehouse and the order keep what they had.
 // Against the sandbox, and against an independent node:http service that would store the null.
@@ -32,6 +33,7 @@ describe('against an independent node:http service, which would store a null as 
   afterAll(() => fake.close());
 
   it.each([
+    ['locationName: null', { locationName: null }, 'locationName'],
     ['districtId: null', { districtId: null }, 'districtId'],
     ['firstLine: null', { firstLine: null }, 'firstLine'],
     ['districtId: new Date(NaN)', { districtId: new Date(Number.NaN) }, 'districtId'],
@@ -42,9 +44,9 @@ describe('against an independent node:http service, which would store a null as 
     expect(fake.received.length).toBe(before);
   });
 
-  it('pickupLocations.update sends null for a field a location can do without (locationName), and the other fields as given', async () => {
-    await client.pickupLocations.update('loc-1', { locationName: null, firstLine: '7 Brazil Street' });
-    expect(fake.received.at(-1)?.body).toEqual({ locationName: null, firstLine: '7 Brazil Street' });
+  it('pickupLocations.update sends a new name and the other fields as given, and null for a field a location can do without (secondLine)', async () => {
+    await client.pickupLocations.update('loc-1', { locationName: 'Dokki warehouse', firstLine: '7 Brazil Street', secondLine: null });
+    expect(fake.received.at(-1)?.body).toEqual({ locationName: 'Dokki warehouse', firstLine: '7 Brazil Street', secondLine: null });
   });
 
   it('pickupLocations.create refuses contactPerson: null', async () => {

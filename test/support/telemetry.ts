@@ -33,6 +33,8 @@ export interface RecordedTelemetry {
   trees(): SpanNode[];
   /** The points of a metric, collected now. */
   points(name: string): Promise<Point[]>;
+  /** The instrumentation scopes of the metrics collected now, as `name@version`. */
+  metricScopes(): Promise<string[]>;
 }
 
 const KINDS = {
@@ -88,6 +90,10 @@ export function recordTelemetry(options: Omit<OpenTelemetryOptions, 'tracerProvi
         attributes: point.attributes,
         value: typeof point.value === 'number' ? point.value : (point.value as { count: number }).count,
       }));
+    },
+    metricScopes: async () => {
+      await reader.forceFlush();
+      return (metricExporter.getMetrics().at(-1)?.scopeMetrics ?? []).map(({ scope }) => `${scope.name}@${scope.version}`);
     },
   };
 }

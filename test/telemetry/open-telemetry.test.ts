@@ -1,6 +1,8 @@
 // delivery-sdk/opentelemetry over OpenTelemetry's own SDK, in memory: the span trees, their
 // attributes and the metrics of a create, a retried create, a refused create (3007), a bulk upload
 // with one failed chunk and a webhook delivery, driven through the sandbox and a fault-injecting fake.
+
+import { readFileSync } from 'node:fs';
 import { type Context, type ContextManager, context, diag, metrics, propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -16,8 +18,11 @@ import { webhookBody } from '../support/webhook-bodies.js';
 
 const HOST = 'sandbox.delivery-sdk.test';
 const SERVER = { 'server.address': HOST, 'server.port': 443 };
-const CREATE = { 'http.request.method': 'POST', ...SERVER, 'url.template': '/v2/deliveries?apiVersion=1' };
-const BULK = { 'http.request.method': 'POST', ...SERVER, 'url.template': '/v2/deliveries/bulk?apiVersion=1' };
+// An attempt's: the conventions' `url.template` is a path; the fixed query is in `url.full`.
+const CREATE = { 'http.request.method': 'POST', ...SERVER, 'url.template': '/v2/deliveries' };
+const BULK = { 'http.request.method': 'POST', ...SERVER, 'url.template': '/v2/deliveries/bulk' };
+const CREATE_URL = { 'url.full': `https://${HOST}/v2/deliveries?apiVersion=1` };
+const BULK_URL = { 'url.full': `https://${HOST}/v2/deliveries/bulk?apiVersion=1` };
 
 const order = (changes: Record<string, unknown> = {}): DeliverOrder =>
   ({ type: 10, dropOffAddress: dropOff, receiver: receiver(), cod: 250, ...changes }) as DeliverOrder;
@@ -80,19 +85,15 @@ describe('a create', () => {
         name: 'deliveries.create',
         kind: 'INTERNAL',
         status: 'UNSET',
-        attributes: {
-          'delivery.operation': 'deliveries.create',
-          ...CREATE,
-          'http.response.status_code': 201,
-          'delivery.tracking_number': created.trackingNumber,
-        },
+        // An INTERNAL span carries no `http.*`: a span-metrics connector counts each request once, on its CLIENT span.
+        attributes: { 'delivery.operation': 'deliveries.create', ...SERVER, 'delivery.tracking_number': created.trackingNumber },
         events: [],
         children: [
           {
-            name: 'POST /v2/deliveries?apiVersion=1',
+            name: 'POST /v2/deliveries',
             kind: 'CLIENT',
             status: 'UNSET',
-            attributes: { ...CREATE, 'delivery.operation': 'deliveries.create', 'http.response.status_code': 201 },
+            attributes: { ...CREATE, ...CREATE_URL, 'delivery.operation': 'deliveries.create', 'http.response.status_code': 201 },
             events: [],
             children: [],
           },
@@ -163,7 +164,10 @@ describe('a create', () => {
     expect(call?.children[0]?.attributes).toMatchObject({ 'error.type': 'ConnectionError' });
     expect(call?.children[0]?.attributes).not.toHaveProperty('http.response.status_code');
     expect(await recorded.points('delivery.orders.failed')).toEqual([
-      { attributes: { 'delivery.operation': 'deliveries.create', 'error.type': 'ConnectionError', 'delivery.may_exist': true }, value: 1 },
+      {
+        attributes: { 'delivery.operation': 'deliveries.create', 'error.type': 'ConnectionError', 'error.source': 'client', 'delivery.may_exist': true },
+        value: 1,
+      },
     ]);
   });
 });
@@ -185,24 +189,30 @@ describe('a retried create', () => {
     expect(call).toMatchObject({
       name: 'deliveries.create',
       status: 'UNSET',
-      attributes: { 'http.response.status_code': 201, 'delivery.tracking_number': created.trackingNumber },
+      attributes: { 'delivery.tracking_number': created.trackingNumber },
       // Placed where the wait began, it says how long it lasted and what it followed.
       events: [{ name: 'delivery.retry', attributes: { 'delivery.retry.delay_ms': expect.any(Number), 'error.type': 'RateLimitError' } }],
     });
     expect(call?.children).toEqual([
       {
-        name: 'POST /v2/deliveries?apiVersion=1',
+        name: 'POST /v2/deliveries',
         kind: 'CLIENT',
         status: 'ERROR',
-        attributes: { ...CREATE, 'delivery.operation': 'deliveries.create', 'http.response.status_code': 429, 'error.type': 'RateLimitError' },
+        attributes: { ...CREATE, ...CREATE_URL, 'delivery.operation': 'deliveries.create', 'http.response.status_code': 429, 'error.type': 'RateLimitError' },
         events: [],
         children: [],
       },
       {
-        name: 'POST /v2/deliveries?apiVersion=1',
+        name: 'POST /v2/deliveries',
         kind: 'CLIENT',
         status: 'UNSET',
-        attributes: { ...CREATE, 'delivery.operation': 'deliveries.create', 'http.request.resend_count': 1, 'http.response.status_code': 201 },
+        attributes: {
+          ...CREATE,
+          ...CREATE_URL,
+          'delivery.operation': 'deliveries.create',
+          'http.request.resend_count': 1,
+          'http.response.status_code': 201,
+        },
         events: [],
         children: [],
       },
@@ -229,7 +239,7 @@ describe('a refused create (3007)', () => {
         status: 'ERROR',
         attributes: {
           'delivery.operation': 'deliveries.create',
-          ...CREATE,
+          ...SERVER,
           'error.type': 'CodLimitExceededError',
           'delivery.error_code': 3007,
           'delivery.may_exist': false,
@@ -240,7 +250,11 @@ describe('a refused create (3007)', () => {
     ]);
     expect(recorded.spans()[0]?.status.message).toBe('CodLimitExceededError');
     expect(await recorded.points('delivery.orders.failed')).toEqual([
-      { attributes: { 'delivery.operation': 'deliveries.create', 'error.type': 'CodLimitExceededError', 'delivery.may_exist': false }, value: 1 },
+      {
+        // Refused by the SDK before sending: `error.source` tells it from the same code the service answered.
+        attributes: { 'delivery.operation': 'deliveries.create', 'error.type': 'CodLimitExceededError', 'error.source': 'client', 'delivery.may_exist': false },
+        value: 1,
+      },
     ]);
     expect(await recorded.points('delivery.orders.created')).toEqual([]);
   });
@@ -254,10 +268,22 @@ describe('a refused create (3007)', () => {
     expect(status).toBeGreaterThanOrEqual(400);
     expect(call).toMatchObject({
       status: 'ERROR',
-      attributes: { 'error.type': 'CodLimitExceededError', 'delivery.error_code': 3007, 'delivery.may_exist': false, 'http.response.status_code': status },
+      attributes: { 'error.type': 'CodLimitExceededError', 'delivery.error_code': 3007, 'delivery.may_exist': false },
       children: [{ kind: 'CLIENT', status: 'ERROR', attributes: { 'error.type': 'CodLimitExceededError', 'delivery.error_code': 3007 } }],
     });
+    expect(call?.attributes).not.toHaveProperty('http.response.status_code');
     expect((await recorded.points('http.client.request.duration'))[0]?.attributes).toMatchObject({ 'error.type': 'CodLimitExceededError' });
+    expect(await recorded.points('delivery.orders.failed')).toEqual([
+      {
+        attributes: {
+          'delivery.operation': 'deliveries.create',
+          'error.type': 'CodLimitExceededError',
+          'error.source': 'service',
+          'delivery.may_exist': false,
+        },
+        value: 1,
+      },
+    ]);
   });
 });
 
@@ -297,15 +323,8 @@ describe('a bulk upload with one failed chunk', () => {
     const chunk = (start: number, size: number, answered: number, more: Record<string, unknown> = {}) => ({
       name: 'deliveries.createBulk chunk',
       kind: 'INTERNAL',
-      attributes: {
-        'delivery.operation': 'deliveries.createBulk',
-        ...BULK,
-        'delivery.bulk.start': start,
-        'delivery.bulk.orders': size,
-        'http.response.status_code': answered,
-        ...more,
-      },
-      children: [{ name: 'POST /v2/deliveries/bulk?apiVersion=1', kind: 'CLIENT', attributes: { ...BULK, 'http.response.status_code': answered } }],
+      attributes: { 'delivery.operation': 'deliveries.createBulk', ...SERVER, 'delivery.bulk.start': start, 'delivery.bulk.orders': size, ...more },
+      children: [{ name: 'POST /v2/deliveries/bulk', kind: 'CLIENT', attributes: { ...BULK, ...BULK_URL, 'http.response.status_code': answered } }],
     });
     expect(upload?.children).toMatchObject([
       { ...chunk(0, 2, 201, { 'delivery.bulk.created': 2, 'delivery.bulk.failed': 0 }), status: 'UNSET' },
@@ -316,9 +335,15 @@ describe('a bulk upload with one failed chunk', () => {
       { ...chunk(4, 1, 201, { 'delivery.bulk.created': 1, 'delivery.bulk.failed': 0 }), status: 'UNSET' },
     ]);
     expect(upload?.children[0]?.attributes).not.toHaveProperty('error.type');
+    // Only the CLIENT spans carry `http.*`: the upload and its chunks are INTERNAL.
+    const httpOf = (node: SpanNode | undefined): string[] => Object.keys(node?.attributes ?? {}).filter((name) => name.startsWith('http.'));
+    expect([upload, ...(upload?.children ?? [])].flatMap(httpOf)).toEqual([]);
     expect(await recorded.points('delivery.orders.created')).toEqual([{ attributes: { 'delivery.operation': 'deliveries.createBulk' }, value: 3 }]);
     expect(await recorded.points('delivery.orders.failed')).toEqual([
-      { attributes: { 'delivery.operation': 'deliveries.createBulk', 'error.type': 'ServerError', 'delivery.may_exist': true }, value: 2 },
+      {
+        attributes: { 'delivery.operation': 'deliveries.createBulk', 'error.type': 'ServerError', 'error.source': 'service', 'delivery.may_exist': true },
+        value: 2,
+      },
     ]);
   });
 
@@ -346,6 +371,7 @@ describe('a webhook delivery', () => {
     const handler = createWebhookHandler({
       auth: KEY,
       telemetry: recorded.telemetry,
+      route: '/hooks',
       onEvent: (event) => {
         received.push(event);
         tracker.track(event);
@@ -368,11 +394,15 @@ describe('a webhook delivery', () => {
     expect((await deliver(first?.body, {})).status).toBe(401); // no key
 
     const webhook = (state: number | undefined, verdict: string | undefined, status: number) => ({
-      name: 'webhooks.receive',
+      // `{method} {http.route}`, as the HTTP server conventions name it.
+      name: 'POST /hooks',
       kind: 'SERVER',
       status: 'UNSET',
       attributes: {
         'http.request.method': 'POST',
+        'url.scheme': 'https',
+        'url.path': '/hooks',
+        'http.route': '/hooks',
         ...(state === undefined ? {} : { 'delivery.webhook.state': state, 'delivery.tracking_number': trackingNumber }),
         ...(verdict === undefined ? {} : { 'delivery.webhook.verdict': verdict }),
         'http.response.status_code': status,
@@ -480,9 +510,58 @@ describe('a webhook delivery', () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
+    // No `route`: the conventions name the span for its method alone, and the path is no route.
     expect(recorded.trees()).toMatchObject([
-      { name: 'webhooks.receive', kind: 'SERVER', attributes: { 'delivery.webhook.state': 20, 'http.response.status_code': 200 } },
+      {
+        name: 'POST',
+        kind: 'SERVER',
+        attributes: { 'url.scheme': 'http', 'url.path': '/hooks', 'delivery.webhook.state': 20, 'http.response.status_code': 200 },
+      },
     ]);
+    expect(recorded.trees()[0]?.attributes).not.toHaveProperty('http.route');
+  });
+});
+
+describe('the instrumentation scope', () => {
+  it("is delivery-sdk with the SDK's version, for every span and every metric", async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    recorded = recordTelemetry();
+    const client = await clientWith();
+    await client.deliveries.create(order());
+    const scopes = recorded.spans().map(({ instrumentationScope }) => `${instrumentationScope.name}@${instrumentationScope.version}`);
+    expect(new Set(scopes)).toEqual(new Set([`delivery-sdk@${version}`]));
+    expect(await recorded.metricScopes()).toEqual([`delivery-sdk@${version}`]);
+  });
+});
+
+describe('a webhook request, as the HTTP server conventions have it', () => {
+  it('records a method the conventions do not know as _OTHER, the method as sent beside it, and names the span HTTP', async () => {
+    recorded = recordTelemetry();
+    const handler = createWebhookHandler({ telemetry: recorded.telemetry, onEvent: () => undefined });
+    expect((await handler(new Request('https://shop.test/hooks', { method: 'PROPFIND' }))).status).toBe(405);
+    expect(recorded.trees()).toMatchObject([
+      {
+        name: 'HTTP',
+        kind: 'SERVER',
+        attributes: { 'http.request.method': '_OTHER', 'http.request.method_original': 'PROPFIND', 'http.response.status_code': 405 },
+      },
+    ]);
+  });
+
+  it('records the path with the values of the handler’s auth scrubbed, wherever they appear', async () => {
+    recorded = recordTelemetry();
+    const auth = { name: 'X-Shop-Key', value: 'path-secret-77' };
+    const handler = createWebhookHandler({ auth, route: '/hooks/{token}', telemetry: recorded.telemetry, onEvent: () => undefined });
+    const body = JSON.stringify(webhookBody({ trackingNumber: '70000010', state: 20 }));
+    const headers = { 'content-type': 'application/json', [auth.name]: auth.value };
+    expect((await handler(new Request('https://shop.test/hooks/path-secret-77', { method: 'POST', headers, body }))).status).toBe(200);
+    expect(recorded.trees()).toMatchObject([
+      { name: 'POST /hooks/{token}', attributes: { 'url.scheme': 'https', 'url.path': '/hooks/[redacted]', 'http.route': '/hooks/{token}' } },
+    ]);
+  });
+
+  it('refuses a route that is not a string when the handler is made', () => {
+    expect(() => createWebhookHandler({ route: 42 as never, onEvent: () => undefined })).toThrow(/route: expected a string, received number/);
   });
 });
 

@@ -1,5 +1,6 @@
 // The real wire, not only the in-memory path: spans exported over OTLP/HTTP
 // (@opentelemetry/exporter-trace-otlp-http) to a receiver on loopback, read back from what it got.
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { propagation } from '@opentelemetry/api';
@@ -11,6 +12,8 @@ import { type DeliverOrder, DeliveryClient } from '../../src/index.js';
 import { openTelemetry } from '../../src/telemetry/index.js';
 import { receiver } from '../support/orders.js';
 import { dropOff, sandboxWithAccount } from '../support/sandbox.js';
+
+const { version: VERSION } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 /** A span as OTLP/JSON carries it. */
 interface OtlpSpan {
@@ -77,18 +80,19 @@ describe('exporting over OTLP/HTTP', () => {
     expect(bodies.length).toBeGreaterThan(0);
     expect(bodies.every((body) => body.contentType === 'application/json')).toBe(true);
     const scopes = bodies.flatMap((body) => body.json.resourceSpans.flatMap((resource: any) => resource.scopeSpans));
-    expect(new Set(scopes.map((scope: any) => scope.scope.name))).toEqual(new Set(['delivery-sdk']));
+    expect(new Set(scopes.map((scope: any) => `${scope.scope.name}@${scope.scope.version}`))).toEqual(new Set([`delivery-sdk@${VERSION}`]));
     const spans: OtlpSpan[] = scopes.flatMap((scope: any) => scope.spans);
 
     const call = spans.find((span) => span.name === 'deliveries.create');
     const attempt = spans.find((span) => span.kind === 3);
     expect(call?.kind).toBe(1);
-    expect(attempt?.name).toBe('POST /v2/deliveries?apiVersion=1');
+    expect(attempt?.name).toBe('POST /v2/deliveries');
     expect(attempt?.parentSpanId).toBe(call?.spanId);
     expect(attempt?.traceId).toBe(call?.traceId);
     expect(traceparents).toEqual([`00-${attempt?.traceId}-${attempt?.spanId}-01`]);
     expect(attribute(call as OtlpSpan, 'delivery.tracking_number')).toBe(created.trackingNumber);
-    expect(attribute(call as OtlpSpan, 'url.template')).toBe('/v2/deliveries?apiVersion=1');
+    expect(attribute(attempt as OtlpSpan, 'url.template')).toBe('/v2/deliveries');
+    expect(attribute(attempt as OtlpSpan, 'url.full')).toBe('https://sandbox.delivery-sdk.test/v2/deliveries?apiVersion=1');
     expect(attribute(attempt as OtlpSpan, 'http.response.status_code')).toBe(201);
     expect(attribute(attempt as OtlpSpan, 'server.address')).toBe('sandbox.delivery-sdk.test');
     expect(attribute(attempt as OtlpSpan, 'server.port')).toBe(443);

@@ -81,6 +81,8 @@ export interface DeliveryRecord {
   /**
    * Read `state.code`, not `state.value`: the text reads "Delivered" for both 45 (Delivered) and
    * 46 (Returned to business). `code` is a {@link DeliveryState} or a code the SDK does not know yet.
+   * Optional, as the integrations read it (`order.state?.code`): none of them holds that every
+   * answer carries it (docs/assumptions.md).
    */
   state?: { code: DeliveryState | (number & {}); value?: string | undefined; [field: string]: unknown } | undefined;
   maskedState?: string | undefined;

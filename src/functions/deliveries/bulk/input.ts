@@ -27,13 +27,18 @@ export function sourceOf(orders: unknown): Source | ValidationError {
     // A string is iterable, character by character: a million characters are not a million orders.
     // `instanceof` runs first: a Proxy whose traps throw is refused here, before it is read as an array.
     const isText = typeof orders === 'string' || orders instanceof String;
-    if (Array.isArray(orders)) return { kind: 'array', orders };
+    if (Array.isArray(orders)) {
+      // Read here, where a throw is caught: an array Proxy whose `length` throws is refused before any reader loops on it.
+      if (!Number.isSafeInteger(orders.length)) return notOrders('an array whose length is not a whole number');
+      return { kind: 'array', orders };
+    }
     if (!isText && typeof (orders as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] === 'function')
       return { kind: 'sync', orders: orders as Iterable<unknown> };
     if (typeof (orders as Partial<AsyncIterable<unknown>> | null)?.[Symbol.asyncIterator] === 'function')
       return { kind: 'async', orders: orders as AsyncIterable<unknown> };
   } catch {
-    // a revoked Proxy: not readable, so not a list of orders
+    // a revoked Proxy, or one whose `length` or iterator throws: not readable, so not a list of orders
+    return notOrders('a list of orders that could not be read (a Proxy whose traps throw?)');
   }
   return notOrders(`expected an array or an iterable of orders, received ${shown(orders)}`);
 }
