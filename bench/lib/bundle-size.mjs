@@ -24,6 +24,13 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { BUDGETS, FORBIDDEN_SOURCES, KB } from './budgets.mjs';
 
+/**
+ * What builds resolve against, and the metafile's input paths are relative to. Never esbuild's
+ * default, the process's working directory when esbuild first loaded: in a test worker that may
+ * be a doc block's folder, removed since (test/docs/run-ts.ts).
+ */
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
 export { BUDGETS, FORBIDDEN_SOURCES, KB };
 
 /** The entries the benchmarks import, by their file in dist/. */
@@ -138,6 +145,7 @@ export async function buildLikeDist(srcDir, outdir) {
       },
     ],
     sourcemap: true,
+    absWorkingDir: ROOT,
     // The version tsup.config.ts writes in (src/internal/version.ts).
     define: { __DELIVERY_SDK_VERSION__: JSON.stringify(JSON.parse(readFileSync(join(srcDir, '../package.json'), 'utf8')).version) },
     logLevel: 'error',
@@ -149,6 +157,7 @@ export async function buildLikeDist(srcDir, outdir) {
 async function buildPage(kind, path, outdir) {
   const result = await build({
     stdin: { contents: PAGES[kind].source(path), resolveDir: dirname(path), sourcefile: `${kind}-page.js`, loader: 'js' },
+    absWorkingDir: ROOT,
     bundle: true,
     splitting: true,
     outdir,
@@ -185,7 +194,7 @@ function runPage(kind, entry, outdir) {
 
 /** The original sources of a built file, from its source map; the file itself when it has none. */
 function originalSources(file) {
-  const map = `${file}.map`;
+  const map = join(ROOT, `${file}.map`);
   if (!existsSync(map)) return [file];
   return JSON.parse(readFileSync(map, 'utf8')).sources.map((source) => join(dirname(file), source));
 }

@@ -14,6 +14,7 @@ const BUILTIN_SPECIFIERS = [...BUILTINS, ...BUILTINS.map((name) => `node:${name}
 async function builtinsNeededBy(contents: string): Promise<string[]> {
   const result = await build({
     stdin: { contents, resolveDir: ROOT, loader: 'js' },
+    absWorkingDir: ROOT,
     bundle: true,
     format: 'esm',
     platform: 'neutral',

@@ -1,13 +1,22 @@
 // The dashboard's server side without a browser: the login exchange, what a request without it
 // gets, the checks that keep other origins out, its headers, its event stream, and the logs it
 // shows. test/sandbox/request-log.test.ts tests the logs it reads; dashboard-browser.test.ts the page.
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDashboardAssets } from '../../src/testing/dashboard/assets.js';
 import { refusalOf } from '../../src/testing/dashboard/serve.js';
 import { createSandbox, type SandboxMerchant, type SandboxServer } from '../../src/testing/index.js';
 import { dropOff } from '../support/sandbox.js';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const sandbox = createSandbox({ webhookFetch: async () => new Response(null, { status: 503 }), webhookRetry: { attempts: 1 } });
 let server: SandboxServer;
@@ -319,6 +328,47 @@ describe('what the dashboard shows', () => {
 });
 
 describe('its script and style sheet', () => {
+  it('are built from the sources whatever folder the process stood in when esbuild first loaded, that folder removed since', async () => {
+    // esbuild takes its working directory when first loaded; a process (a doc block's run, in
+    // test/docs/run-ts.ts) may load it in a folder it leaves and removes: the build must not need
+    // it. A plain Node process (tsx would load esbuild at its start), running this module bundled.
+    mkdirSync(join(ROOT, 'test/.tmp'), { recursive: true });
+    const folder = mkdtempSync(join(ROOT, 'test/.tmp/assets-'));
+    try {
+      const assets = join(folder, 'assets.mjs');
+      await build({
+        entryPoints: [join(ROOT, 'src/testing/dashboard/assets.ts')],
+        outfile: assets,
+        bundle: true,
+        format: 'esm',
+        platform: 'node',
+        packages: 'external',
+        absWorkingDir: ROOT,
+        logLevel: 'silent',
+      });
+      const script = `
+        import { mkdtempSync, rmSync } from 'node:fs';
+        import { tmpdir } from 'node:os';
+        import { join } from 'node:path';
+        const home = process.cwd();
+        const left = mkdtempSync(join(tmpdir(), 'delivery-sdk-left-'));
+        process.chdir(left);
+        const { build } = await import('esbuild');
+        await build({ stdin: { contents: 'export {}' }, write: false, logLevel: 'silent' });
+        process.chdir(home);
+        rmSync(left, { recursive: true, force: true });
+        const { buildDashboardAssets } = await import(${JSON.stringify(pathToFileURL(assets).href)});
+        const built = await buildDashboardAssets(${JSON.stringify(join(ROOT, 'src/testing/dashboard/ui/main.ts'))});
+        process.stdout.write(String(built['app.js'].length));
+        process.exit(0);`;
+      writeFileSync(join(folder, 'run.mjs'), script);
+      const { stdout } = await run(process.execPath, [join(folder, 'run.mjs')], { cwd: ROOT, timeout: 60_000 });
+      expect(Number(stdout)).toBeGreaterThan(1_000);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('weigh at most 60 KB gzip together, and load nothing from another origin (no URL, no web font, no @import)', async () => {
     const assets = await buildDashboardAssets(new URL('../../src/testing/dashboard/ui/main.ts', import.meta.url).pathname);
     const gzip = gzipSync(Buffer.concat([assets['app.js'], assets['app.css']]), { level: 9 }).length;

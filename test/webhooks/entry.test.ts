@@ -15,6 +15,7 @@ async function bundleRoute(): Promise<{ text: string; gzipBytes: number; inputs:
       resolveDir: fileURLToPath(new URL('.', import.meta.url)),
       loader: 'ts',
     },
+    absWorkingDir: fileURLToPath(new URL('.', import.meta.url)),
     bundle: true,
     minify: true,
     format: 'esm',

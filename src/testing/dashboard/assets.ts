@@ -31,6 +31,9 @@ export async function buildDashboardAssets(entry: string): Promise<DashboardAsse
     platform: 'browser',
     target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
     outdir: 'out',
+    // esbuild's default is the working directory of the process when esbuild was first loaded,
+    // which may be gone by now (a folder the process has left and removed).
+    absWorkingDir: dirname(entry),
     write: false,
     legalComments: 'none',
     logLevel: 'silent',
