@@ -22,7 +22,7 @@ import { CONNECTION_OPTIONS, connect } from './config.js';
 import { EXIT, type ExitCode, firstOf, isKeyRefusal, isUnreachable, UsageError } from './exit.js';
 import { countRecords, encodingOf, formatOf, readable, readOrders, type Source } from './input.js';
 import { GRACE_MS, type Interrupt } from './interrupt.js';
-import { type Io, note, plural, say } from './output.js';
+import { type Io, note, plural, say, thousands } from './output.js';
 import { PlaceError, PlaceResolver } from './places.js';
 import { Progress } from './progress.js';
 import { jsonLines, Ledger, mayExist, type Outcome, type RowResult, type RowSink, resultsFile } from './results.js';
@@ -468,7 +468,7 @@ function summarize(io: Io, { file, target, ledger, total, problems, stopped, res
     return;
   }
   const line = (text = ''): void => say({ ...io, json: false }, text);
-  const read = `${ledger.read.toLocaleString('en-US')} of ${plural(total, 'row')} read`;
+  const read = `${thousands(ledger.read)} of ${plural(total, 'row')} read`;
   if (target === undefined) line(`Checked ${file} (dry run, nothing sent): ${read}: ${counts['not sent']} valid, ${counts.refused} would be refused.`);
   else
     line(
