@@ -231,7 +231,14 @@ function recordGuard(file: string): (text: string) => void {
   };
 }
 
-const PAPA = { delimiter: ',', quoteChar: '"', skipEmptyLines: 'greedy' } as const;
+const PAPA = { delimiter: ',', quoteChar: '"' } as const;
+
+/**
+ * A blank record, left out: every cell empty or spaces (` , ,`), what Papa Parse's `skipEmptyLines:
+ * 'greedy'` skips. Tested here, cell by cell until one is not blank, because Papa Parse tests it by
+ * joining every record's cells into a string (a record's length of garbage, each reading).
+ */
+const isBlank = (cells: readonly string[]): boolean => cells.every((cell) => cell.trim() === '');
 /** Records parsed ahead of the reader at most, besides one chunk of the file (64 KiB): then the file waits. */
 const AHEAD = 1_000;
 
@@ -274,12 +281,13 @@ async function* csvRecords<T>(source: Source, map: (columns: readonly Column[], 
     ...PAPA,
     chunk: (result, parser) => {
       const [problem] = result.errors;
+      const data = result.data.filter((cells) => !isBlank(cells));
       if (problem !== undefined) {
         // Rows count from the header (row 0 of the file): a data record's number is its row's.
-        failure ??= new UsageError(`${file}: record ${Math.max(1, received + (problem.row ?? result.data.length))}: ${problem.message}`);
+        failure ??= new UsageError(`${file}: record ${Math.max(1, received + (problem.row ?? data.length))}: ${problem.message}`);
         parser.abort();
-      } else queue.push(...result.data);
-      received += result.data.length;
+      } else queue.push(...data);
+      received += data.length;
       if (queue.length - head > AHEAD) input.pause();
       woken();
     },
