@@ -20,7 +20,7 @@ import { ConnectionError, DeliveryError, RequestAbortedError } from '../index.js
 import { oneOf, parseOrUsage, wholeNumberOf } from './args.js';
 import { CONNECTION_OPTIONS, connect } from './config.js';
 import { EXIT, type ExitCode, firstOf, isKeyRefusal, isUnreachable, UsageError } from './exit.js';
-import { countRecords, encodingOf, formatOf, readable, readOrders, type Source } from './input.js';
+import { countRecords, encodingOf, formatOf, readable, readOrderBatches, type Source } from './input.js';
 import { GRACE_MS, type Interrupt } from './interrupt.js';
 import { type Io, note, plural, say, thousands } from './output.js';
 import { PlaceError, PlaceResolver } from './places.js';
@@ -142,21 +142,23 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
     });
     const places = new PlaceResolver(connection?.client);
     async function* records(): AsyncGenerator<unknown> {
-      for await (const order of readOrders(source)) {
-        // Also when Ctrl-C came while the file was being checked, before the listener above was there.
-        if (stopReading || interrupt.interrupted) return;
-        const index = ledger.add(order);
-        let sent = order;
-        try {
-          if (PlaceResolver.namesPlaces(order)) sent = await places.resolve(order);
-        } catch (error) {
-          if (!(error instanceof PlaceError)) throw error;
-          // A name the lists do not have: the row's refusal. Lists that could not be read: not sent, send it again later.
-          ledger.settle(index, { status: error.refused ? 'refused' : 'not sent', error: error.error }, flagsOf(error.error));
-          continue;
+      for await (const batch of readOrderBatches(source)) {
+        for (const order of batch) {
+          // Also when Ctrl-C came while the file was being checked, before the listener above was there.
+          if (stopReading || interrupt.interrupted) return;
+          const index = ledger.add(order);
+          let sent = order;
+          try {
+            if (PlaceResolver.namesPlaces(order)) sent = await places.resolve(order);
+          } catch (error) {
+            if (!(error instanceof PlaceError)) throw error;
+            // A name the lists do not have: the row's refusal. Lists that could not be read: not sent, send it again later.
+            ledger.settle(index, { status: error.refused ? 'refused' : 'not sent', error: error.error }, flagsOf(error.error));
+            continue;
+          }
+          ledger.send(index);
+          yield sent;
         }
-        ledger.send(index);
-        yield sent;
       }
     }
     const progressed = (): void => progress?.update(counts());
