@@ -123,7 +123,7 @@ function deliveryPage(data: unknown, context: AnswerContext): DeliveryPage {
  * if (order.state?.code === DeliveryState.Delivered) console.log(order.receiver?.fullName, order.cod);
  * ```
  */
-export const getDelivery = endpoint<[trackingNumber: string], DeliveryRecord>({
+export const getDelivery = /* @__PURE__ */ endpoint<[trackingNumber: string], DeliveryRecord>({
   name: 'deliveries.get',
   method: 'GET',
   route: '/deliveries/business/{trackingNumber}',
@@ -143,7 +143,7 @@ export const getDelivery = endpoint<[trackingNumber: string], DeliveryRecord>({
  * const { deliveries } = await client.deliveries.search({ stateCodes: [DeliveryState.PickupRequested], page: 1, limit: 50 });
  * ```
  */
-export const searchDeliveries = endpoint<[filter?: DeliverySearchFilter], DeliveryPage>({
+export const searchDeliveries = /* @__PURE__ */ endpoint<[filter?: DeliverySearchFilter], DeliveryPage>({
   name: 'deliveries.search',
   method: 'POST',
   route: '/deliveries/search',
