@@ -77,37 +77,37 @@ export const DEFAULT_MAX_EVENTS_PER_SCRIPT = 100;
 
 /**
  * Events, each atomically, in order: KEYS one order per event; ARGV ttl, then per event its id,
- * timeStamp and member (`<sortKey> <body>`). Answers three values per event: 1 if a repeat, 0 if not, -1 if
- * Redis refused it; the previous latest member or '' (the refusal's text for -1); the order's
- * version: how many events it holds. A key that is not a sorted set is refused at its first read,
- * before anything is written to it, and the other events are recorded. An order's first event
- * (no key yet) takes three commands instead of five.
+ * timeStamp and member (`<sortKey> <body>`). Answers one number per event, `version * 4 +
+ * (duplicate ? 2 : 0) + (previous ? 1 : 0)`, followed by the previous latest member when there is
+ * one; or -1 followed by Redis's refusal. A key that is not a sorted set is refused at its first
+ * read, before anything is written to it, and the other events are recorded. An order's first
+ * event (no key yet) takes three commands instead of five, and its answer is one number.
+ * Numbers go to Redis as strings: Lua would format each one with sprintf.
  */
 const RECORD = `
-local answers = {}
+local answers, n = {}, 0
 for i, key in ipairs(KEYS) do
-  local at, latest, duplicate, version = 3 * i - 1, redis.pcall('ZRANGE', key, -1, -1), -1, 0
+  local at, latest = 3 * i - 1, redis.pcall('ZRANGE', key, '-1', '-1')
   if latest.err then
-    latest = latest.err
+    answers[n + 1], answers[n + 2], n = -1, latest.err, n + 2
   elseif latest[1] == nil then
     -- A new order: nothing to look up, both members in one command, its version 1.
     redis.call('ZADD', key, '-inf', '=' .. ARGV[at], ARGV[at + 1], ARGV[at + 2])
     redis.call('EXPIRE', key, ARGV[1])
-    latest, duplicate, version = '', 0, 1
+    answers[n + 1], n = 4, n + 1
   else
-    latest = latest[1]
-    duplicate = redis.call('ZADD', key, 'NX', '-inf', '=' .. ARGV[at]) == 0 and 1 or 0
-    if duplicate == 0 then
+    local duplicate = redis.call('ZADD', key, 'NX', '-inf', '=' .. ARGV[at]) == 0
+    if not duplicate then
       redis.call('ZADD', key, ARGV[at + 1], ARGV[at + 2])
     end
     redis.call('EXPIRE', key, ARGV[1])
-    version = redis.call('ZCARD', key) / 2
+    answers[n + 1] = math.floor(redis.call('ZCARD', key) / 2) * 4 + (duplicate and 3 or 1)
+    answers[n + 2], n = latest[1], n + 2
   end
-  answers[3 * i - 2], answers[3 * i - 1], answers[3 * i] = duplicate, latest, version
 end
 return answers
 `;
-const CURRENT = `return redis.call('ZRANGE', KEYS[1], -1, -1)[1] or ''`;
+const CURRENT = `return redis.call('ZRANGE', KEYS[1], '-1', '-1')[1] or ''`;
 // '(-inf': every body, none of the ids.
 const HISTORY = `return redis.call('ZRANGE', KEYS[1], '(-inf', '+inf', 'BYSCORE')`;
 const FORGET = `return redis.call('DEL', KEYS[1])`;
@@ -194,7 +194,7 @@ function recorder(run: ScriptRunner, keyPrefix: string, ttl: string, limit: numb
     let reply: unknown;
     try {
       reply = await run(RECORD, keys, args);
-      if (!Array.isArray(reply) || reply.length !== 3 * batch.length) throw new Error(`unexpected reply to the record script: ${shown(reply)}`);
+      if (!Array.isArray(reply)) throw new Error(`unexpected reply to the record script: ${shown(reply)}`);
     } catch (err) {
       // CROSSSLOT: the script ran for none of them.
       if (batch.length > 1 && err instanceof Error && err.message.startsWith('CROSSSLOT')) {
@@ -203,15 +203,7 @@ function recorder(run: ScriptRunner, keyPrefix: string, ttl: string, limit: numb
       } else for (const { reject } of batch) reject(err);
       return;
     }
-    batch.forEach(({ resolve, reject }, i) => {
-      const [flag, latest, version] = (reply as unknown[]).slice(3 * i, 3 * i + 3);
-      try {
-        if (Number(flag) === -1) throw new Error(typeof latest === 'string' ? latest : shown(latest));
-        resolve({ duplicate: Number(flag) === 1, previous: body(latest), version: Number(version) });
-      } catch (err) {
-        reject(err);
-      }
-    });
+    answerEach(batch, reply);
   };
   let sending = false;
   const sendWaiting = (): void => {
@@ -232,6 +224,25 @@ function recorder(run: ScriptRunner, keyPrefix: string, ttl: string, limit: numb
       sending = true;
       queueMicrotask(sendWaiting);
     });
+}
+
+/** Settles each event of `batch` from the record script's `reply` (see {@link RECORD}). */
+function answerEach(batch: readonly Waiting[], reply: readonly unknown[]): void {
+  let at = 0;
+  const unexpected = (): Error => new Error(`unexpected reply to the record script: ${shown(reply)}`);
+  for (const { resolve, reject } of batch) {
+    const answer = Number(reply[at++]);
+    try {
+      if (answer === -1) {
+        const refusal = reply[at++];
+        throw new Error(typeof refusal === 'string' ? refusal : shown(refusal));
+      }
+      if (!Number.isSafeInteger(answer) || answer < 0) throw unexpected();
+      resolve({ duplicate: (answer & 2) === 2, previous: answer & 1 ? body(reply[at++]) : undefined, version: Math.floor(answer / 4) });
+    } catch (err) {
+      reject(err);
+    }
+  }
 }
 
 /** An ioredis `Cluster` or a node-redis cluster (`createCluster()`, every version has `getSlotMaster`): each order's key may live on another node. */

@@ -369,6 +369,24 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Red
       expect(await tracker.history(TN)).toEqual([]);
     });
 
+    it('fails the events of a script whose answer it cannot read with a TrackerStoreError, telling each apart', async () => {
+      // A script answers one number per event, then the previous member when the number is odd.
+      const answers = [[5], [4, 7], 'OK', [4, 2.5]];
+      const reply = async () => answers.shift();
+      const client = clientName === 'ioredis' ? { evalsha: reply, eval: reply } : { evalSha: reply, eval: reply };
+      const odd = createOrderTracker({ store: createRedisTrackerStore({ client, keyPrefix: 'odd:', maxEventsPerScript: 2 }) });
+      const events = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((trackingNumber) => parseWebhookEvent(webhookBody({ trackingNumber })));
+      const settled = [];
+      // One alone, then pairs: [5] lacks the member its 1 announces; [4, 7] answers a but not b's
+      // previous member (7 is odd); 'OK' is no list; 2.5 is no answer.
+      for (const pair of [[events[0]], [events[1], events[2]], [events[3], events[4]], [events[5], events[6]]])
+        settled.push(...(await Promise.allSettled((pair as WebhookEvent[]).map((event) => odd.track(event)))));
+      expect(settled.map((result) => result.status)).toEqual(['rejected', 'fulfilled', 'rejected', 'rejected', 'rejected', 'fulfilled', 'rejected']);
+      for (const result of settled.filter((one) => one.status === 'rejected'))
+        expect(result).toMatchObject({ reason: { name: 'TrackerStoreError', operation: 'track', message: expect.stringMatching(/unexpected reply/) } });
+      expect(settled[1]).toMatchObject({ value: { changed: true, version: 1 } });
+    });
+
     it('refuses a client that is neither, and a ttl, a wait or a script size that is not a positive whole number', () => {
       expect(() => createRedisTrackerStore({ client: {} as never, keyPrefix: 'shop:tracker:' })).toThrow(ConfigurationError);
       expect(() => createRedisTrackerStore(undefined as never)).toThrow(ConfigurationError);
