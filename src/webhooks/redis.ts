@@ -55,9 +55,12 @@ export interface RedisTrackerStoreOptions {
    * At most this many events in one script. Events that arrive together, or while the store's last
    * script is on its way, go in one script (each its own atomic step, in order of arrival), so a
    * burst costs Redis and the client one call per this many events. Default 100, about a
-   * millisecond of Redis's thread. A cluster client always sends one event per script. Set 1 behind
-   * a proxy that spreads keys over several servers and routes a script by its first key without
-   * refusing the others (twemproxy, Envoy's Redis proxy): one script must reach every key it names.
+   * millisecond of Redis's thread. With ioredis, which writes each command to Redis as it is made,
+   * a burst's first script goes as soon as 10 of its events wait, the next at 20, then 40, and so
+   * on up to this: Redis runs them while the app goes on with the burst's next events. A cluster
+   * client always sends one event per script. Set 1 behind a proxy that spreads keys over several
+   * servers and routes a script by its first key without refusing the others (twemproxy, Envoy's
+   * Redis proxy): one script must reach every key it names.
    */
   readonly maxEventsPerScript?: number | undefined;
 }
@@ -70,6 +73,14 @@ export const DEFAULT_TRACKER_TTL_SECONDS = 30 * 24 * 60 * 60;
 
 /** About a millisecond of Redis's one thread: a burst never holds up the app's other commands for longer. */
 export const DEFAULT_MAX_EVENTS_PER_SCRIPT = 100;
+
+/**
+ * With a client that writes each command as it is made (ioredis, without `enableAutoPipelining`),
+ * a burst's first script goes as soon as this many events wait, so that Redis starts on it while
+ * the app prepares the others; each next one waits for twice as many, while Redis is busy with the
+ * last (a script per ten events kept Redis as busy, at more calls).
+ */
+const FIRST_SCRIPT_EVENTS = 10;
 
 // One sorted set per order. Each event is two members: `<sortKey> <body>` at its timeStamp (Redis
 // orders members of one score by their bytes, so events of the same timeStamp sort by sortKey and
@@ -155,7 +166,7 @@ export function createRedisTrackerStore(options: RedisTrackerStoreOptions): Orde
   const key = (trackingNumber: string): string[] => [keyPrefix + trackingNumber];
 
   return {
-    record: recorder(run, keyPrefix, String(ttlSeconds), isCluster(client) ? 1 : maxEventsPerScript),
+    record: recorder(run, keyPrefix, String(ttlSeconds), isCluster(client) ? 1 : maxEventsPerScript, writesAtOnce(client)),
     current: async (trackingNumber) => body(await run(CURRENT, key(trackingNumber), [])),
     async history(trackingNumber) {
       const reply = await run(HISTORY, key(trackingNumber), []);
@@ -176,13 +187,16 @@ interface Waiting {
 
 /**
  * `record` in as few scripts as the client allows, up to `limit` events a script: the events of one
- * turn of the event loop go together, and those that arrive while this store's scripts are on
- * their way go together when they answer. An event alone goes at once. Each event stays one
- * atomic step, in the order it arrived. With `limit` 1 (a cluster, whose keys live on different
- * nodes) each event goes at once in its own script; so it becomes for a client that turns out to
- * be behind a proxy refusing keys of different slots in one script (CROSSSLOT).
+ * turn of the event loop go together at its end, and those that arrive while this store's scripts
+ * are on their way go together when they answer. An event alone goes at once. Through a client
+ * that writes each command as it is made (`writesAtOnce`), a script goes as soon as
+ * {@link FIRST_SCRIPT_EVENTS} wait, then twice as many, up to `limit`: Redis works through a burst
+ * while the app is still taking it in. Each event stays one atomic step, in the order it arrived.
+ * With `limit` 1 (a cluster, whose keys live on different nodes) each event goes at once in its own
+ * script; so it becomes for a client that turns out to be behind a proxy refusing keys of
+ * different slots in one script (CROSSSLOT).
  */
-function recorder(run: ScriptRunner, keyPrefix: string, ttl: string, limit: number): OrderTrackerStore['record'] {
+function recorder(run: ScriptRunner, keyPrefix: string, ttl: string, limit: number, writesAtOnce: boolean): OrderTrackerStore['record'] {
   const waiting: Waiting[] = [];
   const send = async (batch: readonly Waiting[]): Promise<void> => {
     const keys: string[] = [];
@@ -205,23 +219,30 @@ function recorder(run: ScriptRunner, keyPrefix: string, ttl: string, limit: numb
     }
     answerEach(batch, reply);
   };
-  let sending = false;
+  // How many waiting events make a script go at once: a burst's first, then doubling.
+  const firstEarly = (): number => (writesAtOnce ? Math.min(FIRST_SCRIPT_EVENTS, limit) : limit);
+  let early = firstEarly();
+  let busy = false;
+  let sentEarly: Array<Promise<void>> = [];
   const sendWaiting = (): void => {
-    if (waiting.length === 0) {
-      sending = false;
-      return;
-    }
-    const round: Array<Promise<void>> = [];
+    early = firstEarly();
+    const round = sentEarly;
+    sentEarly = [];
     while (waiting.length > 0) round.push(send(waiting.splice(0, limit)));
-    void Promise.allSettled(round).then(sendWaiting);
+    if (round.length === 0) busy = false;
+    else void Promise.allSettled(round).then(sendWaiting);
   };
   return (event) =>
     new Promise<Recorded>((resolve, reject) => {
       if (limit === 1) return void send([{ event, resolve, reject }]);
       waiting.push({ event, resolve, reject });
-      if (sending) return;
+      if (waiting.length >= early) {
+        sentEarly.push(send(waiting.splice(0, early)));
+        early = Math.min(2 * early, limit);
+      }
+      if (busy) return;
       // The events of this turn of the event loop go with it.
-      sending = true;
+      busy = true;
       queueMicrotask(sendWaiting);
     });
 }
@@ -243,6 +264,12 @@ function answerEach(batch: readonly Waiting[], reply: readonly unknown[]): void 
       reject(err);
     }
   }
+}
+
+/** An ioredis client writes each command to its socket as it is made; node-redis, or ioredis with `enableAutoPipelining`, once per turn. */
+function writesAtOnce(client: unknown): boolean {
+  const candidate = client as { evalsha?: unknown; options?: { enableAutoPipelining?: unknown } };
+  return typeof candidate.evalsha === 'function' && candidate.options?.enableAutoPipelining !== true;
 }
 
 /** An ioredis `Cluster` or a node-redis cluster (`createCluster()`, every version has `getSlotMaster`): each order's key may live on another node. */
@@ -300,17 +327,38 @@ function scriptRunner(client: unknown, readyTimeoutMs: number): ScriptRunner {
     throw new ConfigurationError('client: expected an ioredis client (with evalsha) or a node-redis client (with evalSha)');
   }
   const hashes = new Map<string, string>();
-  return async (script, keys, args) => {
-    await untilConnected(candidate as object, readyTimeoutMs);
-    let hash = hashes.get(script);
-    if (hash === undefined) hashes.set(script, (hash = await sha1(script)));
+  // One digest per script, however many calls wait for it: they go on in the order they came.
+  const hashing = new Map<string, Promise<string>>();
+  const byHashOrText = (hash: string, script: string, keys: string[], args: string[]): Promise<unknown> => {
+    let sent: Promise<unknown>;
     try {
-      return await byHash(hash, keys, args);
+      sent = byHash(hash, keys, args);
     } catch (err) {
-      // NOSCRIPT: the server ran nothing, so sending the text cannot run the script twice.
+      return Promise.reject(err);
+    }
+    // NOSCRIPT: the server ran nothing, so sending the text cannot run the script twice.
+    return sent.catch((err: unknown) => {
       if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
       return byText(script, keys, args);
+    });
+  };
+  const later = async (script: string, keys: string[], args: string[]): Promise<unknown> => {
+    await untilConnected(candidate as object, readyTimeoutMs);
+    let hash = hashes.get(script);
+    if (hash === undefined) {
+      let pending = hashing.get(script);
+      if (pending === undefined) {
+        hashing.set(script, (pending = sha1(script)));
+        pending.catch(() => hashing.delete(script));
+      }
+      hashes.set(script, (hash = await pending));
     }
+    return byHashOrText(hash, script, keys, args);
+  };
+  // A ready client gets the call now, in this turn: Redis starts on it while the app goes on.
+  return (script, keys, args) => {
+    const hash = hashes.get(script);
+    return hash === undefined || isConnecting(candidate as object) ? later(script, keys, args) : byHashOrText(hash, script, keys, args);
   };
 }
 

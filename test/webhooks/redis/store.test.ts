@@ -183,7 +183,11 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Red
     };
     const orderEvent = (trackingNumber: string, overrides: Record<string, unknown> = {}) => parseWebhookEvent(webhookBody({ trackingNumber, ...overrides }));
 
-    it('go in one script per hundred, each answered as the in-memory tracker answers it in their order of arrival', async () => {
+    // ioredis writes each command as it is made, so a burst's scripts go as it comes in (10, 20, 40,
+    // ... up to maxEventsPerScript); node-redis writes once per turn, so they go at its end.
+    const burstScripts = clientName === 'ioredis' ? [10, 20, 40, 80] : [100, 50];
+
+    it(`go in scripts of ${burstScripts.join(', ')} events, each answered as the in-memory tracker answers it in their order of arrival`, async () => {
       const { spy, together } = await watching();
       const events = [
         ...Array.from({ length: 146 }, (_, i) => orderEvent(`burst-${i}`)),
@@ -194,8 +198,17 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Red
       ];
       const memory = createOrderTracker();
       expect(await Promise.all(events.map((event) => together.track(event)))).toEqual(events.map((event) => memory.track(event)));
-      expect(spy.scripts.map((keys) => keys.length)).toEqual([100, 50]);
+      expect(spy.scripts.map((keys) => keys.length)).toEqual(burstScripts);
       expect(await tracker.history('burst-0')).toEqual(memory.history('burst-0'));
+    });
+
+    it('a full script goes at once, in the turn its last event arrives: Redis runs it while the app goes on', async () => {
+      const { spy, together } = await watching({}, { maxEventsPerScript: 3 });
+      const tracked = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((trackingNumber) => together.track(orderEvent(trackingNumber)));
+      // Nothing awaited yet: the two full scripts have been handed to the client, the last event waits for the turn's end.
+      expect(spy.scripts.map((keys) => keys.length)).toEqual([3, 3]);
+      expect(await Promise.all(tracked)).toMatchObject(tracked.map(() => ({ changed: true })));
+      expect(spy.scripts.map((keys) => keys.length)).toEqual([3, 3, 1]);
     });
 
     it('wait while the store has a script on its way, then go together: one round trip each', async () => {
@@ -232,6 +245,27 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Red
       const events = ['a', 'b', 'c', 'd', 'e'].map((trackingNumber) => orderEvent(trackingNumber));
       expect(await Promise.all(events.map((event) => together.track(event)))).toMatchObject(events.map(() => ({ changed: true })));
       expect(spy.scripts.map((keys) => keys.length)).toEqual([2, 2, 1]);
+    });
+
+    if (clientName === 'ioredis')
+      it('through ioredis with enableAutoPipelining, which writes once per turn, go at its end, a hundred to a script', async () => {
+        const { spy, together } = await watching({ autoPipelining: true });
+        const tracked = Array.from({ length: 120 }, (_, i) => together.track(orderEvent(`piped-${i}`)));
+        expect(spy.scripts.map((keys) => keys.length)).toEqual([100]);
+        await Promise.all(tracked);
+        expect(spy.scripts.map((keys) => keys.length)).toEqual([100, 20]);
+      });
+
+    it('a burst that arrives while a script is on its way goes in scripts of 10, 20, 40 through ioredis, at once through node-redis', async () => {
+      const { spy, together } = await watching();
+      spy.hold();
+      const first = together.track(orderEvent('ahead'));
+      await new Promise(setImmediate);
+      const burst = Array.from({ length: 35 }, (_, i) => together.track(orderEvent(`behind-${i}`)));
+      expect(spy.scripts.map((keys) => keys.length)).toEqual(clientName === 'ioredis' ? [1, 10, 20] : [1]);
+      spy.release();
+      await Promise.all([first, ...burst]);
+      expect(spy.scripts.map((keys) => keys.length)).toEqual(clientName === 'ioredis' ? [1, 10, 20, 5] : [1, 35]);
     });
 
     it("through a cluster client, go one per script: an order's key may live on any node", async () => {
