@@ -3,7 +3,7 @@
 // `npm run sandbox`, `npm run demo`, the tests), where nothing was built, they are built in memory
 // on first use with esbuild, a development dependency, from the same entry and with the same options.
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The files the dashboard page loads, by the name it loads them under. */
@@ -23,8 +23,10 @@ export const UI_ENTRY = 'testing/dashboard/ui/main.ts';
  */
 export async function buildDashboardAssets(entry: string): Promise<DashboardAssets> {
   const { build } = await import('esbuild');
+  // Resolved against the working directory now, while it exists: esbuild takes only an absolute one.
+  const absoluteEntry = resolve(entry);
   const result = await build({
-    entryPoints: { app: entry },
+    entryPoints: { app: absoluteEntry },
     bundle: true,
     minify: true,
     format: 'esm',
@@ -33,7 +35,7 @@ export async function buildDashboardAssets(entry: string): Promise<DashboardAsse
     outdir: 'out',
     // esbuild's default is the working directory of the process when esbuild was first loaded,
     // which may be gone by now (a folder the process has left and removed).
-    absWorkingDir: dirname(entry),
+    absWorkingDir: dirname(absoluteEntry),
     write: false,
     legalComments: 'none',
     logLevel: 'silent',
