@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import { defineConfig } from 'tsup';
 import { ASSETS_FOLDER, buildDashboardAssets, UI_ENTRY } from './src/testing/dashboard/assets.js';
 
@@ -54,7 +54,7 @@ async function portableSourceMaps(): Promise<void> {
  * modules in dist/dashboard/, where the sandbox server reads them; no entry imports them.
  */
 async function dashboardAssets(): Promise<void> {
-  const assets = await buildDashboardAssets(resolve('src', UI_ENTRY));
+  const assets = await buildDashboardAssets(join('src', UI_ENTRY));
   await mkdir(join('dist', ASSETS_FOLDER), { recursive: true });
   for (const [name, contents] of Object.entries(assets)) await writeFile(join('dist', ASSETS_FOLDER, name), contents);
 }
