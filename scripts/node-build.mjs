@@ -25,9 +25,11 @@ import { rollup } from 'rollup';
 /**
  * What the first create runs beyond the main entry, by source file: found in dist/ through its
  * source maps (a build fails when one is not there), and merged into the main entry's file with
- * every file of the ESM build it imports.
+ * every file of the ESM build it imports. The User-Agent is among them: outside a page (the only
+ * place this build is for) the first request loads it, and on its own it was two more files (its
+ * module and the version's) loaded one after the other.
  */
-export const FIRST_CALL = ['src/functions/deliveries/create.ts', 'src/internal/attempts.ts'];
+export const FIRST_CALL = ['src/functions/deliveries/create.ts', 'src/internal/attempts.ts', 'src/internal/user-agent.ts'];
 
 /** The name of the file the main entry's code and FIRST_CALL go into (`sdk-<hash>.js`). */
 const MERGED = 'sdk';

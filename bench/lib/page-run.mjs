@@ -1,6 +1,7 @@
 /**
  * One page run (bench/lib/bundle-size.mjs): loads a built page in this fresh process, with a
- * module-load hook recording every file of the build as it loads, a `document` as a page has one,
+ * module-load hook recording every file of the build as it loads, a `document` as a page has one
+ * (unless `inDocument` is false: a server's process, as test/packaging/node-build.test.ts runs),
  * and `fetch` answered in process
  * (a created order for a create, Egypt's cities for the cities list, 404 for anything else), then
  * awaits the page's call. Prints `{ loaded, requests }`: the build's files loaded until the call
@@ -14,7 +15,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CREATED_ANSWER } from './order.mjs';
 
-const { entry, outdir, call } = JSON.parse(process.argv[2]);
+const { entry, outdir, call, inDocument = true } = JSON.parse(process.argv[2]);
 const logDir = mkdtempSync(join(tmpdir(), 'delivery-sdk-page-run-'));
 const log = join(logDir, 'loaded.txt');
 register(new URL('./page-hooks.mjs', import.meta.url), { data: { log, under: `${pathToFileURL(outdir).href}/` } });
@@ -28,7 +29,7 @@ const ANSWERS = { 'POST /v2/deliveries': CREATED_ANSWER, 'GET /v2/cities': CITIE
 
 // A page runs in a document: code the SDK loads only outside one (its User-Agent, which a page
 // never sends) is not the page's, and a page that loaded it would show here.
-globalThis.document = {};
+if (inDocument) globalThis.document = {};
 
 const requests = [];
 globalThis.fetch = async (input, init) => {

@@ -115,6 +115,11 @@ function fixedQueryOf(text: string): Record<string, string> {
  * Declares an endpoint and returns its standalone function. Everything a call does wrong (the
  * core, an id, the input, the options) rejects the returned promise with a typed error, and
  * nothing is sent.
+ *
+ * Declaring does nothing else, and each declaration says so at its call too (a `@__PURE__`
+ * comment before `endpoint`): a page's bundler, reading dist/'s chunks, does not carry the mark
+ * below from this file to the calls in another, and would keep every declaration of a file that
+ * loads for one of its functions (reads.ts for a create's read-back: the whole search).
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function endpoint<Args extends unknown[], T, O extends RequestOptions = RequestOptions>(

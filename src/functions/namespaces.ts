@@ -29,7 +29,8 @@ export type NamespaceName = keyof typeof NAMESPACES;
  */
 export const CHUNKS = {
   core: 'Loaded with the client: synchronous helpers that send nothing',
-  lookup: 'The lookup lists and address resolution',
+  lookup: 'The lookup lists',
+  resolveAddress: 'Address resolution, with the lists it reads: a page that only lists cities leaves its name matching out',
   users: 'Registration',
   businesses: 'The business set-up',
   create: 'One order created: what a checkout page calls',

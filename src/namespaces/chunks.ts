@@ -3,8 +3,11 @@ import { onFirstUse } from '../internal/on-first-use.js';
 
 // Each namespace method loads its chunk on first use (a page ships the code of the calls it makes).
 
-/** The lookup lists and address resolution. */
-export const lookup = onFirstUse(() => import('./chunks/lookup.js'));
+/** The lookup lists. */
+export const lookup = onFirstUse(() => import('../functions/lookup/lists.js'));
+
+/** Address resolution, with the lists it reads: a page that only lists cities leaves its name matching out. */
+export const resolveAddress = onFirstUse(() => import('../functions/lookup/resolve-address.js'));
 
 /** Registration. */
 export const users = onFirstUse(() => import('../functions/users/registration.js'));

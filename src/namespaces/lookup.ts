@@ -5,7 +5,7 @@ import { clearLookupCache } from '../functions/lookup/cache.js';
 import type { City, CityDistricts, DistrictEntry, Zone } from '../functions/lookup/places.js';
 import type { ResolveAddressInput } from '../functions/lookup/resolve-address.js';
 import type { Address } from '../schemas/address.js';
-import { lookup } from './chunks.js';
+import { lookup, resolveAddress } from './chunks.js';
 import { Namespace } from './namespace.js';
 
 /**
@@ -101,7 +101,7 @@ export class LookupNamespace extends Namespace {
    * ```
    */
   resolveAddress(input: ResolveAddressInput, options?: RequestOptions): Promise<Address> {
-    return this.promise(lookup, 'resolveAddress', input, options);
+    return this.promise(resolveAddress, 'resolveAddress', input, options);
   }
 
   /**

@@ -229,6 +229,60 @@ describe('against an independent node:http service that loses answers', () => {
     expect(stored.size).toBe(1);
     expect(created).toMatchObject({ _id: 'id-1', trackingNumber: '7031567001', type: 10 });
   });
+
+  it('a refusal that names no order: the order is found among those with its businessReference, page after page, and read', async () => {
+    const day = 24 * 60 * 60_000;
+    // Two earlier orders of the merchant with the same businessReference: neither holds this unique reference.
+    const stored: Record<string, unknown>[] = [
+      { _id: 'id-old', trackingNumber: '7031567100', businessReference: 'NILE-77', createdAt: new Date(Date.now() - 2 * day).toISOString() },
+      {
+        _id: 'id-other',
+        trackingNumber: '7031567101',
+        businessReference: 'NILE-77',
+        uniqueBusinessReference: 'WC_OLD',
+        createdAt: new Date(Date.now() - day).toISOString(),
+      },
+    ];
+    const seen: string[] = [];
+    server = createServer((req: IncomingMessage, res: ServerResponse) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        const json = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+        seen.push(`${req.method} ${req.url?.split('?')[0]}${req.url?.endsWith('/search') ? ` ${body}` : ''}`);
+        if (req.method === 'POST' && req.url?.startsWith('/v2/deliveries?')) {
+          const sent = JSON.parse(body) as Record<string, unknown>;
+          if (stored.some((o) => o['uniqueBusinessReference'] === sent['uniqueBusinessReference']))
+            return json(400, { success: false, message: `uniqueBusinessReference '${String(sent['uniqueBusinessReference'])}' already exists` });
+          stored.push({ ...sent, _id: 'id-new', trackingNumber: '7031567102', createdAt: new Date().toISOString() });
+          req.socket.destroy(); // created, and the answer lost
+          return;
+        }
+        if (req.method === 'POST' && req.url === '/v2/deliveries/search') {
+          // Two orders a page, whatever was asked: the answer's own `limit` says what a full page is.
+          const { businessReference, page } = JSON.parse(body) as { businessReference: string; page: number };
+          const matching = stored.filter((o) => o['businessReference'] === businessReference);
+          return json(200, { success: true, data: { deliveries: matching.slice((page - 1) * 2, page * 2), count: matching.length, page, limit: 2 } });
+        }
+        const found = req.method === 'GET' ? stored.find((o) => o['trackingNumber'] === req.url?.split('/').pop()) : undefined;
+        if (found !== undefined) return json(200, { success: true, data: { ...found, type: { code: 10, value: 'Send' } } });
+        json(404, { success: false, message: 'Not found' });
+      });
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const client = new DeliveryClient({ baseUrl: `http://127.0.0.1:${port}/v2`, apiKey: 'k', retryDelay: { base: 1, max: 1 } });
+    const created = await client.deliveries.create(order({ businessReference: 'NILE-77', uniqueBusinessReference: 'WC_56' }), { validate: false });
+    expect(created).toMatchObject({ _id: 'id-new', trackingNumber: '7031567102', uniqueBusinessReference: 'WC_56', type: 10 });
+    expect(stored).toHaveLength(3);
+    expect(seen).toEqual([
+      'POST /v2/deliveries',
+      'POST /v2/deliveries',
+      'POST /v2/deliveries/search {"businessReference":"NILE-77","page":1,"limit":50}',
+      'POST /v2/deliveries/search {"businessReference":"NILE-77","page":2,"limit":50}',
+      'GET /v2/deliveries/business/7031567102',
+    ]);
+  });
 });
 
 describe('in bulk', () => {

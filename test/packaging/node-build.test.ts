@@ -37,7 +37,8 @@ beforeAll(async () => {
      const client = new DeliveryClient({ baseUrl: 'https://api.example.com/v2', apiKey: 'key' });
      export const created = client.deliveries.create(${JSON.stringify(PAGE_ORDER)});`,
   );
-  const input = JSON.stringify({ entry: script, outdir: NODE_BUILD, call: 'created' });
+  // A server's process, without a document: the first request loads the User-Agent there.
+  const input = JSON.stringify({ entry: script, outdir: NODE_BUILD, call: 'created', inDocument: false });
   const run = await new Promise<{ loaded: string[]; requests: string[] }>((done, fail) => {
     execFile(process.execPath, [PAGE_RUN, input], { encoding: 'utf8', timeout: 60_000 }, (error, stdout, stderr) => {
       if (error) fail(new Error(`the first create did not answer: ${stderr.trim() || error.message}`));
@@ -57,7 +58,7 @@ describe('the Node build, in a fresh process that creates one order', () => {
     expect(requests).toEqual(['POST /v2/deliveries']);
   });
 
-  it('loads two files of the SDK, the entry and its code with the first create’s and the code that sends, and ky with the first request', () => {
+  it('loads two files of the SDK, the entry and its code with the first create’s, the code that sends and the User-Agent, and ky with the first request', () => {
     expect(loaded.map((file) => basename(file).replace(/-[\w-]{8}\.js$/, '-<hash>.js'))).toEqual(['index.js', 'sdk-<hash>.js']);
     const [, merged = ''] = loaded;
     expect(sourcesOf(merged)).toEqual(expect.arrayContaining([...FIRST_CALL, 'src/client.ts']));

@@ -48,7 +48,7 @@ function businessOf(data: unknown, context: AnswerContext): Business {
  * const marketplace = await client.businesses.create({ name: 'Nile Market', autoCreatePickups: true, salesChannel: ['FACEBOOK_SELLER'] });
  * ```
  */
-export const createBusiness = endpoint<[input: CreateBusinessInput], Business>({
+export const createBusiness = /* @__PURE__ */ endpoint<[input: CreateBusinessInput], Business>({
   name: 'businesses.create',
   method: 'POST',
   route: '/businesses',
@@ -77,7 +77,7 @@ export const createBusiness = endpoint<[input: CreateBusinessInput], Business>({
  * updated.pickupLocations?.find((location) => location.isDefault);
  * ```
  */
-export const updatePickupLocations = endpoint<[businessId: string, locations: PickupLocationEntry[]], Business>({
+export const updatePickupLocations = /* @__PURE__ */ endpoint<[businessId: string, locations: PickupLocationEntry[]], Business>({
   name: 'businesses.updatePickupLocations',
   method: 'PUT',
   route: '/businesses/{businessId}',

@@ -106,7 +106,7 @@ function labelChoices(labelOptions: AirwayBillOptions | undefined): { requestedA
  * await writeFile('labels.pdf', await client.deliveries.airwayBills(['70000012', '70000013'], { size: 'A6', lang: 'en' }));
  * ```
  */
-export const getAirwayBills = endpoint<[trackingNumbers: readonly string[], labelOptions?: AirwayBillOptions], Uint8Array>({
+export const getAirwayBills = /* @__PURE__ */ endpoint<[trackingNumbers: readonly string[], labelOptions?: AirwayBillOptions], Uint8Array>({
   name: 'deliveries.airwayBills',
   method: 'POST',
   route: '/deliveries/mass-awb',

@@ -57,7 +57,7 @@ function stateOf(target: unknown): unknown {
  * await client.deliveries.update('70000013', { notes: 'Call before arriving' });
  * ```
  */
-export const updateDelivery = endpoint<[trackingNumberOrOrder: DeliveryTarget, changes: DeliveryChanges], DeliveryChangeResult>({
+export const updateDelivery = /* @__PURE__ */ endpoint<[trackingNumberOrOrder: DeliveryTarget, changes: DeliveryChanges], DeliveryChangeResult>({
   name: 'deliveries.update',
   method: 'PUT',
   route: '/deliveries/business/{id}',
@@ -96,7 +96,7 @@ export const updateDelivery = endpoint<[trackingNumberOrOrder: DeliveryTarget, c
  * await client.deliveries.terminate(order);
  * ```
  */
-export const terminateDelivery = endpoint<[trackingNumberOrOrder: DeliveryTarget], DeliveryChangeResult>({
+export const terminateDelivery = /* @__PURE__ */ endpoint<[trackingNumberOrOrder: DeliveryTarget], DeliveryChangeResult>({
   name: 'deliveries.terminate',
   method: 'DELETE',
   route: '/deliveries/business/{id}/terminate',

@@ -46,7 +46,7 @@ import { type CreatedDelivery, createdDelivery } from './records.js';
  * }
  * ```
  */
-export const createDelivery = endpoint<[order: OrderInput], CreatedDelivery>({
+export const createDelivery = /* @__PURE__ */ endpoint<[order: OrderInput], CreatedDelivery>({
   name: 'deliveries.create',
   method: 'POST',
   route: '/deliveries?apiVersion=1',

@@ -93,7 +93,7 @@ const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : ty
 const numberOrUndefined = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
 /** Reads a search answer: `{ deliveries, count, page, limit }` (a bare array is read as the deliveries). */
-function deliveryPage(data: unknown, context: AnswerContext): DeliveryPage {
+export function deliveryPage(data: unknown, context: Pick<AnswerContext, 'status' | 'request'>): DeliveryPage {
   const record = isRecord(data) ? data : { deliveries: data };
   const list = record['deliveries'];
   if (!Array.isArray(list)) {
@@ -123,7 +123,7 @@ function deliveryPage(data: unknown, context: AnswerContext): DeliveryPage {
  * if (order.state?.code === DeliveryState.Delivered) console.log(order.receiver?.fullName, order.cod);
  * ```
  */
-export const getDelivery = endpoint<[trackingNumber: string], DeliveryRecord>({
+export const getDelivery = /* @__PURE__ */ endpoint<[trackingNumber: string], DeliveryRecord>({
   name: 'deliveries.get',
   method: 'GET',
   route: '/deliveries/business/{trackingNumber}',
@@ -143,7 +143,7 @@ export const getDelivery = endpoint<[trackingNumber: string], DeliveryRecord>({
  * const { deliveries } = await client.deliveries.search({ stateCodes: [DeliveryState.PickupRequested], page: 1, limit: 50 });
  * ```
  */
-export const searchDeliveries = endpoint<[filter?: DeliverySearchFilter], DeliveryPage>({
+export const searchDeliveries = /* @__PURE__ */ endpoint<[filter?: DeliverySearchFilter], DeliveryPage>({
   name: 'deliveries.search',
   method: 'POST',
   route: '/deliveries/search',
@@ -295,7 +295,8 @@ function requireReference(value: unknown): string {
   return value;
 }
 
-const createdTime = (order: DeliveryRecord): number => {
+/** When an order says it was created, in epoch ms; one that does not say it readably sorts first. */
+export const createdTime = (order: DeliveryRecord): number => {
   const time = typeof order.createdAt === 'string' ? Date.parse(order.createdAt) : Number.NaN;
   return Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
 };

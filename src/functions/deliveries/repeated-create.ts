@@ -1,9 +1,11 @@
 import type { WithResponse } from '../../core/api-promise.js';
+import type { RequestOptions } from '../../core/options.js';
 import type { DuplicateOrderError } from '../../errors/index.js';
 import { leftOf } from '../../internal/deadline.js';
 import { isFilled, isRecord } from '../../internal/guards.js';
-import type { RepeatedCall } from '../endpoint.js';
-import { findDeliveryByReference, getDelivery } from './reads.js';
+import type { DeliveryCore } from '../delivery-core.js';
+import { type RepeatedCall, sendBuilt } from '../endpoint.js';
+import { createdTime, deliveryPage, getDelivery } from './reads.js';
 import type { CreatedDelivery, DeliveryRecord } from './records.js';
 
 /**
@@ -12,6 +14,10 @@ import type { CreatedDelivery, DeliveryRecord } from './records.js';
  * held the reference before the call began (yesterday's checkout), so it is not the answer.
  */
 const CLOCK_SKEW_MS = 10 * 60_000;
+
+/** Orders a page of the search by reference asks for, and the pages it reads at most (within the call's `totalTimeout`). */
+const PAGE_SIZE = 50;
+const MAX_PAGES = 20;
 
 /**
  * The order a create's first attempt made, once its repeat was refused because that order holds
@@ -40,12 +46,48 @@ async function readBack(refusal: DuplicateOrderError, { core, sent, options, dea
   const reference = isRecord(sent) ? sent['businessReference'] : undefined;
   if (trackingNumber === undefined && isFilled(reference)) {
     const unique = isRecord(sent) ? sent['uniqueBusinessReference'] : undefined;
-    const found = await findDeliveryByReference(core, reference, leftOf(options, deadlineAt));
-    // A record that shows its unique reference must show this one.
-    if (found !== undefined && (found['uniqueBusinessReference'] === undefined || found['uniqueBusinessReference'] === unique))
-      trackingNumber = found.trackingNumber;
+    trackingNumber = (await holderByReference(core, reference, unique, options, deadlineAt))?.trackingNumber;
   }
   if (trackingNumber === undefined) return undefined;
   const read = leftOf(options, deadlineAt);
   return getDelivery(core, trackingNumber, read).withResponse();
+}
+
+/**
+ * The last created of the orders carrying exactly `reference` whose unique reference, where the
+ * record shows one, is `unique`: the search's pages read one after another until a short one.
+ * A walk of its own, not `findDeliveryByReference`: that one shares its code with the search the
+ * `delivery-sdk/functions` entry exports, so a page that creates an order through that entry
+ * would load the whole search at once to keep this rare path ready (docs/performance.md).
+ */
+async function holderByReference(
+  core: DeliveryCore,
+  reference: string,
+  unique: unknown,
+  options: RequestOptions,
+  deadlineAt: number,
+): Promise<DeliveryRecord | undefined> {
+  // The search reads a comma as a separator between references: such a reference cannot be found by it.
+  if (reference.includes(',')) return undefined;
+  let holder: DeliveryRecord | undefined;
+  let previous = '';
+  for (let page = 1; page <= MAX_PAGES; page++) {
+    const body = JSON.stringify({ businessReference: reference, page, limit: PAGE_SIZE });
+    const { data } = await sendBuilt(
+      core,
+      { method: 'POST', path: '/deliveries/search', json: body, reads: true, idempotent: true, transform: deliveryPage },
+      leftOf(options, deadlineAt),
+    );
+    const numbers = data.deliveries.map((order) => order.trackingNumber).join(',');
+    // A page that repeats the one before: the service ignored `page`, and there is nothing more to read.
+    if (numbers === previous) break;
+    previous = numbers;
+    for (const order of data.deliveries) {
+      if (order.businessReference !== reference) continue;
+      if (order['uniqueBusinessReference'] !== undefined && order['uniqueBusinessReference'] !== unique) continue;
+      if (holder === undefined || createdTime(order) > createdTime(holder)) holder = order;
+    }
+    if (data.deliveries.length < (data.limit ?? PAGE_SIZE)) break;
+  }
+  return holder;
 }

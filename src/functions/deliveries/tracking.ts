@@ -86,7 +86,7 @@ function deliveryTracking(data: unknown, asked: string): DeliveryTracking {
  * console.log(currentState?.code, history.map((event) => `${event.timestamp} ${event.value}`));
  * ```
  */
-export const trackDelivery = endpoint<[trackingNumber: string], DeliveryTracking>({
+export const trackDelivery = /* @__PURE__ */ endpoint<[trackingNumber: string], DeliveryTracking>({
   name: 'deliveries.track',
   method: 'GET',
   route: '/deliveries/{trackingNumber}/tracking',

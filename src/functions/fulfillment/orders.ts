@@ -71,7 +71,7 @@ const bulkyCreated = (data: unknown, context: AnswerContext): BulkyCreatedOrder[
  * });
  * ```
  */
-export const createFulfillmentOrder = endpoint<[order: FulfillmentSendOrder], CreatedDelivery>({
+export const createFulfillmentOrder = /* @__PURE__ */ endpoint<[order: FulfillmentSendOrder], CreatedDelivery>({
   name: 'fulfillment.create',
   method: 'POST',
   route: '/deliveries?apiVersion=1',
@@ -110,7 +110,7 @@ export const createFulfillmentOrder = endpoint<[order: FulfillmentSendOrder], Cr
  * );
  * ```
  */
-export const createFulfillmentReturn = endpoint<[order: FulfillmentReturnOrder], CreatedDelivery, CreateReturnOptions>({
+export const createFulfillmentReturn = /* @__PURE__ */ endpoint<[order: FulfillmentReturnOrder], CreatedDelivery, CreateReturnOptions>({
   name: 'fulfillment.createReturn',
   method: 'POST',
   route: '/deliveries?apiVersion=1',
@@ -152,7 +152,7 @@ export const createFulfillmentReturn = endpoint<[order: FulfillmentReturnOrder],
  * const created = await client.fulfillment.createBulky(orders); // one order with both items
  * ```
  */
-export const createBulkyFulfillment = endpoint<[orders: FulfillmentSendOrder[]], BulkyCreatedOrder[]>({
+export const createBulkyFulfillment = /* @__PURE__ */ endpoint<[orders: FulfillmentSendOrder[]], BulkyCreatedOrder[]>({
   name: 'fulfillment.createBulky',
   method: 'POST',
   route: '/fulfillment/deliveries/bulky',

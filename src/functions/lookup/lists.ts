@@ -37,7 +37,7 @@ function citiesWithDistricts(items: unknown[]): CityDistricts[] {
  * const cairo = cities.find((city) => city.name === 'Cairo');
  * ```
  */
-export const listCities = endpoint<[params: { countryId: string }], City[]>({
+export const listCities = /* @__PURE__ */ endpoint<[params: { countryId: string }], City[]>({
   name: 'lookup.cities',
   method: 'GET',
   route: '/cities',
@@ -59,7 +59,7 @@ export const listCities = endpoint<[params: { countryId: string }], City[]>({
  * const districts = await client.lookup.districts(cairoId);
  * ```
  */
-export const listDistricts = endpoint<[cityId: string], DistrictEntry[]>({
+export const listDistricts = /* @__PURE__ */ endpoint<[cityId: string], DistrictEntry[]>({
   name: 'lookup.districts',
   method: 'GET',
   route: '/cities/{cityId}/districts',
@@ -78,7 +78,7 @@ export const listDistricts = endpoint<[cityId: string], DistrictEntry[]>({
  * const zones = await client.lookup.zones(cairoId);
  * ```
  */
-export const listZones = endpoint<[cityId: string], Zone[]>({
+export const listZones = /* @__PURE__ */ endpoint<[cityId: string], Zone[]>({
   name: 'lookup.zones',
   method: 'GET',
   route: '/cities/{cityId}/zones',
@@ -100,7 +100,7 @@ export const listZones = endpoint<[cityId: string], Zone[]>({
  * const served = giza?.districts.filter((district) => district.dropOffAvailability);
  * ```
  */
-export const listAllDistricts = endpoint<[params?: { countryId?: string | undefined }], CityDistricts[]>({
+export const listAllDistricts = /* @__PURE__ */ endpoint<[params?: { countryId?: string | undefined }], CityDistricts[]>({
   name: 'lookup.allDistricts',
   method: 'GET',
   route: '/cities/getAllDistricts',

@@ -241,7 +241,7 @@ async function addressFrom(core: DeliveryCore, input: ResolveAddressInput, optio
  * address checked for drop-off would pass here and be refused by `create`.
  *
  * @operation lookup.resolveAddress
- * @chunk lookup
+ * @chunk resolveAddress
  * @calls lookup.cities, lookup.zones, lookup.districts
  *
  * @throws `ValidationError` before any request: a missing name or `for`, a name over 100

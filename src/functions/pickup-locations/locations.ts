@@ -30,7 +30,7 @@ export interface PickupLocationRecord {
  * const warehouse = locations.find((location) => location.isDefault) ?? locations[0];
  * ```
  */
-export const listPickupLocations = endpoint<[], PickupLocationRecord[]>({
+export const listPickupLocations = /* @__PURE__ */ endpoint<[], PickupLocationRecord[]>({
   name: 'pickupLocations.list',
   method: 'GET',
   route: '/pickup-locations',
@@ -57,7 +57,7 @@ export const listPickupLocations = endpoint<[], PickupLocationRecord[]>({
  * });
  * ```
  */
-export const createPickupLocation = endpoint<[location: PickupLocationInput], PickupLocationRecord>({
+export const createPickupLocation = /* @__PURE__ */ endpoint<[location: PickupLocationInput], PickupLocationRecord>({
   name: 'pickupLocations.create',
   method: 'POST',
   route: '/pickup-locations',
@@ -70,7 +70,7 @@ export const createPickupLocation = endpoint<[location: PickupLocationInput], Pi
  *
  * @chunk pickupLocations
  */
-export const getPickupLocation = endpoint<[locationId: string], PickupLocationRecord>({
+export const getPickupLocation = /* @__PURE__ */ endpoint<[locationId: string], PickupLocationRecord>({
   name: 'pickupLocations.get',
   method: 'GET',
   route: '/pickup-locations/{locationId}',
@@ -88,7 +88,7 @@ export const getPickupLocation = endpoint<[locationId: string], PickupLocationRe
  * await client.pickupLocations.update(locationId, { contactPerson: { name: 'Karim', phone: '01012345678' } });
  * ```
  */
-export const updatePickupLocation = endpoint<[locationId: string, changes: PickupLocationChanges], PickupLocationRecord>({
+export const updatePickupLocation = /* @__PURE__ */ endpoint<[locationId: string, changes: PickupLocationChanges], PickupLocationRecord>({
   name: 'pickupLocations.update',
   method: 'PUT',
   route: '/pickup-locations/{locationId}',
@@ -108,7 +108,7 @@ export const updatePickupLocation = endpoint<[locationId: string, changes: Picku
  * await client.pickupLocations.delete(locationId);
  * ```
  */
-export const deletePickupLocation = endpoint<[locationId: string], void>({
+export const deletePickupLocation = /* @__PURE__ */ endpoint<[locationId: string], void>({
   name: 'pickupLocations.delete',
   method: 'DELETE',
   route: '/pickup-locations/{locationId}',
@@ -127,7 +127,7 @@ export const deletePickupLocation = endpoint<[locationId: string], void>({
  * await client.pickupLocations.setDefault(locationId);
  * ```
  */
-export const setDefaultPickupLocation = endpoint<[locationId: string], PickupLocationRecord>({
+export const setDefaultPickupLocation = /* @__PURE__ */ endpoint<[locationId: string], PickupLocationRecord>({
   name: 'pickupLocations.setDefault',
   method: 'PUT',
   route: '/pickup-locations/{locationId}/default',

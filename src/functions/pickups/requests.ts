@@ -76,7 +76,7 @@ function pickupListOf(data: unknown, context: AnswerContext): PickupList {
  * console.log(pickup._id, pickup.state);
  * ```
  */
-export const createPickup = endpoint<[pickup: PickupInput], Pickup>({
+export const createPickup = /* @__PURE__ */ endpoint<[pickup: PickupInput], Pickup>({
   name: 'pickups.create',
   method: 'POST',
   route: '/pickups',
@@ -94,7 +94,7 @@ export const createPickup = endpoint<[pickup: PickupInput], Pickup>({
  * const { state, scheduledDate } = await client.pickups.get(pickupId);
  * ```
  */
-export const getPickup = endpoint<[pickupId: string], Pickup>({
+export const getPickup = /* @__PURE__ */ endpoint<[pickupId: string], Pickup>({
   name: 'pickups.get',
   method: 'GET',
   route: '/pickups/{pickupId}',
@@ -112,7 +112,7 @@ export const getPickup = endpoint<[pickupId: string], Pickup>({
  * const { pickups } = await client.pickups.list();
  * ```
  */
-export const listPickups = endpoint<[query?: PickupListQuery], PickupList>({
+export const listPickups = /* @__PURE__ */ endpoint<[query?: PickupListQuery], PickupList>({
   name: 'pickups.list',
   method: 'GET',
   route: '/pickups',
@@ -130,7 +130,7 @@ export const listPickups = endpoint<[query?: PickupListQuery], PickupList>({
  * await client.pickups.update(pickupId, { scheduledTimeSlot: '13:00 to 16:00' });
  * ```
  */
-export const updatePickup = endpoint<[pickupId: string, changes: PickupChanges], Pickup>({
+export const updatePickup = /* @__PURE__ */ endpoint<[pickupId: string, changes: PickupChanges], Pickup>({
   name: 'pickups.update',
   method: 'PUT',
   route: '/pickups/{pickupId}',
@@ -149,7 +149,7 @@ export const updatePickup = endpoint<[pickupId: string, changes: PickupChanges],
  * await client.pickups.delete(pickupId);
  * ```
  */
-export const deletePickup = endpoint<[pickupId: string], Record<string, unknown>>({
+export const deletePickup = /* @__PURE__ */ endpoint<[pickupId: string], Record<string, unknown>>({
   name: 'pickups.delete',
   method: 'DELETE',
   route: '/pickups/{pickupId}',
@@ -172,7 +172,7 @@ export interface PickupDatesQuery {
  * const dates = await client.pickups.availableDates({ days: 7 }); // ['2026-03-14', '2026-03-15', ...]
  * ```
  */
-export const listPickupDates = endpoint<[query?: PickupDatesQuery], PickupDate[]>({
+export const listPickupDates = /* @__PURE__ */ endpoint<[query?: PickupDatesQuery], PickupDate[]>({
   name: 'pickups.availableDates',
   method: 'GET',
   route: '/pickups/available-dates',

@@ -31,7 +31,7 @@ export interface PriceQuote {
  * console.log(quote.shippingFee, quote.priceAfterVat);
  * ```
  */
-export const calculatePrice = endpoint<[query: PriceQuery], PriceQuote>({
+export const calculatePrice = /* @__PURE__ */ endpoint<[query: PriceQuery], PriceQuote>({
   name: 'pricing.calculate',
   method: 'GET',
   route: '/pricing/shipment/calculator',

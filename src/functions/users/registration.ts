@@ -51,7 +51,7 @@ const resultOf = (data: unknown): VerificationResult => asRecord(data) as Verifi
  * });
  * ```
  */
-export const registerBusinessAdmin = endpoint<[input: RegisterBusinessAdminInput], BusinessAdmin>({
+export const registerBusinessAdmin = /* @__PURE__ */ endpoint<[input: RegisterBusinessAdminInput], BusinessAdmin>({
   name: 'users.registerBusinessAdmin',
   method: 'POST',
   route: '/users/business/admin',
@@ -73,7 +73,7 @@ export const registerBusinessAdmin = endpoint<[input: RegisterBusinessAdminInput
  * const { codeSent } = await client.users.verifyPhone({ phone: '+201001234567' });
  * ```
  */
-export const verifyPhone = endpoint<[input: VerifyPhoneInput], VerificationResult>({
+export const verifyPhone = /* @__PURE__ */ endpoint<[input: VerifyPhoneInput], VerificationResult>({
   name: 'users.verifyPhone',
   method: 'POST',
   route: '/users/business-admin/phone/verify',
@@ -94,7 +94,7 @@ export const verifyPhone = endpoint<[input: VerifyPhoneInput], VerificationResul
  * const { phoneVerified } = await client.users.confirmPhone({ phone: '+201001234567', token: codeFromSms });
  * ```
  */
-export const confirmPhone = endpoint<[input: ConfirmPhoneInput], VerificationResult>({
+export const confirmPhone = /* @__PURE__ */ endpoint<[input: ConfirmPhoneInput], VerificationResult>({
   name: 'users.confirmPhone',
   method: 'POST',
   route: '/users/business-admin/phone/confirm',
@@ -116,7 +116,7 @@ export const confirmPhone = endpoint<[input: ConfirmPhoneInput], VerificationRes
  * const { emailVerified } = await client.users.confirmEmail({ token: tokenFromEmailLink });
  * ```
  */
-export const confirmEmail = endpoint<[input: ConfirmEmailInput], VerificationResult>({
+export const confirmEmail = /* @__PURE__ */ endpoint<[input: ConfirmEmailInput], VerificationResult>({
   name: 'users.confirmEmail',
   method: 'POST',
   route: '/users/mail/confirm',
