@@ -55,9 +55,12 @@ export interface RedisTrackerStoreOptions {
    * At most this many events in one script. Events that arrive together, or while the store's last
    * script is on its way, go in one script (each its own atomic step, in order of arrival), so a
    * burst costs Redis and the client one call per this many events. Default 100, about a
-   * millisecond of Redis's thread. A cluster client always sends one event per script. Set 1 behind
-   * a proxy that spreads keys over several servers and routes a script by its first key without
-   * refusing the others (twemproxy, Envoy's Redis proxy): one script must reach every key it names.
+   * millisecond of Redis's thread. With ioredis, which writes each command to Redis as it is made,
+   * a burst's first script goes as soon as 10 of its events wait, the next at 20, then 40, and so
+   * on up to this: Redis runs them while the app goes on with the burst's next events. A cluster
+   * client always sends one event per script. Set 1 behind a proxy that spreads keys over several
+   * servers and routes a script by its first key without refusing the others (twemproxy, Envoy's
+   * Redis proxy): one script must reach every key it names.
    */
   readonly maxEventsPerScript?: number | undefined;
 }
@@ -71,43 +74,51 @@ export const DEFAULT_TRACKER_TTL_SECONDS = 30 * 24 * 60 * 60;
 /** About a millisecond of Redis's one thread: a burst never holds up the app's other commands for longer. */
 export const DEFAULT_MAX_EVENTS_PER_SCRIPT = 100;
 
+/**
+ * With a client that writes each command as it is made (ioredis, without `enableAutoPipelining`),
+ * a burst's first script goes as soon as this many events wait, so that Redis starts on it while
+ * the app prepares the others; each next one waits for twice as many, while Redis is busy with the
+ * last (a script per ten events kept Redis as busy, at more calls).
+ */
+const FIRST_SCRIPT_EVENTS = 10;
+
 // One sorted set per order. Each event is two members: `<sortKey> <body>` at its timeStamp (Redis
 // orders members of one score by their bytes, so events of the same timeStamp sort by sortKey and
 // the latest event is the last member), and its id at score -inf, marking it as seen.
 
 /**
  * Events, each atomically, in order: KEYS one order per event; ARGV ttl, then per event its id,
- * timeStamp and member (`<sortKey> <body>`). Answers three values per event: 1 if a repeat, 0 if not, -1 if
- * Redis refused it; the previous latest member or '' (the refusal's text for -1); the order's
- * version: how many events it holds. A key that is not a sorted set is refused at its first read,
- * before anything is written to it, and the other events are recorded. An order's first event
- * (no key yet) takes three commands instead of five.
+ * timeStamp and member (`<sortKey> <body>`). Answers one number per event, `version * 4 +
+ * (duplicate ? 2 : 0) + (previous ? 1 : 0)`, followed by the previous latest member when there is
+ * one; or -1 followed by Redis's refusal. A key that is not a sorted set is refused at its first
+ * read, before anything is written to it, and the other events are recorded. An order's first
+ * event (no key yet) takes three commands instead of five, and its answer is one number.
+ * Numbers go to Redis as strings: Lua would format each one with sprintf.
  */
 const RECORD = `
-local answers = {}
+local answers, n = {}, 0
 for i, key in ipairs(KEYS) do
-  local at, latest, duplicate, version = 3 * i - 1, redis.pcall('ZRANGE', key, -1, -1), -1, 0
+  local at, latest = 3 * i - 1, redis.pcall('ZRANGE', key, '-1', '-1')
   if latest.err then
-    latest = latest.err
+    answers[n + 1], answers[n + 2], n = -1, latest.err, n + 2
   elseif latest[1] == nil then
     -- A new order: nothing to look up, both members in one command, its version 1.
     redis.call('ZADD', key, '-inf', '=' .. ARGV[at], ARGV[at + 1], ARGV[at + 2])
     redis.call('EXPIRE', key, ARGV[1])
-    latest, duplicate, version = '', 0, 1
+    answers[n + 1], n = 4, n + 1
   else
-    latest = latest[1]
-    duplicate = redis.call('ZADD', key, 'NX', '-inf', '=' .. ARGV[at]) == 0 and 1 or 0
-    if duplicate == 0 then
+    local duplicate = redis.call('ZADD', key, 'NX', '-inf', '=' .. ARGV[at]) == 0
+    if not duplicate then
       redis.call('ZADD', key, ARGV[at + 1], ARGV[at + 2])
     end
     redis.call('EXPIRE', key, ARGV[1])
-    version = redis.call('ZCARD', key) / 2
+    answers[n + 1] = math.floor(redis.call('ZCARD', key) / 2) * 4 + (duplicate and 3 or 1)
+    answers[n + 2], n = latest[1], n + 2
   end
-  answers[3 * i - 2], answers[3 * i - 1], answers[3 * i] = duplicate, latest, version
 end
 return answers
 `;
-const CURRENT = `return redis.call('ZRANGE', KEYS[1], -1, -1)[1] or ''`;
+const CURRENT = `return redis.call('ZRANGE', KEYS[1], '-1', '-1')[1] or ''`;
 // '(-inf': every body, none of the ids.
 const HISTORY = `return redis.call('ZRANGE', KEYS[1], '(-inf', '+inf', 'BYSCORE')`;
 const FORGET = `return redis.call('DEL', KEYS[1])`;
@@ -155,7 +166,7 @@ export function createRedisTrackerStore(options: RedisTrackerStoreOptions): Orde
   const key = (trackingNumber: string): string[] => [keyPrefix + trackingNumber];
 
   return {
-    record: recorder(run, keyPrefix, String(ttlSeconds), isCluster(client) ? 1 : maxEventsPerScript),
+    record: recorder(run, keyPrefix, String(ttlSeconds), isCluster(client) ? 1 : maxEventsPerScript, writesAtOnce(client)),
     current: async (trackingNumber) => body(await run(CURRENT, key(trackingNumber), [])),
     async history(trackingNumber) {
       const reply = await run(HISTORY, key(trackingNumber), []);
@@ -176,13 +187,16 @@ interface Waiting {
 
 /**
  * `record` in as few scripts as the client allows, up to `limit` events a script: the events of one
- * turn of the event loop go together, and those that arrive while this store's scripts are on
- * their way go together when they answer. An event alone goes at once. Each event stays one
- * atomic step, in the order it arrived. With `limit` 1 (a cluster, whose keys live on different
- * nodes) each event goes at once in its own script; so it becomes for a client that turns out to
- * be behind a proxy refusing keys of different slots in one script (CROSSSLOT).
+ * turn of the event loop go together at its end, and those that arrive while this store's scripts
+ * are on their way go together when they answer. An event alone goes at once. Through a client
+ * that writes each command as it is made (`writesAtOnce`), a script goes as soon as
+ * {@link FIRST_SCRIPT_EVENTS} wait, then twice as many, up to `limit`: Redis works through a burst
+ * while the app is still taking it in. Each event stays one atomic step, in the order it arrived.
+ * With `limit` 1 (a cluster, whose keys live on different nodes) each event goes at once in its own
+ * script; so it becomes for a client that turns out to be behind a proxy refusing keys of
+ * different slots in one script (CROSSSLOT).
  */
-function recorder(run: ScriptRunner, keyPrefix: string, ttl: string, limit: number): OrderTrackerStore['record'] {
+function recorder(run: ScriptRunner, keyPrefix: string, ttl: string, limit: number, writesAtOnce: boolean): OrderTrackerStore['record'] {
   const waiting: Waiting[] = [];
   const send = async (batch: readonly Waiting[]): Promise<void> => {
     const keys: string[] = [];
@@ -194,7 +208,7 @@ function recorder(run: ScriptRunner, keyPrefix: string, ttl: string, limit: numb
     let reply: unknown;
     try {
       reply = await run(RECORD, keys, args);
-      if (!Array.isArray(reply) || reply.length !== 3 * batch.length) throw new Error(`unexpected reply to the record script: ${shown(reply)}`);
+      if (!Array.isArray(reply)) throw new Error(`unexpected reply to the record script: ${shown(reply)}`);
     } catch (err) {
       // CROSSSLOT: the script ran for none of them.
       if (batch.length > 1 && err instanceof Error && err.message.startsWith('CROSSSLOT')) {
@@ -203,35 +217,59 @@ function recorder(run: ScriptRunner, keyPrefix: string, ttl: string, limit: numb
       } else for (const { reject } of batch) reject(err);
       return;
     }
-    batch.forEach(({ resolve, reject }, i) => {
-      const [flag, latest, version] = (reply as unknown[]).slice(3 * i, 3 * i + 3);
-      try {
-        if (Number(flag) === -1) throw new Error(typeof latest === 'string' ? latest : shown(latest));
-        resolve({ duplicate: Number(flag) === 1, previous: body(latest), version: Number(version) });
-      } catch (err) {
-        reject(err);
-      }
-    });
+    answerEach(batch, reply);
   };
-  let sending = false;
+  // How many waiting events make a script go at once: a burst's first, then doubling.
+  const firstEarly = (): number => (writesAtOnce ? Math.min(FIRST_SCRIPT_EVENTS, limit) : limit);
+  let early = firstEarly();
+  let busy = false;
+  let sentEarly: Array<Promise<void>> = [];
   const sendWaiting = (): void => {
-    if (waiting.length === 0) {
-      sending = false;
-      return;
-    }
-    const round: Array<Promise<void>> = [];
+    early = firstEarly();
+    const round = sentEarly;
+    sentEarly = [];
     while (waiting.length > 0) round.push(send(waiting.splice(0, limit)));
-    void Promise.allSettled(round).then(sendWaiting);
+    if (round.length === 0) busy = false;
+    else void Promise.allSettled(round).then(sendWaiting);
   };
   return (event) =>
     new Promise<Recorded>((resolve, reject) => {
       if (limit === 1) return void send([{ event, resolve, reject }]);
       waiting.push({ event, resolve, reject });
-      if (sending) return;
+      if (waiting.length >= early) {
+        sentEarly.push(send(waiting.splice(0, early)));
+        early = Math.min(2 * early, limit);
+      }
+      if (busy) return;
       // The events of this turn of the event loop go with it.
-      sending = true;
+      busy = true;
       queueMicrotask(sendWaiting);
     });
+}
+
+/** Settles each event of `batch` from the record script's `reply` (see {@link RECORD}). */
+function answerEach(batch: readonly Waiting[], reply: readonly unknown[]): void {
+  let at = 0;
+  const unexpected = (): Error => new Error(`unexpected reply to the record script: ${shown(reply)}`);
+  for (const { resolve, reject } of batch) {
+    const answer = Number(reply[at++]);
+    try {
+      if (answer === -1) {
+        const refusal = reply[at++];
+        throw new Error(typeof refusal === 'string' ? refusal : shown(refusal));
+      }
+      if (!Number.isSafeInteger(answer) || answer < 0) throw unexpected();
+      resolve({ duplicate: (answer & 2) === 2, previous: answer & 1 ? body(reply[at++]) : undefined, version: Math.floor(answer / 4) });
+    } catch (err) {
+      reject(err);
+    }
+  }
+}
+
+/** An ioredis client writes each command to its socket as it is made; node-redis, or ioredis with `enableAutoPipelining`, once per turn. */
+function writesAtOnce(client: unknown): boolean {
+  const candidate = client as { evalsha?: unknown; options?: { enableAutoPipelining?: unknown } };
+  return typeof candidate.evalsha === 'function' && candidate.options?.enableAutoPipelining !== true;
 }
 
 /** An ioredis `Cluster` or a node-redis cluster (`createCluster()`, every version has `getSlotMaster`): each order's key may live on another node. */
@@ -289,17 +327,38 @@ function scriptRunner(client: unknown, readyTimeoutMs: number): ScriptRunner {
     throw new ConfigurationError('client: expected an ioredis client (with evalsha) or a node-redis client (with evalSha)');
   }
   const hashes = new Map<string, string>();
-  return async (script, keys, args) => {
-    await untilConnected(candidate as object, readyTimeoutMs);
-    let hash = hashes.get(script);
-    if (hash === undefined) hashes.set(script, (hash = await sha1(script)));
+  // One digest per script, however many calls wait for it: they go on in the order they came.
+  const hashing = new Map<string, Promise<string>>();
+  const byHashOrText = (hash: string, script: string, keys: string[], args: string[]): Promise<unknown> => {
+    let sent: Promise<unknown>;
     try {
-      return await byHash(hash, keys, args);
+      sent = byHash(hash, keys, args);
     } catch (err) {
-      // NOSCRIPT: the server ran nothing, so sending the text cannot run the script twice.
+      return Promise.reject(err);
+    }
+    // NOSCRIPT: the server ran nothing, so sending the text cannot run the script twice.
+    return sent.catch((err: unknown) => {
       if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
       return byText(script, keys, args);
+    });
+  };
+  const later = async (script: string, keys: string[], args: string[]): Promise<unknown> => {
+    await untilConnected(candidate as object, readyTimeoutMs);
+    let hash = hashes.get(script);
+    if (hash === undefined) {
+      let pending = hashing.get(script);
+      if (pending === undefined) {
+        hashing.set(script, (pending = sha1(script)));
+        pending.catch(() => hashing.delete(script));
+      }
+      hashes.set(script, (hash = await pending));
     }
+    return byHashOrText(hash, script, keys, args);
+  };
+  // A ready client gets the call now, in this turn: Redis starts on it while the app goes on.
+  return (script, keys, args) => {
+    const hash = hashes.get(script);
+    return hash === undefined || isConnecting(candidate as object) ? later(script, keys, args) : byHashOrText(hash, script, keys, args);
   };
 }
 

@@ -85,6 +85,8 @@ export function startConnecting(name: ClientName, port: number): { readonly clie
 export interface Watching {
   /** Shown as a cluster client (ioredis `isCluster`). */
   readonly cluster?: boolean;
+  /** Shown as an ioredis client with `enableAutoPipelining` (its `options`). */
+  readonly autoPipelining?: boolean;
   /** The error the server's proxy answers a script of these keys with, instead of running it. */
   readonly refuse?: (keys: readonly string[]) => Error | undefined;
 }
@@ -119,6 +121,7 @@ export function watched(client: IoredisClientLike | NodeRedisClientLike, watchin
     shown = ioredis;
   }
   if (watching.cluster === true) Object.assign(shown, { isCluster: true });
+  if (watching.autoPipelining === true) Object.assign(shown, { options: { enableAutoPipelining: true } });
   return {
     client: shown,
     scripts,

@@ -183,7 +183,11 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Red
     };
     const orderEvent = (trackingNumber: string, overrides: Record<string, unknown> = {}) => parseWebhookEvent(webhookBody({ trackingNumber, ...overrides }));
 
-    it('go in one script per hundred, each answered as the in-memory tracker answers it in their order of arrival', async () => {
+    // ioredis writes each command as it is made, so a burst's scripts go as it comes in (10, 20, 40,
+    // ... up to maxEventsPerScript); node-redis writes once per turn, so they go at its end.
+    const burstScripts = clientName === 'ioredis' ? [10, 20, 40, 80] : [100, 50];
+
+    it(`go in scripts of ${burstScripts.join(', ')} events, each answered as the in-memory tracker answers it in their order of arrival`, async () => {
       const { spy, together } = await watching();
       const events = [
         ...Array.from({ length: 146 }, (_, i) => orderEvent(`burst-${i}`)),
@@ -194,8 +198,17 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Red
       ];
       const memory = createOrderTracker();
       expect(await Promise.all(events.map((event) => together.track(event)))).toEqual(events.map((event) => memory.track(event)));
-      expect(spy.scripts.map((keys) => keys.length)).toEqual([100, 50]);
+      expect(spy.scripts.map((keys) => keys.length)).toEqual(burstScripts);
       expect(await tracker.history('burst-0')).toEqual(memory.history('burst-0'));
+    });
+
+    it('a full script goes at once, in the turn its last event arrives: Redis runs it while the app goes on', async () => {
+      const { spy, together } = await watching({}, { maxEventsPerScript: 3 });
+      const tracked = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((trackingNumber) => together.track(orderEvent(trackingNumber)));
+      // Nothing awaited yet: the two full scripts have been handed to the client, the last event waits for the turn's end.
+      expect(spy.scripts.map((keys) => keys.length)).toEqual([3, 3]);
+      expect(await Promise.all(tracked)).toMatchObject(tracked.map(() => ({ changed: true })));
+      expect(spy.scripts.map((keys) => keys.length)).toEqual([3, 3, 1]);
     });
 
     it('wait while the store has a script on its way, then go together: one round trip each', async () => {
@@ -232,6 +245,27 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Red
       const events = ['a', 'b', 'c', 'd', 'e'].map((trackingNumber) => orderEvent(trackingNumber));
       expect(await Promise.all(events.map((event) => together.track(event)))).toMatchObject(events.map(() => ({ changed: true })));
       expect(spy.scripts.map((keys) => keys.length)).toEqual([2, 2, 1]);
+    });
+
+    if (clientName === 'ioredis')
+      it('through ioredis with enableAutoPipelining, which writes once per turn, go at its end, a hundred to a script', async () => {
+        const { spy, together } = await watching({ autoPipelining: true });
+        const tracked = Array.from({ length: 120 }, (_, i) => together.track(orderEvent(`piped-${i}`)));
+        expect(spy.scripts.map((keys) => keys.length)).toEqual([100]);
+        await Promise.all(tracked);
+        expect(spy.scripts.map((keys) => keys.length)).toEqual([100, 20]);
+      });
+
+    it('a burst that arrives while a script is on its way goes in scripts of 10, 20, 40 through ioredis, at once through node-redis', async () => {
+      const { spy, together } = await watching();
+      spy.hold();
+      const first = together.track(orderEvent('ahead'));
+      await new Promise(setImmediate);
+      const burst = Array.from({ length: 35 }, (_, i) => together.track(orderEvent(`behind-${i}`)));
+      expect(spy.scripts.map((keys) => keys.length)).toEqual(clientName === 'ioredis' ? [1, 10, 20] : [1]);
+      spy.release();
+      await Promise.all([first, ...burst]);
+      expect(spy.scripts.map((keys) => keys.length)).toEqual(clientName === 'ioredis' ? [1, 10, 20, 5] : [1, 35]);
     });
 
     it("through a cluster client, go one per script: an order's key may live on any node", async () => {
@@ -367,6 +401,24 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Red
       });
       await expect(tracker.track(null as unknown as WebhookEvent)).rejects.toBeInstanceOf(WebhookPayloadError);
       expect(await tracker.history(TN)).toEqual([]);
+    });
+
+    it('fails the events of a script whose answer it cannot read with a TrackerStoreError, telling each apart', async () => {
+      // A script answers one number per event, then the previous member when the number is odd.
+      const answers = [[5], [4, 7], 'OK', [4, 2.5]];
+      const reply = async () => answers.shift();
+      const client = clientName === 'ioredis' ? { evalsha: reply, eval: reply } : { evalSha: reply, eval: reply };
+      const odd = createOrderTracker({ store: createRedisTrackerStore({ client, keyPrefix: 'odd:', maxEventsPerScript: 2 }) });
+      const events = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((trackingNumber) => parseWebhookEvent(webhookBody({ trackingNumber })));
+      const settled = [];
+      // One alone, then pairs: [5] lacks the member its 1 announces; [4, 7] answers a but not b's
+      // previous member (7 is odd); 'OK' is no list; 2.5 is no answer.
+      for (const pair of [[events[0]], [events[1], events[2]], [events[3], events[4]], [events[5], events[6]]])
+        settled.push(...(await Promise.allSettled((pair as WebhookEvent[]).map((event) => odd.track(event)))));
+      expect(settled.map((result) => result.status)).toEqual(['rejected', 'fulfilled', 'rejected', 'rejected', 'rejected', 'fulfilled', 'rejected']);
+      for (const result of settled.filter((one) => one.status === 'rejected'))
+        expect(result).toMatchObject({ reason: { name: 'TrackerStoreError', operation: 'track', message: expect.stringMatching(/unexpected reply/) } });
+      expect(settled[1]).toMatchObject({ value: { changed: true, version: 1 } });
     });
 
     it('refuses a client that is neither, and a ttl, a wait or a script size that is not a positive whole number', () => {
