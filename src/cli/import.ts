@@ -20,9 +20,9 @@ import { ConnectionError, DeliveryError, RequestAbortedError } from '../index.js
 import { oneOf, parseOrUsage, wholeNumberOf } from './args.js';
 import { CONNECTION_OPTIONS, connect } from './config.js';
 import { EXIT, type ExitCode, firstOf, isKeyRefusal, isUnreachable, UsageError } from './exit.js';
-import { countRecords, encodingOf, formatOf, readable, readOrders, type Source } from './input.js';
+import { countRecords, encodingOf, formatOf, readable, readOrderBatches, type Source } from './input.js';
 import { GRACE_MS, type Interrupt } from './interrupt.js';
-import { type Io, note, plural, say } from './output.js';
+import { type Io, note, plural, say, thousands } from './output.js';
 import { PlaceError, PlaceResolver } from './places.js';
 import { Progress } from './progress.js';
 import { jsonLines, Ledger, mayExist, type Outcome, type RowResult, type RowSink, resultsFile } from './results.js';
@@ -142,21 +142,23 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
     });
     const places = new PlaceResolver(connection?.client);
     async function* records(): AsyncGenerator<unknown> {
-      for await (const order of readOrders(source)) {
-        // Also when Ctrl-C came while the file was being checked, before the listener above was there.
-        if (stopReading || interrupt.interrupted) return;
-        const index = ledger.add(order);
-        let sent = order;
-        try {
-          if (PlaceResolver.namesPlaces(order)) sent = await places.resolve(order);
-        } catch (error) {
-          if (!(error instanceof PlaceError)) throw error;
-          // A name the lists do not have: the row's refusal. Lists that could not be read: not sent, send it again later.
-          ledger.settle(index, { status: error.refused ? 'refused' : 'not sent', error: error.error }, flagsOf(error.error));
-          continue;
+      for await (const batch of readOrderBatches(source)) {
+        for (const order of batch) {
+          // Also when Ctrl-C came while the file was being checked, before the listener above was there.
+          if (stopReading || interrupt.interrupted) return;
+          const index = ledger.add(order);
+          let sent = order;
+          try {
+            if (PlaceResolver.namesPlaces(order)) sent = await places.resolve(order);
+          } catch (error) {
+            if (!(error instanceof PlaceError)) throw error;
+            // A name the lists do not have: the row's refusal. Lists that could not be read: not sent, send it again later.
+            ledger.settle(index, { status: error.refused ? 'refused' : 'not sent', error: error.error }, flagsOf(error.error));
+            continue;
+          }
+          ledger.send(index);
+          yield sent;
         }
-        ledger.send(index);
-        yield sent;
       }
     }
     const progressed = (): void => progress?.update(counts());
@@ -468,7 +470,7 @@ function summarize(io: Io, { file, target, ledger, total, problems, stopped, res
     return;
   }
   const line = (text = ''): void => say({ ...io, json: false }, text);
-  const read = `${ledger.read.toLocaleString('en-US')} of ${plural(total, 'row')} read`;
+  const read = `${thousands(ledger.read)} of ${plural(total, 'row')} read`;
   if (target === undefined) line(`Checked ${file} (dry run, nothing sent): ${read}: ${counts['not sent']} valid, ${counts.refused} would be refused.`);
   else
     line(

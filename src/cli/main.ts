@@ -13,7 +13,6 @@ import { LABELS_HELP, labelsCommand } from './labels.js';
 import { MCP_HELP, mcpCommand } from './mcp.js';
 import { ORDERS_HELP, ordersCommand } from './orders.js';
 import { type Io, reportFailure, say } from './output.js';
-import { serveSandbox } from './sandbox-server.js';
 import { didYouMean } from './suggest.js';
 
 const HELP = `delivery-sdk: the Delivery Service API from the command line.
@@ -67,9 +66,12 @@ export async function run(argv: readonly string[], io: Io, interrupt: Interrupt)
       return labelsCommand(rest, io, interrupt);
     case 'history':
       return historyCommand(rest, io, interrupt);
-    case 'sandbox':
+    case 'sandbox': {
+      // The sandbox, loaded by the command that serves it, not by every other one (see config.ts).
+      const { serveSandbox } = await import('./sandbox-server.js');
       await serveSandbox(rest, { command: 'delivery-sdk sandbox', readyMerchant: true });
       return rest.includes('--help') || rest.includes('-h') ? EXIT.ok : 'serving';
+    }
     case 'mcp':
       return mcpCommand(rest, io);
     default:

@@ -9,8 +9,21 @@ export interface Io {
   readonly json: boolean;
 }
 
+/**
+ * A count with commas between its thousands, `12,345`, as `toLocaleString('en-US')` writes it:
+ * by hand for a whole number, because the first `toLocaleString` of a process loads the ICU
+ * number formats (about 11 ms, a whole percent of a 10,000-row import).
+ */
+export function thousands(count: number): string {
+  if (!Number.isSafeInteger(count)) return count.toLocaleString('en-US');
+  const digits = String(Math.abs(count));
+  let text = digits.slice(0, ((digits.length - 1) % 3) + 1);
+  for (let at = text.length; at < digits.length; at += 3) text += `,${digits.slice(at, at + 3)}`;
+  return count < 0 ? `-${text}` : text;
+}
+
 /** `1 label`, `2 labels`, `1,200 rows`: a count and its noun, singular for one. */
-export const plural = (count: number, one: string, many = `${one}s`): string => `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+export const plural = (count: number, one: string, many = `${one}s`): string => `${thousands(count)} ${count === 1 ? one : many}`;
 
 /** A line of text for people: on stdout, unless stdout is JSON's, then on stderr. */
 export function say(io: Io, line = ''): void {

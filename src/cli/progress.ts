@@ -7,7 +7,7 @@
  * draw on its own timer.
  */
 
-import { plural } from './output.js';
+import { plural, thousands } from './output.js';
 
 export interface Counts {
   /** Records handed to the upload. */
@@ -34,8 +34,6 @@ export interface ProgressOptions {
 /** A live terminal line is redrawn at most this often; the last state is always drawn at the end. */
 const REDRAW_MS = 100;
 const BAR = 20;
-
-const figure = (n: number): string => n.toLocaleString('en-US');
 
 function duration(seconds: number): string {
   if (!Number.isFinite(seconds)) return '?';
@@ -67,11 +65,11 @@ export class Progress {
     const share = total === 0 ? 1 : counts.settled / total;
     return [
       `${Math.floor(share * 100)}%`,
-      `${figure(counts.read)} of ${plural(total, 'row')} read`,
+      `${thousands(counts.read)} of ${plural(total, 'row')} read`,
       ...(this.options.dryRun === true
-        ? [`${figure(counts['not sent'])} valid`, `${figure(counts.refused)} would be refused`]
-        : (['created', 'existed', 'refused', 'not sent', 'unknown'] as const).map((status) => `${figure(counts[status])} ${status}`)),
-      `${figure(Math.round(rate))} rows/s`,
+        ? [`${thousands(counts['not sent'])} valid`, `${thousands(counts.refused)} would be refused`]
+        : (['created', 'existed', 'refused', 'not sent', 'unknown'] as const).map((status) => `${thousands(counts[status])} ${status}`)),
+      `${thousands(Math.round(rate))} rows/s`,
       counts.settled >= total ? `${duration(seconds)} in all` : `${duration(left)} left`,
     ].join(' · ');
   }

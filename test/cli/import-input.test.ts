@@ -71,6 +71,23 @@ describe('delivery-sdk orders import, its input', { timeout: 60_000 }, () => {
     expect(ran.stderr.length).toBeLessThan(1_000);
   });
 
+  it('skips blank records (no cell, or every cell empty or spaces) and counts the rows after them as the file does', async () => {
+    const text = `${HEADER}\r\n${row('B-1')}\r\n\r\n   \r\n, , ,,,,,,,\r\n${row('B-2')}\r\n\r\n10,B-3,U-B-3,Mona,Adel,01012345678,Giza,district-eg-giza-dokki,"12 Tahrir Street, 3rd floor",-5\r\n`;
+    const ran = await run(
+      ['orders', 'import', cli.files.file('blank.csv', text), '--results', join(cli.files.dir, 'blank-results.csv'), '--quiet'],
+      cli.served.env,
+    );
+    expect(ran.code, ran.stderr).toBe(1);
+    expect(ran.stdout).toContain('3 of 3 rows read: 2 created');
+    const rows = resultRows(cli.files.read('blank-results.csv'));
+    expect(rows.map((r) => [r['row'], r['businessReference'], r['status']])).toEqual([
+      ['1', 'B-1', 'created'],
+      ['2', 'B-2', 'created'],
+      ['3', 'B-3', 'refused'],
+    ]);
+    expect(ordersWith('B-')).toHaveLength(2);
+  });
+
   it('reads a pipe given as the file, as it reads a file', async () => {
     const importing = start(['orders', 'import', '/dev/stdin', '--format', 'csv', '--results', join(cli.files.dir, 'piped.csv'), '--quiet'], cli.served.env);
     importing.child.stdin.end(csv(row('P-1'), row('P-2')));

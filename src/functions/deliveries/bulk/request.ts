@@ -28,7 +28,7 @@ import { writeJson } from '../../../internal/input.js';
 import type { DeliveryCore } from '../../delivery-core.js';
 import { type AnswerContext, sendBuilt } from '../../endpoint.js';
 import type { ReadChunk } from './input.js';
-import { type BulkResponse, readBulkResponse } from './response.js';
+import { type BulkResponse, FailedOutcome, readBulkResponse } from './response.js';
 
 type ResponseContext = Pick<AnswerContext, 'status' | 'request'>;
 
@@ -135,11 +135,12 @@ export async function postChunk(
     if (result === undefined) {
       unreported ??= new ResponseShapeError(`POST ${BULK_PATH} answered ${answered.status} without reporting this order`, answered);
       posted.failed.push({ index: at, error: unreported, mayExist });
-    } else if ('created' in result) {
+    } else if (result instanceof FailedOutcome) posted.failed.push({ index: at, error: result.error, mayExist: result.mayExist });
+    else {
       // An object of the SDK's own, made for this order by the answer's reader: its input index is set in it, not copied.
-      (result.created as Partial<BulkCreatedDelivery>).index = at;
-      posted.created.push(result.created as BulkCreatedDelivery);
-    } else posted.failed.push({ index: at, error: result.error, mayExist: result.mayExist });
+      result.index = at;
+      posted.created.push(result);
+    }
   });
   return posted;
 }

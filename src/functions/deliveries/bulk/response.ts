@@ -6,6 +6,7 @@
  * failed: [{ index, errorCode, message }] }` is read too.
  */
 
+import type { BulkCreatedDelivery } from '../../../errors/bulk-result.js';
 import { type DeliveryError, ResponseShapeError } from '../../../errors/index.js';
 import { duplicateRefusalOf } from '../../../internal/duplicate-refusal.js';
 import type { bulkOrderError } from '../../../internal/error-mapping.js';
@@ -29,8 +30,29 @@ export function reasonOf(entry: Record<string, unknown>): string {
   return typeof reason === 'string' ? reason : JSON.stringify(reason);
 }
 
-/** What the answer says about the order at one position of the request. */
-type BulkOutcome = { created: Record<string, unknown> } | { error: DeliveryError; mayExist: boolean };
+/** What the answer says of an order it did not create (or may have): the error, and whether it may exist all the same. */
+export class FailedOutcome {
+  constructor(
+    readonly error: DeliveryError,
+    readonly mayExist: boolean,
+  ) {}
+}
+
+/**
+ * What the answer says about the order at one position of the request: the entry of a created
+ * order, as the upload reports it (its `index`, the input's, is set by the upload), or why not.
+ */
+type BulkOutcome = BulkCreatedDelivery | FailedOutcome;
+
+/** A created order's entry, whole at once: setting its input index later adds no field to it. */
+const createdEntry = (_id: string | undefined, businessReference: string | undefined): BulkCreatedDelivery =>
+  _id === undefined
+    ? businessReference === undefined
+      ? { index: -1 }
+      : { index: -1, businessReference }
+    : businessReference === undefined
+      ? { index: -1, _id }
+      : { index: -1, _id, businessReference };
 
 /** What the answer says of each position of the request (`undefined` for one it does not speak of), and every id it reports created. */
 export interface BulkResponse {
@@ -50,9 +72,9 @@ const text = (value: unknown): string | undefined => (isFilled(value) ? value : 
  */
 function failureOutcome(entry: Record<string, unknown>, context: BulkResponseContext): BulkOutcome {
   const duplicate = duplicateRefusalOf(reasonOf(entry), entry);
-  if (duplicate === undefined) return { error: context.orderError(entry, context), mayExist: false };
+  if (duplicate === undefined) return new FailedOutcome(context.orderError(entry, context), false);
   const reference = text(entry['businessReference']);
-  return { created: { trackingNumber: duplicate.trackingNumber, ...(reference === undefined ? {} : { businessReference: reference }), alreadyExisted: true } };
+  return { index: -1, trackingNumber: duplicate.trackingNumber, ...(reference === undefined ? {} : { businessReference: reference }), alreadyExisted: true };
 }
 
 /**
@@ -94,7 +116,7 @@ function readPerIndex(
     // Without an id the order is unusable: it stays unreported, so failed with mayExist.
     if (position === undefined || _id === undefined || trackingNumber === undefined) return;
     createdIds.push(_id);
-    outcomes[position] = { created: { ...entry, _id, trackingNumber } };
+    outcomes[position] = { ...entry, index: -1, _id, trackingNumber };
   });
   for (const entry of failed ?? []) {
     if (!isRecord(entry) || typeof entry['index'] !== 'number') continue;
@@ -154,22 +176,16 @@ function matchByReference(
     const why = doubt === undefined ? doubts : [doubt, ...doubts];
     if (why.length === 0) created.push(position);
     else
-      outcomes[position] = {
-        error: new ResponseShapeError(
-          `${context.request.method} ${context.request.url} answered ${context.status} unclear about this order: ${why.join('; ')}`,
-          {
-            status: context.status,
-            request: context.request,
-            cause: context.error,
-          },
-        ),
-        mayExist: true,
-      };
+      outcomes[position] = new FailedOutcome(
+        new ResponseShapeError(`${context.request.method} ${context.request.url} answered ${context.status} unclear about this order: ${why.join('; ')}`, {
+          status: context.status,
+          request: context.request,
+          cause: context.error,
+        }),
+        true,
+      );
   }
-  const soleId = created.length === 1 && createdIds.length === 1 ? { _id: createdIds[0] } : {};
-  for (const position of created) {
-    const reference = references[position];
-    // A new object for each order: the upload sets its input index in it.
-    outcomes[position] = { created: reference === undefined ? { ...soleId } : { ...soleId, businessReference: reference } };
-  }
+  const soleId = created.length === 1 && createdIds.length === 1 ? createdIds[0] : undefined;
+  // A new object for each order: the upload sets its input index in it.
+  for (const position of created) outcomes[position] = createdEntry(soleId, references[position]);
 }
