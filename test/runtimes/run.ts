@@ -1,7 +1,8 @@
 // `npm run test:runtimes`: the built package's smoke suite on every runtime its users run it on.
 // Packs dist/ into a tarball, installs it into a fresh project, runs test/runtimes/smoke.mjs there
 // with Node 20 (this machine's), Node 22 and Node 24 (binaries from the npm registry through npx),
-// Deno and Bun (same), and runs the checkout page in Debian's Chromium.
+// Deno and Bun (same), and runs the checkout page in Debian's Chromium; then the MCP Inspector's
+// command line against `delivery-sdk mcp` (test/runtimes/mcp-inspector.ts).
 //
 // One line per runtime, pass or FAIL; exits non-zero on any failure. Options:
 //   --only node22,chromium   run some runtimes (names as printed)
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { assertBuilt, type ConsumerProject, createConsumerProject, ROOT } from '../packaging/packed-package.js';
 import { runInChromium, SCREENSHOT } from './browser.js';
+import { checkWithInspector } from './mcp-inspector.js';
 
 interface Outcome {
   name: string;
@@ -65,6 +67,8 @@ const RUNTIMES: Runtime[] = [
       return { ok: true, detail: `${outcome.runtime}: ${outcome.checks.length} checks passed, screenshot ${SCREENSHOT.slice(ROOT.length)}` };
     },
   },
+  // Not a runtime: the MCP Inspector's command line against `delivery-sdk mcp` (test/runtimes/mcp-inspector.ts).
+  { name: 'mcp-inspector', run: () => checkWithInspector(runProcess, NPX, ROOT, join(ROOT, 'dist/cli/main.js'), SMOKE_TIMEOUT_MS) },
 ];
 
 /** Spawns a process in its own group so a timeout ends it and its children (npx starts node). */
