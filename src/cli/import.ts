@@ -16,7 +16,7 @@ import type {
   ResolvedBulkResult,
   UnresolvedBulkOrder,
 } from '../index.js';
-import { ConnectionError, DeliveryError, RequestAbortedError } from '../index.js';
+import { DeliveryError, RequestAbortedError } from '../index.js';
 import { oneOf, parseOrUsage, wholeNumberOf } from './args.js';
 import { CONNECTION_OPTIONS, connect } from './config.js';
 import { EXIT, type ExitCode, firstOf, isKeyRefusal, isUnreachable, UsageError } from './exit.js';
@@ -292,9 +292,10 @@ async function upload(
 
 /** The outcome of a failure known not to have created its order. */
 function failureOutcome(error: DeliveryError): Outcome {
-  // Never reached the service (connection refused, aborted before sending), or the service refused
-  // the key rather than the order: nothing to fix in the row, send it again as it is.
-  const unsent = error instanceof ConnectionError || error instanceof RequestAbortedError || isKeyRefusal(error);
+  // Never reached the service or not taken by it (connection refused, 429 after the retries,
+  // aborted before sending), or the service refused the key rather than the order: nothing to fix
+  // in the row, send it again as it is.
+  const unsent = isUnreachable(error) || error instanceof RequestAbortedError || isKeyRefusal(error);
   return { status: unsent ? 'not sent' : 'refused', error };
 }
 

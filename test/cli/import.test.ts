@@ -293,6 +293,19 @@ second line"`,
     expect(resultRows(cli.files.read('g-results.csv'))[0]).toMatchObject({ status: 'not sent', errorClass: 'ConnectionError' });
   });
 
+  it('exits 4 when the service keeps answering 429: the rows are not sent, nothing in them to fix', async () => {
+    cli.served.sandbox.injectFaults({ rate: 1, kinds: ['rate-limit'] });
+    let ran: Ran;
+    try {
+      ran = await run(['orders', 'import', cli.files.file('r.csv', csv(row('R-1'))), '--results', `${cli.files.dir}/r-results.csv`, '--quiet'], cli.served.env);
+    } finally {
+      cli.served.sandbox.clearFaults();
+    }
+    expect(ran.code).toBe(4);
+    expect(resultRows(cli.files.read('r-results.csv'))[0]).toMatchObject({ status: 'not sent', errorClass: 'RateLimitError' });
+    expect(ordersWith('R-')).toEqual([]);
+  });
+
   it('exits 4 when the answers are lost: the orders that may exist are "unknown"; the rerun finds them, creating none twice', async () => {
     const file = cli.files.file('h.csv', csv(row('H-1'), row('H-2')));
     cli.served.sandbox.injectFaults({ rate: 1, kinds: ['drop-after'] });
