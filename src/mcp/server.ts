@@ -49,6 +49,11 @@ const INSTRUCTIONS = `Tools of the Delivery Service API (Egypt; cash on delivery
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
+const LIST_GONE = 'names no list this server keeps (a list is kept 10 minutes after its last page): call again without it';
+/** A write's pages are the outcomes of orders sent: calling it again would send them again. */
+const WRITE_OUTCOMES_GONE =
+  'names no outcomes this server keeps (kept 10 minutes after their last page): do not call this tool again for the same orders, which were sent; look them up (deliveries_find_by_reference, deliveries_list)';
+
 /**
  * An MCP server whose tools are the client's operations, one each (`deliveries_track`,
  * `pickup_locations_list`, ...), made from their declarations: the same documentation, the
@@ -114,10 +119,9 @@ export function createMcpServer(options: McpServerOptions): Server {
       if (cursor !== undefined) {
         const page = typeof cursor === 'string' ? lists.next(tool.name, cursor, progress) : undefined;
         if (page === undefined)
-          throw new ArgumentsError(
-            [{ path: ['cursor'], message: 'names no list this server keeps (a list is kept 10 minutes after its last page): call again without it' }],
-            { subject: `Invalid arguments of ${tool.name}` },
-          );
+          throw new ArgumentsError([{ path: ['cursor'], message: tool.reads ? LIST_GONE : WRITE_OUTCOMES_GONE }], {
+            subject: `Invalid arguments of ${tool.name}`,
+          });
         return resultAnswer((await writer.write(await page)) as Record<string, unknown>, writer, tool);
       }
     }

@@ -186,6 +186,14 @@ describe('createMcpServer, in process', () => {
     ]);
   });
 
+  it("answers a write's cursor it no longer keeps by telling not to call again, and sends nothing", async () => {
+    const { client: sdk, sent } = clientOnFetch(looseService);
+    const client = await connected({ client: sdk, allowWrites: true });
+    const issues = errorOf(await call(client, 'deliveries_stream_bulk', { cursor: 'gone' }))['issues'];
+    expect(issues).toEqual([expect.objectContaining({ path: 'cursor', message: expect.stringMatching(/do not call this tool again/) })]);
+    expect(sent).toEqual([]);
+  });
+
   it('says what a tool refuses in the arguments, field by field, before anything is sent', async () => {
     const { client: sdk, sent } = clientOnFetch(looseService);
     const client = await connected({ client: sdk });
