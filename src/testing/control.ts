@@ -4,7 +4,7 @@ import type { FaultOptions, FaultRule, InjectedFault } from './faults.js';
 import type { ScenarioName } from './flows.js';
 import { isLoopbackAddress, isLoopbackHostHeader, isLoopbackOrigin } from './network.js';
 import type { Sandbox, SandboxMerchant, SandboxMerchantOptions, SandboxWebhookConfig } from './sandbox-api.js';
-import { CONTROL_PREFIX, CONTROL_TOKEN_HEADER, errorResponse, isRecord, notFound, ok, type Peer, RuleViolation, readJson } from './wire.js';
+import { CONTROL_PREFIX, CONTROL_TOKEN_HEADER, decodePathSegment, errorResponse, isRecord, notFound, ok, type Peer, RuleViolation, readJson } from './wire.js';
 
 /** Path prefix of the control endpoints a `listen()` server adds, for tests in other processes or languages. */
 
@@ -180,12 +180,4 @@ function merchantById(sandbox: Sandbox, id: string): SandboxMerchant {
   const merchant = sandbox.merchants().find((candidate) => candidate.id === id);
   if (merchant === undefined) throw notFound(`No merchant '${id}' in this sandbox (POST /__sandbox/merchants makes one)`);
   return merchant;
-}
-
-function decodePathSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw new SandboxError(`Malformed %-escape in the path: ${segment}`);
-  }
 }

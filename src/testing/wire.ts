@@ -1,4 +1,5 @@
 import { type ErrorCode, errorCodeMeaning } from '../errors/codes.js';
+import { SandboxError } from './errors.js';
 
 /** CORS headers on every answer, so browser tests can call a `listen()`ed sandbox; its server narrows them to the allowed origins. */
 const CORS_HEADERS: Readonly<Record<string, string>> = {
@@ -115,3 +116,12 @@ export const DASHBOARD_PREFIX = '/__dashboard';
 
 /** The header a control request carries the sandbox's {@link Sandbox.controlToken} in. */
 export const CONTROL_TOKEN_HEADER = 'X-Sandbox-Token';
+
+/** A `%`-escaped path segment, decoded; a malformed escape is the caller's mistake (400), not the server's. */
+export function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new SandboxError(`Malformed %-escape in the path: ${segment}`);
+  }
+}

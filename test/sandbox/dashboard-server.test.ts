@@ -205,6 +205,18 @@ describe('the headers of every answer', () => {
     }
     expect((await send('GET', '/__dashboard/api/orders', { cookie })).headers['content-type']).toMatch(/^application\/json/);
   });
+
+  it("a malformed %-escape in a path is the request's mistake: 400, with the dashboard's headers", async () => {
+    const cookie = await logIn();
+    for (const answer of [
+      await send('GET', '/__dashboard/api/orders/%E0', { cookie }),
+      await send('POST', '/__dashboard/api/orders/%E0/advance', { cookie, origin, 'content-type': 'application/json' }, '{"to":21}'),
+    ]) {
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatch(/Malformed %-escape/);
+      expect(String(answer.headers['content-security-policy'])).toMatch(/frame-ancestors 'none'/);
+    }
+  });
 });
 
 describe('the event stream', () => {

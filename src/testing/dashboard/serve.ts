@@ -11,7 +11,7 @@
 import { constantTimeEqual } from '../../internal/guards.js';
 import { SandboxError } from '../errors.js';
 import { isLoopbackAddress, isLoopbackHostHeader } from '../network.js';
-import { DASHBOARD_PREFIX, isRecord, type Peer, RuleViolation, readJson } from '../wire.js';
+import { DASHBOARD_PREFIX, decodePathSegment, isRecord, type Peer, RuleViolation, readJson } from '../wire.js';
 import { type AssetName, dashboardAssets } from './assets.js';
 import { type DashboardSource, FaultIds, faultRuleOf, faultsView, ordersView, orderView, requestsView, requestView, webhooksView } from './views.js';
 
@@ -154,7 +154,7 @@ export function openDashboard(source: DashboardSource) {
     if (!isRecord(fields)) throw new SandboxError('The body must be a JSON object');
     const body = fields;
     if (request.method === 'POST' && advance !== null) {
-      const trackingNumber = decodeURIComponent(advance[1] ?? '');
+      const trackingNumber = decodePathSegment(advance[1] ?? '');
       const { to, exceptionCode } = body;
       if (typeof to !== 'number') throw new SandboxError('`to` must be a state code');
       if (exceptionCode !== undefined && typeof exceptionCode !== 'number') throw new SandboxError('`exceptionCode` must be a number');
@@ -187,7 +187,7 @@ export function openDashboard(source: DashboardSource) {
     const query = url.searchParams;
     if (path === '/api/orders') return json(200, ordersView(source, query));
     const order = /^\/api\/orders\/([^/]+)$/.exec(path);
-    if (order !== null) return json(200, orderView(source, decodeURIComponent(order[1] ?? '')));
+    if (order !== null) return json(200, orderView(source, decodePathSegment(order[1] ?? '')));
     if (path === '/api/requests') return json(200, requestsView(source, query));
     const request = /^\/api\/requests\/(\d+)$/.exec(path);
     if (request !== null) return json(200, requestView(source, Number(request[1])));
