@@ -95,17 +95,17 @@ function formsOf(secrets: readonly string[]): SecretForms {
 }
 
 /**
- * `text` with every secret replaced, in whatever form it was echoed: as it is, %-encoded (upper
- * or lower case), base64 or base64url, hex, HTML entities, `\u` or `\x` escapes.
+ * `text` with every secret replaced by `marker`, in whatever form it was echoed: as it is,
+ * %-encoded (upper or lower case), base64 or base64url, hex, HTML entities, `\u` or `\x` escapes.
  */
-export function scrubText(text: string, secrets: readonly string[]): string {
+export function scrubText(text: string, secrets: readonly string[], marker = REDACTED): string {
   if (secrets.length === 0) return text;
   const forms = formsOf(secrets);
   let out = text;
-  for (const literal of forms.literals) if (out.includes(literal)) out = out.split(literal).join(REDACTED);
+  for (const literal of forms.literals) if (out.includes(literal)) out = out.split(literal).join(marker);
   if (ESCAPED.test(out)) {
     forms.escaped ??= new RegExp(secrets.map((secret) => Array.from(secret, characterForms).join('')).join('|'), 'g');
-    out = out.replace(forms.escaped, REDACTED);
+    out = out.replace(forms.escaped, marker);
   }
   return out;
 }

@@ -1,5 +1,6 @@
 // What the sandbox did, kept for the dashboard and `sandbox.requestLog()`: every API request
 // (bounded, the oldest dropped first) and a signal to whoever watches that something changed.
+import { scrubText } from '../internal/redaction.js';
 import type { FaultKind } from './faults.js';
 import { RingBuffer } from './ring-buffer.js';
 import { apiPath } from './router.js';
@@ -69,8 +70,8 @@ export function maskSecrets(text: string, known: readonly string[]): string {
     (_, open: string, pairs: string) => open + pairs.replace(JSON_PAIR, (pair, name: string, colon: string) => maskPair(pair, name, colon, true)),
   );
   masked = masked.replace(JSON_PAIR, (pair, name: string, colon: string) => maskPair(pair, name, colon));
-  for (const secret of known) if (secret.length >= 6) masked = masked.split(secret).join(MASKED);
-  return masked;
+  // In any form a body may carry them: a `\u` escape, which the parsed body would decode, included.
+  return scrubText(masked, known, MASKED);
 }
 
 /** A logged body as shown: its masked JSON parsed, or its masked text (marked when it was cut). */

@@ -69,6 +69,12 @@ describe('sandbox.requestLog()', () => {
     );
   });
 
+  it('masks a known secret written with JSON escapes, which the shown body would decode', () => {
+    const escaped = `{"note":"${Array.from('key-abcdef', (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"}`;
+    expect(JSON.parse(escaped)).toEqual({ note: 'key-abcdef' });
+    expect(JSON.parse(maskSecrets(escaped, ['key-abcdef']))).toEqual({ note: MASKED });
+  });
+
   it('keeps a body up to 16 KiB, and shows a longer one cut there, masked as far as it goes', async () => {
     const deliveries = Array.from({ length: 200 }, (_, i) => ({ ...order, businessReference: `ROW-${i}`, webhookCustomHeaders: { 'X-Key': 'private-value' } }));
     await sandbox.fetch(`${sandbox.baseUrl}/deliveries/bulk?apiVersion=1`, {
