@@ -124,6 +124,8 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
       );
     });
     interrupt.onForce(() => {
+      // The import ended and wrote every row already; only the process is slow to exit.
+      if (ledger.closed) return;
       const left = ledger.unsettled().length;
       // Created rows awaiting their tracking numbers stay created; the rest may exist.
       for (const index of ledger.unsettled())

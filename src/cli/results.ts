@@ -245,7 +245,13 @@ export class Ledger {
     if (batch.length > 0) for (const sink of this.sinks) sink.write(batch);
   }
 
+  /** Whether the sinks are closed: the import ended, or a forced stop wrote what was in flight. */
+  closed = false;
+
+  /** Writes what is settled and closes the sinks; once: a forced stop may come after the import closed them. */
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     this.flush();
     for (const sink of this.sinks) sink.close();
   }

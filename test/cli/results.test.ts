@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { FORMULA, RESULT_COLUMNS, type RowResult, resultLines } from '../../src/cli/results.js';
+import { FORMULA, Ledger, RESULT_COLUMNS, type RowResult, resultLines } from '../../src/cli/results.js';
 
 // The results file's lines are written by hand, as Papa Parse's `unparse` wrote them before (quoting,
 // doubled quotes, the formula escape): a spreadsheet, or a script reading them with any CSV parser, sees the same.
@@ -45,5 +45,16 @@ describe('the results file, line by line', () => {
       },
     ]);
     expect(line).toBe(`1,"'=1+1","U ""1""",refused,,,ValidationError,2150,"a, b"\n`);
+  });
+});
+
+describe('the ledger of an import', () => {
+  it('closes its sinks once, however often it is closed (the import, then a forced stop)', () => {
+    let closes = 0;
+    const ledger = new Ledger([{ write: () => undefined, close: () => void closes++ }]);
+    ledger.close();
+    ledger.close();
+    expect(closes).toBe(1);
+    expect(ledger.closed).toBe(true);
   });
 });
