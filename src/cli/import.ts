@@ -156,9 +156,9 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
             if (!(error instanceof PlaceError)) throw error;
             // A name the lists do not have: the row's refusal. Lists that could not be read: not sent, send it again later.
             ledger.settle(index, { status: error.refused ? 'refused' : 'not sent', error: error.error }, flagsOf(error.error));
+            ledger.leaveOut(index);
             continue;
           }
-          ledger.send(index);
           yield sent;
         }
       }

@@ -146,7 +146,7 @@ export class Ledger {
   /** What is known of a pending row while more is looked up (a created order's tracking number): its outcome should the import be stopped first. */
   private readonly provisional = new Map<number, Outcome>();
   private next = 0;
-  /** Records read (handed to the upload). */
+  /** Records read from the file. */
   read = 0;
   readonly counts: Record<RowStatus, number> = { created: 0, existed: 0, refused: 0, 'not sent': 0, unknown: 0 };
   /** Whether any outcome's error was a refusal of the key or subscription, or a connection failure. */
@@ -155,10 +155,6 @@ export class Ledger {
 
   constructor(private readonly sinks: readonly RowSink[]) {}
 
-  /** The row of each order handed to the upload, by its index there, while it is in flight: rows refused before (a place name not found) are not handed. */
-  private readonly rowOfSent = new Map<number, number>();
-  private sent = 0;
-
   /** Takes note of the next record; returns its index (its row is index + 1). */
   add(order: unknown): number {
     const index = this.read++;
@@ -166,24 +162,30 @@ export class Ledger {
     return index;
   }
 
-  /** Row `index` is handed to the upload: returns its index there. Only the orders after a row left out are remembered: the others are where they were. */
-  send(index: number): number {
-    const at = this.sent++;
-    if (at !== index) this.rowOfSent.set(at, index);
-    return at;
+  /** The rows left out of the upload (a place name not found), ascending: the upload's indexes skip them. */
+  private readonly leftOut: number[] = [];
+
+  /** Row `index` is not handed to the upload (its outcome is settled here). */
+  leaveOut(index: number): void {
+    this.leftOut.push(index);
   }
 
-  /** Whether an order in flight is not at its row's index (a row before it was left out of the upload). */
+  /** Whether an order of the upload may not be at its row's index (a row before it was left out). */
   get shifted(): boolean {
-    return this.rowOfSent.size > 0;
+    return this.leftOut.length > 0;
   }
 
-  /** The row index of the upload's order `at` (each is asked once, when its outcome comes). */
+  /** The row index of the upload's order `at`: `at`, moved past the rows left out before it. */
   rowOf(at: number): number {
-    const index = this.rowOfSent.get(at);
-    if (index === undefined) return at;
-    this.rowOfSent.delete(at);
-    return index;
+    // leftOut[i] - i counts the orders handed to the upload before the i-th row left out: it never decreases.
+    let low = 0;
+    let high = this.leftOut.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((this.leftOut[middle] as number) - middle <= at) low = middle + 1;
+      else high = middle;
+    }
+    return at + low;
   }
 
   settle(index: number, outcome: Outcome, flags: { keyRefused?: boolean; unreachable?: boolean } = {}): void {
@@ -202,7 +204,7 @@ export class Ledger {
       errorClass: error?.errorClass,
       errorCode: error?.errorCode,
       message:
-        [error === undefined ? undefined : byRow(outcome.error, error.message), outcome.message]
+        [error === undefined ? undefined : byRow(outcome.error, error.message, (at) => this.rowOf(at)), outcome.message]
           .filter((part) => part !== undefined && part !== '')
           .join(': ') || undefined,
     });
@@ -263,12 +265,12 @@ export class Ledger {
  * as [0].uniqueBusinessReference ...`), which reads `uniqueBusinessReference: the same as row 1's
  * uniqueBusinessReference ...` here.
  */
-function byRow(error: unknown, message: string): string {
+function byRow(error: unknown, message: string, rowOf: (at: number) => number): string {
   if (!(error instanceof ValidationError) || !error.issues.some((issue) => typeof issue.path[0] === 'number')) return message;
   return error.issues
     .map((issue) => {
       const path = typeof issue.path[0] === 'number' ? issue.path.slice(1) : issue.path;
-      return `${formatPath(path)}: ${issue.message.replace(/\[(\d+)\]\./g, (_, index: string) => `row ${Number(index) + 1}'s `)}`;
+      return `${formatPath(path)}: ${issue.message.replace(/\[(\d+)\]\./g, (_, index: string) => `row ${rowOf(Number(index)) + 1}'s `)}`;
     })
     .join('; ');
 }

@@ -175,6 +175,22 @@ second line"`,
     );
   });
 
+  it('names the right row when a row repeating a unique reference follows one left out for its place name', async () => {
+    const header =
+      'type,businessReference,uniqueBusinessReference,receiver.firstName,receiver.lastName,receiver.phone,dropOffAddress.city,dropOffAddress.districtName,dropOffAddress.firstLine';
+    const named = (reference: string, unique: string, district: string) =>
+      `10,${reference},${unique},Mona,Adel,01012345678,Cairo,${district},"7 Brazil Street, Zamalek"`;
+    const file = cli.files.file(
+      'shifted.csv',
+      `${[header, named('SH-1', 'U-SH-1', 'Zamalik'), named('SH-2', 'U-SH', 'Zamalek'), named('SH-3', 'U-SH', 'Zamalek')].join('\n')}\n`,
+    );
+    const ran = await run(['orders', 'import', file, '--results', `${cli.files.dir}/shifted-results.csv`, '--quiet'], cli.served.env);
+    expect(ran.code).toBe(1);
+    const rows = resultRows(cli.files.read('shifted-results.csv'));
+    expect(rows.map((r) => r['status'])).toEqual(['refused', 'created', 'refused']);
+    expect(rows[2]?.['message']).toBe("uniqueBusinessReference: the same as row 2's uniqueBusinessReference ('U-SH'): each order of one call needs its own");
+  });
+
   it('resolves city and district by name, once per place, and refuses a near miss with the likely name', async () => {
     const header =
       'type,businessReference,receiver.firstName,receiver.lastName,receiver.phone,dropOffAddress.city,dropOffAddress.districtName,dropOffAddress.firstLine,cod';
