@@ -24,7 +24,7 @@ export function readArgument<T>(what: string, read: () => T): T {
   }
 }
 
-interface ExpectedHeader {
+export interface ExpectedHeader {
   readonly name: string;
   readonly bytes: Uint8Array;
 }

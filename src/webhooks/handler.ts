@@ -142,7 +142,7 @@ function handlerOf(options: WebhookHandlerOptions): (request: Request, parsed?: 
   if (typeof allowMissingContentType !== 'boolean')
     throw new ConfigurationError(`allowMissingContentType: expected true or false, received ${typeof allowMissingContentType}`);
   const telemetry = optional<DeliveryTelemetry>(options.telemetry, 'telemetry', 'object');
-  optional(options.route, 'route', 'string');
+  const route = optional<string>(options.route, 'route', 'string');
   const onEvent = optional<AnyEventCallback>(options.onEvent, 'onEvent');
   const byState = stateCallbacks(options.on);
   const report = (error: unknown, request: Request): void => {
@@ -207,7 +207,8 @@ function handlerOf(options: WebhookHandlerOptions): (request: Request, parsed?: 
   if (telemetry === undefined) return (request, parsed) => handle(request, parsed, undefined);
   // The telemetry's code loads with the first request: a page whose handler has none carries none of it.
   let tracing: Promise<typeof import('./tracing.js')> | undefined;
-  return async (request, parsed) => (await (tracing ??= import('./tracing.js'))).traced(telemetry, options, handle, request, parsed);
+  // The auth as checked above, not the caller's options read again: a span's path is scrubbed of what is compared.
+  return async (request, parsed) => (await (tracing ??= import('./tracing.js'))).traced(telemetry, expected, route, handle, request, parsed);
 }
 
 /** An option of `type` (a callback by default), or undefined when left out; a ConfigurationError naming it otherwise. */

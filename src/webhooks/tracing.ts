@@ -6,21 +6,16 @@
 import type { DeliveryTelemetry, WebhookTarget, WebhookTelemetry } from '../core/telemetry.js';
 import { scrubText } from '../internal/redaction.js';
 import { guarded } from '../internal/telemetry-guard.js';
-import type { WebhookAuth } from './auth.js';
-
-/** What of a handler's options says where its requests arrive. */
-interface Place {
-  readonly auth?: WebhookAuth | readonly WebhookAuth[] | undefined;
-  readonly route?: string | undefined;
-}
+import type { ExpectedHeader } from './auth.js';
 
 /** How the handler handles a request: `parsed` is a body a parser already read, `span` the request's telemetry. */
 type Handle<P> = (request: Request, parsed: P, span: WebhookTelemetry | undefined) => Promise<Response>;
 
-/** Where `request` arrived: its path scrubbed of the values of the handler's `auth`, and its `route`. */
-function targetOf(request: Request, { auth, route }: Place): WebhookTarget {
+/** Where `request` arrived: its path scrubbed of the values of the handler's `auth` (as it checked them), and its `route`. */
+function targetOf(request: Request, expected: readonly ExpectedHeader[], route: string | undefined): WebhookTarget {
   const url = new URL(request.url);
-  const secrets = (auth === undefined ? [] : [auth].flat()).map((header) => header.value);
+  const decoder = new TextDecoder();
+  const secrets = expected.map((header) => decoder.decode(header.bytes));
   return { scheme: url.protocol.slice(0, -1), path: scrubText(url.pathname, secrets), route };
 }
 
@@ -28,8 +23,15 @@ function targetOf(request: Request, { auth, route }: Place): WebhookTarget {
  * Handles `request` by `handle` under a span of `telemetry`: what the telemetry throws, or rejects
  * with, is dropped, so it never changes the answer the service gets.
  */
-export async function traced<P>(telemetry: DeliveryTelemetry, options: Place, handle: Handle<P>, request: Request, parsed: P): Promise<Response> {
-  const span = guarded(telemetry).webhook(request.method, request.headers, targetOf(request, options));
+export async function traced<P>(
+  telemetry: DeliveryTelemetry,
+  expected: readonly ExpectedHeader[],
+  route: string | undefined,
+  handle: Handle<P>,
+  request: Request,
+  parsed: P,
+): Promise<Response> {
+  const span = guarded(telemetry).webhook(request.method, request.headers, targetOf(request, expected, route));
   let status = 500;
   try {
     const response = await handle(request, parsed, span);

@@ -560,6 +560,17 @@ describe('a webhook request, as the HTTP server conventions have it', () => {
     ]);
   });
 
+  it('scrubs the auth value the handler checks, whatever becomes of the options object after', async () => {
+    recorded = recordTelemetry();
+    const auth = { name: 'X-Shop-Key', value: 'path-secret-88' };
+    const handler = createWebhookHandler({ auth, route: '/hooks/{token}', telemetry: recorded.telemetry, onEvent: () => undefined });
+    auth.value = 'rotated-later';
+    const body = JSON.stringify(webhookBody({ trackingNumber: '70000011', state: 20 }));
+    const headers = { 'content-type': 'application/json', [auth.name]: 'path-secret-88' };
+    expect((await handler(new Request('https://shop.test/hooks/path-secret-88', { method: 'POST', headers, body }))).status).toBe(200);
+    expect(recorded.trees()).toMatchObject([{ attributes: { 'url.path': '/hooks/[redacted]' } }]);
+  });
+
   it('refuses a route that is not a string when the handler is made', () => {
     expect(() => createWebhookHandler({ route: 42 as never, onEvent: () => undefined })).toThrow(/route: expected a string, received number/);
   });
