@@ -62,9 +62,6 @@ const CHECKED_TYPES: Readonly<Record<string, () => z.core.$ZodType>> = {
   ConfirmEmailInput: confirmEmailSchema,
 };
 
-/** The names of the input types whose rules are listed. */
-export const CHECKED_TYPE_NAMES: readonly string[] = Object.keys(CHECKED_TYPES);
-
 const converted = new Map<string, JsonSchema>();
 
 /** The rules of the input type `name` as JSON Schema (draft-07), or undefined when the SDK has no schema of it. */

@@ -11,6 +11,7 @@
 import { constantTimeEqual } from '../../internal/guards.js';
 import { SandboxError } from '../errors.js';
 import { isLoopbackAddress, isLoopbackHostHeader } from '../network.js';
+import { randomToken } from '../random.js';
 import { DASHBOARD_PREFIX, decodePathSegment, isRecord, type Peer, RuleViolation, readJson } from '../wire.js';
 import { type AssetName, dashboardAssets } from './assets.js';
 import { type DashboardSource, FaultIds, faultRuleOf, faultsView, ordersView, orderView, requestsView, requestView, webhooksView } from './views.js';
@@ -63,11 +64,6 @@ const ASSET_TYPES: Readonly<Record<AssetName, string>> = { 'app.js': 'text/javas
 const encoder = new TextEncoder();
 const sameSecret = (given: string, expected: string): boolean => constantTimeEqual(encoder.encode(given), encoder.encode(expected));
 
-function randomId(): string {
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(32));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
 function cookies(request: Request): Map<string, string> {
   const found = new Map<string, string>();
   for (const part of (request.headers.get('cookie') ?? '').split(';')) {
@@ -107,7 +103,7 @@ export function openDashboard(source: DashboardSource) {
   /** Trades the login secret for a session cookie, and leaves the address bar clean. */
   const logIn = (given: string, cookie: string): Response => {
     if (!sameSecret(given, source.loginSecret)) return page(401, SIGN_IN.replace('is not signed in', 'has a login link that is not this sandbox’s'));
-    const session = randomId();
+    const session = randomToken();
     sessions.add(session);
     if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.values().next().value as string);
     return answer(303, null, {

@@ -3,6 +3,7 @@
 // No merchant's key and no webhook header value ever leaves here: merchants are named by id.
 import { ExceptionReason } from '../../catalogue/exceptions.js';
 import { describeState, STATES } from '../../catalogue/states.js';
+import { asRecord } from '../../internal/guards.js';
 import { type ActivityLog, MAX_LOGGED_REQUESTS, maskSecrets, type SandboxRequest } from '../activity.js';
 import { SandboxError } from '../errors.js';
 import { FAULT_KINDS, type FaultInjector, type FaultKind, type FaultRule, type InjectedFault } from '../faults.js';
@@ -52,9 +53,6 @@ function merchants(store: SandboxStore): Array<{ id: string; name: string }> {
 
 const merchantFilter = (query: Query): string | undefined => query.get('merchant') || undefined;
 
-const record = (value: unknown): Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-
 function orderRow(order: OrderRecord) {
   return {
     trackingNumber: order.trackingNumber,
@@ -75,7 +73,7 @@ function matches(order: OrderRecord, search: string): boolean {
   const text = search.trim().toLowerCase();
   if (text === '') return true;
   if (order.trackingNumber.includes(text) || (order.businessReference ?? '').toLowerCase().includes(text)) return true;
-  const phone = record(order.request['receiver'])['phone'];
+  const phone = asRecord(order.request['receiver'])['phone'];
   const wanted = digits(text);
   // A phone is searched by its digits with or without the country code: +20 10..., 010...
   return wanted.length >= 3 && typeof phone === 'string' && (digits(phone).includes(wanted) || digits(phone).includes(wanted.replace(/^0/, '')));
@@ -206,14 +204,13 @@ export class FaultIds {
 /** The Faults view: the targeted faults in place and their counts, narrowed to a merchant, and the share `injectFaults` set. */
 export function faultsView({ sandbox, store, faults }: DashboardSource, query: Query, ids: FaultIds) {
   const merchant = merchantFilter(query);
-  const accounts = store.allAccounts();
   const rows = sandbox.injectedFaults().map((fault) => ({
     id: ids.of(fault),
     kind: fault.kind,
     method: fault.method ?? null,
     path: typeof fault.path === 'string' ? fault.path : null,
     pathPattern: fault.path instanceof RegExp ? fault.path.source : null,
-    merchantId: fault.apiKey === undefined ? null : (accounts.find((account) => account.apiKey === fault.apiKey)?.id ?? 'unknown'),
+    merchantId: fault.apiKey === undefined ? null : (store.accountByKey(fault.apiKey)?.id ?? 'unknown'),
     nth: fault.nth,
     times: Number.isFinite(fault.times) ? fault.times : null,
     matched: fault.matched,
