@@ -98,7 +98,8 @@ export async function mcpCommand(args: readonly string[], io: Io): Promise<ExitC
   process.stdin.once('end', () => stop(EXIT.ok));
   process.once('SIGINT', () => stop(EXIT.interrupted));
   process.once('SIGTERM', () => stop(EXIT.terminated));
-  watchParent(() => stop(EXIT.terminated));
+  // As the other commands: the starter's shell caught an interrupt (130), or it went away (143).
+  watchParent((why) => stop(why === 'interrupted' ? EXIT.interrupted : EXIT.terminated));
   await server.connect(new StdioServerTransport());
   note(
     io,
