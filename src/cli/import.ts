@@ -17,7 +17,7 @@ import type {
   UnresolvedBulkOrder,
 } from '../index.js';
 import { DeliveryError, RequestAbortedError } from '../index.js';
-import { oneOf, parseOrUsage, wholeNumberOf } from './args.js';
+import { parseOrUsage, wholeNumberOf } from './args.js';
 import { CONNECTION_OPTIONS, connect } from './config.js';
 import { EXIT, type ExitCode, firstOf, isKeyRefusal, isUnreachable, UsageError } from './exit.js';
 import { countRecords, encodingOf, formatOf, readable, readOrderBatches, type Source } from './input.js';
@@ -87,7 +87,7 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
     throw new UsageError(file === undefined ? 'name the file to import' : `one file at a time, received ${positionals.length}`);
   const options: ImportOptions = {
     file: file as string,
-    format: formatOf(file, values.format === undefined ? undefined : oneOf('--format', values.format, ['csv', 'jsonl'])),
+    format: formatOf(file, values.format),
     encoding: encodingOf(values.encoding),
     chunkSize: wholeNumberOf('--chunk-size', values['chunk-size'], 1),
     concurrency: wholeNumberOf('--concurrency', values.concurrency, 1),
