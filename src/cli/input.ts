@@ -35,7 +35,7 @@ export interface Source {
 }
 
 /** Characters a record may hold at most: an order of ten image URLs and a long note is a few kilobytes. */
-export const MAX_RECORD_LENGTH = 1_048_576;
+const MAX_RECORD_LENGTH = 1_048_576;
 const LIMIT_TEXT = '1 MiB';
 
 /** The format of `file`: `--format`, else its extension. */

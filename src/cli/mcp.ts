@@ -25,7 +25,7 @@ Needs the MCP SDK beside delivery-sdk: npm install @modelcontextprotocol/sdk
 docs/mcp.md lists the tools and shows how to add the server to Claude Desktop, VS Code and Cursor.`;
 
 /** What the command says when the MCP SDK cannot be loaded: the one thing to do about it. */
-export const MISSING_SDK = 'delivery-sdk mcp needs the MCP SDK, an optional peer dependency: npm install @modelcontextprotocol/sdk (1.x), beside delivery-sdk';
+const MISSING_SDK = 'delivery-sdk mcp needs the MCP SDK, an optional peer dependency: npm install @modelcontextprotocol/sdk (1.x), beside delivery-sdk';
 
 /** The MCP entry and the stdio transport, or a usage error saying what to install when the MCP SDK is not there. */
 async function loadMcp() {
