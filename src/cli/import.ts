@@ -243,7 +243,7 @@ export async function upload(
 ): Promise<unknown> {
   const settling = new Set<Promise<void>>();
   const onSettled = (chunk: BulkChunkOutcome): void => {
-    // The upload's indexes are those of the orders handed to it; the ledger's are the file's rows (the same until a row is left out).
+    // streamBulk's indexes are those of the orders given to it; the ledger's are the file's rows (the same until a row is left out).
     const inRows: BulkChunkOutcome = !ledger.shifted
       ? chunk
       : {

@@ -179,22 +179,22 @@ export class Ledger {
     return index;
   }
 
-  /** The rows left out of the upload (a place name not found), ascending: the upload's indexes skip them. */
+  /** The rows not given to streamBulk (a place name not found), ascending: its indexes skip them. */
   private readonly leftOut: number[] = [];
 
-  /** Row `index` is not handed to the upload (its outcome is settled here). */
+  /** Row `index` is not given to streamBulk (its outcome is settled here). */
   leaveOut(index: number): void {
     this.leftOut.push(index);
   }
 
-  /** Whether an order of the upload may not be at its row's index (a row before it was left out). */
+  /** Whether an order given to streamBulk may not be at its row's index (a row before it was left out). */
   get shifted(): boolean {
     return this.leftOut.length > 0;
   }
 
-  /** The row index of the upload's order `at`: `at`, moved past the rows left out before it. */
+  /** The row index of streamBulk's order `at`: `at`, moved past the rows left out before it. */
   rowOf(at: number): number {
-    // leftOut[i] - i counts the orders handed to the upload before the i-th row left out: it never decreases.
+    // leftOut[i] - i counts the orders given to streamBulk before the i-th row left out: it never decreases.
     let low = 0;
     let high = this.leftOut.length;
     while (low < high) {
