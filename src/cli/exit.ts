@@ -35,7 +35,7 @@ export const EXIT = {
   unreachable: 4,
   /** Interrupted by Ctrl-C (SIGINT), after writing every outcome known: 128 + 2. */
   interrupted: 130,
-  /** Stopped by SIGTERM (a cancelled CI job), or because the process that started it went away, after writing every outcome known: 128 + 15. */
+  /** Stopped by SIGTERM (a cancelled CI job), a hang-up (SIGHUP), or because the process that started it went away, after writing every outcome known: 128 + 15. */
   terminated: 143,
 } as const;
 

@@ -49,7 +49,7 @@ Rows with a uniqueBusinessReference are never created twice: run the same file a
 failure and they come out 'existed', with their tracking numbers.
 Exit codes: 0 every row created or existed, 1 some refused or not sent, 2 usage or file error
 (nothing sent), 3 key or subscription refused, 4 unreachable or timed out (see the 'unknown' rows),
-130 interrupted, 143 stopped (SIGTERM, or the process that started it gone). Ctrl-C or SIGTERM
+130 interrupted, 143 stopped (SIGTERM, SIGHUP, or the process that started it gone). Ctrl-C or SIGTERM
 stops reading, waits for the requests in flight (7 s at most) and writes every outcome; a second
 Ctrl-C writes the rows still in flight as 'unknown' and exits at once. See docs/cli.md.`;
 

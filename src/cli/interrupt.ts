@@ -1,13 +1,14 @@
 /**
- * Stopping a command cleanly: Ctrl-C (SIGINT), SIGTERM (a cancelled CI job), or the process that
- * started the command going away (`npx` killed alone: see parent-watch.ts). The first of them
- * aborts `signal` and tells the listeners, so that the command sends nothing new, settles what is
- * in flight and writes what it knows; it then exits 130 (SIGINT) or 143 (SIGTERM, starter gone).
+ * Stopping a command cleanly: Ctrl-C (SIGINT), SIGTERM (a cancelled CI job), a hang-up (SIGHUP:
+ * its terminal closed, an SSH session dropped; not under `nohup`), or the process that started the
+ * command going away (`npx` killed alone: see parent-watch.ts). The first of them aborts `signal`
+ * and tells the listeners, so that the command sends nothing new, settles what is in flight and
+ * writes what it knows; it then exits 130 (SIGINT) or 143 (SIGTERM, SIGHUP, starter gone).
  * A second signal, or {@link GRACE_MS} without the command having ended, runs the `force` hooks
  * (which write what is still in flight as unknown) and exits at once.
  */
 import { EXIT } from './exit.js';
-import { type ParentLoss, watchParent } from './parent-watch.js';
+import { ignoresHangUps, type ParentLoss, watchParent } from './parent-watch.js';
 
 /**
  * How long a stopped command may take to settle what is in flight before it is forced to exit: the
@@ -23,7 +24,7 @@ export const GRACE_MS = 7_000;
  */
 const SAME_STOP_MS = 500;
 
-export type StopCause = 'SIGINT' | 'SIGTERM' | ParentLoss;
+export type StopCause = 'SIGINT' | 'SIGTERM' | 'SIGHUP' | ParentLoss;
 
 export class Interrupt {
   private readonly controller = new AbortController();
@@ -49,7 +50,7 @@ export class Interrupt {
     return this.stoppedBy;
   }
 
-  /** The exit code of a stopped command: 130 after SIGINT (also caught by npm's shell), 143 after SIGTERM or its starter gone. */
+  /** The exit code of a stopped command: 130 after SIGINT (also caught by npm's shell), 143 after SIGTERM, SIGHUP or its starter gone. */
   get exitCode(): typeof EXIT.interrupted | typeof EXIT.terminated | undefined {
     if (this.stoppedBy === undefined) return undefined;
     return this.stoppedBy === 'SIGINT' || this.stoppedBy === 'interrupted' ? EXIT.interrupted : EXIT.terminated;
@@ -58,6 +59,8 @@ export class Interrupt {
   install(): void {
     process.on('SIGINT', () => this.signalled('SIGINT'));
     process.on('SIGTERM', () => this.signalled('SIGTERM'));
+    // Without a handler a hang-up kills the command with its requests in flight; under `nohup` it is ignored, and stays so.
+    if (!ignoresHangUps()) process.on('SIGHUP', () => this.signalled('SIGHUP'));
     this.stopWatching = watchParent((why) => this.stop(why));
   }
 
@@ -67,7 +70,7 @@ export class Interrupt {
   }
 
   /** A signal: the first stops, a second one (not the same stop delivered twice) forces. */
-  signalled(cause: 'SIGINT' | 'SIGTERM'): void {
+  signalled(cause: 'SIGINT' | 'SIGTERM' | 'SIGHUP'): void {
     if (this.stoppedBy === undefined) this.stop(cause);
     else if (this.now() - this.stoppedAt >= SAME_STOP_MS) this.force();
   }
@@ -94,6 +97,8 @@ export class Interrupt {
     switch (this.stoppedBy) {
       case 'SIGTERM':
         return 'Stopped (SIGTERM)';
+      case 'SIGHUP':
+        return 'Stopped (SIGHUP: its terminal closed)';
       case 'gone':
         return 'Stopped (the process that started it went away)';
       default:

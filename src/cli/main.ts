@@ -30,7 +30,7 @@ The key comes from DELIVERY_API_KEY or --api-key-file FILE, never from an argume
 embedded sandbox holding a ready merchant, to try it offline. --json writes one JSON document
 (JSON Lines for import) to stdout and nothing else; progress and notes go to stderr.
 
-Exit codes (the first that applies): 143 stopped (SIGTERM), 130 interrupted (Ctrl-C), 3 key or
+Exit codes (the first that applies): 143 stopped (SIGTERM, SIGHUP), 130 interrupted (Ctrl-C), 3 key or
 subscription refused, 4 service unreachable, timed out or failing (5xx), 2 usage or input-file
 error (nothing sent), 1 some rows refused, an order not found or not in a state that allows it,
 0 done. 'delivery-sdk COMMAND --help' for each command; docs/cli.md for the rest.`;
@@ -91,9 +91,10 @@ function exitAfterFlush(code: number): void {
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  // A reader of stdout that went away (`| head -1`) leaves what is left to say nowhere to go: not a crash
-  // of the command, which finishes its work (an import stops reading, results.ts's jsonLines).
-  process.stdout.on('error', () => undefined);
+  // A reader of stdout that went away (`| head -1`), or a terminal closed (SIGHUP), leaves what is left to
+  // say nowhere to go: not a crash of the command, which finishes its work (an import stops reading,
+  // results.ts's jsonLines) and writes its results file.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
   const io: Io = { stdout: process.stdout, stderr: process.stderr, json: argv.includes('--json') };
   const interrupt = new Interrupt();
   // The sandbox server and the MCP server stop on their own signals.

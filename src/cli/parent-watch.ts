@@ -104,7 +104,7 @@ export function watchParent(lost: (why: ParentLoss) => void, env: NodeJS.Process
 }
 
 /** SIGHUP ignored from the start (`nohup`): the user asked the command to outlive its terminal and its starter. */
-function ignoresHangUps(): boolean {
+export function ignoresHangUps(): boolean {
   const mask = proc(process.pid, 'status')?.match(/^SigIgn:\s*([0-9a-f]+)/m)?.[1];
   return mask !== undefined && (BigInt(`0x${mask}`) & 1n) === 1n;
 }

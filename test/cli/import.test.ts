@@ -484,6 +484,26 @@ describe('delivery-sdk orders import, interrupted', { timeout: 60_000 }, () => {
     }
   });
 
+  it('a hang-up (its terminal closed) stops it as SIGTERM does: the requests in flight settle, every outcome is written, exit 143', async () => {
+    const { proxy, importing } = await heldImport('u');
+    try {
+      importing.child.kill('SIGHUP');
+      await importing.waitFor(/Stopped \(SIGHUP: its terminal closed\): reading no more rows/);
+      proxy.release();
+      const ran = await importing.done;
+      expect(ran.code).toBe(143);
+      expect(resultRows(cli.files.read('u-results.csv')).map((r) => [r['row'], r['status']])).toEqual([
+        ['1', 'created'],
+        ['2', 'created'],
+        ['3', 'created'],
+        ['4', 'created'],
+      ]);
+      expect(ordersWith('U-')).toHaveLength(4);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('SIGTERM whose requests in flight never settle: at most 7 s later they are written "unknown", and it exits 143', async () => {
     const { proxy, importing } = await heldImport('k');
     try {
