@@ -12,7 +12,7 @@ import type { DeliveryClient } from '../client.js';
 import { ConfigurationError, DeliveryError, PartialResultError, ValidationError } from '../errors/index.js';
 import { isRecord } from '../internal/guards.js';
 import { SDK_VERSION } from '../internal/version.js';
-import { byArguments, errorAnswer, JsonWriter, resultAnswer, type ToolAnswer } from './answers.js';
+import { asError, byArguments, errorAnswer, JsonWriter, resultAnswer, type ToolAnswer } from './answers.js';
 import { ArgumentsError, checkArguments } from './arguments.js';
 import { FileShelf } from './files.js';
 import { ListShelf } from './pages.js';
@@ -147,9 +147,12 @@ export function createMcpServer(options: McpServerOptions): Server {
           try {
             for await (const item of source) items.push(item);
           } catch (error) {
-            // What the write yielded before it failed (the orders its chunks created) goes with the error: none is left untold.
-            if (items.length === 0 || !(error instanceof DeliveryError)) throw error;
-            throw new PartialResultError(`${tool.operation} failed after ${items.length} of its outcomes`, { partial: { items }, cause: error });
+            // What the write yielded before it failed (the orders its chunks created) goes with the error, whatever was thrown: none is left untold.
+            if (items.length === 0) throw error;
+            throw new PartialResultError(`${tool.operation} failed after ${items.length} of its outcomes`, {
+              partial: { items },
+              cause: asDeliveryError(error),
+            });
           }
         }
         structured = await lists.first(tool.name, tool.reads ? source : items[Symbol.iterator](), tool.reads ? progress : undefined);
@@ -172,6 +175,16 @@ export function createMcpServer(options: McpServerOptions): Server {
   }
 
   return server;
+}
+
+/**
+ * A throw that is no error of the SDK (a bug, a client's method replaced), as one: it says nothing
+ * of what the write did after its last outcome, so that may have happened (`mayExist`).
+ */
+function asDeliveryError(thrown: unknown): DeliveryError {
+  if (thrown instanceof DeliveryError) return thrown;
+  const { name, message } = asError(thrown);
+  return Object.assign(new DeliveryError(`${name}: ${message}`, { cause: thrown }), { mayExist: true });
 }
 
 /** A declaration for the answer to a name no tool has. */

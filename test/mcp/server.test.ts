@@ -174,6 +174,32 @@ describe('createMcpServer, in process', () => {
     expect(items.flatMap((outcome) => outcome.createdIds)).toEqual(['6571f0a1c2b3d4e5f6a7b8c1']);
   });
 
+  it('reports what a streamed upload created before something other than an SDK error stopped it', async () => {
+    const { client: sdk } = clientOnFetch(looseService);
+    const created = {
+      start: 0,
+      size: 1,
+      created: [{ index: 0 }],
+      failed: [],
+      createdIds: ['6571f0a1c2b3d4e5f6a7b8c1'],
+      progress: { done: 1, created: 1, failed: 0 },
+    };
+    const broken = Object.assign(Object.create(sdk) as DeliveryClient, {
+      deliveries: {
+        async *streamBulk() {
+          yield created;
+          throw new Error('the disk is gone');
+        },
+      },
+    });
+    const client = await connected({ client: broken, allowWrites: true });
+    const order = { type: DeliveryType.Deliver, dropOffAddress: dropOff, receiver: { phone: '01012345678' }, businessReference: 'mcp-thrown-1' };
+    const error = errorOf(await call(client, 'deliveries_stream_bulk', { orders: [order] }));
+    // Nothing says what the stream did after its last outcome: look the orders up before sending them again.
+    expect(error).toMatchObject({ error: 'PartialResultError', mayExist: true, cause: { message: expect.stringContaining('the disk is gone') } });
+    expect((error['partial'] as { items: unknown[] }).items).toEqual([created]);
+  });
+
   it('drops a list kept for its cursor after ten minutes, and says so', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const { client: sdk } = clientOnFetch(() => ok(Array.from({ length: 60 }, (_, index) => ({ _id: `loc-${index}`, locationName: `Store ${index}` }))));
