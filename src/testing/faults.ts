@@ -184,6 +184,8 @@ export class FaultInjector {
   private rules: Rule[] = [];
   /** Requests the share has bent since `injectFaults` set it. */
   private shareHits = 0;
+  /** Told of every change of the faults in place: a share set, a fault added or removed, all cleared (the dashboard's live updates). */
+  onChange: () => void = () => undefined;
 
   configure(options: FaultOptions): void {
     if (typeof options.rate !== 'number' || !(options.rate >= 0 && options.rate <= 1)) throw new SandboxError('injectFaults: rate must be between 0 and 1');
@@ -194,6 +196,7 @@ export class FaultInjector {
     this.options = { seed: 1, slowMs: 200, retryAfterSeconds: 1, ...options };
     this.random = mulberry32(this.options.seed);
     this.shareHits = 0;
+    this.onChange();
   }
 
   /** The share `injectFaults` set, with the requests it has bent so far; `undefined` without one. */
@@ -204,9 +207,12 @@ export class FaultInjector {
   /** Adds a targeted fault; it is counted and applied after those added before it. */
   target(rule: FaultRule): InjectedFault {
     const added: Rule = new Rule(checkedRule(rule) as FaultRule & { nth: number; times: number }, () => {
+      if (!this.rules.includes(added)) return;
       this.rules = this.rules.filter((candidate) => candidate !== added);
+      this.onChange();
     });
     this.rules.push(added);
+    this.onChange();
     return added;
   }
 
@@ -219,6 +225,7 @@ export class FaultInjector {
   clear(): void {
     this.options = undefined;
     this.rules = [];
+    this.onChange();
   }
 
   draw(): FaultKind | undefined {

@@ -220,9 +220,10 @@ describe('the headers of every answer', () => {
 });
 
 describe('the event stream', () => {
-  it('tells a signed-in page of each change as it happens (Server-Sent Events), and ends when the page leaves', async () => {
+  /** Opens the event stream as a signed-in page, runs `act` once it is connected, and resolves with what it received up to a change of `kind`. */
+  async function streamUntil(kind: string, act: () => void): Promise<string> {
     const cookie = await logIn();
-    const received = await new Promise<string>((resolve, reject) => {
+    return new Promise<string>((resolve, reject) => {
       const req = httpRequest(
         { host: '127.0.0.1', port: server.port, path: '/__dashboard/api/events', headers: { host, cookie, 'sec-fetch-site': 'same-origin' } },
         (res) => {
@@ -230,9 +231,10 @@ describe('the event stream', () => {
           expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
           let text = '';
           res.on('data', (chunk: Buffer) => {
+            const connected = !text.includes(': connected');
             text += chunk.toString();
-            if (text.includes(': connected')) void createOrder();
-            if (/event: change\ndata: .*"requests"/.test(text)) {
+            if (connected && text.includes(': connected')) act();
+            if (new RegExp(`event: change\ndata: .*"${kind}"`).test(text)) {
               req.destroy();
               resolve(text);
             }
@@ -242,8 +244,22 @@ describe('the event stream', () => {
       req.on('error', reject);
       req.end();
     });
+  }
+
+  it('tells a signed-in page of each change as it happens (Server-Sent Events), and ends when the page leaves', async () => {
+    const received = await streamUntil('requests', () => void createOrder());
     expect(received).toMatch(/^retry: \d+/);
     expect(received).toMatch(/event: change\ndata: \{"kinds":\[[^\]]*"requests"/);
+  });
+
+  it("tells the page of a fault taken out with the fault's own remove(), not only through the sandbox's methods", async () => {
+    const fault = sandbox.injectFault({ kind: 'unavailable', path: '/nowhere' });
+    // A request after the removal marks the end: its change comes with the removal's or after it.
+    const received = await streamUntil('requests', () => {
+      fault.remove();
+      void createOrder();
+    });
+    expect(received).toMatch(/event: change\ndata: \{"kinds":\[[^\]]*"faults"/);
   });
 });
 

@@ -169,7 +169,6 @@ export function openDashboard(source: DashboardSource) {
       const found = source.sandbox.injectedFaults().find((candidate) => faultIds.of(candidate) === Number(fault[1]));
       if (found === undefined) return refused(404, `No fault ${fault[1]} in place`);
       found.remove();
-      source.activity.notify('faults');
       return answer(204, null);
     }
     if (request.method === 'DELETE' && path === '/api/faults') {
