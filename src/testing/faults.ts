@@ -116,6 +116,24 @@ function checkedRule(rule: FaultRule): FaultRule {
   };
 }
 
+/**
+ * A targeted fault from JSON (the control endpoints, the dashboard's form), which has neither
+ * RegExp nor Infinity: `pathPattern` is a RegExp's source (`"^/deliveries/business/"`), `path` an
+ * exact path, `"times": null` every matching request. The rule itself is checked by `injectFault`.
+ */
+export function faultRuleOf(fields: Record<string, unknown>): FaultRule {
+  const { pathPattern, ...given } = fields;
+  const rule = given['times'] === null ? { ...given, times: Number.POSITIVE_INFINITY } : given;
+  if (pathPattern === undefined) return rule as unknown as FaultRule;
+  if (rule['path'] !== undefined) throw new SandboxError('injectFault: give path or pathPattern, not both');
+  if (typeof pathPattern !== 'string') throw new SandboxError('injectFault: pathPattern must be a regular expression written as a string');
+  try {
+    return { ...rule, path: new RegExp(pathPattern) } as unknown as FaultRule;
+  } catch {
+    throw new SandboxError(`injectFault: pathPattern '${pathPattern}' is not a regular expression`);
+  }
+}
+
 /** A targeted fault and its counts. */
 class Rule implements InjectedFault {
   matched = 0;

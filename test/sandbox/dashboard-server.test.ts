@@ -275,6 +275,32 @@ describe('what the dashboard shows', () => {
     expect((await faults()).share).toBeNull();
   });
 
+  it("injects a fault as the control endpoint does, its refusals in injectFault's words, the merchant by id and never by key", async () => {
+    const cookie = await logIn();
+    const inject = async (rule: Record<string, unknown>) => {
+      const answer = await send('POST', '/__dashboard/api/faults', { cookie, origin, 'content-type': 'application/json' }, JSON.stringify(rule));
+      return { status: answer.status, body: JSON.parse(answer.body) as { id?: number; error?: string } };
+    };
+    for (const [rule, refusal] of [
+      [{ kind: 'slow', nth: 0 }, 'injectFault: nth must be a whole number, 1 or more'],
+      [{ kind: 'slow', method: 'PO ST' }, 'injectFault: method must be an HTTP method, such as POST'],
+      [{ kind: 'slow', path: '/deliveries', pathPattern: '^/deliveries' }, 'injectFault: give path or pathPattern, not both'],
+      [{ kind: 'slow', pathPattern: '(' }, "injectFault: pathPattern '(' is not a regular expression"],
+      [{ kind: 'sluggish' }, expect.stringMatching(/^injectFault: unknown fault 'sluggish'/)],
+    ] as const) {
+      expect(await inject(rule), JSON.stringify(rule)).toEqual({ status: 400, body: { error: refusal } });
+    }
+    expect(await inject({ kind: 'slow', merchantId: 'merchant-none' })).toEqual({
+      status: 404,
+      body: { error: "No merchant 'merchant-none' in this sandbox" },
+    });
+    expect(sandbox.injectedFaults()).toEqual([]);
+    // A key given in the body is no merchant's: the form names merchants by id.
+    expect((await inject({ kind: 'slow', pathPattern: '^/deliveries$', times: null, merchantId: shop.id, apiKey: sandbox.apiKey })).status).toBe(201);
+    expect(sandbox.injectedFaults()).toEqual([expect.objectContaining({ path: /^\/deliveries$/, times: Number.POSITIVE_INFINITY, apiKey: shop.apiKey })]);
+    sandbox.clearFaults();
+  });
+
   it('narrows every view to one merchant on demand, and shows every merchant by default', async () => {
     const cookie = await logIn();
     const other = sandbox.createMerchant({ businessName: 'Alex Books', webhook: { url: 'https://alex.example/hooks' } });
