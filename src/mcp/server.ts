@@ -2,8 +2,10 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
+  ErrorCode,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
+  McpError,
   ReadResourceRequestSchema,
   type ServerNotification,
   type ServerRequest,
@@ -107,7 +109,11 @@ export function createMcpServer(options: McpServerOptions): Server {
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: files.list() }));
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
     const file = files.read(request.params.uri);
-    if (file === undefined) throw new Error(`no resource ${request.params.uri}: files are kept in this server's memory, the last 50`);
+    // As the specification says since 2026-07-28 (SEP-2164; its revisions before recommended -32002), and as the MCP SDK's own McpServer answers.
+    if (file === undefined)
+      throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${request.params.uri}: files are kept in this server's memory, the last 50`, {
+        uri: request.params.uri,
+      });
     return { contents: [file] };
   });
 

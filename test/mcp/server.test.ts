@@ -252,6 +252,13 @@ describe('createMcpServer, in process', () => {
     expect((await call(client, 'lookup_clear_cache')).content).toEqual([{ type: 'text', text: 'Done: lookup.clearCache.' }]);
   });
 
+  it('answers a resource it does not keep as the MCP specification says: -32602 (Invalid Params), the URI in its data', async () => {
+    const { client: sdk } = clientOnFetch(looseService);
+    const client = await connected({ client: sdk });
+    const uri = 'delivery-sdk://files/deliveries_airway_bills-99.pdf';
+    await expect(client.readResource({ uri })).rejects.toMatchObject({ code: -32602, data: { uri }, message: expect.stringContaining('Resource not found') });
+  });
+
   it('refuses to be made without a client, or with a timeout that is no time', () => {
     expect(() => createMcpServer({} as McpServerOptions)).toThrow(ConfigurationError);
     const { client } = clientOnFetch(looseService);
