@@ -79,6 +79,8 @@ export function createMcpServer(options: McpServerOptions): Server {
   const { client, allowWrites = false, timeout = DEFAULT_TIMEOUT, saveFile, version } = options ?? ({} as McpServerOptions);
   if (client === null || typeof client !== 'object') throw new ConfigurationError('createMcpServer: expected { client }, a DeliveryClient');
   if (!Number.isFinite(timeout) || timeout <= 0) throw new ConfigurationError('createMcpServer: timeout: expected a number of milliseconds, more than 0');
+  if (saveFile !== undefined && typeof saveFile !== 'function')
+    throw new ConfigurationError('createMcpServer: saveFile: expected a function (name, bytes) => Promise<string>, answering where it saved the file');
   const tools = TOOLS.filter((tool) => allowWrites || tool.reads);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const files = new FileShelf(saveFile);

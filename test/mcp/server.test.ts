@@ -259,10 +259,14 @@ describe('createMcpServer, in process', () => {
     await expect(client.readResource({ uri })).rejects.toMatchObject({ code: -32602, data: { uri }, message: expect.stringContaining('Resource not found') });
   });
 
-  it('refuses to be made without a client, or with a timeout that is no time', () => {
+  it('refuses to be made without a client, with a timeout that is no time, or a saveFile that is no function', () => {
     expect(() => createMcpServer({} as McpServerOptions)).toThrow(ConfigurationError);
     const { client } = clientOnFetch(looseService);
     expect(() => createMcpServer({ client, timeout: 0 })).toThrow(/timeout/);
+    // A folder where a function belongs would fail only at the first label, after the service had printed it.
+    const saveFile = './labels' as unknown as McpServerOptions['saveFile'];
+    expect(() => createMcpServer({ client, saveFile })).toThrow(ConfigurationError);
+    expect(() => createMcpServer({ client, saveFile })).toThrow(/saveFile/);
   });
 
   it('gives each call the timeout of the server, or of its arguments where the tool takes one', async () => {
