@@ -98,17 +98,18 @@ export function asError(thrown: unknown): Error {
 }
 
 /**
- * A refusal or a failure, as the result a tool gives: `isError`, a line to read, and the error as
- * JSON. `named` says its fields by the tool's arguments (the paths of an argument check already do).
+ * A refusal or a failure, as the result the tool named `toolName` gives: `isError`, a line to
+ * read, and the error as JSON (a file it carries kept under the tool's name). `named` says its
+ * fields by the tool's arguments (the paths of an argument check already do).
  */
 export async function errorAnswer(
   error: unknown,
-  tool: ToolDeclaration,
+  toolName: string,
   shelf: FileShelf,
   named?: (path: readonly (string | number)[]) => readonly (string | number)[],
 ): Promise<ToolAnswer> {
   const thrown = asError(error);
-  const writer = new JsonWriter(shelf, tool.name);
+  const writer = new JsonWriter(shelf, toolName);
   const json = (await writer.write(errorJson(thrown, named))) as Record<string, unknown>;
   const code = typeof json['errorCode'] === 'number' ? ` ${json['errorCode']}` : '';
   const fields = Array.isArray(json['issues'])

@@ -99,13 +99,13 @@ export function createMcpServer(options: McpServerOptions): Server {
       const refused = TOOLS.some((candidate) => candidate.name === request.params.name)
         ? `${request.params.name} changes something at the service: the server was started read-only (--allow-writes, or allowWrites: true, lists it)`
         : `no tool ${request.params.name}`;
-      return errorAnswer(new ValidationError([{ path: ['name'], message: refused }], { subject: 'Unknown tool' }), unknownTool(request.params.name), files);
+      return errorAnswer(new ValidationError([{ path: ['name'], message: refused }], { subject: 'Unknown tool' }), request.params.name, files);
     }
     try {
       return await call(tool, request.params.arguments, extra);
     } catch (error) {
       // The arguments' own check names them already; what the operation refuses, the SDK names within its input.
-      return errorAnswer(error, tool, files, error instanceof ArgumentsError ? undefined : byArguments(tool));
+      return errorAnswer(error, tool.name, files, error instanceof ArgumentsError ? undefined : byArguments(tool));
     }
   });
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: files.list() }));
@@ -194,20 +194,6 @@ function asDeliveryError(thrown: unknown): DeliveryError {
   const { name, message } = asError(thrown);
   return Object.assign(new DeliveryError(`${name}: ${message}`, { cause: thrown }), { mayExist: true });
 }
-
-/** A declaration for the answer to a name no tool has. */
-const unknownTool = (name: string): ToolDeclaration => ({
-  name,
-  operation: name,
-  description: '',
-  parameters: [],
-  checked: [],
-  answer: 'none',
-  reads: true,
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  inputSchema: {},
-  outputSchema: {},
-});
 
 /**
  * Progress notifications for the call, when its client asked for them (a `progressToken`): each
