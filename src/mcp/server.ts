@@ -78,6 +78,7 @@ const WRITE_OUTCOMES_GONE =
 export function createMcpServer(options: McpServerOptions): Server {
   const { client, allowWrites = false, timeout = DEFAULT_TIMEOUT, saveFile, version } = options ?? ({} as McpServerOptions);
   if (client === null || typeof client !== 'object') throw new ConfigurationError('createMcpServer: expected { client }, a DeliveryClient');
+  if (typeof allowWrites !== 'boolean') throw new ConfigurationError('createMcpServer: allowWrites: expected true or false');
   if (!Number.isFinite(timeout) || timeout <= 0) throw new ConfigurationError('createMcpServer: timeout: expected a number of milliseconds, more than 0');
   if (saveFile !== undefined && typeof saveFile !== 'function')
     throw new ConfigurationError('createMcpServer: saveFile: expected a function (name, bytes) => Promise<string>, answering where it saved the file');

@@ -259,7 +259,7 @@ describe('createMcpServer, in process', () => {
     await expect(client.readResource({ uri })).rejects.toMatchObject({ code: -32602, data: { uri }, message: expect.stringContaining('Resource not found') });
   });
 
-  it('refuses to be made without a client, with a timeout that is no time, or a saveFile that is no function', () => {
+  it('refuses to be made without a client, with a timeout that is no time, a saveFile that is no function, or an allowWrites that is no boolean', () => {
     expect(() => createMcpServer({} as McpServerOptions)).toThrow(ConfigurationError);
     const { client } = clientOnFetch(looseService);
     expect(() => createMcpServer({ client, timeout: 0 })).toThrow(/timeout/);
@@ -267,6 +267,10 @@ describe('createMcpServer, in process', () => {
     const saveFile = './labels' as unknown as McpServerOptions['saveFile'];
     expect(() => createMcpServer({ client, saveFile })).toThrow(ConfigurationError);
     expect(() => createMcpServer({ client, saveFile })).toThrow(/saveFile/);
+    // 'false' read from a configuration file is a string, and a string is truthy: it must not list the writes.
+    const allowWrites = 'false' as unknown as boolean;
+    expect(() => createMcpServer({ client, allowWrites })).toThrow(ConfigurationError);
+    expect(() => createMcpServer({ client, allowWrites })).toThrow(/allowWrites/);
   });
 
   it('gives each call the timeout of the server, or of its arguments where the tool takes one', async () => {
