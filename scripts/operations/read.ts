@@ -5,7 +5,8 @@
  * is ever left out of what is written from the list:
  *
  * - an endpoint: `export const name = endpoint<[args], Result, Options?>({ name, method, route, ... })`,
- *   the object written out (no spread), `name`, `method` and `route` as string literals;
+ *   the call marked pure (`@__PURE__`), the object written out (no spread), `name`, `method` and
+ *   `route` as string literals;
  * - a helper: `export function name(core: DeliveryCore, ...): Returns`, tagged `@operation
  *   namespace.method`, with `@calls` for what it calls.
  *
@@ -60,7 +61,10 @@ export const READ_OPTIONS: ts.CompilerOptions = {
 };
 
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-const ENDPOINT_SHAPE = 'export const name = endpoint<[args], Result, Options?>({ name, method, route, ... })';
+const ENDPOINT_SHAPE = 'export const name = /* @__PURE__ */ endpoint<[args], Result, Options?>({ name, method, route, ... })';
+
+/** The mark that lets a bundler drop an unused declaration. */
+const PURE = '/* @__PURE__ */';
 /** The tags that declare an operation: read here, left out of the copies of its documentation. */
 const DECLARING_TAGS = /\n \* @(?:operation|chunk|calls)\b[^\n]*/g;
 
@@ -348,6 +352,12 @@ export function readOperations(places: ReadPlaces, files = declarationFiles(plac
       const reads = flag('reads');
       if (reads === 'by input') {
         refuse(properties.get('reads') as ts.Node, `${fn}: \`reads\` is written as true or false`);
+        return undefined;
+      }
+      // Unmarked, a bundler keeps the call, the declaration and what it names in every page that
+      // imports the module, whether or not the page calls it (issue 52's page budgets).
+      if (!source.text.slice(call.pos, call.getStart(source)).includes(PURE)) {
+        refuse(call, `${fn}: mark the call pure, \`${PURE} endpoint<...>(...)\`, so that a page that does not call it leaves it out`);
         return undefined;
       }
       const [args, result, options] = call.typeArguments ?? [];

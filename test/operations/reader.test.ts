@@ -61,19 +61,19 @@ describe('the reader, on declarations it can read', () => {
  * \`\`\`
  * @chunk afterCreate
  */
-export const getThing = endpoint<[thingId: string], { id: string }>({
+export const getThing = /* @__PURE__ */ endpoint<[thingId: string], { id: string }>({
   name: 'deliveries.thing',
   method: 'GET',
   route: '/things/{thingId}',
 });
 
 /** Removes a thing. @chunk afterCreate */
-export const removeThing = endpoint<[thingId: string], void>({ name: 'deliveries.removeThing', method: 'DELETE', route: '/things/{thingId}' });
+export const removeThing = /* @__PURE__ */ endpoint<[thingId: string], void>({ name: 'deliveries.removeThing', method: 'DELETE', route: '/things/{thingId}' });
 
 const once = (sent: unknown): boolean => sent !== null;
 
 /** Makes a thing. @chunk create */
-export const makeThing = endpoint<[input: { size: number }, extra?: string], { id: string }>({
+export const makeThing = /* @__PURE__ */ endpoint<[input: { size: number }, extra?: string], { id: string }>({
   name: 'deliveries.makeThing',
   method: 'POST',
   route: '/things',
@@ -81,7 +81,7 @@ export const makeThing = endpoint<[input: { size: number }, extra?: string], { i
 });
 
 /** Searches. @chunk afterCreate */
-export const searchThings = endpoint<[query: { q: string }], string[]>({ name: 'deliveries.searchThings', method: 'POST', route: '/things/search', reads: true });
+export const searchThings = /* @__PURE__ */ endpoint<[query: { q: string }], string[]>({ name: 'deliveries.searchThings', method: 'POST', route: '/things/search', reads: true });
 
 /**
  * Every thing of a list.
@@ -119,7 +119,7 @@ export type ThingOperation = Operation<[], void>;
 `,
       'lookup/places.ts': `${IMPORTS}
 /** The places. @chunk lookup */
-export const listPlaces = endpoint<[], string[]>({ name: 'lookup.places', method: 'GET', route: '/places', public: true, cached: true });
+export const listPlaces = /* @__PURE__ */ endpoint<[], string[]>({ name: 'lookup.places', method: 'GET', route: '/places', public: true, cached: true });
 `,
     });
   });
@@ -210,7 +210,7 @@ export interface WeighOptions extends RequestOptions {
 }
 
 /** One parcel. @chunk afterCreate */
-export const getParcel = endpoint<[parcelId: string, view?: { fields: readonly ('id' | 'weight')[] }], Parcel | undefined>({
+export const getParcel = /* @__PURE__ */ endpoint<[parcelId: string, view?: { fields: readonly ('id' | 'weight')[] }], Parcel | undefined>({
   name: 'deliveries.parcel',
   method: 'GET',
   route: '/parcels/{parcelId}',
@@ -275,7 +275,7 @@ export async function* weighParcels(core: DeliveryCore, ids: readonly string[], 
       'pickups/requests.ts': `${IMPORTS}import { schemaCheck } from 'SDK/schemas/check.js';
 
 /** Books one. @chunk pickups */
-export const bookThing = endpoint<[input: { when: string }], { id: string }>({ name: 'pickups.book', method: 'POST', route: '/book', check: schemaCheck('checkPickup') });
+export const bookThing = /* @__PURE__ */ endpoint<[input: { when: string }], { id: string }>({ name: 'pickups.book', method: 'POST', route: '/book', check: schemaCheck('checkPickup') });
 `,
     };
     expect(() => read('unruled', files)).not.toThrow();
@@ -304,8 +304,13 @@ describe('the reader refuses, naming the file and the line, every declaration it
       /parenthesized cannot be read as an operation: .*no parentheses, cast or wrapper/,
     ],
     [
+      'deliveries/impure.ts',
+      `/** @chunk afterCreate */\nexport const impure = endpoint<[], void>({ name: 'deliveries.impure', method: 'GET', route: '/i' });`,
+      /impure: mark the call pure, `\/\* @__PURE__ \*\/ endpoint<\.\.\.>\(\.\.\.\)`, so that a page that does not call it leaves it out/,
+    ],
+    [
       'deliveries/cast.ts',
-      `/** @chunk afterCreate */\nexport const cast = endpoint<[], void>({ name: 'deliveries.cast', method: 'GET', route: '/c' }) as unknown as (core: DeliveryCore) => void;`,
+      `/** @chunk afterCreate */\nexport const cast = /* @__PURE__ */ endpoint<[], void>({ name: 'deliveries.cast', method: 'GET', route: '/c' }) as unknown as (core: DeliveryCore) => void;`,
       /cast cannot be read as an operation/,
     ],
     [
@@ -320,52 +325,52 @@ describe('the reader refuses, naming the file and the line, every declaration it
     ],
     [
       'deliveries/untyped.ts',
-      `/** @chunk afterCreate */\nexport const untyped = endpoint({ name: 'deliveries.untyped', method: 'GET', route: '/u' });`,
+      `/** @chunk afterCreate */\nexport const untyped = /* @__PURE__ */ endpoint({ name: 'deliveries.untyped', method: 'GET', route: '/u' });`,
       /untyped: endpoint<\[args\], Result, Options\?> needs its type arguments/,
     ],
     [
       'deliveries/unnamed.ts',
-      `/** @chunk afterCreate */\nexport const unnamed = endpoint<[string], void>({ name: 'deliveries.unnamed', method: 'GET', route: '/u/{id}' });`,
+      `/** @chunk afterCreate */\nexport const unnamed = /* @__PURE__ */ endpoint<[string], void>({ name: 'deliveries.unnamed', method: 'GET', route: '/u/{id}' });`,
       /unnamed: name each argument/,
     ],
     [
       'deliveries/variable.ts',
-      `const declaration = { name: 'deliveries.variable', method: 'GET', route: '/v' } as const;\n/** @chunk afterCreate */\nexport const variable = endpoint<[], void>(declaration);`,
+      `const declaration = { name: 'deliveries.variable', method: 'GET', route: '/v' } as const;\n/** @chunk afterCreate */\nexport const variable = /* @__PURE__ */ endpoint<[], void>(declaration);`,
       /variable: endpoint\(\) takes its declaration written out as one object literal/,
     ],
     [
       'deliveries/spread.ts',
-      `const common = { method: 'GET', route: '/s' } as const;\n/** @chunk afterCreate */\nexport const spread = endpoint<[], void>({ ...common, name: 'deliveries.spread' });`,
+      `const common = { method: 'GET', route: '/s' } as const;\n/** @chunk afterCreate */\nexport const spread = /* @__PURE__ */ endpoint<[], void>({ ...common, name: 'deliveries.spread' });`,
       /spread: a spread or a computed name hides what the declaration says/,
     ],
     [
       'deliveries/constant.ts',
-      `const NAME = 'deliveries.constant';\n/** @chunk afterCreate */\nexport const constant = endpoint<[], void>({ name: NAME, method: 'GET', route: '/k' });`,
+      `const NAME = 'deliveries.constant';\n/** @chunk afterCreate */\nexport const constant = /* @__PURE__ */ endpoint<[], void>({ name: NAME, method: 'GET', route: '/k' });`,
       /constant: `name` .* are written as string literals, found name: NAME, method: 'GET', route: '\/k'/,
     ],
     [
       'deliveries/reads.ts',
-      `const READS = true;\n/** @chunk afterCreate */\nexport const readsSomething = endpoint<[], void>({ name: 'deliveries.readsSomething', method: 'POST', route: '/r', reads: READS });`,
+      `const READS = true;\n/** @chunk afterCreate */\nexport const readsSomething = /* @__PURE__ */ endpoint<[], void>({ name: 'deliveries.readsSomething', method: 'POST', route: '/r', reads: READS });`,
       /readsSomething: `reads` is written as true or false/,
     ],
     [
       'deliveries/nowhere.ts',
-      `/** @chunk afterCreate */\nexport const nowhere = endpoint<[], void>({ name: 'nowhere.thing', method: 'GET', route: '/n' });`,
+      `/** @chunk afterCreate */\nexport const nowhere = /* @__PURE__ */ endpoint<[], void>({ name: 'nowhere.thing', method: 'GET', route: '/n' });`,
       /'nowhere.thing' is not namespace.method with a namespace of src\/functions\/namespaces.ts/,
     ],
     [
       'deliveries/elsewhere.ts',
-      `/** @chunk lookup */\nexport const elsewhere = endpoint<[], void>({ name: 'lookup.elsewhere', method: 'GET', route: '/e' });`,
+      `/** @chunk lookup */\nexport const elsewhere = /* @__PURE__ */ endpoint<[], void>({ name: 'lookup.elsewhere', method: 'GET', route: '/e' });`,
       /'lookup.elsewhere' is an operation of lookup: declare it under src\/functions\/lookup\//,
     ],
     [
       'deliveries/unchunked.ts',
-      `/** No chunk. */\nexport const unchunked = endpoint<[], void>({ name: 'deliveries.unchunked', method: 'GET', route: '/u' });`,
+      `/** No chunk. */\nexport const unchunked = /* @__PURE__ */ endpoint<[], void>({ name: 'deliveries.unchunked', method: 'GET', route: '/u' });`,
       /@chunk is missing/,
     ],
     [
       'deliveries/misnamed-chunk.ts',
-      `/** @chunk everything */\nexport const misnamedChunk = endpoint<[], void>({ name: 'deliveries.misnamedChunk', method: 'GET', route: '/m' });`,
+      `/** @chunk everything */\nexport const misnamedChunk = /* @__PURE__ */ endpoint<[], void>({ name: 'deliveries.misnamedChunk', method: 'GET', route: '/m' });`,
       /@chunk 'everything' names none of the chunks/,
     ],
     [
@@ -400,12 +405,12 @@ describe('the reader refuses, naming the file and the line, every declaration it
     ],
     [
       'deliveries/twice.ts',
-      `/** @chunk afterCreate */\nexport const twice = endpoint<[], void>({ name: 'deliveries.get', method: 'GET', route: '/t' });\n/** @chunk afterCreate */\nexport const again = endpoint<[], void>({ name: 'deliveries.get', method: 'GET', route: '/t2' });`,
+      `/** @chunk afterCreate */\nexport const twice = /* @__PURE__ */ endpoint<[], void>({ name: 'deliveries.get', method: 'GET', route: '/t' });\n/** @chunk afterCreate */\nexport const again = /* @__PURE__ */ endpoint<[], void>({ name: 'deliveries.get', method: 'GET', route: '/t2' });`,
       /deliveries.get is declared twice: first at src\/functions\/deliveries\/twice.ts:4/,
     ],
     [
       'stray.ts',
-      `/** @chunk afterCreate */\nexport const stray = endpoint<[], void>({ name: 'deliveries.stray', method: 'GET', route: '/s' });`,
+      `/** @chunk afterCreate */\nexport const stray = /* @__PURE__ */ endpoint<[], void>({ name: 'deliveries.stray', method: 'GET', route: '/s' });`,
       /stray: operations are declared under src\/functions\/<namespace>\//,
     ],
   ];
