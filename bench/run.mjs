@@ -4,10 +4,11 @@
  * table and writes bench/RESULTS.md and the table of docs/performance.md. `node bench/run.mjs
  * --src` measures a bundle of src/ instead of dist/ (for development, without touching dist/).
  * One section alone, printed with the load average at its start and end, nothing written:
- * `--per-call`; `--pages` (section 3); `--bulk` (section 4: bulk time and streaming memory);
- * `--first-call`, the first answered create (`BENCH_COLD_RUNS` processes of each variant); `--cold`,
- * that and import alone; `--redis`, the order tracker on Redis (on dist/). The breakdown of the
- * SDK's per-call time over plain ky is bench/profile.mjs.
+ * `--per-call`; `--pages` (section 3); `--bulk` (section 4: bulk time and streaming memory,
+ * `BENCH_STREAM_RUNS` pairs of the latter); `--first-call`, the first answered create
+ * (`BENCH_COLD_RUNS` processes of each variant); `--cold`, that and import alone; `--redis`, the
+ * order tracker on Redis (on dist/). The breakdown of the SDK's per-call time over plain ky is
+ * bench/profile.mjs.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -33,6 +34,12 @@ const BULK_ROUNDS = Number(process.env['BENCH_BULK_ROUNDS'] ?? 5);
 /** Fresh processes of each cold-start variant: each takes a fraction of a second, so twice RUNS and one, for a steadier median. */
 const COLD_RUNS = Number(process.env['BENCH_COLD_RUNS'] ?? 2 * RUNS + 1);
 const STREAM_COUNT = Number(process.env['BENCH_STREAM'] ?? 100_000);
+/**
+ * Pairs of streaming uploads: a process's peak RSS moves with where the garbage collector's cycles
+ * fall (one build's ratio ranged 0.90x to 1.42x pair by pair, and the median of 7 pairs 1.02x to
+ * 1.22x, on 2026-11-28), so twice RUNS and one, as the cold start.
+ */
+const STREAM_RUNS = Number(process.env['BENCH_STREAM_RUNS'] ?? 2 * RUNS + 1);
 
 const started = performance.now();
 const load = loadavg()
@@ -179,8 +186,8 @@ async function streamRuns() {
   const server = await startServer('echo-server.mjs');
   try {
     const runs = [];
-    for (let run = 0; run < RUNS; run++) {
-      log(`bulk streamed: ${STREAM_COUNT.toLocaleString('en-US')} orders, RSS, run ${run + 1} of ${RUNS}`);
+    for (let run = 0; run < STREAM_RUNS; run++) {
+      log(`bulk streamed: ${STREAM_COUNT.toLocaleString('en-US')} orders, RSS, run ${run + 1} of ${STREAM_RUNS}`);
       const pair = {};
       for (const variant of rotate(['sdk', 'ky'], run)) {
         const result = await runChild('bulk.mjs', { targets, kyPath, ...server.info, count: STREAM_COUNT, mode: 'memory', variant });

@@ -356,7 +356,7 @@ export function readOperations(places: ReadPlaces, files = declarationFiles(plac
       }
       // Unmarked, a bundler keeps the call, the declaration and what it names in every page that
       // imports the module, whether or not the page calls it (issue 52's page budgets).
-      if (!source.text.slice(call.pos, call.getStart(source)).includes(PURE)) {
+      if (!call.getFullText(source).slice(0, call.getStart(source) - call.pos).includes(PURE)) {
         refuse(call, `${fn}: mark the call pure, \`${PURE} endpoint<...>(...)\`, so that a page that does not call it leaves it out`);
         return undefined;
       }

@@ -17,12 +17,12 @@ import type {
   UnresolvedBulkOrder,
 } from '../index.js';
 import { DeliveryError, RequestAbortedError } from '../index.js';
-import { oneOf, parseOrUsage, wholeNumberOf } from './args.js';
+import { parseOrUsage, wholeNumberOf } from './args.js';
 import { CONNECTION_OPTIONS, connect } from './config.js';
 import { EXIT, type ExitCode, firstOf, isKeyRefusal, isUnreachable, UsageError } from './exit.js';
 import { countRecords, encodingOf, formatOf, readable, readOrderBatches, type Source } from './input.js';
 import { GRACE_MS, type Interrupt } from './interrupt.js';
-import { type Io, note, plural, say, thousands } from './output.js';
+import { errorFields, type Io, note, plural, say, thousands } from './output.js';
 import { PlaceError, PlaceResolver } from './places.js';
 import { Progress } from './progress.js';
 import { jsonLines, Ledger, mayExist, type Outcome, type RowResult, type RowSink, resultsFile } from './results.js';
@@ -87,7 +87,7 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
     throw new UsageError(file === undefined ? 'name the file to import' : `one file at a time, received ${positionals.length}`);
   const options: ImportOptions = {
     file: file as string,
-    format: formatOf(file, values.format === undefined ? undefined : oneOf('--format', values.format, ['csv', 'jsonl'])),
+    format: formatOf(file, values.format),
     encoding: encodingOf(values.encoding),
     chunkSize: wholeNumberOf('--chunk-size', values['chunk-size'], 1),
     concurrency: wholeNumberOf('--concurrency', values.concurrency, 1),
@@ -126,16 +126,11 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
     interrupt.onForce(() => {
       // The import ended and wrote every row already; only the process is slow to exit.
       if (ledger.closed) return;
-      const left = ledger.unsettled().length;
       // Created rows awaiting their tracking numbers stay created; the rest may exist.
-      for (const index of ledger.unsettled())
-        ledger.settle(
-          index,
-          ledger.provisionalAt(index) ?? {
-            status: 'unknown',
-            message: 'still in flight when the import was stopped: it may exist, look it up before sending it again',
-          },
-        );
+      const left = ledger.settleRest({
+        status: 'unknown',
+        message: 'still in flight when the import was stopped: it may exist, look it up before sending it again',
+      });
       ledger.close();
       note(
         io,
@@ -147,7 +142,8 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
       for await (const batch of readOrderBatches(source)) {
         for (const order of batch) {
           // Also when Ctrl-C came while the file was being checked, before the listener above was there.
-          if (stopReading || interrupt.interrupted) return;
+          // And when the results file could not be written: the outcomes of more rows could not be kept.
+          if (stopReading || interrupt.interrupted || ledger.writeFailure !== undefined) return;
           const index = ledger.add(order);
           let sent = order;
           try {
@@ -164,10 +160,11 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
       }
     }
     const progressed = (): void => progress?.update(counts());
-    const stopped =
+    const ended =
       connection === undefined ? await check(records(), ledger, progressed) : await upload(connection.client, records(), ledger, options, progressed);
     progress?.finish(counts());
     ledger.close();
+    const stopped = ended ?? ledger.writeFailure;
     const code = firstOf([
       ...(interrupt.exitCode === undefined ? [] : [interrupt.exitCode]),
       ...(ledger.keyRefused || isKeyRefusal(stopped) ? [EXIT.keyRefused] : []),
@@ -237,7 +234,7 @@ async function check(records: AsyncIterable<unknown>, ledger: Ledger, progressed
  * next chunks go out, at most twice `concurrency` chunks at a time. Resolves with what stopped the
  * upload early, if anything did.
  */
-async function upload(
+export async function upload(
   client: DeliveryClient,
   records: AsyncIterable<unknown>,
   ledger: Ledger,
@@ -246,7 +243,7 @@ async function upload(
 ): Promise<unknown> {
   const settling = new Set<Promise<void>>();
   const onSettled = (chunk: BulkChunkOutcome): void => {
-    // The upload's indexes are those of the orders handed to it; the ledger's are the file's rows (the same until a row is left out).
+    // streamBulk's indexes are those of the orders given to it; the ledger's are the file's rows (the same until a row is left out).
     const inRows: BulkChunkOutcome = !ledger.shifted
       ? chunk
       : {
@@ -279,15 +276,14 @@ async function upload(
   await Promise.all(settling);
   // A record with no outcome was read but not sent when the upload stopped: streamBulk reports every chunk it sent.
   // Should it ever end otherwise (an error of its own), such a record may have gone out: 'unknown'.
+  // A record whose order was created (or may have been) keeps that outcome, whatever stopped the read that settles it.
   const documented = stopped === undefined || stopped instanceof DeliveryError;
-  for (const index of ledger.unsettled())
-    ledger.settle(
-      index,
-      documented
-        ? { status: 'not sent', error: stopped, message: stopped === undefined ? undefined : 'the upload stopped before sending it' }
-        : { status: 'unknown', error: stopped, message: 'the upload failed while it was read: look it up before sending it again' },
-      { keyRefused: isKeyRefusal(stopped), unreachable: !documented },
-    );
+  ledger.settleRest(
+    documented
+      ? { status: 'not sent', error: stopped, message: stopped === undefined ? undefined : 'the upload stopped before sending it' }
+      : { status: 'unknown', error: stopped, message: 'the upload failed while it was read: look it up before sending it again' },
+    { keyRefused: isKeyRefusal(stopped), unreachable: !documented },
+  );
   ledger.flush();
   return stopped;
 }
@@ -318,7 +314,11 @@ async function settleChunk(client: DeliveryClient, chunk: BulkChunkOutcome, ledg
   for (const failure of chunk.failed) {
     if (mayExist(failure.error) || failure.mayExist) {
       unknown.push(failure);
-      ledger.expect(failure.index, { status: 'unknown', error: failure.error, message: 'may exist: look it up before sending it again' });
+      ledger.expect(
+        failure.index,
+        { status: 'unknown', error: failure.error, message: 'may exist: look it up before sending it again' },
+        flagsOf(failure.error, true),
+      );
     } else ledger.settle(failure.index, failureOutcome(failure.error), flagsOf(failure.error));
   }
   ledger.flush();
@@ -394,7 +394,7 @@ async function resolveChunk(
     }
   } catch (error) {
     for (const created of toResolve)
-      ledger.settle(created.index, { status: 'created', id: created._id, message: `tracking number not read: ${(error as Error).message}` });
+      ledger.settle(created.index, { status: 'created', id: created._id, message: `tracking number not read: ${errorFields(error).message}` });
     for (const failure of unknown)
       ledger.settle(
         failure.index,

@@ -19,10 +19,12 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import Papa from 'papaparse';
+import { oneOf } from './args.js';
 import { type Column, columnsOf, orderOf } from './columns.js';
 import { UsageError } from './exit.js';
 
-export type Format = 'csv' | 'jsonl';
+const FORMATS = ['csv', 'jsonl'] as const;
+export type Format = (typeof FORMATS)[number];
 
 /** Where the records come from: the file, and how its bytes are text. */
 export interface Source {
@@ -33,13 +35,12 @@ export interface Source {
 }
 
 /** Characters a record may hold at most: an order of ten image URLs and a long note is a few kilobytes. */
-export const MAX_RECORD_LENGTH = 1_048_576;
+const MAX_RECORD_LENGTH = 1_048_576;
 const LIMIT_TEXT = '1 MiB';
 
 /** The format of `file`: `--format`, else its extension. */
 export function formatOf(file: string, flag: string | undefined): Format {
-  if (flag === 'csv' || flag === 'jsonl') return flag;
-  if (flag !== undefined) throw new UsageError(`--format: expected csv or jsonl, received '${flag}'`);
+  if (flag !== undefined) return oneOf('--format', flag, FORMATS);
   if (/\.csv$/i.test(file)) return 'csv';
   if (/\.(?:jsonl|ndjson)$/i.test(file)) return 'jsonl';
   throw new UsageError(`${file}: expected a .csv or a .jsonl (JSON Lines) file; name the format with --format csv|jsonl`);

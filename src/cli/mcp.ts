@@ -10,6 +10,7 @@ import { CONNECTION_OPTIONS, connect } from './config.js';
 import { EXIT, type ExitCode, UsageError } from './exit.js';
 import { type Io, note, say } from './output.js';
 import { watchParent } from './parent-watch.js';
+import { madeFolder } from './results.js';
 
 export const MCP_HELP = `delivery-sdk mcp: the Delivery Service API as tools for an assistant (Model Context Protocol, over stdio).
 
@@ -24,7 +25,7 @@ Needs the MCP SDK beside delivery-sdk: npm install @modelcontextprotocol/sdk
 docs/mcp.md lists the tools and shows how to add the server to Claude Desktop, VS Code and Cursor.`;
 
 /** What the command says when the MCP SDK cannot be loaded: the one thing to do about it. */
-export const MISSING_SDK = 'delivery-sdk mcp needs the MCP SDK, an optional peer dependency: npm install @modelcontextprotocol/sdk (1.x), beside delivery-sdk';
+const MISSING_SDK = 'delivery-sdk mcp needs the MCP SDK, an optional peer dependency: npm install @modelcontextprotocol/sdk (1.x), beside delivery-sdk';
 
 /** The MCP entry and the stdio transport, or a usage error saying what to install when the MCP SDK is not there. */
 async function loadMcp() {
@@ -44,6 +45,7 @@ async function loadMcp() {
  * already (a server started again counts its files from 1): never over another file. Its path.
  */
 function saveNew(dir: string, name: string, bytes: Uint8Array): string {
+  // Made when the server started; again, should it have been removed since.
   mkdirSync(dir, { recursive: true });
   const dot = name.lastIndexOf('.');
   for (let n = 1; ; n++) {
@@ -73,6 +75,8 @@ export async function mcpCommand(args: readonly string[], io: Io): Promise<ExitC
   const timeout = values.timeout === undefined ? undefined : durationOf('--timeout', values.timeout);
   if (timeout === 0) throw new UsageError('--timeout: expected a duration of more than 0');
   const out = values.out === undefined ? undefined : resolve(values.out);
+  // Made, or refused, before anything is served: not at the first label an assistant asks for.
+  if (out !== undefined) madeFolder(out, '--out');
   const { createMcpServer, StdioServerTransport } = await loadMcp();
   const connection = await connect(values);
   const saveFile = out === undefined ? undefined : (name: string, bytes: Uint8Array): Promise<string> => Promise.resolve(saveNew(out, name, bytes));

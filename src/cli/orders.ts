@@ -34,7 +34,7 @@ function catalogueType(type: DeliveryRecord['type']): string | undefined {
 const meansByType = (code: number): boolean => new Set(Object.values(WebhookOrderType).map((type) => describeState(code, type).meaning)).size > 1;
 
 /** `41 Picked up: out for delivery`: the state's code and name, and what it means for the order's type when that differs by type. */
-export function stateText(code: number | undefined, type?: string): string {
+function stateText(code: number | undefined, type?: string): string {
   if (code === undefined) return 'unknown state';
   const described = describeState(code, type);
   if (!described.known) return `state ${code}`;

@@ -183,7 +183,7 @@ function refusal(field: AddressField, names: Names, error: unknown): DeliveryErr
       : new ValidationError(issues, { subject });
   }
   const guess = likely(given.value, error.candidates);
-  const message = guess === undefined ? said : `${said.split('; closest:')[0]}: did you mean ${guess}?`;
+  const message = guess === undefined ? said : `${error.unmatched ?? said}: did you mean ${guess}?`;
   return createCodedError(error.errorCode, {
     source: 'client',
     message: `${formatPath(path)}: ${message}`,

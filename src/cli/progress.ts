@@ -10,7 +10,7 @@
 import { plural, thousands } from './output.js';
 
 export interface Counts {
-  /** Records handed to the upload. */
+  /** Records read from the file, those never given to streamBulk (a place name not found, a dry run) included. */
   read: number;
   /** Records whose outcome is known. */
   settled: number;

@@ -53,6 +53,12 @@ export interface RowKeys {
   phone: string | undefined;
 }
 
+/** What an outcome says of the whole import: the key was refused, the service could not be reached. */
+export interface Flags {
+  keyRefused?: boolean;
+  unreachable?: boolean;
+}
+
 export type Outcome = Pick<RowResult, 'status'> & Partial<Pick<RowResult, 'id' | 'trackingNumber' | 'message'>> & { error?: unknown };
 
 const textField = (order: unknown, name: string): string | undefined => {
@@ -126,7 +132,14 @@ export function resultsFile(path: string): RowSink {
   }
   writeSync(fd, `${RESULT_COLUMNS.join(',')}\n`);
   return {
-    write: (rows) => void writeSync(fd, resultLines(rows)),
+    write: (rows) => {
+      try {
+        writeSync(fd, resultLines(rows));
+      } catch (cause) {
+        // The rows before are in the file; the summary and --json have the rest.
+        throw new Error(`--results: ${path} could not be written from row ${rows[0]?.row} on`, { cause });
+      }
+    },
     close: () => closeSync(fd),
   };
 }
@@ -143,8 +156,10 @@ export function jsonLines(stdout: NodeJS.WritableStream): RowSink {
 export class Ledger {
   private readonly pending = new Map<number, RowKeys>();
   private readonly settled = new Map<number, RowResult>();
-  /** What is known of a pending row while more is looked up (a created order's tracking number): its outcome should the import be stopped first. */
-  private readonly provisional = new Map<number, Outcome>();
+  /** What is known of a pending row while more is looked up (a created order's tracking number): its outcome should the import end first. */
+  private readonly provisional = new Map<number, { outcome: Outcome; flags: Flags }>();
+  /** Sinks whose write failed: written no more, so that a results file never holds a gap. */
+  private readonly broken = new Set<RowSink>();
   private next = 0;
   /** Records read from the file. */
   read = 0;
@@ -152,6 +167,8 @@ export class Ledger {
   /** Whether any outcome's error was a refusal of the key or subscription, or a connection failure. */
   keyRefused = false;
   unreachable = false;
+  /** The first failure of a sink (the results file could not be written): the import reads no more rows. */
+  writeFailure: unknown;
 
   constructor(private readonly sinks: readonly RowSink[]) {}
 
@@ -162,22 +179,22 @@ export class Ledger {
     return index;
   }
 
-  /** The rows left out of the upload (a place name not found), ascending: the upload's indexes skip them. */
+  /** The rows not given to streamBulk (a place name not found), ascending: its indexes skip them. */
   private readonly leftOut: number[] = [];
 
-  /** Row `index` is not handed to the upload (its outcome is settled here). */
+  /** Row `index` is not given to streamBulk (its outcome is settled here). */
   leaveOut(index: number): void {
     this.leftOut.push(index);
   }
 
-  /** Whether an order of the upload may not be at its row's index (a row before it was left out). */
+  /** Whether an order given to streamBulk may not be at its row's index (a row before it was left out). */
   get shifted(): boolean {
     return this.leftOut.length > 0;
   }
 
-  /** The row index of the upload's order `at`: `at`, moved past the rows left out before it. */
+  /** The row index of streamBulk's order `at`: `at`, moved past the rows left out before it. */
   rowOf(at: number): number {
-    // leftOut[i] - i counts the orders handed to the upload before the i-th row left out: it never decreases.
+    // leftOut[i] - i counts the orders given to streamBulk before the i-th row left out: it never decreases.
     let low = 0;
     let high = this.leftOut.length;
     while (low < high) {
@@ -188,7 +205,7 @@ export class Ledger {
     return at + low;
   }
 
-  settle(index: number, outcome: Outcome, flags: { keyRefused?: boolean; unreachable?: boolean } = {}): void {
+  settle(index: number, outcome: Outcome, flags: Flags = {}): void {
     const keys = this.pending.get(index);
     if (keys === undefined) return; // settled already
     this.pending.delete(index);
@@ -213,24 +230,30 @@ export class Ledger {
     if (flags.unreachable === true) this.unreachable = true;
   }
 
-  /** Notes what is known of pending row `index` while the rest is looked up: its outcome if the import is stopped before. */
-  expect(index: number, outcome: Outcome): void {
-    if (this.pending.has(index)) this.provisional.set(index, outcome);
+  /** Notes what is known of pending row `index` while the rest is looked up: its outcome if the import ends before. */
+  expect(index: number, outcome: Outcome, flags: Flags = {}): void {
+    if (this.pending.has(index)) this.provisional.set(index, { outcome, flags });
   }
 
-  /** The outcome {@link expect} noted for pending row `index`. */
-  provisionalAt(index: number): Outcome | undefined {
-    return this.provisional.get(index);
+  /**
+   * Settles every row still open, however the import ends (the upload over or stopped, a forced
+   * stop, a failed write): a row {@link expect} noted keeps that outcome (an order created while
+   * its tracking number was read stays `created`, never `not sent`); the others get `outcome`.
+   * Returns how many rows it settled.
+   */
+  settleRest(outcome: Outcome, flags: Flags = {}): number {
+    const open = [...this.pending.keys()];
+    for (const index of open) {
+      const known = this.provisional.get(index);
+      if (known === undefined) this.settle(index, outcome, flags);
+      else this.settle(index, known.outcome, known.flags);
+    }
+    return open.length;
   }
 
   /** What record `index` said of itself, while it is not settled. */
   keysAt(index: number): RowKeys | undefined {
     return this.pending.get(index);
-  }
-
-  /** The indexes read and not settled yet. */
-  unsettled(): number[] {
-    return [...this.pending.keys()];
   }
 
   get settledCount(): number {
@@ -244,7 +267,18 @@ export class Ledger {
       batch.push(row);
       this.settled.delete(this.next++);
     }
-    if (batch.length > 0) for (const sink of this.sinks) sink.write(batch);
+    if (batch.length > 0) for (const sink of this.sinks) this.write(sink, batch);
+  }
+
+  /** Writes `batch` to `sink` unless a write of it failed before; a failure is noted, and the next sinks are written all the same. */
+  private write(sink: RowSink, batch: readonly RowResult[]): void {
+    if (this.broken.has(sink)) return;
+    try {
+      sink.write(batch);
+    } catch (error) {
+      this.broken.add(sink);
+      this.writeFailure ??= error;
+    }
   }
 
   /** Whether the sinks are closed: the import ended, or a forced stop wrote what was in flight. */
@@ -255,7 +289,12 @@ export class Ledger {
     if (this.closed) return;
     this.closed = true;
     this.flush();
-    for (const sink of this.sinks) sink.close();
+    for (const sink of this.sinks)
+      try {
+        sink.close();
+      } catch (error) {
+        if (!this.broken.has(sink)) this.writeFailure ??= error;
+      }
   }
 }
 

@@ -22,6 +22,8 @@ export interface CodedErrorOptions {
   inferredFrom?: 'message' | undefined;
   /** City, zone and district not-found errors: the places the name may have meant, best first. */
   candidates?: readonly PlaceCandidate[] | undefined;
+  /** City, zone and district not-found errors: what was not found, and where, without the candidates. */
+  unmatched?: string | undefined;
 }
 
 /**
@@ -142,9 +144,16 @@ export class CityNotFoundError extends CodedDeliveryError<3001> {
   override name = 'CityNotFoundError';
   /** From `lookup.resolveAddress`: the places the name may have meant (`{ id, name, nameAr? }`), best first; empty otherwise. */
   readonly candidates: readonly PlaceCandidate[];
+  /**
+   * From `lookup.resolveAddress`: what was not found, and where, as the message says it before its
+   * closest places (`no district matches 'Zamalik' in Cairo (القاهرة)`): a message of your own adds
+   * its "did you mean" from {@link candidates}. Undefined otherwise.
+   */
+  readonly unmatched: string | undefined;
   constructor(options: CodedErrorOptions) {
     super(ErrorCode.CityNotFound, options);
     this.candidates = options.candidates ?? [];
+    this.unmatched = options.unmatched;
   }
 }
 
@@ -153,9 +162,16 @@ export class ZoneNotFoundError extends CodedDeliveryError<3002> {
   override name = 'ZoneNotFoundError';
   /** From `lookup.resolveAddress`: the places the name may have meant (`{ id, name, nameAr? }`), best first; empty otherwise. */
   readonly candidates: readonly PlaceCandidate[];
+  /**
+   * From `lookup.resolveAddress`: what was not found, and where, as the message says it before its
+   * closest places (`no district matches 'Zamalik' in Cairo (القاهرة)`): a message of your own adds
+   * its "did you mean" from {@link candidates}. Undefined otherwise.
+   */
+  readonly unmatched: string | undefined;
   constructor(options: CodedErrorOptions) {
     super(ErrorCode.ZoneNotFound, options);
     this.candidates = options.candidates ?? [];
+    this.unmatched = options.unmatched;
   }
 }
 
@@ -164,9 +180,16 @@ export class DistrictNotFoundError extends CodedDeliveryError<3003> {
   override name = 'DistrictNotFoundError';
   /** From `lookup.resolveAddress`: the places the name may have meant (`{ id, name, nameAr? }`), best first; empty otherwise. */
   readonly candidates: readonly PlaceCandidate[];
+  /**
+   * From `lookup.resolveAddress`: what was not found, and where, as the message says it before its
+   * closest places (`no district matches 'Zamalik' in Cairo (القاهرة)`): a message of your own adds
+   * its "did you mean" from {@link candidates}. Undefined otherwise.
+   */
+  readonly unmatched: string | undefined;
   constructor(options: CodedErrorOptions) {
     super(ErrorCode.DistrictNotFound, options);
     this.candidates = options.candidates ?? [];
+    this.unmatched = options.unmatched;
   }
 }
 

@@ -1,6 +1,8 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { csv, HEADER, type HoldingProxy, holdingProxy, type Ran, type Running, resultRows, row, run, start, useServedSandbox } from './cli.js';
 
@@ -351,6 +353,48 @@ const inFlight = (proxy: { held(count: number): Promise<void> }, importing: Runn
     proxy.held(2),
     importing.done.then((ran) => Promise.reject(new Error(`the import ended (${ran.code}) before two uploads were in flight:\n${ran.stdout}${ran.stderr}`))),
   ]);
+
+describe('delivery-sdk orders import, its results file failing', { timeout: 60_000 }, () => {
+  it('a results file that stops taking writes stops the reading; every row is told on stdout, a created one never "not sent"', async () => {
+    // A pipe as the results file: its reader takes the header, then goes, so every later write fails (EPIPE).
+    const results = join(cli.files.dir, 'w-results.fifo');
+    execFileSync('mkfifo', [results]);
+    const file = cli.files.file('w.csv', csv(row('W-1', { cod: '45000' }), ...Array.from({ length: 19 }, (_, i) => row(`W-${i + 2}`))));
+    const proxy = await holdingProxy(cli.served.server.baseUrl);
+    try {
+      const importing = start(['orders', 'import', file, '--results', results, '--json', '--chunk-size', '2', '--concurrency', '1', '--quiet'], {
+        ...cli.served.env,
+        DELIVERY_BASE_URL: proxy.baseUrl,
+      });
+      // A process of its own reads the header and exits, closing the pipe (a read of this process's would linger in its thread pool).
+      const reader = spawn('head', ['-n', '1', results]);
+      let header = '';
+      reader.stdout.on('data', (chunk: Buffer) => (header += chunk.toString('utf8')));
+      await once(reader, 'close');
+      expect(header).toBe(`${RESULTS_HEADER}\n`);
+      await proxy.held(1); // no row is written before its upload is answered
+      proxy.release();
+      const ran = await importing.done;
+      expect(ran.code).toBe(1);
+      const lines = jsonLines(ran);
+      const summary = lines.pop().summary;
+      expect(summary.stopped.message).toBe(`--results: ${results} could not be written from row 1 on: EPIPE: broken pipe, write`);
+      // The first chunk's refused row was the failed write; its created row was being read back then.
+      expect(lines[0]).toMatchObject({ row: 1, status: 'refused', errorCode: 3007 });
+      const created = ordersWith('W-');
+      expect(lines.map((line) => line.row)).toEqual(Array.from({ length: summary.read }, (_, i) => i + 1));
+      expect(summary.read).toBeLessThan(20); // reading stopped
+      for (const line of lines.slice(1)) {
+        const order = created.find((candidate) => candidate.businessReference === line.businessReference);
+        expect(order, line.businessReference).toBeDefined();
+        expect(line).toMatchObject({ status: 'created', id: order?._id, trackingNumber: order?.trackingNumber });
+      }
+      expect(created).toHaveLength(lines.length - 1);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
 
 describe('delivery-sdk orders import, interrupted', { timeout: 60_000 }, () => {
   /**

@@ -4,6 +4,7 @@ import {
   type APIPromise,
   type ApiError,
   type BulkCreationError,
+  type CityNotFoundError,
   type CodLimitExceededError,
   DeliveryClient,
   type DeliveryError,
@@ -14,6 +15,7 @@ import {
   type PlaceCandidate,
   type ValidationError,
   type WithResponse,
+  type ZoneNotFoundError,
 } from '../../src/index.js';
 
 describe('isDeliveryError', () => {
@@ -49,6 +51,7 @@ describe('isDeliveryError', () => {
 describe('address and bulk errors', () => {
   it('types candidates, the place not served, and what the service answered', () => {
     expectTypeOf<DistrictNotFoundError['candidates']>().toEqualTypeOf<readonly PlaceCandidate[]>();
+    expectTypeOf<CityNotFoundError['unmatched'] | ZoneNotFoundError['unmatched'] | DistrictNotFoundError['unmatched']>().toEqualTypeOf<string | undefined>();
     expectTypeOf<PlaceCandidate>().toEqualTypeOf<{ id: string; name: string; nameAr?: string | undefined }>();
     expectTypeOf<AddressNotServedError['availability']>().toEqualTypeOf<'dropOffAvailability' | 'pickupAvailability'>();
     expectTypeOf<NonNullable<AddressNotServedError['place']>['kind']>().toEqualTypeOf<'city' | 'zone' | 'district'>();

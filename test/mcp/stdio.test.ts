@@ -264,6 +264,16 @@ describe('delivery-sdk mcp, the command', () => {
     expect(none).toMatchObject({ code: 2, stderr: expect.stringMatching(/no API key: set DELIVERY_API_KEY or pass --api-key-file/) });
   });
 
+  it('refuses an --out it cannot make before it serves, as the other commands do (exit 2)', async () => {
+    const inTheWay = files.file('not-a-folder', 'a file');
+    const serving = start(['mcp', '--sandbox', '--out', `${inTheWay}/labels`]);
+    serving.child.stdin.end(); // a server that started anyway ends here, with 0
+    const ran = await serving.done;
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain(`--out: cannot make the folder ${inTheWay}/labels: a file is in the way`);
+    expect(ran.stderr).not.toContain('serving');
+  });
+
   it('takes the key from --api-key-file as well', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,

@@ -452,6 +452,13 @@ describe('resolveAddress: names as customers type them', () => {
     const found = await resolve('Mohandisin').catch((e: unknown) => e);
     expect((found as DistrictNotFoundError).candidates[0]).toEqual({ id: 'district-mohandessin', name: 'Mohandessin', nameAr: 'المهندسين' });
     expect((found as DistrictNotFoundError).candidates.length).toBeLessThanOrEqual(5);
+    // What was not found, and where, apart from the candidates: a "did you mean" of one's own is built from data.
+    expect([city, zone, found].map((error) => (error as DistrictNotFoundError).unmatched)).toEqual([
+      "no city matches 'Gyza' in Egypt",
+      "no zone matches 'Harm' in Giza (الجيزة)",
+      "no district matches 'Mohandisin' in Giza (الجيزة)",
+    ]);
+    expect((found as Error).message).toBe(`District Not Found: ${(found as DistrictNotFoundError).unmatched}; closest: Mohandessin (المهندسين), Faisal (فيصل)`);
   });
 
   it('a zone typed as the district: its district of the same name, its only district, or an error saying it is a zone with its districts', async () => {

@@ -90,12 +90,14 @@ function notFound<T>(
   hint?: string,
 ) {
   const best = closest(query, candidates, 5).map(place);
-  const message = `no ${field} matches ${quoted(query)} ${where}; closest: ${labels(best.slice(0, 3)) || 'none (empty list)'}`;
+  const unmatched = `no ${field} matches ${quoted(query)} ${where}`;
+  const message = `${unmatched}; closest: ${labels(best.slice(0, 3)) || 'none (empty list)'}`;
   return createCodedError(code, {
     source: 'client',
     issues: [{ path: [field], message, errorCode: code }],
     message: `${errorCodeMeaning[code]}: ${message}`,
     candidates: best,
+    unmatched,
     hint,
   });
 }

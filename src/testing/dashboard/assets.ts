@@ -7,8 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The files the dashboard page loads, by the name it loads them under. */
-export const ASSET_NAMES = ['app.js', 'app.css'] as const;
-export type AssetName = (typeof ASSET_NAMES)[number];
+export type AssetName = 'app.js' | 'app.css';
 export type DashboardAssets = Readonly<Record<AssetName, Uint8Array>>;
 
 /** The folder of dist/ the built assets go to, beside the built modules. */

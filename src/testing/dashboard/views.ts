@@ -34,7 +34,7 @@ const ORDER_TYPES: Readonly<Record<string, string>> = {
 };
 
 /** The spec's state name, and after it the type's own meaning where it differs ("Picked up: Out for delivery"). */
-export function stateLabel(code: number, type: string): string {
+function stateLabel(code: number, type: string): string {
   const { name, meaning } = describeState(code, type);
   return meaning === name ? name : `${name}: ${meaning}`;
 }
@@ -169,7 +169,7 @@ export function requestsView({ activity, store }: DashboardSource, query: Query)
 }
 
 /** A refused request: an answer of 400 or above, or none at all (a dropped connection). */
-export const isRefused = (request: SandboxRequest): boolean => request.status === undefined || request.status >= 400;
+const isRefused = (request: SandboxRequest): boolean => request.status === undefined || request.status >= 400;
 
 /** One request, its body (secrets masked) included. */
 export function requestView({ activity }: DashboardSource, id: number) {
