@@ -242,6 +242,8 @@ export async function upload(
   progressed: () => void,
 ): Promise<unknown> {
   const settling = new Set<Promise<void>>();
+  /** The first failure of the import's own settling of a chunk: the rows it left open may exist. */
+  let unsettled: { error: unknown } | undefined;
   const onSettled = (chunk: BulkChunkOutcome): void => {
     // streamBulk's indexes are those of the orders given to it; the ledger's are the file's rows (the same until a row is left out).
     const inRows: BulkChunkOutcome = !ledger.shifted
@@ -253,7 +255,7 @@ export async function upload(
         };
     const task: Promise<void> = settleChunk(client, inRows, ledger).then(
       () => void (settling.delete(task), progressed()),
-      () => void settling.delete(task),
+      (error: unknown) => void (settling.delete(task), (unsettled ??= { error })),
     );
     settling.add(task);
   };
@@ -275,9 +277,10 @@ export async function upload(
   }
   await Promise.all(settling);
   // A record with no outcome was read but not sent when the upload stopped: streamBulk reports every chunk it sent.
-  // Should it ever end otherwise (an error of its own), such a record may have gone out: 'unknown'.
+  // Should it ever end otherwise (an error of its own, or of the settling of a chunk sent), such a record may have gone out: 'unknown'.
   // A record whose order was created (or may have been) keeps that outcome, whatever stopped the read that settles it.
-  const documented = stopped === undefined || stopped instanceof DeliveryError;
+  if (unsettled !== undefined) stopped ??= unsettled.error;
+  const documented = unsettled === undefined && (stopped === undefined || stopped instanceof DeliveryError);
   ledger.settleRest(
     documented
       ? { status: 'not sent', error: stopped, message: stopped === undefined ? undefined : 'the upload stopped before sending it' }

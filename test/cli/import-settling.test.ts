@@ -92,6 +92,33 @@ describe('an import whose results cannot be written, or whose tracking numbers c
   });
 });
 
+describe('an import whose own settling of a chunk fails', () => {
+  it('writes the rows it left open unknown, never not sent, and ends saying why', async () => {
+    const json = sink();
+    const ledger = new Ledger([json]);
+    // A fault of the settling itself, before it noted the chunk's first created order.
+    vi.spyOn(ledger, 'expect').mockImplementationOnce(() => {
+      throw new Error('the settling failed');
+    });
+    const orders = [numberedOrder(1), numberedOrder(2), numberedOrder(3)];
+    async function* records(): AsyncGenerator<unknown> {
+      for (const order of orders) {
+        ledger.add(order);
+        yield order;
+      }
+    }
+    const stopped = await upload(client, records(), ledger, OPTIONS, () => {});
+    ledger.close();
+
+    expect(stopped).toEqual(new Error('the settling failed'));
+    const [first, second] = json.rows;
+    // The chunk of rows 1 and 2 was created at the service: neither row may say it was not sent.
+    expect(sandbox.orders().map((order) => order.businessReference)).toEqual(['ROW-1', 'ROW-2', 'ROW-3']);
+    expect([first?.status, second?.status]).toEqual(['unknown', 'unknown']);
+    expect(json.rows.every((row) => row.status !== 'not sent')).toBe(true);
+  });
+});
+
 describe('the ledger, settling what is left', () => {
   it('keeps the outcome noted for a row while it was looked up, and gives the others the outcome of the end', () => {
     const written = sink();
