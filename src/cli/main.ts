@@ -91,6 +91,9 @@ function exitAfterFlush(code: number): void {
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
+  // A reader of stdout that went away (`| head -1`) leaves what is left to say nowhere to go: not a crash
+  // of the command, which finishes its work (an import stops reading, results.ts's jsonLines).
+  process.stdout.on('error', () => undefined);
   const io: Io = { stdout: process.stdout, stderr: process.stderr, json: argv.includes('--json') };
   const interrupt = new Interrupt();
   // The sandbox server and the MCP server stop on their own signals.

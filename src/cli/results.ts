@@ -146,8 +146,15 @@ export function resultsFile(path: string): RowSink {
 
 /** `--json`: one JSON object a row on stdout, without the fields a row does not have. */
 export function jsonLines(stdout: NodeJS.WritableStream): RowSink {
+  // A reader that went away (`| head -1`) fails a write after it returned, as an 'error' of the stream:
+  // the next write says so, and the ledger stops the reading as it does for a results file.
+  let failure: unknown;
+  stdout.on('error', (error: unknown) => (failure ??= error));
   return {
-    write: (rows) => void stdout.write(rows.map((row) => `${JSON.stringify(row)}\n`).join('')),
+    write: (rows) => {
+      if (failure !== undefined) throw new Error(`stdout could not be written from row ${rows[0]?.row} on`, { cause: failure });
+      stdout.write(rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+    },
     close: () => {},
   };
 }

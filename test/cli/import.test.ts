@@ -396,6 +396,35 @@ describe('delivery-sdk orders import, its results file failing', { timeout: 60_0
   });
 });
 
+describe('delivery-sdk orders import --json, its reader gone', { timeout: 60_000 }, () => {
+  it('a stdout whose reader went away (`| head -1`) stops the reading without a crash; the results file tells every row read', async () => {
+    const file = cli.files.file('p.csv', csv(...Array.from({ length: 40 }, (_, i) => row(`P-${i + 1}`))));
+    const proxy = await holdingProxy(cli.served.server.baseUrl);
+    try {
+      const importing = start(
+        ['orders', 'import', file, '--results', join(cli.files.dir, 'p-results.csv'), '--json', '--chunk-size', '2', '--concurrency', '1', '--quiet'],
+        { ...cli.served.env, DELIVERY_BASE_URL: proxy.baseUrl },
+      );
+      // The reader goes before the first outcome is written: every write to stdout fails (EPIPE).
+      await proxy.held(1);
+      importing.child.stdout.destroy();
+      proxy.release();
+      const ran = await importing.done;
+      expect(ran.stderr).not.toMatch(/EPIPE|Unhandled|at \w+ \(node:/);
+      expect(ran.code).toBe(1);
+      const rows = resultRows(cli.files.read('p-results.csv'));
+      const created = ordersWith('P-');
+      expect(rows.length).toBeLessThan(40); // reading stopped
+      expect(rows.map((r) => r['row'])).toEqual(rows.map((_, i) => String(i + 1)));
+      expect(created).toHaveLength(rows.length);
+      for (const r of rows)
+        expect(r).toMatchObject({ status: 'created', id: created.find((order) => order.businessReference === r['businessReference'])?._id });
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
 describe('delivery-sdk orders import, interrupted', { timeout: 60_000 }, () => {
   /**
    * An import of ten rows (`<name>-1` ...) through a proxy that holds its uploads, two requests of
