@@ -87,18 +87,29 @@ export function byArguments(tool: ToolDeclaration): (path: readonly (string | nu
   return (path) => (subject === undefined || named.includes(String(path[0])) ? path : [subject, ...path]);
 }
 
+/** Whatever was thrown, as an `Error`: another value by what `String` says of it, when it can say. */
+export function asError(thrown: unknown): Error {
+  if (thrown instanceof Error) return thrown;
+  try {
+    return new Error(String(thrown));
+  } catch {
+    return new Error('a value that is not an Error');
+  }
+}
+
 /**
- * A refusal or a failure, as the result a tool gives: `isError`, a line to read, and the error as
- * JSON. `named` says its fields by the tool's arguments (the paths of an argument check already do).
+ * A refusal or a failure, as the result the tool named `toolName` gives: `isError`, a line to
+ * read, and the error as JSON (a file it carries kept under the tool's name). `named` says its
+ * fields by the tool's arguments (the paths of an argument check already do).
  */
 export async function errorAnswer(
   error: unknown,
-  tool: ToolDeclaration,
+  toolName: string,
   shelf: FileShelf,
   named?: (path: readonly (string | number)[]) => readonly (string | number)[],
 ): Promise<ToolAnswer> {
-  const thrown = error instanceof Error ? error : new Error(String(error));
-  const writer = new JsonWriter(shelf, tool.name);
+  const thrown = asError(error);
+  const writer = new JsonWriter(shelf, toolName);
   const json = (await writer.write(errorJson(thrown, named))) as Record<string, unknown>;
   const code = typeof json['errorCode'] === 'number' ? ` ${json['errorCode']}` : '';
   const fields = Array.isArray(json['issues'])

@@ -2,8 +2,10 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
+  ErrorCode,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
+  McpError,
   ReadResourceRequestSchema,
   type ServerNotification,
   type ServerRequest,
@@ -12,7 +14,7 @@ import type { DeliveryClient } from '../client.js';
 import { ConfigurationError, DeliveryError, PartialResultError, ValidationError } from '../errors/index.js';
 import { isRecord } from '../internal/guards.js';
 import { SDK_VERSION } from '../internal/version.js';
-import { byArguments, errorAnswer, JsonWriter, resultAnswer, type ToolAnswer } from './answers.js';
+import { asError, byArguments, errorAnswer, JsonWriter, resultAnswer, type ToolAnswer } from './answers.js';
 import { ArgumentsError, checkArguments } from './arguments.js';
 import { FileShelf } from './files.js';
 import { ListShelf } from './pages.js';
@@ -76,7 +78,10 @@ const WRITE_OUTCOMES_GONE =
 export function createMcpServer(options: McpServerOptions): Server {
   const { client, allowWrites = false, timeout = DEFAULT_TIMEOUT, saveFile, version } = options ?? ({} as McpServerOptions);
   if (client === null || typeof client !== 'object') throw new ConfigurationError('createMcpServer: expected { client }, a DeliveryClient');
+  if (typeof allowWrites !== 'boolean') throw new ConfigurationError('createMcpServer: allowWrites: expected true or false');
   if (!Number.isFinite(timeout) || timeout <= 0) throw new ConfigurationError('createMcpServer: timeout: expected a number of milliseconds, more than 0');
+  if (saveFile !== undefined && typeof saveFile !== 'function')
+    throw new ConfigurationError('createMcpServer: saveFile: expected a function (name, bytes) => Promise<string>, answering where it saved the file');
   const tools = TOOLS.filter((tool) => allowWrites || tool.reads);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const files = new FileShelf(saveFile);
@@ -95,19 +100,23 @@ export function createMcpServer(options: McpServerOptions): Server {
       const refused = TOOLS.some((candidate) => candidate.name === request.params.name)
         ? `${request.params.name} changes something at the service: the server was started read-only (--allow-writes, or allowWrites: true, lists it)`
         : `no tool ${request.params.name}`;
-      return errorAnswer(new ValidationError([{ path: ['name'], message: refused }], { subject: 'Unknown tool' }), unknownTool(request.params.name), files);
+      return errorAnswer(new ValidationError([{ path: ['name'], message: refused }], { subject: 'Unknown tool' }), request.params.name, files);
     }
     try {
       return await call(tool, request.params.arguments, extra);
     } catch (error) {
       // The arguments' own check names them already; what the operation refuses, the SDK names within its input.
-      return errorAnswer(error, tool, files, error instanceof ArgumentsError ? undefined : byArguments(tool));
+      return errorAnswer(error, tool.name, files, error instanceof ArgumentsError ? undefined : byArguments(tool));
     }
   });
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: files.list() }));
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
     const file = files.read(request.params.uri);
-    if (file === undefined) throw new Error(`no resource ${request.params.uri}: files are kept in this server's memory, the last 50`);
+    // As the specification says since 2026-07-28 (SEP-2164; its revisions before recommended -32002), and as the MCP SDK's own McpServer answers.
+    if (file === undefined)
+      throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${request.params.uri}: files are kept in this server's memory, the last 50`, {
+        uri: request.params.uri,
+      });
     return { contents: [file] };
   });
 
@@ -147,9 +156,12 @@ export function createMcpServer(options: McpServerOptions): Server {
           try {
             for await (const item of source) items.push(item);
           } catch (error) {
-            // What the write yielded before it failed (the orders its chunks created) goes with the error: none is left untold.
-            if (items.length === 0 || !(error instanceof DeliveryError)) throw error;
-            throw new PartialResultError(`${tool.operation} failed after ${items.length} of its outcomes`, { partial: { items }, cause: error });
+            // What the write yielded before it failed (the orders its chunks created) goes with the error, whatever was thrown: none is left untold.
+            if (items.length === 0) throw error;
+            throw new PartialResultError(`${tool.operation} failed after ${items.length} of its outcomes`, {
+              partial: { items },
+              cause: asDeliveryError(error),
+            });
           }
         }
         structured = await lists.first(tool.name, tool.reads ? source : items[Symbol.iterator](), tool.reads ? progress : undefined);
@@ -174,19 +186,15 @@ export function createMcpServer(options: McpServerOptions): Server {
   return server;
 }
 
-/** A declaration for the answer to a name no tool has. */
-const unknownTool = (name: string): ToolDeclaration => ({
-  name,
-  operation: name,
-  description: '',
-  parameters: [],
-  checked: [],
-  answer: 'none',
-  reads: true,
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  inputSchema: {},
-  outputSchema: {},
-});
+/**
+ * A throw that is no error of the SDK (a bug, a client's method replaced), as one: it says nothing
+ * of what the write did after its last outcome, so that may have happened (`mayExist`).
+ */
+function asDeliveryError(thrown: unknown): DeliveryError {
+  if (thrown instanceof DeliveryError) return thrown;
+  const { name, message } = asError(thrown);
+  return Object.assign(new DeliveryError(`${name}: ${message}`, { cause: thrown }), { mayExist: true });
+}
 
 /**
  * Progress notifications for the call, when its client asked for them (a `progressToken`): each

@@ -1,6 +1,6 @@
 import { constantTimeEqual } from '../internal/guards.js';
 import { SandboxError } from './errors.js';
-import type { FaultOptions, FaultRule, InjectedFault } from './faults.js';
+import { type FaultOptions, faultRuleOf, type InjectedFault } from './faults.js';
 import type { ScenarioName } from './flows.js';
 import { isLoopbackAddress, isLoopbackHostHeader, isLoopbackOrigin } from './network.js';
 import type { Sandbox, SandboxMerchant, SandboxMerchantOptions, SandboxWebhookConfig } from './sandbox-api.js';
@@ -135,25 +135,6 @@ async function control(sandbox: Sandbox, request: Request): Promise<Response> {
     if (err instanceof SandboxError) return errorResponse(400, err.message);
     if (err instanceof RuleViolation) return err.toResponse();
     throw err;
-  }
-}
-
-/**
- * A targeted fault from JSON, which has neither RegExp nor Infinity: `pathPattern` is a RegExp's
- * source (`"^/deliveries/business/"`), `path` an exact path, `"times": null` every matching
- * request. The rule itself is checked by `injectFault`.
- */
-function faultRuleOf(fields: Record<string, unknown>): FaultRule {
-  const { pathPattern, ...given } = fields;
-  // JSON has no Infinity: `"times": null` is every matching request.
-  const rule = given['times'] === null ? { ...given, times: Number.POSITIVE_INFINITY } : given;
-  if (pathPattern === undefined) return rule as unknown as FaultRule;
-  if (rule['path'] !== undefined) throw new SandboxError('injectFault: give path or pathPattern, not both');
-  if (typeof pathPattern !== 'string') throw new SandboxError('injectFault: pathPattern must be a regular expression written as a string');
-  try {
-    return { ...rule, path: new RegExp(pathPattern) } as unknown as FaultRule;
-  } catch {
-    throw new SandboxError(`injectFault: pathPattern '${pathPattern}' is not a regular expression`);
   }
 }
 

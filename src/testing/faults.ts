@@ -116,6 +116,24 @@ function checkedRule(rule: FaultRule): FaultRule {
   };
 }
 
+/**
+ * A targeted fault from JSON (the control endpoints, the dashboard's form), which has neither
+ * RegExp nor Infinity: `pathPattern` is a RegExp's source (`"^/deliveries/business/"`), `path` an
+ * exact path, `"times": null` every matching request. The rule itself is checked by `injectFault`.
+ */
+export function faultRuleOf(fields: Record<string, unknown>): FaultRule {
+  const { pathPattern, ...given } = fields;
+  const rule = given['times'] === null ? { ...given, times: Number.POSITIVE_INFINITY } : given;
+  if (pathPattern === undefined) return rule as unknown as FaultRule;
+  if (rule['path'] !== undefined) throw new SandboxError('injectFault: give path or pathPattern, not both');
+  if (typeof pathPattern !== 'string') throw new SandboxError('injectFault: pathPattern must be a regular expression written as a string');
+  try {
+    return { ...rule, path: new RegExp(pathPattern) } as unknown as FaultRule;
+  } catch {
+    throw new SandboxError(`injectFault: pathPattern '${pathPattern}' is not a regular expression`);
+  }
+}
+
 /** A targeted fault and its counts. */
 class Rule implements InjectedFault {
   matched = 0;
@@ -184,6 +202,8 @@ export class FaultInjector {
   private rules: Rule[] = [];
   /** Requests the share has bent since `injectFaults` set it. */
   private shareHits = 0;
+  /** Told of every change of the faults in place: a share set, a fault added or removed, all cleared (the dashboard's live updates). */
+  onChange: () => void = () => undefined;
 
   configure(options: FaultOptions): void {
     if (typeof options.rate !== 'number' || !(options.rate >= 0 && options.rate <= 1)) throw new SandboxError('injectFaults: rate must be between 0 and 1');
@@ -194,6 +214,7 @@ export class FaultInjector {
     this.options = { seed: 1, slowMs: 200, retryAfterSeconds: 1, ...options };
     this.random = mulberry32(this.options.seed);
     this.shareHits = 0;
+    this.onChange();
   }
 
   /** The share `injectFaults` set, with the requests it has bent so far; `undefined` without one. */
@@ -204,9 +225,12 @@ export class FaultInjector {
   /** Adds a targeted fault; it is counted and applied after those added before it. */
   target(rule: FaultRule): InjectedFault {
     const added: Rule = new Rule(checkedRule(rule) as FaultRule & { nth: number; times: number }, () => {
+      if (!this.rules.includes(added)) return;
       this.rules = this.rules.filter((candidate) => candidate !== added);
+      this.onChange();
     });
     this.rules.push(added);
+    this.onChange();
     return added;
   }
 
@@ -219,6 +243,7 @@ export class FaultInjector {
   clear(): void {
     this.options = undefined;
     this.rules = [];
+    this.onChange();
   }
 
   draw(): FaultKind | undefined {

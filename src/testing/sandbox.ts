@@ -63,6 +63,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     secrets: () => [controlToken, dashboardSecret, ...store.allAccounts().map((account) => account.apiKey)],
   });
   webhooks.onChange = () => activity.notify('webhooks');
+  faults.onChange = () => activity.notify('faults');
 
   const announce = async (order: OrderRecord, event: StateEvent): Promise<void> => {
     activity.notify('orders');
@@ -140,20 +141,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     resendWebhook: (id) => webhooks.resend(id),
     requestLog: () => activity.list(),
     drainWebhooks: () => webhooks.drain(),
-    injectFaults: (faultOptions) => {
-      faults.configure(faultOptions);
-      activity.notify('faults');
-    },
-    injectFault: (rule) => {
-      const fault = faults.target(rule);
-      activity.notify('faults');
-      return fault;
-    },
+    injectFaults: (faultOptions) => faults.configure(faultOptions),
+    injectFault: (rule) => faults.target(rule),
     injectedFaults: () => faults.targeted(),
-    clearFaults: () => {
-      faults.clear();
-      activity.notify('faults');
-    },
+    clearFaults: () => faults.clear(),
     setSubscriptionActive: (active) => {
       defaultMerchant.subscriptionActive = active === true;
     },

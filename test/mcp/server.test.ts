@@ -174,6 +174,32 @@ describe('createMcpServer, in process', () => {
     expect(items.flatMap((outcome) => outcome.createdIds)).toEqual(['6571f0a1c2b3d4e5f6a7b8c1']);
   });
 
+  it('reports what a streamed upload created before something other than an SDK error stopped it', async () => {
+    const { client: sdk } = clientOnFetch(looseService);
+    const created = {
+      start: 0,
+      size: 1,
+      created: [{ index: 0 }],
+      failed: [],
+      createdIds: ['6571f0a1c2b3d4e5f6a7b8c1'],
+      progress: { done: 1, created: 1, failed: 0 },
+    };
+    const broken = Object.assign(Object.create(sdk) as DeliveryClient, {
+      deliveries: {
+        async *streamBulk() {
+          yield created;
+          throw new Error('the disk is gone');
+        },
+      },
+    });
+    const client = await connected({ client: broken, allowWrites: true });
+    const order = { type: DeliveryType.Deliver, dropOffAddress: dropOff, receiver: { phone: '01012345678' }, businessReference: 'mcp-thrown-1' };
+    const error = errorOf(await call(client, 'deliveries_stream_bulk', { orders: [order] }));
+    // Nothing says what the stream did after its last outcome: look the orders up before sending them again.
+    expect(error).toMatchObject({ error: 'PartialResultError', mayExist: true, cause: { message: expect.stringContaining('the disk is gone') } });
+    expect((error['partial'] as { items: unknown[] }).items).toEqual([created]);
+  });
+
   it('drops a list kept for its cursor after ten minutes, and says so', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const { client: sdk } = clientOnFetch(() => ok(Array.from({ length: 60 }, (_, index) => ({ _id: `loc-${index}`, locationName: `Store ${index}` }))));
@@ -226,10 +252,25 @@ describe('createMcpServer, in process', () => {
     expect((await call(client, 'lookup_clear_cache')).content).toEqual([{ type: 'text', text: 'Done: lookup.clearCache.' }]);
   });
 
-  it('refuses to be made without a client, or with a timeout that is no time', () => {
+  it('answers a resource it does not keep as the MCP specification says: -32602 (Invalid Params), the URI in its data', async () => {
+    const { client: sdk } = clientOnFetch(looseService);
+    const client = await connected({ client: sdk });
+    const uri = 'delivery-sdk://files/deliveries_airway_bills-99.pdf';
+    await expect(client.readResource({ uri })).rejects.toMatchObject({ code: -32602, data: { uri }, message: expect.stringContaining('Resource not found') });
+  });
+
+  it('refuses to be made without a client, with a timeout that is no time, a saveFile that is no function, or an allowWrites that is no boolean', () => {
     expect(() => createMcpServer({} as McpServerOptions)).toThrow(ConfigurationError);
     const { client } = clientOnFetch(looseService);
     expect(() => createMcpServer({ client, timeout: 0 })).toThrow(/timeout/);
+    // A folder where a function belongs would fail only at the first label, after the service had printed it.
+    const saveFile = './labels' as unknown as McpServerOptions['saveFile'];
+    expect(() => createMcpServer({ client, saveFile })).toThrow(ConfigurationError);
+    expect(() => createMcpServer({ client, saveFile })).toThrow(/saveFile/);
+    // 'false' read from a configuration file is a string, and a string is truthy: it must not list the writes.
+    const allowWrites = 'false' as unknown as boolean;
+    expect(() => createMcpServer({ client, allowWrites })).toThrow(ConfigurationError);
+    expect(() => createMcpServer({ client, allowWrites })).toThrow(/allowWrites/);
   });
 
   it('gives each call the timeout of the server, or of its arguments where the tool takes one', async () => {

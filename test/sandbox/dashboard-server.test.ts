@@ -220,9 +220,10 @@ describe('the headers of every answer', () => {
 });
 
 describe('the event stream', () => {
-  it('tells a signed-in page of each change as it happens (Server-Sent Events), and ends when the page leaves', async () => {
+  /** Opens the event stream as a signed-in page, runs `act` once it is connected, and resolves with what it received up to a change of `kind`. */
+  async function streamUntil(kind: string, act: () => void): Promise<string> {
     const cookie = await logIn();
-    const received = await new Promise<string>((resolve, reject) => {
+    return new Promise<string>((resolve, reject) => {
       const req = httpRequest(
         { host: '127.0.0.1', port: server.port, path: '/__dashboard/api/events', headers: { host, cookie, 'sec-fetch-site': 'same-origin' } },
         (res) => {
@@ -230,9 +231,10 @@ describe('the event stream', () => {
           expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
           let text = '';
           res.on('data', (chunk: Buffer) => {
+            const connected = !text.includes(': connected');
             text += chunk.toString();
-            if (text.includes(': connected')) void createOrder();
-            if (/event: change\ndata: .*"requests"/.test(text)) {
+            if (connected && text.includes(': connected')) act();
+            if (new RegExp(`event: change\ndata: .*"${kind}"`).test(text)) {
               req.destroy();
               resolve(text);
             }
@@ -242,8 +244,22 @@ describe('the event stream', () => {
       req.on('error', reject);
       req.end();
     });
+  }
+
+  it('tells a signed-in page of each change as it happens (Server-Sent Events), and ends when the page leaves', async () => {
+    const received = await streamUntil('requests', () => void createOrder());
     expect(received).toMatch(/^retry: \d+/);
     expect(received).toMatch(/event: change\ndata: \{"kinds":\[[^\]]*"requests"/);
+  });
+
+  it("tells the page of a fault taken out with the fault's own remove(), not only through the sandbox's methods", async () => {
+    const fault = sandbox.injectFault({ kind: 'unavailable', path: '/nowhere' });
+    // A request after the removal marks the end: its change comes with the removal's or after it.
+    const received = await streamUntil('requests', () => {
+      fault.remove();
+      void createOrder();
+    });
+    expect(received).toMatch(/event: change\ndata: \{"kinds":\[[^\]]*"faults"/);
   });
 });
 
@@ -257,6 +273,32 @@ describe('what the dashboard shows', () => {
     expect((await faults()).share).toEqual({ rate: 1, kinds: ['unavailable'], seed: 3, hits: 1 });
     expect((await send('DELETE', '/__dashboard/api/faults', { cookie, origin })).status).toBe(204);
     expect((await faults()).share).toBeNull();
+  });
+
+  it("injects a fault as the control endpoint does, its refusals in injectFault's words, the merchant by id and never by key", async () => {
+    const cookie = await logIn();
+    const inject = async (rule: Record<string, unknown>) => {
+      const answer = await send('POST', '/__dashboard/api/faults', { cookie, origin, 'content-type': 'application/json' }, JSON.stringify(rule));
+      return { status: answer.status, body: JSON.parse(answer.body) as { id?: number; error?: string } };
+    };
+    for (const [rule, refusal] of [
+      [{ kind: 'slow', nth: 0 }, 'injectFault: nth must be a whole number, 1 or more'],
+      [{ kind: 'slow', method: 'PO ST' }, 'injectFault: method must be an HTTP method, such as POST'],
+      [{ kind: 'slow', path: '/deliveries', pathPattern: '^/deliveries' }, 'injectFault: give path or pathPattern, not both'],
+      [{ kind: 'slow', pathPattern: '(' }, "injectFault: pathPattern '(' is not a regular expression"],
+      [{ kind: 'sluggish' }, expect.stringMatching(/^injectFault: unknown fault 'sluggish'/)],
+    ] as const) {
+      expect(await inject(rule), JSON.stringify(rule)).toEqual({ status: 400, body: { error: refusal } });
+    }
+    expect(await inject({ kind: 'slow', merchantId: 'merchant-none' })).toEqual({
+      status: 404,
+      body: { error: "No merchant 'merchant-none' in this sandbox" },
+    });
+    expect(sandbox.injectedFaults()).toEqual([]);
+    // A key given in the body is no merchant's: the form names merchants by id.
+    expect((await inject({ kind: 'slow', pathPattern: '^/deliveries$', times: null, merchantId: shop.id, apiKey: sandbox.apiKey })).status).toBe(201);
+    expect(sandbox.injectedFaults()).toEqual([expect.objectContaining({ path: /^\/deliveries$/, times: Number.POSITIVE_INFINITY, apiKey: shop.apiKey })]);
+    sandbox.clearFaults();
   });
 
   it('narrows every view to one merchant on demand, and shows every merchant by default', async () => {

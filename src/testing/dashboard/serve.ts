@@ -14,7 +14,7 @@ import { isLoopbackAddress, isLoopbackHostHeader } from '../network.js';
 import { randomToken } from '../random.js';
 import { DASHBOARD_PREFIX, decodePathSegment, isRecord, type Peer, RuleViolation, readJson } from '../wire.js';
 import { type AssetName, dashboardAssets } from './assets.js';
-import { type DashboardSource, FaultIds, faultRuleOf, faultsView, ordersView, orderView, requestsView, requestView, webhooksView } from './views.js';
+import { type DashboardSource, dashboardFaultRule, FaultIds, faultsView, ordersView, orderView, requestsView, requestView, webhooksView } from './views.js';
 
 /** Headers of every dashboard answer. */
 const SECURITY_HEADERS: Readonly<Record<string, string>> = {
@@ -162,14 +162,13 @@ export function openDashboard(source: DashboardSource) {
       return json(200, { id: delivery.id, status: delivery.status });
     }
     if (request.method === 'POST' && path === '/api/faults') {
-      const added = source.sandbox.injectFault(faultRuleOf(body, source.store));
+      const added = source.sandbox.injectFault(dashboardFaultRule(body, source.store));
       return json(201, { id: faultIds.of(added) });
     }
     if (request.method === 'DELETE' && fault !== null) {
       const found = source.sandbox.injectedFaults().find((candidate) => faultIds.of(candidate) === Number(fault[1]));
       if (found === undefined) return refused(404, `No fault ${fault[1]} in place`);
       found.remove();
-      source.activity.notify('faults');
       return answer(204, null);
     }
     if (request.method === 'DELETE' && path === '/api/faults') {

@@ -6,7 +6,7 @@ import { describeState, STATES } from '../../catalogue/states.js';
 import { asRecord } from '../../internal/guards.js';
 import { type ActivityLog, MAX_LOGGED_REQUESTS, maskSecrets, type SandboxRequest } from '../activity.js';
 import { SandboxError } from '../errors.js';
-import { FAULT_KINDS, type FaultInjector, type FaultKind, type FaultRule, type InjectedFault } from '../faults.js';
+import { FAULT_KINDS, type FaultInjector, type FaultRule, faultRuleOf, type InjectedFault } from '../faults.js';
 import type { Sandbox } from '../sandbox-api.js';
 import type { OrderRecord, SandboxStore } from '../store.js';
 import { MAX_LOGGED_DELIVERIES, type WebhookDelivery } from '../webhook-dispatch.js';
@@ -224,51 +224,14 @@ export function faultsView({ sandbox, store, faults }: DashboardSource, query: Q
   };
 }
 
-const optionalString = (fields: Record<string, unknown>, name: string): string | undefined => {
-  const value = fields[name];
-  if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string') throw new SandboxError(`${name} must be a string`);
-  return value;
-};
-
-const optionalCount = (fields: Record<string, unknown>, name: string): number | undefined => {
-  const value = fields[name];
-  if (value === undefined || value === null || value === '') return undefined;
-  const count = typeof value === 'string' ? Number(value) : value;
-  if (typeof count !== 'number' || !Number.isSafeInteger(count)) throw new SandboxError(`${name} must be a whole number`);
-  return count;
-};
-
 /**
- * The Faults form's fields as `injectFault` takes them: a path, or a pattern (a RegExp's
- * source); the merchant by id, never by key; `times` empty or `every` for every matching request.
+ * The Faults form's rule as `injectFault` takes it from JSON (`faultRuleOf`): the merchant named by
+ * id, never by key, whatever key the body carries.
  */
-export function faultRuleOf(fields: Record<string, unknown>, store: SandboxStore): FaultRule {
-  const kind = optionalString(fields, 'kind') as FaultKind | undefined;
-  if (kind === undefined || !FAULT_KINDS.includes(kind)) throw new SandboxError(`kind must be one of ${FAULT_KINDS.join(', ')}`);
-  const method = optionalString(fields, 'method');
-  const path = optionalString(fields, 'path');
-  const pattern = optionalString(fields, 'pathPattern');
-  if (path !== undefined && pattern !== undefined) throw new SandboxError('give a path or a pattern, not both');
-  let pathRule: string | RegExp | undefined = path;
-  if (pattern !== undefined) {
-    try {
-      pathRule = new RegExp(pattern);
-    } catch {
-      throw new SandboxError(`'${pattern}' is not a regular expression`);
-    }
-  }
-  const merchantId = optionalString(fields, 'merchantId');
-  const account = merchantId === undefined ? undefined : store.allAccounts().find((candidate) => candidate.id === merchantId);
-  if (merchantId !== undefined && account === undefined) throw new SandboxError(`No merchant '${merchantId}' in this sandbox`);
-  const nth = optionalCount(fields, 'nth');
-  const times = fields['times'] === 'every' ? Number.POSITIVE_INFINITY : optionalCount(fields, 'times');
-  return {
-    kind,
-    ...(method === undefined ? {} : { method }),
-    ...(pathRule === undefined ? {} : { path: pathRule }),
-    ...(account === undefined ? {} : { apiKey: account.apiKey }),
-    ...(nth === undefined ? {} : { nth }),
-    ...(times === undefined ? {} : { times }),
-  };
+export function dashboardFaultRule(fields: Record<string, unknown>, store: SandboxStore): FaultRule {
+  const { merchantId, apiKey: _, ...rule } = fields;
+  if (merchantId === undefined) return faultRuleOf(rule);
+  const account = typeof merchantId === 'string' ? store.allAccounts().find((candidate) => candidate.id === merchantId) : undefined;
+  if (account === undefined) throw new SandboxError(`No merchant '${String(merchantId)}' in this sandbox`);
+  return faultRuleOf({ ...rule, apiKey: account.apiKey });
 }

@@ -17,19 +17,21 @@ function FaultForm({ kinds, merchants }: { kinds: readonly string[]; merchants: 
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
     const data = new FormData(form);
-    const value = (name: string): string => String(data.get(name) ?? '').trim();
-    const route = value('path');
+    // A field left empty is left out (JSON drops what is undefined); every matching request is `times: null`, as the control endpoints take it.
+    const given = (name: string): string | undefined => String(data.get(name) ?? '').trim() || undefined;
+    const count = (name: string): number | undefined => (given(name) === undefined ? undefined : Number(given(name)));
+    const route = given('path');
     const rule = {
-      kind: value('kind'),
-      method: value('method'),
+      kind: given('kind'),
+      method: given('method'),
       [data.get('pattern') === 'on' ? 'pathPattern' : 'path']: route,
-      merchantId: value('merchantId'),
-      nth: value('nth'),
-      times: data.get('every') === 'on' ? 'every' : value('times'),
+      merchantId: given('merchantId'),
+      nth: count('nth'),
+      times: data.get('every') === 'on' ? null : count('times'),
     };
     try {
       const added = await change<{ id: number }>('POST', '/faults', rule);
-      setMessage({ text: `Fault ${added.id} injected: ${rule.kind}${route === '' ? '' : ` on ${route}`}`, failed: false });
+      setMessage({ text: `Fault ${added.id} injected: ${rule.kind}${route === undefined ? '' : ` on ${route}`}`, failed: false });
     } catch (error) {
       setMessage({ text: error instanceof Refusal ? error.message : String(error), failed: true });
     }
