@@ -127,7 +127,7 @@ export class Attempts<T> {
   #mayHaveActed = false;
 
   readonly #requests: ClientRequests;
-  readonly #json: string | undefined;
+  readonly #json: string | Uint8Array<ArrayBuffer> | undefined;
 
   constructor(
     private readonly ky: KyModule,

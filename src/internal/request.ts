@@ -26,8 +26,11 @@ export interface ApiRequest<T> {
   /** Path below the base URL, starting with `/`; build it with {@link path} so ids are encoded. */
   path: string;
   query?: Record<string, QueryValue> | undefined;
-  /** The body as the JSON text to send, written once from what was checked (see internal/input.ts). */
-  json?: string | undefined;
+  /**
+   * The body as the JSON text to send, written once from what was checked (see internal/input.ts):
+   * a string, or its UTF-8 bytes (a bulk chunk's: see functions/deliveries/bulk/input.ts).
+   */
+  json?: string | Uint8Array<ArrayBuffer> | undefined;
   /** Turns the unwrapped answer into the method's result; `context` names request and status, for a ResponseShapeError. */
   transform?: ((data: unknown, context: { status: number; request: RequestSummary }) => T) | undefined;
   /** Safe to repeat when the outcome is unknown. Default: true for GET and PUT, false otherwise. */

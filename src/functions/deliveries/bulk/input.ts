@@ -149,15 +149,26 @@ const referenceOf = (order: unknown): string | undefined => {
 export interface WrittenOrders {
   /** Each order's `businessReference`, in request order (see {@link referenceOf}). */
   references: Array<string | undefined>;
-  /** The request's body, the orders' snapshots as checked in it, written with one `JSON.stringify`. */
-  body: string;
+  /**
+   * The request's body, the orders' snapshots as checked in it, written with one `JSON.stringify`,
+   * as UTF-8 bytes: a text the size of the chunk, held in the JS heap by each request in flight,
+   * outlives the garbage collector's young collections and grows its old heap with every chunk of
+   * a long upload (a streamed upload's peak RSS was 1.2x plain ky's); bytes are held outside it.
+   * The encoding is the transport's own step, done here rather than when it sends.
+   */
+  body: Uint8Array<ArrayBuffer>;
 }
 
 /** Writes the body of a request carrying `snapshots` (request.ts's `bodyWriter`): one string, no copy of it made to wrap it. */
 export type WriteBody = (snapshots: unknown[]) => string;
 
+const utf8 = new TextEncoder();
+
 /** `snapshots` written as the body a request sends; what is kept of them, their references. */
-const written = (snapshots: unknown[], write: WriteBody): WrittenOrders => ({ body: write(snapshots), references: snapshots.map(referenceOf) });
+const written = (snapshots: unknown[], write: WriteBody): WrittenOrders => ({
+  body: utf8.encode(write(snapshots)),
+  references: snapshots.map(referenceOf),
+});
 
 /**
  * The orders of an array, each checked, written `chunkSize` at a time: the chunks to send, or one
