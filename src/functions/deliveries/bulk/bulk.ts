@@ -23,7 +23,7 @@ import { validationOf } from '../../../internal/skip-rules.js';
 import type { OrderInput } from '../../../schemas/order.js';
 import { coreInternals, type DeliveryCore, requireCore } from '../../delivery-core.js';
 import { checkArray, chunksOf, type ReadChunk, type Source, sourceOf, type WrittenOrders } from './input.js';
-import { BULK_PATH, bodyWriter, postChunk, type ServiceAnswerError } from './request.js';
+import { BULK_PATH, bodyWriter, type PostedChunk, postChunk, type ServiceAnswerError } from './request.js';
 
 export type { BulkCreatedDelivery, BulkCreateResult, BulkFailure };
 
@@ -173,7 +173,9 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
   const runChunk = async (chunk: ReadChunk): Promise<BulkChunkOutcome> => {
     const { start, size, refused } = chunk;
     const traced = observer?.chunk(start, size);
-    const { created, failed, createdIds, stop, serviceError } = await postChunk(core, chunk, requestOptions, traced);
+    const { created, failed, createdIds, stop, serviceError } = await postChunk(core, chunk, requestOptions, traced).catch((thrown: unknown) =>
+      faultOf(chunk, thrown),
+    );
     reason ??= stop;
     if (serviceError !== undefined) serviceErrors.push(serviceError);
     // Each list is in input order already: sorted only when merged.
@@ -272,6 +274,17 @@ async function* upload(core: DeliveryCore, source: Source, settings: Upload, pre
   }
   if (reason === undefined && !exhausted && signal?.aborted) reason = aborted(signal);
   return { sentUpTo, exhausted, reason, serviceErrors };
+}
+
+/**
+ * What a chunk's outcome is when the SDK's own sending or reading of it throws (a fault: postChunk
+ * turns every failure of the request and every answer into an outcome): it may have been sent, so
+ * each of its orders may exist, and the upload stops, since the next chunks would meet the fault.
+ */
+function faultOf({ indexes }: ReadChunk, thrown: unknown): PostedChunk {
+  const error =
+    thrown instanceof DeliveryError ? thrown : new DeliveryError(`POST ${BULK_PATH}: the SDK failed while it sent or read this chunk`, { cause: thrown });
+  return { created: [], failed: indexes.map((index) => ({ index, error, mayExist: true })), createdIds: [], stop: error };
 }
 
 /**
