@@ -80,6 +80,8 @@ export function createMcpServer(options: McpServerOptions): Server {
   if (client === null || typeof client !== 'object') throw new ConfigurationError('createMcpServer: expected { client }, a DeliveryClient');
   if (typeof allowWrites !== 'boolean') throw new ConfigurationError('createMcpServer: allowWrites: expected true or false');
   if (!Number.isFinite(timeout) || timeout <= 0) throw new ConfigurationError('createMcpServer: timeout: expected a number of milliseconds, more than 0');
+  if (version !== undefined && (typeof version !== 'string' || version === ''))
+    throw new ConfigurationError('createMcpServer: version: expected the text the server tells its clients, such as "1.4.0"');
   if (saveFile !== undefined && typeof saveFile !== 'function')
     throw new ConfigurationError('createMcpServer: saveFile: expected a function (name, bytes) => Promise<string>, answering where it saved the file');
   const tools = TOOLS.filter((tool) => allowWrites || tool.reads);

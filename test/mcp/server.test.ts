@@ -259,7 +259,7 @@ describe('createMcpServer, in process', () => {
     await expect(client.readResource({ uri })).rejects.toMatchObject({ code: -32602, data: { uri }, message: expect.stringContaining('Resource not found') });
   });
 
-  it('refuses to be made without a client, with a timeout that is no time, a saveFile that is no function, or an allowWrites that is no boolean', () => {
+  it('refuses to be made without a client, with a timeout that is no time, a saveFile that is no function, an allowWrites that is no boolean or a version that is no text', () => {
     expect(() => createMcpServer({} as McpServerOptions)).toThrow(ConfigurationError);
     const { client } = clientOnFetch(looseService);
     expect(() => createMcpServer({ client, timeout: 0 })).toThrow(/timeout/);
@@ -271,6 +271,10 @@ describe('createMcpServer, in process', () => {
     const allowWrites = 'false' as unknown as boolean;
     expect(() => createMcpServer({ client, allowWrites })).toThrow(ConfigurationError);
     expect(() => createMcpServer({ client, allowWrites })).toThrow(/allowWrites/);
+    // A version read as a number (1.2 in a configuration file) would reach the clients as what the protocol calls no version.
+    const version = 1.2 as unknown as string;
+    expect(() => createMcpServer({ client, version })).toThrow(ConfigurationError);
+    expect(() => createMcpServer({ client, version })).toThrow(/version/);
   });
 
   it('gives each call the timeout of the server, or of its arguments where the tool takes one', async () => {
