@@ -25,7 +25,7 @@ import { GRACE_MS, type Interrupt } from './interrupt.js';
 import { errorFields, type Io, note, plural, say, thousands } from './output.js';
 import { PlaceError, PlaceResolver } from './places.js';
 import { Progress } from './progress.js';
-import { jsonLines, Ledger, mayExist, type Outcome, type RowResult, type RowSink, resultsFile } from './results.js';
+import { jsonLines, Ledger, mayExist, type Outcome, RESULT_COLUMNS, type RowResult, type RowSink, resultLines, resultsFile } from './results.js';
 
 export const IMPORT_HELP = `delivery-sdk orders import FILE: creates the orders of a CSV or JSON Lines file.
 
@@ -107,9 +107,21 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
       throw error instanceof UsageError ? new UsageError(error.message.replaceAll(input.path, options.file)) : error;
     });
     const problems: RowResult[] = [];
+    let onStderr = false;
     const sinks: RowSink[] = [
       ...(values.results === undefined ? [] : [resultsFile(values.results)]),
       ...(io.json ? [jsonLines(io.stdout)] : []),
+      // Without --json, a results file that stopped taking writes leaves the rows from its failed write
+      // on to stderr, as its lines: no row's outcome is only a count (a created one, sent again, is created twice).
+      {
+        write: (rows) => {
+          if (io.json || ledger.writeFailure === undefined) return;
+          if (!onStderr) io.stderr.write(`${RESULT_COLUMNS.join(',')}\n`);
+          onStderr = true;
+          io.stderr.write(resultLines(rows));
+        },
+        close() {},
+      },
       { write: (rows) => problems.push(...rows.filter(isProblem).slice(0, LISTED - problems.length)), close() {} },
     ];
     const ledger = new Ledger(sinks);
@@ -488,7 +500,9 @@ function summarize(io: Io, { file, target, ledger, total, problems, stopped, res
     line(`  row ${row.row}${reference === undefined ? '' : ` (${reference})`}: ${row.status}: ${error}${row.message ?? ''}`);
   }
   const unlisted = counts.refused + counts.unknown + (target === undefined ? 0 : counts['not sent']) - problems.length;
-  if (unlisted > 0) line(`  ... and ${unlisted} more${results === undefined ? ' (--results FILE keeps every row)' : `: see ${results}`}`);
+  // A results file that stopped taking writes holds the rows before its failed write; stderr has the others.
+  const kept = results === undefined ? undefined : ledger.writeFailure === undefined ? results : `${results} and stderr`;
+  if (unlisted > 0) line(`  ... and ${unlisted} more${kept === undefined ? ' (--results FILE keeps every row)' : `: see ${kept}`}`);
   if (stop !== undefined) line(`Stopped early: ${stop.errorClass}: ${stop.message}`);
   const unread = total - ledger.read;
   if (interrupted !== undefined) line(`${interrupted}: ${plural(unread, 'row')} after row ${ledger.read} ${unread === 1 ? 'was' : 'were'} not read.`);
@@ -498,5 +512,5 @@ function summarize(io: Io, { file, target, ledger, total, problems, stopped, res
         ? '1 row may exist: look it up (by businessReference) before sending it again.'
         : `${plural(counts.unknown, 'row')} may exist: look them up (by businessReference) before sending them again.`,
     );
-  if (results !== undefined) line(`Every row's outcome: ${results}`);
+  if (kept !== undefined) line(`Every row's outcome: ${kept}`);
 }

@@ -396,6 +396,36 @@ describe('delivery-sdk orders import, its results file failing', { timeout: 60_0
   });
 });
 
+describe('delivery-sdk orders import, its results file failing, without --json', { timeout: 60_000 }, () => {
+  it("writes the rows from the failed write on to stderr, as the file's lines: every created order is told by its row", async () => {
+    const results = join(cli.files.dir, 'v-results.fifo');
+    execFileSync('mkfifo', [results]);
+    const file = cli.files.file('v.csv', csv(row('V-1', { cod: '45000' }), ...Array.from({ length: 19 }, (_, i) => row(`V-${i + 2}`))));
+    const proxy = await holdingProxy(cli.served.server.baseUrl);
+    try {
+      const importing = start(['orders', 'import', file, '--results', results, '--chunk-size', '2', '--concurrency', '1', '--quiet'], {
+        ...cli.served.env,
+        DELIVERY_BASE_URL: proxy.baseUrl,
+      });
+      const reader = spawn('head', ['-n', '1', results]);
+      await once(reader, 'close');
+      await proxy.held(1);
+      proxy.release();
+      const ran = await importing.done;
+      expect(ran.code).toBe(1);
+      const lines = ran.stderr.split('\n');
+      const rows = resultRows(lines.slice(lines.indexOf(RESULTS_HEADER)).filter((line) => line === RESULTS_HEADER || /^\d+,/.test(line)).join('\n'));
+      expect(rows.map((r) => r['row'])).toEqual(rows.map((_, i) => String(i + 1)));
+      const created = ordersWith('V-');
+      for (const order of created)
+        expect(rows.find((r) => r['businessReference'] === order.businessReference)).toMatchObject({ status: 'created', id: order._id });
+      expect(ran.stdout).toContain(`Every row's outcome: ${results} and stderr`);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
 describe('delivery-sdk orders import --json, its reader gone', { timeout: 60_000 }, () => {
   it('a stdout whose reader went away (`| head -1`) stops the reading without a crash; the results file tells every row read', async () => {
     const file = cli.files.file('p.csv', csv(...Array.from({ length: 40 }, (_, i) => row(`P-${i + 1}`))));
