@@ -1,6 +1,6 @@
 /**
  * Stopping a command cleanly: Ctrl-C (SIGINT), SIGTERM (a cancelled CI job), a hang-up (SIGHUP:
- * its terminal closed, an SSH session dropped; not under `nohup`), or the process that started the
+ * its terminal closed, an SSH session dropped; on Linux, not under `nohup`), or the process that started the
  * command going away (`npx` killed alone: see parent-watch.ts). The first of them aborts `signal`
  * and tells the listeners, so that the command sends nothing new, settles what is in flight and
  * writes what it knows; it then exits 130 (SIGINT) or 143 (SIGTERM, SIGHUP, starter gone).
@@ -59,8 +59,9 @@ export class Interrupt {
   install(): void {
     process.on('SIGINT', () => this.signalled('SIGINT'));
     process.on('SIGTERM', () => this.signalled('SIGTERM'));
-    // Without a handler a hang-up kills the command with its requests in flight; under `nohup` it is ignored, and stays so.
-    if (!ignoresHangUps()) process.on('SIGHUP', () => this.signalled('SIGHUP'));
+    // Without a handler a hang-up kills the command with its requests in flight. Under `nohup` it is ignored,
+    // and stays so: a handler would undo that, so one is installed only where the process can tell (Linux).
+    if (ignoresHangUps() === false) process.on('SIGHUP', () => this.signalled('SIGHUP'));
     this.stopWatching = watchParent((why) => this.stop(why));
   }
 

@@ -67,7 +67,7 @@ interface Link {
 export function watchParent(lost: (why: ParentLoss) => void, env: NodeJS.ProcessEnv = process.env): () => void {
   const start = process.ppid;
   // Already orphaned (started detached, by `setsid` or a daemon), or ignoring hang-ups (`nohup`): meant to outlive its starter.
-  if (start <= 1 || ignoresHangUps()) return () => {};
+  if (start <= 1 || ignoresHangUps() === true) return () => {};
   const links: Link[] = [];
   let shell: number | undefined;
   if (env['npm_lifecycle_event'] !== undefined) {
@@ -103,8 +103,11 @@ export function watchParent(lost: (why: ParentLoss) => void, env: NodeJS.Process
   return () => clearInterval(timer);
 }
 
-/** SIGHUP ignored from the start (`nohup`): the user asked the command to outlive its terminal and its starter. */
-export function ignoresHangUps(): boolean {
+/**
+ * Whether SIGHUP was ignored from the start (`nohup`): the user asked the command to outlive its
+ * terminal and its starter. Undefined where /proc does not say (not Linux).
+ */
+export function ignoresHangUps(): boolean | undefined {
   const mask = proc(process.pid, 'status')?.match(/^SigIgn:\s*([0-9a-f]+)/m)?.[1];
-  return mask !== undefined && (BigInt(`0x${mask}`) & 1n) === 1n;
+  return mask === undefined ? undefined : (BigInt(`0x${mask}`) & 1n) === 1n;
 }
