@@ -108,7 +108,9 @@ export function createMcpServer(options: McpServerOptions): Server {
       return await call(tool, request.params.arguments, extra);
     } catch (error) {
       // The arguments' own check names them already; what the operation refuses, the SDK names within its input.
-      return errorAnswer(error, tool.name, files, error instanceof ArgumentsError ? undefined : byArguments(tool));
+      // A write that fails with no error of the SDK's may have acted all the same: said as `mayExist`.
+      const said = tool.reads ? error : asDeliveryError(error);
+      return errorAnswer(said, tool.name, files, said instanceof ArgumentsError ? undefined : byArguments(tool));
     }
   });
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: files.list() }));
@@ -189,13 +191,15 @@ export function createMcpServer(options: McpServerOptions): Server {
 }
 
 /**
- * A throw that is no error of the SDK (a bug, a client's method replaced), as one: it says nothing
- * of what the write did after its last outcome, so that may have happened (`mayExist`).
+ * A throw of a write that is no error of the SDK (a bug, a client's method replaced), as one: it
+ * says nothing of what the write did before it, so that may have happened (`mayExist`).
  */
 function asDeliveryError(thrown: unknown): DeliveryError {
   if (thrown instanceof DeliveryError) return thrown;
   const { name, message } = asError(thrown);
-  return Object.assign(new DeliveryError(`${name}: ${message}`, { cause: thrown }), { mayExist: true });
+  const error = new DeliveryError(`${name}: ${message}`, { cause: thrown });
+  (error as { mayExist: boolean }).mayExist = true;
+  return error;
 }
 
 /**

@@ -236,6 +236,22 @@ describe('createMcpServer, in process', () => {
     expect(sent).toEqual([]);
   });
 
+  it('says of a write that throws no error of the SDK that it may have happened all the same', async () => {
+    const { client: sdk } = clientOnFetch(looseService);
+    const broken = Object.assign(Object.create(sdk) as DeliveryClient, {
+      deliveries: {
+        create: () => {
+          throw new TypeError('a bug after the request went');
+        },
+      },
+    });
+    const client = await connected({ client: broken, allowWrites: true });
+    expect(errorOf(await call(client, 'deliveries_create', { order: { type: 10 } }))).toMatchObject({
+      mayExist: true,
+      message: expect.stringContaining('TypeError: a bug after the request went'),
+    });
+  });
+
   it('answers a call the client cannot make, and an operation that throws, as errors, and serves on', async () => {
     const { client: sdk } = clientOnFetch(looseService);
     const broken = Object.assign(Object.create(sdk) as DeliveryClient, {
