@@ -139,6 +139,7 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
       // The import ended and wrote every row already; only the process is slow to exit.
       if (ledger.closed) return;
       // Created rows awaiting their tracking numbers stay created; the rest may exist.
+      const unknownBefore = ledger.counts.unknown;
       const left = ledger.settleRest({
         status: 'unknown',
         message: 'still in flight when the import was stopped: it may exist, look it up before sending it again',
@@ -146,7 +147,7 @@ export async function importCommand(args: readonly string[], io: Io, interrupt: 
       ledger.close();
       note(
         io,
-        `Stopped at once: ${plural(left, 'row')} in flight written${values.results === undefined ? '' : ` to ${values.results}`}, ${ledger.counts.unknown} of them as 'unknown'.`,
+        `Stopped at once: ${plural(left, 'row')} in flight written${values.results === undefined ? '' : ` to ${values.results}`}, ${ledger.counts.unknown - unknownBefore} of them as 'unknown'.`,
       );
     });
     const places = new PlaceResolver(connection?.client);

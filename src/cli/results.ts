@@ -54,7 +54,7 @@ export interface RowKeys {
 }
 
 /** What an outcome says of the whole import: the key was refused, the service could not be reached. */
-export interface Flags {
+interface Flags {
   keyRefused?: boolean;
   unreachable?: boolean;
 }
