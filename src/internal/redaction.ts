@@ -71,6 +71,8 @@ function characterForms(character: string): string {
 const ESCAPED = /%|&#|\\[ux]/;
 
 interface SecretForms {
+  /** The secrets long enough to be told from text (a shorter one would mask parts of words). */
+  readonly secrets: readonly string[];
   /** Each secret and its whole encodings, longest first. */
   readonly literals: readonly string[];
   /**
@@ -88,7 +90,8 @@ const formsCache = new WeakMap<readonly string[], SecretForms>();
 function formsOf(secrets: readonly string[]): SecretForms {
   let forms = formsCache.get(secrets);
   if (forms === undefined) {
-    forms = { literals: [...new Set(secrets.flatMap(wholeForms))].filter((form) => form.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length) };
+    const long = secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH);
+    forms = { secrets: long, literals: [...new Set(long.flatMap(wholeForms))].filter((form) => form.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length) };
     formsCache.set(secrets, forms);
   }
   return forms;
@@ -103,8 +106,8 @@ export function scrubText(text: string, secrets: readonly string[], marker = RED
   const forms = formsOf(secrets);
   let out = text;
   for (const literal of forms.literals) if (out.includes(literal)) out = out.split(literal).join(marker);
-  if (ESCAPED.test(out)) {
-    forms.escaped ??= new RegExp(secrets.map((secret) => Array.from(secret, characterForms).join('')).join('|'), 'g');
+  if (forms.secrets.length > 0 && ESCAPED.test(out)) {
+    forms.escaped ??= new RegExp(forms.secrets.map((secret) => Array.from(secret, characterForms).join('')).join('|'), 'g');
     out = out.replace(forms.escaped, marker);
   }
   return out;

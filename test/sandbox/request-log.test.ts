@@ -75,6 +75,11 @@ describe('sandbox.requestLog()', () => {
     expect(JSON.parse(maskSecrets(escaped, ['key-abcdef']))).toEqual({ note: MASKED });
   });
 
+  it('leaves a body as it is for a secret too short to be told from its words, escaped text included', () => {
+    const body = '{"notes":"latest caf\\u00e9 test"}';
+    for (const short of ['test', '']) expect(maskSecrets(body, [short])).toBe(body);
+  });
+
   it('keeps a body up to 16 KiB, and shows a longer one cut there, masked as far as it goes', async () => {
     const deliveries = Array.from({ length: 200 }, (_, i) => ({ ...order, businessReference: `ROW-${i}`, webhookCustomHeaders: { 'X-Key': 'private-value' } }));
     await sandbox.fetch(`${sandbox.baseUrl}/deliveries/bulk?apiVersion=1`, {
