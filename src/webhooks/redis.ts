@@ -327,7 +327,7 @@ function scriptRunner(client: unknown, readyTimeoutMs: number): ScriptRunner {
     throw new ConfigurationError('client: expected an ioredis client (with evalsha) or a node-redis client (with evalSha)');
   }
   const hashes = new Map<string, string>();
-  // One digest per script, however many calls wait for it: they go on in the order they came.
+  // One digest per script, however many calls wait for it.
   const hashing = new Map<string, Promise<string>>();
   const byHashOrText = (hash: string, script: string, keys: string[], args: string[]): Promise<unknown> => {
     let sent: Promise<unknown>;
@@ -342,23 +342,43 @@ function scriptRunner(client: unknown, readyTimeoutMs: number): ScriptRunner {
       return byText(script, keys, args);
     });
   };
-  const later = async (script: string, keys: string[], args: string[]): Promise<unknown> => {
-    await untilConnected(candidate as object, readyTimeoutMs);
-    let hash = hashes.get(script);
-    if (hash === undefined) {
-      let pending = hashing.get(script);
-      if (pending === undefined) {
-        hashing.set(script, (pending = sha1(script)));
-        pending.catch(() => hashing.delete(script));
+  // The calls parked until the client is ready and the script's digest known go out in the order
+  // they came, each once the one before it was written (each waiting on its own for the client, a
+  // later one could be written first), and no call goes straight out while one is parked.
+  let parked = 0;
+  let turn: Promise<void> = Promise.resolve();
+  const later = (script: string, keys: string[], args: string[]): Promise<unknown> => {
+    parked++;
+    const before = turn;
+    let written = (): void => {};
+    turn = new Promise((resolve) => (written = resolve));
+    // Each call's wait for the client counts from its own arrival, not from the one before's end.
+    const ready = untilConnected(candidate as object, readyTimeoutMs);
+    ready.catch(() => undefined);
+    return (async () => {
+      try {
+        await before;
+        await ready;
+        let hash = hashes.get(script);
+        if (hash === undefined) {
+          let pending = hashing.get(script);
+          if (pending === undefined) {
+            hashing.set(script, (pending = sha1(script)));
+            pending.catch(() => hashing.delete(script));
+          }
+          hashes.set(script, (hash = await pending));
+        }
+        return byHashOrText(hash, script, keys, args);
+      } finally {
+        parked--;
+        written();
       }
-      hashes.set(script, (hash = await pending));
-    }
-    return byHashOrText(hash, script, keys, args);
+    })();
   };
   // A ready client gets the call now, in this turn: Redis starts on it while the app goes on.
   return (script, keys, args) => {
     const hash = hashes.get(script);
-    return hash === undefined || isConnecting(candidate as object) ? later(script, keys, args) : byHashOrText(hash, script, keys, args);
+    return hash === undefined || parked > 0 || isConnecting(candidate as object) ? later(script, keys, args) : byHashOrText(hash, script, keys, args);
   };
 }
 

@@ -434,3 +434,32 @@ describe.skipIf(SKIP_WITHOUT_REDIS).each(CLIENT_NAMES)('the order tracker on Red
     });
   });
 });
+
+describe('the order tracker on Redis, while its client reconnects', () => {
+  it('writes the events in the order they came: none sent once the client is ready goes before those parked while it was not', async () => {
+    const written: string[] = [];
+    // An ioredis client as it is while it reconnects, answering each event as a new order's first (4).
+    const client = {
+      status: 'ready',
+      evalsha: async (_sha: string, keyCount: number, ...keysAndArgs: string[]) => {
+        const keys = keysAndArgs.slice(0, keyCount);
+        written.push(...keys);
+        return keys.map(() => 4);
+      },
+      eval: async () => {
+        throw new Error('the script is cached');
+      },
+    };
+    const tracker = createOrderTracker({ store: createRedisTrackerStore({ client, keyPrefix: 'o:', maxEventsPerScript: 1 }) });
+    const track = (trackingNumber: string) => tracker.track(parseWebhookEvent(webhookBody({ trackingNumber })));
+    await track('1000000000');
+    written.length = 0;
+    client.status = 'reconnecting';
+    const first = ['1000000001', '1000000002', '1000000003'].map(track);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    client.status = 'ready';
+    const second = ['1000000004', '1000000005'].map(track);
+    await Promise.all([...first, ...second]);
+    expect(written.map((key) => key.replace(/\D/g, ''))).toEqual(['1000000001', '1000000002', '1000000003', '1000000004', '1000000005']);
+  });
+});
