@@ -91,7 +91,10 @@ function formsOf(secrets: readonly string[]): SecretForms {
   let forms = formsCache.get(secrets);
   if (forms === undefined) {
     const long = secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH);
-    forms = { secrets: long, literals: [...new Set(long.flatMap(wholeForms))].filter((form) => form.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length) };
+    forms = {
+      secrets: long,
+      literals: [...new Set(long.flatMap(wholeForms))].filter((form) => form.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length),
+    };
     formsCache.set(secrets, forms);
   }
   return forms;

@@ -414,7 +414,12 @@ describe('delivery-sdk orders import, its results file failing, without --json',
       const ran = await importing.done;
       expect(ran.code).toBe(1);
       const lines = ran.stderr.split('\n');
-      const rows = resultRows(lines.slice(lines.indexOf(RESULTS_HEADER)).filter((line) => line === RESULTS_HEADER || /^\d+,/.test(line)).join('\n'));
+      const rows = resultRows(
+        lines
+          .slice(lines.indexOf(RESULTS_HEADER))
+          .filter((line) => line === RESULTS_HEADER || /^\d+,/.test(line))
+          .join('\n'),
+      );
       expect(rows.map((r) => r['row'])).toEqual(rows.map((_, i) => String(i + 1)));
       const created = ordersWith('V-');
       for (const order of created)
